@@ -1,0 +1,96 @@
+#!/usr/bin/env bash
+# The project's test command (README "Quick start"; .ci/run calls exactly this).
+#
+# 1. As root, installs the Debian packages in scripts/deps.txt that are missing.
+# 2. Builds and runs the whole ctest suite twice: a normal build (build/) and an
+#    ASan+UBSan build (build-asan/).
+# 3. Runs every scripts/test.d/*.sh step (format, static analysis, generated docs,
+#    fuzzing, guest tests ...) in name order; each gets BUILD_DIR and ASAN_BUILD_DIR.
+#
+# Environment: JOBS (parallel build jobs), P2PS_SKIP_STEPS (space-separated
+# test.d step names to skip, e.g. "50-vm-guest"), P2PS_ONLY_STEPS (run only these).
+set -uo pipefail
+cd "$(dirname "$0")/.."
+top=$(pwd)
+jobs=${JOBS:-$(nproc)}
+
+install_deps() {
+	local missing=()
+	local pkg
+	while read -r pkg; do
+		pkg=${pkg%%#*}
+		pkg=${pkg//[[:space:]]/}
+		[ -n "$pkg" ] || continue
+		dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null | grep -q "ok installed" || missing+=("$pkg")
+	done < <(cat scripts/deps.txt scripts/deps.d/*.txt 2>/dev/null)
+	[ ${#missing[@]} -eq 0 ] && return 0
+	if [ "$(id -u)" -ne 0 ]; then
+		echo "test.sh: missing Debian packages (run as root to install): ${missing[*]}" >&2
+		return 1
+	fi
+	echo "test.sh: installing ${missing[*]}"
+	export DEBIAN_FRONTEND=noninteractive
+	apt-get update -qq && apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+}
+
+passed=0
+failed=0
+failed_names=()
+record() { # name status
+	if [ "$2" -eq 0 ]; then
+		passed=$((passed + 1))
+	else
+		failed=$((failed + 1))
+		failed_names+=("$1")
+	fi
+}
+
+build_and_test() { # dir extra-cmake-args...
+	local dir=$1
+	shift
+	echo "=== build $dir $*"
+	cmake -S . -B "$dir" -DCMAKE_BUILD_TYPE=RelWithDebInfo "$@" >"$dir.configure.log" 2>&1 ||
+		{ cat "$dir.configure.log"; return 1; }
+	cmake --build "$dir" -j "$jobs" || return 1
+	echo "=== ctest $dir"
+	(cd "$dir" && ctest --output-on-failure -j "$jobs" --timeout 600)
+}
+
+want_step() { # name
+	local n=$1
+	if [ -n "${P2PS_ONLY_STEPS:-}" ]; then
+		[[ " $P2PS_ONLY_STEPS " == *" $n "* ]]
+		return
+	fi
+	[[ " ${P2PS_SKIP_STEPS:-} " != *" $n "* ]]
+}
+
+install_deps || exit 1
+mkdir -p build build-asan
+
+if want_step build; then
+	build_and_test build
+	record "build+ctest" $?
+fi
+if want_step asan; then
+	ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
+		build_and_test build-asan -DP2PS_SANITIZE=ON
+	record "asan-build+ctest" $?
+fi
+
+export BUILD_DIR=$top/build ASAN_BUILD_DIR=$top/build-asan JOBS=$jobs
+for step in scripts/test.d/*.sh; do
+	[ -e "$step" ] || continue
+	name=$(basename "$step" .sh)
+	want_step "$name" || continue
+	echo "=== step $name"
+	start=$(date +%s)
+	bash "$step"
+	rc=$?
+	echo "=== step $name: rc=$rc ($(($(date +%s) - start)) s)"
+	record "$name" $rc
+done
+
+[ ${#failed_names[@]} -eq 0 ] || echo "test.sh: failed: ${failed_names[*]}"
+echo "test.sh: $passed passed, $failed failed"
+[ "$failed" -eq 0 ]
