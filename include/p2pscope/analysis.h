@@ -1,0 +1,233 @@
+/* p2pscope: what bar-inspect concludes from a host model.
+ *
+ * Pure functions over struct p2ps_host (include/p2pscope/host.h): nothing here reads
+ * files, touches hardware or prints. p2ps_analysis_run() computes, for the NVIDIA GPUs
+ * of the model,
+ *  - per GPU: the BAR that is NVIDIA's "BAR1" (frame-buffer aperture), its size against
+ *    VRAM, the chain of bridges up to the host bridge, the IOMMU mode that applies to
+ *    it, link bandwidth, and per-GPU findings (unassigned BAR, window too small, driver,
+ *    boot display, link trained below capability);
+ *  - the GPU-by-GPU topology matrix with nvidia-smi topo -m's classes (X, NV#, PIX,
+ *    PXB, PHB, NODE, SYS), from the PCI tree and NUMA nodes;
+ *  - per GPU pair: whether static-BAR1 P2P (peer PTEs pointing at the peer's BAR1 bus
+ *    address, as the patched open kernel modules do) can work, with every reason and
+ *    the fix a user would apply — bar-inspect prints fixes, it never applies them;
+ *  - host-wide findings (IOMMU state and the command-line flags behind it, driver
+ *    version mismatch, VM, NCCL_P2P_* variables, facts that need root).
+ *
+ * The analysis keeps a pointer to the host; the host must outlive it.
+ */
+#ifndef P2PSCOPE_ANALYSIS_H
+#define P2PSCOPE_ANALYSIS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "p2pscope/error.h"
+#include "p2pscope/host.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* nvidia-smi topo -m classes, ordered from closest to farthest PCIe path. NV (NVLink)
+ * and X (self) sit outside that order. */
+enum p2ps_topo {
+	P2PS_TOPO_UNKNOWN = 0, /* the tree or NUMA facts needed are missing */
+	P2PS_TOPO_X,           /* the GPU itself */
+	P2PS_TOPO_NV,          /* NVLink: see nvlinks for the count (NV#) */
+	P2PS_TOPO_PIX,         /* at most one PCIe bridge (one switch, or one root port) */
+	P2PS_TOPO_PXB,         /* several PCIe bridges, no host bridge */
+	P2PS_TOPO_PHB,         /* through a PCIe host bridge (the CPU's root complex) */
+	P2PS_TOPO_NODE,        /* between host bridges of one NUMA node */
+	P2PS_TOPO_SYS,         /* across the SMP interconnect between NUMA nodes */
+};
+
+/* "X", "NV", "PIX", ... ("?" for unknown). */
+const char *p2ps_topo_name(enum p2ps_topo t);
+/* nvidia-smi's legend line for a class (without the "NAME = " prefix). */
+const char *p2ps_topo_legend(enum p2ps_topo t);
+
+/* How much a reason weighs in a verdict. */
+enum p2ps_severity {
+	P2PS_SEV_BLOCKER = 0, /* BAR1 P2P cannot work until fixed */
+	P2PS_SEV_UNKNOWN,     /* a fact the verdict needs is unknown; the text says why */
+	P2PS_SEV_WARNING,     /* works, but slower or fragile */
+	P2PS_SEV_INFO,        /* worth knowing; does not change the verdict */
+};
+const char *p2ps_severity_name(enum p2ps_severity s); /* "blocker", "unknown", ... */
+
+/* Stable identifiers of findings (JSON "code"). */
+enum p2ps_reason_code {
+	P2PS_R_BAR1_SMALLER_THAN_VRAM = 0,
+	P2PS_R_BAR1_NOT_MAXIMAL,   /* VRAM unknown; BAR1 below the largest ReBAR size */
+	P2PS_R_BAR1_UNKNOWN,       /* BAR1 size unknown */
+	P2PS_R_VRAM_UNKNOWN,
+	P2PS_R_BAR_UNASSIGNED,     /* a GPU BAR holds no address */
+	P2PS_R_BAR_EXCEEDS_WINDOW, /* GPU BAR larger than the parent bridge's window */
+	P2PS_R_IOMMU_TRANSLATING,
+	P2PS_R_IOMMU_BLOCKED,
+	P2PS_R_IOMMU_UNMANAGED, /* group owned by a VFIO user */
+	P2PS_R_IOMMU_UNKNOWN,
+	P2PS_R_ACS_REDIRECT,      /* a switch port redirects peer requests upstream */
+	P2PS_R_ACS_REDIRECT_ROOT, /* a root port redirects (path crosses the host bridge anyway) */
+	P2PS_R_ACS_UNKNOWN,
+	P2PS_R_PATH_HOST_BRIDGE, /* PHB/NODE: through the root complex */
+	P2PS_R_PATH_CPU_INTERCONNECT, /* SYS */
+	P2PS_R_TOPOLOGY_UNKNOWN,
+	P2PS_R_LINK_WIDTH_DOWN,
+	P2PS_R_LINK_SPEED_DOWN,
+	P2PS_R_LINK_SLOT_LIMIT, /* the upstream port supports less than the GPU */
+	P2PS_R_LINK_UNKNOWN,
+	P2PS_R_MIXED_GENERATIONS,
+	P2PS_R_MIXED_CHIPS,
+	P2PS_R_MIXED_MODELS,
+	P2PS_R_GENERATION_UNSUPPORTED, /* older than Turing: no open kernel modules */
+	P2PS_R_CHIP_UNKNOWN,
+	P2PS_R_NVLINK, /* peers already share NVLink: the BAR1 path is moot */
+	P2PS_R_DRIVER, /* GPU not bound to nvidia */
+	P2PS_R_DRIVER_UNKNOWN,
+	P2PS_R_BOOT_VGA,
+	P2PS_R_DRIVER_VERSION_MISMATCH,
+	P2PS_R_VM,
+	P2PS_R_NCCL_ENV,
+	P2PS_R_NEEDS_ROOT,
+	P2PS_R_IOMMU_STATE, /* host summary: IOMMU off / pass-through / translating */
+	P2PS_R_CODE_COUNT
+};
+const char *p2ps_reason_code_name(enum p2ps_reason_code c); /* "bar1_smaller_than_vram", ... */
+
+#define P2PS_REASON_TEXT_MAX 320
+#define P2PS_REASON_FIX_MAX  320
+
+struct p2ps_reason {
+	enum p2ps_reason_code code;
+	enum p2ps_severity sev;
+	int dev_idx; /* host->devs index of the device it is about (GPU or bridge), -1 = host */
+	char text[P2PS_REASON_TEXT_MAX]; /* one line, no trailing newline */
+	char fix[P2PS_REASON_FIX_MAX];   /* what to do, "" if nothing */
+};
+
+/* A growable list of reasons owned by the analysis. */
+struct p2ps_reasons {
+	size_t n;
+	size_t cap;
+	struct p2ps_reason *v;
+};
+
+/* The IOMMU mode one GPU's DMA goes through. */
+enum p2ps_iommu_mode {
+	P2PS_IOMMU_UNKNOWN = 0,
+	P2PS_IOMMU_OFF,         /* no IOMMU unit registered */
+	P2PS_IOMMU_IDENTITY,    /* present, pass-through (identity default domain) */
+	P2PS_IOMMU_TRANSLATING, /* DMA or DMA-FQ default domain */
+	P2PS_IOMMU_BLOCKED,     /* blocked domain: no DMA at all */
+	P2PS_IOMMU_UNMANAGED,   /* owned by a VFIO user (its mappings decide) */
+};
+const char *p2ps_iommu_mode_name(enum p2ps_iommu_mode m); /* "off", "identity", ... */
+
+#define P2PS_PATH_MAX 32 /* bridge levels followed before declaring a loop */
+
+struct p2ps_gpu_report {
+	int dev_idx;    /* host->devs index */
+	int bar1_index; /* BAR register index of the frame-buffer aperture, -1 if none */
+	bool bar1_size_known;
+	uint64_t bar1_size;
+	const char *bar1_size_source; /* "sysfs resource", "ReBAR control", "driver", "" */
+	bool bar1_covers_vram; /* valid when bar1_size_known and VRAM known */
+	int rebar_entry;       /* index into dev->rebar.e[] for BAR1, -1 if none */
+	uint64_t rebar_max;    /* largest size that entry supports, bytes (0 if none) */
+
+	/* Bridges from the GPU's parent up to the topmost one (a root port, normally). */
+	int path[P2PS_PATH_MAX];
+	int path_len;
+	bool path_looped; /* the parent chain was longer than P2PS_PATH_MAX */
+
+	enum p2ps_iommu_mode iommu;
+	double link_cap_gbps; /* per direction; 0 if unknown */
+	double link_sta_gbps;
+	double port_cap_gbps; /* the GPU's upstream port's capability; 0 if none/unknown */
+
+	struct p2ps_reasons reasons; /* per-GPU findings (these also feed each pair's verdict) */
+};
+
+enum p2ps_verdict {
+	P2PS_VERDICT_READY = 0,
+	P2PS_VERDICT_NOT_READY,
+	P2PS_VERDICT_UNKNOWN,
+};
+const char *p2ps_verdict_name(enum p2ps_verdict v); /* "ready", "not ready", "unknown" */
+
+struct p2ps_pair {
+	int a, b; /* indices into analysis->gpus (a < b) */
+	enum p2ps_topo topo;
+	enum p2ps_topo pcie_topo; /* the PCIe class even when NVLink connects the pair */
+	int nvlinks;              /* NVLink count (NV#), 0 if none/unknown */
+	int lca_idx;   /* host->devs index of the lowest common bridge, -1: host bridge/none */
+	int turn[2];   /* the ports where peer traffic turns (children of the LCA on each
+	                * side), host->devs indices or -1 */
+	double pcie_gbps; /* narrowest trained link of the two GPUs, per direction; 0 unknown */
+	enum p2ps_verdict verdict;
+	bool moot; /* NVLink connects the pair */
+	struct p2ps_reasons reasons;
+};
+
+struct p2ps_analysis {
+	const struct p2ps_host *host;
+	size_t n_gpus;
+	struct p2ps_gpu_report *gpus;
+	size_t n_pairs;
+	struct p2ps_pair *pairs;
+	enum p2ps_topo *matrix; /* n_gpus * n_gpus, row-major */
+	int *nvlink_matrix;     /* n_gpus * n_gpus NVLink counts */
+	char iommu_summary[512]; /* "off", "on (intel: dmar0 dmar1), default domain DMA-FQ" */
+	char iommu_flags[256];   /* command-line flags that decide the mode, "" if none */
+	struct p2ps_reasons host_reasons;
+};
+
+/* Analyses host into *out (zeroed first). Returns 0, or a negative P2PS_E* code with err
+ * filled (only P2PS_ENOMEM in practice). Always safe to p2ps_analysis_free() afterwards. */
+int p2ps_analysis_run(const struct p2ps_host *host, struct p2ps_analysis *out,
+                      struct p2ps_error *err);
+
+/* Releases what p2ps_analysis_run allocated and zeroes *a. NULL is fine. */
+void p2ps_analysis_free(struct p2ps_analysis *a);
+
+/* The pair for GPUs i and j (either order), or NULL. */
+const struct p2ps_pair *p2ps_analysis_pair(const struct p2ps_analysis *a, size_t i, size_t j);
+
+/* Index into a->gpus of the GPU at host->devs[dev_idx], or -1. */
+int p2ps_analysis_gpu_of_dev(const struct p2ps_analysis *a, int dev_idx);
+
+/* Pure helpers, exposed for the renderers and tests. */
+
+/* The BAR register index NVIDIA calls BAR1 (frame-buffer aperture): the second memory
+ * BAR the device implements (index 1 when BAR0 is 32-bit, 2 when it is 64-bit). -1 if
+ * the device has fewer than two memory BARs. */
+int p2ps_gpu_bar1_index(const struct p2ps_dev *dev);
+
+/* The ACS control bits that send peer requests or completions up to the root complex
+ * (P2P Request Redirect, Completion Redirect, Egress Control) enabled in ctl. */
+uint16_t p2ps_acs_redirect_bits(uint16_t ctl);
+
+/* The value to write to ACS Control to stop redirecting: ctl with RR, CR and EC cleared. */
+uint16_t p2ps_acs_ctl_without_redirect(uint16_t ctl);
+
+/* Formats the seven ACS bits of reg as "SV+ TB- RR+ CR+ UF+ EC- DT-" into buf. */
+char *p2ps_acs_format(uint16_t reg, char *buf, size_t size);
+
+/* Formats a byte count as "256 MiB", "32 GiB", "1.5 GiB" into buf. */
+char *p2ps_size_format(uint64_t bytes, char *buf, size_t size);
+
+/* Classifies the path between two devices of the same host (pure tree/NUMA rule; no
+ * NVLink). Sets *lca to the lowest common bridge (-1 if they meet only at a host
+ * bridge) and turn[0..1] to the ports where traffic turns. */
+enum p2ps_topo p2ps_topo_classify(const struct p2ps_host *host, int a, int b, int *lca,
+                                  int turn[2]);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

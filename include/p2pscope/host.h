@@ -1,0 +1,411 @@
+/* p2pscope: the host model — what bar-inspect knows about a machine's PCI devices,
+ * IOMMU, kernel command line and NVIDIA driver, independent of where it came from.
+ *
+ * One model, several backends. p2ps_host_load() fills a struct p2ps_host from a
+ * source: the live machine (libpci's sysfs method plus sysfs/proc attributes), a
+ * captured snapshot tree (the same code with every path under a root DIR), an
+ * `lspci -x/-xxx/-xxxx` dump (libpci's dump method; no sysfs attributes, topology
+ * from bridge bus numbers), or VFIO (issue 5, fills the same structs).
+ *
+ * Contract for readers (the analysis and renderers, issue 3b):
+ *  - Every fact has a "known" flag or a sentinel documented on the field. A fact that
+ *    is not known has a reason in dev->unknown[P2PS_FACT_*] (p2ps_dev_unknown()),
+ *    e.g. "needs root: config space past 64 bytes is not readable".
+ *  - Fields are only ever added to these structs, never renamed or removed.
+ *  - The model owns all memory; p2ps_host_free() releases it. Pointers into the model
+ *    (dev->parent, dev->chip) stay valid until then.
+ *  - Nothing here writes config space, maps a BAR or opens a VFIO device.
+ *
+ * Library functions return 0 or a negative P2PS_E* code and fill struct p2ps_error.
+ */
+#ifndef P2PSCOPE_HOST_H
+#define P2PSCOPE_HOST_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "p2pscope/error.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define P2PS_HOST_MAX_BARS     6  /* type-0 header BARs; bridges (type 1) use 0..1 */
+#define P2PS_HOST_MAX_REBAR    6  /* ReBAR control: number of resizable BARs is 1..6 */
+#define P2PS_HOST_MAX_NVLINK   18 /* NVML_NVLINK_MAX_LINKS on Hopper/Blackwell */
+#define P2PS_HOST_CONFIG_MAX   4096
+#define P2PS_HOST_NAME_MAX     192
+#define P2PS_HOST_REASON_MAX   128
+#define P2PS_HOST_MAX_NCCL_ENV 16
+
+enum p2ps_host_backend_kind {
+	P2PS_HOST_LIVE = 0,       /* this machine: /sys, /proc, libpci linux_sysfs */
+	P2PS_HOST_SNAPSHOT = 1,   /* a captured tree: DIR/sys/..., DIR/proc/... (--root DIR) */
+	P2PS_HOST_LSPCI_DUMP = 2, /* lspci -x/-xxx/-xxxx text (--lspci-dump FILE) */
+	P2PS_HOST_VFIO = 3,       /* VFIO device fds (issue 5) */
+};
+
+/* Where to load a host from. Zero-initialise and set what you need. */
+struct p2ps_host_source {
+	enum p2ps_host_backend_kind kind;
+	const char *path; /* SNAPSHOT: root DIR; LSPCI_DUMP: FILE; LIVE: NULL (or "/" ) */
+	unsigned flags;   /* P2PS_HOST_F_* */
+	/* NCCL_* variables to report. NULL: LIVE takes them from the process environment,
+	 * SNAPSHOT from DIR/p2pscope/env (one NAME=value a line). */
+	const char *const *envp;
+	const char *vfio_bdfs; /* VFIO only: comma-separated BDFs (issue 5) */
+};
+
+#define P2PS_HOST_F_NO_NVML  0x1u /* never dlopen libnvidia-ml (tests, reproducibility) */
+#define P2PS_HOST_F_NO_NAMES 0x2u /* skip pci.ids name lookups (numeric only) */
+
+/* Facts that can be unknown, each with a reason string in dev->unknown[]. */
+enum p2ps_fact {
+	P2PS_FACT_CONFIG = 0,    /* config space beyond the first 64 bytes */
+	P2PS_FACT_CAPS,          /* capability list (PCIe, ACS, ReBAR need it) */
+	P2PS_FACT_BAR_SIZES,     /* BAR sizes (dumps carry none) */
+	P2PS_FACT_LINK_CAP,      /* PCIe LnkCap speed/width */
+	P2PS_FACT_LINK_STATUS,   /* PCIe LnkSta speed/width */
+	P2PS_FACT_ACS,           /* ACS capability/control (bridges) */
+	P2PS_FACT_REBAR,         /* Resizable BAR capability */
+	P2PS_FACT_DRIVER,        /* bound driver */
+	P2PS_FACT_NUMA,          /* NUMA node */
+	P2PS_FACT_IOMMU_GROUP,   /* IOMMU group and its default domain type */
+	P2PS_FACT_BOOT_VGA,      /* boot_vga attribute */
+	P2PS_FACT_PARENT,        /* upstream bridge */
+	P2PS_FACT_VRAM,          /* GPU memory size (NVML or captured nvidia-smi -q) */
+	P2PS_FACT_NVLINK,        /* NVLink peers */
+	P2PS_FACT_COUNT
+};
+
+/* A PCI address. domain is 32-bit because VMD domains start at 0x10000. */
+struct p2ps_bdf {
+	uint32_t domain;
+	uint8_t bus;
+	uint8_t dev; /* 0..31 */
+	uint8_t fn;  /* 0..7 */
+};
+
+/* One BAR as both the device and the kernel see it. bars[] is indexed by BAR
+ * number; the upper half of a 64-bit BAR is not present on its own. */
+struct p2ps_bar {
+	bool present;      /* the device implements this BAR (or the kernel reports it) */
+	uint8_t index;     /* 0..5, equals the array index */
+	uint64_t address;  /* bus address (kernel's view on sysfs, register value in dumps) */
+	uint64_t size;     /* bytes; valid only if size_known */
+	bool size_known;   /* false for dumps unless ReBAR says the current size */
+	bool is_64bit;     /* memory BAR of type 64-bit (takes index and index+1) */
+	bool prefetchable; /* memory BAR marked prefetchable */
+	bool io;           /* I/O port BAR */
+	bool unassigned;   /* the register holds no address: firmware/kernel left it unassigned */
+	uint32_t raw;      /* the lower BAR register as read from config space (0 if unreadable) */
+};
+
+/* Expansion ROM. */
+struct p2ps_rom {
+	bool present;
+	uint64_t address;
+	uint64_t size; /* valid only if size_known */
+	bool size_known;
+	bool enabled; /* ROM address register bit 0 */
+};
+
+/* PCIe link speed/width. speed uses the LnkCap/LnkSta encoding: 1 = 2.5 GT/s,
+ * 2 = 5, 3 = 8, 4 = 16, 5 = 32, 6 = 64 GT/s; 0 = unknown. width is lanes, 0 = unknown. */
+struct p2ps_link {
+	uint8_t speed;
+	uint8_t width;
+};
+
+enum p2ps_link_source {
+	P2PS_LINK_NONE = 0,  /* not known */
+	P2PS_LINK_CONFIG,    /* PCIe capability in config space (needs root on live/snapshot) */
+	P2PS_LINK_SYSFS,     /* sysfs max_link_* / current_link_* (non-root fallback) */
+};
+
+/* PCIe capability port types (PCIe flags bits 7:4). */
+enum p2ps_pcie_type {
+	P2PS_PCIE_ENDPOINT = 0x0,
+	P2PS_PCIE_LEGACY_ENDPOINT = 0x1,
+	P2PS_PCIE_ROOT_PORT = 0x4,
+	P2PS_PCIE_SWITCH_UPSTREAM = 0x5,
+	P2PS_PCIE_SWITCH_DOWNSTREAM = 0x6,
+	P2PS_PCIE_PCIE_TO_PCI = 0x7,
+	P2PS_PCIE_PCI_TO_PCIE = 0x8,
+	P2PS_PCIE_RC_ENDPOINT = 0x9,
+	P2PS_PCIE_RC_EVENT_COLLECTOR = 0xa,
+};
+
+struct p2ps_pcie {
+	bool present;           /* a PCIe capability (id 0x10) was found */
+	uint16_t offset;        /* its config-space offset */
+	uint8_t version;        /* capability version (flags bits 3:0) */
+	uint8_t port_type;      /* enum p2ps_pcie_type value (raw 4 bits kept as read) */
+	uint32_t lnkcap_raw;    /* Link Capabilities register */
+	uint16_t lnksta_raw;    /* Link Status register */
+	struct p2ps_link cap;   /* maximum the port supports (LnkCap, else sysfs max_link_*) */
+	struct p2ps_link sta;   /* what it trained to (LnkSta, else sysfs current_link_*) */
+	enum p2ps_link_source cap_source;
+	enum p2ps_link_source sta_source;
+	/* sysfs's own view, kept separately for cross-checks; zero where absent. */
+	struct p2ps_link sysfs_max;
+	struct p2ps_link sysfs_cur;
+};
+
+/* ACS bits, same positions in the capability and control registers. */
+enum p2ps_acs_bit {
+	P2PS_ACS_SV = 0x01, /* source validation */
+	P2PS_ACS_TB = 0x02, /* translation blocking */
+	P2PS_ACS_RR = 0x04, /* P2P request redirect */
+	P2PS_ACS_CR = 0x08, /* P2P completion redirect */
+	P2PS_ACS_UF = 0x10, /* upstream forwarding */
+	P2PS_ACS_EC = 0x20, /* P2P egress control */
+	P2PS_ACS_DT = 0x40, /* direct translated P2P */
+};
+
+struct p2ps_acs {
+	bool present;    /* ACS extended capability (0x0d) found */
+	uint16_t offset; /* its config-space offset */
+	uint16_t cap;    /* ACS Capability register (raw) */
+	uint16_t ctl;    /* ACS Control register (raw) */
+};
+
+struct p2ps_rebar_entry {
+	uint8_t bar;      /* BAR index the entry controls (control bits 2:0) */
+	uint64_t sizes;   /* supported sizes: bit n set => 2^n MiB is supported (n = 0..43) */
+	uint8_t current;  /* current size as log2(MiB) (control bits 13:8): 8 => 256 MiB */
+	uint32_t cap_raw; /* the entry's capability register */
+	uint32_t ctl_raw; /* the entry's control register */
+};
+
+struct p2ps_rebar {
+	bool present;    /* Resizable BAR extended capability (0x15) found */
+	uint16_t offset; /* its config-space offset */
+	uint8_t count;   /* valid entries */
+	struct p2ps_rebar_entry e[P2PS_HOST_MAX_REBAR];
+	/* sysfs resourceN_resize (Linux >= 6.1, readable without root): bit n => 2^n MiB. */
+	uint64_t sysfs_resize[P2PS_HOST_MAX_BARS];
+	bool sysfs_resize_known[P2PS_HOST_MAX_BARS];
+};
+
+/* A bridge forwarding window; limit is inclusive. */
+struct p2ps_window {
+	bool present; /* window enabled (base <= limit) */
+	uint64_t base;
+	uint64_t limit;
+	bool is_64bit; /* prefetchable window with 64-bit addressing */
+};
+
+struct p2ps_bridge {
+	bool is_bridge;       /* header type 1 (PCI-to-PCI bridge) */
+	uint8_t primary;      /* bus numbers from config 0x18..0x1a */
+	uint8_t secondary;
+	uint8_t subordinate;
+	struct p2ps_window io;
+	struct p2ps_window mem;  /* non-prefetchable memory window */
+	struct p2ps_window pref; /* prefetchable memory window */
+};
+
+/* NVIDIA facts from NVML (dlopen) or from a captured nvidia-smi -q / topo -m. */
+enum p2ps_gpu_source {
+	P2PS_GPU_SRC_NONE = 0,
+	P2PS_GPU_SRC_NVML,     /* libnvidia-ml.so.1 loaded at run time */
+	P2PS_GPU_SRC_NVIDIA_SMI, /* parsed from a snapshot's nvidia-smi output */
+};
+
+struct p2ps_nvlink_peer {
+	struct p2ps_bdf bdf; /* remote end's PCI address (a GPU, or an NVSwitch) */
+	int links;           /* number of active links to it */
+};
+
+struct p2ps_gpu_facts {
+	enum p2ps_gpu_source source;
+	bool vram_known;
+	uint64_t vram_bytes; /* FB memory total */
+	bool bar1_known;
+	uint64_t bar1_total_bytes; /* BAR1 total as the driver reports it */
+	bool nvlink_known;
+	int n_nvlink_peers;
+	struct p2ps_nvlink_peer nvlink_peers[P2PS_HOST_MAX_NVLINK];
+};
+
+struct p2ps_nvidia_chip; /* include/p2pscope/nvidia_chips.h */
+
+struct p2ps_dev {
+	struct p2ps_bdf bdf;
+	char bdf_str[16]; /* "DDDD:BB:DD.F" */
+
+	uint16_t vendor_id;
+	uint16_t device_id;
+	uint16_t subsys_vendor_id; /* 0 when the header has none (bridges) */
+	uint16_t subsys_id;
+	uint32_t class_code; /* 24 bits: base class << 16 | subclass << 8 | prog-if */
+	uint8_t revision;
+	uint8_t header_type; /* 0 normal, 1 bridge, 2 CardBus (bit 7 multifunction removed) */
+	char vendor_name[P2PS_HOST_NAME_MAX]; /* from pci.ids; "" if not found */
+	char device_name[P2PS_HOST_NAME_MAX];
+	char subsys_name[P2PS_HOST_NAME_MAX];
+	const struct p2ps_nvidia_chip *chip; /* NVIDIA device-id table; NULL otherwise */
+
+	struct p2ps_bar bars[P2PS_HOST_MAX_BARS];
+	struct p2ps_rom rom;
+	struct p2ps_pcie pcie;
+	struct p2ps_acs acs;
+	struct p2ps_rebar rebar;
+	struct p2ps_bridge bridge;
+
+	/* Upstream bridge: index into host->devs and pointer to it; -1/NULL for devices on a
+	 * root bus (their upstream is the host bridge named by root_bus). has_parent and
+	 * parent_bdf say the same by address (set even if the bridge itself is not in the
+	 * model, e.g. a hidden bridge in a VM). */
+	int parent_idx;
+	struct p2ps_dev *parent;
+	bool has_parent;
+	struct p2ps_bdf parent_bdf;
+	/* The root bus the device hangs under: "pci0000:00" (sysfs node name); dumps use the
+	 * same spelling from the top-level bus number. Two devices with different root_bus
+	 * sit under different host bridges. */
+	char root_bus[32];
+
+	char driver[64];          /* bound driver; "" if none or unknown (see unknown[]) */
+	int numa_node;            /* -1: none/unknown */
+	int iommu_group;          /* -1: no group (no IOMMU) or unknown */
+	char iommu_domain_type[16]; /* "identity", "DMA", "DMA-FQ", "blocked", "unmanaged"; "" */
+	int boot_vga;             /* 1/0; -1 unknown */
+
+	/* Config space as read; config_len is how many bytes were readable (64 for a
+	 * non-root sysfs read, 256 for `lspci -xxx`, 4096 for -xxxx or root). */
+	uint8_t config[P2PS_HOST_CONFIG_MAX];
+	size_t config_len;
+	bool config_limited; /* only the first 64 bytes were readable (non-root) */
+	/* How the extended capability walk ended: "ok", "looped", "broken", "denied",
+	 * "none" (no extended space). */
+	char ext_cap_walk[12];
+
+	struct p2ps_gpu_facts gpu; /* NVIDIA GPUs only */
+
+	/* Per-fact reasons: "" = known (or not applicable), otherwise why it is unknown. */
+	char unknown[P2PS_FACT_COUNT][P2PS_HOST_REASON_MAX];
+};
+
+/* Host-wide facts. Strings are "" when absent; *_known says whether we could look. */
+struct p2ps_host_iommu {
+	bool known;
+	bool present;      /* any entry in /sys/class/iommu */
+	char units[256];   /* space-separated entries, e.g. "dmar0 dmar1" */
+	char kind[16];     /* "intel" (dmar*), "amd" (ivhd*), "arm-smmu", "virtio", "other", "" */
+	int n_groups;      /* entries in /sys/kernel/iommu_groups */
+};
+
+struct p2ps_host_cmdline {
+	bool known;
+	char *raw;                   /* whole /proc/cmdline, owned by the model */
+	char iommu[32];              /* value of iommu= ("pt", "off", ...) */
+	char intel_iommu[64];        /* value of intel_iommu= */
+	char amd_iommu[64];          /* value of amd_iommu= */
+	char iommu_passthrough[16];  /* value of iommu.passthrough= */
+	char pcie_acs_override[128]; /* value of pcie_acs_override= */
+	char pci[128];               /* value of pci= (config_acs, disable_acs_redir, realloc) */
+};
+
+struct p2ps_host_nvidia {
+	bool module_known;
+	char module_version[64]; /* /sys/module/nvidia/version */
+	bool proc_known;
+	char proc_version[256]; /* first line of /proc/driver/nvidia/version */
+	char proc_driver_version[64]; /* the version number taken from that line */
+	bool nvml_loaded;       /* libnvidia-ml.so.1 was opened and initialised */
+	char nvml_status[128];  /* why NVML facts are missing, if they are */
+	char nvml_driver_version[64];
+};
+
+struct p2ps_host_vm {
+	bool known;
+	bool in_vm;
+	char hypervisor[64]; /* e.g. "KVM", "Firecracker", "xen", from DMI / cpuinfo / sysfs */
+	char evidence[128];  /* which file said so */
+};
+
+struct p2ps_host {
+	enum p2ps_host_backend_kind kind;
+	const char *backend_name; /* ops table name: "sysfs", "snapshot", "lspci-dump", "vfio" */
+	char source_path[4096];   /* --root DIR or --lspci-dump FILE; "" for live */
+
+	struct p2ps_dev *devs; /* sorted by domain, bus, dev, fn */
+	size_t n_devs;
+
+	struct p2ps_host_iommu iommu;
+	struct p2ps_host_cmdline cmdline;
+	struct p2ps_host_nvidia nvidia;
+	struct p2ps_host_vm vm;
+
+	int n_nccl_env;
+	char nccl_env[P2PS_HOST_MAX_NCCL_ENV][128]; /* "NCCL_P2P_DISABLE=1" */
+
+	bool config_limited_any; /* some device's config space was cut at 64 bytes */
+	bool is_root;            /* LIVE: effective uid 0; SNAPSHOT: captured as root (if known) */
+	char hostname[64];       /* where known ("" otherwise) */
+};
+
+/* A backend: one per file (src/host/backend_*.c), each ending with one static-like
+ * const table. load() fills every field it can and leaves the rest to the defaults
+ * p2ps_host_load() set (unknown). */
+struct p2ps_host_backend {
+	const char *name;
+	enum p2ps_host_backend_kind kind;
+	const char *help;
+	int (*load)(struct p2ps_host *host, const struct p2ps_host_source *src,
+	            struct p2ps_error *err);
+};
+
+/* Loads host from src. On success returns 0; on failure returns a negative P2PS_E* code,
+ * fills err with one line (e.g. "snapshot /x: no sys/bus/pci/devices directory") and
+ * leaves host empty (safe to p2ps_host_free). */
+int p2ps_host_load(struct p2ps_host *host, const struct p2ps_host_source *src,
+                   struct p2ps_error *err);
+
+/* Releases everything the model owns and zeroes it. NULL is fine. */
+void p2ps_host_free(struct p2ps_host *host);
+
+/* The backend table for a kind, or NULL if this build lacks it. */
+const struct p2ps_host_backend *p2ps_host_backend_find(enum p2ps_host_backend_kind kind);
+
+/* Device lookup by BDF; NULL if absent. */
+struct p2ps_dev *p2ps_host_find(const struct p2ps_host *host, const struct p2ps_bdf *bdf);
+
+/* Parses "BB:DD.F" or "DDDD:BB:DD.F" (hex). Returns 0 or P2PS_EINVAL. */
+int p2ps_bdf_parse(const char *s, struct p2ps_bdf *out);
+
+/* Formats "DDDD:BB:DD.F" into buf (>= 16 bytes); returns buf. */
+char *p2ps_bdf_format(const struct p2ps_bdf *bdf, char *buf, size_t size);
+
+/* The reason a fact is unknown, or NULL when it is known / applicable. */
+const char *p2ps_dev_unknown(const struct p2ps_dev *dev, enum p2ps_fact fact);
+
+/* Short name of a fact ("link_cap", "acs", ...) for JSON keys and messages. */
+const char *p2ps_fact_name(enum p2ps_fact fact);
+
+/* Class helpers. */
+bool p2ps_dev_is_bridge(const struct p2ps_dev *dev);     /* header type 1 */
+bool p2ps_dev_is_nvidia_gpu(const struct p2ps_dev *dev); /* vendor 0x10de, class 0x03xx */
+
+/* Link speed code -> GT/s (2.5, 5, 8, 16, 32, 64); 0.0 when unknown. */
+double p2ps_link_speed_gts(uint8_t speed);
+
+/* Theoretical payload bandwidth of a link per direction, in GB/s (10^9 bytes/s),
+ * after line encoding (8b/10b up to 5 GT/s, 128b/130b for 8..32 GT/s, 1b/1b FLIT
+ * with 242/256 FEC/CRC framing at 64 GT/s). 0.0 when speed or width is unknown. */
+double p2ps_link_gbps(const struct p2ps_link *link);
+
+/* Name of a PCIe port type ("Endpoint", "Root Port", "Upstream Port", ...). */
+const char *p2ps_pcie_type_name(uint8_t port_type);
+
+/* Size in bytes of a ReBAR size index (log2 MiB); 0 for out-of-range. */
+uint64_t p2ps_rebar_size_bytes(uint8_t log2_mib);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

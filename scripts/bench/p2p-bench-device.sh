@@ -1,0 +1,148 @@
+#!/usr/bin/env bash
+# Runs p2p-bench on a GPU machine and gathers everything for docs/results/.
+# Meant for the workplace's device machine (called from the repository root),
+# but any CUDA host works:
+#
+#   scripts/bench/p2p-bench-device.sh [--compare] [--capture] [--quick]
+#
+#   --compare  also build and run cuda-samples' p2pBandwidthLatencyTest from
+#              .cmp/p2pblt/ (a fetched copy, never committed) for comparison
+#   --capture  also run scripts/capture-host.sh (host snapshot for bar-inspect)
+#   --quick    device list and self-copy only (single-GPU machines)
+#
+# Build dependencies missing on the machine are taken from .cmp/debs/*.deb
+# (unpacked under /tmp/p2ps-sysroot, never into /). Results go to $OUT
+# (default /tmp/p2ps-out): run.log, results.tar.gz and the capture tarball.
+set -uo pipefail
+compare=0 capture=0 quick=0
+for a in "$@"; do
+	case $a in
+	--compare) compare=1 ;;
+	--capture) capture=1 ;;
+	--quick) quick=1 ;;
+	*) echo "usage: $0 [--compare] [--capture] [--quick]" >&2; exit 2 ;;
+	esac
+done
+top=$(pwd)
+out=${OUT:-/tmp/p2ps-out}
+res=/tmp/p2ps-results
+mkdir -p "$out" "$res"
+exec > >(tee -a "$out/run.log") 2>&1
+# The machines are shared: NVLink multicast stays off for anything started here.
+export NCCL_NVLS_ENABLE=0 TORCH_SYMM_MEM_DISABLE_MULTICAST=1 NVSHMEM_DISABLE_NVLS=1
+jobs=$(nproc)
+step() { echo; echo "=== $* ($(date -u +%H:%M:%S))"; }
+
+step environment
+uname -a
+head -2 /etc/os-release
+nvidia-smi -L
+nvidia-smi --query-gpu=index,pci.bus_id,name,driver_version,memory.total,pcie.link.gen.current,pcie.link.width.current,clocks.sm,clocks.max.sm --format=csv
+nvidia-smi topo -m
+nvidia-smi nvlink --status | head -40
+command -v cmake nvcc pkg-config gcc lspci || true
+nvcc --version | tail -2
+for p in json-c libpci cmocka; do pkg-config --exists "$p" 2>/dev/null && echo "have $p" || echo "missing $p"; done
+{ nvidia-smi -q; nvidia-smi topo -m; nvidia-smi nvlink --status; } >"$res/nvidia-smi.txt" 2>&1
+
+step build dependencies
+sr=/tmp/p2ps-sysroot
+if ! { pkg-config --exists json-c libpci cmocka; } 2>/dev/null; then
+	mkdir -p $sr
+	for f in .cmp/debs/*.deb; do dpkg -x "$f" $sr; done
+	lib=$sr/usr/lib/x86_64-linux-gnu
+	for pc in $lib/pkgconfig/*.pc $sr/usr/share/pkgconfig/*.pc; do
+		[ -e "$pc" ] && sed -i "s#=/usr#=$sr/usr#" "$pc"
+	done
+	export PATH=$sr/usr/bin:$PATH LD_LIBRARY_PATH=$lib:${LD_LIBRARY_PATH:-}
+	export PKG_CONFIG_PATH=$lib/pkgconfig:$sr/usr/share/pkgconfig
+	command -v pkg-config >/dev/null || ln -sf pkgconf $sr/usr/bin/pkg-config
+	echo "using unpacked packages in $sr"
+fi
+
+step build p2p-bench
+bld=/tmp/p2ps-build
+bench=
+if cmake -S . -B $bld -DCMAKE_BUILD_TYPE=Release >"$res/cmake.log" 2>&1 &&
+	cmake --build $bld -j "$jobs" --target p2p-bench >>"$res/cmake.log" 2>&1; then
+	bench=$(find $bld/tools -type f -name p2p-bench -perm -u+x | head -1)
+	echo "built with CMake: $bench"
+else
+	tail -30 "$res/cmake.log"
+	echo "CMake build failed; building p2p-bench alone with nvcc and cc"
+	d=tools/p2p-bench o=/tmp/p2ps-direct
+	mkdir -p $o
+	nvcc -O2 --generate-code=arch=compute_90,code=[compute_90,sm_90] -c $d/kernels.cu -o $o/kernels.o &&
+		cc -std=c17 -O2 -Wall -Wextra -D_GNU_SOURCE -DP2PS_VERSION=\"direct\" -Iinclude -I$d \
+			$(pkg-config --cflags json-c) -I/usr/local/cuda/include \
+			$d/main.c $d/measure.c $d/nvml.c $d/output.c $d/report.c src/common/error.c $o/kernels.o \
+			-L/usr/local/cuda/lib64 -lcudart_static $(pkg-config --libs json-c) -lstdc++ -ldl -lrt -lpthread -lm \
+			-o $o/p2p-bench && bench=$o/p2p-bench
+fi
+[ -n "$bench" ] || { echo "p2p-bench did not build"; exit 1; }
+
+step bar-inspect
+host_args=()
+if cmake --build $bld -j "$jobs" --target bar-inspect >>"$res/cmake.log" 2>&1; then
+	bi=$(find $bld/tools -type f -name bar-inspect -perm -u+x | head -1)
+	if "$bi" --json >"$res/bar-inspect.json" 2>"$res/bar-inspect.err"; then
+		host_args=(--host "$res/bar-inspect.json")
+		"$bi" >"$res/bar-inspect.txt" 2>&1
+		echo "bar-inspect --json: ok"
+	else
+		echo "bar-inspect --json failed:"; head -5 "$res/bar-inspect.err"
+	fi
+else
+	echo "bar-inspect not buildable here (yet)"
+fi
+
+if [ $quick = 1 ]; then
+	step p2p-bench quick: devices and self copy
+	"$bench" --no-latency "${host_args[@]}" | tee "$res/p2p-bench.txt"
+	"$bench" --no-latency --json "${host_args[@]}" >"$res/p2p-bench.json"
+	echo "rc=$?"
+else
+	step p2p-bench defaults
+	"$bench" "${host_args[@]}" | tee "$res/p2p-bench.txt"
+	echo "rc=${PIPESTATUS[0]}"
+	"$bench" --json "${host_args[@]}" >"$res/p2p-bench.json"
+	echo "json rc=$?"
+	step p2p-bench SM copy grid sweep
+	for b in 132 264 528 1056 2112; do
+		echo "--sm-blocks $b"
+		"$bench" --no-latency --no-sm-read --sm-blocks $b --json >"$res/sweep-$b.json" &&
+			python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); [print(" ", m["key"], m["values"]) for m in d["matrices"] if m["engine"].startswith("sm")]' "$res/sweep-$b.json"
+	done
+fi
+
+if [ $compare = 1 ]; then
+	step "cuda-samples p2pBandwidthLatencyTest (fetched copy, comparison only)"
+	if nvcc -O2 -arch=sm_90 -I.cmp/p2pblt .cmp/p2pblt/p2pBandwidthLatencyTest.cu -o /tmp/p2pblt; then
+		for k in 1 2 3; do /tmp/p2pblt >"$res/p2pblt-ce-$k.txt" 2>&1; echo "ce run $k rc=$?"; done
+		for k in 1 2 3; do /tmp/p2pblt --sm_copy >"$res/p2pblt-sm-$k.txt" 2>&1; echo "sm run $k rc=$?"; done
+		/tmp/p2pblt --p2p_read >"$res/p2pblt-read.txt" 2>&1
+		cat "$res/p2pblt-ce-1.txt"
+		# Same size and repetitions as the sample: 40000000 ints, 5 copies per run.
+		for k in 1 2 3; do
+			"$bench" --size 160000000 --reps 5 --trials 1 --json >"$res/p2p-bench-cmp-$k.json"
+			echo "p2p-bench matched run $k rc=$?"
+		done
+	fi
+fi
+
+if [ $capture = 1 ]; then
+	step capture-host
+	if [ -x scripts/capture-host.sh ] || [ -f scripts/capture-host.sh ]; then
+		(cd /tmp && bash "$top/scripts/capture-host.sh" --help 2>&1 | head -20)
+		capdir=$out/capture
+		mkdir -p $capdir
+		(cd $capdir && bash "$top/scripts/capture-host.sh" 2>&1 | tail -20)
+		ls -la $capdir
+	else
+		echo "scripts/capture-host.sh not in this tree"
+	fi
+fi
+
+step pack
+tar -C /tmp -czf "$out/results.tar.gz" p2ps-results
+ls -la "$out"

@@ -1,0 +1,179 @@
+#!/usr/bin/env bash
+# capture-host.sh — read-only capture of what bar-inspect needs, for bug reports and
+# for replay with `bar-inspect --root DIR`.
+#
+# Usage: scripts/capture-host.sh [-o FILE.tar.gz] [--keep-dir DIR] [--no-tools]
+#
+# Writes a gzip'ed tarball holding one directory with the sysfs/proc subset under the
+# same paths as on the host (sys/bus/pci/devices/<BDF> -> ../../../devices/...,
+# sys/kernel/iommu_groups/N/type, sys/class/iommu/*, sys/module/nvidia/version,
+# proc/cmdline, proc/driver/nvidia/version, ...), plus p2pscope/:
+#   snapshot-info            format, uid, date, hostname, kernel, tool versions
+#   env                      NCCL_* and CUDA_VISIBLE_DEVICES of the capturing shell
+#   nvidia-smi-q.txt         nvidia-smi -q            (when nvidia-smi is present)
+#   nvidia-smi-topo-m.txt    nvidia-smi topo -m
+#   nvidia-smi-topo-p2p.txt  nvidia-smi topo -p2p r
+#   nvidia-smi-nvlink.txt    nvidia-smi nvlink --status
+#   lspci-vvv.txt            lspci -vvv -nn  (lspci -D -vvv; says <access denied> as non-root)
+#   lspci-xxxx.txt           lspci -D -xxxx (root only: 4096 bytes per device)
+#   lspci-tv.txt             lspci -tv
+#
+# Safety: it only reads. It never reads BAR files (resourceN), ROMs or VPD, and never
+# writes to sysfs or config space. As non-root the kernel returns only the first 64
+# bytes of each device's config space; bar-inspect then says which facts need root.
+# Extract with: mkdir DIR && tar xf FILE -C DIR --strip-components=1
+set -uo pipefail
+
+out=""
+keep=""
+tools=1
+while [ $# -gt 0 ]; do
+	case "$1" in
+	-o) out=$2; shift 2 ;;
+	--keep-dir) keep=$2; shift 2 ;;
+	--no-tools) tools=0; shift ;;
+	-h | --help) sed -n '2,25p' "$0"; exit 0 ;;
+	*) echo "capture-host.sh: unknown argument '$1' (try --help)" >&2; exit 2 ;;
+	esac
+done
+
+sysroot=${P2PS_CAPTURE_SYSROOT:-} # tests only: capture from a copied tree instead of /
+host=$(hostname 2>/dev/null || echo host)
+stamp=$(date -u +%Y%m%dT%H%M%SZ)
+name="p2pscope-snap-${host}-${stamp}"
+[ -n "$out" ] || out="$PWD/${name}.tar.gz"
+case "$out" in /*) ;; *) out="$PWD/$out" ;; esac
+
+if [ -n "$keep" ]; then
+	work=$keep
+	mkdir -p "$work" || exit 2
+else
+	tmp=$(mktemp -d) || exit 2
+	trap 'rm -rf "$tmp"' EXIT
+	work="$tmp/$name"
+	mkdir -p "$work"
+fi
+
+# copy_file SRC-REL: copies one regular attribute file if readable (errors ignored:
+# a missing or unreadable attribute simply is not in the snapshot).
+copy_file() {
+	local rel=$1
+	[ -f "$sysroot$rel" ] && [ -r "$sysroot$rel" ] || return 0
+	mkdir -p "$work$(dirname "$rel")"
+	# cat, not cp: sysfs files report sizes that differ from what a read returns.
+	cat "$sysroot$rel" >"$work$rel" 2>/dev/null || rm -f "$work$rel"
+}
+
+# copy_link SRC-REL: recreates a symlink with the same (relative) target.
+copy_link() {
+	local rel=$1 target
+	[ -L "$sysroot$rel" ] || return 0
+	target=$(readlink "$sysroot$rel") || return 0
+	mkdir -p "$work$(dirname "$rel")"
+	ln -sfn "$target" "$work$rel"
+}
+
+# Per-device attributes bar-inspect (and libpci's sysfs method) reads. Never resourceN,
+# resourceN_wc, rom or vpd: those touch the device itself.
+dev_attrs="config resource vendor device class revision subsystem_vendor subsystem_device
+irq numa_node local_cpulist current_link_speed current_link_width max_link_speed
+max_link_width boot_vga enable label d3cold_allowed power_state ari_enabled msi_bus
+modalias driver_override reset_method"
+
+ndev=0
+for dev in "$sysroot"/sys/bus/pci/devices/*; do
+	[ -e "$dev" ] || continue
+	bdf=$(basename "$dev")
+	real=$(readlink -f "$dev") || continue
+	real=${real#"$sysroot"}
+	mkdir -p "$work$real"
+	for a in $dev_attrs; do
+		copy_file "$real/$a"
+	done
+	for r in "$sysroot$real"/resource[0-9]_resize; do
+		[ -e "$r" ] && copy_file "$real/$(basename "$r")"
+	done
+	copy_link "$real/driver"
+	copy_link "$real/iommu_group"
+	mkdir -p "$work/sys/bus/pci/devices"
+	ln -sfn "../../../${real#/sys/}" "$work/sys/bus/pci/devices/$bdf"
+	ndev=$((ndev + 1))
+done
+
+for g in "$sysroot"/sys/kernel/iommu_groups/*; do
+	[ -d "$g" ] || continue
+	rel=${g#"$sysroot"}
+	copy_file "$rel/type"
+	copy_file "$rel/reserved_regions"
+	for l in "$g"/devices/*; do
+		[ -L "$l" ] && copy_link "${l#"$sysroot"}"
+	done
+done
+mkdir -p "$work/sys/class/iommu" "$work/sys/kernel/iommu_groups"
+for u in "$sysroot"/sys/class/iommu/*; do
+	[ -e "$u" ] && mkdir -p "$work/sys/class/iommu/$(basename "$u")"
+done
+
+for f in /sys/module/nvidia/version /sys/module/nvidia_uvm/version /sys/hypervisor/type \
+	/sys/class/dmi/id/sys_vendor /sys/class/dmi/id/product_name \
+	/sys/class/dmi/id/board_vendor /sys/class/dmi/id/board_name \
+	/sys/class/dmi/id/bios_version /proc/cmdline /proc/driver/nvidia/version \
+	/sys/module/vfio/parameters/enable_unsafe_noiommu_mode; do
+	copy_file "$f"
+done
+for p in "$sysroot"/sys/module/nvidia/parameters/*; do
+	[ -f "$p" ] && copy_file "${p#"$sysroot"}"
+done
+# The first CPU's block of /proc/cpuinfo carries the model and the hypervisor flag.
+if [ -r "$sysroot/proc/cpuinfo" ]; then
+	mkdir -p "$work/proc"
+	awk 'NF == 0 { exit } { print }' "$sysroot/proc/cpuinfo" >"$work/proc/cpuinfo"
+fi
+
+meta="$work/p2pscope"
+mkdir -p "$meta"
+{
+	echo "format=1"
+	echo "uid=$(id -u)"
+	echo "date=$stamp"
+	echo "hostname=$host"
+	echo "kernel=$(uname -r)"
+	echo "devices=$ndev"
+	command -v lspci >/dev/null && echo "lspci=$(lspci --version 2>/dev/null)"
+	command -v nvidia-smi >/dev/null && echo "nvidia_smi=$(command -v nvidia-smi)"
+} >"$meta/snapshot-info"
+env | grep -E '^(NCCL_|CUDA_VISIBLE_DEVICES=)' >"$meta/env" || true
+
+# run_tool FILE CMD...: saves a tool's output (with a timeout: a wedged GPU can make
+# nvidia-smi hang); a failure leaves a note instead of the file.
+run_tool() {
+	local file=$1
+	shift
+	command -v "$1" >/dev/null || return 0
+	if ! timeout 120 "$@" >"$meta/$file" 2>"$meta/$file.err"; then
+		echo "exit status $?: $*" >>"$meta/$file.err"
+	fi
+	[ -s "$meta/$file.err" ] || rm -f "$meta/$file.err"
+}
+
+if [ "$tools" -eq 1 ] && [ -z "$sysroot" ]; then
+	run_tool nvidia-smi-q.txt nvidia-smi -q
+	run_tool nvidia-smi-topo-m.txt nvidia-smi topo -m
+	run_tool nvidia-smi-topo-p2p.txt nvidia-smi topo -p2p r
+	run_tool nvidia-smi-nvlink.txt nvidia-smi nvlink --status
+	run_tool lspci-vvv.txt lspci -D -vvv -nn
+	run_tool lspci-tv.txt lspci -tv
+	if [ "$(id -u)" -eq 0 ]; then
+		run_tool lspci-xxxx.txt lspci -D -xxxx
+	fi
+fi
+
+tar -C "$(dirname "$work")" -czf "$out" "$(basename "$work")" || {
+	echo "capture-host.sh: cannot write $out" >&2
+	exit 2
+}
+echo "capture-host.sh: $ndev PCI devices captured into $out"
+if [ "$(id -u)" -ne 0 ]; then
+	echo "capture-host.sh: not root: config space is cut at 64 bytes (no ACS, ReBAR, link" \
+		"registers); run as root for a full capture" >&2
+fi

@@ -1,0 +1,216 @@
+/* Text dumps: hex words as they appear in debug logs and hand-made notes (see
+ * gmmu_dump.h for the accepted syntax). The parser is a single forward pass
+ * over the bytes with no allocation; the caller sees each word through a
+ * callback, so a text dump of any length needs no more memory than its own. */
+#include "p2pscope/gmmu_dump.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+static int hex_digit(char c)
+{
+	if (c >= '0' && c <= '9')
+		return c - '0';
+	if (c >= 'a' && c <= 'f')
+		return c - 'a' + 10;
+	if (c >= 'A' && c <= 'F')
+		return c - 'A' + 10;
+	return -1;
+}
+
+static bool is_sep(char c)
+{
+	return c == ' ' || c == '\t' || c == ',' || c == '\r' || c == '\v' || c == '\f';
+}
+
+/* Shows at most a few characters of a bad word, with control bytes escaped,
+ * so that one line of error stays one line. */
+static void quote_word(char *out, size_t cap, const char *w, size_t n)
+{
+	size_t o = 0;
+	for (size_t i = 0; i < n && o + 5 < cap; i++) {
+		unsigned char c = (unsigned char)w[i];
+		if (c >= 0x20 && c < 0x7f) {
+			out[o++] = (char)c;
+		} else {
+			static const char hx[] = "0123456789abcdef";
+			out[o++] = '\\';
+			out[o++] = 'x';
+			out[o++] = hx[c >> 4];
+			out[o++] = hx[c & 15];
+		}
+		if (i + 1 < n && o + 5 >= cap) {
+			out[o++] = '.';
+			out[o++] = '.';
+			break;
+		}
+	}
+	out[o] = '\0';
+}
+
+/* Parses one word [w, w+n). Returns 0 or fills err. */
+static int parse_word(const char *w, size_t n, const char *name, size_t line, size_t col,
+                      struct p2ps_text_word *out, struct p2ps_error *err)
+{
+	char shown[48];
+	size_t i = 0;
+	if (n >= 2 && w[0] == '0' && (w[1] == 'x' || w[1] == 'X'))
+		i = 2;
+	uint64_t hi = 0, lo = 0;
+	unsigned digits = 0, any = 0;
+	bool prev_us = true; /* no '_' first, none doubled */
+	for (; i < n; i++) {
+		if (w[i] == '_' && !prev_us) {
+			prev_us = true;
+			continue;
+		}
+		int d = hex_digit(w[i]);
+		if (d < 0) {
+			quote_word(shown, sizeof(shown), w, n);
+			return p2ps_error_set(err, P2PS_EINVAL,
+			                      "%s:%zu:%zu: '%s' is not a hex word (bad character at "
+			                      "column %zu)",
+			                      name, line, col, shown, col + i);
+		}
+		prev_us = false;
+		any++;
+		if (hi >> 60) {
+			quote_word(shown, sizeof(shown), w, n);
+			return p2ps_error_set(err, P2PS_ERANGE, "%s:%zu:%zu: '%s' exceeds 128 bits",
+			                      name, line, col, shown);
+		}
+		hi = hi << 4 | lo >> 60;
+		lo = lo << 4 | (uint64_t)d;
+		if (digits || d)
+			digits++;
+	}
+	if (!any || prev_us) {
+		quote_word(shown, sizeof(shown), w, n);
+		return p2ps_error_set(err, P2PS_EINVAL, "%s:%zu:%zu: '%s' is not a hex word", name,
+		                      line, col, shown);
+	}
+	out->hi = hi;
+	out->lo = lo;
+	out->digits = digits;
+	return 0;
+}
+
+int p2ps_text_parse(const char *text, size_t len, const char *name, p2ps_text_word_fn fn,
+                    void *ctx, struct p2ps_error *err)
+{
+	size_t line = 1;
+	size_t pos = 0;
+	while (pos < len) {
+		size_t eol = pos;
+		while (eol < len && text[eol] != '\n')
+			eol++;
+		size_t end = eol;
+		for (size_t k = pos; k < eol; k++)
+			if (text[k] == '#') {
+				end = k;
+				break;
+			}
+		struct p2ps_text_word w = {.line = line};
+		bool first = true;
+		size_t p = pos;
+		while (p < end) {
+			while (p < end && is_sep(text[p]))
+				p++;
+			if (p >= end)
+				break;
+			size_t s = p;
+			while (p < end && !is_sep(text[p]))
+				p++;
+			size_t n = p - s;
+			size_t col = s - pos + 1;
+			if (text[s + n - 1] == ':') {
+				if (!first) {
+					return p2ps_error_set(err, P2PS_EINVAL,
+					                      "%s:%zu:%zu: an offset prefix 'OFFSET:' "
+					                      "must come first on its line",
+					                      name, line, col);
+				}
+				struct p2ps_text_word off;
+				int rc = parse_word(text + s, n - 1, name, line, col, &off, err);
+				if (rc)
+					return rc;
+				if (off.hi)
+					return p2ps_error_set(err, P2PS_ERANGE,
+					                      "%s:%zu:%zu: offset exceeds 64 bits",
+					                      name, line, col);
+				w.has_offset = true;
+				w.line_offset = off.lo;
+				first = false;
+				continue;
+			}
+			first = false;
+			int rc = parse_word(text + s, n, name, line, col, &w, err);
+			if (rc)
+				return rc;
+			w.column = col;
+			rc = fn(ctx, &w, err);
+			if (rc)
+				return rc;
+			w.index++;
+		}
+		pos = eol + 1;
+		line++;
+	}
+	return 0;
+}
+
+int p2ps_text_slurp(const char *name, size_t max_bytes, char **text, size_t *len,
+                    struct p2ps_error *err)
+{
+	int fd = !strcmp(name, "-") ? dup(STDIN_FILENO) : open(name, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return p2ps_error_set(err, errno == ENOENT ? P2PS_ENOENT : P2PS_EIO, "%s: open: %s",
+		                      name, strerror(errno));
+	size_t cap = 1u << 16, n = 0;
+	char *buf = malloc(cap + 1);
+	int rc = 0;
+	if (!buf) {
+		rc = p2ps_error_set(err, P2PS_ENOMEM, "%s: out of memory", name);
+		goto out;
+	}
+	for (;;) {
+		if (n == cap) {
+			if (cap >= max_bytes) {
+				rc = p2ps_error_set(err, P2PS_ERANGE,
+				                    "%s: text dump larger than %zu bytes; use --raw "
+				                    "for large dumps",
+				                    name, max_bytes);
+				goto out;
+			}
+			size_t ncap = cap * 2 > max_bytes ? max_bytes : cap * 2;
+			char *nb = realloc(buf, ncap + 1);
+			if (!nb) {
+				rc = p2ps_error_set(err, P2PS_ENOMEM, "%s: out of memory", name);
+				goto out;
+			}
+			buf = nb;
+			cap = ncap;
+		}
+		ssize_t r = read(fd, buf + n, cap - n);
+		if (r < 0) {
+			if (errno == EINTR)
+				continue;
+			rc = p2ps_error_set(err, P2PS_EIO, "%s: read: %s", name, strerror(errno));
+			goto out;
+		}
+		if (r == 0)
+			break;
+		n += (size_t)r;
+	}
+	buf[n] = '\0';
+	*text = buf;
+	*len = n;
+	buf = NULL;
+out:
+	free(buf);
+	close(fd);
+	return rc;
+}

@@ -1,0 +1,163 @@
+/* The P2P mapping model: which PTE each path writes for one page of a peer GPU's memory.
+ *
+ * Stock PCIe peer (dmaUpdateVASpace_GM107, nvGpuOpsBuildExternalAllocPtes): VALID, APERTURE =
+ * PEER, the bus peer id in the peer-index field (nvFieldSet32), KIND and the access flags,
+ * and the FB offset in the peer address field (gmmuFmtPtePhysAddrFld(PEER): v2 ADDRESS_VID,
+ * v3 ADDRESS). NVLink: the same with the fabric base added by _kgmmuEncodePeerAddrs.
+ * BAR1-P2P patch: APERTURE = SYSTEM_NON_COHERENT, no peer index, the sysmem address field
+ * (v2 ADDRESS_SYS, v3 ADDRESS) = peer BAR1 bus base + FB offset (fabricBaseAddress reused for
+ * the BAR1 base, gmmuFmtPtePhysAddrFld(PEER) returning fldAddrSysmem).
+ */
+#include "gmmu_internal.h"
+
+#include <inttypes.h>
+#include <string.h>
+#include <strings.h>
+
+static const char *const mode_names[] = {"stock", "nvlink", "bar1"};
+
+const char *gmmu_p2p_mode_name(enum gmmu_p2p_mode m)
+{
+	return (unsigned)m < GMMU_ARRAY_SIZE(mode_names) ? mode_names[m] : "unknown";
+}
+
+int gmmu_p2p_mode_parse(const char *s, enum gmmu_p2p_mode *out, struct p2ps_error *err)
+{
+	for (unsigned i = 0; i < GMMU_ARRAY_SIZE(mode_names); i++)
+		if (s && !strcasecmp(s, mode_names[i])) {
+			*out = (enum gmmu_p2p_mode)i;
+			return 0;
+		}
+	return p2ps_error_set(err, P2PS_EINVAL, "unknown P2P mode '%s' (stock, nvlink, bar1)",
+	                      s ? s : "");
+}
+
+/* Hardware aperture value of a software aperture in a PTE, or -1. */
+static int pte_aperture_hw(const struct gmmu_entry_format *ef, enum gmmu_aperture a)
+{
+	for (int i = 0; i < 4; i++)
+		if (ef->fast[0].aperture_sw[i] == a)
+			return i;
+	return -1;
+}
+
+/* The address field a PTE of hardware aperture `ap` uses (gmmuFmtPtePhysAddrFld). */
+static const struct gmmu_field *pte_addr_field(const struct gmmu_entry_format *ef, int ap)
+{
+	for (size_t i = 0; i < ef->n_fields; i++) {
+		const struct gmmu_field *fd = &ef->fields[i];
+		if (fd->kind == GMMU_FIELD_ADDR && !(fd->flags & GMMU_FIELD_F_ALIAS) &&
+		    (fd->apertures & GMMU_APER_HW((unsigned)ap)))
+			return fd;
+	}
+	return NULL;
+}
+
+static int set_role(const struct gmmu_entry_format *ef, enum gmmu_role r, uint64_t v,
+                    enum gmmu_write_mode mode, uint64_t w[2], struct p2ps_error *err)
+{
+	const struct gmmu_field *fd = gmmu_field_by_role(ef, r, GMMU_HALF_NONE);
+	if (!fd)
+		return 0; /* the format has no such field (v3 has no VOL bit) */
+	return gmmu_field_set(fd, v, mode, w, err);
+}
+
+static int page_check(const struct gmmu_format *f, const struct gmmu_p2p_request *rq,
+                      const struct gmmu_level **level, struct p2ps_error *err)
+{
+	uint64_t ps = rq->page_size ? rq->page_size : 4096;
+	unsigned shift = 0;
+	while (shift < 63 && (1ull << shift) < ps)
+		shift++;
+	*level = (1ull << shift) == ps ? gmmu_level_for_page(f, shift) : NULL;
+	if (!*level)
+		return p2ps_error_set(err, P2PS_EINVAL,
+		                      "page size 0x%" PRIx64 " is not a PTE page size of format %s", ps,
+		                      f->name);
+	if (rq->offset & (ps - 1))
+		return p2ps_error_set(err, P2PS_EINVAL,
+		                      "offset 0x%" PRIx64 " is not aligned to the page size 0x%" PRIx64,
+		                      rq->offset, ps);
+	return 0;
+}
+
+static int p2p_encode(const struct gmmu_format *f, const struct gmmu_p2p_request *rq,
+                      struct gmmu_p2p_result *out, struct p2ps_error *err)
+{
+	const struct gmmu_entry_format *ef = f->entry[GMMU_ENTRY_PTE];
+	const struct gmmu_fast *x = &ef->fast[0];
+	enum gmmu_write_mode m = rq->write_mode;
+	uint64_t w[2] = {0, 0};
+	int rc;
+
+	if ((unsigned)rq->mode >= GMMU_ARRAY_SIZE(mode_names))
+		return p2ps_error_set(err, P2PS_EINVAL, "unknown P2P mode %d", (int)rq->mode);
+	rc = page_check(f, rq, &out->level, err);
+	if (rc)
+		return rc;
+
+	bool peer = rq->mode != GMMU_P2P_BAR1;
+	int ap = pte_aperture_hw(ef, peer ? GMMU_APERTURE_PEER : GMMU_APERTURE_SYS_NONCOH);
+	const struct gmmu_field *af = ap < 0 ? NULL : pte_addr_field(ef, ap);
+	if (!af)
+		return p2ps_error_set(err, P2PS_ENOTSUP, "format %s has no address field for %s",
+		                      f->name, peer ? "PEER" : "SYS_NONCOH");
+
+	/* The base added to the offset: none for a PCIe peer, the fabric base for NVLink, the
+	 * peer's BAR1 bus address for the patch. */
+	uint64_t base = rq->mode == GMMU_P2P_NVLINK ? rq->fabric_base
+	                : rq->mode == GMMU_P2P_BAR1 ? rq->bar1_base
+	                                            : 0;
+	uint64_t addr = base + rq->offset;
+	if (addr < base)
+		return p2ps_error_set(err, P2PS_ERANGE,
+		                      "base 0x%" PRIx64 " + offset 0x%" PRIx64 " overflows 64 bits",
+		                      base, rq->offset);
+
+	/* Same order as the driver's PTE template: valid, aperture, peer index, kind, flags;
+	 * then the address per page. */
+	if ((rc = set_role(ef, GMMU_ROLE_VALID, 1, m, w, err)) ||
+	    (rc = set_role(ef, GMMU_ROLE_APERTURE, (uint64_t)ap, m, w, err)))
+		return rc;
+	if (peer && (rc = set_role(ef, GMMU_ROLE_PEER_INDEX, rq->peer_index, m, w, err)))
+		return p2ps_error_prefix(err, "peer index %" PRIu32, rq->peer_index);
+	if ((rc = set_role(ef, GMMU_ROLE_KIND, rq->kind, m, w, err)))
+		return p2ps_error_prefix(err, "kind");
+	if ((rc = set_role(ef, GMMU_ROLE_VOL, rq->vol, m, w, err)) ||
+	    (rc = set_role(ef, GMMU_ROLE_READ_ONLY, rq->read_only, m, w, err)) ||
+	    (rc = set_role(ef, GMMU_ROLE_PRIVILEGE, rq->privilege, m, w, err)) ||
+	    (rc = set_role(ef, GMMU_ROLE_ATOMIC_DISABLE, rq->atomic_disable, m, w, err)))
+		return rc;
+	if (x->pcf.mask) {
+		/* v3: the driver's default is ACD (access counting disabled) unless asked. */
+		uint64_t pcf = (rq->vol ? x->pcf_uncached : 0u) |
+		               (rq->privilege ? x->pcf_privilege : 0u) |
+		               (rq->read_only ? x->pcf_read_only : 0u) |
+		               (rq->atomic_disable ? x->pcf_no_atomic : 0u) |
+		               (rq->access_counting ? 0u : x->pcf_acd);
+		if ((rc = set_role(ef, GMMU_ROLE_PCF, pcf, m, w, err)))
+			return rc;
+	}
+	rc = gmmu_field_set_addr(af, addr, m, w, err);
+	if (rc)
+		return p2ps_error_prefix(err, "%s address (%s)",
+		                         rq->mode == GMMU_P2P_BAR1     ? "BAR1 base + offset"
+		                         : rq->mode == GMMU_P2P_NVLINK ? "fabric base + offset"
+		                                                       : "peer FB offset",
+		                         peer ? "PEER aperture" : "SYSTEM_NON_COHERENT aperture");
+	out->pte = w[0];
+	out->addr_field = af;
+	out->addr = addr;
+	return 0;
+}
+
+int gmmu_p2p_encode(const struct gmmu_format *f, const struct gmmu_p2p_request *rq,
+                    struct gmmu_p2p_result *out, struct p2ps_error *err)
+{
+	memset(out, 0, sizeof(*out));
+	int rc = p2p_encode(f, rq, out, err);
+	if (rc)
+		return p2ps_error_prefix(err, "%s mapping on %s", gmmu_p2p_mode_name(rq->mode),
+		                         f->name);
+	return 0;
+}

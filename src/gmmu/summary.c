@@ -1,0 +1,162 @@
+/* VA-map summary: coalesces PTEs that continue one another into ranges (see
+ * gmmu_walk.h).
+ *
+ * Two PTEs continue one another when every bit outside the address field is
+ * the same and the address field advances by one page. So once a run is open
+ * the next raw value is known in advance: raw + (pages-per-entry << field lo).
+ * The tight path compares each entry with that prediction and decodes only the
+ * entries that break a run; a dump of long runs is then one load and one
+ * compare per entry, which is what lets a 1 GiB dump go at memory speed. The
+ * prediction is only trusted while the address field has room to advance, so
+ * a carry out of the field can never pass for a continuation. */
+#include "p2pscope/gmmu_walk.h"
+
+#include <string.h>
+
+#include "p2pscope/bytes.h"
+
+#ifndef PREFETCH_AHEAD
+#define PREFETCH_AHEAD 2048
+#endif
+
+void gmmu_summary_init(struct gmmu_summary *s, const struct gmmu_format *fmt, gmmu_range_fn fn,
+                       void *ctx)
+{
+	memset(s, 0, sizeof(*s));
+	s->fmt = fmt;
+	s->pte = &fmt->entry[GMMU_ENTRY_PTE]->fast[0];
+	s->fn = fn;
+	s->ctx = ctx;
+}
+
+static int run_close(struct gmmu_summary *s, struct p2ps_error *err)
+{
+	if (!s->open)
+		return 0;
+	s->open = false;
+	const struct gmmu_pte_view *v = &s->cur.v;
+	if (v->valid)
+		s->st.valid += s->cur.count;
+	else if (v->sparse)
+		s->st.sparse += s->cur.count;
+	else if (!s->cur.raw)
+		s->st.zero += s->cur.count;
+	else
+		s->st.other += s->cur.count;
+	if (!s->emit)
+		return 0;
+	s->st.ranges++;
+	return s->fn ? s->fn(s->ctx, &s->cur, err) : 0;
+}
+
+/* Opens a run at one entry. Invalid entries form runs of identical raw values
+ * (holes, sparse stretches) whose prediction is the value itself. */
+static int run_open(struct gmmu_summary *s, uint64_t raw, uint64_t va, unsigned page_shift,
+                    const struct gmmu_level *level, struct p2ps_error *err)
+{
+	int rc = run_close(s, err);
+	if (rc)
+		return rc;
+	s->cur.va = va;
+	s->cur.count = 1;
+	s->cur.page_shift = (uint8_t)page_shift;
+	s->cur.raw = raw;
+	s->cur.level = level;
+	gmmu_pte_view(s->fmt, raw, &s->cur.v);
+	s->open = true;
+	s->next_va = va + (1ull << page_shift);
+	s->st.entries++;
+	if (!s->cur.v.valid) {
+		s->emit = s->cur.v.sparse;
+		s->step = 0;
+		s->left = UINT64_MAX;
+		s->expect_raw = raw;
+		return 0;
+	}
+	s->emit = true;
+	const struct gmmu_bits *a = &s->pte->addr[s->cur.v.aperture_hw & 3];
+	s->step = 0;
+	s->left = 0;
+	if (a->mask && a->word == 0 && page_shift >= a->shift &&
+	    a->lo + (page_shift - a->shift) < 64) {
+		uint64_t frames = 1ull << (page_shift - a->shift);
+		uint64_t frame = (raw >> a->lo) & a->mask;
+		s->left = (a->mask - frame) / frames;
+		s->step = frames << a->lo;
+	}
+	s->expect_raw = raw + s->step;
+	return 0;
+}
+
+int gmmu_summary_add(struct gmmu_summary *s, const struct gmmu_mapping *m, struct p2ps_error *err)
+{
+	if (s->open && s->left && m->raw == s->expect_raw && m->va == s->next_va &&
+	    m->page_shift == s->cur.page_shift && s->next_va != 0) {
+		s->cur.count++;
+		s->st.entries++;
+		s->expect_raw += s->step;
+		s->left--;
+		s->next_va += 1ull << m->page_shift;
+		return 0;
+	}
+	return run_open(s, m->raw, m->va, m->page_shift, m->level, err);
+}
+
+int gmmu_summary_add_ptes(struct gmmu_summary *s, const uint8_t *data, size_t n, uint64_t va0,
+                          unsigned page_shift, const struct gmmu_level *level,
+                          struct p2ps_error *err)
+{
+	if (page_shift >= 64 || (n && ((uint64_t)(n - 1) >> (64 - page_shift) ||
+	                               va0 + ((uint64_t)(n - 1) << page_shift) < va0)))
+		return p2ps_error_set(err, P2PS_ERANGE,
+		                      "%zu entries of %u-bit pages from VA 0x%llx pass the end of "
+		                      "the 64-bit address space",
+		                      n, page_shift, (unsigned long long)va0);
+	size_t i = 0;
+	while (i < n) {
+		uint64_t va = va0 + ((uint64_t)i << page_shift);
+		if (s->open && s->next_va == va && s->cur.page_shift == page_shift && va) {
+			uint64_t expect = s->expect_raw, step = s->step, left = s->left;
+			size_t j = i;
+			size_t stop = n - i > left ? i + (size_t)left : n;
+			/* Four entries per test: the XORs of a continuing block are
+			 * all zero, so one branch covers 32 bytes. */
+			while (stop - j >= 4) {
+				const uint8_t *p = data + 8 * j;
+				__builtin_prefetch(p + PREFETCH_AHEAD);
+				uint64_t d = (p2ps_le64(p) ^ expect) |
+				             (p2ps_le64(p + 8) ^ (expect + step)) |
+				             (p2ps_le64(p + 16) ^ (expect + 2 * step)) |
+				             (p2ps_le64(p + 24) ^ (expect + 3 * step));
+				if (d)
+					break;
+				expect += 4 * step;
+				j += 4;
+			}
+			while (j < stop && p2ps_le64(data + 8 * j) == expect) {
+				expect += step;
+				j++;
+			}
+			uint64_t got = j - i;
+			s->cur.count += got;
+			s->st.entries += got;
+			s->left -= got;
+			s->expect_raw = expect;
+			s->next_va += got << page_shift;
+			i = j;
+			if (i == n)
+				break;
+			va = va0 + ((uint64_t)i << page_shift);
+		}
+		int rc = run_open(s, p2ps_le64(data + 8 * i), va, page_shift, level, err);
+		if (rc)
+			return rc;
+		i++;
+	}
+	return 0;
+}
+
+int gmmu_summary_finish(struct gmmu_summary *s, struct p2ps_error *err)
+{
+	return run_close(s, err);
+}

@@ -1,0 +1,297 @@
+/* Page-directory walk over --mem chunks (see gmmu_walk.h).
+ *
+ * The level topology (VA bits, entry size, which levels hold PTEs of which
+ * page size, which are dual) comes from the format's level table; the entry
+ * bits come from its fast views. The walk recurses once per level, so its
+ * depth is the format's level count; every table it reads is recorded, and a
+ * table reached a second time ends the walk with an error — this is what turns
+ * a directory pointing back at itself into a message instead of a loop, and
+ * what bounds the work by the bytes of the dump. */
+#include "p2pscope/gmmu_walk.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "p2pscope/bytes.h"
+
+/* A table already read: where, at which level, for which VA. */
+struct seen {
+	uint64_t pa;
+	uint64_t va;
+	uint8_t space;
+	uint8_t level;
+	bool used;
+};
+
+#define WALK_MAX_LEVELS 8
+
+struct walk {
+	const struct p2ps_mem_set *mem;
+	const struct gmmu_walk_opts *o;
+	const struct gmmu_format *fmt;
+	gmmu_mapping_fn fn;
+	void *ctx;
+	struct gmmu_walk_stats st;
+	struct seen *seen; /* open-addressing set, power-of-two size */
+	size_t seen_cap, seen_n;
+	/* Tables on the current path, root first, for telling a cycle from a
+	 * table merely shared by two directories. */
+	struct {
+		enum p2ps_mem_space space;
+		uint64_t pa;
+	} path[WALK_MAX_LEVELS];
+	unsigned depth;
+	const struct gmmu_level *big, *small;
+	unsigned big_va_lo, big_shift;
+};
+
+static size_t seen_hash(uint64_t pa, unsigned space)
+{
+	uint64_t h = (pa ^ ((uint64_t)space << 62)) * 0x9e3779b97f4a7c15ull;
+	return (size_t)(h >> 17);
+}
+
+static struct seen *seen_find(struct walk *w, uint64_t pa, unsigned space)
+{
+	size_t mask = w->seen_cap - 1;
+	for (size_t i = seen_hash(pa, space) & mask;; i = (i + 1) & mask) {
+		struct seen *s = &w->seen[i];
+		if (!s->used || (s->pa == pa && s->space == space))
+			return s;
+	}
+}
+
+static int seen_grow(struct walk *w, struct p2ps_error *err)
+{
+	size_t cap = w->seen_cap ? w->seen_cap * 2 : 256;
+	struct seen *old = w->seen;
+	size_t old_cap = w->seen_cap;
+	w->seen = calloc(cap, sizeof(*w->seen));
+	if (!w->seen) {
+		w->seen = old;
+		return p2ps_error_set(err, P2PS_ENOMEM, "page-table walk: out of memory");
+	}
+	w->seen_cap = cap;
+	for (size_t i = 0; i < old_cap; i++)
+		if (old[i].used)
+			*seen_find(w, old[i].pa, old[i].space) = old[i];
+	free(old);
+	return 0;
+}
+
+const struct gmmu_level *gmmu_walk_sub_level(const struct gmmu_format *fmt, int sub,
+                                             unsigned big_page_shift, unsigned *va_lo)
+{
+	const struct gmmu_level *big = NULL, *small = NULL;
+	for (size_t i = 0; i < fmt->n_levels; i++) {
+		const struct gmmu_level *l = &fmt->levels[i];
+		if (l->pde || !l->page_shift)
+			continue;
+		if (!big || l->page_shift > big->page_shift)
+			big = l;
+		if (!small || l->page_shift < small->page_shift)
+			small = l;
+	}
+	const struct gmmu_level *l = sub ? big : small;
+	if (l && va_lo) {
+		*va_lo = l->va_lo;
+		/* 128 KiB big pages: the big table indexes fewer VA bits. */
+		if (sub && big_page_shift == 17 && l->alt_va_lo)
+			*va_lo = l->alt_va_lo;
+	}
+	return l;
+}
+
+static const char *level_name(const struct gmmu_level *l)
+{
+	return l && l->name ? l->name : "?";
+}
+
+static int walk_table(struct walk *w, const struct gmmu_level *lv, enum p2ps_mem_space space,
+                      uint64_t pa, uint64_t va_base, const char *from, struct p2ps_error *err);
+
+static int emit_pte(struct walk *w, const struct gmmu_level *lv, unsigned page_shift,
+                    enum p2ps_mem_space space, uint64_t entry_pa, uint32_t index, uint64_t va,
+                    uint64_t raw, struct p2ps_error *err)
+{
+	if (!raw)
+		return 0;
+	struct gmmu_mapping m = {
+	        .va = va,
+	        .raw = raw,
+	        .page_shift = (uint8_t)page_shift,
+	        .level = lv,
+	        .space = space,
+	        .entry_pa = entry_pa,
+	        .index = index,
+	};
+	gmmu_pte_view(w->fmt, raw, &m.v);
+	if (m.v.valid)
+		w->st.ptes_valid++;
+	else
+		w->st.ptes_invalid++;
+	if (!m.v.valid && !w->o->report_invalid)
+		return 0;
+	return w->fn(w->ctx, &m, err);
+}
+
+/* Maps a PDE's aperture to the space of --mem chunks the next table lives in. */
+static int pde_space(const struct gmmu_pde_view *v, enum p2ps_mem_space *out)
+{
+	switch (v->aperture) {
+	case GMMU_APERTURE_VIDEO: *out = P2PS_MEM_VID; return 0;
+	case GMMU_APERTURE_SYS_COH:
+	case GMMU_APERTURE_SYS_NONCOH: *out = P2PS_MEM_SYS; return 0;
+	default: return P2PS_EINVAL;
+	}
+}
+
+static int follow(struct walk *w, const struct gmmu_level *parent, uint32_t index,
+                  enum p2ps_mem_space space, uint64_t entry_pa, const struct gmmu_pde_view *v,
+                  const struct gmmu_level *next, uint64_t va, const char *half,
+                  struct p2ps_error *err)
+{
+	enum p2ps_mem_space ns;
+	if (pde_space(v, &ns))
+		return p2ps_error_set(err, P2PS_EINVAL,
+		                      "%s[%u]%s at %s PA 0x%llx (VA 0x%llx): PDE aperture %u (%s) "
+		                      "names no memory a table can live in",
+		                      level_name(parent), index, half, p2ps_mem_space_name(space),
+		                      (unsigned long long)entry_pa, (unsigned long long)va,
+		                      v->aperture_hw, gmmu_aperture_name(v->aperture));
+	w->st.pdes++;
+	char from[96];
+	snprintf(from, sizeof(from), "%s[%u]%s at %s PA 0x%llx", level_name(parent), index, half,
+	         p2ps_mem_space_name(space), (unsigned long long)entry_pa);
+	return walk_table(w, next, ns, v->addr, va, from, err);
+}
+
+static int walk_table(struct walk *w, const struct gmmu_level *lv, enum p2ps_mem_space space,
+                      uint64_t pa, uint64_t va_base, const char *from, struct p2ps_error *err)
+{
+	unsigned va_lo = lv->va_lo, page_shift = lv->page_shift;
+	if (lv == w->big) {
+		va_lo = w->big_va_lo;
+		page_shift = w->big_shift;
+	}
+	unsigned bits = (unsigned)lv->va_hi + 1u - va_lo;
+	uint64_t n = 1ull << bits;
+	uint64_t bytes = n * lv->entry_size;
+	size_t li = (size_t)(lv - w->fmt->levels);
+
+	/* Every table is read once: a second visit is a cycle or a shared table. */
+	if (2 * (w->seen_n + 1) > w->seen_cap) {
+		int rc = seen_grow(w, err);
+		if (rc)
+			return rc;
+	}
+	struct seen *s = seen_find(w, pa, space);
+	if (s->used) {
+		bool cycle = false;
+		for (unsigned d = 0; d < w->depth; d++)
+			if (w->path[d].pa == pa && w->path[d].space == space)
+				cycle = true;
+		return p2ps_error_set(
+		        err, cycle ? P2PS_ELOOP : P2PS_EINVAL,
+		        "%s (VA 0x%llx): points to %s PA 0x%llx as %s, which was already read as "
+		        "%s for VA 0x%llx%s",
+		        from, (unsigned long long)va_base, p2ps_mem_space_name(space),
+		        (unsigned long long)pa, level_name(lv), level_name(&w->fmt->levels[s->level]),
+		        (unsigned long long)s->va,
+		        cycle ? ": the directory points back into its own path (cycle)"
+		              : ": two directories share one table");
+	}
+	*s = (struct seen){.pa = pa, .va = va_base, .space = (uint8_t)space, .level = (uint8_t)li,
+	                   .used = true};
+	w->seen_n++;
+
+	const uint8_t *t = p2ps_mem_set_at(w->mem, space, pa, bytes);
+	if (!t)
+		return p2ps_error_set(err, P2PS_EINVAL,
+		                      "%s (VA 0x%llx): %s table at %s PA 0x%llx-0x%llx is not inside "
+		                      "any --mem chunk",
+		                      from, (unsigned long long)va_base, level_name(lv),
+		                      p2ps_mem_space_name(space), (unsigned long long)pa,
+		                      (unsigned long long)(pa + bytes - 1));
+	if (w->depth >= WALK_MAX_LEVELS)
+		return p2ps_error_set(err, P2PS_ELOOP, "%s: walk deeper than %d levels", from,
+		                      WALK_MAX_LEVELS);
+	w->path[w->depth].pa = pa;
+	w->path[w->depth].space = space;
+	w->depth++;
+	w->st.tables++;
+
+	const struct gmmu_level *next = li + 1 < w->fmt->n_levels ? lv + 1 : NULL;
+	int rc = 0;
+	for (uint64_t i = 0; i < n && !rc; i++) {
+		const uint8_t *e = t + i * lv->entry_size;
+		uint64_t va = va_base + (i << va_lo);
+		uint64_t epa = pa + i * lv->entry_size;
+		uint64_t w0 = p2ps_le64(e);
+		bool is_pte = gmmu_entry_is_pte(w->fmt, w0);
+		if (!lv->pde) {
+			rc = emit_pte(w, lv, page_shift, space, epa, (uint32_t)i, va, w0, err);
+			continue;
+		}
+		if (is_pte) {
+			if (!page_shift)
+				rc = p2ps_error_set(err, P2PS_EINVAL,
+				                    "%s[%llu] at %s PA 0x%llx (VA 0x%llx): PTE bit set "
+				                    "(0x%016llx) but %s holds no pages",
+				                    level_name(lv), (unsigned long long)i,
+				                    p2ps_mem_space_name(space), (unsigned long long)epa,
+				                    (unsigned long long)va, (unsigned long long)w0,
+				                    level_name(lv));
+			else
+				rc = emit_pte(w, lv, page_shift, space, epa, (uint32_t)i, va, w0,
+				              err);
+			continue;
+		}
+		if (lv->dual) {
+			uint64_t ww[2] = {w0, p2ps_le64(e + 8)};
+			struct gmmu_pde_view big, small;
+			gmmu_dual_pde_view(w->fmt, ww, &big, &small);
+			if (big.valid && w->big)
+				rc = follow(w, lv, (uint32_t)i, space, epa, &big, w->big, va, ".big",
+				            err);
+			if (!rc && small.valid && w->small)
+				rc = follow(w, lv, (uint32_t)i, space, epa, &small, w->small, va,
+				            ".small", err);
+			continue;
+		}
+		struct gmmu_pde_view v;
+		gmmu_pde_view(w->fmt, w0, &v);
+		if (!v.valid)
+			continue;
+		if (!next)
+			return p2ps_error_set(err, P2PS_EINVAL, "%s: last level holds PDEs",
+			                      level_name(lv));
+		rc = follow(w, lv, (uint32_t)i, space, epa, &v, next, va, "", err);
+	}
+	w->depth--;
+	return rc;
+}
+
+int gmmu_walk(const struct p2ps_mem_set *mem, const struct gmmu_walk_opts *o, gmmu_mapping_fn fn,
+              void *ctx, struct gmmu_walk_stats *stats, struct p2ps_error *err)
+{
+	const struct gmmu_format *f = o->fmt;
+	if (!f || !f->n_levels || f->n_levels > WALK_MAX_LEVELS)
+		return p2ps_error_set(err, P2PS_EINVAL, "page-table walk: no usable format");
+	struct walk w = {.mem = mem, .o = o, .fmt = f, .fn = fn, .ctx = ctx};
+	unsigned bps = o->big_page_shift ? o->big_page_shift : 16;
+	if (bps != 16 && bps != 17)
+		return p2ps_error_set(err, P2PS_EINVAL, "big page size must be 64K or 128K");
+	w.big = gmmu_walk_sub_level(f, 1, bps, &w.big_va_lo);
+	w.small = gmmu_walk_sub_level(f, 0, bps, NULL);
+	w.big_shift = w.big ? (w.big_va_lo == w.big->va_lo ? w.big->page_shift : bps) : 0;
+	char from[64];
+	snprintf(from, sizeof(from), "--pdb %s:0x%llx", p2ps_mem_space_name(o->pdb_space),
+	         (unsigned long long)o->pdb);
+	int rc = walk_table(&w, &f->levels[0], o->pdb_space, o->pdb, 0, from, err);
+	free(w.seen);
+	if (stats)
+		*stats = w.st;
+	return rc;
+}

@@ -1,0 +1,18 @@
+/* Small file helpers for the sysfs/snapshot backend and the NVIDIA facts readers. */
+#ifndef P2PS_HOST_SYSFS_UTIL_H
+#define P2PS_HOST_SYSFS_UTIL_H
+
+#include <stddef.h>
+
+/* Reads up to size-1 bytes of root+rel into buf, NUL-terminated, trailing newlines
+ * removed. Returns the length or a negative errno. */
+int p2ps_read_text(const char *root, const char *rel, char *buf, size_t size);
+
+/* Reads a whole (small) text file into a malloc'ed string (*out, caller frees).
+ * max bounds the size. Returns the length or a negative errno. */
+int p2ps_read_all(const char *root, const char *rel, size_t max, char **out);
+
+/* Joins root and rel ("" root = live) into buf; returns buf or NULL if too long. */
+char *p2ps_path_join(char *buf, size_t size, const char *root, const char *rel);
+
+#endif

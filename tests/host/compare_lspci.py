@@ -1,0 +1,160 @@
+#!/usr/bin/env python3
+"""Compares the host model loaded from an lspci dump with Debian's own decoding of
+the same dump (`lspci -D -F FILE -vvv`): per device the BAR regions (index, address
+or unassigned, 32/64-bit, prefetchable, I/O), PCIe LnkCap/LnkSta speed and width,
+the ACS capability and control registers and every Resizable BAR entry (BAR,
+current size, supported sizes).
+
+Usage: compare_lspci.py HOST_DUMP_BINARY DUMP_FILE
+Exit 0 when every fact matches (and at least one device was compared), 1 otherwise.
+"""
+import json
+import re
+import subprocess
+import sys
+
+SPEEDS = {"2.5GT/s": 1, "5GT/s": 2, "8GT/s": 3, "16GT/s": 4, "32GT/s": 5, "64GT/s": 6}
+ACS_NAMES = ["SrcValid", "TransBlk", "ReqRedir", "CmpltRedir", "UpstreamFwd", "EgressCtrl",
+             "DirectTrans"]
+UNITS = {"MB": 0, "GB": 10, "TB": 20, "PB": 30, "EB": 40}
+DEV_RE = re.compile(r"^([0-9a-f]{4}:[0-9a-f]{2}:[0-9a-f]{2}\.[0-7]) ")
+REGION_RE = re.compile(r"^\tRegion (\d): (Memory at|I/O ports at) (\S+)(.*)$")
+LINK_RE = re.compile(r"^\t\tLnk(Cap|Sta):\t(?:Port #\d+, )?Speed ([^ ,]+)(?: \([a-z]+\))?, "
+                     r"Width x(\d+)")
+ACS_RE = re.compile(r"^\t\tACS(Cap|Ctl):\t(.*)$")
+REBAR_RE = re.compile(r"^\t\tBAR (\d): current size: (\S+), supported: (.*)$")
+
+
+def size_log2_mib(text):
+    m = re.fullmatch(r"(\d+)(MB|GB|TB|PB|EB)", text)
+    if not m:
+        raise ValueError("unknown ReBAR size " + text)
+    n = int(m.group(1))
+    return n.bit_length() - 1 + UNITS[m.group(2)]
+
+
+def parse_lspci(text):
+    devs = {}
+    cur = None
+    in_rebar = False
+    for line in text.splitlines():
+        m = DEV_RE.match(line)
+        if m:
+            cur = devs.setdefault(m.group(1), {"bars": {}, "link": {}, "acs": {}, "rebar": []})
+            in_rebar = False
+            continue
+        if cur is None:
+            continue
+        if line.startswith("\tCapabilities:"):
+            # Only the physical capability: "Virtual Resizable BAR" is the VF variant.
+            in_rebar = "Physical Resizable BAR" in line
+            continue
+        m = REGION_RE.match(line)
+        if m:
+            idx, kind, where, rest = int(m.group(1)), m.group(2), m.group(3), m.group(4)
+            bar = {"io": kind.startswith("I/O")}
+            bar["unassigned"] = where in ("<unassigned>", "<ignored>")
+            bar["address"] = None if where.startswith("<") else int(where, 16)
+            if not bar["io"]:
+                bar["is_64bit"] = "(64-bit" in rest
+                bar["prefetchable"] = ", prefetchable)" in rest
+            cur["bars"][idx] = bar
+            continue
+        m = LINK_RE.match(line)
+        if m:
+            cur["link"][m.group(1).lower()] = (SPEEDS.get(m.group(2), 0), int(m.group(3)))
+            continue
+        m = ACS_RE.match(line)
+        if m:
+            mask = 0
+            for bit, name in enumerate(ACS_NAMES):
+                if name + "+" in m.group(2).split():
+                    mask |= 1 << bit
+                elif name + "-" not in m.group(2).split():
+                    raise ValueError("ACS flag %s missing in %r" % (name, line))
+            cur["acs"][m.group(1).lower()] = mask
+            continue
+        m = REBAR_RE.match(line) if in_rebar else None
+        if m:
+            sizes = 0
+            for s in m.group(3).split():
+                sizes |= 1 << size_log2_mib(s)
+            cur["rebar"].append((int(m.group(1)), size_log2_mib(m.group(2)), sizes))
+    return devs
+
+
+def speed_code(gts):
+    table = {2.5: 1, 5.0: 2, 8.0: 3, 16.0: 4, 32.0: 5, 64.0: 6}
+    return table.get(gts, 0) if gts is not None else 0
+
+
+def main():
+    tool, dump = sys.argv[1], sys.argv[2]
+    lspci = subprocess.run(["lspci", "-D", "-F", dump, "-vvv"], capture_output=True, text=True)
+    if lspci.returncode != 0:
+        print("lspci failed: " + lspci.stderr.strip())
+        return 1
+    ref = parse_lspci(lspci.stdout)
+    out = subprocess.run([tool, "--lspci-dump", dump, "--no-nvml", "--numeric"],
+                         capture_output=True, text=True)
+    if out.returncode != 0:
+        print("host-dump failed: " + out.stderr.strip())
+        return 1
+    model = {d["bdf"]: d for d in json.loads(out.stdout)["devices"]}
+    errors = []
+    checked = {"bars": 0, "links": 0, "acs": 0, "rebar": 0}
+
+    def check(bdf, what, mine, theirs):
+        if mine != theirs:
+            errors.append("%s %s: model %r, lspci %r" % (bdf, what, mine, theirs))
+
+    check("-", "device list", sorted(model), sorted(ref))
+    for bdf, r in ref.items():
+        d = model.get(bdf)
+        if d is None:
+            continue
+        bars = {b["index"]: b for b in d["bars"]}
+        check(bdf, "BAR indexes", sorted(bars), sorted(r["bars"]))
+        for idx, rb in r["bars"].items():
+            b = bars.get(idx)
+            if b is None:
+                continue
+            checked["bars"] += 1
+            mine = {"io": b["io"], "unassigned": b["unassigned"],
+                    "address": None if b["unassigned"] else b["address"]}
+            if not b["io"]:
+                mine["is_64bit"] = b["is_64bit"]
+                mine["prefetchable"] = b["prefetchable"]
+            check(bdf, "BAR %d" % idx, mine, rb)
+        link = d.get("link") or {}
+        for key, field in (("cap", "cap"), ("sta", "sta")):
+            theirs = r["link"].get(key)
+            mine_l = link.get(field) if link.get("port_type") is not None else None
+            mine = (speed_code(mine_l["speed_gts"]), mine_l["width"] or 0) if mine_l else None
+            if theirs is None and mine is not None and mine != (0, 0):
+                errors.append("%s Lnk%s: model %r, lspci shows none" % (bdf, key, mine))
+            elif theirs is not None:
+                checked["links"] += 1
+                check(bdf, "Lnk" + key.capitalize(), mine, theirs)
+        acs = d.get("acs")
+        if r["acs"] or acs:
+            checked["acs"] += 1
+            mine = {"cap": acs["cap"] & 0x7f, "ctl": acs["ctl"] & 0x7f} if acs else {}
+            check(bdf, "ACS", mine, r["acs"])
+        rebar = d.get("rebar") or []
+        if r["rebar"] or rebar:
+            checked["rebar"] += 1
+            # lspci 3.9 lists sizes from the capability register only (bits 31:4).
+            mine = [(e["bar"], e["current_mib_log2"], e["sizes"] & ((1 << 28) - 1))
+                    for e in rebar]
+            check(bdf, "Resizable BAR", mine, r["rebar"])
+    for e in errors:
+        print("MISMATCH " + e)
+    print("%s: %d devices; compared %d BARs, %d link registers, %d ACS, %d ReBAR; %d mismatches"
+          % (dump.rsplit("/", 1)[-1], len(ref), checked["bars"], checked["links"],
+             checked["acs"], checked["rebar"], len(errors)))
+    return 1 if errors or not ref else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,354 @@
+#!/usr/bin/env python3
+"""Host side of the guest integration tests (tests/vm/).
+
+  check-guest.py extract --out DIR ...   split DIR/data.log into DIR/blocks/,
+                                         unpack the sysfs snapshot, write DIR/boot.json
+  check-guest.py check --out DIR --boot acs-on|acs-off|cdev|noiommu
+                                         assert the facts QEMU was told against what
+                                         the guest kernel and bar-inspect reported
+
+The expected values below are the QEMU command line of run-guest.sh, restated;
+check_qemu_argv() makes sure the two never drift apart. P2PS_VM_BREAK=1 flips
+one expected value (ivshmem 03:00.0's BAR2 size) to show that a wrong fact
+fails the test.
+"""
+import argparse
+import base64
+import io
+import json
+import os
+import re
+import sys
+import tarfile
+
+GiB = 1 << 30
+
+# PCI resource flags in sysfs `resource` (include/linux/ioport.h).
+IORESOURCE_IO = 0x100
+IORESOURCE_MEM = 0x200
+IORESOURCE_PREFETCH = 0x2000
+IORESOURCE_MEM_64 = 0x100000
+
+RP1, RP2, RP3 = "0000:00:01.0", "0000:00:02.0", "0000:00:03.0"
+UP = "0000:01:00.0"
+DN1, DN2, DN3 = "0000:02:00.0", "0000:02:01.0", "0000:02:02.0"
+IVS1, IVS2, NVME, IVS3, NIC = (
+    "0000:03:00.0",
+    "0000:04:00.0",
+    "0000:05:00.0",
+    "0000:06:00.0",
+    "0000:07:00.0",
+)
+ENDPOINTS = [IVS1, IVS2, NVME, IVS3, NIC]
+SWITCH = [UP, DN1, DN2, DN3]
+
+# bdf -> (vendor:device, class, parent bdf, memdev of the large BAR or None)
+TOPOLOGY = {
+    RP1: ("1b36:000c", 0x060400, None, None),
+    RP2: ("1b36:000c", 0x060400, None, None),
+    RP3: ("1b36:000c", 0x060400, None, None),
+    UP: ("104c:8232", 0x060400, RP1, None),
+    DN1: ("104c:8233", 0x060400, UP, None),
+    DN2: ("104c:8233", 0x060400, UP, None),
+    DN3: ("104c:8233", 0x060400, UP, None),
+    IVS1: ("1af4:1110", 0x050000, DN1, "m1"),
+    IVS2: ("1af4:1110", 0x050000, DN2, "m2"),
+    NVME: ("1b36:0010", 0x010802, DN3, "pmr"),
+    IVS3: ("1af4:1110", 0x050000, RP2, "m3"),
+    NIC: ("8086:10d3", 0x020000, RP3, None),
+}
+
+# The large 64-bit prefetchable BAR of each "GPU-like" endpoint:
+# bdf -> (BAR index, size). ivshmem-plain exposes its memory backend as BAR2,
+# QEMU's nvme its persistent memory region (pmrdev) as BAR4.
+BIG_BARS = {IVS1: (2, 4 * GiB), IVS2: (2, 8 * GiB), NVME: (4, 1 * GiB), IVS3: (2, 16 * GiB)}
+MEMDEV_SIZES = {"m1": "4G", "m2": "8G", "pmr": "1G", "m3": "16G"}
+# Small BARs QEMU gives these devices (hw/misc/ivshmem.c: 256-byte register
+# BAR0; hw/nvme: 16 KiB BAR0 holding registers and the MSI-X table).
+SMALL_BARS = {IVS1: (0, 256), IVS2: (0, 256), IVS3: (0, 256), NVME: (0, 16 * 1024)}
+
+# ACS on QEMU's pcie-root-port: capability 0x5f (SV TB RR CR UF DT); Linux
+# enables Source Validation, Request Redirect, Completion Redirect and Upstream
+# Forwarding (0x1d) on every port that has the capability.
+ACS_CAP_ID = 0x000D
+RP_ACS_CAP = 0x005F
+RP_ACS_CTL = 0x001D
+
+if os.environ.get("P2PS_VM_BREAK") == "1":
+    # Deliberately wrong: QEMU was told 4G for m1.
+    BIG_BARS[IVS1] = (2, 2 * GiB)
+
+
+class Failures:
+    def __init__(self, boot):
+        self.boot = boot
+        self.items = []
+        self.passed = 0
+
+    def check(self, ok, what):
+        if ok:
+            self.passed += 1
+        else:
+            self.items.append(what)
+            print(f"FAIL [{self.boot}] {what}")
+        return ok
+
+    def eq(self, got, want, what):
+        return self.check(got == want, f"{what}: got {got!r}, want {want!r}")
+
+
+# ----------------------------------------------------------------- extraction
+MARK = re.compile(r"^@@P2PS-(BEGIN|END|DONE) ?(\S*)(?: rc=(-?\d+))?")
+
+
+def extract(args):
+    out = args.out
+    raw = b""
+    path = os.path.join(out, "data.log")
+    if os.path.exists(path):
+        with open(path, "rb") as f:
+            raw = f.read()
+    text = raw.decode("utf-8", "replace").replace("\r", "")
+    blocks, rcs, done = {}, {}, None
+    cur, buf = None, []
+    for line in text.split("\n"):
+        m = MARK.match(line)
+        if m and m.group(1) == "BEGIN":
+            cur, buf = m.group(2), []
+        elif m and m.group(1) == "END" and cur == m.group(2):
+            blocks[cur] = "\n".join(buf) + ("\n" if buf else "")
+            rcs[cur] = int(m.group(3))
+            cur = None
+        elif m and m.group(1) == "DONE":
+            done = line
+        elif cur is not None:
+            buf.append(line)
+    bdir = os.path.join(out, "blocks")
+    os.makedirs(bdir, exist_ok=True)
+    for name, body in blocks.items():
+        with open(os.path.join(bdir, name), "w") as f:
+            f.write(body)
+    if "snapshot" in blocks and rcs.get("snapshot") == 0:
+        data = base64.b64decode("".join(blocks["snapshot"].split()))
+        snap = os.path.join(out, "snapshot")
+        with tarfile.open(fileobj=io.BytesIO(data)) as tar:
+            if hasattr(tarfile, "data_filter"):
+                tar.extractall(snap, filter="fully_trusted")
+            else:
+                tar.extractall(snap)
+    uptime = None
+    if done:
+        m = re.search(r"uptime=([\d.]+)", done)
+        uptime = float(m.group(1)) if m else None
+    info = {
+        "wall_s": float(args.wall),
+        "qemu_rc": int(args.qemu_rc),
+        "guest_uptime_s": uptime,
+        "finished": done is not None,
+        "kernel": args.kernel,
+        "mode": args.mode,
+        "rp1_acs": args.rp1_acs,
+        "blocks": rcs,
+    }
+    with open(os.path.join(out, "boot.json"), "w") as f:
+        json.dump(info, f, indent=1)
+    print(
+        f"extract: {len(blocks)} blocks, guest finished={done is not None}, "
+        f"guest uptime {uptime} s, wall {args.wall} s"
+    )
+    return 0 if done is not None else 1
+
+
+# ------------------------------------------------------------- sysfs snapshot
+class Snapshot:
+    def __init__(self, root):
+        self.root = root
+        self.devs = os.path.join(root, "sys/bus/pci/devices")
+
+    def bdfs(self):
+        return sorted(os.listdir(self.devs)) if os.path.isdir(self.devs) else []
+
+    def path(self, bdf, attr=""):
+        return os.path.join(self.devs, bdf, attr)
+
+    def read(self, bdf, attr):
+        try:
+            with open(self.path(bdf, attr)) as f:
+                return f.read().strip()
+        except OSError:
+            return None
+
+    def link(self, bdf, attr):
+        p = self.path(bdf, attr)
+        return os.path.basename(os.readlink(p)) if os.path.islink(p) else None
+
+    def config(self, bdf):
+        try:
+            with open(self.path(bdf, "config"), "rb") as f:
+                return f.read()
+        except OSError:
+            return b""
+
+    def resources(self, bdf):
+        lines = (self.read(bdf, "resource") or "").splitlines()
+        res = []
+        for line in lines:
+            start, end, flags = (int(x, 16) for x in line.split())
+            size = end - start + 1 if end else 0
+            res.append((start, size, flags))
+        return res
+
+    def ext_cap(self, bdf, cap_id):
+        """Offset of an extended capability, walking the chain (bounded)."""
+        cfg = self.config(bdf)
+        off, seen = 0x100, 0
+        while len(cfg) >= 4096 and off and seen < 96:
+            hdr = int.from_bytes(cfg[off : off + 4], "little")
+            if hdr == 0 or hdr == 0xFFFFFFFF:
+                return None
+            if hdr & 0xFFFF == cap_id:
+                return off
+            off = (hdr >> 20) & 0xFFC
+            seen += 1
+        return None
+
+    def acs(self, bdf):
+        off = self.ext_cap(bdf, ACS_CAP_ID)
+        if off is None:
+            return None
+        cfg = self.config(bdf)
+        return (
+            int.from_bytes(cfg[off + 4 : off + 6], "little"),
+            int.from_bytes(cfg[off + 6 : off + 8], "little"),
+        )
+
+    def groups(self):
+        gdir = os.path.join(self.root, "sys/kernel/iommu_groups")
+        out = {}
+        if not os.path.isdir(gdir):
+            return out
+        for g in os.listdir(gdir):
+            devs = os.listdir(os.path.join(gdir, g, "devices"))
+            try:
+                with open(os.path.join(gdir, g, "type")) as f:
+                    typ = f.read().strip()
+            except OSError:
+                typ = None
+            out[g] = (frozenset(devs), typ)
+        return out
+
+
+def check_qemu_argv(out, f):
+    try:
+        with open(os.path.join(out, "qemu.argv")) as fh:
+            argv = fh.read()
+    except OSError:
+        return f.check(False, "qemu.argv missing")
+    for memdev, size in MEMDEV_SIZES.items():
+        f.check(
+            f"memory-backend-memfd,id={memdev},size={size}," in argv,
+            f"run-guest.sh no longer gives memdev {memdev} size {size}: update check-guest.py",
+        )
+
+
+def check_snapshot(snap, boot, f):
+    bdfs = snap.bdfs()
+    for bdf, (ids, cls, parent, _memdev) in TOPOLOGY.items():
+        if not f.check(bdf in bdfs, f"{bdf} missing from the guest's sysfs"):
+            continue
+        vid, did = snap.read(bdf, "vendor"), snap.read(bdf, "device")
+        f.eq(f"{vid[2:]}:{did[2:]}", ids, f"{bdf} vendor:device")
+        f.eq(int(snap.read(bdf, "class"), 16), cls, f"{bdf} class")
+        real = os.path.realpath(snap.path(bdf))
+        want_parent = parent or "pci0000:00"
+        f.eq(os.path.basename(os.path.dirname(real)), want_parent, f"{bdf} parent in the sysfs tree")
+        drv = snap.link(bdf, "driver")
+        f.eq(drv, "vfio-pci" if bdf in ENDPOINTS else "pcieport", f"{bdf} driver")
+    bars = [(bdf, idx, size, True) for bdf, (idx, size) in BIG_BARS.items()]
+    bars += [(bdf, idx, size, False) for bdf, (idx, size) in SMALL_BARS.items()]
+    for bdf, idx, size, big in bars:
+        res = snap.resources(bdf)
+        if not f.check(len(res) > idx, f"{bdf} resource has no line {idx}"):
+            continue
+        _start, got, flags = res[idx]
+        f.eq(got, size, f"{bdf} BAR{idx} size")
+        mask = IORESOURCE_MEM | IORESOURCE_PREFETCH | IORESOURCE_MEM_64
+        if big:
+            want = mask
+        elif bdf == NVME:
+            want = IORESOURCE_MEM | IORESOURCE_MEM_64  # 64-bit, not prefetchable
+        else:
+            want = IORESOURCE_MEM
+        f.eq(flags & mask, want, f"{bdf} BAR{idx} flags")
+    # ivshmem is conventional PCI even on a PCIe port: 256 bytes of config.
+    for bdf in (IVS1, IVS2, IVS3):
+        f.eq(len(snap.config(bdf)), 256, f"{bdf} config size")
+    for bdf in (NVME, NIC, RP1, UP, DN1):
+        f.eq(len(snap.config(bdf)), 4096, f"{bdf} config size")
+
+    # ACS: only the root ports have it; the switch ports never.
+    for bdf in SWITCH:
+        f.eq(snap.acs(bdf), None, f"{bdf} ACS capability")
+    f.eq(snap.acs(RP2), (RP_ACS_CAP, RP_ACS_CTL), f"{RP2} ACS cap/ctl")
+    f.eq(snap.acs(RP1), (RP_ACS_CAP, RP_ACS_CTL) if boot != "acs-off" else None, f"{RP1} ACS cap/ctl")
+
+    groups = snap.groups()
+    if boot == "noiommu":
+        f.eq(groups, {}, "IOMMU groups without an IOMMU")
+        return
+    members = {m for m, _t in groups.values()}
+    types = {t for _m, t in groups.values()}
+    f.eq(types, {"DMA-FQ"}, "IOMMU group domain types")
+    if boot == "acs-off":
+        want = [frozenset([RP1, *SWITCH, IVS1, IVS2, NVME])]
+    else:
+        # No ACS on the switch ports: each endpoint shares its group with the
+        # downstream port above it; everything else is alone.
+        want = [
+            frozenset([DN1, IVS1]),
+            frozenset([DN2, IVS2]),
+            frozenset([DN3, NVME]),
+            frozenset([RP1]),
+            frozenset([UP]),
+        ]
+    want += [frozenset([RP2]), frozenset([RP3]), frozenset([IVS3]), frozenset([NIC])]
+    for w in want:
+        f.check(w in members, f"no IOMMU group with exactly {sorted(w)}; groups: {sorted(map(sorted, members))}")
+
+
+def check(args):
+    out, boot = args.out, args.boot
+    f = Failures(boot)
+    try:
+        with open(os.path.join(out, "boot.json")) as fh:
+            info = json.load(fh)
+    except OSError:
+        info = {}
+    f.check(info.get("finished"), "the guest did not reach its end marker (see console.log)")
+    check_qemu_argv(out, f)
+    snap = Snapshot(os.path.join(out, "snapshot"))
+    if f.check(bool(snap.bdfs()), "no sysfs snapshot from the guest"):
+        check_snapshot(snap, boot, f)
+    print(f"check-guest [{boot}]: {f.passed} passed, {len(f.items)} failed")
+    return 1 if f.items else 0
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    sub = ap.add_subparsers(dest="cmd", required=True)
+    e = sub.add_parser("extract")
+    e.add_argument("--out", required=True)
+    e.add_argument("--wall", default="0")
+    e.add_argument("--qemu-rc", default="0")
+    e.add_argument("--kernel", default="")
+    e.add_argument("--mode", default="iommu")
+    e.add_argument("--rp1-acs", default="on")
+    c = sub.add_parser("check")
+    c.add_argument("--out", required=True)
+    c.add_argument("--boot", required=True, choices=["acs-on", "acs-off", "cdev", "noiommu"])
+    args = ap.parse_args()
+    return extract(args) if args.cmd == "extract" else check(args)
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,299 @@
+/* bar-inspect: every NVIDIA GPU's BARs, link, bridge path with ACS, IOMMU state, the
+ * topology matrix and a BAR1-P2P readiness verdict per GPU pair — from this host, a
+ * captured snapshot (--root) or an lspci dump (--lspci-dump). Read-only: it never
+ * writes config space or maps a BAR; the fixes it prints are for the user to apply.
+ *
+ * Options live in one table (options[] below): adding one is a row there plus a
+ * handler, and the help text and getopt_long table are generated from it. */
+#include <errno.h>
+#include <getopt.h>
+#include <pci/pci.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "p2pscope/analysis.h"
+#include "p2pscope/host.h"
+#include "p2pscope/render.h"
+
+#define TOOL_VERSION "0.1.0"
+#define EXIT_USAGE   2
+
+enum output_format { OUT_TEXT = 0, OUT_JSON, OUT_DOT };
+
+/* Everything the command line decides. */
+struct cli {
+	struct p2ps_host_source src;
+	bool have_source; /* --root or --lspci-dump given */
+	enum output_format format;
+	bool format_set;
+	bool all;
+	bool have_filter;
+	struct p2ps_slot_filter filter;
+	bool help;
+	bool version;
+	char err[256]; /* set by a handler that rejects its argument */
+};
+
+typedef int (*opt_handler)(struct cli *c, const char *arg);
+
+struct cli_option {
+	const char *name; /* long name */
+	int short_name;   /* 0 if none */
+	const char *arg;  /* argument name for the help text, NULL if none */
+	const char *help;
+	opt_handler handle;
+};
+
+static int set_source(struct cli *c, enum p2ps_host_backend_kind kind, const char *arg)
+{
+	if (c->have_source) {
+		snprintf(c->err, sizeof(c->err), "--root and --lspci-dump are mutually exclusive");
+		return -1;
+	}
+	if (!arg[0]) {
+		snprintf(c->err, sizeof(c->err), "%s needs a non-empty path",
+		         kind == P2PS_HOST_SNAPSHOT ? "--root" : "--lspci-dump");
+		return -1;
+	}
+	c->have_source = true;
+	c->src.kind = kind;
+	c->src.path = arg;
+	return 0;
+}
+
+static int opt_root(struct cli *c, const char *arg)
+{
+	return set_source(c, P2PS_HOST_SNAPSHOT, arg);
+}
+
+static int opt_lspci_dump(struct cli *c, const char *arg)
+{
+	return set_source(c, P2PS_HOST_LSPCI_DUMP, arg);
+}
+
+/* -s uses libpci's own slot syntax, [[[[<domain>]:]<bus>]:][<slot>][.[<func>]], as lspci. */
+static int opt_slot(struct cli *c, const char *arg)
+{
+	struct pci_filter f;
+	char buf[64];
+	if (strlen(arg) >= sizeof(buf)) {
+		snprintf(c->err, sizeof(c->err), "-s %.32s...: too long", arg);
+		return -1;
+	}
+	strcpy(buf, arg);
+	pci_filter_init(NULL, &f);
+	const char *msg = pci_filter_parse_slot(&f, buf);
+	if (msg) {
+		snprintf(c->err, sizeof(c->err), "-s %s: %s", arg, msg);
+		return -1;
+	}
+	c->have_filter = true;
+	c->filter = (struct p2ps_slot_filter){f.domain, f.bus, f.slot, f.func};
+	return 0;
+}
+
+static int set_format(struct cli *c, enum output_format fmt)
+{
+	if (c->format_set && c->format != fmt) {
+		snprintf(c->err, sizeof(c->err), "--json and --dot are mutually exclusive");
+		return -1;
+	}
+	c->format_set = true;
+	c->format = fmt;
+	return 0;
+}
+
+static int opt_json(struct cli *c, const char *arg)
+{
+	(void)arg;
+	return set_format(c, OUT_JSON);
+}
+
+static int opt_dot(struct cli *c, const char *arg)
+{
+	(void)arg;
+	return set_format(c, OUT_DOT);
+}
+
+static int opt_all(struct cli *c, const char *arg)
+{
+	(void)arg;
+	c->all = true;
+	return 0;
+}
+
+static int opt_no_nvml(struct cli *c, const char *arg)
+{
+	(void)arg;
+	c->src.flags |= P2PS_HOST_F_NO_NVML;
+	return 0;
+}
+
+static int opt_numeric(struct cli *c, const char *arg)
+{
+	(void)arg;
+	c->src.flags |= P2PS_HOST_F_NO_NAMES;
+	return 0;
+}
+
+static int opt_help(struct cli *c, const char *arg)
+{
+	(void)arg;
+	c->help = true;
+	return 0;
+}
+
+static int opt_version(struct cli *c, const char *arg)
+{
+	(void)arg;
+	c->version = true;
+	return 0;
+}
+
+static const struct cli_option options[] = {
+	{"root", 0, "DIR", "read a snapshot captured by scripts/capture-host.sh (unpacked) "
+	                   "instead of this host",
+	 opt_root},
+	{"lspci-dump", 'F', "FILE", "read `lspci -x`/`-xxx`/`-xxxx` output (no sysfs facts)",
+	 opt_lspci_dump},
+	{"slot", 's', "[[[[DOMAIN]:]BUS]:][DEV][.[FN]]", "show only matching devices (as lspci -s)",
+	 opt_slot},
+	{"all", 'a', NULL, "show every PCI device, not only the NVIDIA GPUs", opt_all},
+	{"json", 'j', NULL, "JSON output (schema in docs/bar-inspect.md)", opt_json},
+	{"dot", 0, NULL, "Graphviz output: PCI tree, ACS marks, verdict edges", opt_dot},
+	{"no-nvml", 0, NULL, "do not load libnvidia-ml (VRAM and NVLink then come from nowhere)",
+	 opt_no_nvml},
+	{"numeric", 'n', NULL, "numeric ids only (skip pci.ids names)", opt_numeric},
+	{"help", 'h', NULL, "this help", opt_help},
+	{"version", 'V', NULL, "print the version", opt_version},
+};
+#define N_OPTIONS (sizeof(options) / sizeof(options[0]))
+
+static void usage(FILE *f)
+{
+	fprintf(f, "Usage: bar-inspect [--root DIR | --lspci-dump FILE] [-s SLOT] [--all] "
+	           "[--json | --dot]\n\n"
+	           "Reports each NVIDIA GPU's BARs, BAR1 against VRAM, Resizable BAR, PCIe link, "
+	           "bridge path\nwith ACS, IOMMU mode, the nvidia-smi-style topology matrix and, "
+	           "per GPU pair, whether\nstatic BAR1 P2P can work, with every reason and fix. "
+	           "Read-only: fixes are printed, never\napplied. Without root, facts past the "
+	           "first 64 bytes of config space are marked unknown.\n\nOptions:\n");
+	for (size_t i = 0; i < N_OPTIONS; i++) {
+		char lhs[64];
+		const struct cli_option *o = &options[i];
+		if (o->short_name)
+			snprintf(lhs, sizeof(lhs), "-%c, --%s%s%s", o->short_name, o->name,
+			         o->arg ? " " : "", o->arg ? o->arg : "");
+		else
+			snprintf(lhs, sizeof(lhs), "    --%s%s%s", o->name, o->arg ? " " : "",
+			         o->arg ? o->arg : "");
+		fprintf(f, "  %-36s %s\n", lhs, o->help);
+	}
+	fprintf(f, "\nExit status: 0 report printed, 2 bad usage or unreadable input.\n");
+}
+
+/* Parses argv into c. Returns 0, or -1 with c->err set. */
+static int parse_args(int argc, char **argv, struct cli *c)
+{
+	struct option longopts[N_OPTIONS + 1];
+	char shortopts[2 * N_OPTIONS + 2];
+	size_t ns = 0;
+	shortopts[ns++] = ':'; /* report a missing argument as ':' */
+	for (size_t i = 0; i < N_OPTIONS; i++) {
+		longopts[i] = (struct option){options[i].name,
+		                              options[i].arg ? required_argument : no_argument, NULL,
+		                              (int)(0x100 + i)};
+		if (options[i].short_name) {
+			shortopts[ns++] = (char)options[i].short_name;
+			if (options[i].arg)
+				shortopts[ns++] = ':';
+		}
+	}
+	shortopts[ns] = '\0';
+	longopts[N_OPTIONS] = (struct option){0};
+
+	opterr = 0;
+	int ch;
+	while ((ch = getopt_long(argc, argv, shortopts, longopts, NULL)) != -1) {
+		const struct cli_option *o = NULL;
+		if (ch >= 0x100 && (size_t)(ch - 0x100) < N_OPTIONS)
+			o = &options[ch - 0x100];
+		for (size_t i = 0; !o && i < N_OPTIONS; i++)
+			if (options[i].short_name && options[i].short_name == ch)
+				o = &options[i];
+		if (ch == ':') {
+			snprintf(c->err, sizeof(c->err), "option %s needs an argument",
+			         argv[optind - 1]);
+			return -1;
+		}
+		if (!o) {
+			snprintf(c->err, sizeof(c->err), "unknown option %s (try --help)",
+			         argv[optind - 1]);
+			return -1;
+		}
+		if (o->handle(c, optarg) < 0)
+			return -1;
+	}
+	if (optind < argc) {
+		snprintf(c->err, sizeof(c->err), "unexpected argument '%s' (try --help)",
+		         argv[optind]);
+		return -1;
+	}
+	return 0;
+}
+
+static int die(const char *msg)
+{
+	fprintf(stderr, "bar-inspect: %s\n", msg);
+	return EXIT_USAGE;
+}
+
+int main(int argc, char **argv)
+{
+	struct cli c = {.src.kind = P2PS_HOST_LIVE};
+	if (parse_args(argc, argv, &c) < 0)
+		return die(c.err);
+	if (c.help) {
+		usage(stdout);
+		return 0;
+	}
+	if (c.version) {
+		printf("bar-inspect %s\n", TOOL_VERSION);
+		return 0;
+	}
+
+	struct p2ps_error err = {0};
+	struct p2ps_host host;
+	if (p2ps_host_load(&host, &c.src, &err) < 0)
+		return die(err.msg);
+	struct p2ps_analysis an;
+	if (p2ps_analysis_run(&host, &an, &err) < 0) {
+		p2ps_host_free(&host);
+		return die(err.msg);
+	}
+
+	struct p2ps_render_opts ro = {
+		.all = c.all, .filter = c.have_filter ? &c.filter : NULL, .version = TOOL_VERSION};
+	struct p2ps_strbuf out = {0};
+	int rc;
+	switch (c.format) {
+	case OUT_JSON: rc = p2ps_render_json_text(&an, &ro, &out, &err); break;
+	case OUT_DOT: rc = p2ps_render_dot(&an, &ro, &out, &err); break;
+	case OUT_TEXT:
+	default: rc = p2ps_render_text(&an, &ro, &out, &err); break;
+	}
+	int status = 0;
+	if (rc < 0) {
+		status = die(err.msg);
+	} else if (out.len && fwrite(out.s, 1, out.len, stdout) != out.len) {
+		status = die(strerror(errno));
+	} else if (fflush(stdout) != 0) {
+		status = die(strerror(errno));
+	}
+	p2ps_strbuf_free(&out);
+	p2ps_analysis_free(&an);
+	p2ps_host_free(&host);
+	return status;
+}
