@@ -61,8 +61,8 @@ const char *p2ps_severity_name(enum p2ps_severity s); /* "blocker", "unknown", .
 /* Stable identifiers of findings (JSON "code"). */
 enum p2ps_reason_code {
 	P2PS_R_BAR1_SMALLER_THAN_VRAM = 0,
-	P2PS_R_BAR1_NOT_MAXIMAL,   /* VRAM unknown; BAR1 below the largest ReBAR size */
-	P2PS_R_BAR1_UNKNOWN,       /* BAR1 size unknown */
+	P2PS_R_BAR1_NOT_MAXIMAL, /* VRAM unknown; BAR1 below the largest ReBAR size */
+	P2PS_R_BAR1_UNKNOWN,     /* BAR1 size unknown */
 	P2PS_R_VRAM_UNKNOWN,
 	P2PS_R_BAR_UNASSIGNED,     /* a GPU BAR holds no address */
 	P2PS_R_BAR_EXCEEDS_WINDOW, /* GPU BAR larger than the parent bridge's window */
@@ -73,7 +73,7 @@ enum p2ps_reason_code {
 	P2PS_R_ACS_REDIRECT,      /* a switch port redirects peer requests upstream */
 	P2PS_R_ACS_REDIRECT_ROOT, /* a root port redirects (path crosses the host bridge anyway) */
 	P2PS_R_ACS_UNKNOWN,
-	P2PS_R_PATH_HOST_BRIDGE, /* PHB/NODE: through the root complex */
+	P2PS_R_PATH_HOST_BRIDGE,      /* PHB/NODE: through the root complex */
 	P2PS_R_PATH_CPU_INTERCONNECT, /* SYS */
 	P2PS_R_TOPOLOGY_UNKNOWN,
 	P2PS_R_LINK_WIDTH_DOWN,
@@ -135,9 +135,9 @@ struct p2ps_gpu_report {
 	bool bar1_size_known;
 	uint64_t bar1_size;
 	const char *bar1_size_source; /* "sysfs resource", "ReBAR control", "driver", "" */
-	bool bar1_covers_vram; /* valid when bar1_size_known and VRAM known */
-	int rebar_entry;       /* index into dev->rebar.e[] for BAR1, -1 if none */
-	uint64_t rebar_max;    /* largest size that entry supports, bytes (0 if none) */
+	bool bar1_covers_vram;        /* valid when bar1_size_known and VRAM known */
+	int rebar_entry;              /* index into dev->rebar.e[] for BAR1, -1 if none */
+	uint64_t rebar_max;           /* largest size that entry supports, bytes (0 if none) */
 
 	/* Bridges from the GPU's parent up to the topmost one (a root port, normally). */
 	int path[P2PS_PATH_MAX];
@@ -164,9 +164,9 @@ struct p2ps_pair {
 	enum p2ps_topo topo;
 	enum p2ps_topo pcie_topo; /* the PCIe class even when NVLink connects the pair */
 	int nvlinks;              /* NVLink count (NV#), 0 if none/unknown */
-	int lca_idx;   /* host->devs index of the lowest common bridge, -1: host bridge/none */
-	int turn[2];   /* the ports where peer traffic turns (children of the LCA on each
-	                * side), host->devs indices or -1 */
+	int lca_idx;      /* host->devs index of the lowest common bridge, -1: host bridge/none */
+	int turn[2];      /* the ports where peer traffic turns (children of the LCA on each
+	                   * side), host->devs indices or -1 */
 	double pcie_gbps; /* narrowest trained link of the two GPUs, per direction; 0 unknown */
 	enum p2ps_verdict verdict;
 	bool moot; /* NVLink connects the pair */
@@ -179,8 +179,8 @@ struct p2ps_analysis {
 	struct p2ps_gpu_report *gpus;
 	size_t n_pairs;
 	struct p2ps_pair *pairs;
-	enum p2ps_topo *matrix; /* n_gpus * n_gpus, row-major */
-	int *nvlink_matrix;     /* n_gpus * n_gpus NVLink counts */
+	enum p2ps_topo *matrix;  /* n_gpus * n_gpus, row-major */
+	int *nvlink_matrix;      /* n_gpus * n_gpus NVLink counts */
 	char iommu_summary[512]; /* "off", "on (intel: dmar0 dmar1), default domain DMA-FQ" */
 	char iommu_flags[256];   /* command-line flags that decide the mode, "" if none */
 	struct p2ps_reasons host_reasons;

@@ -114,22 +114,22 @@ struct gmmu_value {
 #define GMMU_FIELD_F_READ_ONLY 0x2u /* header marks the values R---V (ENCRYPTED on v2) */
 
 struct gmmu_field {
-	const char *name;         /* hwref name without NV_MMU_VERn_{PTE,PDE,DUAL_PDE}_ */
-	uint8_t hi, lo;           /* bit numbers within the entry, 0..127 */
+	const char *name; /* hwref name without NV_MMU_VERn_{PTE,PDE,DUAL_PDE}_ */
+	uint8_t hi, lo;   /* bit numbers within the entry, 0..127 */
 	enum gmmu_field_kind kind;
 	enum gmmu_role role;
 	enum gmmu_setter setter;
 	enum gmmu_half half;
-	uint8_t addr_shift;       /* ADDR: byte address = field value << addr_shift */
-	uint8_t apertures;        /* GMMU_APER_HW() set of the apertures that use the field;
-	                           * GMMU_APER_ALL for fields that do not depend on it */
-	uint8_t flags;            /* GMMU_FIELD_F_* */
-	const struct gmmu_value *values;   /* named values (ENUM/BOOL), or NULL */
+	uint8_t addr_shift;              /* ADDR: byte address = field value << addr_shift */
+	uint8_t apertures;               /* GMMU_APER_HW() set of the apertures that use the field;
+	                                  * GMMU_APER_ALL for fields that do not depend on it */
+	uint8_t flags;                   /* GMMU_FIELD_F_* */
+	const struct gmmu_value *values; /* named values (ENUM/BOOL), or NULL */
 	size_t n_values;
 	const struct gmmu_value *values_invalid; /* names used when the entry is not valid
 	                                          * (v3 PCF), or NULL */
 	size_t n_values_invalid;
-	const char *source;       /* the dev_mmu.h the bits were taken from, e.g. "hopper/gh100" */
+	const char *source;        /* the dev_mmu.h the bits were taken from, e.g. "hopper/gh100" */
 	const char *values_source; /* the dev_mmu.h of the named values when it differs, or NULL */
 };
 
@@ -146,8 +146,8 @@ struct gmmu_bits {
 struct gmmu_fast {
 	struct gmmu_bits valid, aperture, vol, encrypted, privilege, read_only, atomic_disable;
 	struct gmmu_bits peer_index, kind, comptagline, pcf;
-	struct gmmu_bits addr[4];            /* address bits per hardware aperture value */
-	enum gmmu_aperture aperture_sw[4];   /* hardware aperture value -> gmmu_aperture */
+	struct gmmu_bits addr[4];          /* address bits per hardware aperture value */
+	enum gmmu_aperture aperture_sw[4]; /* hardware aperture value -> gmmu_aperture */
 	/* v3 PTE: the access flags live in PCF. Masks over the PCF value of a valid PTE. */
 	uint8_t pcf_uncached, pcf_privilege, pcf_read_only, pcf_no_atomic, pcf_acd;
 	/* PCF values of an invalid v3 PTE that mean "sparse" (v2: VALID=0 and VOL=1). */
@@ -156,10 +156,10 @@ struct gmmu_fast {
 
 struct gmmu_entry_format {
 	enum gmmu_entry_type type;
-	const char *prefix;              /* "NV_MMU_VER2_PTE_" */
-	uint8_t size;                    /* bytes: 8 or 16 */
-	uint8_t addr_shift;              /* the header's ADDRESS_SHIFT */
-	uint8_t addr_big_shift;          /* dual PDE: ADDRESS_BIG_SHIFT, else 0 */
+	const char *prefix;     /* "NV_MMU_VER2_PTE_" */
+	uint8_t size;           /* bytes: 8 or 16 */
+	uint8_t addr_shift;     /* the header's ADDRESS_SHIFT */
+	uint8_t addr_big_shift; /* dual PDE: ADDRESS_BIG_SHIFT, else 0 */
 	const struct gmmu_field *fields;
 	size_t n_fields;
 	/* Fast paths: PTE and PDE use fast[0]; a dual PDE uses fast[0] for the big half and
@@ -168,31 +168,31 @@ struct gmmu_entry_format {
 };
 
 struct gmmu_level {
-	const char *name;   /* the driver's name: "PD3" (root) .. "PD0", "PT_BIG", "PT_SMALL" */
+	const char *name;     /* the driver's name: "PD3" (root) .. "PD0", "PT_BIG", "PT_SMALL" */
 	uint8_t va_hi, va_lo; /* virtual-address bits this level indexes */
-	uint8_t entry_size; /* 8 or 16 (dual PDE) */
-	uint8_t page_shift; /* log2 of the page size a PTE at this level maps; 0: no PTEs here */
-	bool dual;          /* entries are dual PDEs (big + small sub-tables) */
-	bool pde;           /* entries may be PDEs (every level but the page tables) */
-	uint8_t alt_va_lo;  /* PT_BIG with 128 KB big pages: 17 (va_lo, page_shift are for 64 KB) */
+	uint8_t entry_size;   /* 8 or 16 (dual PDE) */
+	uint8_t page_shift;   /* log2 of the page size a PTE at this level maps; 0: no PTEs here */
+	bool dual;            /* entries are dual PDEs (big + small sub-tables) */
+	bool pde;             /* entries may be PDEs (every level but the page tables) */
+	uint8_t alt_va_lo; /* PT_BIG with 128 KB big pages: 17 (va_lo, page_shift are for 64 KB) */
 };
 
 struct gmmu_format {
-	const char *name;        /* "v2-gp", "v2-tu", "v2-ga", "v3-gh", "v3-gb" */
-	unsigned version;        /* MMU format version: 2 or 3 */
-	const char *summary;     /* one line for listings */
+	const char *name;    /* "v2-gp", "v2-tu", "v2-ga", "v3-gh", "v3-gb" */
+	unsigned version;    /* MMU format version: 2 or 3 */
+	const char *summary; /* one line for listings */
 	const struct gmmu_entry_format *entry[GMMU_ENTRY_TYPE_COUNT];
 	const struct gmmu_level *levels; /* root first */
 	size_t n_levels;
-	uint8_t va_bits;         /* virtual address width: 49 (v2) or 57 (v3) */
+	uint8_t va_bits; /* virtual address width: 49 (v2) or 57 (v3) */
 };
 
 struct gmmu_chip {
-	const char *name;        /* HAL name, "AD102" */
-	const char *family;      /* "Ada" */
-	const char *examples;    /* boards, "RTX 4090, RTX 6000 Ada", or "" */
+	const char *name;     /* HAL name, "AD102" */
+	const char *family;   /* "Ada" */
+	const char *examples; /* boards, "RTX 4090, RTX 6000 Ada", or "" */
 	const struct gmmu_format *format;
-	const char *source;      /* where the assignment comes from */
+	const char *source; /* where the assignment comes from */
 };
 
 /* Table access. Names are matched case-insensitively. *_find() return NULL when unknown. */
@@ -217,7 +217,7 @@ static inline const struct gmmu_entry_format *gmmu_format_entry(const struct gmm
 
 const char *gmmu_entry_type_name(enum gmmu_entry_type t); /* "pte", "pde", "dual-pde" */
 int gmmu_entry_type_parse(const char *s, enum gmmu_entry_type *out, struct p2ps_error *err);
-const char *gmmu_aperture_name(enum gmmu_aperture a);    /* "VIDEO", "PEER", "SYS_COH" ... */
+const char *gmmu_aperture_name(enum gmmu_aperture a); /* "VIDEO", "PEER", "SYS_COH" ... */
 
 /* Field of an entry format by name (case-insensitive), or NULL. */
 const struct gmmu_field *gmmu_field_find(const struct gmmu_entry_format *ef, const char *name);
@@ -292,33 +292,32 @@ void gmmu_entry_decode(const struct gmmu_entry_format *ef, const uint64_t w[2],
                        struct gmmu_decoded *out);
 /* "VALUE" or "unknown (raw=0x..)" form for a shown field, written into buf; returns buf.
  * ADDR fields print the byte address (0x..); BOOL TRUE/FALSE; ENUM its name. */
-const char *gmmu_decoded_value_str(const struct gmmu_decoded *d, size_t i, char *buf,
-                                   size_t len);
+const char *gmmu_decoded_value_str(const struct gmmu_decoded *d, size_t i, char *buf, size_t len);
 
 /* ------------------------------------------------------------------------------------------ */
 /* Views: allocation-free, string-free decode for tight loops                                  */
 
 struct gmmu_pte_view {
 	bool valid;
-	bool sparse;               /* VALID=0 with v2 VOL=1 / v3 PCF SPARSE */
+	bool sparse; /* VALID=0 with v2 VOL=1 / v3 PCF SPARSE */
 	enum gmmu_aperture aperture;
-	uint8_t aperture_hw;       /* raw APERTURE bits */
-	uint64_t addr;             /* byte address from the aperture's address field */
-	uint8_t peer_index;        /* raw peer-index bits (meaningful for PEER) */
+	uint8_t aperture_hw; /* raw APERTURE bits */
+	uint64_t addr;       /* byte address from the aperture's address field */
+	uint8_t peer_index;  /* raw peer-index bits (meaningful for PEER) */
 	uint8_t kind;
-	uint8_t pcf;               /* v3 only, else 0 */
+	uint8_t pcf; /* v3 only, else 0 */
 	bool vol, privilege, read_only, atomic_disable, encrypted;
-	bool acd;                  /* v3: access counting disabled */
-	uint32_t comptagline;      /* v2 only */
+	bool acd;             /* v3: access counting disabled */
+	uint32_t comptagline; /* v2 only */
 };
 
 struct gmmu_pde_view {
-	bool valid;                /* aperture != INVALID */
+	bool valid; /* aperture != INVALID */
 	enum gmmu_aperture aperture;
 	uint8_t aperture_hw;
-	uint64_t addr;             /* byte address of the next-level table */
-	bool vol;                  /* v2 VOL; v3: PCF says uncached */
-	uint8_t pcf;               /* v3 only */
+	uint64_t addr; /* byte address of the next-level table */
+	bool vol;      /* v2 VOL; v3: PCF says uncached */
+	uint8_t pcf;   /* v3 only */
 };
 
 static inline uint64_t gmmu_bits_get(const struct gmmu_bits *b, const uint64_t *w)
@@ -326,34 +325,38 @@ static inline uint64_t gmmu_bits_get(const struct gmmu_bits *b, const uint64_t *
 	return (w[b->word] >> b->lo) & b->mask;
 }
 
-/* Decodes one 8-byte PTE of format f. */
-static inline void gmmu_pte_view(const struct gmmu_format *f, uint64_t pte,
-                                 struct gmmu_pte_view *v)
+/* Decodes one 8-byte PTE of format f. Results are computed into locals and stored once at
+ * the end: the view has uint8_t members, and stores through them would otherwise force the
+ * compiler to reload the masks after every store (character types alias everything). */
+static inline void gmmu_pte_view(const struct gmmu_format *f, uint64_t pte, struct gmmu_pte_view *v)
 {
 	const struct gmmu_fast *x = &f->entry[GMMU_ENTRY_PTE]->fast[0];
-	const uint64_t *w = &pte;
+	const uint64_t w[1] = {pte};
 	unsigned ap = (unsigned)gmmu_bits_get(&x->aperture, w);
-	const struct gmmu_bits *a = &x->addr[ap];
-	v->valid = gmmu_bits_get(&x->valid, w) != 0;
-	v->aperture_hw = (uint8_t)ap;
-	v->aperture = x->aperture_sw[ap];
-	v->addr = gmmu_bits_get(a, w) << a->shift;
-	v->peer_index = (uint8_t)gmmu_bits_get(&x->peer_index, w);
-	v->kind = (uint8_t)gmmu_bits_get(&x->kind, w);
-	v->pcf = (uint8_t)gmmu_bits_get(&x->pcf, w);
-	v->comptagline = (uint32_t)gmmu_bits_get(&x->comptagline, w);
-	v->encrypted = gmmu_bits_get(&x->encrypted, w) != 0;
-	/* v2 keeps the flags in their own bits; v3 folds them into PCF (masks 0 on v2, and
-	 * the v2 bit fields have mask 0 on v3, so both terms can be OR-ed unconditionally). */
-	unsigned pcf_valid = v->valid ? v->pcf : 0u;
-	v->vol = gmmu_bits_get(&x->vol, w) || (pcf_valid & x->pcf_uncached);
-	v->privilege = gmmu_bits_get(&x->privilege, w) || (pcf_valid & x->pcf_privilege);
-	v->read_only = gmmu_bits_get(&x->read_only, w) || (pcf_valid & x->pcf_read_only);
-	v->atomic_disable =
-	        gmmu_bits_get(&x->atomic_disable, w) || (pcf_valid & x->pcf_no_atomic);
-	v->acd = (pcf_valid & x->pcf_acd) != 0;
-	v->sparse = !v->valid && (x->pcf_sparse ? (v->pcf == x->pcf_sparse)
-	                                        : gmmu_bits_get(&x->vol, w) != 0);
+	bool valid = gmmu_bits_get(&x->valid, w) != 0;
+	unsigned pcf = (unsigned)gmmu_bits_get(&x->pcf, w);
+	/* v2 keeps the flags in their own bits; v3 folds them into PCF (the PCF masks are 0 on
+	 * v2, and the v2 bit fields have mask 0 on v3, so both terms can be OR-ed). */
+	unsigned pcf_valid = valid ? pcf : 0u;
+	bool vol_bit = gmmu_bits_get(&x->vol, w) != 0;
+	*v = (struct gmmu_pte_view){
+	        .valid = valid,
+	        .sparse = !valid && (x->pcf_sparse ? pcf == x->pcf_sparse : vol_bit),
+	        .aperture = x->aperture_sw[ap],
+	        .aperture_hw = (uint8_t)ap,
+	        .addr = gmmu_bits_get(&x->addr[ap], w) << x->addr[ap].shift,
+	        .peer_index = (uint8_t)gmmu_bits_get(&x->peer_index, w),
+	        .kind = (uint8_t)gmmu_bits_get(&x->kind, w),
+	        .pcf = (uint8_t)pcf,
+	        .vol = vol_bit || (pcf_valid & x->pcf_uncached),
+	        .privilege = gmmu_bits_get(&x->privilege, w) || (pcf_valid & x->pcf_privilege),
+	        .read_only = gmmu_bits_get(&x->read_only, w) || (pcf_valid & x->pcf_read_only),
+	        .atomic_disable =
+	                gmmu_bits_get(&x->atomic_disable, w) || (pcf_valid & x->pcf_no_atomic),
+	        .encrypted = gmmu_bits_get(&x->encrypted, w) != 0,
+	        .acd = (pcf_valid & x->pcf_acd) != 0,
+	        .comptagline = (uint32_t)gmmu_bits_get(&x->comptagline, w),
+	};
 }
 
 /* Decodes one 8-byte PDE of format f (also a level that may hold PTEs: check the PTE VALID
@@ -362,17 +365,18 @@ static inline void gmmu_pde_view_fast(const struct gmmu_fast *x, const uint64_t 
                                       struct gmmu_pde_view *v)
 {
 	unsigned ap = (unsigned)gmmu_bits_get(&x->aperture, w);
-	const struct gmmu_bits *a = &x->addr[ap];
-	v->aperture_hw = (uint8_t)ap;
-	v->aperture = x->aperture_sw[ap];
-	v->valid = v->aperture != GMMU_APERTURE_INVALID;
-	v->addr = gmmu_bits_get(a, w) << a->shift;
-	v->pcf = (uint8_t)gmmu_bits_get(&x->pcf, w);
-	v->vol = gmmu_bits_get(&x->vol, w) || (v->pcf & x->pcf_uncached);
+	unsigned pcf = (unsigned)gmmu_bits_get(&x->pcf, w);
+	*v = (struct gmmu_pde_view){
+	        .valid = x->aperture_sw[ap] != GMMU_APERTURE_INVALID,
+	        .aperture = x->aperture_sw[ap],
+	        .aperture_hw = (uint8_t)ap,
+	        .addr = gmmu_bits_get(&x->addr[ap], w) << x->addr[ap].shift,
+	        .vol = gmmu_bits_get(&x->vol, w) || (pcf & x->pcf_uncached),
+	        .pcf = (uint8_t)pcf,
+	};
 }
 
-static inline void gmmu_pde_view(const struct gmmu_format *f, uint64_t pde,
-                                 struct gmmu_pde_view *v)
+static inline void gmmu_pde_view(const struct gmmu_format *f, uint64_t pde, struct gmmu_pde_view *v)
 {
 	gmmu_pde_view_fast(&f->entry[GMMU_ENTRY_PDE]->fast[0], &pde, v);
 }
@@ -411,26 +415,26 @@ enum gmmu_p2p_mode {
 
 struct gmmu_p2p_request {
 	enum gmmu_p2p_mode mode;
-	uint32_t peer_index;     /* STOCK/NVLINK: the bus peer id (0..7 fit; 0xffffffff is the
-	                          * driver's BUS_INVALID_PEER) */
-	uint64_t bar1_base;      /* BAR1: the peer's BAR1 bus address */
-	uint64_t fabric_base;    /* NVLINK: fabric base address added to the offset */
-	uint64_t offset;         /* offset in the peer's framebuffer (bytes) */
-	uint64_t page_size;      /* bytes; 0 = 4 KiB. Must be a page size of the format */
-	uint32_t kind;           /* KIND value written (e.g. GENERIC_MEMORY 6 on TU+, 0 PITCH) */
-	bool vol;                /* uncached in GPU L2 (v3: PCF UNCACHED) */
+	uint32_t peer_index;  /* STOCK/NVLINK: the bus peer id (0..7 fit; 0xffffffff is the
+	                       * driver's BUS_INVALID_PEER) */
+	uint64_t bar1_base;   /* BAR1: the peer's BAR1 bus address */
+	uint64_t fabric_base; /* NVLINK: fabric base address added to the offset */
+	uint64_t offset;      /* offset in the peer's framebuffer (bytes) */
+	uint64_t page_size;   /* bytes; 0 = 4 KiB. Must be a page size of the format */
+	uint32_t kind;        /* KIND value written (e.g. GENERIC_MEMORY 6 on TU+, 0 PITCH) */
+	bool vol;             /* uncached in GPU L2 (v3: PCF UNCACHED) */
 	bool read_only;
 	bool privilege;
 	bool atomic_disable;
-	bool access_counting;    /* v3: ACE instead of the driver's default ACD */
+	bool access_counting; /* v3: ACE instead of the driver's default ACD */
 	enum gmmu_write_mode write_mode;
 };
 
 struct gmmu_p2p_result {
-	uint64_t pte;            /* the entry */
+	uint64_t pte;                        /* the entry */
 	const struct gmmu_field *addr_field; /* field holding the address */
-	uint64_t addr;           /* byte address written (offset + base) */
-	const struct gmmu_level *level; /* level a PTE of this page size lives in */
+	uint64_t addr;                       /* byte address written (offset + base) */
+	const struct gmmu_level *level;      /* level a PTE of this page size lives in */
 };
 
 /* Builds the PTE the chosen path writes for a page at `offset` in the peer. Errors

@@ -198,7 +198,7 @@ struct p2ps_window {
 };
 
 struct p2ps_bridge {
-	bool is_bridge;       /* header type 1 (PCI-to-PCI bridge) */
+	bool is_bridge;       /* header type 1 (PCI-to-PCI) or 2 (CardBus: bus numbers only) */
 	uint8_t primary;      /* bus numbers from config 0x18..0x1a */
 	uint8_t secondary;
 	uint8_t subordinate;

@@ -36,14 +36,14 @@
 extern "C" {
 #endif
 
-#define P2PS_VFIO_MAX_CAPS     32 /* capability entries walked per INFO buffer */
-#define P2PS_VFIO_MAX_AREAS    16 /* sparse-mmap areas kept per region */
-#define P2PS_VFIO_MAX_REGIONS  16 /* vfio-pci: 9 fixed + device-specific */
-#define P2PS_VFIO_MAX_IRQS     8  /* vfio-pci: INTx, MSI, MSI-X, ERR, REQ */
-#define P2PS_VFIO_MAX_RANGES   16 /* IOVA ranges kept from VFIO_IOMMU_GET_INFO */
-#define P2PS_VFIO_MAX_GROUPS   16 /* groups one session may hold */
-#define P2PS_VFIO_INFO_MAX     (1u << 20) /* largest argsz we follow (1 MiB) */
-#define P2PS_VFIO_CONFIG_MAX   4096
+#define P2PS_VFIO_MAX_CAPS    32         /* capability entries walked per INFO buffer */
+#define P2PS_VFIO_MAX_AREAS   16         /* sparse-mmap areas kept per region */
+#define P2PS_VFIO_MAX_REGIONS 16         /* vfio-pci: 9 fixed + device-specific */
+#define P2PS_VFIO_MAX_IRQS    8          /* vfio-pci: INTx, MSI, MSI-X, ERR, REQ */
+#define P2PS_VFIO_MAX_RANGES  16         /* IOVA ranges kept from VFIO_IOMMU_GET_INFO */
+#define P2PS_VFIO_MAX_GROUPS  16         /* groups one session may hold */
+#define P2PS_VFIO_INFO_MAX    (1u << 20) /* largest argsz we follow (1 MiB) */
+#define P2PS_VFIO_CONFIG_MAX  4096
 
 /* vfio-pci's fixed region indexes (VFIO_PCI_*_REGION_INDEX). */
 enum p2ps_vfio_pci_region {
@@ -102,16 +102,17 @@ struct p2ps_vfio_region {
 	uint64_t offset; /* file offset of the region in the device fd */
 	uint32_t argsz;  /* size the kernel asked for (>= the fixed struct when caps follow) */
 	int query_errno; /* errno of GET_REGION_INFO when the kernel refused this index
-	                  * (vfio-pci: EINVAL for the VGA region of a non-VGA device); 0 otherwise */
+	                  * (vfio-pci: EINVAL for the VGA region of a non-VGA device); 0 otherwise
+	                  */
 
 	struct p2ps_vfio_cap_chain chain;
 
 	/* VFIO_REGION_INFO_CAP_SPARSE_MMAP (id 1): only these ranges may be mmapped. */
 	bool has_sparse;
-	bool sparse_malformed;      /* nr_areas claims more areas than the buffer holds */
-	bool sparse_outside;        /* an area reaches past the region's size */
-	uint32_t sparse_nr_areas;   /* as the kernel reported it */
-	unsigned n_areas;           /* kept in areas[] (<= P2PS_VFIO_MAX_AREAS) */
+	bool sparse_malformed;    /* nr_areas claims more areas than the buffer holds */
+	bool sparse_outside;      /* an area reaches past the region's size */
+	uint32_t sparse_nr_areas; /* as the kernel reported it */
+	unsigned n_areas;         /* kept in areas[] (<= P2PS_VFIO_MAX_AREAS) */
 	struct p2ps_vfio_area areas[P2PS_VFIO_MAX_AREAS];
 
 	/* VFIO_REGION_INFO_CAP_TYPE (id 2). */
@@ -178,8 +179,8 @@ struct p2ps_vfio_device_info {
 };
 
 /* Decodes a struct vfio_device_info buffer (fixed part + chain). */
-int p2ps_vfio_device_info_parse(const uint8_t *buf, size_t len,
-                                struct p2ps_vfio_device_info *out, struct p2ps_error *err);
+int p2ps_vfio_device_info_parse(const uint8_t *buf, size_t len, struct p2ps_vfio_device_info *out,
+                                struct p2ps_error *err);
 
 /* ---- system-call layer ----------------------------------------------------- */
 
@@ -258,15 +259,15 @@ void p2ps_vfio_close(struct p2ps_vfio *v);
 
 struct p2ps_vfio_device {
 	struct p2ps_vfio *v;
-	char bdf[16];          /* "DDDD:BB:DD.F" */
-	int fd;                /* device fd, -1 when closed */
+	char bdf[16];             /* "DDDD:BB:DD.F" */
+	int fd;                   /* device fd, -1 when closed */
 	enum p2ps_vfio_flow flow; /* LEGACY or CDEV: how it was opened */
-	int group;             /* IOMMU group number, -1 when unknown */
+	int group;                /* IOMMU group number, -1 when unknown */
 	bool noiommu;
-	char node[320];        /* /dev/vfio/<group> or /dev/vfio/devices/vfioN */
-	uint32_t devid;        /* cdev: VFIO_DEVICE_BIND_IOMMUFD out_devid */
-	uint32_t hwpt_id;      /* cdev: pt_id returned by ATTACH_IOMMUFD_PT */
-	char driver[32];       /* sysfs driver name at open time */
+	char node[320];   /* /dev/vfio/<group> or /dev/vfio/devices/vfioN */
+	uint32_t devid;   /* cdev: VFIO_DEVICE_BIND_IOMMUFD out_devid */
+	uint32_t hwpt_id; /* cdev: pt_id returned by ATTACH_IOMMUFD_PT */
+	char driver[32];  /* sysfs driver name at open time */
 };
 
 /* Opens bdf ("DDDD:BB:DD.F" or "BB:DD.F") through the session: checks that it
@@ -286,8 +287,8 @@ int p2ps_vfio_device_get_info(struct p2ps_vfio_device *d, struct p2ps_vfio_devic
 /* VFIO_DEVICE_GET_REGION_INFO for one index with argsz growth: asks with the
  * fixed struct, and when the kernel answers with a larger argsz, allocates that
  * much (up to P2PS_VFIO_INFO_MAX) and asks again (at most 4 times). */
-int p2ps_vfio_region_get(struct p2ps_vfio_device *d, uint32_t index,
-                         struct p2ps_vfio_region *out, struct p2ps_error *err);
+int p2ps_vfio_region_get(struct p2ps_vfio_device *d, uint32_t index, struct p2ps_vfio_region *out,
+                         struct p2ps_error *err);
 
 /* VFIO_DEVICE_GET_IRQ_INFO for one index. */
 int p2ps_vfio_irq_get(struct p2ps_vfio_device *d, uint32_t index, struct p2ps_vfio_irq *out,
@@ -300,8 +301,7 @@ int p2ps_vfio_iommu_get_info(struct p2ps_vfio *v, struct p2ps_error *err);
 /* Reads len bytes of config space at off through the VFIO config region (pread).
  * *got receives the bytes read (short at the end of config space). */
 int p2ps_vfio_config_read(struct p2ps_vfio_device *d, const struct p2ps_vfio_region *cfg,
-                          uint32_t off, void *buf, size_t len, size_t *got,
-                          struct p2ps_error *err);
+                          uint32_t off, void *buf, size_t len, size_t *got, struct p2ps_error *err);
 
 /* ---- everything about one device, as bar-inspect reports it ---------------- */
 
@@ -309,14 +309,14 @@ int p2ps_vfio_config_read(struct p2ps_vfio_device *d, const struct p2ps_vfio_reg
  * virtualises some registers (BARs, ROM, parts of the capability chain), so the
  * identity registers must match and the rest is reported, not judged. */
 struct p2ps_vfio_config_check {
-	bool done;             /* both sides were read */
-	size_t vfio_len;       /* bytes VFIO returned (256 or 4096) */
-	size_t sysfs_len;      /* bytes sysfs returned (64 without root) */
-	size_t compared;       /* min of the two */
-	bool identity_match;   /* vendor, device, revision, class, header type, subsystem */
-	unsigned n_diff;       /* differing bytes in the compared range */
-	int first_diff;        /* offset of the first differing byte, -1 if none */
-	char why[128];         /* when !done: what could not be read */
+	bool done;           /* both sides were read */
+	size_t vfio_len;     /* bytes VFIO returned (256 or 4096) */
+	size_t sysfs_len;    /* bytes sysfs returned (64 without root) */
+	size_t compared;     /* min of the two */
+	bool identity_match; /* vendor, device, revision, class, header type, subsystem */
+	unsigned n_diff;     /* differing bytes in the compared range */
+	int first_diff;      /* offset of the first differing byte, -1 if none */
+	char why[128];       /* when !done: what could not be read */
 };
 
 struct p2ps_vfio_dev_report {
@@ -345,11 +345,11 @@ int p2ps_vfio_device_report(struct p2ps_vfio_device *d, struct p2ps_vfio_dev_rep
 
 struct p2ps_vfio_mmio {
 	const struct p2ps_vfio_sys *sys;
-	void *map;     /* page-aligned mapping, NULL when the value came from pread */
+	void *map; /* page-aligned mapping, NULL when the value came from pread */
 	size_t map_len;
-	int fd;        /* sysfs resourceN fd we own, or -1 */
+	int fd; /* sysfs resourceN fd we own, or -1 */
 	uint64_t bar_size;
-	char how[32];  /* "vfio-mmap", "vfio-pread", "sysfs-mmap" */
+	char how[32]; /* "vfio-mmap", "vfio-pread", "sysfs-mmap" */
 };
 
 /* Reads the 32-bit register at byte offset off of BAR bar, never writing:
@@ -359,8 +359,8 @@ struct p2ps_vfio_mmio {
  *    (needs root).
  * off must be 4-byte aligned and inside the BAR. */
 int p2ps_vfio_read_reg(struct p2ps_vfio_device *d, const struct p2ps_vfio_opts *opts,
-                       const char *bdf, unsigned bar, uint64_t off, uint32_t *value,
-                       char *how, size_t how_size, struct p2ps_error *err);
+                       const char *bdf, unsigned bar, uint64_t off, uint32_t *value, char *how,
+                       size_t how_size, struct p2ps_error *err);
 
 /* Parses "BAR:OFFSET" ("0:0x0", "1:0x100"; offset hex with or without 0x, or decimal). */
 int p2ps_vfio_reg_spec_parse(const char *s, unsigned *bar, uint64_t *off, struct p2ps_error *err);
@@ -368,15 +368,15 @@ int p2ps_vfio_reg_spec_parse(const char *s, unsigned *bar, uint64_t *off, struct
 /* NVIDIA NV_PMC_BOOT_0 (BAR0 + 0x0), decoded from the published field layout. */
 struct p2ps_nv_boot0 {
 	uint32_t raw;
-	bool responding;       /* false for 0xffffffff (device gone / in reset / BAR off) */
-	uint8_t minor_rev;     /* NV_PMC_BOOT_0_MINOR_REVISION 3:0 */
-	uint8_t major_rev;     /* NV_PMC_BOOT_0_MAJOR_REVISION 7:4 */
+	bool responding;        /* false for 0xffffffff (device gone / in reset / BAR off) */
+	uint8_t minor_rev;      /* NV_PMC_BOOT_0_MINOR_REVISION 3:0 */
+	uint8_t major_rev;      /* NV_PMC_BOOT_0_MAJOR_REVISION 7:4 */
 	uint8_t implementation; /* NV_PMC_BOOT_0_IMPLEMENTATION 23:20 */
-	uint8_t architecture;  /* ARCHITECTURE_1 8:8 << 5 | ARCHITECTURE_0 28:24 */
-	uint16_t chip_id;      /* architecture << 4 | implementation, e.g. 0x192 */
-	const char *arch_name; /* "Ada", ... or NULL when the table has no row */
-	const char *chip_name; /* "AD102", ... or NULL */
-	const char *gmmu;      /* GMMU format the architecture uses, or NULL */
+	uint8_t architecture;   /* ARCHITECTURE_1 8:8 << 5 | ARCHITECTURE_0 28:24 */
+	uint16_t chip_id;       /* architecture << 4 | implementation, e.g. 0x192 */
+	const char *arch_name;  /* "Ada", ... or NULL when the table has no row */
+	const char *chip_name;  /* "AD102", ... or NULL */
+	const char *gmmu;       /* GMMU format the architecture uses, or NULL */
 };
 
 void p2ps_nv_boot0_decode(uint32_t raw, struct p2ps_nv_boot0 *out);
@@ -385,7 +385,7 @@ void p2ps_nv_boot0_decode(uint32_t raw, struct p2ps_nv_boot0 *out);
 
 struct p2ps_vfio_peer_map {
 	char a[16], b[16];
-	unsigned bar;          /* B's BAR that was mapped */
+	unsigned bar; /* B's BAR that was mapped */
 	uint64_t bar_size;
 	uint64_t bar_bus_addr; /* B's BAR bus address (sysfs resource), 0 if unknown */
 	uint64_t map_offset;   /* offset inside the BAR of the mapped range (sparse areas) */
@@ -393,12 +393,12 @@ struct p2ps_vfio_peer_map {
 	uint64_t iova;
 	bool iova_is_bus_addr; /* IOVA equals B's bus address (what the hack would use) */
 	bool same_group;
-	const char *method;    /* "VFIO_IOMMU_MAP_DMA" or "IOMMU_IOAS_MAP" */
-	uint32_t iommu_type;   /* legacy container type (1, 3) */
-	bool mapped;           /* the kernel accepted the mapping */
-	int map_errno;         /* when !mapped */
-	const char *meaning;   /* what the refusal (or success) means */
-	bool unmapped;         /* removed again */
+	const char *method;  /* "VFIO_IOMMU_MAP_DMA" or "IOMMU_IOAS_MAP" */
+	uint32_t iommu_type; /* legacy container type (1, 3) */
+	bool mapped;         /* the kernel accepted the mapping */
+	int map_errno;       /* when !mapped */
+	const char *meaning; /* what the refusal (or success) means */
+	bool unmapped;       /* removed again */
 	uint64_t unmapped_size;
 };
 
@@ -412,7 +412,6 @@ int p2ps_vfio_map_peer(struct p2ps_vfio_device *a, struct p2ps_vfio_device *b, i
 
 /* What an errno from VFIO_IOMMU_MAP_DMA / IOMMU_IOAS_MAP of a BAR means. */
 const char *p2ps_vfio_map_errno_meaning(int err_no, bool iommufd);
-
 
 /* ---- the host model through VFIO (bar-inspect --vfio) ---------------------- */
 
@@ -436,7 +435,8 @@ struct p2ps_vfio_host {
 };
 
 /* Loads the host model from live sysfs (every device, topology, ACS, groups),
- * then opens each device of src->vfio_bdfs (comma-separated) through VFIO and
+ * then opens each device of src->vfio_bdfs (comma-separated BDFs; "all" = every
+ * device bound to vfio-pci, in BDF order) through VFIO and
  * overlays what VFIO knows better: BAR and ROM sizes from the region info, and
  * the full config space (readable through VFIO without root) from which the
  * PCIe, ACS and ReBAR capabilities are decoded again. host->kind becomes

@@ -9,18 +9,20 @@
 #              .cmp/p2pblt/ (a fetched copy, never committed) for comparison
 #   --capture  also run scripts/capture-host.sh (host snapshot for bar-inspect)
 #   --quick    device list and self-copy only (single-GPU machines)
+#   --variants time the SM copy kernels (grid, warp, bulk) at several grid sizes
 #
 # Build dependencies missing on the machine are taken from .cmp/debs/*.deb
 # (unpacked under /tmp/p2ps-sysroot, never into /). Results go to $OUT
 # (default /tmp/p2ps-out): run.log, results.tar.gz and the capture tarball.
 set -uo pipefail
-compare=0 capture=0 quick=0
+compare=0 capture=0 quick=0 variants=0
 for a in "$@"; do
 	case $a in
 	--compare) compare=1 ;;
+	--variants) variants=1 ;;
 	--capture) capture=1 ;;
 	--quick) quick=1 ;;
-	*) echo "usage: $0 [--compare] [--capture] [--quick]" >&2; exit 2 ;;
+	*) echo "usage: $0 [--compare] [--capture] [--quick] [--variants]" >&2; exit 2 ;;
 	esac
 done
 top=$(pwd)
@@ -107,11 +109,18 @@ else
 	echo "rc=${PIPESTATUS[0]}"
 	"$bench" --json "${host_args[@]}" >"$res/p2p-bench.json"
 	echo "json rc=$?"
-	step p2p-bench SM copy grid sweep
-	for b in 132 264 528 1056 2112; do
-		echo "--sm-blocks $b"
-		"$bench" --no-latency --no-sm-read --sm-blocks $b --json >"$res/sweep-$b.json" &&
-			python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); [print(" ", m["key"], m["values"]) for m in d["matrices"] if m["engine"].startswith("sm")]' "$res/sweep-$b.json"
+fi
+
+if [ $variants = 1 ]; then
+	step p2p-bench SM copy kernels and grids
+	sms=$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["devices"][0]["sm_count"])' "$res/p2p-bench.json" 2>/dev/null)
+	sms=${sms:-132}
+	for k in grid warp bulk; do
+		for m in 1 2 4 8 16; do
+			b=$((sms * m))
+			"$bench" --no-latency --sm-kernel $k --sm-blocks $b --json >"$res/sweep-$k-$b.json" &&
+				python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); print(sys.argv[2], " ".join("%s=%s" % (m["key"], m["values"][0][1] if len(m["values"]) > 1 else m["values"][0][0]) for m in d["matrices"] if m["engine"].startswith("sm")), "verified", d["verification"])' "$res/sweep-$k-$b.json" "$k/$b"
+		done
 	done
 fi
 
@@ -120,24 +129,39 @@ if [ $compare = 1 ]; then
 	if nvcc -O2 -arch=sm_90 -I.cmp/p2pblt .cmp/p2pblt/p2pBandwidthLatencyTest.cu -o /tmp/p2pblt; then
 		for k in 1 2 3; do /tmp/p2pblt >"$res/p2pblt-ce-$k.txt" 2>&1; echo "ce run $k rc=$?"; done
 		for k in 1 2 3; do /tmp/p2pblt --sm_copy >"$res/p2pblt-sm-$k.txt" 2>&1; echo "sm run $k rc=$?"; done
-		/tmp/p2pblt --p2p_read >"$res/p2pblt-read.txt" 2>&1
+		# The sample's first peer cell (0->1) reads low in every run; with the
+		# devices listed the other way round, that shows whether the deficit
+		# follows the GPU or the measuring order.
+		for k in 1 2; do CUDA_VISIBLE_DEVICES=1,0 /tmp/p2pblt >"$res/p2pblt-ce-swapped-$k.txt" 2>&1; done
 		cat "$res/p2pblt-ce-1.txt"
+		grep -A3 'P2P=Enabled Bandwidth (P2P Writes)' "$res/p2pblt-ce-swapped-1.txt"
 		# Same size and repetitions as the sample: 40000000 ints, 5 copies per run.
+		"$bench" --size 160000000 --reps 5 --trials 5 --json >"$res/p2p-bench-cmp.json"
+		echo "p2p-bench matched run rc=$?"
+		# And with the sample's method: no warm-up round, each direction queued as a block.
 		for k in 1 2 3; do
-			"$bench" --size 160000000 --reps 5 --trials 1 --json >"$res/p2p-bench-cmp-$k.json"
-			echo "p2p-bench matched run $k rc=$?"
+			"$bench" --size 160000000 --reps 5 --trials 1 --warmup 0 --grouped --no-sm-read \
+				--json >"$res/p2p-bench-cmp-blt-$k.json"
+			echo "p2p-bench sample-method run $k rc=$?"
 		done
+		python3 scripts/bench/p2p-compare.py --blt-ce "$res"/p2pblt-ce-[123].txt \
+			--blt-sm "$res"/p2pblt-sm-*.txt --bench "$res/p2p-bench-cmp.json" \
+			--md "$res/compare.md" --json "$res/compare.json" && grep -v lat "$res/compare.md"
+		python3 scripts/bench/p2p-compare.py --blt-ce "$res"/p2pblt-ce-[123].txt \
+			--blt-sm "$res"/p2pblt-sm-*.txt --bench "$res"/p2p-bench-cmp-blt-*.json \
+			--md "$res/compare-sample-method.md" --json "$res/compare-sample-method.json" &&
+			grep -v lat "$res/compare-sample-method.md"
 	fi
 fi
 
 if [ $capture = 1 ]; then
 	step capture-host
-	if [ -x scripts/capture-host.sh ] || [ -f scripts/capture-host.sh ]; then
-		(cd /tmp && bash "$top/scripts/capture-host.sh" --help 2>&1 | head -20)
-		capdir=$out/capture
-		mkdir -p $capdir
-		(cd $capdir && bash "$top/scripts/capture-host.sh" 2>&1 | tail -20)
-		ls -la $capdir
+	if [ -f scripts/capture-host.sh ]; then
+		kind=$(nvidia-smi --query-gpu=name --format=csv,noheader | head -1 | tr -cd 'A-Za-z0-9')
+		n=$(nvidia-smi -L | wc -l)
+		bash scripts/capture-host.sh -o "$out/capture-${kind}x${n}.tar.gz"
+		echo "capture rc=$?"
+		tar tzf "$out"/capture-*.tar.gz | head -5
 	else
 		echo "scripts/capture-host.sh not in this tree"
 	fi

@@ -10,14 +10,18 @@ top=$(pwd)
 build=${BUILD_DIR:-$top/build}
 bi=$build/tools/bar-inspect
 args=()
+checks=()
 if [ -x "$bi" ]; then
 	args=(--bar-inspect "$bi")
+	# the host replays the guest's capture (--root, --lspci-dump) too
+	checks=(--replay "$bi")
 elif [ -f tools/bar-inspect/CMakeLists.txt ]; then
 	echo "50-vm-guest: $bi was not built" >&2
 	exit 1
 else
 	echo "50-vm-guest: no bar-inspect in this tree yet: sysfs checks only"
 	args=(--bar-inspect none)
+	checks=(--no-bar-inspect)
 fi
 
 rc=0
@@ -33,7 +37,7 @@ for boot in acs-on acs-off; do
 		rc=1
 		continue
 	fi
-	python3 tests/vm/check-guest.py check --out "$out" --boot "$boot" || rc=1
+	python3 tests/vm/check-guest.py check --out "$out" --boot "$boot" "${checks[@]}" || rc=1
 done
 echo "50-vm-guest: both boots in $(($(date +%s) - start)) s (boot.json in build-vm/out/*/)"
 exit $rc

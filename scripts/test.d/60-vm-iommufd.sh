@@ -11,6 +11,7 @@ top=$(pwd)
 build=${BUILD_DIR:-$top/build}
 bi=$build/tools/bar-inspect
 args=()
+checks=()
 if [ -x "$bi" ]; then
 	args=(--bar-inspect "$bi")
 elif [ -f tools/bar-inspect/CMakeLists.txt ]; then
@@ -19,6 +20,7 @@ elif [ -f tools/bar-inspect/CMakeLists.txt ]; then
 else
 	echo "60-vm-iommufd: no bar-inspect in this tree yet: sysfs checks only"
 	args=(--bar-inspect none)
+	checks=(--no-bar-inspect)
 fi
 
 start=$(date +%s)
@@ -35,7 +37,7 @@ for boot in cdev noiommu; do
 		rc=1
 		continue
 	fi
-	python3 tests/vm/check-guest.py check --out "$out" --boot "$boot" || rc=1
+	python3 tests/vm/check-guest.py check --out "$out" --boot "$boot" "${checks[@]}" || rc=1
 done
 echo "60-vm-iommufd: done in $(($(date +%s) - start)) s"
 exit $rc

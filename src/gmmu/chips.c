@@ -109,10 +109,11 @@ int gmmu_format_lookup(const char *name, const struct gmmu_format **out, struct 
 {
 	const struct gmmu_format *f = gmmu_format_find(name);
 	if (!f)
-		return p2ps_error_set(err, P2PS_ENOENT,
-		                      "unknown format '%s' (known: v2, v3, v2-gp, v2-tu, v2-ga, v3-gh, "
-		                      "v3-gb)",
-		                      name ? name : "");
+		return p2ps_error_set(
+		        err, P2PS_ENOENT,
+		        "unknown format '%s' (known: v2, v3, v2-gp, v2-tu, v2-ga, v3-gh, "
+		        "v3-gb)",
+		        name ? name : "");
 	*out = f;
 	return 0;
 }
@@ -121,10 +122,11 @@ int gmmu_chip_lookup(const char *name, const struct gmmu_format **out, struct p2
 {
 	const struct gmmu_chip *c = gmmu_chip_find(name);
 	if (!c)
-		return p2ps_error_set(err, P2PS_ENOENT,
-		                      "unknown chip '%s' (known: GP10x, GV100, TU10x, GA10x, AD10x, "
-		                      "GH100, GB10x, GB20x; see 'pte-decode formats')",
-		                      name ? name : "");
+		return p2ps_error_set(
+		        err, P2PS_ENOENT,
+		        "unknown chip '%s' (known: GP10x, GV100, TU10x, GA10x, AD10x, "
+		        "GH100, GB10x, GB20x; see 'pte-decode formats')",
+		        name ? name : "");
 	*out = c->format;
 	return 0;
 }

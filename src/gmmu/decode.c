@@ -61,9 +61,7 @@ const char *gmmu_decoded_value_str(const struct gmmu_decoded *d, size_t i, char 
 	uint64_t v = d->value[i];
 	const char *name;
 	switch (fd->kind) {
-	case GMMU_FIELD_ADDR:
-		snprintf(buf, len, "0x%" PRIx64, v << fd->addr_shift);
-		break;
+	case GMMU_FIELD_ADDR: snprintf(buf, len, "0x%" PRIx64, v << fd->addr_shift); break;
 	case GMMU_FIELD_INT:
 		if (gmmu_field_width(fd) > 8)
 			snprintf(buf, len, "0x%" PRIx64, v);

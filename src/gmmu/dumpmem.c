@@ -91,9 +91,9 @@ static int insert_chunk(struct p2ps_mem_set *s, struct p2ps_mem_chunk *c, struct
 		goto fail;
 	}
 	if (c->pa + (c->size - 1) < c->pa) {
-		rc = p2ps_error_set(err, P2PS_ERANGE,
-		                    "%s: chunk at PA 0x%llx of 0x%llx bytes runs past 2^64", c->name,
-		                    (unsigned long long)c->pa, (unsigned long long)c->size);
+		rc = p2ps_error_set(
+		        err, P2PS_ERANGE, "%s: chunk at PA 0x%llx of 0x%llx bytes runs past 2^64",
+		        c->name, (unsigned long long)c->pa, (unsigned long long)c->size);
 		goto fail;
 	}
 	size_t pos = 0;
@@ -149,8 +149,8 @@ static int map_file(struct p2ps_mem_chunk *c, const char *path, struct p2ps_erro
 {
 	int fd = open(path, O_RDONLY | O_CLOEXEC);
 	if (fd < 0)
-		return p2ps_error_set(err, errno == ENOENT ? P2PS_ENOENT : P2PS_EIO,
-		                      "%s: open: %s", path, strerror(errno));
+		return p2ps_error_set(err, errno == ENOENT ? P2PS_ENOENT : P2PS_EIO, "%s: open: %s",
+		                      path, strerror(errno));
 	struct stat st;
 	int rc = 0;
 	if (fstat(fd, &st) < 0) {
@@ -188,9 +188,9 @@ int p2ps_mem_set_add_arg(struct p2ps_mem_set *s, const char *arg, struct p2ps_er
 	}
 	const char *eq = strchr(p, '=');
 	if (!eq || eq == p || !eq[1])
-		return p2ps_error_set(err, P2PS_EINVAL,
-		                      "--mem %s: expected [vid:|sys:]PA=FILE, e.g. 0x1000000=pd.bin",
-		                      arg);
+		return p2ps_error_set(
+		        err, P2PS_EINVAL,
+		        "--mem %s: expected [vid:|sys:]PA=FILE, e.g. 0x1000000=pd.bin", arg);
 	char pa_text[64];
 	size_t n = (size_t)(eq - p);
 	if (n >= sizeof(pa_text))
@@ -212,8 +212,8 @@ int p2ps_mem_set_add_arg(struct p2ps_mem_set *s, const char *arg, struct p2ps_er
 	return insert_chunk(s, &c, err);
 }
 
-const uint8_t *p2ps_mem_set_at(const struct p2ps_mem_set *s, enum p2ps_mem_space space,
-                               uint64_t pa, uint64_t len)
+const uint8_t *p2ps_mem_set_at(const struct p2ps_mem_set *s, enum p2ps_mem_space space, uint64_t pa,
+                               uint64_t len)
 {
 	size_t lo = 0, hi = s->n;
 	/* Last chunk whose (space, pa) is <= (space, pa). */

@@ -78,8 +78,7 @@ int p2ps_dump_file_open(struct p2ps_dump_file *f, const char *name, unsigned ent
 		}
 		/* MAP_POPULATE: one pass over the page cache up front instead of
 		 * a fault per 64 KiB while decoding. */
-		void *m = mmap(NULL, (size_t)size, PROT_READ, MAP_PRIVATE | MAP_POPULATE, f->fd,
-		               0);
+		void *m = mmap(NULL, (size_t)size, PROT_READ, MAP_PRIVATE | MAP_POPULATE, f->fd, 0);
 		if (m == MAP_FAILED) {
 			rc = p2ps_error_set(err, P2PS_EIO, "%s: mmap of %llu bytes: %s", name,
 			                    (unsigned long long)size, strerror(errno));
@@ -141,11 +140,12 @@ int p2ps_dump_file_next(struct p2ps_dump_file *f, const uint8_t **data, size_t *
 	}
 	size_t whole = have - have % f->entry_bytes;
 	if (f->eof && whole != have)
-		return p2ps_error_set(err, P2PS_EINVAL,
-		                      "%s: input ends inside an entry: %llu bytes is not a multiple "
-		                      "of %u-byte entries (%zu trailing bytes at offset 0x%llx)",
-		                      f->name, (unsigned long long)(f->total + have), f->entry_bytes,
-		                      have - whole, (unsigned long long)(f->total + whole));
+		return p2ps_error_set(
+		        err, P2PS_EINVAL,
+		        "%s: input ends inside an entry: %llu bytes is not a multiple "
+		        "of %u-byte entries (%zu trailing bytes at offset 0x%llx)",
+		        f->name, (unsigned long long)(f->total + have), f->entry_bytes,
+		        have - whole, (unsigned long long)(f->total + whole));
 	if (f->eof && f->total == 0 && have == 0)
 		return p2ps_error_set(err, P2PS_EINVAL, "%s: empty input, no entries", f->name);
 	if (whole == 0)

@@ -30,22 +30,26 @@ static bool is_sep(char c)
  * so that one line of error stays one line. */
 static void quote_word(char *out, size_t cap, const char *w, size_t n)
 {
+	static const char hx[] = "0123456789abcdef";
 	size_t o = 0;
-	for (size_t i = 0; i < n && o + 5 < cap; i++) {
+	for (size_t i = 0; i < n; i++) {
 		unsigned char c = (unsigned char)w[i];
-		if (c >= 0x20 && c < 0x7f) {
+		size_t need = (c >= 0x20 && c < 0x7f) ? 1 : 4;
+		/* room for this character, a possible "..", and the NUL */
+		if (o + need + 3 > cap) {
+			if (o + 3 <= cap) {
+				out[o++] = '.';
+				out[o++] = '.';
+			}
+			break;
+		}
+		if (need == 1) {
 			out[o++] = (char)c;
 		} else {
-			static const char hx[] = "0123456789abcdef";
 			out[o++] = '\\';
 			out[o++] = 'x';
 			out[o++] = hx[c >> 4];
 			out[o++] = hx[c & 15];
-		}
-		if (i + 1 < n && o + 5 >= cap) {
-			out[o++] = '.';
-			out[o++] = '.';
-			break;
 		}
 	}
 	out[o] = '\0';
@@ -70,10 +74,11 @@ static int parse_word(const char *w, size_t n, const char *name, size_t line, si
 		int d = hex_digit(w[i]);
 		if (d < 0) {
 			quote_word(shown, sizeof(shown), w, n);
-			return p2ps_error_set(err, P2PS_EINVAL,
-			                      "%s:%zu:%zu: '%s' is not a hex word (bad character at "
-			                      "column %zu)",
-			                      name, line, col, shown, col + i);
+			return p2ps_error_set(
+			        err, P2PS_EINVAL,
+			        "%s:%zu:%zu: '%s' is not a hex word (bad character at "
+			        "column %zu)",
+			        name, line, col, shown, col + i);
 		}
 		prev_us = false;
 		any++;
@@ -98,8 +103,8 @@ static int parse_word(const char *w, size_t n, const char *name, size_t line, si
 	return 0;
 }
 
-int p2ps_text_parse(const char *text, size_t len, const char *name, p2ps_text_word_fn fn,
-                    void *ctx, struct p2ps_error *err)
+int p2ps_text_parse(const char *text, size_t len, const char *name, p2ps_text_word_fn fn, void *ctx,
+                    struct p2ps_error *err)
 {
 	size_t line = 1;
 	size_t pos = 0;
@@ -128,10 +133,11 @@ int p2ps_text_parse(const char *text, size_t len, const char *name, p2ps_text_wo
 			size_t col = s - pos + 1;
 			if (text[s + n - 1] == ':') {
 				if (!first) {
-					return p2ps_error_set(err, P2PS_EINVAL,
-					                      "%s:%zu:%zu: an offset prefix 'OFFSET:' "
-					                      "must come first on its line",
-					                      name, line, col);
+					return p2ps_error_set(
+					        err, P2PS_EINVAL,
+					        "%s:%zu:%zu: an offset prefix 'OFFSET:' "
+					        "must come first on its line",
+					        name, line, col);
 				}
 				struct p2ps_text_word off;
 				int rc = parse_word(text + s, n - 1, name, line, col, &off, err);
@@ -179,10 +185,11 @@ int p2ps_text_slurp(const char *name, size_t max_bytes, char **text, size_t *len
 	for (;;) {
 		if (n == cap) {
 			if (cap >= max_bytes) {
-				rc = p2ps_error_set(err, P2PS_ERANGE,
-				                    "%s: text dump larger than %zu bytes; use --raw "
-				                    "for large dumps",
-				                    name, max_bytes);
+				rc = p2ps_error_set(
+				        err, P2PS_ERANGE,
+				        "%s: text dump larger than %zu bytes; use --raw "
+				        "for large dumps",
+				        name, max_bytes);
 				goto out;
 			}
 			size_t ncap = cap * 2 > max_bytes ? max_bytes : cap * 2;

@@ -51,7 +51,7 @@ uint64_t gmmu_field_addr_max(const struct gmmu_field *fd)
 	if (fd->kind != GMMU_FIELD_ADDR)
 		return 0;
 	uint64_t m = gmmu_field_mask(fd);
-	/* Saturate: a 46-bit frame number << 12 is still below 2^64, but be general. */
+	/* Saturate (a 46-bit frame number shifted by 12 still fits, but be general). */
 	if (m > (UINT64_MAX >> fd->addr_shift))
 		return UINT64_MAX;
 	return (m << fd->addr_shift) | ((1ull << fd->addr_shift) - 1);
@@ -117,8 +117,9 @@ int gmmu_field_value_parse(const struct gmmu_field *fd, const char *s, uint64_t 
 		len += (size_t)snprintf(known + len, sizeof(known) - len, "%s%s", i ? ", " : "",
 		                        fd->values[i].name);
 	if (fd->n_values)
-		return p2ps_error_set(err, P2PS_EINVAL, "bad value '%s' for %s (a number or one of: %s)",
-		                      s ? s : "", fd->name, known);
+		return p2ps_error_set(err, P2PS_EINVAL,
+		                      "bad value '%s' for %s (a number or one of: %s)", s ? s : "",
+		                      fd->name, known);
 	return p2ps_error_set(err, P2PS_EINVAL, "bad value '%s' for %s (expected a number%s)",
 	                      s ? s : "", fd->name,
 	                      fd->kind == GMMU_FIELD_ADDR ? ", a byte address" : "");
@@ -162,11 +163,10 @@ int gmmu_field_set(const struct gmmu_field *fd, uint64_t value, enum gmmu_write_
                    uint64_t w[2], struct p2ps_error *err)
 {
 	if (mode == GMMU_WRITE_CHECKED && value > gmmu_field_mask(fd))
-		return p2ps_error_set(err, P2PS_ERANGE,
-		                      "value 0x%" PRIx64 " does not fit %s (%u:%u, %u bits, max 0x%" PRIx64
-		                      ")",
-		                      value, fd->name, fd->hi, fd->lo, gmmu_field_width(fd),
-		                      gmmu_field_mask(fd));
+		return p2ps_error_set(
+		        err, P2PS_ERANGE,
+		        "value 0x%" PRIx64 " does not fit %s (%u:%u, %u bits, max 0x%" PRIx64 ")",
+		        value, fd->name, fd->hi, fd->lo, gmmu_field_width(fd), gmmu_field_mask(fd));
 	if (fd->setter == GMMU_SETTER_DESC32)
 		set_desc32(fd, value, w);
 	else
@@ -188,7 +188,8 @@ int gmmu_field_set_addr(const struct gmmu_field *fd, uint64_t addr, enum gmmu_wr
 			                      addr, align + 1, fd->name, fd->addr_shift);
 		if ((addr >> fd->addr_shift) > gmmu_field_mask(fd))
 			return p2ps_error_set(err, P2PS_ERANGE,
-			                      "address 0x%" PRIx64 " does not fit %s (%u:%u, %u bits of "
+			                      "address 0x%" PRIx64
+			                      " does not fit %s (%u:%u, %u bits of "
 			                      "address >> %u: max 0x%" PRIx64 ")",
 			                      addr, fd->name, fd->hi, fd->lo, gmmu_field_width(fd),
 			                      fd->addr_shift, gmmu_field_addr_max(fd) & ~align);

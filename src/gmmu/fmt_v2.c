@@ -35,11 +35,11 @@
 #define V2_PTE_KIND             63, 56
 #define V2_PTE_ADDRESS_SHIFT    12
 /* NV_MMU_VER2_PDE_* (gp100) */
-#define V2_PDE_APERTURE         2, 1
-#define V2_PDE_VOL              3, 3
-#define V2_PDE_ADDRESS_SYS      53, 8
-#define V2_PDE_ADDRESS_VID      32, 8 /* (35-3):8 */
-#define V2_PDE_ADDRESS_SHIFT    12
+#define V2_PDE_APERTURE      2, 1
+#define V2_PDE_VOL           3, 3
+#define V2_PDE_ADDRESS_SYS   53, 8
+#define V2_PDE_ADDRESS_VID   32, 8 /* (35-3):8 */
+#define V2_PDE_ADDRESS_SHIFT 12
 /* NV_MMU_VER2_DUAL_PDE_* (gp100) */
 #define V2_DUAL_APERTURE_BIG      2, 1
 #define V2_DUAL_VOL_BIG           3, 3
@@ -60,33 +60,34 @@ static const struct gmmu_value kind_values_gp[] = {
         {"INVALID", 0xff},
 };
 
-#define BOOL_ROW(nm, range, r, aper)                                                               \
-	GMMU_ROW(nm, range, .kind = GMMU_FIELD_BOOL, .role = (r), .apertures = (aper),             \
+#define BOOL_ROW(nm, r, aper, ...)                                                                 \
+	GMMU_ROW(nm, __VA_ARGS__, .kind = GMMU_FIELD_BOOL, .role = (r), .apertures = (aper),       \
 	         GMMU_VALUES(gmmu_bool_values), .source = "pascal/gp100")
-#define ADDR_ROW(nm, range, r, sh, aper, hf)                                                       \
-	GMMU_ROW(nm, range, .kind = GMMU_FIELD_ADDR, .role = (r), .setter = GMMU_SETTER_DESC64,     \
-	         .addr_shift = (sh), .apertures = (aper), .half = (hf), .source = "pascal/gp100")
+#define ADDR_ROW(nm, r, sh, aper, hf, ...)                                                         \
+	GMMU_ROW(nm, __VA_ARGS__, .kind = GMMU_FIELD_ADDR, .role = (r),                            \
+	         .setter = GMMU_SETTER_DESC64, .addr_shift = (sh), .apertures = (aper),            \
+	         .half = (hf), .source = "pascal/gp100")
 
 /* Rows every v2 PTE shares; COMPTAGLINE and KIND follow per layout class. */
 #define V2_PTE_SHARED_ROWS                                                                         \
-	BOOL_ROW("VALID", V2_PTE_VALID, GMMU_ROLE_VALID, GMMU_APER_ALL),                           \
+	BOOL_ROW("VALID", GMMU_ROLE_VALID, GMMU_APER_ALL, V2_PTE_VALID),                           \
 	        GMMU_ROW("APERTURE", V2_PTE_APERTURE, .kind = GMMU_FIELD_ENUM,                     \
 	                 .role = GMMU_ROLE_APERTURE, .apertures = GMMU_APER_ALL,                   \
 	                 GMMU_VALUES(gmmu_pte_aperture_values), .source = "pascal/gp100"),         \
-	        BOOL_ROW("VOL", V2_PTE_VOL, GMMU_ROLE_VOL, GMMU_APER_ALL),                         \
+	        BOOL_ROW("VOL", GMMU_ROLE_VOL, GMMU_APER_ALL, V2_PTE_VOL),                         \
 	        GMMU_ROW("ENCRYPTED", V2_PTE_ENCRYPTED, .kind = GMMU_FIELD_BOOL,                   \
 	                 .role = GMMU_ROLE_ENCRYPTED, .apertures = GMMU_APER_ALL,                  \
 	                 .flags = GMMU_FIELD_F_READ_ONLY, GMMU_VALUES(gmmu_bool_values),           \
 	                 .source = "pascal/gp100"),                                                \
-	        BOOL_ROW("PRIVILEGE", V2_PTE_PRIVILEGE, GMMU_ROLE_PRIVILEGE, GMMU_APER_ALL),       \
-	        BOOL_ROW("READ_ONLY", V2_PTE_READ_ONLY, GMMU_ROLE_READ_ONLY, GMMU_APER_ALL),       \
-	        BOOL_ROW("ATOMIC_DISABLE", V2_PTE_ATOMIC_DISABLE, GMMU_ROLE_ATOMIC_DISABLE,        \
-	                 GMMU_APER_ALL),                                                           \
-	        ADDR_ROW("ADDRESS_SYS", V2_PTE_ADDRESS_SYS, GMMU_ROLE_ADDR_SYS,                    \
-	                 V2_PTE_ADDRESS_SHIFT, GMMU_APER_PTE_SYS, GMMU_HALF_NONE),                 \
-	        ADDR_ROW("ADDRESS_VID", V2_PTE_ADDRESS_VID, GMMU_ROLE_ADDR_VID,                    \
-	                 V2_PTE_ADDRESS_SHIFT, GMMU_APER_PTE_VIDEO | GMMU_APER_PTE_PEER,           \
-	                 GMMU_HALF_NONE),                                                          \
+	        BOOL_ROW("PRIVILEGE", GMMU_ROLE_PRIVILEGE, GMMU_APER_ALL, V2_PTE_PRIVILEGE),       \
+	        BOOL_ROW("READ_ONLY", GMMU_ROLE_READ_ONLY, GMMU_APER_ALL, V2_PTE_READ_ONLY),       \
+	        BOOL_ROW("ATOMIC_DISABLE", GMMU_ROLE_ATOMIC_DISABLE, GMMU_APER_ALL,                \
+	                 V2_PTE_ATOMIC_DISABLE),                                                   \
+	        ADDR_ROW("ADDRESS_SYS", GMMU_ROLE_ADDR_SYS, V2_PTE_ADDRESS_SHIFT,                  \
+	                 GMMU_APER_PTE_SYS, GMMU_HALF_NONE, V2_PTE_ADDRESS_SYS),                   \
+	        ADDR_ROW("ADDRESS_VID", GMMU_ROLE_ADDR_VID, V2_PTE_ADDRESS_SHIFT,                  \
+	                 GMMU_APER_PTE_VIDEO | GMMU_APER_PTE_PEER, GMMU_HALF_NONE,                 \
+	                 V2_PTE_ADDRESS_VID),                                                      \
 	        GMMU_ROW("ADDRESS_VID_PEER", V2_PTE_ADDRESS_VID_PEER, .kind = GMMU_FIELD_INT,      \
 	                 .role = GMMU_ROLE_PEER_INDEX, .apertures = GMMU_APER_PTE_PEER,            \
 	                 .source = "pascal/gp100")
@@ -101,8 +102,7 @@ static const struct gmmu_field v2_pte_fields_gp[] = {
                  .role = GMMU_ROLE_COMPTAGLINE, .apertures = COMPTAGLINE_APER,
                  .source = "pascal/gp100"),
         GMMU_ROW("KIND", V2_PTE_KIND, .kind = GMMU_FIELD_ENUM, .role = GMMU_ROLE_KIND,
-                 .apertures = GMMU_APER_ALL, GMMU_VALUES(kind_values_gp),
-                 .source = "pascal/gp100"),
+                 .apertures = GMMU_APER_ALL, GMMU_VALUES(kind_values_gp), .source = "pascal/gp100"),
 };
 
 static const struct gmmu_field v2_pte_fields_tu[] = {
@@ -119,11 +119,11 @@ static const struct gmmu_field v2_pde_fields[] = {
         GMMU_ROW("APERTURE", V2_PDE_APERTURE, .kind = GMMU_FIELD_ENUM, .role = GMMU_ROLE_APERTURE,
                  .apertures = GMMU_APER_ALL, GMMU_VALUES(gmmu_pde_aperture_values),
                  .source = "pascal/gp100"),
-        BOOL_ROW("VOL", V2_PDE_VOL, GMMU_ROLE_VOL, GMMU_APER_PDE_VALID),
-        ADDR_ROW("ADDRESS_SYS", V2_PDE_ADDRESS_SYS, GMMU_ROLE_ADDR_SYS, V2_PDE_ADDRESS_SHIFT,
-                 GMMU_APER_PDE_SYS, GMMU_HALF_NONE),
-        ADDR_ROW("ADDRESS_VID", V2_PDE_ADDRESS_VID, GMMU_ROLE_ADDR_VID, V2_PDE_ADDRESS_SHIFT,
-                 GMMU_APER_PDE_VIDEO, GMMU_HALF_NONE),
+        BOOL_ROW("VOL", GMMU_ROLE_VOL, GMMU_APER_PDE_VALID, V2_PDE_VOL),
+        ADDR_ROW("ADDRESS_SYS", GMMU_ROLE_ADDR_SYS, V2_PDE_ADDRESS_SHIFT, GMMU_APER_PDE_SYS,
+                 GMMU_HALF_NONE, V2_PDE_ADDRESS_SYS),
+        ADDR_ROW("ADDRESS_VID", GMMU_ROLE_ADDR_VID, V2_PDE_ADDRESS_SHIFT, GMMU_APER_PDE_VIDEO,
+                 GMMU_HALF_NONE, V2_PDE_ADDRESS_VID),
 };
 
 static const struct gmmu_field v2_dual_pde_fields[] = {
@@ -133,47 +133,52 @@ static const struct gmmu_field v2_dual_pde_fields[] = {
         GMMU_ROW("VOL_BIG", V2_DUAL_VOL_BIG, .kind = GMMU_FIELD_BOOL, .role = GMMU_ROLE_VOL,
                  .half = GMMU_HALF_BIG, .apertures = GMMU_APER_PDE_VALID,
                  GMMU_VALUES(gmmu_bool_values), .source = "pascal/gp100"),
-        ADDR_ROW("ADDRESS_BIG_VID", V2_DUAL_ADDRESS_BIG_VID, GMMU_ROLE_ADDR_VID,
-                 V2_DUAL_ADDRESS_BIG_SHIFT, GMMU_APER_PDE_VIDEO, GMMU_HALF_BIG),
-        ADDR_ROW("ADDRESS_BIG_SYS", V2_DUAL_ADDRESS_BIG_SYS, GMMU_ROLE_ADDR_SYS,
-                 V2_DUAL_ADDRESS_BIG_SHIFT, GMMU_APER_PDE_SYS, GMMU_HALF_BIG),
+        ADDR_ROW("ADDRESS_BIG_VID", GMMU_ROLE_ADDR_VID, V2_DUAL_ADDRESS_BIG_SHIFT,
+                 GMMU_APER_PDE_VIDEO, GMMU_HALF_BIG, V2_DUAL_ADDRESS_BIG_VID),
+        ADDR_ROW("ADDRESS_BIG_SYS", GMMU_ROLE_ADDR_SYS, V2_DUAL_ADDRESS_BIG_SHIFT,
+                 GMMU_APER_PDE_SYS, GMMU_HALF_BIG, V2_DUAL_ADDRESS_BIG_SYS),
         GMMU_ROW("APERTURE_SMALL", V2_DUAL_APERTURE_SMALL, .kind = GMMU_FIELD_ENUM,
                  .role = GMMU_ROLE_APERTURE, .half = GMMU_HALF_SMALL, .apertures = GMMU_APER_ALL,
                  GMMU_VALUES(gmmu_pde_aperture_values), .source = "pascal/gp100"),
         GMMU_ROW("VOL_SMALL", V2_DUAL_VOL_SMALL, .kind = GMMU_FIELD_BOOL, .role = GMMU_ROLE_VOL,
                  .half = GMMU_HALF_SMALL, .apertures = GMMU_APER_PDE_VALID,
                  GMMU_VALUES(gmmu_bool_values), .source = "pascal/gp100"),
-        ADDR_ROW("ADDRESS_SMALL_VID", V2_DUAL_ADDRESS_SMALL_VID, GMMU_ROLE_ADDR_VID,
-                 V2_DUAL_ADDRESS_SHIFT, GMMU_APER_PDE_VIDEO, GMMU_HALF_SMALL),
-        ADDR_ROW("ADDRESS_SMALL_SYS", V2_DUAL_ADDRESS_SMALL_SYS, GMMU_ROLE_ADDR_SYS,
-                 V2_DUAL_ADDRESS_SHIFT, GMMU_APER_PDE_SYS, GMMU_HALF_SMALL),
+        ADDR_ROW("ADDRESS_SMALL_VID", GMMU_ROLE_ADDR_VID, V2_DUAL_ADDRESS_SHIFT,
+                 GMMU_APER_PDE_VIDEO, GMMU_HALF_SMALL, V2_DUAL_ADDRESS_SMALL_VID),
+        ADDR_ROW("ADDRESS_SMALL_SYS", GMMU_ROLE_ADDR_SYS, V2_DUAL_ADDRESS_SHIFT, GMMU_APER_PDE_SYS,
+                 GMMU_HALF_SMALL, V2_DUAL_ADDRESS_SMALL_SYS),
 };
 
 /* Fast paths. PTE aperture numbering: the peer address is ADDRESS_VID (fldAddrPeer =
  * fldAddrVidmem in kgmmuFmtInitPte_GP10X), sysmem uses ADDRESS_SYS. */
-#define V2_PTE_FAST(ctl)                                                                           \
+#define V2_PTE_FAST(...)                                                                           \
 	{                                                                                          \
-	        .valid = GMMU_BITS(V2_PTE_VALID, 0), .aperture = GMMU_BITS(V2_PTE_APERTURE, 0),    \
-	        .vol = GMMU_BITS(V2_PTE_VOL, 0), .encrypted = GMMU_BITS(V2_PTE_ENCRYPTED, 0),      \
-	        .privilege = GMMU_BITS(V2_PTE_PRIVILEGE, 0),                                       \
-	        .read_only = GMMU_BITS(V2_PTE_READ_ONLY, 0),                                       \
-	        .atomic_disable = GMMU_BITS(V2_PTE_ATOMIC_DISABLE, 0),                             \
-	        .peer_index = GMMU_BITS(V2_PTE_ADDRESS_VID_PEER, 0),                               \
-	        .kind = GMMU_BITS(V2_PTE_KIND, 0), .comptagline = GMMU_BITS_(ctl, 0),               \
-	        .addr = {GMMU_BITS(V2_PTE_ADDRESS_VID, V2_PTE_ADDRESS_SHIFT),                      \
-	                 GMMU_BITS(V2_PTE_ADDRESS_VID, V2_PTE_ADDRESS_SHIFT),                      \
-	                 GMMU_BITS(V2_PTE_ADDRESS_SYS, V2_PTE_ADDRESS_SHIFT),                      \
-	                 GMMU_BITS(V2_PTE_ADDRESS_SYS, V2_PTE_ADDRESS_SHIFT)},                     \
-	        .aperture_sw = {GMMU_APERTURE_VIDEO, GMMU_APERTURE_PEER, GMMU_APERTURE_SYS_COH,    \
-	                        GMMU_APERTURE_SYS_NONCOH},                                         \
+		.valid = GMMU_BITS(0, V2_PTE_VALID), .aperture = GMMU_BITS(0, V2_PTE_APERTURE),    \
+		.vol = GMMU_BITS(0, V2_PTE_VOL), .encrypted = GMMU_BITS(0, V2_PTE_ENCRYPTED),      \
+		.privilege = GMMU_BITS(0, V2_PTE_PRIVILEGE),                                       \
+		.read_only = GMMU_BITS(0, V2_PTE_READ_ONLY),                                       \
+		.atomic_disable = GMMU_BITS(0, V2_PTE_ATOMIC_DISABLE),                             \
+		.peer_index = GMMU_BITS(0, V2_PTE_ADDRESS_VID_PEER),                               \
+		.kind = GMMU_BITS(0, V2_PTE_KIND), .comptagline = GMMU_BITS(0, __VA_ARGS__),       \
+		.addr = {GMMU_BITS(V2_PTE_ADDRESS_SHIFT, V2_PTE_ADDRESS_VID),                      \
+		         GMMU_BITS(V2_PTE_ADDRESS_SHIFT, V2_PTE_ADDRESS_VID),                      \
+		         GMMU_BITS(V2_PTE_ADDRESS_SHIFT, V2_PTE_ADDRESS_SYS),                      \
+		         GMMU_BITS(V2_PTE_ADDRESS_SHIFT, V2_PTE_ADDRESS_SYS)},                     \
+		.aperture_sw = {GMMU_APERTURE_VIDEO, GMMU_APERTURE_PEER, GMMU_APERTURE_SYS_COH,    \
+		                GMMU_APERTURE_SYS_NONCOH},                                         \
 	}
 
 #define V2_PDE_APERTURE_SW                                                                         \
-	{GMMU_APERTURE_INVALID, GMMU_APERTURE_VIDEO, GMMU_APERTURE_SYS_COH,                        \
-	 GMMU_APERTURE_SYS_NONCOH}
+	{                                                                                          \
+		GMMU_APERTURE_INVALID, GMMU_APERTURE_VIDEO, GMMU_APERTURE_SYS_COH,                 \
+		        GMMU_APERTURE_SYS_NONCOH                                                   \
+	}
 
 /* Extractor for an address field that no aperture selects (PDE aperture INVALID). */
-#define NO_ADDR {.mask = 0}
+#define NO_ADDR                                                                                    \
+	{                                                                                          \
+		.mask = 0                                                                          \
+	}
 
 static const struct gmmu_entry_format v2_pte_gp = {
         .type = GMMU_ENTRY_PTE,
@@ -203,11 +208,11 @@ static const struct gmmu_entry_format v2_pde = {
         .fields = v2_pde_fields,
         .n_fields = GMMU_ARRAY_SIZE(v2_pde_fields),
         .fast = {{
-                .aperture = GMMU_BITS(V2_PDE_APERTURE, 0),
-                .vol = GMMU_BITS(V2_PDE_VOL, 0),
-                .addr = {NO_ADDR, GMMU_BITS(V2_PDE_ADDRESS_VID, V2_PDE_ADDRESS_SHIFT),
-                         GMMU_BITS(V2_PDE_ADDRESS_SYS, V2_PDE_ADDRESS_SHIFT),
-                         GMMU_BITS(V2_PDE_ADDRESS_SYS, V2_PDE_ADDRESS_SHIFT)},
+                .aperture = GMMU_BITS(0, V2_PDE_APERTURE),
+                .vol = GMMU_BITS(0, V2_PDE_VOL),
+                .addr = {NO_ADDR, GMMU_BITS(V2_PDE_ADDRESS_SHIFT, V2_PDE_ADDRESS_VID),
+                         GMMU_BITS(V2_PDE_ADDRESS_SHIFT, V2_PDE_ADDRESS_SYS),
+                         GMMU_BITS(V2_PDE_ADDRESS_SHIFT, V2_PDE_ADDRESS_SYS)},
                 .aperture_sw = V2_PDE_APERTURE_SW,
         }},
 };
@@ -221,21 +226,21 @@ static const struct gmmu_entry_format v2_dual_pde = {
         .fields = v2_dual_pde_fields,
         .n_fields = GMMU_ARRAY_SIZE(v2_dual_pde_fields),
         .fast = {{
-                         .aperture = GMMU_BITS(V2_DUAL_APERTURE_BIG, 0),
-                         .vol = GMMU_BITS(V2_DUAL_VOL_BIG, 0),
+                         .aperture = GMMU_BITS(0, V2_DUAL_APERTURE_BIG),
+                         .vol = GMMU_BITS(0, V2_DUAL_VOL_BIG),
                          .addr = {NO_ADDR,
-                                  GMMU_BITS(V2_DUAL_ADDRESS_BIG_VID, V2_DUAL_ADDRESS_BIG_SHIFT),
-                                  GMMU_BITS(V2_DUAL_ADDRESS_BIG_SYS, V2_DUAL_ADDRESS_BIG_SHIFT),
-                                  GMMU_BITS(V2_DUAL_ADDRESS_BIG_SYS, V2_DUAL_ADDRESS_BIG_SHIFT)},
+                                  GMMU_BITS(V2_DUAL_ADDRESS_BIG_SHIFT, V2_DUAL_ADDRESS_BIG_VID),
+                                  GMMU_BITS(V2_DUAL_ADDRESS_BIG_SHIFT, V2_DUAL_ADDRESS_BIG_SYS),
+                                  GMMU_BITS(V2_DUAL_ADDRESS_BIG_SHIFT, V2_DUAL_ADDRESS_BIG_SYS)},
                          .aperture_sw = V2_PDE_APERTURE_SW,
                  },
                  {
-                         .aperture = GMMU_BITS(V2_DUAL_APERTURE_SMALL, 0),
-                         .vol = GMMU_BITS(V2_DUAL_VOL_SMALL, 0),
+                         .aperture = GMMU_BITS(0, V2_DUAL_APERTURE_SMALL),
+                         .vol = GMMU_BITS(0, V2_DUAL_VOL_SMALL),
                          .addr = {NO_ADDR,
-                                  GMMU_BITS(V2_DUAL_ADDRESS_SMALL_VID, V2_DUAL_ADDRESS_SHIFT),
-                                  GMMU_BITS(V2_DUAL_ADDRESS_SMALL_SYS, V2_DUAL_ADDRESS_SHIFT),
-                                  GMMU_BITS(V2_DUAL_ADDRESS_SMALL_SYS, V2_DUAL_ADDRESS_SHIFT)},
+                                  GMMU_BITS(V2_DUAL_ADDRESS_SHIFT, V2_DUAL_ADDRESS_SMALL_VID),
+                                  GMMU_BITS(V2_DUAL_ADDRESS_SHIFT, V2_DUAL_ADDRESS_SMALL_SYS),
+                                  GMMU_BITS(V2_DUAL_ADDRESS_SHIFT, V2_DUAL_ADDRESS_SMALL_SYS)},
                          .aperture_sw = V2_PDE_APERTURE_SW,
                  }},
 };
@@ -243,15 +248,32 @@ static const struct gmmu_entry_format v2_dual_pde = {
 /* kgmmuFmtInitLevels_GP10X; GA10X sets bPageTable on PD1 (512 MB pages). */
 #define V2_LEVELS(pd1_page_shift)                                                                  \
 	{                                                                                          \
-	        {.name = "PD3", .va_hi = 48, .va_lo = 47, .entry_size = 8, .pde = true},           \
-	        {.name = "PD2", .va_hi = 46, .va_lo = 38, .entry_size = 8, .pde = true},           \
-	        {.name = "PD1", .va_hi = 37, .va_lo = 29, .entry_size = 8, .pde = true,            \
-	         .page_shift = (pd1_page_shift)},                                                  \
-	        {.name = "PD0", .va_hi = 28, .va_lo = 21, .entry_size = 16, .pde = true,           \
-	         .dual = true, .page_shift = 21},                                                  \
-	        {.name = "PT_BIG", .va_hi = 20, .va_lo = 16, .entry_size = 8, .page_shift = 16,    \
-	         .alt_va_lo = 17},                                                                 \
-	        {.name = "PT_SMALL", .va_hi = 20, .va_lo = 12, .entry_size = 8, .page_shift = 12}, \
+		{.name = "PD3", .va_hi = 48, .va_lo = 47, .entry_size = 8, .pde = true},           \
+		        {.name = "PD2", .va_hi = 46, .va_lo = 38, .entry_size = 8, .pde = true},   \
+		        {.name = "PD1",                                                            \
+		         .va_hi = 37,                                                              \
+		         .va_lo = 29,                                                              \
+		         .entry_size = 8,                                                          \
+		         .pde = true,                                                              \
+		         .page_shift = (pd1_page_shift)},                                          \
+		        {.name = "PD0",                                                            \
+		         .va_hi = 28,                                                              \
+		         .va_lo = 21,                                                              \
+		         .entry_size = 16,                                                         \
+		         .pde = true,                                                              \
+		         .dual = true,                                                             \
+		         .page_shift = 21},                                                        \
+		        {.name = "PT_BIG",                                                         \
+		         .va_hi = 20,                                                              \
+		         .va_lo = 16,                                                              \
+		         .entry_size = 8,                                                          \
+		         .page_shift = 16,                                                         \
+		         .alt_va_lo = 17},                                                         \
+		        {.name = "PT_SMALL",                                                       \
+		         .va_hi = 20,                                                              \
+		         .va_lo = 12,                                                              \
+		         .entry_size = 8,                                                          \
+		         .page_shift = 12},                                                        \
 	}
 
 static const struct gmmu_level v2_levels_gp[] = V2_LEVELS(0);

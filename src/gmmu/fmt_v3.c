@@ -34,51 +34,35 @@
 #define V3_PDE_ADDRESS       51, 12
 #define V3_PDE_ADDRESS_SHIFT 12
 /* NV_MMU_VER3_DUAL_PDE_* (gh100) */
-#define V3_DUAL_IS_PTE            0, 0
-#define V3_DUAL_APERTURE_BIG      2, 1
-#define V3_DUAL_PCF_BIG           5, 3
-#define V3_DUAL_ADDRESS_BIG       51, 8
-#define V3_DUAL_APERTURE_SMALL    66, 65
-#define V3_DUAL_PCF_SMALL         69, 67
-#define V3_DUAL_ADDRESS_SMALL     115, 76
-#define V3_DUAL_ADDRESS_BIG_SHIFT 8
-#define V3_DUAL_ADDRESS_SHIFT     12
+#define V3_DUAL_IS_PTE              0, 0
+#define V3_DUAL_BIG_APERTURE        2, 1
+#define V3_DUAL_BIG_PCF             5, 3
+#define V3_DUAL_BIG_ADDRESS         51, 8
+#define V3_DUAL_SMALL_APERTURE      66, 65
+#define V3_DUAL_SMALL_PCF           69, 67
+#define V3_DUAL_SMALL_ADDRESS       115, 76
+#define V3_DUAL_BIG_ADDRESS_SHIFT   8
+#define V3_DUAL_SMALL_ADDRESS_SHIFT 12
 
 /* NV_MMU_VER3_PTE_PCF_* for a valid PTE. The names spell the bits: bit 0 UNCACHED,
  * bit 1 PRIVILEGE, bit 2 RO, bit 3 NO_ATOMIC, bit 4 ACD (access counting disabled). */
 static const struct gmmu_value v3_pte_pcf_values[32] = {
-        {"REGULAR_RW_ATOMIC_CACHED_ACE", 0x00},
-        {"REGULAR_RW_ATOMIC_UNCACHED_ACE", 0x01},
-        {"PRIVILEGE_RW_ATOMIC_CACHED_ACE", 0x02},
-        {"PRIVILEGE_RW_ATOMIC_UNCACHED_ACE", 0x03},
-        {"REGULAR_RO_ATOMIC_CACHED_ACE", 0x04},
-        {"REGULAR_RO_ATOMIC_UNCACHED_ACE", 0x05},
-        {"PRIVILEGE_RO_ATOMIC_CACHED_ACE", 0x06},
-        {"PRIVILEGE_RO_ATOMIC_UNCACHED_ACE", 0x07},
-        {"REGULAR_RW_NO_ATOMIC_CACHED_ACE", 0x08},
-        {"REGULAR_RW_NO_ATOMIC_UNCACHED_ACE", 0x09},
-        {"PRIVILEGE_RW_NO_ATOMIC_CACHED_ACE", 0x0A},
-        {"PRIVILEGE_RW_NO_ATOMIC_UNCACHED_ACE", 0x0B},
-        {"REGULAR_RO_NO_ATOMIC_CACHED_ACE", 0x0C},
-        {"REGULAR_RO_NO_ATOMIC_UNCACHED_ACE", 0x0D},
-        {"PRIVILEGE_RO_NO_ATOMIC_CACHED_ACE", 0x0E},
-        {"PRIVILEGE_RO_NO_ATOMIC_UNCACHED_ACE", 0x0F},
-        {"REGULAR_RW_ATOMIC_CACHED_ACD", 0x10},
-        {"REGULAR_RW_ATOMIC_UNCACHED_ACD", 0x11},
-        {"PRIVILEGE_RW_ATOMIC_CACHED_ACD", 0x12},
-        {"PRIVILEGE_RW_ATOMIC_UNCACHED_ACD", 0x13},
-        {"REGULAR_RO_ATOMIC_CACHED_ACD", 0x14},
-        {"REGULAR_RO_ATOMIC_UNCACHED_ACD", 0x15},
-        {"PRIVILEGE_RO_ATOMIC_CACHED_ACD", 0x16},
-        {"PRIVILEGE_RO_ATOMIC_UNCACHED_ACD", 0x17},
-        {"REGULAR_RW_NO_ATOMIC_CACHED_ACD", 0x18},
-        {"REGULAR_RW_NO_ATOMIC_UNCACHED_ACD", 0x19},
-        {"PRIVILEGE_RW_NO_ATOMIC_CACHED_ACD", 0x1A},
-        {"PRIVILEGE_RW_NO_ATOMIC_UNCACHED_ACD", 0x1B},
-        {"REGULAR_RO_NO_ATOMIC_CACHED_ACD", 0x1C},
-        {"REGULAR_RO_NO_ATOMIC_UNCACHED_ACD", 0x1D},
-        {"PRIVILEGE_RO_NO_ATOMIC_CACHED_ACD", 0x1E},
-        {"PRIVILEGE_RO_NO_ATOMIC_UNCACHED_ACD", 0x1F},
+        {"REGULAR_RW_ATOMIC_CACHED_ACE", 0x00},      {"REGULAR_RW_ATOMIC_UNCACHED_ACE", 0x01},
+        {"PRIVILEGE_RW_ATOMIC_CACHED_ACE", 0x02},    {"PRIVILEGE_RW_ATOMIC_UNCACHED_ACE", 0x03},
+        {"REGULAR_RO_ATOMIC_CACHED_ACE", 0x04},      {"REGULAR_RO_ATOMIC_UNCACHED_ACE", 0x05},
+        {"PRIVILEGE_RO_ATOMIC_CACHED_ACE", 0x06},    {"PRIVILEGE_RO_ATOMIC_UNCACHED_ACE", 0x07},
+        {"REGULAR_RW_NO_ATOMIC_CACHED_ACE", 0x08},   {"REGULAR_RW_NO_ATOMIC_UNCACHED_ACE", 0x09},
+        {"PRIVILEGE_RW_NO_ATOMIC_CACHED_ACE", 0x0A}, {"PRIVILEGE_RW_NO_ATOMIC_UNCACHED_ACE", 0x0B},
+        {"REGULAR_RO_NO_ATOMIC_CACHED_ACE", 0x0C},   {"REGULAR_RO_NO_ATOMIC_UNCACHED_ACE", 0x0D},
+        {"PRIVILEGE_RO_NO_ATOMIC_CACHED_ACE", 0x0E}, {"PRIVILEGE_RO_NO_ATOMIC_UNCACHED_ACE", 0x0F},
+        {"REGULAR_RW_ATOMIC_CACHED_ACD", 0x10},      {"REGULAR_RW_ATOMIC_UNCACHED_ACD", 0x11},
+        {"PRIVILEGE_RW_ATOMIC_CACHED_ACD", 0x12},    {"PRIVILEGE_RW_ATOMIC_UNCACHED_ACD", 0x13},
+        {"REGULAR_RO_ATOMIC_CACHED_ACD", 0x14},      {"REGULAR_RO_ATOMIC_UNCACHED_ACD", 0x15},
+        {"PRIVILEGE_RO_ATOMIC_CACHED_ACD", 0x16},    {"PRIVILEGE_RO_ATOMIC_UNCACHED_ACD", 0x17},
+        {"REGULAR_RW_NO_ATOMIC_CACHED_ACD", 0x18},   {"REGULAR_RW_NO_ATOMIC_UNCACHED_ACD", 0x19},
+        {"PRIVILEGE_RW_NO_ATOMIC_CACHED_ACD", 0x1A}, {"PRIVILEGE_RW_NO_ATOMIC_UNCACHED_ACD", 0x1B},
+        {"REGULAR_RO_NO_ATOMIC_CACHED_ACD", 0x1C},   {"REGULAR_RO_NO_ATOMIC_UNCACHED_ACD", 0x1D},
+        {"PRIVILEGE_RO_NO_ATOMIC_CACHED_ACD", 0x1E}, {"PRIVILEGE_RO_NO_ATOMIC_UNCACHED_ACD", 0x1F},
 };
 
 /* The same masks, used by the fast view to report the flags. */
@@ -152,38 +136,44 @@ static const struct gmmu_field v3_dual_pde_fields[] = {
                  GMMU_VALUES(gmmu_bool_values), SRC),
         GMMU_ROW("VALID", V3_DUAL_IS_PTE, .kind = GMMU_FIELD_BOOL, .apertures = GMMU_APER_ALL,
                  .flags = GMMU_FIELD_F_ALIAS, GMMU_VALUES(gmmu_bool_values), SRC),
-        GMMU_ROW("APERTURE_BIG", V3_DUAL_APERTURE_BIG, .kind = GMMU_FIELD_ENUM,
+        GMMU_ROW("APERTURE_BIG", V3_DUAL_BIG_APERTURE, .kind = GMMU_FIELD_ENUM,
                  .role = GMMU_ROLE_APERTURE, .half = GMMU_HALF_BIG, .apertures = GMMU_APER_ALL,
                  GMMU_VALUES(gmmu_pde_aperture_values), SRC),
-        GMMU_ROW("PCF_BIG", V3_DUAL_PCF_BIG, .kind = GMMU_FIELD_ENUM, .role = GMMU_ROLE_PCF,
-                 .half = GMMU_HALF_BIG, .apertures = GMMU_APER_ALL,
-                 GMMU_VALUES(v3_pde_pcf_values), GMMU_VALUES_INVALID(v3_pde_pcf_invalid_values),
-                 SRC),
-        GMMU_ROW("ADDRESS_BIG", V3_DUAL_ADDRESS_BIG, .kind = GMMU_FIELD_ADDR,
+        GMMU_ROW("PCF_BIG", V3_DUAL_BIG_PCF, .kind = GMMU_FIELD_ENUM, .role = GMMU_ROLE_PCF,
+                 .half = GMMU_HALF_BIG, .apertures = GMMU_APER_ALL, GMMU_VALUES(v3_pde_pcf_values),
+                 GMMU_VALUES_INVALID(v3_pde_pcf_invalid_values), SRC),
+        GMMU_ROW("ADDRESS_BIG", V3_DUAL_BIG_ADDRESS, .kind = GMMU_FIELD_ADDR,
                  .role = GMMU_ROLE_ADDR, .setter = GMMU_SETTER_DESC64, .half = GMMU_HALF_BIG,
-                 .addr_shift = V3_DUAL_ADDRESS_BIG_SHIFT, .apertures = GMMU_APER_PDE_VALID, SRC),
-        GMMU_ROW("APERTURE_SMALL", V3_DUAL_APERTURE_SMALL, .kind = GMMU_FIELD_ENUM,
+                 .addr_shift = V3_DUAL_BIG_ADDRESS_SHIFT, .apertures = GMMU_APER_PDE_VALID, SRC),
+        GMMU_ROW("APERTURE_SMALL", V3_DUAL_SMALL_APERTURE, .kind = GMMU_FIELD_ENUM,
                  .role = GMMU_ROLE_APERTURE, .half = GMMU_HALF_SMALL, .apertures = GMMU_APER_ALL,
                  GMMU_VALUES(gmmu_pde_aperture_values), SRC),
-        GMMU_ROW("PCF_SMALL", V3_DUAL_PCF_SMALL, .kind = GMMU_FIELD_ENUM, .role = GMMU_ROLE_PCF,
+        GMMU_ROW("PCF_SMALL", V3_DUAL_SMALL_PCF, .kind = GMMU_FIELD_ENUM, .role = GMMU_ROLE_PCF,
                  .half = GMMU_HALF_SMALL, .apertures = GMMU_APER_ALL,
                  GMMU_VALUES(v3_pde_pcf_values), GMMU_VALUES_INVALID(v3_pde_pcf_invalid_values),
                  SRC),
-        GMMU_ROW("ADDRESS_SMALL", V3_DUAL_ADDRESS_SMALL, .kind = GMMU_FIELD_ADDR,
+        GMMU_ROW("ADDRESS_SMALL", V3_DUAL_SMALL_ADDRESS, .kind = GMMU_FIELD_ADDR,
                  .role = GMMU_ROLE_ADDR, .setter = GMMU_SETTER_DESC64, .half = GMMU_HALF_SMALL,
-                 .addr_shift = V3_DUAL_ADDRESS_SHIFT, .apertures = GMMU_APER_PDE_VALID, SRC),
+                 .addr_shift = V3_DUAL_SMALL_ADDRESS_SHIFT, .apertures = GMMU_APER_PDE_VALID, SRC),
 };
 
-#define NO_ADDR {.mask = 0}
-#define V3_PDE_APERTURE_SW                                                                         \
-	{GMMU_APERTURE_INVALID, GMMU_APERTURE_VIDEO, GMMU_APERTURE_SYS_COH,                        \
-	 GMMU_APERTURE_SYS_NONCOH}
-#define V3_PDE_FAST(ap_, pcf_, addr_, sh_)                                                          \
+#define NO_ADDR                                                                                    \
 	{                                                                                          \
-	        .aperture = GMMU_BITS_(ap_, 0), .pcf = GMMU_BITS_(pcf_, 0),                            \
-	        .addr = {NO_ADDR, GMMU_BITS_(addr_, sh_), GMMU_BITS_(addr_, sh_),                  \
-	                 GMMU_BITS_(addr_, sh_)},                                                  \
-	        .aperture_sw = V3_PDE_APERTURE_SW, .pcf_uncached = V3_PDE_PCF_UNCACHED,            \
+		.mask = 0                                                                          \
+	}
+#define V3_PDE_APERTURE_SW                                                                         \
+	{                                                                                          \
+		GMMU_APERTURE_INVALID, GMMU_APERTURE_VIDEO, GMMU_APERTURE_SYS_COH,                 \
+		        GMMU_APERTURE_SYS_NONCOH                                                   \
+	}
+/* P names a range set: P##_APERTURE, P##_PCF, P##_ADDRESS, P##_ADDRESS_SHIFT. */
+#define V3_PDE_FAST(P)                                                                             \
+	{                                                                                          \
+		.aperture = GMMU_BITS(0, P##_APERTURE), .pcf = GMMU_BITS(0, P##_PCF),              \
+		.addr = {NO_ADDR, GMMU_BITS(P##_ADDRESS_SHIFT, P##_ADDRESS),                       \
+		         GMMU_BITS(P##_ADDRESS_SHIFT, P##_ADDRESS),                                \
+		         GMMU_BITS(P##_ADDRESS_SHIFT, P##_ADDRESS)},                               \
+		.aperture_sw = V3_PDE_APERTURE_SW, .pcf_uncached = V3_PDE_PCF_UNCACHED,            \
 	}
 
 static const struct gmmu_entry_format v3_pte = {
@@ -194,15 +184,15 @@ static const struct gmmu_entry_format v3_pte = {
         .fields = v3_pte_fields,
         .n_fields = GMMU_ARRAY_SIZE(v3_pte_fields),
         .fast = {{
-                .valid = GMMU_BITS(V3_PTE_VALID, 0),
-                .aperture = GMMU_BITS(V3_PTE_APERTURE, 0),
-                .peer_index = GMMU_BITS(V3_PTE_PEER_ID, 0),
-                .kind = GMMU_BITS(V3_PTE_KIND, 0),
-                .pcf = GMMU_BITS(V3_PTE_PCF, 0),
-                .addr = {GMMU_BITS(V3_PTE_ADDRESS, V3_PTE_ADDRESS_SHIFT),
-                         GMMU_BITS(V3_PTE_ADDRESS, V3_PTE_ADDRESS_SHIFT),
-                         GMMU_BITS(V3_PTE_ADDRESS, V3_PTE_ADDRESS_SHIFT),
-                         GMMU_BITS(V3_PTE_ADDRESS, V3_PTE_ADDRESS_SHIFT)},
+                .valid = GMMU_BITS(0, V3_PTE_VALID),
+                .aperture = GMMU_BITS(0, V3_PTE_APERTURE),
+                .peer_index = GMMU_BITS(0, V3_PTE_PEER_ID),
+                .kind = GMMU_BITS(0, V3_PTE_KIND),
+                .pcf = GMMU_BITS(0, V3_PTE_PCF),
+                .addr = {GMMU_BITS(V3_PTE_ADDRESS_SHIFT, V3_PTE_ADDRESS),
+                         GMMU_BITS(V3_PTE_ADDRESS_SHIFT, V3_PTE_ADDRESS),
+                         GMMU_BITS(V3_PTE_ADDRESS_SHIFT, V3_PTE_ADDRESS),
+                         GMMU_BITS(V3_PTE_ADDRESS_SHIFT, V3_PTE_ADDRESS)},
                 .aperture_sw = {GMMU_APERTURE_VIDEO, GMMU_APERTURE_PEER, GMMU_APERTURE_SYS_COH,
                                 GMMU_APERTURE_SYS_NONCOH},
                 .pcf_uncached = V3_PCF_UNCACHED,
@@ -221,37 +211,55 @@ static const struct gmmu_entry_format v3_pde = {
         .addr_shift = V3_PDE_ADDRESS_SHIFT,
         .fields = v3_pde_fields,
         .n_fields = GMMU_ARRAY_SIZE(v3_pde_fields),
-        .fast = {V3_PDE_FAST(V3_PDE_APERTURE, V3_PDE_PCF, V3_PDE_ADDRESS, V3_PDE_ADDRESS_SHIFT)},
+        .fast = {V3_PDE_FAST(V3_PDE)},
 };
 
 static const struct gmmu_entry_format v3_dual_pde = {
         .type = GMMU_ENTRY_DUAL_PDE,
         .prefix = "NV_MMU_VER3_DUAL_PDE_",
         .size = 16,
-        .addr_shift = V3_DUAL_ADDRESS_SHIFT,
-        .addr_big_shift = V3_DUAL_ADDRESS_BIG_SHIFT,
+        .addr_shift = V3_DUAL_SMALL_ADDRESS_SHIFT,
+        .addr_big_shift = V3_DUAL_BIG_ADDRESS_SHIFT,
         .fields = v3_dual_pde_fields,
         .n_fields = GMMU_ARRAY_SIZE(v3_dual_pde_fields),
-        .fast = {V3_PDE_FAST(V3_DUAL_APERTURE_BIG, V3_DUAL_PCF_BIG, V3_DUAL_ADDRESS_BIG,
-                             V3_DUAL_ADDRESS_BIG_SHIFT),
-                 V3_PDE_FAST(V3_DUAL_APERTURE_SMALL, V3_DUAL_PCF_SMALL, V3_DUAL_ADDRESS_SMALL,
-                             V3_DUAL_ADDRESS_SHIFT)},
+        .fast = {V3_PDE_FAST(V3_DUAL_BIG), V3_PDE_FAST(V3_DUAL_SMALL)},
 };
 
 /* kgmmuFmtInitLevels_GH10X; GB10X sets bPageTable on PD2 (256 GB pages). */
 #define V3_LEVELS(pd2_page_shift)                                                                  \
 	{                                                                                          \
-	        {.name = "PD4", .va_hi = 56, .va_lo = 56, .entry_size = 8, .pde = true},           \
-	        {.name = "PD3", .va_hi = 55, .va_lo = 47, .entry_size = 8, .pde = true},           \
-	        {.name = "PD2", .va_hi = 46, .va_lo = 38, .entry_size = 8, .pde = true,            \
-	         .page_shift = (pd2_page_shift)},                                                  \
-	        {.name = "PD1", .va_hi = 37, .va_lo = 29, .entry_size = 8, .pde = true,            \
-	         .page_shift = 29},                                                                \
-	        {.name = "PD0", .va_hi = 28, .va_lo = 21, .entry_size = 16, .pde = true,           \
-	         .dual = true, .page_shift = 21},                                                  \
-	        {.name = "PT_BIG", .va_hi = 20, .va_lo = 16, .entry_size = 8, .page_shift = 16,    \
-	         .alt_va_lo = 17},                                                                 \
-	        {.name = "PT_SMALL", .va_hi = 20, .va_lo = 12, .entry_size = 8, .page_shift = 12}, \
+		{.name = "PD4", .va_hi = 56, .va_lo = 56, .entry_size = 8, .pde = true},           \
+		        {.name = "PD3", .va_hi = 55, .va_lo = 47, .entry_size = 8, .pde = true},   \
+		        {.name = "PD2",                                                            \
+		         .va_hi = 46,                                                              \
+		         .va_lo = 38,                                                              \
+		         .entry_size = 8,                                                          \
+		         .pde = true,                                                              \
+		         .page_shift = (pd2_page_shift)},                                          \
+		        {.name = "PD1",                                                            \
+		         .va_hi = 37,                                                              \
+		         .va_lo = 29,                                                              \
+		         .entry_size = 8,                                                          \
+		         .pde = true,                                                              \
+		         .page_shift = 29},                                                        \
+		        {.name = "PD0",                                                            \
+		         .va_hi = 28,                                                              \
+		         .va_lo = 21,                                                              \
+		         .entry_size = 16,                                                         \
+		         .pde = true,                                                              \
+		         .dual = true,                                                             \
+		         .page_shift = 21},                                                        \
+		        {.name = "PT_BIG",                                                         \
+		         .va_hi = 20,                                                              \
+		         .va_lo = 16,                                                              \
+		         .entry_size = 8,                                                          \
+		         .page_shift = 16,                                                         \
+		         .alt_va_lo = 17},                                                         \
+		        {.name = "PT_SMALL",                                                       \
+		         .va_hi = 20,                                                              \
+		         .va_lo = 12,                                                              \
+		         .entry_size = 8,                                                          \
+		         .page_shift = 12},                                                        \
 	}
 
 static const struct gmmu_level v3_levels_gh[] = V3_LEVELS(0);

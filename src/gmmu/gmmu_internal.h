@@ -14,13 +14,21 @@
 /* Right-aligned mask of bits hi..lo. 2ull << 63 wraps to 0, so a 64-bit field gives ~0. */
 #define GMMU_MASK_(hi, lo) ((2ull << ((hi) - (lo))) - 1)
 
-/* GMMU_BITS(RANGE, shift): fast extractor for a field whose RANGE macro expands to "hi, lo". */
-#define GMMU_BITS(range, shift)  GMMU_BITS_(range, shift)
-#define GMMU_BITS_(h_, l_, sh_) {.word = (l_) / 64, .lo = (l_) % 64, .shift = (sh_), .mask = GMMU_MASK_(h_, l_)}
+/* GMMU_BITS(shift, RANGE): fast extractor for a field whose RANGE macro expands to "hi, lo".
+ * The range comes last, through __VA_ARGS__, so that the macro works whether a preprocessor
+ * (or cppcheck's) splits arguments before or after expanding RANGE. */
+#define GMMU_BITS(shift, ...) GMMU_BITS_(shift, __VA_ARGS__)
+#define GMMU_BITS_(sh_, h_, l_)                                                                    \
+	{                                                                                          \
+		.word = (l_) / 64, .lo = (l_) % 64, .shift = (sh_), .mask = GMMU_MASK_(h_, l_)     \
+	}
 
 /* GMMU_ROW(name, RANGE, designated-initializers...): one field row. */
-#define GMMU_ROW(nm, range, ...) GMMU_ROW_(nm, range, __VA_ARGS__)
-#define GMMU_ROW_(nm, h, l, ...) {.name = (nm), .hi = (h), .lo = (l), __VA_ARGS__}
+#define GMMU_ROW(nm, ...) GMMU_ROW_(nm, __VA_ARGS__)
+#define GMMU_ROW_(nm, h, l, ...)                                                                   \
+	{                                                                                          \
+		.name = (nm), .hi = (h), .lo = (l), __VA_ARGS__                                    \
+	}
 
 /* Named-value table reference for a row. */
 #define GMMU_VALUES(t)         .values = (t), .n_values = GMMU_ARRAY_SIZE(t)
@@ -28,12 +36,12 @@
 
 /* Hardware aperture sets (PTE numbering: 0 video, 1 peer, 2 sys coh, 3 sys noncoh;
  * PDE numbering: 0 invalid, 1 video, 2 sys coh, 3 sys noncoh). */
-#define GMMU_APER_PTE_VIDEO  GMMU_APER_HW(0)
-#define GMMU_APER_PTE_PEER   GMMU_APER_HW(1)
-#define GMMU_APER_PTE_SYS    (GMMU_APER_HW(2) | GMMU_APER_HW(3))
-#define GMMU_APER_PDE_VIDEO  GMMU_APER_HW(1)
-#define GMMU_APER_PDE_SYS    (GMMU_APER_HW(2) | GMMU_APER_HW(3))
-#define GMMU_APER_PDE_VALID  (GMMU_APER_PDE_VIDEO | GMMU_APER_PDE_SYS)
+#define GMMU_APER_PTE_VIDEO GMMU_APER_HW(0)
+#define GMMU_APER_PTE_PEER  GMMU_APER_HW(1)
+#define GMMU_APER_PTE_SYS   (GMMU_APER_HW(2) | GMMU_APER_HW(3))
+#define GMMU_APER_PDE_VIDEO GMMU_APER_HW(1)
+#define GMMU_APER_PDE_SYS   (GMMU_APER_HW(2) | GMMU_APER_HW(3))
+#define GMMU_APER_PDE_VALID (GMMU_APER_PDE_VIDEO | GMMU_APER_PDE_SYS)
 
 /* Value tables shared by both versions (defined in fmt_common.c). */
 extern const struct gmmu_value gmmu_bool_values[2];

@@ -72,11 +72,12 @@ static int page_check(const struct gmmu_format *f, const struct gmmu_p2p_request
 	*level = (1ull << shift) == ps ? gmmu_level_for_page(f, shift) : NULL;
 	if (!*level)
 		return p2ps_error_set(err, P2PS_EINVAL,
-		                      "page size 0x%" PRIx64 " is not a PTE page size of format %s", ps,
-		                      f->name);
+		                      "page size 0x%" PRIx64 " is not a PTE page size of format %s",
+		                      ps, f->name);
 	if (rq->offset & (ps - 1))
 		return p2ps_error_set(err, P2PS_EINVAL,
-		                      "offset 0x%" PRIx64 " is not aligned to the page size 0x%" PRIx64,
+		                      "offset 0x%" PRIx64
+		                      " is not aligned to the page size 0x%" PRIx64,
 		                      rq->offset, ps);
 	return 0;
 }
@@ -114,19 +115,32 @@ static int p2p_encode(const struct gmmu_format *f, const struct gmmu_p2p_request
 		                      "base 0x%" PRIx64 " + offset 0x%" PRIx64 " overflows 64 bits",
 		                      base, rq->offset);
 
-	/* Same order as the driver's PTE template: valid, aperture, peer index, kind, flags;
-	 * then the address per page. */
+	/* A PTE maps a whole page: the target must be aligned to it as well (a BAR1 placed at
+	 * an odd boundary cannot back large pages). */
+	uint64_t ps = 1ull << out->level->page_shift;
+	if (out->level->alt_va_lo && rq->page_size == (1ull << out->level->alt_va_lo))
+		ps = rq->page_size;
+	if (addr & (ps - 1))
+		return p2ps_error_set(err, P2PS_EINVAL,
+		                      "target 0x%" PRIx64 " (base 0x%" PRIx64 " + offset 0x%" PRIx64
+		                      ") is not aligned to the page size 0x%" PRIx64,
+		                      addr, base, rq->offset, ps);
+
+	/* The order of nvGpuOpsBuildExternalAllocPtes (the CUDA/UVM path the patch edits):
+	 * flags, aperture, KIND, COMPTAGLINE = 0 (v2) or PCF (v3), then the peer index, then
+	 * the address. Order matters in as-written mode: an oversized peer index ORed in after
+	 * KIND smears into it. (The RM path, dmaUpdateVASpace_GM107, writes the peer index
+	 * before KIND, whose write then clears 63:56 again.) */
 	if ((rc = set_role(ef, GMMU_ROLE_VALID, 1, m, w, err)) ||
+	    (rc = set_role(ef, GMMU_ROLE_VOL, rq->vol, m, w, err)) ||
+	    (rc = set_role(ef, GMMU_ROLE_PRIVILEGE, rq->privilege, m, w, err)) ||
+	    (rc = set_role(ef, GMMU_ROLE_READ_ONLY, rq->read_only, m, w, err)) ||
+	    (rc = set_role(ef, GMMU_ROLE_ATOMIC_DISABLE, rq->atomic_disable, m, w, err)) ||
 	    (rc = set_role(ef, GMMU_ROLE_APERTURE, (uint64_t)ap, m, w, err)))
 		return rc;
-	if (peer && (rc = set_role(ef, GMMU_ROLE_PEER_INDEX, rq->peer_index, m, w, err)))
-		return p2ps_error_prefix(err, "peer index %" PRIu32, rq->peer_index);
 	if ((rc = set_role(ef, GMMU_ROLE_KIND, rq->kind, m, w, err)))
 		return p2ps_error_prefix(err, "kind");
-	if ((rc = set_role(ef, GMMU_ROLE_VOL, rq->vol, m, w, err)) ||
-	    (rc = set_role(ef, GMMU_ROLE_READ_ONLY, rq->read_only, m, w, err)) ||
-	    (rc = set_role(ef, GMMU_ROLE_PRIVILEGE, rq->privilege, m, w, err)) ||
-	    (rc = set_role(ef, GMMU_ROLE_ATOMIC_DISABLE, rq->atomic_disable, m, w, err)))
+	if ((rc = set_role(ef, GMMU_ROLE_COMPTAGLINE, 0, m, w, err)))
 		return rc;
 	if (x->pcf.mask) {
 		/* v3: the driver's default is ACD (access counting disabled) unless asked. */
@@ -138,6 +152,8 @@ static int p2p_encode(const struct gmmu_format *f, const struct gmmu_p2p_request
 		if ((rc = set_role(ef, GMMU_ROLE_PCF, pcf, m, w, err)))
 			return rc;
 	}
+	if (peer && (rc = set_role(ef, GMMU_ROLE_PEER_INDEX, rq->peer_index, m, w, err)))
+		return p2ps_error_prefix(err, "peer index %" PRIu32, rq->peer_index);
 	rc = gmmu_field_set_addr(af, addr, m, w, err);
 	if (rc)
 		return p2ps_error_prefix(err, "%s address (%s)",

@@ -115,8 +115,8 @@ static size_t spec_first_ending_after(const struct gmmu_spec *s, uint64_t va)
 	return lo;
 }
 
-static int check_actual(const struct gmmu_spec *spec, const struct gmmu_range *a,
-                        struct diffs *out, struct gmmu_verify_stats *st, struct p2ps_error *err)
+static int check_actual(const struct gmmu_spec *spec, const struct gmmu_range *a, struct diffs *out,
+                        struct gmmu_verify_stats *st, struct p2ps_error *err)
 {
 	uint64_t cur = a->va, last = a->va + (gmmu_range_bytes(a) - 1);
 	size_t k = spec_first_ending_after(spec, cur);
@@ -164,7 +164,8 @@ int gmmu_verify(const struct gmmu_spec *spec, struct gmmu_range_list *actual, gm
 	struct gmmu_verify_stats st = {0};
 	struct diffs d = {0};
 	int rc = 0;
-	qsort(actual->v, actual->n, sizeof(*actual->v), range_cmp);
+	if (actual->n)
+		qsort(actual->v, actual->n, sizeof(*actual->v), range_cmp);
 	for (size_t i = 0; i < spec->n; i++)
 		st.intended_bytes += spec->maps[i].size;
 	for (size_t i = 0; i < actual->n && !rc; i++)
@@ -182,7 +183,8 @@ int gmmu_verify(const struct gmmu_spec *spec, struct gmmu_range_list *actual, gm
 		while (!done && !rc) {
 			/* Pull in ranges starting at or before cur. */
 			while (j < actual->n && actual->v[j].va <= cur) {
-				uint64_t l = actual->v[j].va + (gmmu_range_bytes(&actual->v[j]) - 1);
+				uint64_t l =
+				        actual->v[j].va + (gmmu_range_bytes(&actual->v[j]) - 1);
 				if (!any_covered || l > covered_last)
 					covered_last = l;
 				any_covered = true;
@@ -212,7 +214,8 @@ int gmmu_verify(const struct gmmu_spec *spec, struct gmmu_range_list *actual, gm
 		}
 	}
 	if (!rc) {
-		qsort(d.v, d.n, sizeof(*d.v), diff_cmp);
+		if (d.n)
+			qsort(d.v, d.n, sizeof(*d.v), diff_cmp);
 		st.diffs = d.n;
 		for (size_t i = 0; i < d.n && !rc; i++)
 			rc = fn ? fn(ctx, &d.v[i], err) : 0;

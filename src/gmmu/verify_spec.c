@@ -37,10 +37,26 @@ static int parse_size_text(const char *s, uint64_t *out)
 	}
 	unsigned shift = 0;
 	switch (*p) {
-	case 'K': case 'k': shift = 10; p++; break;
-	case 'M': case 'm': shift = 20; p++; break;
-	case 'G': case 'g': shift = 30; p++; break;
-	case 'T': case 't': shift = 40; p++; break;
+	case 'K':
+	case 'k':
+		shift = 10;
+		p++;
+		break;
+	case 'M':
+	case 'm':
+		shift = 20;
+		p++;
+		break;
+	case 'G':
+	case 'g':
+		shift = 30;
+		p++;
+		break;
+	case 'T':
+	case 't':
+		shift = 40;
+		p++;
+		break;
 	default: break;
 	}
 	if (shift && (!strcmp(p, "iB") || !strcmp(p, "B")))
@@ -53,8 +69,8 @@ static int parse_size_text(const char *s, uint64_t *out)
 	return 0;
 }
 
-static int get_u64(json_object *o, const char *key, uint64_t *out, bool *present,
-                   const char *where, struct p2ps_error *err)
+static int get_u64(json_object *o, const char *key, uint64_t *out, bool *present, const char *where,
+                   struct p2ps_error *err)
 {
 	json_object *v;
 	*present = json_object_object_get_ex(o, key, &v) && v;
@@ -70,10 +86,11 @@ static int get_u64(json_object *o, const char *key, uint64_t *out, bool *present
 	if (json_object_is_type(v, json_type_string)) {
 		int rc = parse_size_text(json_object_get_string(v), out);
 		if (rc)
-			return p2ps_error_set(err, P2PS_EINVAL,
-			                      "%s: \"%s\": '%s' is not an address or size (0x hex, or "
-			                      "decimal with K/M/G/T)",
-			                      where, key, json_object_get_string(v));
+			return p2ps_error_set(
+			        err, P2PS_EINVAL,
+			        "%s: \"%s\": '%s' is not an address or size (0x hex, or "
+			        "decimal with K/M/G/T)",
+			        where, key, json_object_get_string(v));
 		return 0;
 	}
 	return p2ps_error_set(err, P2PS_EINVAL, "%s: \"%s\": expected a string or an integer",
@@ -137,8 +154,8 @@ static int parse_flags(json_object *flags, struct gmmu_expect *e, const char *wh
 		if (!json_object_is_type(val, json_type_boolean) &&
 		    !json_object_is_type(val, json_type_int))
 			return p2ps_error_set(err, P2PS_EINVAL,
-			                      "%s: \"flags\": \"%s\" must be true/false or 0/1", where,
-			                      key);
+			                      "%s: \"flags\": \"%s\" must be true/false or 0/1",
+			                      where, key);
 		e->flags_set |= (uint8_t)(1u << f);
 		if (json_object_get_int(val))
 			e->flags_val |= (uint8_t)(1u << f);
@@ -227,9 +244,10 @@ static int parse_mapping(json_object *m, size_t i, const struct gmmu_format *fmt
 		return rc;
 	if (has) {
 		if (page_shift_of(ps, &e->page_shift) || e->page_shift < 12)
-			return p2ps_error_set(err, P2PS_EINVAL,
-			                      "%s: \"page_size\" 0x%llx is not a power of two >= 4K",
-			                      where, (unsigned long long)ps);
+			return p2ps_error_set(
+			        err, P2PS_EINVAL,
+			        "%s: \"page_size\" 0x%llx is not a power of two >= 4K", where,
+			        (unsigned long long)ps);
 		if (fmt && !gmmu_level_for_page(fmt, e->page_shift) &&
 		    !(e->page_shift == 17 && gmmu_level_for_page(fmt, 16)))
 			return p2ps_error_set(err, P2PS_EINVAL,
@@ -280,7 +298,8 @@ static int parse_mapping(json_object *m, size_t i, const struct gmmu_format *fmt
 			return p2ps_error_set(err, P2PS_EINVAL, "%s: \"offset\" needs a \"peer\"",
 			                      where);
 		uint64_t base = 0;
-		if (e->aperture == GMMU_APERTURE_SYS_COH || e->aperture == GMMU_APERTURE_SYS_NONCOH) {
+		if (e->aperture == GMMU_APERTURE_SYS_COH ||
+		    e->aperture == GMMU_APERTURE_SYS_NONCOH) {
 			/* BAR1-P2P: the sysmem address is the peer's BAR1 bus address. */
 			if (!peer || !peer->has_bar1)
 				return p2ps_error_set(err, P2PS_EINVAL,
@@ -307,7 +326,8 @@ static int parse_mapping(json_object *m, size_t i, const struct gmmu_format *fmt
 	if (json_object_object_get_ex(m, "kind", &v) && v) {
 		uint64_t kind;
 		const struct gmmu_field *kf =
-		        fmt ? gmmu_field_find(gmmu_format_entry(fmt, GMMU_ENTRY_PTE), "KIND") : NULL;
+		        fmt ? gmmu_field_find(gmmu_format_entry(fmt, GMMU_ENTRY_PTE), "KIND")
+		            : NULL;
 		if (json_object_is_type(v, json_type_int) && json_object_get_int64(v) >= 0) {
 			kind = (uint64_t)json_object_get_int64(v);
 		} else if (json_object_is_type(v, json_type_string) && kf) {
@@ -322,8 +342,9 @@ static int parse_mapping(json_object *m, size_t i, const struct gmmu_format *fmt
 			                      where);
 		}
 		if (kind > 0xff)
-			return p2ps_error_set(err, P2PS_ERANGE, "%s: \"kind\" 0x%llx exceeds 8 bits",
-			                      where, (unsigned long long)kind);
+			return p2ps_error_set(err, P2PS_ERANGE,
+			                      "%s: \"kind\" 0x%llx exceeds 8 bits", where,
+			                      (unsigned long long)kind);
 		e->has_kind = true;
 		e->kind = (uint8_t)kind;
 	}
@@ -349,7 +370,8 @@ static int spec_build(json_object *root, const char *name, const struct gmmu_for
 		return p2ps_error_set(err, P2PS_EINVAL, "%s: expected a JSON object at the top",
 		                      name);
 	const struct gmmu_format *own = NULL;
-	if (json_object_object_get_ex(root, "chip", &v) && json_object_is_type(v, json_type_string)) {
+	if (json_object_object_get_ex(root, "chip", &v) &&
+	    json_object_is_type(v, json_type_string)) {
 		snprintf(spec->chip, sizeof(spec->chip), "%s", json_object_get_string(v));
 		int rc = gmmu_chip_lookup(spec->chip, &own, err);
 		if (rc)
@@ -375,7 +397,8 @@ static int spec_build(json_object *root, const char *name, const struct gmmu_for
 	json_object *maps;
 	if (!json_object_object_get_ex(root, "mappings", &maps) ||
 	    !json_object_is_type(maps, json_type_array))
-		return p2ps_error_set(err, P2PS_EINVAL, "%s: \"mappings\" (an array) missing", name);
+		return p2ps_error_set(err, P2PS_EINVAL, "%s: \"mappings\" (an array) missing",
+		                      name);
 	size_t n = json_object_array_length(maps);
 	if (!n)
 		return p2ps_error_set(err, P2PS_EINVAL, "%s: \"mappings\" is empty", name);
@@ -393,12 +416,12 @@ static int spec_build(json_object *root, const char *name, const struct gmmu_for
 	for (size_t i = 1; i < spec->n; i++) {
 		const struct gmmu_expect *a = &spec->maps[i - 1], *b = &spec->maps[i];
 		if (b->va - a->va < a->size)
-			return p2ps_error_set(err, P2PS_EINVAL,
-			                      "%s: mappings %s (VA 0x%llx + 0x%llx) and %s (VA 0x%llx) "
-			                      "overlap",
-			                      name, a->name, (unsigned long long)a->va,
-			                      (unsigned long long)a->size, b->name,
-			                      (unsigned long long)b->va);
+			return p2ps_error_set(
+			        err, P2PS_EINVAL,
+			        "%s: mappings %s (VA 0x%llx + 0x%llx) and %s (VA 0x%llx) "
+			        "overlap",
+			        name, a->name, (unsigned long long)a->va,
+			        (unsigned long long)a->size, b->name, (unsigned long long)b->va);
 	}
 	return 0;
 }

@@ -197,23 +197,27 @@ static int walk_table(struct walk *w, const struct gmmu_level *lv, enum p2ps_mem
 		        "%s (VA 0x%llx): points to %s PA 0x%llx as %s, which was already read as "
 		        "%s for VA 0x%llx%s",
 		        from, (unsigned long long)va_base, p2ps_mem_space_name(space),
-		        (unsigned long long)pa, level_name(lv), level_name(&w->fmt->levels[s->level]),
-		        (unsigned long long)s->va,
+		        (unsigned long long)pa, level_name(lv),
+		        level_name(&w->fmt->levels[s->level]), (unsigned long long)s->va,
 		        cycle ? ": the directory points back into its own path (cycle)"
 		              : ": two directories share one table");
 	}
-	*s = (struct seen){.pa = pa, .va = va_base, .space = (uint8_t)space, .level = (uint8_t)li,
+	*s = (struct seen){.pa = pa,
+	                   .va = va_base,
+	                   .space = (uint8_t)space,
+	                   .level = (uint8_t)li,
 	                   .used = true};
 	w->seen_n++;
 
 	const uint8_t *t = p2ps_mem_set_at(w->mem, space, pa, bytes);
 	if (!t)
-		return p2ps_error_set(err, P2PS_EINVAL,
-		                      "%s (VA 0x%llx): %s table at %s PA 0x%llx-0x%llx is not inside "
-		                      "any --mem chunk",
-		                      from, (unsigned long long)va_base, level_name(lv),
-		                      p2ps_mem_space_name(space), (unsigned long long)pa,
-		                      (unsigned long long)(pa + bytes - 1));
+		return p2ps_error_set(
+		        err, P2PS_EINVAL,
+		        "%s (VA 0x%llx): %s table at %s PA 0x%llx-0x%llx is not inside "
+		        "any --mem chunk",
+		        from, (unsigned long long)va_base, level_name(lv),
+		        p2ps_mem_space_name(space), (unsigned long long)pa,
+		        (unsigned long long)(pa + bytes - 1));
 	if (w->depth >= WALK_MAX_LEVELS)
 		return p2ps_error_set(err, P2PS_ELOOP, "%s: walk deeper than %d levels", from,
 		                      WALK_MAX_LEVELS);
@@ -236,13 +240,14 @@ static int walk_table(struct walk *w, const struct gmmu_level *lv, enum p2ps_mem
 		}
 		if (is_pte) {
 			if (!page_shift)
-				rc = p2ps_error_set(err, P2PS_EINVAL,
-				                    "%s[%llu] at %s PA 0x%llx (VA 0x%llx): PTE bit set "
-				                    "(0x%016llx) but %s holds no pages",
-				                    level_name(lv), (unsigned long long)i,
-				                    p2ps_mem_space_name(space), (unsigned long long)epa,
-				                    (unsigned long long)va, (unsigned long long)w0,
-				                    level_name(lv));
+				rc = p2ps_error_set(
+				        err, P2PS_EINVAL,
+				        "%s[%llu] at %s PA 0x%llx (VA 0x%llx): PTE bit set "
+				        "(0x%016llx) but %s holds no pages",
+				        level_name(lv), (unsigned long long)i,
+				        p2ps_mem_space_name(space), (unsigned long long)epa,
+				        (unsigned long long)va, (unsigned long long)w0,
+				        level_name(lv));
 			else
 				rc = emit_pte(w, lv, page_shift, space, epa, (uint32_t)i, va, w0,
 				              err);
@@ -253,8 +258,8 @@ static int walk_table(struct walk *w, const struct gmmu_level *lv, enum p2ps_mem
 			struct gmmu_pde_view big, small;
 			gmmu_dual_pde_view(w->fmt, ww, &big, &small);
 			if (big.valid && w->big)
-				rc = follow(w, lv, (uint32_t)i, space, epa, &big, w->big, va, ".big",
-				            err);
+				rc = follow(w, lv, (uint32_t)i, space, epa, &big, w->big, va,
+				            ".big", err);
 			if (!rc && small.valid && w->small)
 				rc = follow(w, lv, (uint32_t)i, space, epa, &small, w->small, va,
 				            ".small", err);

@@ -25,7 +25,7 @@
 
 /* Generations in release order; the chip table names them (a generation is data). */
 static const char *const generation_order[] = {
-	"Kepler", "Maxwell", "Pascal", "Volta", "Turing", "Ampere", "Ada", "Hopper", "Blackwell",
+        "Kepler", "Maxwell", "Pascal", "Volta", "Turing", "Ampere", "Ada", "Hopper", "Blackwell",
 };
 #define FIRST_OPEN_MODULES_GENERATION 4 /* Turing */
 
@@ -84,7 +84,8 @@ static struct p2ps_reason *add(struct ctx *c, struct p2ps_reasons *r, enum p2ps_
 	return x;
 }
 
-static void set_fix(struct p2ps_reason *x, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void set_fix(struct p2ps_reason *x, const char *fmt, ...)
+        __attribute__((format(printf, 2, 3)));
 
 static void set_fix(struct p2ps_reason *x, const char *fmt, ...)
 {
@@ -94,6 +95,18 @@ static void set_fix(struct p2ps_reason *x, const char *fmt, ...)
 	va_start(ap, fmt);
 	vsnprintf(x->fix, sizeof(x->fix), fmt, ap);
 	va_end(ap);
+}
+
+/* Blockers first, then unknowns, warnings, infos; equal severities keep their order. */
+static void reasons_sort(struct p2ps_reasons *r)
+{
+	for (size_t i = 1; i < r->n; i++) {
+		struct p2ps_reason x = r->v[i];
+		size_t j = i;
+		for (; j > 0 && r->v[j - 1].sev > x.sev; j--)
+			r->v[j] = r->v[j - 1];
+		r->v[j] = x;
+	}
 }
 
 static void reasons_free(struct p2ps_reasons *r)
@@ -130,7 +143,8 @@ const char *p2ps_topo_legend(enum p2ps_topo t)
 		return "Connection traversing PCIe as well as the interconnect between PCIe Host "
 		       "Bridges within a NUMA node";
 	case P2PS_TOPO_PHB:
-		return "Connection traversing PCIe as well as a PCIe Host Bridge (typically the CPU)";
+		return "Connection traversing PCIe as well as a PCIe Host Bridge (typically the "
+		       "CPU)";
 	case P2PS_TOPO_PXB:
 		return "Connection traversing multiple PCIe bridges (without traversing the PCIe "
 		       "Host Bridge)";
@@ -155,40 +169,40 @@ const char *p2ps_severity_name(enum p2ps_severity s)
 const char *p2ps_reason_code_name(enum p2ps_reason_code code)
 {
 	static const char *const names[P2PS_R_CODE_COUNT] = {
-		[P2PS_R_BAR1_SMALLER_THAN_VRAM] = "bar1_smaller_than_vram",
-		[P2PS_R_BAR1_NOT_MAXIMAL] = "bar1_not_maximal",
-		[P2PS_R_BAR1_UNKNOWN] = "bar1_unknown",
-		[P2PS_R_VRAM_UNKNOWN] = "vram_unknown",
-		[P2PS_R_BAR_UNASSIGNED] = "bar_unassigned",
-		[P2PS_R_BAR_EXCEEDS_WINDOW] = "bar_exceeds_bridge_window",
-		[P2PS_R_IOMMU_TRANSLATING] = "iommu_translating",
-		[P2PS_R_IOMMU_BLOCKED] = "iommu_blocked",
-		[P2PS_R_IOMMU_UNMANAGED] = "iommu_unmanaged",
-		[P2PS_R_IOMMU_UNKNOWN] = "iommu_unknown",
-		[P2PS_R_ACS_REDIRECT] = "acs_redirect",
-		[P2PS_R_ACS_REDIRECT_ROOT] = "acs_redirect_root_port",
-		[P2PS_R_ACS_UNKNOWN] = "acs_unknown",
-		[P2PS_R_PATH_HOST_BRIDGE] = "path_host_bridge",
-		[P2PS_R_PATH_CPU_INTERCONNECT] = "path_cpu_interconnect",
-		[P2PS_R_TOPOLOGY_UNKNOWN] = "topology_unknown",
-		[P2PS_R_LINK_WIDTH_DOWN] = "link_width_below_capability",
-		[P2PS_R_LINK_SPEED_DOWN] = "link_speed_below_capability",
-		[P2PS_R_LINK_SLOT_LIMIT] = "link_slot_limit",
-		[P2PS_R_LINK_UNKNOWN] = "link_unknown",
-		[P2PS_R_MIXED_GENERATIONS] = "mixed_generations",
-		[P2PS_R_MIXED_CHIPS] = "mixed_chips",
-		[P2PS_R_MIXED_MODELS] = "mixed_models",
-		[P2PS_R_GENERATION_UNSUPPORTED] = "generation_unsupported",
-		[P2PS_R_CHIP_UNKNOWN] = "chip_unknown",
-		[P2PS_R_NVLINK] = "nvlink",
-		[P2PS_R_DRIVER] = "driver",
-		[P2PS_R_DRIVER_UNKNOWN] = "driver_unknown",
-		[P2PS_R_BOOT_VGA] = "boot_vga",
-		[P2PS_R_DRIVER_VERSION_MISMATCH] = "driver_version_mismatch",
-		[P2PS_R_VM] = "virtual_machine",
-		[P2PS_R_NCCL_ENV] = "nccl_env",
-		[P2PS_R_NEEDS_ROOT] = "needs_root",
-		[P2PS_R_IOMMU_STATE] = "iommu_state",
+	        [P2PS_R_BAR1_SMALLER_THAN_VRAM] = "bar1_smaller_than_vram",
+	        [P2PS_R_BAR1_NOT_MAXIMAL] = "bar1_not_maximal",
+	        [P2PS_R_BAR1_UNKNOWN] = "bar1_unknown",
+	        [P2PS_R_VRAM_UNKNOWN] = "vram_unknown",
+	        [P2PS_R_BAR_UNASSIGNED] = "bar_unassigned",
+	        [P2PS_R_BAR_EXCEEDS_WINDOW] = "bar_exceeds_bridge_window",
+	        [P2PS_R_IOMMU_TRANSLATING] = "iommu_translating",
+	        [P2PS_R_IOMMU_BLOCKED] = "iommu_blocked",
+	        [P2PS_R_IOMMU_UNMANAGED] = "iommu_unmanaged",
+	        [P2PS_R_IOMMU_UNKNOWN] = "iommu_unknown",
+	        [P2PS_R_ACS_REDIRECT] = "acs_redirect",
+	        [P2PS_R_ACS_REDIRECT_ROOT] = "acs_redirect_root_port",
+	        [P2PS_R_ACS_UNKNOWN] = "acs_unknown",
+	        [P2PS_R_PATH_HOST_BRIDGE] = "path_host_bridge",
+	        [P2PS_R_PATH_CPU_INTERCONNECT] = "path_cpu_interconnect",
+	        [P2PS_R_TOPOLOGY_UNKNOWN] = "topology_unknown",
+	        [P2PS_R_LINK_WIDTH_DOWN] = "link_width_below_capability",
+	        [P2PS_R_LINK_SPEED_DOWN] = "link_speed_below_capability",
+	        [P2PS_R_LINK_SLOT_LIMIT] = "link_slot_limit",
+	        [P2PS_R_LINK_UNKNOWN] = "link_unknown",
+	        [P2PS_R_MIXED_GENERATIONS] = "mixed_generations",
+	        [P2PS_R_MIXED_CHIPS] = "mixed_chips",
+	        [P2PS_R_MIXED_MODELS] = "mixed_models",
+	        [P2PS_R_GENERATION_UNSUPPORTED] = "generation_unsupported",
+	        [P2PS_R_CHIP_UNKNOWN] = "chip_unknown",
+	        [P2PS_R_NVLINK] = "nvlink",
+	        [P2PS_R_DRIVER] = "driver",
+	        [P2PS_R_DRIVER_UNKNOWN] = "driver_unknown",
+	        [P2PS_R_BOOT_VGA] = "boot_vga",
+	        [P2PS_R_DRIVER_VERSION_MISMATCH] = "driver_version_mismatch",
+	        [P2PS_R_VM] = "virtual_machine",
+	        [P2PS_R_NCCL_ENV] = "nccl_env",
+	        [P2PS_R_NEEDS_ROOT] = "needs_root",
+	        [P2PS_R_IOMMU_STATE] = "iommu_state",
 	};
 	if ((int)code < 0 || code >= P2PS_R_CODE_COUNT || !names[code])
 		return "?";
@@ -227,7 +241,7 @@ uint16_t p2ps_acs_redirect_bits(uint16_t ctl)
 
 uint16_t p2ps_acs_ctl_without_redirect(uint16_t ctl)
 {
-	return ctl & (uint16_t)~(P2PS_ACS_RR | P2PS_ACS_CR | P2PS_ACS_EC);
+	return ctl & (uint16_t) ~(P2PS_ACS_RR | P2PS_ACS_CR | P2PS_ACS_EC);
 }
 
 char *p2ps_acs_format(uint16_t reg, char *buf, size_t size)
@@ -236,9 +250,10 @@ char *p2ps_acs_format(uint16_t reg, char *buf, size_t size)
 		uint16_t bit;
 		const char *name;
 	} bits[] = {
-		{P2PS_ACS_SV, "SrcValid"},   {P2PS_ACS_TB, "TransBlk"},    {P2PS_ACS_RR, "ReqRedir"},
-		{P2PS_ACS_CR, "CmpltRedir"}, {P2PS_ACS_UF, "UpstreamFwd"}, {P2PS_ACS_EC, "EgressCtrl"},
-		{P2PS_ACS_DT, "DirectTrans"},
+	        {P2PS_ACS_SV, "SrcValid"},    {P2PS_ACS_TB, "TransBlk"},
+	        {P2PS_ACS_RR, "ReqRedir"},    {P2PS_ACS_CR, "CmpltRedir"},
+	        {P2PS_ACS_UF, "UpstreamFwd"}, {P2PS_ACS_EC, "EgressCtrl"},
+	        {P2PS_ACS_DT, "DirectTrans"},
 	};
 	size_t off = 0;
 	if (!size)
@@ -456,8 +471,8 @@ static void gpu_bar1(struct ctx *c, struct p2ps_gpu_report *g, int gi)
 	if (bar->size_known) {
 		g->bar1_size_known = true;
 		g->bar1_size = bar->size;
-		g->bar1_size_source = c->host->kind == P2PS_HOST_LSPCI_DUMP ? "ReBAR control"
-		                                                            : "resource";
+		g->bar1_size_source =
+		        c->host->kind == P2PS_HOST_LSPCI_DUMP ? "ReBAR control" : "resource";
 	} else if (g->rebar_entry >= 0) {
 		g->bar1_size_known = true;
 		g->bar1_size = p2ps_rebar_size_bytes(d->rebar.e[g->rebar_entry].current);
@@ -491,45 +506,49 @@ static void gpu_bar1(struct ctx *c, struct p2ps_gpu_report *g, int gi)
 	if (d->gpu.vram_known) {
 		g->bar1_covers_vram = g->bar1_size >= d->gpu.vram_bytes;
 		if (!g->bar1_covers_vram) {
-			struct p2ps_reason *x = add(
-			        c, &g->reasons, P2PS_R_BAR1_SMALLER_THAN_VRAM, P2PS_SEV_BLOCKER,
-			        g->dev_idx, "%s: BAR1 is %s, smaller than its %s of VRAM", lbl,
-			        p2ps_size_format(g->bar1_size, s1, sizeof(s1)),
-			        p2ps_size_format(d->gpu.vram_bytes, s2, sizeof(s2)));
+			struct p2ps_reason *x =
+			        add(c, &g->reasons, P2PS_R_BAR1_SMALLER_THAN_VRAM, P2PS_SEV_BLOCKER,
+			            g->dev_idx, "%s: BAR1 is %s, smaller than its %s of VRAM", lbl,
+			            p2ps_size_format(g->bar1_size, s1, sizeof(s1)),
+			            p2ps_size_format(d->gpu.vram_bytes, s2, sizeof(s2)));
 			int fit = rebar_bitmap_fit(resize_sizes, d->gpu.vram_bytes);
 			if (fit >= 0)
 				set_fix(x,
-				        "enable 'Above 4G Decoding' and 'Resizable BAR' in the firmware "
-				        "setup; the GPU offers %s (with no driver bound, Linux >= 6.1: "
+				        "enable 'Above 4G Decoding' and 'Resizable BAR' in the "
+				        "firmware "
+				        "setup; the GPU offers %s (with no driver bound, Linux >= "
+				        "6.1: "
 				        "echo %d > /sys/bus/pci/devices/%s/resource%d_resize)",
 				        p2ps_size_format(p2ps_rebar_size_bytes((uint8_t)fit), s1,
 				                         sizeof(s1)),
 				        fit, d->bdf_str, g->bar1_index);
 			else if (resize_sizes)
 				set_fix(x,
-				        "the GPU's Resizable BAR offers at most %s: BAR1 cannot cover VRAM "
+				        "the GPU's Resizable BAR offers at most %s: BAR1 cannot "
+				        "cover VRAM "
 				        "without a VBIOS that advertises larger sizes",
 				        p2ps_size_format(g->rebar_max, s1, sizeof(s1)));
 			else
-				set_fix(x, "enable 'Above 4G Decoding' and 'Resizable BAR' in the "
-				           "firmware setup (and a VBIOS with Resizable BAR support)");
+				set_fix(x,
+				        "enable 'Above 4G Decoding' and 'Resizable BAR' in the "
+				        "firmware setup (and a VBIOS with Resizable BAR support)");
 		}
 		return;
 	}
 
 	const char *why = p2ps_dev_unknown(d, P2PS_FACT_VRAM);
 	if (rank >= FIRST_OPEN_MODULES_GENERATION && g->bar1_size < MIN_VRAM_TURING_PLUS) {
-		struct p2ps_reason *x =
-		        add(c, &g->reasons, P2PS_R_BAR1_SMALLER_THAN_VRAM, P2PS_SEV_BLOCKER,
-		            g->dev_idx,
-		            "%s: BAR1 is %s; every %s-or-later GPU has at least 2 GiB of VRAM "
-		            "(exact VRAM unknown: %s)",
-		            lbl, p2ps_size_format(g->bar1_size, s1, sizeof(s1)),
-		            generation_order[FIRST_OPEN_MODULES_GENERATION],
-		            why ? why : "no NVML or nvidia-smi report");
+		struct p2ps_reason *x = add(
+		        c, &g->reasons, P2PS_R_BAR1_SMALLER_THAN_VRAM, P2PS_SEV_BLOCKER, g->dev_idx,
+		        "%s: BAR1 is %s; every %s-or-later GPU has at least 2 GiB of VRAM "
+		        "(exact VRAM unknown: %s)",
+		        lbl, p2ps_size_format(g->bar1_size, s1, sizeof(s1)),
+		        generation_order[FIRST_OPEN_MODULES_GENERATION],
+		        why ? why : "no NVML or nvidia-smi report");
 		if (g->rebar_max > g->bar1_size)
 			set_fix(x,
-			        "enable 'Above 4G Decoding' and 'Resizable BAR' in the firmware setup; "
+			        "enable 'Above 4G Decoding' and 'Resizable BAR' in the firmware "
+			        "setup; "
 			        "the GPU offers up to %s",
 			        p2ps_size_format(g->rebar_max, s2, sizeof(s2)));
 		else
@@ -572,12 +591,15 @@ static void gpu_windows(struct ctx *c, struct p2ps_gpu_report *g, int gi)
 			continue;
 		const struct p2ps_window *w = b->prefetchable ? &p->bridge.pref : &p->bridge.mem;
 		uint64_t wsize = w->present ? w->limit - w->base + 1 : 0;
-		bool outside = w->present && (b->address < w->base || b->address + b->size - 1 > w->limit);
+		bool outside =
+		        w->present && (b->address < w->base || b->address + b->size - 1 > w->limit);
 		if (!w->present || b->size > wsize || outside) {
 			struct p2ps_reason *x = add(
 			        c, &g->reasons, P2PS_R_BAR_EXCEEDS_WINDOW,
-			        i == g->bar1_index ? P2PS_SEV_BLOCKER : P2PS_SEV_WARNING, g->dev_idx,
-			        "%s: BAR register %d (%s) does not fit the %sprefetchable window of "
+			        i == g->bar1_index ? P2PS_SEV_BLOCKER : P2PS_SEV_WARNING,
+			        g->dev_idx,
+			        "%s: BAR register %d (%s) does not fit the %sprefetchable window "
+			        "of "
 			        "bridge %s (%s)",
 			        lbl, i, p2ps_size_format(b->size, s1, sizeof(s1)),
 			        b->prefetchable ? "" : "non-", p->bdf_str,
@@ -612,14 +634,14 @@ static void gpu_link(struct ctx *c, struct p2ps_gpu_report *g, int gi)
 		return;
 	}
 	if (e->sta.width < e->cap.width) {
-		struct p2ps_reason *x = add(c, &g->reasons, P2PS_R_LINK_WIDTH_DOWN, P2PS_SEV_WARNING,
-		                            g->dev_idx,
-		                            "%s: link trained to x%u of x%u lanes (%.1f of %.1f GB/s "
-		                            "per direction)",
-		                            lbl, e->sta.width, e->cap.width, g->link_sta_gbps,
-		                            g->link_cap_gbps);
-		set_fix(x, "reseat the card or move it to a slot wired x%u (risers and bifurcated "
-		           "slots often cut lanes)",
+		struct p2ps_reason *x =
+		        add(c, &g->reasons, P2PS_R_LINK_WIDTH_DOWN, P2PS_SEV_WARNING, g->dev_idx,
+		            "%s: link trained to x%u of x%u lanes (%.1f of %.1f GB/s "
+		            "per direction)",
+		            lbl, e->sta.width, e->cap.width, g->link_sta_gbps, g->link_cap_gbps);
+		set_fix(x,
+		        "reseat the card or move it to a slot wired x%u (risers and bifurcated "
+		        "slots often cut lanes)",
 		        e->cap.width);
 	}
 	if (e->sta.speed < e->cap.speed)
@@ -631,7 +653,8 @@ static void gpu_link(struct ctx *c, struct p2ps_gpu_report *g, int gi)
 	if (p && p->pcie.cap.speed && p->pcie.cap.width &&
 	    (p->pcie.cap.speed < e->cap.speed || p->pcie.cap.width < e->cap.width))
 		add(c, &g->reasons, P2PS_R_LINK_SLOT_LIMIT, P2PS_SEV_INFO, g->dev_idx,
-		    "%s: upstream port %s supports %.1f GT/s x%u, less than the GPU's %.1f GT/s x%u",
+		    "%s: upstream port %s supports %.1f GT/s x%u, less than the GPU's %.1f GT/s "
+		    "x%u",
 		    lbl, p->bdf_str, p2ps_link_speed_gts(p->pcie.cap.speed), p->pcie.cap.width,
 		    p2ps_link_speed_gts(e->cap.speed), e->cap.width);
 }
@@ -667,11 +690,11 @@ static void gpu_misc(struct ctx *c, struct p2ps_gpu_report *g, int gi)
 		add(c, &g->reasons, P2PS_R_DRIVER, P2PS_SEV_INFO, g->dev_idx,
 		    "%s: bound to vfio-pci (passed through to a VM or user-space driver)", lbl);
 	} else if (strcmp(d->driver, "nvidia")) {
-		struct p2ps_reason *x = add(c, &g->reasons, P2PS_R_DRIVER, P2PS_SEV_WARNING,
-		                            g->dev_idx,
-		                            "%s: bound to %s, not nvidia: the P2P patch lives in "
-		                            "NVIDIA's open kernel module",
-		                            lbl, d->driver);
+		struct p2ps_reason *x =
+		        add(c, &g->reasons, P2PS_R_DRIVER, P2PS_SEV_WARNING, g->dev_idx,
+		            "%s: bound to %s, not nvidia: the P2P patch lives in "
+		            "NVIDIA's open kernel module",
+		            lbl, d->driver);
 		set_fix(x, "unbind %s (blacklist it) and load the patched nvidia module",
 		        d->driver);
 	}
@@ -711,7 +734,8 @@ static void copy_gpu_reasons(struct ctx *c, struct p2ps_pair *p, const struct p2
 		const struct p2ps_reason *r = &g->reasons.v[i];
 		if (r->sev == P2PS_SEV_INFO)
 			continue;
-		struct p2ps_reason *x = add(c, &p->reasons, r->code, r->sev, r->dev_idx, "%s", r->text);
+		struct p2ps_reason *x =
+		        add(c, &p->reasons, r->code, r->sev, r->dev_idx, "%s", r->text);
 		if (x)
 			memcpy(x->fix, r->fix, sizeof(x->fix));
 	}
@@ -741,7 +765,8 @@ static void pair_iommu(struct ctx *c, struct p2ps_pair *p)
 		case P2PS_IOMMU_TRANSLATING:
 			x = add(c, &p->reasons, P2PS_R_IOMMU_TRANSLATING, P2PS_SEV_BLOCKER,
 			        g->dev_idx,
-			        "%s: the IOMMU translates its DMA (group %d, default domain %s), so a "
+			        "%s: the IOMMU translates its DMA (group %d, default domain %s), "
+			        "so a "
 			        "peer BAR1 bus address in a PTE faults or lands elsewhere",
 			        lbl, d->iommu_group, d->iommu_domain_type);
 			set_fix(x, "%s", iommu_fix(h));
@@ -754,13 +779,15 @@ static void pair_iommu(struct ctx *c, struct p2ps_pair *p)
 			break;
 		case P2PS_IOMMU_UNMANAGED:
 			add(c, &p->reasons, P2PS_R_IOMMU_UNMANAGED, P2PS_SEV_WARNING, g->dev_idx,
-			    "%s: IOMMU group %d is owned by a VFIO user; peer DMA works only where that "
+			    "%s: IOMMU group %d is owned by a VFIO user; peer DMA works only where "
+			    "that "
 			    "user maps the peer's BARs (QEMU does)",
 			    lbl, d->iommu_group);
 			break;
 		case P2PS_IOMMU_UNKNOWN: {
-			const char *why = !h->iommu.known ? "the source carries no IOMMU state"
-			                                  : p2ps_dev_unknown(d, P2PS_FACT_IOMMU_GROUP);
+			const char *why = !h->iommu.known
+			                          ? "the source carries no IOMMU state"
+			                          : p2ps_dev_unknown(d, P2PS_FACT_IOMMU_GROUP);
 			add(c, &p->reasons, P2PS_R_IOMMU_UNKNOWN, P2PS_SEV_UNKNOWN, g->dev_idx,
 			    "%s: IOMMU mode unknown: %s", lbl,
 			    why ? why : "IOMMU present but the group's domain type is not known");
@@ -789,17 +816,22 @@ static void pair_acs(struct ctx *c, struct p2ps_pair *p)
 			/* Through a host bridge the traffic reaches the root complex anyway; a
 			 * redirecting switch port bounces traffic that would stay in the switch. */
 			bool blocker = !root && p->lca_idx >= 0;
-			struct p2ps_reason *x = add(
-			        c, &p->reasons, blocker ? P2PS_R_ACS_REDIRECT : P2PS_R_ACS_REDIRECT_ROOT,
-			        blocker ? P2PS_SEV_BLOCKER : P2PS_SEV_WARNING, t,
-			        "bridge %s (%s) redirects peer traffic to the root complex: ACSCtl %s",
-			        br->bdf_str,
-			        br->pcie.present ? p2ps_pcie_type_name(br->pcie.port_type) : "bridge",
-			        p2ps_acs_format(red, b1, sizeof(b1)));
+			struct p2ps_reason *x =
+			        add(c, &p->reasons,
+			            blocker ? P2PS_R_ACS_REDIRECT : P2PS_R_ACS_REDIRECT_ROOT,
+			            blocker ? P2PS_SEV_BLOCKER : P2PS_SEV_WARNING, t,
+			            "bridge %s (%s) redirects peer traffic to the root complex: "
+			            "ACSCtl %s",
+			            br->bdf_str,
+			            br->pcie.present ? p2ps_pcie_type_name(br->pcie.port_type)
+			                             : "bridge",
+			            p2ps_acs_format(red, b1, sizeof(b1)));
 			set_fix(x,
-			        "setpci -s %s ECAP_ACS+0x6.w=%04x (as root; until reboot, and it weakens "
+			        "setpci -s %s ECAP_ACS+0x6.w=%04x (as root; until reboot, and it "
+			        "weakens "
 			        "IOMMU isolation) or boot with pci=disable_acs_redir=%s",
-			        br->bdf_str, p2ps_acs_ctl_without_redirect(br->acs.ctl), br->bdf_str);
+			        br->bdf_str, p2ps_acs_ctl_without_redirect(br->acs.ctl),
+			        br->bdf_str);
 			continue;
 		}
 		const char *why = p2ps_dev_unknown(br, P2PS_FACT_ACS);
@@ -850,13 +882,14 @@ static void pair_topology(struct ctx *c, struct p2ps_pair *p)
 		if (p->moot)
 			break;
 		bool intel = is_intel_host(h);
-		struct p2ps_reason *x = add(
-		        c, &p->reasons, P2PS_R_PATH_CPU_INTERCONNECT,
-		        intel ? P2PS_SEV_BLOCKER : P2PS_SEV_WARNING, -1,
-		        "peer traffic crosses the CPU interconnect between NUMA nodes %d and %d (SYS)%s",
-		        da->numa_node, db->numa_node,
-		        intel ? ": Intel's UPI/QPI does not forward PCIe peer traffic"
-		              : ": expect a fraction of the PCIe bandwidth");
+		struct p2ps_reason *x =
+		        add(c, &p->reasons, P2PS_R_PATH_CPU_INTERCONNECT,
+		            intel ? P2PS_SEV_BLOCKER : P2PS_SEV_WARNING, -1,
+		            "peer traffic crosses the CPU interconnect between NUMA nodes %d and "
+		            "%d (SYS)%s",
+		            da->numa_node, db->numa_node,
+		            intel ? ": Intel's UPI/QPI does not forward PCIe peer traffic"
+		                  : ": expect a fraction of the PCIe bandwidth");
 		set_fix(x, "put both GPUs under one CPU socket (same NUMA node), ideally one PCIe "
 		           "switch");
 		break;
@@ -867,8 +900,9 @@ static void pair_topology(struct ctx *c, struct p2ps_pair *p)
 			why = p2ps_dev_unknown(db, P2PS_FACT_PARENT);
 		if (!why && (da->numa_node < 0 || db->numa_node < 0))
 			why = p2ps_dev_unknown(da->numa_node < 0 ? da : db, P2PS_FACT_NUMA);
-		add(c, &p->reasons, P2PS_R_TOPOLOGY_UNKNOWN, p->moot ? P2PS_SEV_INFO : P2PS_SEV_UNKNOWN,
-		    -1, "PCIe path between the GPUs unknown: %s",
+		add(c, &p->reasons, P2PS_R_TOPOLOGY_UNKNOWN,
+		    p->moot ? P2PS_SEV_INFO : P2PS_SEV_UNKNOWN, -1,
+		    "PCIe path between the GPUs unknown: %s",
 		    why ? why : "the PCI tree or NUMA nodes are incomplete");
 		break;
 	}
@@ -910,8 +944,9 @@ static void pair_verdict(struct p2ps_pair *p)
 		blocker |= p->reasons.v[i].sev == P2PS_SEV_BLOCKER;
 		unknown |= p->reasons.v[i].sev == P2PS_SEV_UNKNOWN;
 	}
-	p->verdict = blocker ? P2PS_VERDICT_NOT_READY
-	                     : unknown ? P2PS_VERDICT_UNKNOWN : P2PS_VERDICT_READY;
+	p->verdict = blocker   ? P2PS_VERDICT_NOT_READY
+	             : unknown ? P2PS_VERDICT_UNKNOWN
+	                       : P2PS_VERDICT_READY;
 }
 
 /* ---- host ---------------------------------------------------------------------- */
@@ -938,7 +973,9 @@ static void host_findings(struct ctx *c)
 		    h->cmdline.iommu_passthrough);
 		cat(a->iommu_flags, sizeof(a->iommu_flags), "pcie_acs_override",
 		    h->cmdline.pcie_acs_override);
-		cat(a->iommu_flags, sizeof(a->iommu_flags), "pci", h->cmdline.pci);
+		/* pci= matters here only for its ACS options (config_acs, disable_acs_redir). */
+		if (strstr(h->cmdline.pci, "acs"))
+			cat(a->iommu_flags, sizeof(a->iommu_flags), "pci", h->cmdline.pci);
 	}
 	if (!h->iommu.known) {
 		snprintf(a->iommu_summary, sizeof(a->iommu_summary), "unknown (%s)",
@@ -954,9 +991,11 @@ static void host_findings(struct ctx *c)
 			const char *t = h->devs[a->gpus[i].dev_idx].iommu_domain_type;
 			size_t len = strlen(types);
 			if (t[0] && !strstr(types, t))
-				snprintf(types + len, sizeof(types) - len, "%s%s", len ? "/" : "", t);
+				snprintf(types + len, sizeof(types) - len, "%s%s", len ? "/" : "",
+				         t);
 		}
-		snprintf(a->iommu_summary, sizeof(a->iommu_summary), "on (%s%s%.160s, %d groups)%s%s",
+		snprintf(a->iommu_summary, sizeof(a->iommu_summary),
+		         "on (%s%s%.160s, %d groups)%s%s",
 		         h->iommu.kind[0] ? h->iommu.kind : "unknown kind",
 		         h->iommu.units[0] ? ": " : "", h->iommu.units, h->iommu.n_groups,
 		         types[0] ? ", GPU default domain " : "", types);
@@ -965,25 +1004,26 @@ static void host_findings(struct ctx *c)
 	    a->iommu_flags[0] ? "; kernel command line: " : "", a->iommu_flags);
 
 	if (h->config_limited_any) {
-		struct p2ps_reason *x =
-		        add(c, r, P2PS_R_NEEDS_ROOT, P2PS_SEV_INFO, -1,
-		            "config space past 64 bytes is readable only by root: ACS, Resizable BAR "
-		            "and PCIe link registers come from sysfs or stay unknown");
+		struct p2ps_reason *x = add(
+		        c, r, P2PS_R_NEEDS_ROOT, P2PS_SEV_INFO, -1,
+		        "config space past 64 bytes is readable only by root: ACS, Resizable BAR "
+		        "and PCIe link registers come from sysfs or stay unknown");
 		set_fix(x, "run as root (sudo bar-inspect) for the full report");
 	}
 	if (h->nvidia.module_known && h->nvidia.proc_known && h->nvidia.module_version[0] &&
 	    h->nvidia.proc_driver_version[0] &&
 	    strcmp(h->nvidia.module_version, h->nvidia.proc_driver_version)) {
-		struct p2ps_reason *x = add(
-		        c, r, P2PS_R_DRIVER_VERSION_MISMATCH, P2PS_SEV_WARNING, -1,
-		        "loaded nvidia module is %s but /proc/driver/nvidia/version says %s",
-		        h->nvidia.module_version, h->nvidia.proc_driver_version);
+		struct p2ps_reason *x =
+		        add(c, r, P2PS_R_DRIVER_VERSION_MISMATCH, P2PS_SEV_WARNING, -1,
+		            "loaded nvidia module is %s but /proc/driver/nvidia/version says %s",
+		            h->nvidia.module_version, h->nvidia.proc_driver_version);
 		set_fix(x, "build the patched modules from the same release as the installed user "
 		           "space (.run --no-kernel-modules) and reload them");
 	}
 	if (h->vm.known && h->vm.in_vm)
 		add(c, r, P2PS_R_VM, P2PS_SEV_WARNING, -1,
-		    "running in a virtual machine (%s%s%s): the PCI tree is the guest's, so classes "
+		    "running in a virtual machine (%s%s%s): the PCI tree is the guest's, so "
+		    "classes "
 		    "and ACS describe the virtual topology, not the host's",
 		    h->vm.hypervisor[0] ? h->vm.hypervisor : "hypervisor",
 		    h->vm.evidence[0] ? ", " : "", h->vm.evidence);
@@ -1057,6 +1097,7 @@ int p2ps_analysis_run(const struct p2ps_host *host, struct p2ps_analysis *out,
 		gpu_bar1(&c, g, (int)gi);
 		gpu_windows(&c, g, (int)gi);
 		gpu_link(&c, g, (int)gi);
+		reasons_sort(&g->reasons);
 	}
 
 	for (size_t i = 0; i < out->n_gpus; i++) {
@@ -1064,7 +1105,8 @@ int p2ps_analysis_run(const struct p2ps_host *host, struct p2ps_analysis *out,
 			int lca, turn[2];
 			int di = out->gpus[i].dev_idx, dj = out->gpus[j].dev_idx;
 			enum p2ps_topo t = p2ps_topo_classify(host, di, dj, &lca, turn);
-			int nv = i == j ? 0 : nvlinks_between(host, &host->devs[di], &host->devs[dj]);
+			int nv = i == j ? 0
+			                : nvlinks_between(host, &host->devs[di], &host->devs[dj]);
 			out->nvlink_matrix[i * out->n_gpus + j] = nv;
 			out->matrix[i * out->n_gpus + j] = nv ? P2PS_TOPO_NV : t;
 			if (j <= i)
@@ -1088,9 +1130,11 @@ int p2ps_analysis_run(const struct p2ps_host *host, struct p2ps_analysis *out,
 			copy_gpu_reasons(&c, p, &out->gpus[i]);
 			copy_gpu_reasons(&c, p, &out->gpus[j]);
 			pair_verdict(p);
+			reasons_sort(&p->reasons);
 		}
 	}
 	host_findings(&c);
+	reasons_sort(&out->host_reasons);
 	if (c.oom)
 		goto oom;
 	return 0;

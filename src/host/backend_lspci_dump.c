@@ -3,7 +3,9 @@
  * bytes only: no sizes, drivers, NUMA or IOMMU facts, and no parent links, so the
  * tree is rebuilt from bridge secondary/subordinate bus numbers as `lspci -t` does. */
 #include <errno.h>
+#include <stdbool.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 
@@ -62,6 +64,39 @@ static void build_tree(struct p2ps_host *host)
 	}
 }
 
+/* libpci 3.9 stores a hex row at whatever offset its "%x:" prefix names and checks
+ * only the upper bound, so an offset like 80ffffff (negative as an int) writes outside
+ * its buffer and crashes lspci itself. Rows are checked here first: any line that
+ * starts with hex digits, a colon and a space (a row; device lines continue with a
+ * digit after the colon) must name an offset inside 4096 bytes. */
+static int check_rows(FILE *f, const char *path, struct p2ps_error *err)
+{
+	char line[1024];
+	unsigned long lineno = 0;
+	bool at_start = true;
+	while (fgets(line, sizeof(line), f)) {
+		/* Only the start of a line can be a row; a long line arrives in pieces. */
+		bool start = at_start;
+		at_start = strchr(line, '\n') != NULL;
+		if (!start)
+			continue;
+		lineno++;
+		size_t n = strspn(line, "0123456789abcdefABCDEF");
+		if (!n || line[n] != ':' || (line[n + 1] != ' ' && line[n + 1] != '\n' &&
+		                             line[n + 1] != '\0' && line[n + 1] != '\r'))
+			continue;
+		unsigned long off = n > 8 ? ~0ul : strtoul(line, NULL, 16);
+		if (off >= P2PS_HOST_CONFIG_MAX)
+			return p2ps_error_set(err, P2PS_EINVAL,
+			                      "lspci dump %s: line %lu: config offset %.*s is beyond "
+			                      "4096 bytes",
+			                      path, lineno, (int)(n > 16 ? 16 : n), line);
+	}
+	if (ferror(f))
+		return p2ps_error_set(err, P2PS_EIO, "lspci dump %s: %s", path, strerror(errno));
+	return 0;
+}
+
 static int dump_load(struct p2ps_host *host, const struct p2ps_host_source *src,
                      struct p2ps_error *err)
 {
@@ -73,10 +108,15 @@ static int dump_load(struct p2ps_host *host, const struct p2ps_host_source *src,
 		return p2ps_error_set(err, errno == EACCES ? P2PS_EACCES : P2PS_ENOENT,
 		                      "lspci dump %s: %s", src->path, strerror(errno));
 	int is_reg = fstat(fileno(f), &st) == 0 && S_ISREG(st.st_mode);
-	fclose(f);
-	if (!is_reg)
+	if (!is_reg) {
+		fclose(f);
 		return p2ps_error_set(err, P2PS_EINVAL, "lspci dump %s: not a regular file",
 		                      src->path);
+	}
+	int rc = check_rows(f, src->path, err);
+	fclose(f);
+	if (rc < 0)
+		return rc;
 	struct p2ps_pcilib_opts o = {
 		.method = PCI_ACCESS_DUMP,
 		.param = "dump.name",
@@ -84,7 +124,7 @@ static int dump_load(struct p2ps_host *host, const struct p2ps_host_source *src,
 		.names = !(src->flags & P2PS_HOST_F_NO_NAMES),
 		.kernel_view = false,
 	};
-	int rc = p2ps_pcilib_scan(host, &o, err);
+	rc = p2ps_pcilib_scan(host, &o, err);
 	if (rc < 0)
 		return p2ps_error_prefix(err, "lspci dump %s", src->path);
 	if (!host->n_devs)

@@ -127,6 +127,15 @@ uint16_t p2ps_cfg_find_ext_cap(const uint8_t *cfg, size_t len, uint16_t id,
 	return 0;
 }
 
+bool p2ps_bar_unassigned(const struct p2ps_dev *d, const struct p2ps_bar *b)
+{
+	if (b->address)
+		return false;
+	if (b->io && d->config_len >= CFG_HEADER_LEN)
+		return !(p2ps_le16(d->config + PCI_COMMAND) & PCI_COMMAND_IO);
+	return true;
+}
+
 static void decode_bars(struct p2ps_dev *d, int nbars)
 {
 	const uint8_t *c = d->config;
@@ -153,7 +162,7 @@ static void decode_bars(struct p2ps_dev *d, int nbars)
 				i++; /* the upper half is not a BAR of its own */
 			}
 		}
-		b->unassigned = b->address == 0;
+		b->unassigned = p2ps_bar_unassigned(d, b);
 	}
 }
 
@@ -215,7 +224,13 @@ void p2ps_cfg_decode_header(struct p2ps_dev *d)
 		rom = p2ps_le32(c + PCI_ROM_ADDRESS1);
 		break;
 	case PCI_HEADER_TYPE_CARDBUS:
+		/* CardBus bridges keep their bus numbers at the same offsets as PCI bridges;
+		 * their windows have another layout and are not decoded. */
 		decode_bars(d, 1);
+		d->bridge.is_bridge = true;
+		d->bridge.primary = c[PCI_PRIMARY_BUS];
+		d->bridge.secondary = c[PCI_SECONDARY_BUS];
+		d->bridge.subordinate = c[PCI_SUBORDINATE_BUS];
 		break;
 	default:
 		break;
@@ -302,6 +317,17 @@ void p2ps_cfg_decode_caps(struct p2ps_dev *d)
 	enum p2ps_walk_end end = P2PS_WALK_NONE;
 	if (d->config_len < CFG_HEADER_LEN) {
 		p2ps_dev_set_unknown(d, P2PS_FACT_CAPS, "config space header not readable");
+		return;
+	}
+	/* An all-ones header means the reads failed (device in D3cold, gone, or a dump
+	 * row missing): whatever follows is not a capability list. */
+	if (p2ps_le16(d->config + PCI_VENDOR_ID) == 0xffff ||
+	    (d->config[PCI_HEADER_TYPE] & 0x7f) == 0x7f) {
+		memset(&d->pcie, 0, sizeof(d->pcie));
+		memset(&d->acs, 0, sizeof(d->acs));
+		memset(&d->rebar, 0, sizeof(d->rebar));
+		p2ps_dev_set_unknown(d, P2PS_FACT_CAPS, "config header reads as all-ones");
+		p2ps_strlcpy(d->ext_cap_walk, "denied", sizeof(d->ext_cap_walk));
 		return;
 	}
 	if (!d->pcie.present)

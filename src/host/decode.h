@@ -5,6 +5,7 @@
 #ifndef P2PS_HOST_DECODE_H
 #define P2PS_HOST_DECODE_H
 
+#include <stdbool.h>
 #include <stdint.h>
 
 #include "p2pscope/host.h"
@@ -33,6 +34,10 @@ uint16_t p2ps_cfg_find_ext_cap(const uint8_t *cfg, size_t len, uint16_t id,
 /* Header fields from the first 64 bytes: ids, class, revision, header type, BAR
  * register types and addresses, ROM, bridge bus numbers and windows. */
 void p2ps_cfg_decode_header(struct p2ps_dev *dev);
+
+/* Whether a BAR holds no usable address: a memory BAR at 0, or an I/O BAR at 0 while
+ * I/O decoding is off (legacy IDE-style functions decode I/O port 0 legitimately). */
+bool p2ps_bar_unassigned(const struct p2ps_dev *dev, const struct p2ps_bar *bar);
 
 /* Capability decoders: each reads its registers at off and fills one struct. */
 void p2ps_cap_pcie(struct p2ps_dev *dev, uint16_t off);

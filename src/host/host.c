@@ -1,6 +1,7 @@
 /* Host model: backend registry, loading, lookups and unit helpers. */
 #include "host_internal.h"
 
+#include <ctype.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -126,23 +127,40 @@ struct p2ps_dev *p2ps_host_find(const struct p2ps_host *host, const struct p2ps_
 	return NULL;
 }
 
+/* Reads exactly the hex digits up to the next delimiter (max digits); -1 if none or too many. */
+static long hex_field(const char **p, int max, char delim)
+{
+	long v = 0;
+	int n = 0;
+	while (isxdigit((unsigned char)**p)) {
+		if (++n > max)
+			return -1;
+		char c = (char)tolower((unsigned char)**p);
+		v = v * 16 + (c <= '9' ? c - '0' : c - 'a' + 10);
+		(*p)++;
+	}
+	if (!n || **p != delim)
+		return -1;
+	if (delim)
+		(*p)++;
+	return v;
+}
+
 int p2ps_bdf_parse(const char *s, struct p2ps_bdf *out)
 {
-	unsigned dom = 0, bus, dev, fn;
-	int n = 0;
 	if (!s || !out)
 		return P2PS_EINVAL;
-	if (sscanf(s, "%x:%x:%x.%x%n", &dom, &bus, &dev, &fn, &n) == 4 && s[n] == '\0') {
-		/* full form */
-	} else if (n = 0, dom = 0, sscanf(s, "%x:%x.%x%n", &bus, &dev, &fn, &n) == 3 &&
-	                                   s[n] == '\0') {
-		/* short form, domain 0 */
-	} else {
+	/* "DDDD:BB:DD.F" has two colons, "BB:DD.F" one; the domain may be up to 8 digits. */
+	const char *c1 = strchr(s, ':');
+	bool has_domain = c1 && strchr(c1 + 1, ':');
+	const char *p = s;
+	long dom = has_domain ? hex_field(&p, 8, ':') : 0;
+	long bus = hex_field(&p, 2, ':');
+	long dev = hex_field(&p, 2, '.');
+	long fn = hex_field(&p, 1, '\0');
+	if (dom < 0 || bus < 0 || dev < 0 || fn < 0 || dev > 0x1f || fn > 7)
 		return P2PS_EINVAL;
-	}
-	if (bus > 0xff || dev > 0x1f || fn > 7)
-		return P2PS_EINVAL;
-	out->domain = dom;
+	out->domain = (uint32_t)dom;
 	out->bus = (uint8_t)bus;
 	out->dev = (uint8_t)dev;
 	out->fn = (uint8_t)fn;

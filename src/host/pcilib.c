@@ -28,7 +28,7 @@ struct scan {
 
 static _Thread_local struct scan *current_scan;
 
-static _Noreturn void pcilib_error(char *fmt, ...)
+__attribute__((noreturn)) static void pcilib_error(char *fmt, ...)
 {
 	struct scan *s = current_scan;
 	va_list ap;
@@ -116,7 +116,7 @@ static void merge_kernel_bars(struct pci_dev *pd, struct p2ps_dev *d, int known)
 			}
 		}
 		b->address = b->io ? (base & PCI_ADDR_IO_MASK) : (base & PCI_ADDR_MEM_MASK);
-		b->unassigned = b->address == 0;
+		b->unassigned = p2ps_bar_unassigned(d, b);
 		if (known & PCI_FILL_SIZES) {
 			b->size = size;
 			b->size_known = true;

@@ -36,7 +36,8 @@ static void bridge_node(struct p2ps_strbuf *b, const struct p2ps_dev *d)
 	if (d->acs.present) {
 		uint16_t r = p2ps_acs_redirect_bits(d->acs.ctl);
 		if (r)
-			p2ps_strbuf_printf(b, "\\nACS redirect:%s%s%s", (r & P2PS_ACS_RR) ? " ReqRedir+" : "",
+			p2ps_strbuf_printf(b, "\\nACS redirect:%s%s%s",
+			                   (r & P2PS_ACS_RR) ? " ReqRedir+" : "",
 			                   (r & P2PS_ACS_CR) ? " CmpltRedir+" : "",
 			                   (r & P2PS_ACS_EC) ? " EgressCtrl+" : "");
 		else
@@ -52,8 +53,9 @@ static void gpu_node(struct p2ps_strbuf *b, const struct p2ps_analysis *a, int g
 	const struct p2ps_gpu_report *g = &a->gpus[gi];
 	const struct p2ps_dev *d = &a->host->devs[g->dev_idx];
 	char s[32];
-	p2ps_strbuf_printf(b, "  \"%s\" [shape=box, style=\"filled,bold\", fillcolor=palegreen, "
-	                      "label=\"GPU%d %s\\n",
+	p2ps_strbuf_printf(b,
+	                   "  \"%s\" [shape=box, style=\"filled,bold\", fillcolor=palegreen, "
+	                   "label=\"GPU%d %s\\n",
 	                   d->bdf_str, gi, d->bdf_str);
 	escaped(b, d->device_name[0] ? d->device_name : d->chip ? d->chip->chip : "NVIDIA GPU");
 	if (g->bar1_size_known)
@@ -95,12 +97,14 @@ int p2ps_render_dot(const struct p2ps_analysis *a, const struct p2ps_render_opts
 			continue;
 		bool first = true;
 		for (size_t j = 0; j < i; j++)
-			if (want[j] && h->devs[j].parent_idx < 0 && !strcmp(h->devs[j].root_bus, d->root_bus))
+			if (want[j] && h->devs[j].parent_idx < 0 &&
+			    !strcmp(h->devs[j].root_bus, d->root_bus))
 				first = false;
 		if (!first)
 			continue;
-		p2ps_strbuf_printf(b, "  \"%s\" [shape=box, style=filled, fillcolor=lightgrey, "
-		                      "label=\"host bridge\\n%s",
+		p2ps_strbuf_printf(b,
+		                   "  \"%s\" [shape=box, style=filled, fillcolor=lightgrey, "
+		                   "label=\"host bridge\\n%s",
 		                   d->root_bus, d->root_bus);
 		if (d->numa_node >= 0)
 			p2ps_strbuf_printf(b, "\\nNUMA %d", d->numa_node);
@@ -118,7 +122,8 @@ int p2ps_render_dot(const struct p2ps_analysis *a, const struct p2ps_render_opts
 		else
 			other_node(b, d);
 		if (d->parent_idx >= 0)
-			p2ps_strbuf_printf(b, "  \"%s\" -> \"%s\";\n", d->parent->bdf_str, d->bdf_str);
+			p2ps_strbuf_printf(b, "  \"%s\" -> \"%s\";\n", d->parent->bdf_str,
+			                   d->bdf_str);
 		else if (d->root_bus[0])
 			p2ps_strbuf_printf(b, "  \"%s\" -> \"%s\";\n", d->root_bus, d->bdf_str);
 	}
@@ -126,19 +131,21 @@ int p2ps_render_dot(const struct p2ps_analysis *a, const struct p2ps_render_opts
 		const struct p2ps_pair *p = &a->pairs[k];
 		if (!p2ps_pair_shown(a, o, p))
 			continue;
-		const char *color = p->moot ? "blue"
-		                    : p->verdict == P2PS_VERDICT_READY   ? "darkgreen"
+		const char *color = p->moot                                ? "blue"
+		                    : p->verdict == P2PS_VERDICT_READY     ? "darkgreen"
 		                    : p->verdict == P2PS_VERDICT_NOT_READY ? "red"
 		                                                           : "grey50";
-		p2ps_strbuf_printf(b, "  \"%s\" -> \"%s\" [dir=none, style=dashed, constraint=false, "
-		                      "color=%s, fontcolor=%s, label=\"",
+		p2ps_strbuf_printf(b,
+		                   "  \"%s\" -> \"%s\" [dir=none, style=dashed, constraint=false, "
+		                   "color=%s, fontcolor=%s, label=\"",
 		                   h->devs[a->gpus[p->a].dev_idx].bdf_str,
 		                   h->devs[a->gpus[p->b].dev_idx].bdf_str, color, color);
 		if (p->topo == P2PS_TOPO_NV)
 			p2ps_strbuf_printf(b, "NV%d", p->nvlinks);
 		else
 			p2ps_strbuf_puts(b, p2ps_topo_name(p->topo));
-		p2ps_strbuf_printf(b, "\\n%s\"];\n", p->moot ? "moot (NVLink)" : p2ps_verdict_name(p->verdict));
+		p2ps_strbuf_printf(b, "\\n%s\"];\n",
+		                   p->moot ? "moot (NVLink)" : p2ps_verdict_name(p->verdict));
 	}
 	p2ps_strbuf_puts(b, "}\n");
 	free(want);

@@ -5,6 +5,7 @@
 
 #include <json-c/json.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "p2pscope/nvidia_chips.h"
@@ -31,6 +32,16 @@ static struct json_object *gts_or_null(uint8_t speed)
 	return speed ? json_object_new_double(p2ps_link_speed_gts(speed)) : NULL;
 }
 
+/* GB/s rounded to two decimals, so the document reads "63.02" rather than 17 digits. */
+static struct json_object *gbps_or_null(double v)
+{
+	char s[32];
+	if (v <= 0)
+		return NULL;
+	snprintf(s, sizeof(s), "%.2f", v);
+	return json_object_new_double_s(strtod(s, NULL), s);
+}
+
 static struct json_object *reasons_json(const struct p2ps_analysis *a, const struct p2ps_reasons *r)
 {
 	struct json_object *arr = json_object_new_array();
@@ -39,9 +50,10 @@ static struct json_object *reasons_json(const struct p2ps_analysis *a, const str
 		struct json_object *o = json_object_new_object();
 		put(o, "code", json_object_new_string(p2ps_reason_code_name(x->code)));
 		put(o, "severity", json_object_new_string(p2ps_severity_name(x->sev)));
-		put(o, "device", x->dev_idx >= 0 && (size_t)x->dev_idx < a->host->n_devs
-		                         ? json_object_new_string(a->host->devs[x->dev_idx].bdf_str)
-		                         : NULL);
+		put(o, "device",
+		    x->dev_idx >= 0 && (size_t)x->dev_idx < a->host->n_devs
+		            ? json_object_new_string(a->host->devs[x->dev_idx].bdf_str)
+		            : NULL);
 		put(o, "text", json_object_new_string(x->text));
 		put(o, "fix", str_or_null(x->fix));
 		json_object_array_add(arr, o);
@@ -78,8 +90,8 @@ static struct json_object *link_json(const struct p2ps_dev *d)
 	put(o, "speed_gts", gts_or_null(e->sta.speed));
 	put(o, "width", int_or_null(e->sta.width != 0, e->sta.width));
 	double cg = p2ps_link_gbps(&e->cap), sg = p2ps_link_gbps(&e->sta);
-	put(o, "cap_gbps", cg > 0 ? json_object_new_double(cg) : NULL);
-	put(o, "gbps", sg > 0 ? json_object_new_double(sg) : NULL);
+	put(o, "cap_gbps", gbps_or_null(cg));
+	put(o, "gbps", gbps_or_null(sg));
 	static const char *const src[] = {"none", "config", "sysfs"};
 	put(o, "cap_source", json_object_new_string(src[e->cap_source <= 2 ? e->cap_source : 0]));
 	put(o, "source", json_object_new_string(src[e->sta_source <= 2 ? e->sta_source : 0]));
@@ -103,8 +115,8 @@ static struct json_object *sizes_json(uint64_t bitmap)
 	struct json_object *arr = json_object_new_array();
 	for (int n = 0; n <= 43; n++)
 		if (bitmap & (1ull << n))
-			json_object_array_add(arr,
-			                      json_object_new_uint64(p2ps_rebar_size_bytes((uint8_t)n)));
+			json_object_array_add(
+			        arr, json_object_new_uint64(p2ps_rebar_size_bytes((uint8_t)n)));
 	return arr;
 }
 
@@ -162,9 +174,9 @@ static struct json_object *gpu_json(const struct p2ps_analysis *a, size_t gi)
 	put(o, "bar1_driver_total",
 	    d->gpu.bar1_known ? json_object_new_uint64(d->gpu.bar1_total_bytes) : NULL);
 	put(o, "vram", d->gpu.vram_known ? json_object_new_uint64(d->gpu.vram_bytes) : NULL);
-	put(o, "bar1_covers_vram", g->bar1_size_known && d->gpu.vram_known
-	                                   ? json_object_new_boolean(g->bar1_covers_vram)
-	                                   : NULL);
+	put(o, "bar1_covers_vram",
+	    g->bar1_size_known && d->gpu.vram_known ? json_object_new_boolean(g->bar1_covers_vram)
+	                                            : NULL);
 	put(o, "rebar_max", g->rebar_max ? json_object_new_uint64(g->rebar_max) : NULL);
 	put(o, "iommu_mode", json_object_new_string(p2ps_iommu_mode_name(g->iommu)));
 	static const char *const src[] = {"none", "nvml", "nvidia-smi"};
@@ -174,8 +186,9 @@ static struct json_object *gpu_json(const struct p2ps_analysis *a, size_t gi)
 		for (int i = 0; i < d->gpu.n_nvlink_peers && i < P2PS_HOST_MAX_NVLINK; i++) {
 			char bdf[20];
 			struct json_object *p = json_object_new_object();
-			put(p, "bdf", json_object_new_string(p2ps_bdf_format(&d->gpu.nvlink_peers[i].bdf,
-			                                                     bdf, sizeof(bdf))));
+			put(p, "bdf",
+			    json_object_new_string(p2ps_bdf_format(&d->gpu.nvlink_peers[i].bdf, bdf,
+			                                           sizeof(bdf))));
 			put(p, "links", json_object_new_int(d->gpu.nvlink_peers[i].links));
 			json_object_array_add(arr, p);
 		}
@@ -183,8 +196,9 @@ static struct json_object *gpu_json(const struct p2ps_analysis *a, size_t gi)
 	} else {
 		put(o, "nvlink_peers", NULL);
 	}
-	put(o, "link_cap_gbps", g->link_cap_gbps > 0 ? json_object_new_double(g->link_cap_gbps) : NULL);
-	put(o, "link_gbps", g->link_sta_gbps > 0 ? json_object_new_double(g->link_sta_gbps) : NULL);
+	put(o, "link_cap_gbps",
+	    gbps_or_null(g->link_cap_gbps));
+	put(o, "link_gbps", gbps_or_null(g->link_sta_gbps));
 	put(o, "reasons", reasons_json(a, &g->reasons));
 	return o;
 }
@@ -213,8 +227,9 @@ static struct json_object *device_json(const struct p2ps_analysis *a, int idx)
 		put(o, "chip", NULL);
 	}
 	put(o, "bars", bars_json(d));
-	put(o, "pcie_type", d->pcie.present ? json_object_new_string(p2ps_pcie_type_name(d->pcie.port_type))
-	                                     : NULL);
+	put(o, "pcie_type",
+	    d->pcie.present ? json_object_new_string(p2ps_pcie_type_name(d->pcie.port_type))
+	                    : NULL);
 	put(o, "link", link_json(d));
 	put(o, "acs", acs_json(d));
 	put(o, "rebar", rebar_json(d));
@@ -248,7 +263,8 @@ static struct json_object *device_json(const struct p2ps_analysis *a, int idx)
 		const struct p2ps_gpu_report *g = &a->gpus[gi];
 		struct json_object *path = json_object_new_array();
 		for (int i = 0; i < g->path_len; i++)
-			json_object_array_add(path, json_object_new_string(h->devs[g->path[i]].bdf_str));
+			json_object_array_add(path,
+			                      json_object_new_string(h->devs[g->path[i]].bdf_str));
 		put(o, "path", path);
 		put(o, "gpu", gpu_json(a, (size_t)gi));
 	}
@@ -262,8 +278,8 @@ static struct json_object *topo_json(const struct p2ps_analysis *a)
 	struct json_object *m = json_object_new_array();
 	size_t n = a->n_gpus;
 	for (size_t i = 0; i < n; i++) {
-		json_object_array_add(gpus,
-		                      json_object_new_string(a->host->devs[a->gpus[i].dev_idx].bdf_str));
+		json_object_array_add(
+		        gpus, json_object_new_string(a->host->devs[a->gpus[i].dev_idx].bdf_str));
 		struct json_object *row = json_object_new_array();
 		for (size_t j = 0; j < n; j++) {
 			char s[16];
@@ -297,12 +313,13 @@ static struct json_object *pair_json(const struct p2ps_analysis *a, const struct
 	put(o, "topology", json_object_new_string(topo));
 	put(o, "pcie_topology", json_object_new_string(p2ps_topo_name(p->pcie_topo)));
 	put(o, "nvlinks", json_object_new_int(p->nvlinks));
-	put(o, "common_bridge", p->lca_idx >= 0 ? json_object_new_string(h->devs[p->lca_idx].bdf_str)
-	                                        : NULL);
-	put(o, "pcie_gbps", p->pcie_gbps > 0 ? json_object_new_double(p->pcie_gbps) : NULL);
-	put(o, "p2p_ready", p->verdict == P2PS_VERDICT_UNKNOWN
-	                            ? NULL
-	                            : json_object_new_boolean(p->verdict == P2PS_VERDICT_READY));
+	put(o, "common_bridge",
+	    p->lca_idx >= 0 ? json_object_new_string(h->devs[p->lca_idx].bdf_str) : NULL);
+	put(o, "pcie_gbps", gbps_or_null(p->pcie_gbps));
+	put(o, "p2p_ready",
+	    p->verdict == P2PS_VERDICT_UNKNOWN
+	            ? NULL
+	            : json_object_new_boolean(p->verdict == P2PS_VERDICT_READY));
 	put(o, "verdict", json_object_new_string(p2ps_verdict_name(p->verdict)));
 	put(o, "moot", json_object_new_boolean(p->moot));
 	put(o, "reasons", reasons_json(a, &p->reasons));
@@ -386,7 +403,8 @@ int p2ps_render_json_text(const struct p2ps_analysis *a, const struct p2ps_rende
 	if (rc)
 		return rc;
 	const char *s = json_object_to_json_string_ext(
-	        root, JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_SPACED | JSON_C_TO_STRING_NOSLASHESCAPE);
+	        root,
+	        JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_SPACED | JSON_C_TO_STRING_NOSLASHESCAPE);
 	if (!s) {
 		json_object_put(root);
 		return p2ps_error_set(err, P2PS_ENOMEM, "json: out of memory");

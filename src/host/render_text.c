@@ -73,11 +73,13 @@ static void bars(struct p2ps_strbuf *b, const struct p2ps_dev *d, int bar1, cons
 				p2ps_strbuf_puts(b, "<unassigned>");
 			else
 				p2ps_strbuf_printf(b, "%llx", (unsigned long long)r->address);
-			p2ps_strbuf_printf(b, " (%s, %sprefetchable)", r->is_64bit ? "64-bit" : "32-bit",
+			p2ps_strbuf_printf(b, " (%s, %sprefetchable)",
+			                   r->is_64bit ? "64-bit" : "32-bit",
 			                   r->prefetchable ? "" : "non-");
 		}
 		if (r->size_known)
-			p2ps_strbuf_printf(b, " [size=%s]", p2ps_size_short(r->size, sz, sizeof(sz)));
+			p2ps_strbuf_printf(b, " [size=%s]",
+			                   p2ps_size_short(r->size, sz, sizeof(sz)));
 		else
 			p2ps_strbuf_puts(b, " [size unknown]");
 		if (i == bar1)
@@ -98,16 +100,16 @@ static void rebar(struct p2ps_strbuf *b, const struct p2ps_dev *d, const char *i
 	if (d->rebar.present) {
 		for (int k = 0; k < d->rebar.count && k < P2PS_HOST_MAX_REBAR; k++) {
 			const struct p2ps_rebar_entry *e = &d->rebar.e[k];
-			p2ps_strbuf_printf(b, "%sResizable BAR %u: current size %s, supported:", ind,
-			                   e->bar,
-			                   p2ps_size_format(p2ps_rebar_size_bytes(e->current), s1,
-			                                    sizeof(s1)));
+			p2ps_strbuf_printf(
+			        b, "%sResizable BAR %u: current size %s, supported:", ind, e->bar,
+			        p2ps_size_format(p2ps_rebar_size_bytes(e->current), s1,
+			                         sizeof(s1)));
 			for (int n = 0; n <= 43; n++)
 				if (e->sizes & (1ull << n))
 					p2ps_strbuf_printf(
 					        b, " %s",
-					        p2ps_size_short(p2ps_rebar_size_bytes((uint8_t)n), s2,
-					                        sizeof(s2)));
+					        p2ps_size_short(p2ps_rebar_size_bytes((uint8_t)n),
+					                        s2, sizeof(s2)));
 			p2ps_strbuf_puts(b, "\n");
 		}
 		return;
@@ -117,13 +119,14 @@ static void rebar(struct p2ps_strbuf *b, const struct p2ps_dev *d, const char *i
 		if (!d->rebar.sysfs_resize_known[i] || !d->rebar.sysfs_resize[i])
 			continue;
 		sysfs = true;
-		p2ps_strbuf_printf(b, "%sResizable BAR %d (sysfs resource%d_resize): supported:", ind,
-		                   i, i);
+		p2ps_strbuf_printf(
+		        b, "%sResizable BAR %d (sysfs resource%d_resize): supported:", ind, i, i);
 		for (int n = 0; n <= 43; n++)
 			if (d->rebar.sysfs_resize[i] & (1ull << n))
-				p2ps_strbuf_printf(b, " %s",
-				                   p2ps_size_short(p2ps_rebar_size_bytes((uint8_t)n), s2,
-				                                   sizeof(s2)));
+				p2ps_strbuf_printf(
+				        b, " %s",
+				        p2ps_size_short(p2ps_rebar_size_bytes((uint8_t)n), s2,
+				                        sizeof(s2)));
 		p2ps_strbuf_puts(b, "\n");
 	}
 	if (sysfs)
@@ -139,8 +142,9 @@ static void link_text(struct p2ps_strbuf *b, const struct p2ps_link *l, const ch
 		p2ps_strbuf_puts(b, "unknown");
 		return;
 	}
-	p2ps_strbuf_printf(b, "%g GT/s x%u (%.1f GB/s per direction%s%s)", p2ps_link_speed_gts(l->speed),
-	                   l->width, p2ps_link_gbps(l), src[0] ? ", " : "", src);
+	p2ps_strbuf_printf(b, "%g GT/s x%u (%.1f GB/s per direction%s%s)",
+	                   p2ps_link_speed_gts(l->speed), l->width, p2ps_link_gbps(l),
+	                   src[0] ? ", " : "", src);
 }
 
 static const char *link_src(enum p2ps_link_source s)
@@ -217,8 +221,9 @@ static void gpu_block(struct p2ps_strbuf *b, const struct p2ps_analysis *a, size
 		p2ps_strbuf_printf(b, "%sChip: unknown (device id %04x not in the table)\n", ind,
 		                   d->device_id);
 	p2ps_strbuf_printf(b, "%sDriver: %s", ind,
-	                   d->driver[0] ? d->driver
-	                                : (p2ps_dev_unknown(d, P2PS_FACT_DRIVER) ? "unknown" : "none"));
+	                   d->driver[0]
+	                           ? d->driver
+	                           : (p2ps_dev_unknown(d, P2PS_FACT_DRIVER) ? "unknown" : "none"));
 	if (d->numa_node >= 0)
 		p2ps_strbuf_printf(b, "  NUMA node: %d", d->numa_node);
 	else
@@ -245,7 +250,8 @@ static void gpu_block(struct p2ps_strbuf *b, const struct p2ps_analysis *a, size
 		                   p2ps_size_format(d->gpu.bar1_total_bytes, s2, sizeof(s2)));
 	p2ps_strbuf_puts(b, "; VRAM ");
 	if (d->gpu.vram_known) {
-		p2ps_strbuf_printf(b, "%s (%s)", p2ps_size_format(d->gpu.vram_bytes, s2, sizeof(s2)),
+		p2ps_strbuf_printf(b, "%s (%s)",
+		                   p2ps_size_format(d->gpu.vram_bytes, s2, sizeof(s2)),
 		                   d->gpu.source == P2PS_GPU_SRC_NVML ? "NVML" : "nvidia-smi");
 		if (g->bar1_size_known)
 			p2ps_strbuf_puts(b, g->bar1_covers_vram ? ": BAR1 covers VRAM"
@@ -260,8 +266,9 @@ static void gpu_block(struct p2ps_strbuf *b, const struct p2ps_analysis *a, size
 	rebar(b, d, ind);
 	link(b, d, ind);
 	if (g->port_cap_gbps > 0 && d->parent)
-		p2ps_strbuf_printf(b, "%sUpstream port %s capability: %g GT/s x%u (%.1f GB/s)\n", ind,
-		                   d->parent->bdf_str, p2ps_link_speed_gts(d->parent->pcie.cap.speed),
+		p2ps_strbuf_printf(b, "%sUpstream port %s capability: %g GT/s x%u (%.1f GB/s)\n",
+		                   ind, d->parent->bdf_str,
+		                   p2ps_link_speed_gts(d->parent->pcie.cap.speed),
 		                   d->parent->pcie.cap.width, g->port_cap_gbps);
 	if (d->gpu.nvlink_known) {
 		p2ps_strbuf_printf(b, "%sNVLink:", ind);
@@ -269,9 +276,10 @@ static void gpu_block(struct p2ps_strbuf *b, const struct p2ps_analysis *a, size
 			p2ps_strbuf_puts(b, " no active links");
 		for (int i = 0; i < d->gpu.n_nvlink_peers && i < P2PS_HOST_MAX_NVLINK; i++) {
 			char bdf[20];
-			p2ps_strbuf_printf(b, " %s x%d",
-			                   p2ps_bdf_format(&d->gpu.nvlink_peers[i].bdf, bdf, sizeof(bdf)),
-			                   d->gpu.nvlink_peers[i].links);
+			p2ps_strbuf_printf(
+			        b, " %s x%d",
+			        p2ps_bdf_format(&d->gpu.nvlink_peers[i].bdf, bdf, sizeof(bdf)),
+			        d->gpu.nvlink_peers[i].links);
 		}
 		p2ps_strbuf_puts(b, "\n");
 	}
@@ -371,10 +379,11 @@ static void matrix(struct p2ps_strbuf *b, const struct p2ps_analysis *a)
 	                                       P2PS_TOPO_PHB, P2PS_TOPO_PXB, P2PS_TOPO_PIX,
 	                                       P2PS_TOPO_NV};
 	for (size_t i = 0; i < sizeof(order) / sizeof(order[0]); i++)
-		p2ps_strbuf_printf(b, "  %-4s = %s\n", order[i] == P2PS_TOPO_NV ? "NV#"
-		                                                                 : p2ps_topo_name(order[i]),
+		p2ps_strbuf_printf(b, "  %-4s = %s\n",
+		                   order[i] == P2PS_TOPO_NV ? "NV#" : p2ps_topo_name(order[i]),
 		                   p2ps_topo_legend(order[i]));
-	p2ps_strbuf_puts(b, "  ?    = Unknown (a fact the class needs is missing; see the pair)\n\n");
+	p2ps_strbuf_puts(b,
+	                 "  ?    = Unknown (a fact the class needs is missing; see the pair)\n\n");
 }
 
 static void pair_block(struct p2ps_strbuf *b, const struct p2ps_analysis *a,
@@ -412,8 +421,9 @@ int p2ps_render_text(const struct p2ps_analysis *a, const struct p2ps_render_opt
 	case P2PS_HOST_LIVE: p2ps_strbuf_puts(b, "this host (live sysfs)"); break;
 	case P2PS_HOST_SNAPSHOT: p2ps_strbuf_printf(b, "snapshot %s", h->source_path); break;
 	case P2PS_HOST_LSPCI_DUMP:
-		p2ps_strbuf_printf(b, "lspci dump %s (no sysfs facts: sizes, driver, NUMA, IOMMU "
-		                      "unknown)",
+		p2ps_strbuf_printf(b,
+		                   "lspci dump %s (no sysfs facts: sizes, driver, NUMA, IOMMU "
+		                   "unknown)",
 		                   h->source_path);
 		break;
 	case P2PS_HOST_VFIO: p2ps_strbuf_puts(b, "VFIO devices"); break;
@@ -440,8 +450,9 @@ int p2ps_render_text(const struct p2ps_analysis *a, const struct p2ps_render_opt
 
 	if (a->n_gpus > 1) {
 		matrix(b, a);
-		p2ps_strbuf_puts(b, "P2P readiness (static BAR1 P2P as the patched open kernel modules "
-		                    "do it; fixes are printed, never applied):\n");
+		p2ps_strbuf_puts(
+		        b, "P2P readiness (static BAR1 P2P as the patched open kernel modules "
+		           "do it; fixes are printed, never applied):\n");
 		for (size_t k = 0; k < a->n_pairs; k++)
 			if (p2ps_pair_shown(a, o, &a->pairs[k]))
 				pair_block(b, a, &a->pairs[k]);
@@ -453,7 +464,8 @@ int p2ps_render_text(const struct p2ps_analysis *a, const struct p2ps_render_opt
 	p2ps_strbuf_puts(b, "Host:\n");
 	if (h->nvidia.module_known || h->nvidia.proc_known)
 		p2ps_strbuf_printf(b, "\tnvidia module %s; /proc/driver/nvidia/version: %s\n",
-		                   h->nvidia.module_version[0] ? h->nvidia.module_version : "not loaded",
+		                   h->nvidia.module_version[0] ? h->nvidia.module_version
+		                                               : "not loaded",
 		                   h->nvidia.proc_version[0] ? h->nvidia.proc_version : "absent");
 	if (h->nvidia.nvml_loaded)
 		p2ps_strbuf_printf(b, "\tNVML: loaded, driver %s\n", h->nvidia.nvml_driver_version);

@@ -93,7 +93,8 @@ bool p2ps_vfio_cdev_compiled(void)
 static int sys_fail(struct p2ps_error *err, int e, const char *who, const char *call,
                     const char *what)
 {
-	int code = (e == EACCES || e == EPERM) ? P2PS_EACCES : (e == ENOENT ? P2PS_ENOENT : P2PS_EIO);
+	int code =
+	        (e == EACCES || e == EPERM) ? P2PS_EACCES : (e == ENOENT ? P2PS_ENOENT : P2PS_EIO);
 	p2ps_error_set(err, code, "%s: %s(%s): %s", who, call, what, strerror(e));
 	errno = e; /* callers that record the errno itself read it after this */
 	return code;
@@ -129,8 +130,8 @@ int p2ps_vfio_bdf_normalize(const char *in, char *out, size_t size, struct p2ps_
 			                      "vfio: '%s' is not a PCI address (DDDD:BB:DD.F)", in);
 	}
 	if (dom > 0xffff || bus > 0xff || dev > 0x1f || fn > 7)
-		return p2ps_error_set(err, P2PS_EINVAL, "vfio: '%s' is out of range for a PCI address",
-		                      in);
+		return p2ps_error_set(err, P2PS_EINVAL,
+		                      "vfio: '%s' is out of range for a PCI address", in);
 	snprintf(out, size, "%04x:%02x:%02x.%x", dom, bus, dev, fn);
 	return 0;
 }
@@ -198,8 +199,8 @@ static int container_open(struct p2ps_vfio *v, struct p2ps_error *err)
 		int e = errno;
 		if (e == ENOENT)
 			return p2ps_error_set(err, P2PS_ENOENT,
-			                      "vfio: open(%s): %s (is the vfio module loaded?)", path,
-			                      strerror(e));
+			                      "vfio: open(%s): %s (is the vfio module loaded?)",
+			                      path, strerror(e));
 		return sys_fail(err, e, "vfio", "open", path);
 	}
 	int ver = v->sys->ioctl(v->sys->ctx, fd, VFIO_GET_API_VERSION, NULL);
@@ -210,8 +211,9 @@ static int container_open(struct p2ps_vfio *v, struct p2ps_error *err)
 	}
 	if (ver != VFIO_API_VERSION) {
 		v->sys->close(v->sys->ctx, fd);
-		return p2ps_error_set(err, P2PS_ENOTSUP, "%s: VFIO API version %d, this build speaks %d",
-		                      path, ver, VFIO_API_VERSION);
+		return p2ps_error_set(err, P2PS_ENOTSUP,
+		                      "%s: VFIO API version %d, this build speaks %d", path, ver,
+		                      VFIO_API_VERSION);
 	}
 	v->api_version = ver;
 	/* CHECK_EXTENSION answers > 0 for a supported IOMMU model. */
@@ -289,10 +291,11 @@ static int group_attach(struct p2ps_vfio *v, int id, struct p2ps_vfio_group **ou
 	if (fd < 0) {
 		int e = errno;
 		if (e == EBUSY)
-			return p2ps_error_set(err, P2PS_EIO,
-			                      "vfio: open(%s): %s (another process, e.g. QEMU, holds the "
-			                      "group)",
-			                      path, strerror(e));
+			return p2ps_error_set(
+			        err, P2PS_EIO,
+			        "vfio: open(%s): %s (another process, e.g. QEMU, holds the "
+			        "group)",
+			        path, strerror(e));
 		return sys_fail(err, e, "vfio", "open", path);
 	}
 	struct vfio_group_status st = {.argsz = sizeof(st)};
@@ -305,10 +308,11 @@ static int group_attach(struct p2ps_vfio *v, int id, struct p2ps_vfio_group **ou
 		char who[256];
 		group_blockers(v, id, who, sizeof(who));
 		v->sys->close(v->sys->ctx, fd);
-		return p2ps_error_set(err, P2PS_EIO,
-		                      "%s: group %d is not viable: every device in it must be bound to "
-		                      "vfio-pci or to no driver%s%s",
-		                      path, id, who[0] ? "; bound elsewhere: " : "", who);
+		return p2ps_error_set(
+		        err, P2PS_EIO,
+		        "%s: group %d is not viable: every device in it must be bound to "
+		        "vfio-pci or to no driver%s%s",
+		        path, id, who[0] ? "; bound elsewhere: " : "", who);
 	}
 	if (!(st.flags & VFIO_GROUP_FLAGS_CONTAINER_SET)) {
 		int cfd = v->container_fd;
@@ -334,11 +338,12 @@ static int group_attach(struct p2ps_vfio *v, int id, struct p2ps_vfio_group **ou
 					type = prefs[i];
 		if (!type) {
 			v->sys->close(v->sys->ctx, fd);
-			return p2ps_error_set(err, P2PS_ENOTSUP,
-			                      "%s: the container offers no usable IOMMU model (type1 %s, "
-			                      "type1v2 %s, no-IOMMU %s)",
-			                      path, v->ext_type1 ? "yes" : "no",
-			                      v->ext_type1v2 ? "yes" : "no", v->ext_noiommu ? "yes" : "no");
+			return p2ps_error_set(
+			        err, P2PS_ENOTSUP,
+			        "%s: the container offers no usable IOMMU model (type1 %s, "
+			        "type1v2 %s, no-IOMMU %s)",
+			        path, v->ext_type1 ? "yes" : "no", v->ext_type1v2 ? "yes" : "no",
+			        v->ext_noiommu ? "yes" : "no");
 		}
 		if (v->sys->ioctl(v->sys->ctx, v->container_fd, VFIO_SET_IOMMU,
 		                  (void *)(uintptr_t)type) < 0) {
@@ -346,9 +351,9 @@ static int group_attach(struct p2ps_vfio *v, int id, struct p2ps_vfio_group **ou
 			v->sys->close(v->sys->ctx, fd);
 			char what[64];
 			snprintf(what, sizeof(what), "VFIO_SET_IOMMU %s",
-			         type == VFIO_NOIOMMU_IOMMU ? "no-IOMMU"
-			                                    : (type == VFIO_TYPE1v2_IOMMU ? "Type1v2"
-			                                                                  : "Type1"));
+			         type == VFIO_NOIOMMU_IOMMU
+			                 ? "no-IOMMU"
+			                 : (type == VFIO_TYPE1v2_IOMMU ? "Type1v2" : "Type1"));
 			return sys_fail(err, e, path, "ioctl", what);
 		}
 		v->iommu_type = type;
@@ -365,10 +370,11 @@ static int group_attach(struct p2ps_vfio *v, int id, struct p2ps_vfio_group **ou
 static int open_legacy(struct p2ps_vfio *v, struct p2ps_vfio_device *d, struct p2ps_error *err)
 {
 	if (d->group < 0)
-		return p2ps_error_set(err, P2PS_ENOENT,
-		                      "%s: no iommu_group link in sysfs (no IOMMU, and no-IOMMU mode "
-		                      "not enabled)",
-		                      d->bdf);
+		return p2ps_error_set(
+		        err, P2PS_ENOENT,
+		        "%s: no iommu_group link in sysfs (no IOMMU, and no-IOMMU mode "
+		        "not enabled)",
+		        d->bdf);
 	int rc = container_open(v, err);
 	if (rc)
 		return rc;
@@ -377,8 +383,8 @@ static int open_legacy(struct p2ps_vfio *v, struct p2ps_vfio_device *d, struct p
 	if (rc)
 		return rc;
 	d->noiommu = g->noiommu;
-	snprintf(d->node, sizeof(d->node), "%s/vfio/%s%d", v->dev_root, g->noiommu ? "noiommu-" : "",
-	         g->id);
+	snprintf(d->node, sizeof(d->node), "%s/vfio/%s%d", v->dev_root,
+	         g->noiommu ? "noiommu-" : "", g->id);
 	int fd = v->sys->ioctl(v->sys->ctx, g->fd, VFIO_GROUP_GET_DEVICE_FD, d->bdf);
 	if (fd < 0)
 		return sys_fail(err, errno, d->bdf, "ioctl", "VFIO_GROUP_GET_DEVICE_FD");
@@ -419,9 +425,10 @@ static int open_cdev(struct p2ps_vfio *v, struct p2ps_vfio_device *d, const char
 		if (ifd < 0) {
 			int e = errno;
 			if (e == ENOENT)
-				return p2ps_error_set(err, P2PS_ENOTSUP,
-				                      "vfio: open(%s): %s (kernel without CONFIG_IOMMUFD)",
-				                      path, strerror(e));
+				return p2ps_error_set(
+				        err, P2PS_ENOTSUP,
+				        "vfio: open(%s): %s (kernel without CONFIG_IOMMUFD)", path,
+				        strerror(e));
 			return sys_fail(err, e, "vfio", "open", path);
 		}
 		v->iommufd = ifd;
@@ -474,15 +481,17 @@ int p2ps_vfio_device_open(struct p2ps_vfio *v, const char *bdf, struct p2ps_vfio
 	char path[448];
 	snprintf(path, sizeof(path), "%s/bus/pci/devices/%s", v->sysfs_root, d->bdf);
 	if (access(path, F_OK) != 0)
-		return p2ps_error_set(err, P2PS_ENOENT, "%s: no such PCI device (%s)", d->bdf, path);
+		return p2ps_error_set(err, P2PS_ENOENT, "%s: no such PCI device (%s)", d->bdf,
+		                      path);
 	snprintf(path, sizeof(path), "%s/bus/pci/devices/%s/driver", v->sysfs_root, d->bdf);
 	if (link_basename(path, d->driver, sizeof(d->driver)) != 0)
 		d->driver[0] = '\0';
 	if (strcmp(d->driver, "vfio-pci") != 0)
-		return p2ps_error_set(err, P2PS_ENOTSUP,
-		                      "%s: bound to %s, not vfio-pci (bind it first: echo vfio-pci > "
-		                      "/sys/bus/pci/devices/%s/driver_override, unbind, drivers_probe)",
-		                      d->bdf, d->driver[0] ? d->driver : "no driver", d->bdf);
+		return p2ps_error_set(
+		        err, P2PS_ENOTSUP,
+		        "%s: bound to %s, not vfio-pci (bind it first: echo vfio-pci > "
+		        "/sys/bus/pci/devices/%s/driver_override, unbind, drivers_probe)",
+		        d->bdf, d->driver[0] ? d->driver : "no driver", d->bdf);
 	char grp[32];
 	snprintf(path, sizeof(path), "%s/bus/pci/devices/%s/iommu_group", v->sysfs_root, d->bdf);
 	if (link_basename(path, grp, sizeof(grp)) == 0)
@@ -499,9 +508,10 @@ int p2ps_vfio_device_open(struct p2ps_vfio *v, const char *bdf, struct p2ps_vfio
 		snprintf(gpath, sizeof(gpath), "%s/vfio/%d", v->dev_root, d->group);
 		char npath[320];
 		snprintf(npath, sizeof(npath), "%s/vfio/noiommu-%d", v->dev_root, d->group);
-		bool have_group = d->group >= 0 && (access(gpath, F_OK) == 0 || access(npath, F_OK) == 0);
+		bool have_group =
+		        d->group >= 0 && (access(gpath, F_OK) == 0 || access(npath, F_OK) == 0);
 		flow = (!have_group && have_cdev && P2PS_HAVE_VFIO_CDEV) ? P2PS_VFIO_FLOW_CDEV
-		                                                          : P2PS_VFIO_FLOW_LEGACY;
+		                                                         : P2PS_VFIO_FLOW_LEGACY;
 	}
 	/* One session speaks one flow: the group and cdev interfaces exclude each
 	 * other per device, and devices must share an IOMMU context for map-peer. */
@@ -536,9 +546,9 @@ void p2ps_vfio_device_close(struct p2ps_vfio_device *d)
  * here), and when the kernel answers with a larger argsz, retries with a buffer
  * of that size. On success *out is a calloc'd buffer of *out_len bytes (the
  * caller frees it). what names the call in messages ("VFIO_DEVICE_GET_INFO"). */
-static int info_ioctl(const struct p2ps_vfio_sys *sys, int fd, unsigned long req,
-                      const void *tmpl, size_t fixed, const char *who, const char *what,
-                      uint8_t **out, size_t *out_len, struct p2ps_error *err)
+static int info_ioctl(const struct p2ps_vfio_sys *sys, int fd, unsigned long req, const void *tmpl,
+                      size_t fixed, const char *who, const char *what, uint8_t **out,
+                      size_t *out_len, struct p2ps_error *err)
 {
 	size_t sz = fixed;
 	for (int attempt = 0; attempt < INFO_MAX_TRIES; attempt++) {
@@ -563,14 +573,15 @@ static int info_ioctl(const struct p2ps_vfio_sys *sys, int fd, unsigned long req
 		}
 		free(buf);
 		if (want > P2PS_VFIO_INFO_MAX)
-			return p2ps_error_set(err, P2PS_ERANGE,
-			                      "%s: %s: kernel asks for argsz %u, more than the %u bytes "
-			                      "this tool follows",
-			                      who, what, want, P2PS_VFIO_INFO_MAX);
+			return p2ps_error_set(
+			        err, P2PS_ERANGE,
+			        "%s: %s: kernel asks for argsz %u, more than the %u bytes "
+			        "this tool follows",
+			        who, what, want, P2PS_VFIO_INFO_MAX);
 		sz = want;
 	}
-	return p2ps_error_set(err, P2PS_EIO, "%s: %s: argsz still growing after %d calls", who, what,
-	                      INFO_MAX_TRIES);
+	return p2ps_error_set(err, P2PS_EIO, "%s: %s: argsz still growing after %d calls", who,
+	                      what, INFO_MAX_TRIES);
 }
 
 int p2ps_vfio_device_get_info(struct p2ps_vfio_device *d, struct p2ps_vfio_device_info *out,
@@ -655,8 +666,7 @@ int p2ps_vfio_iommu_get_info(struct p2ps_vfio *v, struct p2ps_error *err)
 }
 
 int p2ps_vfio_config_read(struct p2ps_vfio_device *d, const struct p2ps_vfio_region *cfg,
-                          uint32_t off, void *buf, size_t len, size_t *got,
-                          struct p2ps_error *err)
+                          uint32_t off, void *buf, size_t len, size_t *got, struct p2ps_error *err)
 {
 	if (!d || d->fd < 0 || !cfg || !buf || !got)
 		return p2ps_error_set(err, P2PS_EINVAL, "vfio: config read: bad arguments");
@@ -712,7 +722,8 @@ static void config_cross_check(struct p2ps_vfio_device *d, struct p2ps_vfio_dev_
 	uint8_t sysfs_cfg[P2PS_VFIO_CONFIG_MAX];
 	size_t n = 0;
 	while (n < sizeof(sysfs_cfg)) {
-		ssize_t k = sys->pread(sys->ctx, fd, sysfs_cfg + n, sizeof(sysfs_cfg) - n, (off_t)n);
+		ssize_t k =
+		        sys->pread(sys->ctx, fd, sysfs_cfg + n, sizeof(sysfs_cfg) - n, (off_t)n);
 		if (k < 0 && errno == EINTR)
 			continue;
 		if (k <= 0)
@@ -722,8 +733,8 @@ static void config_cross_check(struct p2ps_vfio_device *d, struct p2ps_vfio_dev_
 	sys->close(sys->ctx, fd);
 	c->sysfs_len = n;
 	if (n < 0x30 || r->config_len < 0x30) {
-		snprintf(c->why, sizeof(c->why), "too little config space read (sysfs %zu, vfio %zu)",
-		         n, r->config_len);
+		snprintf(c->why, sizeof(c->why),
+		         "too little config space read (sysfs %zu, vfio %zu)", n, r->config_len);
 		return;
 	}
 	c->done = true;
@@ -784,8 +795,8 @@ int p2ps_vfio_device_report(struct p2ps_vfio_device *d, struct p2ps_vfio_dev_rep
 	}
 	if (out->n_regions > P2PS_VFIO_PCI_CONFIG) {
 		const struct p2ps_vfio_region *cfg = &out->regions[P2PS_VFIO_PCI_CONFIG];
-		size_t want = cfg->size < P2PS_VFIO_CONFIG_MAX ? (size_t)cfg->size
-		                                                : P2PS_VFIO_CONFIG_MAX;
+		size_t want =
+		        cfg->size < P2PS_VFIO_CONFIG_MAX ? (size_t)cfg->size : P2PS_VFIO_CONFIG_MAX;
 		rc = p2ps_vfio_config_read(d, cfg, 0, out->config, want, &out->config_len, err);
 		if (rc)
 			return rc;

@@ -63,8 +63,8 @@ static void overlay(struct p2ps_dev *dev, const struct p2ps_vfio_dev_report *r)
 		/* The capability facts are decoded again from the longer config
 		 * space; their old "needs root" reasons no longer hold. */
 		static const enum p2ps_fact refreshed[] = {
-		        P2PS_FACT_CONFIG,   P2PS_FACT_CAPS,        P2PS_FACT_LINK_CAP,
-		        P2PS_FACT_LINK_STATUS, P2PS_FACT_ACS,      P2PS_FACT_REBAR,
+		        P2PS_FACT_CONFIG,      P2PS_FACT_CAPS, P2PS_FACT_LINK_CAP,
+		        P2PS_FACT_LINK_STATUS, P2PS_FACT_ACS,  P2PS_FACT_REBAR,
 		};
 		for (size_t i = 0; i < sizeof(refreshed) / sizeof(refreshed[0]); i++)
 			dev->unknown[refreshed[i]][0] = '\0';
@@ -72,7 +72,40 @@ static void overlay(struct p2ps_dev *dev, const struct p2ps_vfio_dev_report *r)
 	}
 }
 
-static int open_all(struct p2ps_vfio_host *vh, const char *list, struct p2ps_error *err)
+static int open_one(struct p2ps_vfio_host *vh, const char *bdf, struct p2ps_error *err)
+{
+	if (p2ps_vfio_host_device(vh, bdf))
+		return 0;
+	if (vh->n_devs == P2PS_VFIO_MAX_DEVS)
+		return p2ps_error_set(err, P2PS_ERANGE, "--vfio: more than %d devices",
+		                      P2PS_VFIO_MAX_DEVS);
+	struct p2ps_vfio_device *d = &vh->devs[vh->n_devs];
+	int rc = p2ps_vfio_device_open(&vh->session, bdf, d, err);
+	if (rc)
+		return rc;
+	vh->n_devs++;
+	return 0;
+}
+
+/* "all": every device the model shows bound to vfio-pci, in BDF order. */
+static int open_bound(struct p2ps_vfio_host *vh, const struct p2ps_host *host,
+                      struct p2ps_error *err)
+{
+	for (size_t i = 0; i < host->n_devs; i++) {
+		if (strcmp(host->devs[i].driver, "vfio-pci") != 0)
+			continue;
+		int rc = open_one(vh, host->devs[i].bdf_str, err);
+		if (rc)
+			return rc;
+	}
+	if (vh->n_devs == 0)
+		return p2ps_error_set(err, P2PS_ENOENT,
+		                      "--vfio all: no device is bound to vfio-pci");
+	return 0;
+}
+
+static int open_all(struct p2ps_vfio_host *vh, const struct p2ps_host *host, const char *list,
+                    struct p2ps_error *err)
 {
 	char buf[1024];
 	if (!list || !list[0])
@@ -82,20 +115,17 @@ static int open_all(struct p2ps_vfio_host *vh, const char *list, struct p2ps_err
 	snprintf(buf, sizeof(buf), "%s", list);
 	char *save = NULL;
 	for (char *tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
-		char bdf[16];
-		int rc = p2ps_vfio_bdf_normalize(tok, bdf, sizeof(bdf), err);
+		int rc;
+		if (!strcmp(tok, "all")) {
+			rc = open_bound(vh, host, err);
+		} else {
+			char bdf[16];
+			rc = p2ps_vfio_bdf_normalize(tok, bdf, sizeof(bdf), err);
+			if (rc == 0)
+				rc = open_one(vh, bdf, err);
+		}
 		if (rc)
 			return rc;
-		if (p2ps_vfio_host_device(vh, bdf))
-			continue;
-		if (vh->n_devs == P2PS_VFIO_MAX_DEVS)
-			return p2ps_error_set(err, P2PS_ERANGE, "--vfio: more than %d devices",
-			                      P2PS_VFIO_MAX_DEVS);
-		struct p2ps_vfio_device *d = &vh->devs[vh->n_devs];
-		rc = p2ps_vfio_device_open(&vh->session, bdf, d, err);
-		if (rc)
-			return rc;
-		vh->n_devs++;
 	}
 	return 0;
 }
@@ -107,7 +137,7 @@ static int load_into(struct p2ps_host *host, const struct p2ps_host_source *src,
 	int rc = p2ps_vfio_open(&vh->session, opts, err);
 	if (rc)
 		return rc;
-	rc = open_all(vh, src->vfio_bdfs, err);
+	rc = open_all(vh, host, src->vfio_bdfs, err);
 	if (rc)
 		return rc;
 	vh->reports = calloc(vh->n_devs, sizeof(*vh->reports));
@@ -151,6 +181,8 @@ int p2ps_vfio_host_load(struct p2ps_host *host, const struct p2ps_host_source *s
 		return rc;
 	host->kind = P2PS_HOST_VFIO;
 	host->backend_name = "vfio";
+	if (src->vfio_bdfs)
+		p2ps_strlcpy(host->source_path, src->vfio_bdfs, sizeof(host->source_path));
 	rc = load_into(host, src, opts, vh, err);
 	if (rc) {
 		p2ps_vfio_host_close(vh);

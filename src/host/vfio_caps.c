@@ -177,9 +177,17 @@ int p2ps_vfio_region_parse(const uint8_t *buf, size_t len, struct p2ps_vfio_regi
 	p2ps_vfio_caps_walk(buf, avail, cap_offset, REGION_FIXED_LEN, &out->chain, NULL);
 	for (unsigned i = 0; i < out->chain.n; i++) {
 		const struct p2ps_vfio_cap_ref *r = &out->chain.caps[i];
+		/* A repeated capability is ignored: the kernel adds each once, and
+		 * merging two would mix counts from different headers. */
 		switch (r->id) {
-		case VFIO_REGION_INFO_CAP_SPARSE_MMAP: region_cap_sparse(buf, r, out); break;
-		case VFIO_REGION_INFO_CAP_TYPE: region_cap_type(buf, r, out); break;
+		case VFIO_REGION_INFO_CAP_SPARSE_MMAP:
+			if (!out->has_sparse)
+				region_cap_sparse(buf, r, out);
+			break;
+		case VFIO_REGION_INFO_CAP_TYPE:
+			if (!out->has_type)
+				region_cap_type(buf, r, out);
+			break;
 		case VFIO_REGION_INFO_CAP_MSIX_MAPPABLE: out->msix_mappable = true; break;
 		default: break; /* kept in chain.caps[] by id; renderers name it unknown */
 		}
@@ -232,10 +240,10 @@ const char *p2ps_vfio_region_flags_str(uint32_t flags, char *buf, size_t size)
 
 /* ---- IOMMU info ---------------------------------------------------------------- */
 
-#define IOMMU_FIXED_LEN  20u /* argsz, flags, iova_pgsizes, cap_offset (6.1 layout) */
-#define IOVA_HDR_LEN     16u /* header + nr_iovas + reserved */
-#define IOVA_RANGE_LEN   16u
-#define DMA_AVAIL_LEN    12u
+#define IOMMU_FIXED_LEN 20u /* argsz, flags, iova_pgsizes, cap_offset (6.1 layout) */
+#define IOVA_HDR_LEN    16u /* header + nr_iovas + reserved */
+#define IOVA_RANGE_LEN  16u
+#define DMA_AVAIL_LEN   12u
 
 static void iommu_cap_ranges(const uint8_t *buf, const struct p2ps_vfio_cap_ref *r,
                              struct p2ps_vfio_iommu_info *out)
@@ -283,7 +291,7 @@ int p2ps_vfio_iommu_info_parse(const uint8_t *buf, size_t len, struct p2ps_vfio_
 	p2ps_vfio_caps_walk(buf, avail, cap_offset, IOMMU_FIXED_LEN, &out->chain, NULL);
 	for (unsigned i = 0; i < out->chain.n; i++) {
 		const struct p2ps_vfio_cap_ref *r = &out->chain.caps[i];
-		if (r->id == VFIO_IOMMU_TYPE1_INFO_CAP_IOVA_RANGE) {
+		if (r->id == VFIO_IOMMU_TYPE1_INFO_CAP_IOVA_RANGE && !out->has_ranges) {
 			iommu_cap_ranges(buf, r, out);
 		} else if (r->id == VFIO_IOMMU_TYPE1_INFO_DMA_AVAIL && r->len >= DMA_AVAIL_LEN) {
 			out->has_dma_avail = true;
@@ -297,15 +305,15 @@ int p2ps_vfio_iommu_info_parse(const uint8_t *buf, size_t len, struct p2ps_vfio_
 
 #define DEVICE_FIXED_LEN 16u /* argsz, flags, num_regions, num_irqs */
 
-int p2ps_vfio_device_info_parse(const uint8_t *buf, size_t len,
-                                struct p2ps_vfio_device_info *out, struct p2ps_error *err)
+int p2ps_vfio_device_info_parse(const uint8_t *buf, size_t len, struct p2ps_vfio_device_info *out,
+                                struct p2ps_error *err)
 {
 	if (!buf || !out)
 		return p2ps_error_set(err, P2PS_EINVAL, "vfio device info: NULL argument");
 	memset(out, 0, sizeof(*out));
 	if (len < DEVICE_FIXED_LEN)
-		return p2ps_error_set(err, P2PS_EINVAL, "vfio device info: %zu bytes, need %u",
-		                      len, DEVICE_FIXED_LEN);
+		return p2ps_error_set(err, P2PS_EINVAL, "vfio device info: %zu bytes, need %u", len,
+		                      DEVICE_FIXED_LEN);
 	uint32_t argsz = ld32(buf);
 	out->flags = ld32(buf + 4);
 	out->num_regions = ld32(buf + 8);

@@ -94,7 +94,8 @@ static int read_reg_vfio(struct p2ps_vfio_device *d, unsigned bar, uint64_t off,
 		                      d->bdf, bar);
 	if (r.size < 4 || off > r.size - 4)
 		return p2ps_error_set(err, P2PS_ERANGE,
-		                      "%s: offset 0x%" PRIx64 " is outside BAR%u (0x%" PRIx64 " bytes)",
+		                      "%s: offset 0x%" PRIx64 " is outside BAR%u (0x%" PRIx64
+		                      " bytes)",
 		                      d->bdf, off, bar, r.size);
 	if (!(r.flags & VFIO_REGION_INFO_FLAG_READ))
 		return p2ps_error_set(err, P2PS_EACCES, "%s: BAR%u region is not readable", d->bdf,
@@ -118,8 +119,9 @@ static int read_reg_vfio(struct p2ps_vfio_device *d, unsigned bar, uint64_t off,
 		char what[48];
 		snprintf(what, sizeof(what), "bar%u+0x%" PRIx64, bar, off);
 		if (n >= 0)
-			return p2ps_error_set(err, P2PS_EIO, "%s: pread(%s): short read (%zd bytes)",
-			                      d->bdf, what, n);
+			return p2ps_error_set(err, P2PS_EIO,
+			                      "%s: pread(%s): short read (%zd bytes)", d->bdf, what,
+			                      n);
 		return p2ps_error_set(err, P2PS_EIO, "%s: pread(%s): %s", d->bdf, what,
 		                      strerror(errno));
 	}
@@ -185,15 +187,16 @@ static int read_reg_sysfs(const struct p2ps_vfio_opts *opts, const char *bdf, un
 	if (rc)
 		return p2ps_error_prefix(err, "%s", bdf);
 	if (size == 0)
-		return p2ps_error_set(err, P2PS_ENOENT, "%s: BAR%u is not implemented or unassigned",
-		                      bdf, bar);
+		return p2ps_error_set(err, P2PS_ENOENT,
+		                      "%s: BAR%u is not implemented or unassigned", bdf, bar);
 	if (flags & IORESOURCE_IO_FLAG)
-		return p2ps_error_set(err, P2PS_ENOTSUP,
-		                      "%s: BAR%u is an I/O-port BAR; only memory BARs can be mapped",
-		                      bdf, bar);
+		return p2ps_error_set(
+		        err, P2PS_ENOTSUP,
+		        "%s: BAR%u is an I/O-port BAR; only memory BARs can be mapped", bdf, bar);
 	if (size < 4 || off > size - 4)
 		return p2ps_error_set(err, P2PS_ERANGE,
-		                      "%s: offset 0x%" PRIx64 " is outside BAR%u (0x%" PRIx64 " bytes)",
+		                      "%s: offset 0x%" PRIx64 " is outside BAR%u (0x%" PRIx64
+		                      " bytes)",
 		                      bdf, off, bar, size);
 	char path[448];
 	snprintf(path, sizeof(path), "%s/bus/pci/devices/%s/resource%u", root, bdf, bar);

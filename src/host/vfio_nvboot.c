@@ -27,11 +27,11 @@ static const struct {
 	const char *name;
 	unsigned hi, lo;
 } boot0_fields[B0_NFIELDS] = {
-        [B0_MINOR_REV] = {"MINOR_REVISION", 3, 0},   /* NV_PMC_BOOT_0_MINOR_REVISION 3:0 */
-        [B0_MAJOR_REV] = {"MAJOR_REVISION", 7, 4},   /* NV_PMC_BOOT_0_MAJOR_REVISION 7:4 */
-        [B0_ARCH_1] = {"ARCHITECTURE_1", 8, 8},      /* NV_PMC_BOOT_0_ARCHITECTURE_1 8:8 */
-        [B0_IMPL] = {"IMPLEMENTATION", 23, 20},      /* NV_PMC_BOOT_0_IMPLEMENTATION 23:20 */
-        [B0_ARCH_0] = {"ARCHITECTURE_0", 28, 24},    /* NV_PMC_BOOT_0_ARCHITECTURE_0 28:24 */
+        [B0_MINOR_REV] = {"MINOR_REVISION", 3, 0}, /* NV_PMC_BOOT_0_MINOR_REVISION 3:0 */
+        [B0_MAJOR_REV] = {"MAJOR_REVISION", 7, 4}, /* NV_PMC_BOOT_0_MAJOR_REVISION 7:4 */
+        [B0_ARCH_1] = {"ARCHITECTURE_1", 8, 8},    /* NV_PMC_BOOT_0_ARCHITECTURE_1 8:8 */
+        [B0_IMPL] = {"IMPLEMENTATION", 23, 20},    /* NV_PMC_BOOT_0_IMPLEMENTATION 23:20 */
+        [B0_ARCH_0] = {"ARCHITECTURE_0", 28, 24},  /* NV_PMC_BOOT_0_ARCHITECTURE_0 28:24 */
 };
 
 static uint32_t boot0_get(uint32_t raw, enum boot0_field f)
@@ -65,15 +65,14 @@ static const struct {
 	uint16_t id;
 	const char *name;
 } nv_chips[] = {
-        {0x117, "GM107"}, {0x118, "GM108"}, {0x120, "GM200"}, {0x124, "GM204"},
-        {0x126, "GM206"}, {0x130, "GP100"}, {0x132, "GP102"}, {0x134, "GP104"},
-        {0x136, "GP106"}, {0x137, "GP107"}, {0x138, "GP108"}, {0x140, "GV100"},
-        {0x162, "TU102"}, {0x164, "TU104"}, {0x166, "TU106"}, {0x167, "TU117"},
-        {0x168, "TU116"}, {0x170, "GA100"}, {0x172, "GA102"}, {0x173, "GA103"},
-        {0x174, "GA104"}, {0x176, "GA106"}, {0x177, "GA107"}, {0x180, "GH100"},
-        {0x192, "AD102"}, {0x193, "AD103"}, {0x194, "AD104"}, {0x196, "AD106"},
-        {0x197, "AD107"}, {0x1a0, "GB100"}, {0x1a2, "GB102"}, {0x1b2, "GB202"},
-        {0x1b3, "GB203"}, {0x1b5, "GB205"}, {0x1b6, "GB206"}, {0x1b7, "GB207"},
+        {0x117, "GM107"}, {0x118, "GM108"}, {0x120, "GM200"}, {0x124, "GM204"}, {0x126, "GM206"},
+        {0x130, "GP100"}, {0x132, "GP102"}, {0x134, "GP104"}, {0x136, "GP106"}, {0x137, "GP107"},
+        {0x138, "GP108"}, {0x140, "GV100"}, {0x162, "TU102"}, {0x164, "TU104"}, {0x166, "TU106"},
+        {0x167, "TU117"}, {0x168, "TU116"}, {0x170, "GA100"}, {0x172, "GA102"}, {0x173, "GA103"},
+        {0x174, "GA104"}, {0x176, "GA106"}, {0x177, "GA107"}, {0x180, "GH100"}, {0x192, "AD102"},
+        {0x193, "AD103"}, {0x194, "AD104"}, {0x196, "AD106"}, {0x197, "AD107"}, {0x1a0, "GB100"},
+        {0x1a2, "GB102"}, {0x1b2, "GB202"}, {0x1b3, "GB203"}, {0x1b5, "GB205"}, {0x1b6, "GB206"},
+        {0x1b7, "GB207"},
 };
 
 void p2ps_nv_boot0_decode(uint32_t raw, struct p2ps_nv_boot0 *out)

@@ -38,18 +38,15 @@ const char *p2ps_vfio_map_errno_meaning(int e, bool iommufd)
 	case EINVAL:
 		return "IOVA, size or address not aligned to the IOMMU page size, or outside the "
 		       "container's usable IOVA ranges";
-	case EEXIST:
-		return "the IOVA range overlaps an existing mapping in this container";
+	case EEXIST: return "the IOVA range overlaps an existing mapping in this container";
 	case ENOSPC:
 		return "the container's DMA mapping limit is reached (vfio_iommu_type1 "
 		       "dma_entry_limit)";
-	case ENOMEM:
-		return "locked-memory limit (RLIMIT_MEMLOCK) or kernel memory exhausted";
+	case ENOMEM: return "locked-memory limit (RLIMIT_MEMLOCK) or kernel memory exhausted";
 	case EPERM:
 	case EACCES:
 		return "not permitted (privilege, or the IOMMU refuses the requested permissions)";
-	case EBUSY:
-		return "the range is busy (being reset or already pinned elsewhere)";
+	case EBUSY: return "the range is busy (being reset or already pinned elsewhere)";
 	case ENOTTY:
 	case EOPNOTSUPP:
 		return "this container has no DMA-map API (no-IOMMU mode or an IOMMU model without "
@@ -101,8 +98,8 @@ static uint64_t lowest_pgsize(uint64_t bitmap)
  * address the P2P hack would put in the PTE), else the first aligned fit in the
  * container's usable ranges. Alignment to the mapping's size (capped at 1 GiB)
  * lets the IOMMU use large pages. */
-static uint64_t choose_iova(const struct p2ps_vfio_iommu_info *info, uint64_t bus,
-                            uint64_t size, bool *is_bus)
+static uint64_t choose_iova(const struct p2ps_vfio_iommu_info *info, uint64_t bus, uint64_t size,
+                            bool *is_bus)
 {
 	uint64_t pg = lowest_pgsize(info->iova_pgsizes);
 	*is_bus = false;
@@ -150,12 +147,13 @@ static int map_legacy(struct p2ps_vfio *v, void *va, struct p2ps_vfio_peer_map *
 		if (rc)
 			return rc;
 	}
-	out->iova = choose_iova(&v->iommu, out->bar_bus_addr ? out->bar_bus_addr + out->map_offset
-	                                                     : 0,
-	                        out->map_size, &out->iova_is_bus_addr);
+	out->iova =
+	        choose_iova(&v->iommu, out->bar_bus_addr ? out->bar_bus_addr + out->map_offset : 0,
+	                    out->map_size, &out->iova_is_bus_addr);
 	if (out->iova == 0)
 		return p2ps_error_set(err, P2PS_ERANGE,
-		                      "no usable IOVA range of 0x%" PRIx64 " bytes in the container",
+		                      "no usable IOVA range of 0x%" PRIx64
+		                      " bytes in the container",
 		                      out->map_size);
 	struct vfio_iommu_type1_dma_map map = {
 	        .argsz = sizeof(map),
@@ -204,10 +202,13 @@ static int map_iommufd(struct p2ps_vfio *v, void *va, struct p2ps_vfio_peer_map 
 	}
 	out->mapped = true;
 	out->iova = map.iova;
-	out->iova_is_bus_addr = out->bar_bus_addr && map.iova == out->bar_bus_addr + out->map_offset;
+	out->iova_is_bus_addr =
+	        out->bar_bus_addr && map.iova == out->bar_bus_addr + out->map_offset;
 	out->meaning = p2ps_vfio_map_errno_meaning(0, true);
-	struct iommu_ioas_unmap unmap = {
-	        .size = sizeof(unmap), .ioas_id = v->ioas_id, .iova = map.iova, .length = map.length};
+	struct iommu_ioas_unmap unmap = {.size = sizeof(unmap),
+	                                 .ioas_id = v->ioas_id,
+	                                 .iova = map.iova,
+	                                 .length = map.length};
 	if (sys->ioctl(sys->ctx, v->iommufd, IOMMU_IOAS_UNMAP, &unmap) < 0)
 		return p2ps_error_set(err, P2PS_EIO, "IOMMU_IOAS_UNMAP(iova 0x%" PRIx64 "): %s",
 		                      (uint64_t)map.iova, strerror(errno));
@@ -241,11 +242,12 @@ int p2ps_vfio_map_peer(struct p2ps_vfio_device *a, struct p2ps_vfio_device *b, i
 	const struct p2ps_vfio_region *r;
 	if (pick_bar(regs, n, bar, &r) != 0) {
 		if (bar >= 0)
-			return p2ps_error_set(err, P2PS_ENOTSUP,
-			                      "%s: BAR%d is absent or its VFIO region cannot be mmapped",
-			                      b->bdf, bar);
-		return p2ps_error_set(err, P2PS_ENOTSUP, "%s: no BAR whose VFIO region can be mmapped",
-		                      b->bdf);
+			return p2ps_error_set(
+			        err, P2PS_ENOTSUP,
+			        "%s: BAR%d is absent or its VFIO region cannot be mmapped", b->bdf,
+			        bar);
+		return p2ps_error_set(err, P2PS_ENOTSUP,
+		                      "%s: no BAR whose VFIO region can be mmapped", b->bdf);
 	}
 	out->bar = r->index;
 	out->bar_size = r->size;
@@ -258,8 +260,9 @@ int p2ps_vfio_map_peer(struct p2ps_vfio_device *a, struct p2ps_vfio_device *b, i
 	void *va = v->sys->mmap(v->sys->ctx, (size_t)out->map_size, PROT_READ, MAP_SHARED, b->fd,
 	                        (off_t)(r->offset + out->map_offset));
 	if (va == MAP_FAILED)
-		return p2ps_error_set(err, P2PS_EIO, "%s: mmap(bar%u, 0x%" PRIx64 " bytes, PROT_READ): %s",
-		                      b->bdf, r->index, out->map_size, strerror(errno));
+		return p2ps_error_set(err, P2PS_EIO,
+		                      "%s: mmap(bar%u, 0x%" PRIx64 " bytes, PROT_READ): %s", b->bdf,
+		                      r->index, out->map_size, strerror(errno));
 	int rc;
 #if P2PS_HAVE_VFIO_CDEV
 	if (a->flow == P2PS_VFIO_FLOW_CDEV)

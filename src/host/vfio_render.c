@@ -48,15 +48,15 @@ static struct json_object *flag_list(uint32_t flags, const char *const *names, u
 }
 
 static const char *const region_flag_names[] = {"read", "write", "mmap", "caps"};
-static const char *const device_flag_names[] = {"reset", "pci",   "platform", "amba",
-                                                "ccw",   "ap",    "fsl-mc",   "caps"};
+static const char *const device_flag_names[] = {"reset", "pci", "platform", "amba",
+                                                "ccw",   "ap",  "fsl-mc",   "caps"};
 static const char *const irq_flag_names[] = {"eventfd", "maskable", "automasked", "noresize"};
 static const char *const irq_index_names[] = {"intx", "msi", "msix", "err", "req"};
 
 static const char *irq_name(uint32_t index)
 {
 	return index < sizeof(irq_index_names) / sizeof(irq_index_names[0]) ? irq_index_names[index]
-	                                                                     : "other";
+	                                                                    : "other";
 }
 
 static const char *cap_name(uint16_t id)
@@ -69,6 +69,14 @@ static const char *cap_name(uint16_t id)
 	case VFIO_REGION_INFO_CAP_NVLINK2_LNKSPD: return "nvlink2_lnkspd";
 	default: return NULL;
 	}
+}
+
+/* The IOMMU context a device was opened into: the container's model, or the
+ * iommufd IOAS of the cdev flow. */
+static const char *dev_iommu_name(const struct p2ps_vfio_dev_report *r)
+{
+	return r->flow == P2PS_VFIO_FLOW_CDEV ? "iommufd"
+	                                      : p2ps_vfio_iommu_type_name(r->iommu_type);
 }
 
 static struct json_object *region_json(const struct p2ps_vfio_region *r)
@@ -130,7 +138,7 @@ struct json_object *p2ps_vfio_report_json(const struct p2ps_vfio_dev_report *r)
 	add_str(o, "node", r->node);
 	add_int(o, "group", r->group);
 	add_bool(o, "noiommu", r->noiommu);
-	add_str(o, "iommu_type", p2ps_vfio_iommu_type_name(r->iommu_type));
+	add_str(o, "iommu_type", dev_iommu_name(r));
 	json_object_object_add(o, "device_flags", flag_list(r->info.flags, device_flag_names, 8));
 	add_int(o, "num_regions", r->info.num_regions);
 	add_int(o, "num_irqs", r->info.num_irqs);
@@ -255,7 +263,7 @@ void p2ps_vfio_report_text(const struct p2ps_vfio_dev_report *r, const char *ind
 		return;
 	char fl[64], nm[16], sz[32];
 	emit(line, ctx, indent, "VFIO: %s flow via %s (group %d, IOMMU %s%s)",
-	     p2ps_vfio_flow_name(r->flow), r->node, r->group, p2ps_vfio_iommu_type_name(r->iommu_type),
+	     p2ps_vfio_flow_name(r->flow), r->node, r->group, dev_iommu_name(r),
 	     r->noiommu ? ", no-IOMMU group" : "");
 	emit(line, ctx, indent, "  device: %u regions, %u IRQ indexes%s%s", r->info.num_regions,
 	     r->info.num_irqs, (r->info.flags & VFIO_DEVICE_FLAGS_RESET) ? ", reset" : "",
@@ -264,13 +272,13 @@ void p2ps_vfio_report_text(const struct p2ps_vfio_dev_report *r, const char *ind
 		const struct p2ps_vfio_region *g = &r->regions[i];
 		p2ps_vfio_region_name(g->index, nm, sizeof(nm));
 		if (g->query_errno) {
-			emit(line, ctx, indent, "  region %u %-6s: not available (%s)", g->index, nm,
-			     strerror(g->query_errno));
+			emit(line, ctx, indent, "  region %u %-6s: not available (%s)", g->index,
+			     nm, strerror(g->query_errno));
 			continue;
 		}
 		if (g->size == 0) {
-			emit(line, ctx, indent, "  region %u %-6s: size 0 (not implemented)", g->index,
-			     nm);
+			emit(line, ctx, indent, "  region %u %-6s: size 0 (not implemented)",
+			     g->index, nm);
 			continue;
 		}
 		emit(line, ctx, indent, "  region %u %-6s: size %s offset 0x%" PRIx64 " [%s]%s",
@@ -293,14 +301,17 @@ void p2ps_vfio_report_text(const struct p2ps_vfio_dev_report *r, const char *ind
 	}
 	for (unsigned i = 0; i < r->n_irqs; i++)
 		if (r->irqs[i].count)
-			emit(line, ctx, indent, "  irq %-4s: %u vector%s", irq_name(r->irqs[i].index),
-			     r->irqs[i].count, r->irqs[i].count == 1 ? "" : "s");
+			emit(line, ctx, indent, "  irq %-4s: %u vector%s",
+			     irq_name(r->irqs[i].index), r->irqs[i].count,
+			     r->irqs[i].count == 1 ? "" : "s");
 	if (r->check.done)
 		emit(line, ctx, indent,
-		     "  config: %zu bytes via VFIO, %zu via sysfs; identity registers %s, %u of %zu "
+		     "  config: %zu bytes via VFIO, %zu via sysfs; identity registers %s, %u of "
+		     "%zu "
 		     "bytes differ (vfio-pci virtualises BARs and some capabilities)",
-		     r->config_len, r->check.sysfs_len, r->check.identity_match ? "match" : "DIFFER",
-		     r->check.n_diff, r->check.compared);
+		     r->config_len, r->check.sysfs_len,
+		     r->check.identity_match ? "match" : "DIFFER", r->check.n_diff,
+		     r->check.compared);
 	else
 		emit(line, ctx, indent, "  config: %zu bytes via VFIO; not cross-checked: %s",
 		     r->config_len, r->check.why);
@@ -325,8 +336,8 @@ void p2ps_vfio_peer_map_text(const struct p2ps_vfio_peer_map *m, const char *ind
 		     m->map_errno);
 	emit(line, ctx, indent, "  meaning: %s", m->meaning ? m->meaning : "-");
 	if (m->mapped)
-		emit(line, ctx, indent, "  unmapped: %s (0x%" PRIx64 " bytes)", m->unmapped ? "yes" : "NO",
-		     m->unmapped_size);
+		emit(line, ctx, indent, "  unmapped: %s (0x%" PRIx64 " bytes)",
+		     m->unmapped ? "yes" : "NO", m->unmapped_size);
 }
 
 void p2ps_nv_boot0_text(const struct p2ps_nv_boot0 *b, const char *indent, p2ps_vfio_line_fn line,
@@ -336,7 +347,8 @@ void p2ps_nv_boot0_text(const struct p2ps_nv_boot0 *b, const char *indent, p2ps_
 		return;
 	if (!b->responding) {
 		emit(line, ctx, indent,
-		     "NV_PMC_BOOT_0 = 0xffffffff: the device does not answer (in reset, removed, or "
+		     "NV_PMC_BOOT_0 = 0xffffffff: the device does not answer (in reset, removed, "
+		     "or "
 		     "memory decoding off)");
 		return;
 	}
@@ -345,9 +357,11 @@ void p2ps_nv_boot0_text(const struct p2ps_nv_boot0 *b, const char *indent, p2ps_
 		snprintf(chip, sizeof(chip), "%s", b->chip_name);
 	else
 		snprintf(chip, sizeof(chip), "unknown (chip id 0x%03x)", b->chip_id);
-	emit(line, ctx, indent, "NV_PMC_BOOT_0 = 0x%08x: %s, architecture 0x%02x (%s), "
+	emit(line, ctx, indent,
+	     "NV_PMC_BOOT_0 = 0x%08x: %s, architecture 0x%02x (%s), "
 	     "implementation 0x%x, revision %c%u",
 	     b->raw, chip, b->architecture, b->arch_name ? b->arch_name : "unknown",
 	     b->implementation, 'A' + b->major_rev, b->minor_rev);
-	emit(line, ctx, indent, "GMMU format: %s", b->gmmu ? b->gmmu : "unknown for this architecture");
+	emit(line, ctx, indent, "GMMU format: %s",
+	     b->gmmu ? b->gmmu : "unknown for this architecture");
 }

@@ -88,7 +88,7 @@ struct iommu_ioas_map {
 	__aligned_u64 length;
 	__aligned_u64 iova;
 };
-#define IOMMU_IOAS_MAP _IO(IOMMUFD_TYPE, 0x85)
+#define IOMMU_IOAS_MAP            _IO(IOMMUFD_TYPE, 0x85)
 #define IOMMU_IOAS_MAP_FIXED_IOVA (1 << 0)
 #define IOMMU_IOAS_MAP_WRITEABLE  (1 << 1)
 #define IOMMU_IOAS_MAP_READABLE   (1 << 2)
@@ -104,7 +104,7 @@ struct iommu_ioas_unmap {
 
 /* The cdev flow is compiled in only when the definitions above (ours or the
  * system's) are present. */
-#if defined(VFIO_DEVICE_BIND_IOMMUFD) && defined(VFIO_DEVICE_ATTACH_IOMMUFD_PT) &&                \
+#if defined(VFIO_DEVICE_BIND_IOMMUFD) && defined(VFIO_DEVICE_ATTACH_IOMMUFD_PT) &&                 \
         defined(IOMMU_IOAS_ALLOC) && defined(IOMMU_IOAS_MAP)
 #define P2PS_HAVE_VFIO_CDEV 1
 #else

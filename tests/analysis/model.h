@@ -120,7 +120,7 @@ static inline int tm_gpu(struct p2ps_host *h, const char *bdf, uint16_t device, 
 	d->rebar.count = 1;
 	d->rebar.e[0].bar = 1;
 	d->rebar.e[0].sizes = 0x3fffull << 6; /* 64 MiB .. 512 GiB */
-	d->rebar.e[0].current = 15;            /* 32 GiB */
+	d->rebar.e[0].current = 15;           /* 32 GiB */
 	return i;
 }
 
@@ -162,8 +162,7 @@ static inline void tm_windows(struct p2ps_host *h, size_t br)
 static inline void tm_finish(struct p2ps_host *h)
 {
 	for (size_t i = 0; i < h->n_devs; i++)
-		if (h->devs[i].bridge.is_bridge && !h->devs[i].bridge.pref.present &&
-		    !h->devs[i].bridge.mem.present)
+		if (h->devs[i].bridge.is_bridge)
 			tm_windows(h, i);
 	for (size_t i = 0; i < h->n_devs; i++) {
 		struct p2ps_dev *d = &h->devs[i];
@@ -174,8 +173,8 @@ static inline void tm_finish(struct p2ps_host *h)
 		const struct p2ps_dev *top = d;
 		for (int n = 0; top->parent_idx >= 0 && n < 64; n++)
 			top = &h->devs[top->parent_idx];
-		snprintf(d->root_bus, sizeof(d->root_bus), "pci%04x:%02x", (unsigned)top->bdf.domain,
-		         top->bdf.bus);
+		snprintf(d->root_bus, sizeof(d->root_bus), "pci%04x:%02x",
+		         (unsigned)top->bdf.domain, top->bdf.bus);
 		d->chip = d->vendor_id == 0x10de ? p2ps_nvidia_chip_lookup(d->device_id) : NULL;
 	}
 }

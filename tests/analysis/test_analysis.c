@@ -333,7 +333,8 @@ static void test_bar1_smaller_than_vram(void **state)
 	assert_non_null(strstr(r->text, "256 MiB"));
 	assert_non_null(strstr(r->text, "24 GiB"));
 	/* The smallest offered size covering 24 GiB is 32 GiB = 2^15 MiB. */
-	assert_non_null(strstr(r->fix, "echo 15 > /sys/bus/pci/devices/0000:04:00.0/resource1_resize"));
+	assert_non_null(
+	        strstr(r->fix, "echo 15 > /sys/bus/pci/devices/0000:04:00.0/resource1_resize"));
 	assert_null(tm_find(&p->reasons, P2PS_R_BAR1_SMALLER_THAN_VRAM, f->g0));
 	done(f);
 }
@@ -369,7 +370,8 @@ static void test_vram_unknown(void **state)
 	assert_non_null(tm_find(&p->reasons, P2PS_R_BAR1_SMALLER_THAN_VRAM, f->g1));
 	assert_int_equal(p->verdict, P2PS_VERDICT_NOT_READY);
 	/* GPU0 at 32 GiB with up to 512 GiB offered: probably not maximal -> unknown. */
-	const struct p2ps_reason *r = tm_find(&f->a.gpus[0].reasons, P2PS_R_BAR1_NOT_MAXIMAL, f->g0);
+	const struct p2ps_reason *r =
+	        tm_find(&f->a.gpus[0].reasons, P2PS_R_BAR1_NOT_MAXIMAL, f->g0);
 	assert_non_null(r);
 	assert_int_equal(r->sev, P2PS_SEV_UNKNOWN);
 	assert_non_null(strstr(r->text, "NVML not available"));
@@ -581,27 +583,32 @@ static int teardown(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test_setup_teardown(test_switch_clean_is_pix_and_ready, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_switch_acs_redirect_names_bridges, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_switch_egress_control_alone_redirects, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_switch_acs_unknown_without_root, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_two_switches_is_pxb, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_root_ports_phb_and_root_acs_is_warning, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_host_bridges_node_and_sys, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_nvlink_pair_is_moot, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_nvswitch_links_count, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_iommu_modes, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_bar1_smaller_than_vram, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_bar1_vbios_limit, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_vram_unknown, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_bar1_index_and_size_sources, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_bar_unassigned_and_window, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_link_findings, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_mixed_models, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_pre_turing_unsupported, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_driver_and_host_findings, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_parent_loop_is_bounded, setup, teardown),
-		cmocka_unit_test(test_helpers),
+	        cmocka_unit_test_setup_teardown(test_switch_clean_is_pix_and_ready, setup,
+	                                        teardown),
+	        cmocka_unit_test_setup_teardown(test_switch_acs_redirect_names_bridges, setup,
+	                                        teardown),
+	        cmocka_unit_test_setup_teardown(test_switch_egress_control_alone_redirects, setup,
+	                                        teardown),
+	        cmocka_unit_test_setup_teardown(test_switch_acs_unknown_without_root, setup,
+	                                        teardown),
+	        cmocka_unit_test_setup_teardown(test_two_switches_is_pxb, setup, teardown),
+	        cmocka_unit_test_setup_teardown(test_root_ports_phb_and_root_acs_is_warning, setup,
+	                                        teardown),
+	        cmocka_unit_test_setup_teardown(test_host_bridges_node_and_sys, setup, teardown),
+	        cmocka_unit_test_setup_teardown(test_nvlink_pair_is_moot, setup, teardown),
+	        cmocka_unit_test_setup_teardown(test_nvswitch_links_count, setup, teardown),
+	        cmocka_unit_test_setup_teardown(test_iommu_modes, setup, teardown),
+	        cmocka_unit_test_setup_teardown(test_bar1_smaller_than_vram, setup, teardown),
+	        cmocka_unit_test_setup_teardown(test_bar1_vbios_limit, setup, teardown),
+	        cmocka_unit_test_setup_teardown(test_vram_unknown, setup, teardown),
+	        cmocka_unit_test_setup_teardown(test_bar1_index_and_size_sources, setup, teardown),
+	        cmocka_unit_test_setup_teardown(test_bar_unassigned_and_window, setup, teardown),
+	        cmocka_unit_test_setup_teardown(test_link_findings, setup, teardown),
+	        cmocka_unit_test_setup_teardown(test_mixed_models, setup, teardown),
+	        cmocka_unit_test_setup_teardown(test_pre_turing_unsupported, setup, teardown),
+	        cmocka_unit_test_setup_teardown(test_driver_and_host_findings, setup, teardown),
+	        cmocka_unit_test_setup_teardown(test_parent_loop_is_bounded, setup, teardown),
+	        cmocka_unit_test(test_helpers),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

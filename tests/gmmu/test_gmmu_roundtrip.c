@@ -31,7 +31,8 @@ static void field_set_get(void **state)
 				const struct gmmu_field *fd = &ef->fields[k];
 				fields++;
 				for (int r = 0; r < ROUNDS; r++) {
-					uint64_t bg[2] = {gt_rand(&seed), ef->size > 8 ? gt_rand(&seed) : 0};
+					uint64_t bg[2] = {gt_rand(&seed),
+					                  ef->size > 8 ? gt_rand(&seed) : 0};
 					uint64_t v = gt_rand(&seed) & gmmu_field_mask(fd);
 					if (r == 0)
 						v = 0;
@@ -41,31 +42,38 @@ static void field_set_get(void **state)
 					for (int mode = 0; mode < 2; mode++) {
 						w[0] = bg[0];
 						w[1] = bg[1];
-						assert_int_equal(gmmu_field_set(fd, v, (enum gmmu_write_mode)mode,
-						                                w, NULL),
-						                 0);
+						assert_int_equal(
+						        gmmu_field_set(fd, v,
+						                       (enum gmmu_write_mode)mode,
+						                       w, NULL),
+						        0);
 						assert_int_equal(gmmu_field_get(fd, w), v);
 						for (unsigned q = 0; q < 2; q++)
-							assert_int_equal(w[q] & ~field_bits(fd, q),
-							                 bg[q] & ~field_bits(fd, q));
+							assert_int_equal(
+							        w[q] & ~field_bits(fd, q),
+							        bg[q] & ~field_bits(fd, q));
 					}
 					if (fd->kind == GMMU_FIELD_ADDR) {
-						/* Byte addresses: set_addr(get_addr()) round-trips too. */
+						/* Byte addresses: set_addr(get_addr()) round-trips
+						 * too. */
 						uint64_t a = v << fd->addr_shift;
 						w[0] = bg[0];
 						w[1] = bg[1];
-						assert_int_equal(gmmu_field_set_addr(fd, a, GMMU_WRITE_CHECKED, w,
-						                                     NULL),
-						                 0);
+						assert_int_equal(
+						        gmmu_field_set_addr(
+						                fd, a, GMMU_WRITE_CHECKED, w, NULL),
+						        0);
 						assert_int_equal(gmmu_field_get_addr(fd, w), a);
 						assert_true(a <= gmmu_field_addr_max(fd));
 					}
 				}
-				/* One past the top is refused when checked (fields under 64 bits). */
+				/* One past the top is refused when checked (fields under 64 bits).
+				 */
 				if (gmmu_field_width(fd) < 64) {
 					uint64_t w[2] = {0, 0};
 					assert_int_equal(gmmu_field_set(fd, gmmu_field_mask(fd) + 1,
-					                                GMMU_WRITE_CHECKED, w, NULL),
+					                                GMMU_WRITE_CHECKED, w,
+					                                NULL),
 					                 P2PS_ERANGE);
 					assert_int_equal(w[0] | w[1], 0);
 				}
@@ -87,8 +95,8 @@ static void named_values_round_trip(void **state)
 				const struct gmmu_field *fd = &ef->fields[k];
 				for (size_t j = 0; j < fd->n_values; j++) {
 					uint64_t v = 99;
-					assert_int_equal(gmmu_field_value_parse(fd, fd->values[j].name, &v,
-					                                        NULL),
+					assert_int_equal(gmmu_field_value_parse(
+					                         fd, fd->values[j].name, &v, NULL),
 					                 0);
 					assert_int_equal(v, fd->values[j].value);
 					assert_string_equal(gmmu_field_value_name(fd, v, true),
@@ -96,7 +104,8 @@ static void named_values_round_trip(void **state)
 				}
 				for (size_t j = 0; j < fd->n_values_invalid; j++)
 					assert_string_equal(
-					        gmmu_field_value_name(fd, fd->values_invalid[j].value, false),
+					        gmmu_field_value_name(
+					                fd, fd->values_invalid[j].value, false),
 					        fd->values_invalid[j].name);
 			}
 		}
@@ -124,18 +133,21 @@ static void decode_reencode(void **state)
 				uint64_t y[2] = {d.unexplained[0], d.unexplained[1]};
 				for (size_t k = 0; k < ef->n_fields; k++)
 					if (d.shown[k])
-						assert_int_equal(gmmu_field_set(&ef->fields[k], d.value[k],
-						                                GMMU_WRITE_CHECKED, y, NULL),
-						                 0);
+						assert_int_equal(
+						        gmmu_field_set(&ef->fields[k], d.value[k],
+						                       GMMU_WRITE_CHECKED, y, NULL),
+						        0);
 				assert_int_equal(y[0], x[0]);
 				assert_int_equal(y[1], x[1]);
 				/* Unexplained bits are never inside a shown field. */
 				for (size_t k = 0; k < ef->n_fields; k++)
 					if (d.shown[k])
 						for (unsigned q = 0; q < 2; q++)
-							assert_int_equal(d.unexplained[q] &
-							                         field_bits(&ef->fields[k], q),
-							                 0);
+							assert_int_equal(
+							        d.unexplained[q] &
+							                field_bits(&ef->fields[k],
+							                           q),
+							        0);
 			}
 		}
 	}
@@ -181,8 +193,9 @@ static void views_agree_with_decode(void **state)
 			assert_int_equal(n_addr, 1);
 			assert_int_equal(v.addr, addr);
 			if (v.aperture == GMMU_APERTURE_PEER) {
-				uint64_t p = shown_value(&d, f->version == 2 ? "ADDRESS_VID_PEER" : "PEER_ID",
-				                         &shown);
+				uint64_t p = shown_value(
+				        &d, f->version == 2 ? "ADDRESS_VID_PEER" : "PEER_ID",
+				        &shown);
 				assert_true(shown);
 				assert_int_equal(v.peer_index, p);
 			}
@@ -190,7 +203,8 @@ static void views_agree_with_decode(void **state)
 				assert_int_equal(v.vol, shown_value(&d, "VOL", &shown));
 				assert_int_equal(v.read_only, shown_value(&d, "READ_ONLY", &shown));
 				assert_int_equal(v.privilege, shown_value(&d, "PRIVILEGE", &shown));
-				assert_int_equal(v.atomic_disable, shown_value(&d, "ATOMIC_DISABLE", &shown));
+				assert_int_equal(v.atomic_disable,
+				                 shown_value(&d, "ATOMIC_DISABLE", &shown));
 			} else {
 				assert_int_equal(v.pcf, shown_value(&d, "PCF", &shown));
 			}

@@ -14,7 +14,7 @@
 #include "gmmu_test_util.h"
 #include "p2ps_test.h"
 
-#define GOLDEN "tests/gmmu/golden/dev_mmu-595.45.04.txt"
+#define GOLDEN    "tests/gmmu/golden/dev_mmu-595.45.04.txt"
 #define MAX_FACTS 1024
 
 struct fact {
@@ -61,7 +61,8 @@ static int load_golden(void **state)
 static const struct fact *find_fact(const char *kind, const char *a, const char *b)
 {
 	for (size_t i = 0; i < n_facts; i++)
-		if (!strcmp(facts[i].kind, kind) && !strcmp(facts[i].a, a) && !strcmp(facts[i].b, b))
+		if (!strcmp(facts[i].kind, kind) && !strcmp(facts[i].a, a) &&
+		    !strcmp(facts[i].b, b))
 			return &facts[i];
 	return NULL;
 }
@@ -116,8 +117,8 @@ static void partial_headers_agree(void **state)
 		const char *header, *chip;
 	} pairs[] = {{"volta/gv100", "GV100"}, {"turing/tu102", "TU102"}};
 	for (size_t p = 0; p < 2; p++) {
-		const struct gmmu_entry_format *ef = gmmu_format_entry(gt_chip(pairs[p].chip),
-		                                                       GMMU_ENTRY_PTE);
+		const struct gmmu_entry_format *ef =
+		        gmmu_format_entry(gt_chip(pairs[p].chip), GMMU_ENTRY_PTE);
 		size_t seen = 0;
 		for (size_t i = 0; i < n_facts; i++) {
 			if (strcmp(facts[i].kind, "field") || strcmp(facts[i].a, pairs[p].header))
@@ -147,7 +148,8 @@ static void values_match_headers(void **state)
 				const struct gmmu_field *fd = &ef->fields[k];
 				if (fd->kind == GMMU_FIELD_BOOL)
 					continue;
-				const char *src = fd->values_source ? fd->values_source : fd->source;
+				const char *src =
+				        fd->values_source ? fd->values_source : fd->source;
 				const char *v1 = NULL;
 				if (!strncmp(fd->name, "APERTURE", 8))
 					v1 = t == GMMU_ENTRY_PTE ? "NV_MMU_PTE_APERTURE_"
@@ -155,20 +157,24 @@ static void values_match_headers(void **state)
 				if (!strcmp(fd->name, "KIND"))
 					v1 = "NV_MMU_PTE_KIND_";
 				for (int inv = 0; inv < 2; inv++) {
-					const struct gmmu_value *vals = inv ? fd->values_invalid : fd->values;
+					const struct gmmu_value *vals =
+					        inv ? fd->values_invalid : fd->values;
 					size_t n = inv ? fd->n_values_invalid : fd->n_values;
 					for (size_t j = 0; j < n; j++) {
 						char name[128];
-						snprintf(name, sizeof(name), "%s%s_%s", ef->prefix, fd->name,
-						         vals[j].name);
-						const struct fact *x = find_fact("value", src, name);
+						snprintf(name, sizeof(name), "%s%s_%s", ef->prefix,
+						         fd->name, vals[j].name);
+						const struct fact *x =
+						        find_fact("value", src, name);
 						if (!x && v1) {
-							snprintf(name, sizeof(name), "%s%s", v1, vals[j].name);
+							snprintf(name, sizeof(name), "%s%s", v1,
+							         vals[j].name);
 							x = find_fact("value", src, name);
 						}
 						if (!x)
-							fail_msg("%s %s: value %s not in %s", f->name, fd->name,
-							         vals[j].name, src);
+							fail_msg("%s %s: value %s not in %s",
+							         f->name, fd->name, vals[j].name,
+							         src);
 						assert_int_equal(vals[j].value, x->v1);
 						checked++;
 					}
@@ -199,7 +205,8 @@ static void chips_match_hal(void **state)
 			continue;
 		const char *want = NULL;
 		for (size_t c = 0; c < 4; c++)
-			if (!strcmp(x->impl[0], classes[c].pte) && !strcmp(x->impl[1], classes[c].ctl) &&
+			if (!strcmp(x->impl[0], classes[c].pte) &&
+			    !strcmp(x->impl[1], classes[c].ctl) &&
 			    !strcmp(x->impl[2], classes[c].levels))
 				want = classes[c].format;
 		if (!want) {
@@ -303,8 +310,10 @@ static void no_overlap_and_unnamed_bits(void **state)
 				for (unsigned w = 0; w < 2; w++) {
 					uint64_t b = bits_of(fd, w);
 					if (used[w] & b)
-						fail_msg("%s %s aperture %u: %s overlaps", expect[e].format,
-						         gmmu_entry_type_name(expect[e].t), ap, fd->name);
+						fail_msg("%s %s aperture %u: %s overlaps",
+						         expect[e].format,
+						         gmmu_entry_type_name(expect[e].t), ap,
+						         fd->name);
 					used[w] |= b;
 				}
 			}
@@ -344,21 +353,26 @@ static void fast_paths_match_rows(void **state)
 			const struct gmmu_entry_format *ef = f->entry[t];
 			unsigned parts = t == GMMU_ENTRY_DUAL_PDE ? 2 : 1;
 			for (unsigned p = 0; p < parts; p++) {
-				enum gmmu_half h = parts == 2 ? (enum gmmu_half)(p + 1) : GMMU_HALF_NONE;
+				enum gmmu_half h =
+				        parts == 2 ? (enum gmmu_half)(p + 1) : GMMU_HALF_NONE;
 				const struct gmmu_fast *x = &ef->fast[p];
 				check_bits(&x->aperture, by_role(ef, GMMU_ROLE_APERTURE, h), false);
 				check_bits(&x->vol, by_role(ef, GMMU_ROLE_VOL, h), false);
 				check_bits(&x->pcf, by_role(ef, GMMU_ROLE_PCF, h), false);
 				if (t == GMMU_ENTRY_PTE) {
-					check_bits(&x->valid, by_role(ef, GMMU_ROLE_VALID, h), false);
+					check_bits(&x->valid, by_role(ef, GMMU_ROLE_VALID, h),
+					           false);
 					check_bits(&x->kind, by_role(ef, GMMU_ROLE_KIND, h), false);
-					check_bits(&x->peer_index, by_role(ef, GMMU_ROLE_PEER_INDEX, h),
-					           false);
-					check_bits(&x->comptagline, by_role(ef, GMMU_ROLE_COMPTAGLINE, h),
-					           false);
-					check_bits(&x->encrypted, by_role(ef, GMMU_ROLE_ENCRYPTED, h), false);
-					check_bits(&x->privilege, by_role(ef, GMMU_ROLE_PRIVILEGE, h), false);
-					check_bits(&x->read_only, by_role(ef, GMMU_ROLE_READ_ONLY, h), false);
+					check_bits(&x->peer_index,
+					           by_role(ef, GMMU_ROLE_PEER_INDEX, h), false);
+					check_bits(&x->comptagline,
+					           by_role(ef, GMMU_ROLE_COMPTAGLINE, h), false);
+					check_bits(&x->encrypted,
+					           by_role(ef, GMMU_ROLE_ENCRYPTED, h), false);
+					check_bits(&x->privilege,
+					           by_role(ef, GMMU_ROLE_PRIVILEGE, h), false);
+					check_bits(&x->read_only,
+					           by_role(ef, GMMU_ROLE_READ_ONLY, h), false);
 					check_bits(&x->atomic_disable,
 					           by_role(ef, GMMU_ROLE_ATOMIC_DISABLE, h), false);
 				}

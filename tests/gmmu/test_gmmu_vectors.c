@@ -74,7 +74,8 @@ static void encode_vectors(void **state)
 {
 	(void)state;
 	for (size_t i = 0; i < sizeof(vecs) / sizeof(vecs[0]); i++) {
-		const struct gmmu_entry_format *ef = gmmu_format_entry(gt_chip(vecs[i].chip), vecs[i].t);
+		const struct gmmu_entry_format *ef =
+		        gmmu_format_entry(gt_chip(vecs[i].chip), vecs[i].t);
 		uint64_t w[2] = {0, 0};
 		for (size_t k = 0; vecs[i].fields[k]; k++) {
 			char field[64];
@@ -88,7 +89,8 @@ static void encode_vectors(void **state)
 		if (w[0] != vecs[i].w[0] || w[1] != vecs[i].w[1])
 			fail_msg("vector %zu (%s): got %016llx %016llx want %016llx %016llx", i,
 			         vecs[i].chip, (unsigned long long)w[1], (unsigned long long)w[0],
-			         (unsigned long long)vecs[i].w[1], (unsigned long long)vecs[i].w[0]);
+			         (unsigned long long)vecs[i].w[1],
+			         (unsigned long long)vecs[i].w[0]);
 	}
 }
 
@@ -97,7 +99,8 @@ static void decode_vectors(void **state)
 {
 	(void)state;
 	for (size_t i = 0; i < sizeof(vecs) / sizeof(vecs[0]); i++) {
-		const struct gmmu_entry_format *ef = gmmu_format_entry(gt_chip(vecs[i].chip), vecs[i].t);
+		const struct gmmu_entry_format *ef =
+		        gmmu_format_entry(gt_chip(vecs[i].chip), vecs[i].t);
 		struct gmmu_decoded d;
 		gmmu_entry_decode(ef, vecs[i].w, &d);
 		assert_int_equal(d.unexplained[0], 0);
@@ -119,8 +122,8 @@ static void decode_vectors(void **state)
 			if (!strcmp(want, "1") && ef->fields[f].kind == GMMU_FIELD_BOOL)
 				want = "TRUE";
 			if (strcmp(got, want))
-				fail_msg("vector %zu %s: decoded %s, encoded %s", i, ef->fields[f].name,
-				         got, want);
+				fail_msg("vector %zu %s: decoded %s, encoded %s", i,
+				         ef->fields[f].name, got, want);
 		}
 	}
 }
@@ -204,18 +207,18 @@ static void checked_overflow(void **state)
 	const struct gmmu_entry_format *ef = gmmu_format_entry(gt_chip("AD102"), GMMU_ENTRY_PTE);
 	uint64_t w[2] = {0x1234, 0};
 	struct p2ps_error err;
-	assert_int_equal(gmmu_entry_set(ef, "ADDRESS_VID_PEER", "0xffffffff", GMMU_WRITE_CHECKED,
-	                                w, &err),
-	                 P2PS_ERANGE);
-	assert_string_equal(err.msg,
-	                    "value 0xffffffff does not fit ADDRESS_VID_PEER (35:33, 3 bits, max 0x7)");
+	assert_int_equal(
+	        gmmu_entry_set(ef, "ADDRESS_VID_PEER", "0xffffffff", GMMU_WRITE_CHECKED, w, &err),
+	        P2PS_ERANGE);
+	assert_string_equal(
+	        err.msg, "value 0xffffffff does not fit ADDRESS_VID_PEER (35:33, 3 bits, max 0x7)");
 	assert_int_equal(w[0], 0x1234); /* untouched */
 	assert_int_equal(gmmu_entry_set(ef, "KIND", "256", GMMU_WRITE_CHECKED, w, &err),
 	                 P2PS_ERANGE);
 	/* 0x28800000000 >> 12 = 0x28800000 needs 30 bits; ADDRESS_VID has 25. */
-	assert_int_equal(gmmu_entry_set(ef, "ADDRESS_VID", "0x28800000000", GMMU_WRITE_CHECKED, w,
-	                                &err),
-	                 P2PS_ERANGE);
+	assert_int_equal(
+	        gmmu_entry_set(ef, "ADDRESS_VID", "0x28800000000", GMMU_WRITE_CHECKED, w, &err),
+	        P2PS_ERANGE);
 	assert_non_null(strstr(err.msg, "ADDRESS_VID (32:8, 25 bits"));
 	assert_non_null(strstr(err.msg, "max 0x1ffffff000"));
 	/* Not aligned to the 4 KiB the shift drops. */
@@ -233,9 +236,8 @@ static void checked_overflow(void **state)
 	assert_int_equal(gmmu_entry_set(ef, "KIND", "0x", GMMU_WRITE_CHECKED, w, &err),
 	                 P2PS_EINVAL);
 	/* The largest value that fits is accepted. */
-	assert_int_equal(gmmu_entry_set(ef, "ADDRESS_VID", "0x1ffffff000", GMMU_WRITE_CHECKED, w,
-	                                &err),
-	                 0);
+	assert_int_equal(
+	        gmmu_entry_set(ef, "ADDRESS_VID", "0x1ffffff000", GMMU_WRITE_CHECKED, w, &err), 0);
 }
 
 /* The smear: a release build's nvFieldSet32 ORs (NvU32)(value << shift) into the word.
@@ -252,8 +254,8 @@ static void smear_invalid_peer_v2(void **state)
 	assert_int_equal(gt_set(ef, "VALID", "TRUE", w), 0);
 	assert_int_equal(gt_set(ef, "APERTURE", "PEER_MEMORY", w), 0);
 	assert_int_equal(gt_set(ef, "KIND", "GENERIC_MEMORY", w), 0);
-	assert_int_equal(gmmu_entry_set(ef, "ADDRESS_VID_PEER", "0xffffffff",
-	                                GMMU_WRITE_AS_WRITTEN, w, NULL),
+	assert_int_equal(gmmu_entry_set(ef, "ADDRESS_VID_PEER", "0xffffffff", GMMU_WRITE_AS_WRITTEN,
+	                                w, NULL),
 	                 0);
 	assert_int_equal(w[0], 0xfffffffe00000003ull);
 	struct gmmu_pte_view v;
@@ -276,9 +278,8 @@ static void no_smear_invalid_peer_v3(void **state)
 	(void)state;
 	const struct gmmu_entry_format *ef = gmmu_format_entry(gt_chip("GB202"), GMMU_ENTRY_PTE);
 	uint64_t w[2] = {0x0000000000000683ull, 0};
-	assert_int_equal(gmmu_entry_set(ef, "PEER_ID", "0xffffffff", GMMU_WRITE_AS_WRITTEN, w,
-	                                NULL),
-	                 0);
+	assert_int_equal(
+	        gmmu_entry_set(ef, "PEER_ID", "0xffffffff", GMMU_WRITE_AS_WRITTEN, w, NULL), 0);
 	assert_int_equal(w[0], 0xe000000000000683ull);
 	/* KIND 0x16 into 11:8 (shift 8): 0x1600 sets bit 12, the lowest address bit. */
 	uint64_t k[2] = {0, 0};
@@ -300,14 +301,15 @@ static void as_written_address_is_masked(void **state)
 	(void)state;
 	const struct gmmu_entry_format *ef = gmmu_format_entry(gt_chip("AD102"), GMMU_ENTRY_PTE);
 	uint64_t w[2] = {0, 0};
-	assert_int_equal(gmmu_entry_set(ef, "ADDRESS_VID", "0x28800000000", GMMU_WRITE_AS_WRITTEN,
-	                                w, NULL),
-	                 0);
+	assert_int_equal(
+	        gmmu_entry_set(ef, "ADDRESS_VID", "0x28800000000", GMMU_WRITE_AS_WRITTEN, w, NULL),
+	        0);
 	assert_int_equal(w[0], 0x0000000080000000ull);
-	assert_int_equal(gmmu_field_get_addr(gmmu_field_find(ef, "ADDRESS_VID"), w), 0x800000000ull);
+	assert_int_equal(gmmu_field_get_addr(gmmu_field_find(ef, "ADDRESS_VID"), w),
+	                 0x800000000ull);
 	uint64_t u[2] = {0, 0};
-	assert_int_equal(gmmu_entry_set(ef, "ADDRESS_SYS", "0x1fff", GMMU_WRITE_AS_WRITTEN, u, NULL),
-	                 0);
+	assert_int_equal(
+	        gmmu_entry_set(ef, "ADDRESS_SYS", "0x1fff", GMMU_WRITE_AS_WRITTEN, u, NULL), 0);
 	assert_int_equal(u[0], 0x100);
 }
 

@@ -83,6 +83,44 @@ def parse_lspci(text):
     return devs
 
 
+TREE_TOKEN = re.compile(r"\[([0-9a-f]{4}):([0-9a-f]{2})\]|\[([0-9a-f]{2})(?:-[0-9a-f]{2})?\]"
+                        r"|([0-9a-f]{2})\.([0-7])|[+\\]")
+
+
+def parse_tree(text):
+    """Parent of every device from `lspci -t`: {bdf: parent bdf or None}.
+
+    The tree is drawn with junctions ('+', '\\') whose column ties a continuation line
+    to the bus context of the line that opened the junction."""
+    parents = {}
+    ctx_at = {}
+    for line in text.splitlines():
+        cur = None
+        seen_content = False
+        for m in TREE_TOKEN.finditer(line):
+            tok = m.group(0)
+            if tok in "+\\":
+                if not seen_content:
+                    cur = ctx_at.get(m.start())
+                else:
+                    ctx_at[m.start()] = cur
+                continue
+            seen_content = True
+            if m.group(1):
+                cur = (int(m.group(1), 16), int(m.group(2), 16), None)
+            elif m.group(3):
+                last = parents_last[0]
+                cur = (last[0], int(m.group(3), 16), last[1])
+            elif cur is not None:
+                bdf = "%04x:%02x:%s.%s" % (cur[0], cur[1], m.group(4), m.group(5))
+                parents[bdf] = cur[2]
+                parents_last[0] = (cur[0], bdf)
+    return parents
+
+
+parents_last = [None]
+
+
 def speed_code(gts):
     table = {2.5: 1, 5.0: 2, 8.0: 3, 16.0: 4, 32.0: 5, 64.0: 6}
     return table.get(gts, 0) if gts is not None else 0
@@ -101,8 +139,10 @@ def main():
         print("host-dump failed: " + out.stderr.strip())
         return 1
     model = {d["bdf"]: d for d in json.loads(out.stdout)["devices"]}
+    tree = subprocess.run(["lspci", "-F", dump, "-t"], capture_output=True, text=True)
+    tree_parents = parse_tree(tree.stdout)
     errors = []
-    checked = {"bars": 0, "links": 0, "acs": 0, "rebar": 0}
+    checked = {"bars": 0, "links": 0, "acs": 0, "rebar": 0, "parents": 0}
 
     def check(bdf, what, mine, theirs):
         if mine != theirs:
@@ -113,7 +153,15 @@ def main():
         d = model.get(bdf)
         if d is None:
             continue
+        if bdf in tree_parents:
+            checked["parents"] += 1
+            check(bdf, "parent", d["parent"], tree_parents[bdf])
         bars = {b["index"]: b for b in d["bars"]}
+        # lspci 3.9 in dump mode lists the upper register of a 64-bit BAR as a region
+        # of its own when it is non-zero (e.g. "Region 1: Memory at <unassigned>"
+        # after a 64-bit Region 0 above 4 GiB); the model has no such BAR.
+        for idx in [i for i in r["bars"] if i - 1 in bars and bars[i - 1]["is_64bit"]]:
+            del r["bars"][idx]
         check(bdf, "BAR indexes", sorted(bars), sorted(r["bars"]))
         for idx, rb in r["bars"].items():
             b = bars.get(idx)
@@ -150,9 +198,10 @@ def main():
             check(bdf, "Resizable BAR", mine, r["rebar"])
     for e in errors:
         print("MISMATCH " + e)
-    print("%s: %d devices; compared %d BARs, %d link registers, %d ACS, %d ReBAR; %d mismatches"
-          % (dump.rsplit("/", 1)[-1], len(ref), checked["bars"], checked["links"],
-             checked["acs"], checked["rebar"], len(errors)))
+    print("%s: %d devices; compared %d parents, %d BARs, %d link registers, %d ACS, %d ReBAR;"
+          " %d mismatches" % (dump.rsplit("/", 1)[-1], len(ref), checked["parents"],
+                              checked["bars"], checked["links"], checked["acs"],
+                              checked["rebar"], len(errors)))
     return 1 if errors or not ref else 0
 
 

@@ -54,3 +54,10 @@ drv=$(sed -n 's/^Driver Version *: *//p' "$raw/nvidia-smi-q.txt" | head -1)
 } >"$out/p2pscope/snapshot-info"
 : >"$out/p2pscope/env"
 echo "convert-raw-capture: $(ls "$out/sys/bus/pci/devices" | wc -l) devices -> $out"
+# The same config bytes as an `lspci -D -xxxx` dump, so the dump backend and Debian's
+# lspci can be compared on a real GPU's config space (tests/host/CMakeLists.txt).
+for l in "$out"/sys/bus/pci/devices/*; do
+	echo "$(basename "$l") $(cat "$l/class")"
+	od -An -tx1 -v -w16 "$l/config" | awk '{ printf "%02x:%s\n", (NR - 1) * 16, $0 }'
+	echo
+done >"$out/p2pscope/lspci-xxxx.txt"

@@ -21,29 +21,35 @@
 #include <unistd.h>
 
 #include "p2pscope/vfio.h"
+#include "../../src/host/vfio_uapi.h"
 
-#define FK_MAX_FD      256
-#define FK_PAGE        4096
-#define FK_BAR0_SIZE   0x4000u
-#define FK_BAR2_SIZE   0x100000000ull
-#define FK_BAR2_BUS_A  0x4000000000ull
-#define FK_BAR2_BUS_B  0x4100000000ull
+#define FK_MAX_FD            256
+#define FK_PAGE              4096
+#define FK_BAR0_SIZE         0x4000u
+#define FK_BAR2_SIZE         0x100000000ull
+#define FK_BAR2_BUS_A        0x4000000000ull
+#define FK_BAR2_BUS_B        0x4100000000ull
 #define FK_REGION_ARGSZ_BAR0 80u /* fixed 32 + sparse header 16 + two areas */
 
-enum fk_role { FK_NONE, FK_CONTAINER, FK_GROUP, FK_DEVICE, FK_FILE };
+enum fk_role { FK_NONE, FK_CONTAINER, FK_GROUP, FK_DEVICE, FK_FILE, FK_IOMMUFD };
 
 struct fake_kernel {
 	char root[256];
 	char sys[300], dev[300];
 	enum fk_role role[FK_MAX_FD];
+	bool unbound[FK_MAX_FD]; /* cdev device fds: nothing works before BIND_IOMMUFD */
 	char dev_bdf[FK_MAX_FD][16];
 	/* script */
-	uint32_t group_flags;      /* answered by VFIO_GROUP_GET_STATUS */
-	bool grow_forever;         /* every region answer asks for 8 more bytes */
-	uint32_t huge_argsz;       /* when set, region answers ask for this much */
-	int fail_region_index;     /* -1: none; else GET_REGION_INFO(index) fails with EIO */
-	int map_errno;             /* VFIO_IOMMU_MAP_DMA fails with this when set */
+	uint32_t group_flags;  /* answered by VFIO_GROUP_GET_STATUS */
+	bool grow_forever;     /* every region answer asks for 8 more bytes */
+	uint32_t huge_argsz;   /* when set, region answers ask for this much */
+	int fail_region_index; /* -1: none; else GET_REGION_INFO(index) fails with EIO */
+	int map_errno;         /* VFIO_IOMMU_MAP_DMA fails with this when set */
+	int ioas_map_errno;    /* IOMMU_IOAS_MAP fails with this when set */
 	/* record */
+	uint32_t bind_iommufd; /* iommufd passed to VFIO_DEVICE_BIND_IOMMUFD */
+	uint32_t attach_pt;    /* pt_id passed to VFIO_DEVICE_ATTACH_IOMMUFD_PT */
+	uint32_t ioas_map_flags;
 	int region_calls[16];
 	uint32_t region_argsz_seen[16][4];
 	uint32_t set_iommu_type;
@@ -51,7 +57,7 @@ struct fake_kernel {
 	struct vfio_iommu_type1_dma_map last_map;
 	bool unmap_called;
 	uint8_t config[256];
-	uint8_t bar0_page[FK_PAGE];
+	_Alignas(16) uint8_t bar0_page[FK_PAGE]; /* stands in for an mmap, which is page-aligned */
 };
 
 static inline void fk_write(const char *path, const void *data, size_t len)
@@ -140,9 +146,21 @@ static inline int fk_setup(struct fake_kernel *fk)
 	fk_write(p, "", 0);
 	snprintf(p, sizeof(p), "%s/vfio/6", fk->dev);
 	fk_write(p, "", 0);
+	snprintf(p, sizeof(p), "%s/vfio/devices", fk->dev);
+	fk_mkdirs(p);
+	for (int i = 0; i < 2; i++) {
+		snprintf(p, sizeof(p), "%s/vfio/devices/vfio%d", fk->dev, i);
+		fk_write(p, "", 0);
+	}
+	snprintf(p, sizeof(p), "%s/iommu", fk->dev);
+	fk_write(p, "", 0);
 	fk_add_pci(fk, "0000:03:00.0", "vfio-pci", 6, FK_BAR2_BUS_A);
 	fk_add_pci(fk, "0000:04:00.0", "vfio-pci", 6, FK_BAR2_BUS_B);
 	fk_add_pci(fk, "0000:05:00.0", "nvme", 7, 0x4200000000ull);
+	snprintf(p, sizeof(p), "%s/bus/pci/devices/0000:03:00.0/vfio-dev/vfio0", fk->sys);
+	fk_mkdirs(p);
+	snprintf(p, sizeof(p), "%s/bus/pci/devices/0000:04:00.0/vfio-dev/vfio1", fk->sys);
+	fk_mkdirs(p);
 	return 0;
 }
 
@@ -161,9 +179,15 @@ static inline int fk_open(void *ctx, const char *path, int flags)
 	if (fd < 0 || fd >= FK_MAX_FD)
 		return fd;
 	size_t n = strlen(path);
+	fk->unbound[fd] = false;
 	if (n >= 10 && !strcmp(path + n - 10, "/vfio/vfio"))
 		fk->role[fd] = FK_CONTAINER;
-	else if (strstr(path, "/dev/vfio/"))
+	else if (n >= 6 && !strcmp(path + n - 6, "/iommu"))
+		fk->role[fd] = FK_IOMMUFD;
+	else if (strstr(path, "/vfio/devices/")) {
+		fk->role[fd] = FK_DEVICE;
+		fk->unbound[fd] = true;
+	} else if (strstr(path, "/dev/vfio/"))
 		fk->role[fd] = FK_GROUP;
 	else
 		fk->role[fd] = FK_FILE;
@@ -226,7 +250,8 @@ static inline int fk_region(struct fake_kernel *fk, uint8_t *buf)
 	out.argsz = need;
 	if (idx == 0) {
 		out.cap_offset = sizeof(out);
-		struct vfio_info_cap_header h = {.id = VFIO_REGION_INFO_CAP_SPARSE_MMAP, .version = 1};
+		struct vfio_info_cap_header h = {.id = VFIO_REGION_INFO_CAP_SPARSE_MMAP,
+		                                 .version = 1};
 		memcpy(buf + 32, &h, sizeof(h));
 		uint32_t nr = 2;
 		memcpy(buf + 40, &nr, 4);
@@ -242,9 +267,8 @@ static inline int fk_iommu_info(uint8_t *buf)
 	uint32_t have;
 	memcpy(&have, buf, 4);
 	const uint32_t need = 24 + 16 + 16;
-	struct vfio_iommu_type1_info info = {.argsz = need,
-	                                     .flags = VFIO_IOMMU_INFO_PGSIZES,
-	                                     .iova_pgsizes = 0x40201000ull};
+	struct vfio_iommu_type1_info info = {
+	        .argsz = need, .flags = VFIO_IOMMU_INFO_PGSIZES, .iova_pgsizes = 0x40201000ull};
 	if (have >= need) {
 		info.flags |= VFIO_IOMMU_INFO_CAPS;
 		info.cap_offset = 24;
@@ -318,7 +342,47 @@ static inline int fk_ioctl(void *ctx, int fd, unsigned long req, void *arg)
 			return dfd;
 		}
 		break;
+	case FK_IOMMUFD:
+		if (req == IOMMU_IOAS_ALLOC) {
+			((struct iommu_ioas_alloc *)arg)->out_ioas_id = 7;
+			return 0;
+		}
+		if (req == IOMMU_IOAS_MAP) {
+			struct iommu_ioas_map *m = arg;
+			fk->ioas_map_flags = m->flags;
+			if (fk->ioas_map_errno) {
+				errno = fk->ioas_map_errno;
+				return -1;
+			}
+			m->iova = 0x100000;
+			return 0;
+		}
+		if (req == IOMMU_IOAS_UNMAP)
+			return 0;
+		break;
 	case FK_DEVICE:
+		if (req == VFIO_DEVICE_BIND_IOMMUFD) {
+			struct vfio_device_bind_iommufd *b = arg;
+			if (b->iommufd < 0 || b->iommufd >= FK_MAX_FD ||
+			    fk->role[b->iommufd] != FK_IOMMUFD) {
+				errno = EBADF;
+				return -1;
+			}
+			fk->bind_iommufd = (uint32_t)b->iommufd;
+			fk->unbound[fd] = false;
+			b->out_devid = 1;
+			return 0;
+		}
+		if (fk->unbound[fd]) {
+			errno = EINVAL; /* the kernel blocks device access before binding */
+			return -1;
+		}
+		if (req == VFIO_DEVICE_ATTACH_IOMMUFD_PT) {
+			struct vfio_device_attach_iommufd_pt *a = arg;
+			fk->attach_pt = a->pt_id;
+			a->pt_id = 8; /* the hwpt the kernel created for the IOAS */
+			return 0;
+		}
 		if (req == VFIO_DEVICE_GET_INFO) {
 			struct vfio_device_info di = {.argsz = 24,
 			                              .flags = VFIO_DEVICE_FLAGS_PCI |

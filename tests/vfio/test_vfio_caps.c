@@ -173,12 +173,14 @@ static void long_chain_is_bounded(void **state)
 	/* 40 well-formed entries, 8 bytes apart: the walk keeps 32 and says why. */
 	uint8_t b[32 + 40 * 8];
 	memset(b, 0, sizeof(b));
-	struct vfio_region_info ri = {.argsz = sizeof(b), .flags = VFIO_REGION_INFO_FLAG_CAPS,
-	                              .cap_offset = 32, .size = 4096};
+	struct vfio_region_info ri = {.argsz = sizeof(b),
+	                              .flags = VFIO_REGION_INFO_FLAG_CAPS,
+	                              .cap_offset = 32,
+	                              .size = 4096};
 	memcpy(b, &ri, sizeof(ri));
 	for (uint32_t i = 0; i < 40; i++) {
-		struct vfio_info_cap_header h = {.id = 200, .version = 1,
-		                                 .next = i == 39 ? 0 : 32 + 8 * (i + 1)};
+		struct vfio_info_cap_header h = {
+		        .id = 200, .version = 1, .next = i == 39 ? 0 : 32 + 8 * (i + 1)};
 		memcpy(b + 32 + 8 * i, &h, sizeof(h));
 	}
 	struct p2ps_vfio_region out;
@@ -237,6 +239,22 @@ static void area_past_region_end_is_flagged(void **state)
 	assert_true(out.sparse_outside);
 }
 
+static void repeated_sparse_cap_is_ignored(void **state)
+{
+	(void)state;
+	/* Found by the fuzzer: two sparse caps must not merge their areas. */
+	struct rbuf r;
+	region_init(&r, 0, VFIO_REGION_INFO_FLAG_CAPS, 0x4000, 0, 32, 32 + 32 + 32);
+	struct vfio_region_sparse_mmap_area a = {0, 0x1000}, b = {0x2000, 0x1000};
+	put_sparse(&r, 32, 64, 1, &a, 1);
+	put_sparse(&r, 64, 0, 1, &b, 1);
+	struct p2ps_vfio_region out;
+	assert_int_equal(p2ps_vfio_region_parse(r.b, r.len, &out, NULL), 0);
+	assert_int_equal(out.chain.n, 2);
+	assert_int_equal(out.n_areas, 1);
+	assert_int_equal(out.areas[0].offset, 0);
+}
+
 static void short_buffer_is_an_error(void **state)
 {
 	(void)state;
@@ -253,12 +271,13 @@ static void iommu_info_ranges(void **state)
 	uint8_t b[128];
 	memset(b, 0, sizeof(b));
 	struct vfio_iommu_type1_info info = {.argsz = 24 + 16 + 32 + 12,
-	                                     .flags = VFIO_IOMMU_INFO_PGSIZES | VFIO_IOMMU_INFO_CAPS,
+	                                     .flags =
+	                                             VFIO_IOMMU_INFO_PGSIZES | VFIO_IOMMU_INFO_CAPS,
 	                                     .iova_pgsizes = 0x40201000ull,
 	                                     .cap_offset = 24};
 	memcpy(b, &info, sizeof(info));
-	struct vfio_info_cap_header h = {.id = VFIO_IOMMU_TYPE1_INFO_CAP_IOVA_RANGE, .version = 1,
-	                                 .next = 72};
+	struct vfio_info_cap_header h = {
+	        .id = VFIO_IOMMU_TYPE1_INFO_CAP_IOVA_RANGE, .version = 1, .next = 72};
 	memcpy(b + 24, &h, sizeof(h));
 	uint32_t nr = 2;
 	memcpy(b + 32, &nr, 4);
@@ -329,6 +348,7 @@ int main(void)
 	        cmocka_unit_test(huge_area_count_is_malformed),
 	        cmocka_unit_test(truncated_sparse_cap),
 	        cmocka_unit_test(area_past_region_end_is_flagged),
+	        cmocka_unit_test(repeated_sparse_cap_is_ignored),
 	        cmocka_unit_test(short_buffer_is_an_error),
 	        cmocka_unit_test(iommu_info_ranges),
 	        cmocka_unit_test(device_info_chain),

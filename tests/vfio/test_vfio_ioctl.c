@@ -213,6 +213,43 @@ static void map_peer_needs_one_session(void **state)
 	p2ps_vfio_device_close(&a);
 }
 
+static void cdev_flow_binds_and_attaches(void **state)
+{
+	struct fixture *f = *state;
+	p2ps_vfio_close(&f->v);
+	f->opts.flow = P2PS_VFIO_FLOW_CDEV;
+	assert_int_equal(p2ps_vfio_open(&f->v, &f->opts, NULL), 0);
+	struct p2ps_vfio_device a, b;
+	struct p2ps_error err = {0};
+	assert_int_equal(p2ps_vfio_device_open(&f->v, "0000:03:00.0", &a, &err), 0);
+	assert_int_equal(a.flow, P2PS_VFIO_FLOW_CDEV);
+	assert_non_null(strstr(a.node, "/vfio/devices/vfio0"));
+	assert_int_equal(a.devid, 1);
+	assert_int_equal(f->v.ioas_id, 7);
+	assert_int_equal(f->fk.attach_pt, 7);
+	assert_int_equal(a.hwpt_id, 8);
+	assert_int_equal((int)f->fk.bind_iommufd, f->v.iommufd);
+	assert_int_equal(f->v.container_fd, -1); /* no legacy container in this flow */
+	struct p2ps_vfio_dev_report *r = calloc(1, sizeof(*r));
+	assert_non_null(r);
+	assert_int_equal(p2ps_vfio_device_report(&a, r, &err), 0);
+	assert_int_equal(r->flow, P2PS_VFIO_FLOW_CDEV);
+	assert_int_equal(r->regions[2].size, FK_BAR2_SIZE);
+	free(r);
+	/* A peer BAR through iommufd: the kernel refuses to pin VFIO MMIO. */
+	assert_int_equal(p2ps_vfio_device_open(&f->v, "0000:04:00.0", &b, &err), 0);
+	f->fk.ioas_map_errno = EFAULT;
+	struct p2ps_vfio_peer_map m;
+	assert_int_equal(p2ps_vfio_map_peer(&a, &b, -1, &m, &err), 0);
+	assert_string_equal(m.method, "IOMMU_IOAS_MAP");
+	assert_false(m.mapped);
+	assert_int_equal(m.map_errno, EFAULT);
+	assert_non_null(strstr(m.meaning, "iommufd"));
+	assert_int_equal(f->fk.ioas_map_flags, IOMMU_IOAS_MAP_READABLE);
+	p2ps_vfio_device_close(&a);
+	p2ps_vfio_device_close(&b);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -227,6 +264,7 @@ int main(void)
 	        cmocka_unit_test_setup_teardown(map_peer_maps_read_only_at_bus_address, setup,
 	                                        teardown),
 	        cmocka_unit_test_setup_teardown(map_peer_needs_one_session, setup, teardown),
+	        cmocka_unit_test_setup_teardown(cdev_flow_binds_and_attaches, setup, teardown),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -159,9 +159,9 @@ static void sysfs_resource_mmap(void **state)
 	assert_int_equal(p2ps_vfio_read_reg(NULL, &f->opts, "03:00.0", 0, 0x4000, &v, how,
 	                                    sizeof(how), &err),
 	                 P2PS_ERANGE);
-	assert_int_equal(
-	        p2ps_vfio_read_reg(NULL, &f->opts, "0000:09:00.0", 0, 0, &v, how, sizeof(how), &err),
-	        P2PS_ENOENT);
+	assert_int_equal(p2ps_vfio_read_reg(NULL, &f->opts, "0000:09:00.0", 0, 0, &v, how,
+	                                    sizeof(how), &err),
+	                 P2PS_ENOENT);
 }
 
 int main(void)

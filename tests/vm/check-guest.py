@@ -67,6 +67,22 @@ MEMDEV_SIZES = {"m1": "4G", "m2": "8G", "pmr": "1G", "m3": "16G"}
 # BAR0; hw/nvme: 16 KiB BAR0 holding registers and the MSI-X table).
 SMALL_BARS = {IVS1: (0, 256), IVS2: (0, 256), IVS3: (0, 256), NVME: (0, 16 * 1024)}
 
+# VFIO regions (index -> size) per endpoint, from the same QEMU facts: unused
+# BARs and the upper halves of 64-bit BARs are regions of size 0; region 7 is
+# config space (256 bytes for conventional PCI, 4096 for PCIe).
+VFIO_REGIONS = {
+    IVS1: {0: 256, 1: 0, 2: 4 * GiB, 3: 0, 4: 0, 5: 0, 6: 0, 7: 256},
+    IVS2: {0: 256, 1: 0, 2: 8 * GiB, 3: 0, 4: 0, 5: 0, 6: 0, 7: 256},
+    IVS3: {0: 256, 1: 0, 2: 16 * GiB, 3: 0, 4: 0, 5: 0, 6: 0, 7: 256},
+    NVME: {0: 16 * 1024, 1: 0, 2: 0, 3: 0, 4: 1 * GiB, 5: 0, 6: 0, 7: 4096},
+    NIC: {0: 128 * 1024, 1: 128 * 1024, 2: 32, 3: 16 * 1024, 4: 0, 5: 0, 7: 4096},
+}
+PCIE_TYPE = {RP1: "Root Port", RP2: "Root Port", RP3: "Root Port", UP: "Upstream Port",
+             DN1: "Downstream Port", DN2: "Downstream Port", DN3: "Downstream Port",
+             IVS1: None, IVS2: None, IVS3: None, NVME: "Endpoint", NIC: "Endpoint"}
+# NVMe VS register (BAR0 + 0x8): QEMU's controller reports NVMe 1.4.
+NVME_VS = "0x00010400"
+
 # ACS on QEMU's pcie-root-port: capability 0x5f (SV TB RR CR UF DT); Linux
 # enables Source Validation, Request Redirect, Completion Redirect and Upstream
 # Forwarding (0x1d) on every port that has the capability.
@@ -132,10 +148,17 @@ def extract(args):
         data = base64.b64decode("".join(blocks["snapshot"].split()))
         snap = os.path.join(out, "snapshot")
         with tarfile.open(fileobj=io.BytesIO(data)) as tar:
+            # One top directory (p2pscope-snap-<host>-<date>/ or snap/): strip it.
+            members = []
+            for m in tar.getmembers():
+                parts = m.name.split("/", 1)
+                if len(parts) == 2 and parts[1]:
+                    m.name = parts[1]
+                    members.append(m)
             if hasattr(tarfile, "data_filter"):
-                tar.extractall(snap, filter="fully_trusted")
+                tar.extractall(snap, members=members, filter="fully_trusted")
             else:
-                tar.extractall(snap)
+                tar.extractall(snap, members=members)
     uptime = None
     if done:
         m = re.search(r"uptime=([\d.]+)", done)
@@ -316,6 +339,213 @@ def check_snapshot(snap, boot, f):
         f.check(w in members, f"no IOMMU group with exactly {sorted(w)}; groups: {sorted(map(sorted, members))}")
 
 
+def load_block(out, name, f, want_json=True):
+    """A block's parsed JSON (or text), or None after recording why not."""
+    path = os.path.join(out, "blocks", name)
+    try:
+        with open(path) as fh:
+            body = fh.read()
+    except OSError:
+        f.check(False, f"no '{name}' output from the guest")
+        return None
+    try:
+        with open(os.path.join(out, "boot.json")) as fh:
+            rc = json.load(fh)["blocks"].get(name)
+    except (OSError, KeyError, ValueError):
+        rc = None
+    if not f.eq(rc, 0, f"exit status of '{name}'"):
+        err = os.path.join(out, "blocks", name + ".stderr")
+        if os.path.exists(err):
+            print(open(err).read().strip())
+    if not want_json:
+        return body
+    try:
+        return json.loads(body)
+    except ValueError as e:
+        f.check(False, f"'{name}' is not JSON: {e}")
+        return None
+
+
+def check_bi_sysfs(doc, snap, boot, f, what="bi-sysfs"):
+    """bar-inspect's host model against the QEMU facts and the kernel's sysfs."""
+    devs = {d["bdf"]: d for d in doc.get("devices", [])}
+    iommu = doc.get("host", {}).get("iommu", {})
+    groups = snap.groups()
+    if boot == "noiommu":
+        f.eq(iommu.get("present"), False, f"{what}: host.iommu.present")
+    else:
+        f.eq((iommu.get("present"), iommu.get("kind")), (True, "intel"), f"{what}: host.iommu present/kind")
+        f.eq(iommu.get("groups"), len(groups), f"{what}: host.iommu.groups vs the kernel's")
+    for bdf, (ids, cls, parent, _m) in TOPOLOGY.items():
+        d = devs.get(bdf)
+        if not f.check(d is not None, f"{what}: {bdf} missing"):
+            continue
+        f.eq("%04x:%04x" % (d["vendor_id"], d["device_id"]), ids, f"{what}: {bdf} ids")
+        f.eq(d["class"], cls, f"{what}: {bdf} class")
+        f.eq(d["parent"], parent, f"{what}: {bdf} parent")
+        f.eq(d["pcie_type"], PCIE_TYPE[bdf], f"{what}: {bdf} pcie_type")
+        f.eq(d["driver"], "vfio-pci" if bdf in ENDPOINTS else "pcieport", f"{what}: {bdf} driver")
+        grp = snap.link(bdf, "iommu_group")
+        f.eq(d["iommu_group"], int(grp) if grp is not None else None, f"{what}: {bdf} iommu_group vs sysfs")
+        if boot != "noiommu":
+            f.eq(d["iommu_domain_type"], "DMA-FQ", f"{what}: {bdf} iommu_domain_type")
+        acs = d.get("acs")
+        got = (acs["cap"], acs["ctl"]) if acs else None
+        want = None
+        if bdf in (RP1, RP2, RP3) and not (bdf == RP1 and boot == "acs-off"):
+            # Linux enables ACS only when an IOMMU is there (pci_request_acs()).
+            want = (RP_ACS_CAP, 0 if boot == "noiommu" else RP_ACS_CTL)
+        f.eq(got, want, f"{what}: {bdf} ACS cap/ctl")
+    bars = {}
+    for bdf, (idx, size) in BIG_BARS.items():
+        bars[(bdf, idx)] = (size, True, True)
+    for bdf, (idx, size) in SMALL_BARS.items():
+        bars[(bdf, idx)] = (size, bdf == NVME, False)
+    for (bdf, idx), want in bars.items():
+        d = devs.get(bdf)
+        if d is None:
+            continue
+        b = {x["index"]: x for x in d["bars"]}.get(idx)
+        if f.check(b is not None, f"{what}: {bdf} BAR{idx} missing"):
+            f.eq((b["size"], b["is_64bit"], b["prefetchable"]), want, f"{what}: {bdf} BAR{idx} size/64-bit/prefetchable")
+            res = snap.resources(bdf)
+            f.eq(b["address"], res[idx][0], f"{what}: {bdf} BAR{idx} address vs sysfs resource")
+
+
+def check_bi_vfio(doc, snap, boot, flow, f, what):
+    v = doc.get("vfio", {})
+    devs = {d["bdf"]: d for d in v.get("devices", [])}
+    io = v.get("iommu", {})
+    if flow == "legacy":
+        if boot == "noiommu":
+            f.eq(io.get("container_iommu_type"), "no-IOMMU", f"{what}: container IOMMU type")
+        else:
+            f.eq(io.get("container_iommu_type"), "Type1v2", f"{what}: container IOMMU type")
+            f.check("Type1v2" in io.get("extensions", []), f"{what}: Type1v2 extension missing")
+    for bdf, regions in VFIO_REGIONS.items():
+        d = devs.get(bdf)
+        if not f.check(d is not None, f"{what}: {bdf} not opened through VFIO"):
+            continue
+        grp = snap.link(bdf, "iommu_group")
+        f.eq(d.get("flow"), flow, f"{what}: {bdf} flow")
+        if flow == "legacy":
+            f.eq(d.get("group"), int(grp) if grp else None, f"{what}: {bdf} group vs sysfs")
+            node = f"/dev/vfio/noiommu-{grp}" if boot == "noiommu" else f"/dev/vfio/{grp}"
+            f.eq(d.get("node"), node, f"{what}: {bdf} node")
+        else:
+            f.check(str(d.get("node", "")).startswith("/dev/vfio/devices/vfio"), f"{what}: {bdf} cdev node {d.get('node')!r}")
+        f.eq(d.get("num_regions"), 9, f"{what}: {bdf} num_regions")
+        regs = {r["index"]: r for r in d.get("regions", [])}
+        for idx, size in regions.items():
+            r = regs.get(idx, {})
+            f.eq(r.get("size"), size, f"{what}: {bdf} region {idx} size")
+            flags = set(r.get("flags", []))
+            if idx == 7:
+                f.eq(flags & {"read", "write", "mmap"}, {"read", "write"}, f"{what}: {bdf} config region flags")
+            elif size >= 4096:
+                f.check({"read", "write", "mmap"} <= flags, f"{what}: {bdf} region {idx} flags {sorted(flags)} lack read/write/mmap")
+        f.check("error" in regs.get(8, {}), f"{what}: {bdf} VGA region should be refused")
+        cfg = d.get("config", {})
+        f.eq((cfg.get("checked"), cfg.get("identity_match")), (True, True), f"{what}: {bdf} config cross-check with sysfs")
+        f.eq(cfg.get("vfio_bytes"), regions[7], f"{what}: {bdf} config bytes through VFIO")
+    nv = devs.get(NVME)
+    if nv:
+        bar0 = {r["index"]: r for r in nv.get("regions", [])}.get(0, {})
+        # With interrupt remapping the kernel lets the MSI-X table page be
+        # mmapped; without an IOMMU it carves the table out with sparse areas.
+        if boot == "noiommu":
+            f.check("sparse_mmap" in bar0.get("caps", []), f"{what}: nvme BAR0 caps {bar0.get('caps')} lack sparse_mmap")
+        else:
+            f.check("msix_mappable" in bar0.get("caps", []), f"{what}: nvme BAR0 caps {bar0.get('caps')} lack msix_mappable")
+
+
+def check_map_peer(doc, snap, boot, flow, pair, f, what):
+    a, b = pair
+    m = doc.get("vfio", {}).get("map_peer")
+    if not f.check(isinstance(m, dict), f"{what}: no vfio.map_peer"):
+        return
+    bar, size = BIG_BARS[b]
+    start = snap.resources(b)[bar][0]
+    f.eq((m.get("a"), m.get("b"), m.get("bar")), (a, b, bar), f"{what}: pair/BAR")
+    f.eq(m.get("bar_size"), size, f"{what}: peer BAR size")
+    f.eq(m.get("bar_bus_addr"), hex(start), f"{what}: peer BAR bus address vs sysfs")
+    ga, gb = snap.link(a, "iommu_group"), snap.link(b, "iommu_group")
+    f.eq(m.get("same_group"), ga is not None and ga == gb, f"{what}: same_group vs sysfs")
+    # Without ACS on the root port the whole switch is one group, so the two
+    # endpoints under it share their IOMMU context; with ACS they never do.
+    under_switch = TOPOLOGY[a][2] in SWITCH and TOPOLOGY[b][2] in SWITCH
+    f.eq(m.get("same_group"), boot == "acs-off" and under_switch, f"{what}: same_group")
+    if boot == "noiommu":
+        # No IOMMU, no DMA mapping API: the kernel must refuse.
+        f.eq(m.get("result"), "refused", f"{what}: map result without an IOMMU")
+        return
+    if flow == "cdev":
+        # iommufd pins pages and cannot pin a PFNMAP (BAR) mapping.
+        f.eq((m.get("method"), m.get("result")), ("IOMMU_IOAS_MAP", "refused"), f"{what}: cdev method/result")
+        return
+    f.eq((m.get("method"), m.get("iommu_type")), ("VFIO_IOMMU_MAP_DMA", "Type1v2"), f"{what}: method/IOMMU type")
+    f.eq(m.get("result"), "mapped", f"{what}: result")
+    f.eq((m.get("map_size"), m.get("iova"), m.get("iova_is_bus_addr")), (size, hex(start), True), f"{what}: size/IOVA")
+    f.eq((m.get("unmapped"), m.get("unmapped_size")), (True, size), f"{what}: unmapped again")
+
+
+def check_bar_inspect(out, snap, boot, f):
+    doc = load_block(out, "bi-sysfs", f)
+    if doc:
+        check_bi_sysfs(doc, snap, boot, f)
+    flows = ["legacy", "cdev"] if boot == "cdev" else ["legacy"]
+    for flow in flows:
+        sfx = "" if flow == "legacy" else "-" + flow
+        doc = load_block(out, "bi-vfio" + sfx, f)
+        if doc:
+            check_bi_vfio(doc, snap, boot, flow, f, "bi-vfio" + sfx)
+            check_bi_sysfs(doc, snap, boot, f, "bi-vfio" + sfx)
+        for name, pair in (("pix", (IVS2, IVS1)), ("phb", (IVS3, IVS1))):
+            doc = load_block(out, f"bi-map-peer-{name}{sfx}", f)
+            if doc:
+                check_map_peer(doc, snap, boot, flow, pair, f, f"bi-map-peer-{name}{sfx}")
+        doc = load_block(out, "bi-read-reg" + sfx, f)
+        if doc:
+            rr = doc.get("vfio", {}).get("read_reg", [{}])[0]
+            f.eq((rr.get("bdf"), rr.get("value")), (NVME, NVME_VS), f"bi-read-reg{sfx}: NVMe VS register")
+            f.eq(rr.get("access"), "vfio-mmap", f"bi-read-reg{sfx}: access path")
+
+
+def check_replay(out, tool, f):
+    """The offline backends on the host against what bar-inspect saw live in the
+    guest: the captured snapshot (--root) must give the same devices, matrix and
+    verdicts; the guest's `lspci -xxxx` dump (--lspci-dump) the same config-space
+    facts (a dump has no sysfs facts: sizes, drivers, groups)."""
+    import subprocess
+
+    live = load_block(out, "bi-sysfs", f)
+    if not live:
+        return
+    snap = os.path.join(out, "snapshot")
+    runs = {
+        "--root": [tool, "--root", snap, "--all", "--json"],
+        "--lspci-dump": [tool, "--lspci-dump", os.path.join(snap, "p2pscope/lspci-xxxx.txt"), "--all", "--json"],
+    }
+    got = {}
+    for name, argv in runs.items():
+        r = subprocess.run(argv, capture_output=True, text=True)
+        if f.eq(r.returncode, 0, f"host bar-inspect {name} exit status ({r.stderr.strip()})"):
+            got[name] = json.loads(r.stdout)
+    if "--root" in got:
+        for key in ("devices", "topology", "pairs"):
+            f.check(got["--root"][key] == live[key], f"replay --root: '{key}' differs from the guest's live run")
+    if "--lspci-dump" in got:
+        dump = {d["bdf"]: d for d in got["--lspci-dump"]["devices"]}
+        for d in live["devices"]:
+            g = dump.get(d["bdf"])
+            if not f.check(g is not None, f"replay --lspci-dump: {d['bdf']} missing"):
+                continue
+            for key in ("vendor_id", "device_id", "class", "revision", "pcie_type", "parent", "acs", "link", "config_bytes"):
+                f.eq(g.get(key), d.get(key), f"replay --lspci-dump: {d['bdf']} {key}")
+            strip = [{k: v for k, v in b.items() if k != "size"} for b in d["bars"]]
+            f.eq([{k: v for k, v in b.items() if k != "size"} for b in g["bars"]], strip, f"replay --lspci-dump: {d['bdf']} BARs")
+
+
 def check(args):
     out, boot = args.out, args.boot
     f = Failures(boot)
@@ -329,6 +559,10 @@ def check(args):
     snap = Snapshot(os.path.join(out, "snapshot"))
     if f.check(bool(snap.bdfs()), "no sysfs snapshot from the guest"):
         check_snapshot(snap, boot, f)
+        if args.bar_inspect:
+            check_bar_inspect(out, snap, boot, f)
+        if args.replay:
+            check_replay(out, args.replay, f)
     print(f"check-guest [{boot}]: {f.passed} passed, {len(f.items)} failed")
     return 1 if f.items else 0
 
@@ -346,6 +580,10 @@ def main():
     c = sub.add_parser("check")
     c.add_argument("--out", required=True)
     c.add_argument("--boot", required=True, choices=["acs-on", "acs-off", "cdev", "noiommu"])
+    c.add_argument("--no-bar-inspect", dest="bar_inspect", action="store_false",
+                   help="check only the guest's sysfs (no bar-inspect in the guest)")
+    c.add_argument("--replay", metavar="BAR_INSPECT",
+                   help="also replay the capture with this host bar-inspect (--root, --lspci-dump)")
     args = ap.parse_args()
     return extract(args) if args.cmd == "extract" else check(args)
 

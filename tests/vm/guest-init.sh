@@ -15,6 +15,7 @@ exec 0</dev/console 1>/dev/console 2>&1
 mount -t proc proc /proc
 mount -t sysfs sysfs /sys
 export PATH=/bin
+hostname p2ps-vm
 . /etc/p2ps-vm.conf
 echo "=== p2ps guest '$P2PS_BOOT' up after $(cut -d' ' -f1 /proc/uptime) s: Linux $(uname -r)"
 
@@ -37,7 +38,7 @@ block() { # name command [args...]
 			echo "@@P2PS-END $name.stderr rc=0"
 		fi
 	} >"$data"
-	echo "=== $name: exit $rc, $(wc -c </tmp/block.out) bytes"
+	echo "=== $name: exit $rc, $(wc -c </tmp/block.out) bytes, guest uptime $(cut -d" " -f1 /proc/uptime) s"
 }
 
 for m in $(cat /etc/modules); do
@@ -84,29 +85,44 @@ block dmesg sh -c "dmesg | grep -iE 'DMAR|iommu|vfio|ACS|BAR [0-9]+.*(assigned|f
 # The guest's sysfs, as a tar (base64) that the host unpacks into snapshot/.
 snapshot() {
 	rm -rf /tmp/snap
-	/bin/p2ps-capture /tmp/snap || return 1
-	tar -C /tmp/snap -czf - . | base64
+	# The project's own capture script (scripts/capture-host.sh, the format
+	# `bar-inspect --root` reads) when the initramfs has it, else a copy of the
+	# same paths by guest-capture.sh.
+	if [ -f /bin/capture-host.sh ]; then
+		sh /bin/capture-host.sh -o /tmp/snap.tar.gz >&2 || return 1
+	else
+		/bin/p2ps-capture /tmp/snap || return 1
+		tar -C /tmp -czf /tmp/snap.tar.gz snap || return 1
+	fi
+	base64 /tmp/snap.tar.gz
 }
 block snapshot snapshot
 
-if [ "$P2PS_CAPTURE" = 1 ]; then
-	block lspci-xxxx lspci -xxxx
-	block lspci-vvv lspci -vvv
-fi
-
 # bar-inspect: the same host model through sysfs+libpci and through VFIO.
-# The pairs are the two ivshmem endpoints under the switch (PIX) and one of
-# them with the ivshmem endpoint on the other root port (PHB).
+# Peer pairs: 03:00.0's 4 GiB BAR2 (64-bit prefetchable) mapped into the IOMMU
+# context of its neighbour under the switch (PIX) and of the ivshmem endpoint
+# on the other root port (PHB): the smallest of the large BARs, because type1
+# walks the BAR page by page under TCG. NVMe's VS register (BAR0 + 0x8) is
+# read once.
+IVS1=0000:03:00.0 IVS2=0000:04:00.0 NVME=0000:05:00.0 IVS3=0000:06:00.0
 if [ -x /bin/bar-inspect ]; then
 	block bi-version bar-inspect --version
-	block bi-sysfs bar-inspect --json --all
+	block bi-sysfs bar-inspect --all --json
 	block bi-sysfs-text bar-inspect --all
-	block bi-vfio bar-inspect --vfio --json --all
-	block bi-vfio-text bar-inspect --vfio --all
-	block bi-map-peer-pix bar-inspect --vfio --json --map-peer 0000:03:00.0,0000:04:00.0
-	block bi-map-peer-phb bar-inspect --vfio --json --map-peer 0000:03:00.0,0000:06:00.0
-	block bi-map-peer-text bar-inspect --vfio --map-peer 0000:03:00.0,0000:04:00.0
-	block bi-read-reg bar-inspect --vfio --json --device 0000:03:00.0 --read-reg 2:0x0
+	case $P2PS_MODE in
+	cdev) flows="legacy cdev" ;;
+	*) flows="legacy" ;;
+	esac
+	for flow in $flows; do
+		sfx=
+		[ "$flow" = legacy ] || sfx=-$flow
+		block "bi-vfio$sfx" bar-inspect --all --json --vfio all --vfio-flow "$flow"
+		block "bi-vfio-text$sfx" bar-inspect --all --vfio all --vfio-flow "$flow"
+		block "bi-map-peer-pix$sfx" bar-inspect --json --vfio-flow "$flow" --map-peer "$IVS2,$IVS1,2"
+		block "bi-map-peer-phb$sfx" bar-inspect --json --vfio-flow "$flow" --map-peer "$IVS3,$IVS1,2"
+		block "bi-map-peer-text$sfx" bar-inspect --vfio-flow "$flow" --map-peer "$IVS2,$IVS1,2"
+		block "bi-read-reg$sfx" bar-inspect --json --vfio "$NVME" --vfio-flow "$flow" --read-reg 0:0x8
+	done
 fi
 
 echo "@@P2PS-DONE uptime=$(cut -d' ' -f1 /proc/uptime)" >"$data"

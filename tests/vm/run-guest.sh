@@ -161,8 +161,10 @@ if [ "$capture" = 1 ]; then
 	add_program "$(command -v lspci)" /bin/lspci
 	cp /usr/share/misc/pci.ids "$stage/usr/share/misc/pci.ids"
 fi
-# The sysfs snapshot that check-guest.py reads (and --capture keeps).
+# The sysfs snapshot that check-guest.py reads (and --capture keeps): taken by
+# scripts/capture-host.sh, the format `bar-inspect --root` replays.
 cp "$here/guest-capture.sh" "$stage/bin/p2ps-capture"
+[ -f "$top/scripts/capture-host.sh" ] && cp "$top/scripts/capture-host.sh" "$stage/bin/capture-host.sh"
 cp "$here/guest-init.sh" "$stage/init"
 chmod +x "$stage/init" "$stage"/bin/*
 

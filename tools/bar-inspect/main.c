@@ -16,6 +16,7 @@
 #include "p2pscope/analysis.h"
 #include "p2pscope/host.h"
 #include "p2pscope/render.h"
+#include "vfio_cli.h"
 
 #define TOOL_VERSION "0.1.0"
 #define EXIT_USAGE   2
@@ -33,7 +34,8 @@ struct cli {
 	struct p2ps_slot_filter filter;
 	bool help;
 	bool version;
-	char err[256]; /* set by a handler that rejects its argument */
+	struct bi_vfio_cli vfio; /* --vfio, --vfio-flow, --read-reg, --map-peer (vfio_cli.c) */
+	char err[256];           /* set by a handler that rejects its argument */
 };
 
 typedef int (*opt_handler)(struct cli *c, const char *arg);
@@ -152,22 +154,59 @@ static int opt_version(struct cli *c, const char *arg)
 	return 0;
 }
 
+/* VFIO options (issue 5): parsed and run in vfio_cli.c. */
+static int opt_vfio(struct cli *c, const char *arg)
+{
+	return bi_vfio_opt_vfio(&c->vfio, arg, c->err, sizeof(c->err));
+}
+
+static int opt_vfio_flow(struct cli *c, const char *arg)
+{
+	return bi_vfio_opt_flow(&c->vfio, arg, c->err, sizeof(c->err));
+}
+
+static int opt_read_reg(struct cli *c, const char *arg)
+{
+	return bi_vfio_opt_read_reg(&c->vfio, arg, c->err, sizeof(c->err));
+}
+
+static int opt_map_peer(struct cli *c, const char *arg)
+{
+	return bi_vfio_opt_map_peer(&c->vfio, arg, c->err, sizeof(c->err));
+}
+
 static const struct cli_option options[] = {
-	{"root", 0, "DIR", "read a snapshot captured by scripts/capture-host.sh (unpacked) "
-	                   "instead of this host",
-	 opt_root},
-	{"lspci-dump", 'F', "FILE", "read `lspci -x`/`-xxx`/`-xxxx` output (no sysfs facts)",
-	 opt_lspci_dump},
-	{"slot", 's', "[[[[DOMAIN]:]BUS]:][DEV][.[FN]]", "show only matching devices (as lspci -s)",
-	 opt_slot},
-	{"all", 'a', NULL, "show every PCI device, not only the NVIDIA GPUs", opt_all},
-	{"json", 'j', NULL, "JSON output (schema in docs/bar-inspect.md)", opt_json},
-	{"dot", 0, NULL, "Graphviz output: PCI tree, ACS marks, verdict edges", opt_dot},
-	{"no-nvml", 0, NULL, "do not load libnvidia-ml (VRAM and NVLink then come from nowhere)",
-	 opt_no_nvml},
-	{"numeric", 'n', NULL, "numeric ids only (skip pci.ids names)", opt_numeric},
-	{"help", 'h', NULL, "this help", opt_help},
-	{"version", 'V', NULL, "print the version", opt_version},
+        {"root", 0, "DIR",
+         "read a snapshot captured by scripts/capture-host.sh (unpacked) "
+         "instead of this host",
+         opt_root},
+        {"lspci-dump", 'F', "FILE", "read `lspci -x`/`-xxx`/`-xxxx` output (no sysfs facts)",
+         opt_lspci_dump},
+        {"slot", 's', "[[[[DOMAIN]:]BUS]:][DEV][.[FN]]", "show only matching devices (as lspci -s)",
+         opt_slot},
+        {"all", 'a', NULL, "show every PCI device, not only the NVIDIA GPUs", opt_all},
+        {"json", 'j', NULL, "JSON output (schema in docs/bar-inspect.md)", opt_json},
+        {"dot", 0, NULL, "Graphviz output: PCI tree, ACS marks, verdict edges", opt_dot},
+        {"no-nvml", 0, NULL, "do not load libnvidia-ml (VRAM and NVLink then come from nowhere)",
+         opt_no_nvml},
+        {"numeric", 'n', NULL, "numeric ids only (skip pci.ids names)", opt_numeric},
+        {"vfio", 0, "BDF[,BDF]|all",
+         "also read these vfio-pci devices through VFIO (regions, "
+         "full config); OPENING A VFIO DEVICE CAN RESET IT",
+         opt_vfio},
+        {"vfio-flow", 0, "auto|legacy|cdev", "VFIO interface: group/container or cdev+iommufd",
+         opt_vfio_flow},
+        {"read-reg", 0, "BAR:OFFSET",
+         "map one page of BAR read-only and read one 32-bit register "
+         "(devices of --vfio, or -s SLOT via sysfs, root); 0:0x0 "
+         "decodes NVIDIA's PMC_BOOT_0",
+         opt_read_reg},
+        {"map-peer", 0, "A,B[,BAR]",
+         "VFIO_IOMMU_MAP_DMA B's BAR into A's container and report "
+         "the IOVA or refusal; opens A and B via VFIO (CAN RESET THEM)",
+         opt_map_peer},
+        {"help", 'h', NULL, "this help", opt_help},
+        {"version", 'V', NULL, "print the version", opt_version},
 };
 #define N_OPTIONS (sizeof(options) / sizeof(options[0]))
 
@@ -203,8 +242,8 @@ static int parse_args(int argc, char **argv, struct cli *c)
 	shortopts[ns++] = ':'; /* report a missing argument as ':' */
 	for (size_t i = 0; i < N_OPTIONS; i++) {
 		longopts[i] = (struct option){options[i].name,
-		                              options[i].arg ? required_argument : no_argument, NULL,
-		                              (int)(0x100 + i)};
+		                              options[i].arg ? required_argument : no_argument,
+		                              NULL, (int)(0x100 + i)};
 		if (options[i].short_name) {
 			shortopts[ns++] = (char)options[i].short_name;
 			if (options[i].arg)
@@ -264,6 +303,14 @@ int main(int argc, char **argv)
 		return 0;
 	}
 
+	if (bi_vfio_wanted(&c.vfio)) {
+		struct p2ps_render_opts vro = {.all = c.all,
+		                               .filter = c.have_filter ? &c.filter : NULL,
+		                               .version = TOOL_VERSION};
+		return bi_vfio_run(&c.vfio, &c.src, &vro, c.format == OUT_JSON,
+		                   c.format == OUT_DOT);
+	}
+
 	struct p2ps_error err = {0};
 	struct p2ps_host host;
 	if (p2ps_host_load(&host, &c.src, &err) < 0)
@@ -275,7 +322,7 @@ int main(int argc, char **argv)
 	}
 
 	struct p2ps_render_opts ro = {
-		.all = c.all, .filter = c.have_filter ? &c.filter : NULL, .version = TOOL_VERSION};
+	        .all = c.all, .filter = c.have_filter ? &c.filter : NULL, .version = TOOL_VERSION};
 	struct p2ps_strbuf out = {0};
 	int rc;
 	switch (c.format) {

@@ -14,15 +14,15 @@
 #include "p2pscope/vfio.h"
 
 struct bi_vfio_cli {
-	char devices[512];         /* --vfio BDF[,BDF...] (plus --map-peer's two) */
-	bool vfio;                 /* --vfio given */
-	enum p2ps_vfio_flow flow;  /* --vfio-flow */
-	bool read_reg;             /* --read-reg given */
+	char devices[512];        /* --vfio BDF[,BDF...] (plus --map-peer's two) */
+	bool vfio;                /* --vfio given */
+	enum p2ps_vfio_flow flow; /* --vfio-flow */
+	bool read_reg;            /* --read-reg given */
 	unsigned reg_bar;
 	uint64_t reg_off;
-	bool map_peer;             /* --map-peer given */
+	bool map_peer; /* --map-peer given */
 	char peer_a[16], peer_b[16];
-	int peer_bar;              /* -1: the largest mmappable BAR */
+	int peer_bar; /* -1: the largest mmappable BAR */
 };
 
 /* Option handlers: 0, or -1 with a one-line message in err. */

@@ -16,24 +16,28 @@
 struct pb_options {
 	int ndev; /* 0: every visible device */
 	int dev[PB_MAX_DEV];
-	size_t size;        /* bytes per copy, a multiple of 16 */
-	int reps;           /* copies per timed run */
-	int trials;         /* timed runs per cell; the median is reported */
-	int lat_reps;       /* small copies per latency run */
-	unsigned pp_iters;  /* round trips per ping-pong */
-	int sm_blocks;      /* SM copy grid; 0: one full wave */
-	int sm_variant;     /* enum pb_sm_variant (kernels.h) */
-	int warmup;         /* untimed rounds before the timed runs of a cell */
-	bool bandwidth;     /* measure the bandwidth matrices */
-	bool latency;       /* measure the latency matrices */
-	bool sm_read;       /* also the SM copy that pulls from the peer */
+	size_t size;       /* bytes per copy, a multiple of 16 */
+	int reps;          /* copies per timed run */
+	int trials;        /* timed runs per cell; the median is reported */
+	int lat_reps;      /* small copies per latency run */
+	unsigned pp_iters; /* round trips per ping-pong */
+	int sm_blocks;     /* SM copy grid; 0: one full wave */
+	int sm_variant;    /* enum pb_sm_variant (kernels.h) */
+	int warmup;        /* untimed rounds before the timed runs of a cell */
+	bool grouped;      /* bidirectional: queue each direction's copies as a block */
+	bool bandwidth;    /* measure the bandwidth matrices */
+	bool latency;      /* measure the latency matrices */
+	bool sm_read;      /* also the SM copy that pulls from the peer */
 };
 
 struct pb_nvlink {
-	bool known;                  /* NVML answered for this device */
-	unsigned speed_mbps;         /* per link and direction, NVML_FI_DEV_NVLINK_SPEED_MBPS_COMMON */
-	int active;                  /* links up */
+	bool known;          /* NVML answered for this device */
+	unsigned speed_mbps; /* per link and direction (MB/s) of the first active link */
+	int active;          /* links up */
+	unsigned link_mbps[PB_NVLINK_MAX];      /* per active link, 0 if NVML did not say */
 	char remote[PB_NVLINK_MAX][PB_BDF_LEN]; /* remote BDF per link, "" if down/unknown */
+	char remote_raw[PB_NVLINK_MAX][32];     /* NVML's remote busId as given */
+	bool up[PB_NVLINK_MAX];                 /* link active */
 };
 
 struct pb_device {

@@ -115,10 +115,11 @@ __device__ __forceinline__ void bulk_load(void *sm, const void *g, unsigned byte
 	asm volatile("mbarrier.arrive.expect_tx.shared::cta.b64 _, [%0], %1;" ::"r"(smem_addr(bar)),
 	             "r"(bytes)
 	             : "memory");
-	asm volatile("cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes [%0], [%1], "
-	             "%2, [%3];" ::"r"(smem_addr(sm)),
-	             "l"(g), "r"(bytes), "r"(smem_addr(bar))
-	             : "memory");
+	asm volatile(
+	        "cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes [%0], [%1], "
+	        "%2, [%3];" ::"r"(smem_addr(sm)),
+	        "l"(g), "r"(bytes), "r"(smem_addr(bar))
+	        : "memory");
 }
 
 /* Waits for phase `parity` of bar; false after a second without completion. */
@@ -127,11 +128,12 @@ __device__ __forceinline__ bool bar_wait(unsigned long long *bar, unsigned parit
 	unsigned long long end = now_ns() + 1000000000ull;
 	unsigned done = 0;
 	while (!done) {
-		asm volatile("{ .reg .pred p; mbarrier.try_wait.parity.shared::cta.b64 p, [%1], %2; "
-		             "selp.u32 %0, 1, 0, p; }"
-		             : "=r"(done)
-		             : "r"(smem_addr(bar)), "r"(parity)
-		             : "memory");
+		asm volatile(
+		        "{ .reg .pred p; mbarrier.try_wait.parity.shared::cta.b64 p, [%1], %2; "
+		        "selp.u32 %0, 1, 0, p; }"
+		        : "=r"(done)
+		        : "r"(smem_addr(bar)), "r"(parity)
+		        : "memory");
 		if (!done && now_ns() > end)
 			return false;
 	}
@@ -286,7 +288,8 @@ extern "C" int pb_launch_copy(void *dst, const void *src, size_t bytes, int bloc
 		k_copy_bulk<<<blocks, 32, 0, s>>>((char *)dst, (const char *)src, bytes, failed);
 		break;
 	default:
-		k_copy<<<blocks, PB_COPY_THREADS, 0, s>>>((int4 *)dst, (const int4 *)src, bytes / 16);
+		k_copy<<<blocks, PB_COPY_THREADS, 0, s>>>((int4 *)dst, (const int4 *)src,
+		                                          bytes / 16);
 		break;
 	}
 	return (int)cudaGetLastError();

@@ -35,8 +35,8 @@ enum pb_sm_variant { PB_SM_GRID, PB_SM_WARP, PB_SM_BULK };
 /* SM copy of bytes (a multiple of 16) from src to dst; either pointer may be
  * peer memory. blocks == 0 picks one full wave. The bulk variant sets *failed
  * (device memory) if a stage never completed. */
-int pb_launch_copy(void *dst, const void *src, size_t bytes, int blocks, int variant,
-                   int *failed, cudaStream_t s);
+int pb_launch_copy(void *dst, const void *src, size_t bytes, int blocks, int variant, int *failed,
+                   cudaStream_t s);
 
 /* Blocks per grid that keeps every multiprocessor of the current device full. */
 int pb_copy_blocks(int *blocks);

@@ -26,7 +26,8 @@ static const char usage_text[] =
         "by an SM copy kernel, and latency matrices. Every copy is verified.\n"
         "\n"
         "  -d, --devices LIST   CUDA device numbers to use, e.g. 0,1 (default: all)\n"
-        "  -s, --size BYTES     bytes per copy, suffix K/M/G (binary); multiple of 16 (default 256M)\n"
+        "  -s, --size BYTES     bytes per copy, suffix K/M/G (binary); multiple of 16 (default "
+        "256M)\n"
         "  -r, --reps N         copies per timed run (default 5)\n"
         "  -t, --trials N       timed runs per cell, median reported (default 3)\n"
         "      --lat-reps N     small copies per latency run (default 100)\n"
@@ -34,6 +35,8 @@ static const char usage_text[] =
         "      --sm-blocks N    SM copy kernel grid (default: one full wave)\n"
         "      --sm-kernel K    SM copy kernel: grid, warp or bulk (default grid)\n"
         "      --warmup N       untimed rounds before each cell's timed runs (default 1)\n"
+        "      --grouped        bidirectional runs queue each direction's copies as one\n"
+        "                       block (p2pBandwidthLatencyTest's order) instead of alternating\n"
         "      --no-sm-read     skip the SM copy that reads from the peer\n"
         "      --no-bandwidth   skip the bandwidth matrices\n"
         "      --no-latency     skip the latency matrices\n"
@@ -79,9 +82,21 @@ static int parse_size(const char *s, size_t *out)
 		return -1;
 	switch (*end) {
 	case 0: break;
-	case 'k': case 'K': shift = 10; end++; break;
-	case 'm': case 'M': shift = 20; end++; break;
-	case 'g': case 'G': shift = 30; end++; break;
+	case 'k':
+	case 'K':
+		shift = 10;
+		end++;
+		break;
+	case 'm':
+	case 'M':
+		shift = 20;
+		end++;
+		break;
+	case 'g':
+	case 'G':
+		shift = 30;
+		end++;
+		break;
 	default: return -1;
 	}
 	if (*end || v == 0 || v > (16ull << 30) >> shift)
@@ -117,9 +132,13 @@ static int parse_devices(const char *s, struct pb_options *o)
 static json_object *load_json(const char *path, const char *what)
 {
 	json_object *o = json_object_from_file(path);
-	if (!o)
-		fprintf(stderr, "p2p-bench: cannot read %s report %s: %s\n", what, path,
-		        json_util_get_last_err());
+	if (!o) {
+		/* json-c's message ends in a newline of its own. */
+		const char *why = json_util_get_last_err();
+		int len = why ? (int)strcspn(why, "\n") : 0;
+		fprintf(stderr, "p2p-bench: cannot read %s report %s: %.*s\n", what, path, len,
+		        why ? why : "");
+	}
 	return o;
 }
 
@@ -183,8 +202,19 @@ static int cmd_report(int argc, char **argv)
 
 int main(int argc, char **argv)
 {
-	enum { O_LAT_REPS = 256, O_PP, O_SMB, O_NO_READ, O_NO_BW, O_NO_LAT, O_HOST, O_JSON, O_SMK,
-	       O_WARM };
+	enum {
+		O_LAT_REPS = 256,
+		O_PP,
+		O_SMB,
+		O_NO_READ,
+		O_NO_BW,
+		O_NO_LAT,
+		O_HOST,
+		O_JSON,
+		O_SMK,
+		O_WARM,
+		O_GROUPED
+	};
 	static const struct option lo[] = {
 	        {"devices", required_argument, NULL, 'd'},
 	        {"size", required_argument, NULL, 's'},
@@ -195,6 +225,7 @@ int main(int argc, char **argv)
 	        {"sm-blocks", required_argument, NULL, O_SMB},
 	        {"sm-kernel", required_argument, NULL, O_SMK},
 	        {"warmup", required_argument, NULL, O_WARM},
+	        {"grouped", no_argument, NULL, O_GROUPED},
 	        {"no-sm-read", no_argument, NULL, O_NO_READ},
 	        {"no-bandwidth", no_argument, NULL, O_NO_BW},
 	        {"no-latency", no_argument, NULL, O_NO_LAT},
@@ -262,13 +293,15 @@ int main(int argc, char **argv)
 			break;
 		case O_SMK:
 			if (pb_sm_variant_parse(optarg, &o.sm_variant))
-				return fail_usage("bad --sm-kernel '%s' (grid, warp or bulk)", optarg);
+				return fail_usage("bad --sm-kernel '%s' (grid, warp or bulk)",
+				                  optarg);
 			break;
 		case O_WARM:
 			if (parse_int(optarg, 0, 100, &v))
 				return fail_usage("bad --warmup '%s' (0..100)", optarg);
 			o.warmup = (int)v;
 			break;
+		case O_GROUPED: o.grouped = true; break;
 		case O_NO_READ: o.sm_read = false; break;
 		case O_NO_BW: o.bandwidth = false; break;
 		case O_NO_LAT: o.latency = false; break;

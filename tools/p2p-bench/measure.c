@@ -122,7 +122,8 @@ static int set_peer(struct ctx *c, int i, int j, bool on)
 			continue;
 		if (on_dev(c, a))
 			return c->err->code;
-		e = on ? cudaDeviceEnablePeerAccess(ord(c, b), 0) : cudaDeviceDisablePeerAccess(ord(c, b));
+		e = on ? cudaDeviceEnablePeerAccess(ord(c, b), 0)
+		       : cudaDeviceDisablePeerAccess(ord(c, b));
 		if (cu(c, e, on ? "cudaDeviceEnablePeerAccess" : "cudaDeviceDisablePeerAccess",
 		       ord(c, a)))
 			return c->err->code;
@@ -147,8 +148,7 @@ static int issue(struct ctx *c, enum engine eng, const struct xfer *x, size_t by
 	case ENG_SM16:
 		return cu(c, pb_launch_copy16(dst, src, s), "SM 16-byte copy", ord(c, x->exec));
 	case ENG_SM_WRITE:
-	case ENG_SM_READ:
-		break;
+	case ENG_SM_READ: break;
 	}
 	return cu(c,
 	          pb_launch_copy(dst, src, bytes, c->r->dev[x->exec].copy_blocks, c->o->sm_variant,
@@ -179,11 +179,15 @@ static int timed_run(struct ctx *c, enum engine eng, const struct xfer *x, int n
 		    cu(c, cudaStreamWaitEvent(c->d[x[k].exec].s[x[k].stream], L->start, 0),
 		       "cudaStreamWaitEvent", ord(c, x[k].exec)))
 			return c->err->code;
-	/* Rounds interleave the copies so that both directions run side by side. */
-	for (int rep = 0; rep < reps; rep++)
-		for (int k = 0; k < nx; k++)
-			if (on_dev(c, x[k].exec) || issue(c, eng, &x[k], bytes))
-				return c->err->code;
+	/* Rounds interleave the copies so that both directions run side by side even
+	 * where the driver makes the host wait inside an enqueue (staged copies
+	 * without peer access); --grouped queues each direction's copies in one
+	 * block, as p2pBandwidthLatencyTest does. */
+	for (int a = 0; a < reps * nx; a++) {
+		int k = c->o->grouped ? a / reps : a % nx;
+		if (on_dev(c, x[k].exec) || issue(c, eng, &x[k], bytes))
+			return c->err->code;
+	}
 	for (int k = 1; k < nx; k++) {
 		struct dev_state *E = &c->d[x[k].exec];
 		if (on_dev(c, x[k].exec) ||
@@ -203,9 +207,8 @@ static int timed_run(struct ctx *c, enum engine eng, const struct xfer *x, int n
 		    cu(c, cudaStreamSynchronize(c->d[x[k].exec].s[x[k].stream]), "copy run",
 		       ord(c, x[k].exec)))
 			return c->err->code;
-	if (on_dev(c, lead) ||
-	    cu(c, cudaEventElapsedTime(&t, L->start, L->stop), "cudaEventElapsedTime",
-	       ord(c, lead)))
+	if (on_dev(c, lead) || cu(c, cudaEventElapsedTime(&t, L->start, L->stop),
+	                          "cudaEventElapsedTime", ord(c, lead)))
 		return c->err->code;
 	if (*c->hold_timed_out)
 		c->r->hold_timeouts++;
@@ -234,14 +237,15 @@ static int verify(struct ctx *c, const struct xfer *x, int nx, size_t bytes)
 		struct dev_state *D = &c->d[x[k].dst_dev];
 		unsigned long long bad = 0;
 		if (on_dev(c, x[k].dst_dev) ||
-		    cu(c, cudaMemsetAsync(D->count, 0, sizeof(*D->count), D->s[0]), "cudaMemsetAsync",
-		       ord(c, x[k].dst_dev)) ||
+		    cu(c, cudaMemsetAsync(D->count, 0, sizeof(*D->count), D->s[0]),
+		       "cudaMemsetAsync", ord(c, x[k].dst_dev)) ||
 		    cu(c,
 		       pb_launch_verify(D->buf[x[k].dst_buf], bytes,
 		                        seed_of(x[k].src_dev, x[k].src_buf), D->count, D->s[0]),
 		       "verify", ord(c, x[k].dst_dev)) ||
 		    cu(c,
-		       cudaMemcpyAsync(&bad, D->count, sizeof(bad), cudaMemcpyDeviceToHost, D->s[0]),
+		       cudaMemcpyAsync(&bad, D->count, sizeof(bad), cudaMemcpyDeviceToHost,
+		                       D->s[0]),
 		       "cudaMemcpyAsync", ord(c, x[k].dst_dev)) ||
 		    cu(c, cudaStreamSynchronize(D->s[0]), "verify", ord(c, x[k].dst_dev)))
 			return c->err->code;
@@ -289,7 +293,7 @@ static int bw_cell(struct ctx *c, enum engine eng, bool bidir, bool p2p, int i, 
 	struct xfer x[2];
 	int nx = plan(eng, bidir, i, j, x);
 	size_t bytes = c->o->size;
-	double ms;
+	double ms = 0;
 
 	if (eng != ENG_CE && i != j && !c->r->pair[i][j].can_access) {
 		*out = NAN; /* an SM cannot address memory it has no peer mapping for */
@@ -305,7 +309,7 @@ static int bw_cell(struct ctx *c, enum engine eng, bool bidir, bool p2p, int i, 
 static int lat_cell(struct ctx *c, enum engine eng, bool p2p, int i, int j, double *out)
 {
 	struct xfer x[1];
-	double ms;
+	double ms = 0;
 
 	plan(ENG_CE, false, i, j, x);
 	if (eng != ENG_CE && i != j && !c->r->pair[i][j].can_access) {
@@ -323,8 +327,10 @@ static int pingpong_run(struct ctx *c, int i, int j, unsigned iters, double *ns)
 	struct dev_state *I = &c->d[i], *J = &c->d[j];
 	unsigned long long ri[2] = {0, 1}, rj[2] = {0, 1};
 
-	if (on_dev(c, j) || cu(c, cudaMemset(J->flag, 0, sizeof(*J->flag)), "cudaMemset", ord(c, j)) ||
-	    on_dev(c, i) || cu(c, cudaMemset(I->flag, 0, sizeof(*I->flag)), "cudaMemset", ord(c, i)))
+	if (on_dev(c, j) ||
+	    cu(c, cudaMemset(J->flag, 0, sizeof(*J->flag)), "cudaMemset", ord(c, j)) ||
+	    on_dev(c, i) ||
+	    cu(c, cudaMemset(I->flag, 0, sizeof(*I->flag)), "cudaMemset", ord(c, i)))
 		return c->err->code;
 	/* The responder starts first so that it is waiting when the first ping lands. */
 	if (on_dev(c, j) ||
@@ -398,10 +404,11 @@ struct bw_spec {
 };
 
 static const struct bw_spec bw_specs[] = {
-        {"ce_uni_p2p_off", "Unidirectional P2P=Disabled Bandwidth Matrix (GB/s), copy engine",
-         "ce", ENG_CE, false, false, false},
-        {"ce_uni_p2p_on", "Unidirectional P2P=Enabled Bandwidth (P2P Writes) Matrix (GB/s), copy engine",
-         "ce", ENG_CE, false, true, false},
+        {"ce_uni_p2p_off", "Unidirectional P2P=Disabled Bandwidth Matrix (GB/s), copy engine", "ce",
+         ENG_CE, false, false, false},
+        {"ce_uni_p2p_on",
+         "Unidirectional P2P=Enabled Bandwidth (P2P Writes) Matrix (GB/s), copy engine", "ce",
+         ENG_CE, false, true, false},
         {"sm_write_uni_p2p_on",
          "Unidirectional P2P=Enabled Bandwidth (P2P Writes) Matrix (GB/s), SM copy kernel",
          "sm_write", ENG_SM_WRITE, false, true, false},
@@ -426,8 +433,9 @@ struct lat_spec {
 static const struct lat_spec lat_specs[] = {
         {"ce_lat_p2p_off", "P2P=Disabled Latency Matrix (us), 16-byte copy-engine copies", "ce",
          ENG_CE, false},
-        {"ce_lat_p2p_on", "P2P=Enabled Latency (P2P Writes) Matrix (us), 16-byte copy-engine copies",
-         "ce", ENG_CE, true},
+        {"ce_lat_p2p_on",
+         "P2P=Enabled Latency (P2P Writes) Matrix (us), 16-byte copy-engine copies", "ce", ENG_CE,
+         true},
         {"sm_lat_p2p_on",
          "P2P=Enabled Latency (P2P Writes) Matrix (us), one 16-byte store per kernel", "sm_write",
          ENG_SM16, true},
@@ -453,7 +461,8 @@ static int run_matrices(struct ctx *c)
 	}
 	for (size_t s = 0; c->o->latency && s < sizeof(lat_specs) / sizeof(lat_specs[0]); s++) {
 		const struct lat_spec *l = &lat_specs[s];
-		struct pb_matrix *m = add_matrix(r, l->key, l->title, "latency", l->engine, false, l->p2p);
+		struct pb_matrix *m =
+		        add_matrix(r, l->key, l->title, "latency", l->engine, false, l->p2p);
 		if (!m)
 			return p2ps_error_set(c->err, P2PS_ENOMEM, "out of memory for matrices");
 		for (int i = 0; i < n; i++)
@@ -486,7 +495,8 @@ static int probe_devices(struct ctx *c)
 	/* Without the NVIDIA kernel driver the runtime finds no libcuda and calls
 	 * that an "insufficient driver"; for the user it means no usable GPU. */
 	if (e != cudaSuccess || count == 0)
-		return p2ps_error_set(c->err, P2PS_ENOENT, "no CUDA GPU found (cudaGetDeviceCount: %s)",
+		return p2ps_error_set(c->err, P2PS_ENOENT,
+		                      "no CUDA GPU found (cudaGetDeviceCount: %s)",
 		                      e == cudaErrorInsufficientDriver ? "no NVIDIA driver loaded"
 		                      : e != cudaSuccess               ? cudaGetErrorString(e)
 		                                                       : "0 devices");
@@ -499,8 +509,8 @@ static int probe_devices(struct ctx *c)
 		for (int i = 0; i < o->ndev; i++) {
 			if (o->dev[i] >= count)
 				return p2ps_error_set(c->err, P2PS_EINVAL,
-				                      "device %d does not exist (%d visible)", o->dev[i],
-				                      count);
+				                      "device %d does not exist (%d visible)",
+				                      o->dev[i], count);
 			r->dev[i].ordinal = o->dev[i];
 		}
 	}
@@ -532,8 +542,8 @@ static int probe_devices(struct ctx *c)
 			       "cudaDeviceCanAccessPeer", a))
 				return c->err->code;
 			/* Attributes are informational: a failure leaves -1 ("unknown"). */
-			if (cudaDeviceGetP2PAttribute(&q->perf_rank, cudaDevP2PAttrPerformanceRank, a,
-			                              b) != cudaSuccess)
+			if (cudaDeviceGetP2PAttribute(&q->perf_rank, cudaDevP2PAttrPerformanceRank,
+			                              a, b) != cudaSuccess)
 				q->perf_rank = -1;
 			if (cudaDeviceGetP2PAttribute(&q->access_supported,
 			                              cudaDevP2PAttrAccessSupported, a,
@@ -558,10 +568,10 @@ static int setup_devices(struct ctx *c)
 		struct dev_state *D = &c->d[i];
 		int o = ord(c, i);
 		if (on_dev(c, i) ||
-		    cu(c, cudaStreamCreateWithFlags(&D->s[0], cudaStreamNonBlocking), "cudaStreamCreate",
-		       o) ||
-		    cu(c, cudaStreamCreateWithFlags(&D->s[1], cudaStreamNonBlocking), "cudaStreamCreate",
-		       o) ||
+		    cu(c, cudaStreamCreateWithFlags(&D->s[0], cudaStreamNonBlocking),
+		       "cudaStreamCreate", o) ||
+		    cu(c, cudaStreamCreateWithFlags(&D->s[1], cudaStreamNonBlocking),
+		       "cudaStreamCreate", o) ||
 		    cu(c, cudaEventCreate(&D->start), "cudaEventCreate", o) ||
 		    cu(c, cudaEventCreate(&D->stop), "cudaEventCreate", o) ||
 		    cu(c, cudaEventCreate(&D->done[0]), "cudaEventCreate", o) ||
@@ -576,9 +586,10 @@ static int setup_devices(struct ctx *c)
 		if (c->o->sm_blocks > 0)
 			c->r->dev[i].copy_blocks = c->o->sm_blocks;
 		for (int b = 0; b < NBUF; b++) {
-			if (cu(c, cudaMalloc(&D->buf[b], c->o->size), "cudaMalloc (copy buffer)", o))
-				return p2ps_error_prefix(c->err, "%zu bytes x %d buffers", c->o->size,
-				                         NBUF);
+			if (cu(c, cudaMalloc(&D->buf[b], c->o->size), "cudaMalloc (copy buffer)",
+			       o))
+				return p2ps_error_prefix(c->err, "%zu bytes x %d buffers",
+				                         c->o->size, NBUF);
 			if (cu(c, pb_launch_fill(D->buf[b], c->o->size, seed_of(i, b), D->s[0]),
 			       "pattern fill", o))
 				return c->err->code;
@@ -642,8 +653,9 @@ int pb_measure(const struct pb_options *o, struct pb_result *r, struct p2ps_erro
 		cudaDriverGetVersion(&r->driver_version);
 		pb_nvml_fill(r);
 		/* Two host-mapped words: the release flag and the hold's timeout report. */
-		rc = cu(c, cudaHostAlloc((void **)&c->hold, 2 * sizeof(int),
-		                         cudaHostAllocPortable | cudaHostAllocMapped),
+		rc = cu(c,
+		        cudaHostAlloc((void **)&c->hold, 2 * sizeof(int),
+		                      cudaHostAllocPortable | cudaHostAllocMapped),
 		        "cudaHostAlloc", -1);
 	}
 	if (rc == 0) {

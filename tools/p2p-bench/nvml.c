@@ -8,7 +8,7 @@
 #include <stdio.h>
 #include <string.h>
 
-typedef int nvml_return;                  /* nvmlReturn_t, NVML_SUCCESS = 0 */
+typedef int nvml_return;                    /* nvmlReturn_t, NVML_SUCCESS = 0 */
 typedef struct nvml_device_st *nvml_device; /* nvmlDevice_t */
 
 struct nvml_pci_info { /* nvmlPciInfo_t */
@@ -33,7 +33,12 @@ struct nvml_field_value { /* nvmlFieldValue_t */
 	union nvml_value value;
 };
 
-#define NVML_FI_DEV_NVLINK_SPEED_MBPS_COMMON 90 /* MB/s per active link and direction */
+/* Field ids of nvml.h. GET_SPEED (per link, scopeId = link) is what current
+ * drivers answer; SPEED_MBPS_COMMON is the older whole-device field. Both are
+ * the raw signalling rate in MB/s per direction (26562 on Hopper's NVLink 4),
+ * above the payload rate once packet overhead is paid. */
+#define NVML_FI_DEV_NVLINK_SPEED_MBPS_COMMON 90
+#define NVML_FI_DEV_NVLINK_GET_SPEED         164
 
 struct nvml_api {
 	void *lib;
@@ -81,11 +86,16 @@ static int nvml_load(struct nvml_api *a, char *note, size_t len)
 }
 
 /* NVML spells the domain with eight digits ("00000000:07:00.0"); bar-inspect
- * and sysfs with four. */
+ * and sysfs with four. A remote end NVML cannot name (seen inside a VM: all
+ * ones) stays "" so that nothing is joined on it. */
 static void bdf_from_pci(const struct nvml_pci_info *p, char *out)
 {
-	snprintf(out, PB_BDF_LEN, "%04x:%02x:%02x.0", p->domain & 0xffff, p->bus & 0xff,
-	         p->device & 0x1f);
+	out[0] = 0;
+	if (p->domain > 0xffff || p->bus > 0xff || p->device > 0x1f)
+		return;
+	if (p->domain == 0xffff && p->bus == 0xff)
+		return;
+	snprintf(out, PB_BDF_LEN, "%04x:%02x:%02x.0", p->domain, p->bus, p->device);
 }
 
 static void fill_device(const struct nvml_api *a, struct pb_device *d)
@@ -105,9 +115,22 @@ static void fill_device(const struct nvml_api *a, struct pb_device *d)
 		if (a->link_state(h, l, &active) != 0 || !active)
 			continue;
 		d->nvlink.active++;
+		d->nvlink.up[l] = true;
 		memset(&p, 0, sizeof(p));
-		if (a->remote_pci(h, l, &p) == 0)
+		if (a->remote_pci(h, l, &p) == 0) {
 			bdf_from_pci(&p, d->nvlink.remote[l]);
+			snprintf(d->nvlink.remote_raw[l], sizeof(d->nvlink.remote_raw[l]), "%.31s",
+			         p.busId);
+		}
+		memset(&f, 0, sizeof(f));
+		f.fieldId = NVML_FI_DEV_NVLINK_GET_SPEED;
+		f.scopeId = l;
+		if (a->fields(h, 1, &f) == 0 && f.nvmlReturn == 0)
+			d->nvlink.link_mbps[l] = f.value.ui;
+		if (!d->nvlink.link_mbps[l])
+			d->nvlink.link_mbps[l] = d->nvlink.speed_mbps;
+		if (!d->nvlink.speed_mbps)
+			d->nvlink.speed_mbps = d->nvlink.link_mbps[l];
 	}
 	d->nvlink.known = true;
 }

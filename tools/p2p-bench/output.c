@@ -1,5 +1,6 @@
 /* Text and JSON rendering of a p2p-bench result (see output.h). */
 #include "output.h"
+#include "report.h"
 
 #include <math.h>
 #include <string.h>
@@ -35,7 +36,9 @@ void pb_print_text(FILE *f, const struct pb_result *r, const struct pb_options *
 {
 	fprintf(f, "[p2p-bench] P2P bandwidth and latency, %d GPU(s), %s on %s\n", r->n, r->date,
 	        r->host);
-	fprintf(f, "CUDA runtime %d.%d, driver %d.%d; %.1f MiB per copy, %d copies per run, median of %d runs; SM copy kernel '%s'\n",
+	fprintf(f,
+	        "CUDA runtime %d.%d, driver %d.%d; %.1f MiB per copy, %d copies per run, median of "
+	        "%d runs; SM copy kernel '%s'\n",
 	        r->runtime_version / 1000, r->runtime_version % 1000 / 10, r->driver_version / 1000,
 	        r->driver_version % 1000 / 10, o->size / 1048576.0, o->reps, o->trials,
 	        pb_sm_variant_name(o->sm_variant));
@@ -65,13 +68,15 @@ void pb_print_text(FILE *f, const struct pb_result *r, const struct pb_options *
 		fputc('\n', f);
 	}
 	if (r->n > 1) {
-		fprintf(f, "P2P Attributes src -> dst: performance rank, access supported, native atomics, CUDA array access\n");
+		fprintf(f, "P2P Attributes src -> dst: performance rank, access supported, native "
+		           "atomics, CUDA array access\n");
 		for (int i = 0; i < r->n; i++)
 			for (int j = 0; j < r->n; j++) {
 				const struct pb_pair *p = &r->pair[i][j];
 				if (i == j)
 					continue;
-				fprintf(f, "  %d -> %d: rank ", r->dev[i].ordinal, r->dev[j].ordinal);
+				fprintf(f, "  %d -> %d: rank ", r->dev[i].ordinal,
+				        r->dev[j].ordinal);
 				print_attr(f, p->perf_rank);
 				fprintf(f, ", access ");
 				print_attr(f, p->access_supported);
@@ -89,13 +94,15 @@ void pb_print_text(FILE *f, const struct pb_result *r, const struct pb_options *
 	fprintf(f, "\nVerification: %llu transfers checked, %llu mismatched 32-bit words%s\n",
 	        r->copies_verified, r->words_bad, r->words_bad ? "  ** DATA ERRORS **" : "");
 	if (r->hold_timeouts)
-		fprintf(f, "Note: %d timed runs started before the host had queued them all; their times may include host delays\n",
+		fprintf(f,
+		        "Note: %d timed runs started before the host had queued them all; their "
+		        "times may include host delays\n",
 		        r->hold_timeouts);
 }
 
 static json_object *num_or_null(double v)
 {
-	return isnan(v) ? NULL : json_object_new_double(round(v * 1000.0) / 1000.0);
+	return pr_json_num(v);
 }
 
 static json_object *device_json(const struct pb_device *d, int index)
@@ -114,16 +121,23 @@ static json_object *device_json(const struct pb_device *d, int index)
 	json_object_object_add(o, "sm_copy_blocks", json_object_new_int(d->copy_blocks));
 	if (d->nvlink.known) {
 		json_object *nv = json_object_new_object(), *links = json_object_new_array();
-		json_object_object_add(nv, "speed_mbps", json_object_new_int64(d->nvlink.speed_mbps));
+		json_object_object_add(nv, "speed_mbps",
+		                       json_object_new_int64(d->nvlink.speed_mbps));
 		json_object_object_add(nv, "active", json_object_new_int(d->nvlink.active));
 		for (int l = 0; l < PB_NVLINK_MAX; l++) {
 			json_object *e;
-			if (!d->nvlink.remote[l][0])
+			if (!d->nvlink.up[l])
 				continue;
 			e = json_object_new_object();
 			json_object_object_add(e, "link", json_object_new_int(l));
 			json_object_object_add(e, "remote_bdf",
-			                       json_object_new_string(d->nvlink.remote[l]));
+			                       d->nvlink.remote[l][0]
+			                               ? json_object_new_string(d->nvlink.remote[l])
+			                               : NULL);
+			json_object_object_add(e, "remote_bus_id",
+			                       json_object_new_string(d->nvlink.remote_raw[l]));
+			json_object_object_add(e, "speed_mbps",
+			                       json_object_new_int64(d->nvlink.link_mbps[l]));
 			json_object_array_add(links, e);
 		}
 		json_object_object_add(nv, "links", links);
@@ -164,6 +178,7 @@ json_object *pb_to_json(const struct pb_result *r, const struct pb_options *o)
 	json_object_object_add(opts, "latency_reps", json_object_new_int(o->lat_reps));
 	json_object_object_add(opts, "pingpong_iters", json_object_new_int64(o->pp_iters));
 	json_object_object_add(opts, "warmup", json_object_new_int(o->warmup));
+	json_object_object_add(opts, "grouped", json_object_new_boolean(o->grouped));
 	json_object_object_add(opts, "sm_kernel",
 	                       json_object_new_string(pb_sm_variant_name(o->sm_variant)));
 	json_object_object_add(root, "options", opts);
@@ -188,9 +203,11 @@ json_object *pb_to_json(const struct pb_result *r, const struct pb_options *o)
 			json_object_object_add(e, "can_access_peer",
 			                       json_object_new_boolean(p->can_access));
 			json_object_object_add(e, "performance_rank", attr_json(p->perf_rank));
-			json_object_object_add(e, "access_supported", attr_json(p->access_supported));
+			json_object_object_add(e, "access_supported",
+			                       attr_json(p->access_supported));
 			json_object_object_add(e, "native_atomics", attr_json(p->native_atomics));
-			json_object_object_add(e, "cuda_array_access", attr_json(p->cuda_array_access));
+			json_object_object_add(e, "cuda_array_access",
+			                       attr_json(p->cuda_array_access));
 			json_object_array_add(pairs, e);
 		}
 	json_object_object_add(root, "pairs", pairs);
@@ -204,7 +221,8 @@ json_object *pb_to_json(const struct pb_result *r, const struct pb_options *o)
 		json_object_object_add(e, "metric", json_object_new_string(m->metric));
 		json_object_object_add(e, "unit", json_object_new_string(bw ? "GB/s" : "us"));
 		json_object_object_add(e, "engine", json_object_new_string(m->engine));
-		json_object_object_add(e, "bidirectional", json_object_new_boolean(m->bidirectional));
+		json_object_object_add(e, "bidirectional",
+		                       json_object_new_boolean(m->bidirectional));
 		json_object_object_add(e, "p2p", json_object_new_boolean(m->p2p));
 		for (int i = 0; i < r->n; i++) {
 			json_object *row = json_object_new_array();
@@ -217,8 +235,10 @@ json_object *pb_to_json(const struct pb_result *r, const struct pb_options *o)
 	}
 	json_object_object_add(root, "matrices", mats);
 
-	json_object_object_add(ver, "transfers", json_object_new_int64((int64_t)r->copies_verified));
-	json_object_object_add(ver, "mismatched_words", json_object_new_int64((int64_t)r->words_bad));
+	json_object_object_add(ver, "transfers",
+	                       json_object_new_int64((int64_t)r->copies_verified));
+	json_object_object_add(ver, "mismatched_words",
+	                       json_object_new_int64((int64_t)r->words_bad));
 	json_object_object_add(root, "verification", ver);
 	json_object_object_add(root, "hold_timeouts", json_object_new_int(r->hold_timeouts));
 	return root;
@@ -257,7 +277,8 @@ void pb_print_combined(FILE *f, json_object *combined)
 
 	json_object_object_get_ex(combined, "pairs", &pairs);
 	n = pairs ? json_object_array_length(pairs) : 0;
-	fprintf(f, "Measured (P2P enabled, GB/s) against the link limit per direction (bidirectional against twice it)\n");
+	fprintf(f, "Measured (P2P enabled, GB/s) against the link limit per direction "
+	           "(bidirectional against twice it)\n");
 	fprintf(f, "%-30s %-6s %8s %14s %14s %14s %14s %14s  %s\n", "src -> dst", "topo", "limit",
 	        "CE uni", "SM write uni", "SM read uni", "CE bi", "SM write bi", "basis");
 	for (size_t k = 0; k < n; k++) {

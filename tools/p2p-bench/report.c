@@ -1,6 +1,7 @@
 /* Link arithmetic and the bench/host join (see report.h). */
 #include "report.h"
 
+#include <ctype.h>
 #include <math.h>
 #include <stdbool.h>
 #include <stdio.h>
@@ -13,8 +14,8 @@ static const struct {
 	double gts;
 	double efficiency;
 } pcie_rates[] = {
-        {2.5, 8.0 / 10.0},      {5.0, 8.0 / 10.0},      {8.0, 128.0 / 130.0},
-        {16.0, 128.0 / 130.0},  {32.0, 128.0 / 130.0},  {64.0, 236.0 / 256.0},
+        {2.5, 8.0 / 10.0},     {5.0, 8.0 / 10.0},     {8.0, 128.0 / 130.0},
+        {16.0, 128.0 / 130.0}, {32.0, 128.0 / 130.0}, {64.0, 236.0 / 256.0},
 };
 
 double pr_pcie_gbps(double speed_gts, int width)
@@ -34,21 +35,58 @@ double pr_nvlink_gbps(int links, unsigned mbps_per_link)
 	return links * (double)mbps_per_link / 1000.0;
 }
 
+/* Reads 1..max hex digits at *p into *v; advances *p. */
+static bool hex_field(const char **p, int max, unsigned *v)
+{
+	int n = 0;
+	*v = 0;
+	while (n < max && isxdigit((unsigned char)**p)) {
+		*v = *v * 16 + (unsigned)(isdigit((unsigned char)**p)
+		                                  ? **p - '0'
+		                                  : tolower((unsigned char)**p) - 'a' + 10);
+		(*p)++;
+		n++;
+	}
+	return n > 0 && !isxdigit((unsigned char)**p);
+}
+
 int pr_bdf_normalize(const char *in, char out[PR_BDF_LEN])
 {
-	unsigned dom = 0, bus, dev, fn;
-	char tail;
+	unsigned f[4], n = 0;
+	const char *p = in;
 
 	if (!in)
 		return P2PS_EINVAL;
-	if (sscanf(in, "%x:%x:%x.%x%c", &dom, &bus, &dev, &fn, &tail) != 4) {
-		dom = 0;
-		if (sscanf(in, "%x:%x.%x%c", &bus, &dev, &fn, &tail) != 3)
+	/* domain:bus:device.function or bus:device.function, hex; NVML pads the
+	 * domain to eight digits. scanf's %x would also take "0x" prefixes and
+	 * signs, so the fields are read by hand. */
+	for (;;) {
+		if (n == 4 || !hex_field(&p, 8, &f[n]))
 			return P2PS_EINVAL;
+		n++;
+		if (*p == ':') {
+			p++;
+			continue;
+		}
+		if (*p != '.' || n < 2)
+			return P2PS_EINVAL;
+		p++;
+		if (!hex_field(&p, 1, &f[n]) || *p)
+			return P2PS_EINVAL;
+		n++;
+		break;
 	}
-	if (dom > 0xffff || bus > 0xff || dev > 0x1f || fn > 7)
+	if (n == 3) { /* no domain */
+		f[3] = f[2];
+		f[2] = f[1];
+		f[1] = f[0];
+		f[0] = 0;
+	} else if (n != 4) {
 		return P2PS_EINVAL;
-	snprintf(out, PR_BDF_LEN, "%04x:%02x:%02x.%x", dom, bus, dev, fn);
+	}
+	if (f[0] > 0xffff || f[1] > 0xff || f[2] > 0x1f || f[3] > 7)
+		return P2PS_EINVAL;
+	snprintf(out, PR_BDF_LEN, "%04x:%02x:%02x.%x", f[0], f[1], f[2], f[3]);
 	return 0;
 }
 
@@ -69,7 +107,8 @@ static const char *get_str(json_object *o, const char *key)
 static bool get_num(json_object *o, const char *key, double *out)
 {
 	json_object *v = get(o, key);
-	if (!v || !(json_object_is_type(v, json_type_int) || json_object_is_type(v, json_type_double)))
+	if (!v ||
+	    !(json_object_is_type(v, json_type_int) || json_object_is_type(v, json_type_double)))
 		return false;
 	*out = json_object_get_double(v);
 	return true;
@@ -110,7 +149,8 @@ static void pair_end(json_object *hdevs, json_object *v, char out[PR_BDF_LEN])
 	}
 }
 
-static const char *host_topology(json_object *host, const char *a, const char *b)
+/* bar-inspect's pairs[] entry for the unordered pair {a, b}, or NULL. */
+static json_object *host_pair(json_object *host, const char *a, const char *b)
 {
 	json_object *pairs = get(host, "pairs"), *hdevs = get(host, "devices");
 	size_t n = pairs && json_object_is_type(pairs, json_type_array)
@@ -122,7 +162,7 @@ static const char *host_topology(json_object *host, const char *a, const char *b
 		pair_end(hdevs, get(p, "a"), pa);
 		pair_end(hdevs, get(p, "b"), pb);
 		if ((!strcmp(pa, a) && !strcmp(pb, b)) || (!strcmp(pa, b) && !strcmp(pb, a)))
-			return get_str(p, "topology");
+			return p;
 	}
 	return NULL;
 }
@@ -138,8 +178,9 @@ static double host_pcie(json_object *hdev, double *gts, int *width)
 	return pr_pcie_gbps(*gts, *width);
 }
 
-/* Active NVLinks from device a (bench devices[] entry) that end at BDF b. */
-static int nvlinks_between(json_object *bdev, const char *b)
+/* Active NVLinks from device a (bench devices[] entry) that end at BDF b; adds
+ * their per-link rates (MB/s) to *mbps where NVML gave them. */
+static int nvlinks_between(json_object *bdev, const char *b, double *mbps)
 {
 	json_object *links = get(get(bdev, "nvlink"), "links");
 	size_t n = links && json_object_is_type(links, json_type_array)
@@ -148,8 +189,14 @@ static int nvlinks_between(json_object *bdev, const char *b)
 	int count = 0;
 	for (size_t k = 0; k < n; k++) {
 		char norm[PR_BDF_LEN];
-		const char *r = get_str(json_object_array_get_idx(links, k), "remote_bdf");
-		count += r && pr_bdf_normalize(r, norm) == 0 && !strcmp(norm, b);
+		json_object *l = json_object_array_get_idx(links, k);
+		const char *r = get_str(l, "remote_bdf");
+		double rate = 0;
+		if (!r || pr_bdf_normalize(r, norm) != 0 || strcmp(norm, b))
+			continue;
+		count++;
+		if (get_num(l, "speed_mbps", &rate))
+			*mbps += rate;
 	}
 	return count;
 }
@@ -174,30 +221,54 @@ static double cell(json_object *bench, const char *key, int i, int j)
 	return NAN;
 }
 
+/* A double rounded to 3 decimals that also prints so (json-c would otherwise
+ * write 478.11599999999999). */
+json_object *pr_json_num(double v)
+{
+	char buf[32];
+	if (isnan(v) || isinf(v))
+		return NULL;
+	v = round(v * 1000.0) / 1000.0;
+	snprintf(buf, sizeof(buf), "%.3f", v);
+	for (char *e = buf + strlen(buf) - 1; *e == '0' && e[-1] != '.'; e--)
+		*e = 0;
+	return json_object_new_double_s(v, buf);
+}
+
 static json_object *num_or_null(double v)
 {
-	return isnan(v) ? NULL : json_object_new_double(round(v * 1000.0) / 1000.0);
+	return pr_json_num(v);
 }
 
 /* Theoretical bandwidth per direction for the ordered pair and how it was found. */
 static double theory(json_object *bdev_i, json_object *hdev_i, json_object *hdev_j,
-                     const char *topo, const char *bdf_j, char *basis, size_t len)
+                     json_object *hpair, const char *bdf_j, char *basis, size_t len)
 {
+	const char *topo = get_str(hpair, "topology");
 	double g1 = 0, g2 = 0;
 	int w1 = 0, w2 = 0;
 	double p1, p2;
 
 	if (topo && !strncmp(topo, "NV", 2)) {
-		double mbps = 0;
-		int links = nvlinks_between(bdev_i, bdf_j);
-		if (links == 0)
-			links = atoi(topo + 2); /* NVML gave no remote ends: trust the class */
+		double mbps = 0, sum = 0;
+		int links = nvlinks_between(bdev_i, bdf_j, &sum);
+		if (links > 0 && sum > 0) {
+			snprintf(basis, len, "%d NVLinks, %.3f GB/s in all (NVML)", links,
+			         sum / 1000.0);
+			return sum / 1000.0;
+		}
+		/* NVML named no remote ends here (a VM hides them): the count comes
+		 * from bar-inspect's pair, else from the class (NV18: 18 bonded links). */
+		if (links == 0) {
+			double hl = 0;
+			links = get_num(hpair, "nvlinks", &hl) && hl > 0 ? (int)hl : atoi(topo + 2);
+		}
 		if (!get_num(get(bdev_i, "nvlink"), "speed_mbps", &mbps) || mbps <= 0) {
-			snprintf(basis, len, "%d NVLinks, per-link rate unknown (no NVML)",
-			         links);
+			snprintf(basis, len, "%d NVLinks, per-link rate unknown (no NVML)", links);
 			return NAN;
 		}
-		snprintf(basis, len, "%d NVLinks x %.3f GB/s (NVML)", links, mbps / 1000.0);
+		snprintf(basis, len, "%d NVLinks (%s) x %.3f GB/s (NVML)", links, topo,
+		         mbps / 1000.0);
 		return pr_nvlink_gbps(links, (unsigned)mbps);
 	}
 	p1 = host_pcie(hdev_i, &g1, &w1);
@@ -219,10 +290,8 @@ static const struct {
 	const char *matrix; /* bench matrix it comes from */
 	int directions;     /* 2: bidirectional, judged against twice the link */
 } measures[] = {
-        {"ce_uni", "ce_uni_p2p_on", 1},
-        {"sm_write_uni", "sm_write_uni_p2p_on", 1},
-        {"sm_read_uni", "sm_read_uni_p2p_on", 1},
-        {"ce_bi", "ce_bi_p2p_on", 2},
+        {"ce_uni", "ce_uni_p2p_on", 1},           {"sm_write_uni", "sm_write_uni_p2p_on", 1},
+        {"sm_read_uni", "sm_read_uni_p2p_on", 1}, {"ce_bi", "ce_bi_p2p_on", 2},
         {"sm_write_bi", "sm_write_bi_p2p_on", 2},
 };
 
@@ -234,6 +303,7 @@ static json_object *combine_pair(json_object *bench, json_object *host, int i, i
 	char a[PR_BDF_LEN] = "", b[PR_BDF_LEN] = "", basis[96] = "";
 	int hi, hj;
 	const char *topo;
+	json_object *hpair, *ready;
 	double limit;
 	json_object *o = json_object_new_object(), *meas = json_object_new_object(),
 	            *ratio = json_object_new_object();
@@ -244,9 +314,10 @@ static json_object *combine_pair(json_object *bench, json_object *host, int i, i
 		b[0] = 0;
 	hi = find_bdf(hdevs, a);
 	hj = find_bdf(hdevs, b);
-	topo = host_topology(host, a, b);
+	hpair = host_pair(host, a, b);
+	topo = get_str(hpair, "topology");
 	limit = theory(bi, hi >= 0 ? json_object_array_get_idx(hdevs, (size_t)hi) : NULL,
-	               hj >= 0 ? json_object_array_get_idx(hdevs, (size_t)hj) : NULL, topo, b,
+	               hj >= 0 ? json_object_array_get_idx(hdevs, (size_t)hj) : NULL, hpair, b,
 	               basis, sizeof(basis));
 	if (hi < 0 || hj < 0)
 		snprintf(basis, sizeof(basis), "not in the host report");
@@ -256,19 +327,21 @@ static json_object *combine_pair(json_object *bench, json_object *host, int i, i
 	json_object_object_add(o, "src_index", json_object_new_int(i));
 	json_object_object_add(o, "dst_index", json_object_new_int(j));
 	json_object_object_add(o, "topology", topo ? json_object_new_string(topo) : NULL);
-	json_object_object_add(o, "link",
-	                       topo ? json_object_new_string(strncmp(topo, "NV", 2) ? "pcie"
-	                                                                             : "nvlink")
-	                            : NULL);
+	json_object_object_add(
+	        o, "link",
+	        topo ? json_object_new_string(strncmp(topo, "NV", 2) ? "pcie" : "nvlink") : NULL);
 	json_object_object_add(o, "theoretical_gbps", hi < 0 || hj < 0 ? NULL : num_or_null(limit));
 	json_object_object_add(o, "theory_basis", json_object_new_string(basis));
+	/* bar-inspect's verdict travels along, so one line shows prediction and measurement. */
+	ready = get(hpair, "p2p_ready");
+	json_object_object_add(o, "p2p_ready", ready ? json_object_get(ready) : NULL);
 	for (size_t k = 0; k < sizeof(measures) / sizeof(measures[0]); k++) {
 		double m = cell(bench, measures[k].matrix, i, j);
 		json_object_object_add(meas, measures[k].name, num_or_null(m));
 		json_object_object_add(ratio, measures[k].name,
-		                       hi < 0 || hj < 0 ? NULL
-		                                        : num_or_null(m / (measures[k].directions *
-		                                                           limit)));
+		                       hi < 0 || hj < 0
+		                               ? NULL
+		                               : num_or_null(m / (measures[k].directions * limit)));
 	}
 	json_object_object_add(o, "measured_gbps", meas);
 	json_object_object_add(o, "ratio", ratio);
@@ -282,8 +355,9 @@ int pr_combine(json_object *bench, json_object *host, json_object **out, struct 
 	size_t n;
 
 	if (!bdevs || !json_object_is_type(bdevs, json_type_array) || !get(bench, "matrices"))
-		return p2ps_error_set(err, P2PS_EINVAL,
-		                      "bench report lacks devices[] or matrices[] (not p2p-bench --json?)");
+		return p2ps_error_set(
+		        err, P2PS_EINVAL,
+		        "bench report lacks devices[] or matrices[] (not p2p-bench --json?)");
 	if (!hdevs || !json_object_is_type(hdevs, json_type_array))
 		return p2ps_error_set(err, P2PS_EINVAL,
 		                      "host report lacks devices[] (not bar-inspect --json?)");
@@ -293,7 +367,8 @@ int pr_combine(json_object *bench, json_object *host, json_object **out, struct 
 	for (size_t i = 0; i < n; i++)
 		for (size_t j = 0; j < n; j++)
 			if (i != j)
-				json_object_array_add(pairs, combine_pair(bench, host, (int)i, (int)j));
+				json_object_array_add(pairs,
+				                      combine_pair(bench, host, (int)i, (int)j));
 	json_object_object_add(*out, "pairs", pairs);
 	return 0;
 }

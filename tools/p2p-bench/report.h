@@ -26,6 +26,10 @@ double pr_nvlink_gbps(int links, unsigned mbps_per_link);
  * P2PS_EINVAL. */
 int pr_bdf_normalize(const char *in, char out[PR_BDF_LEN]);
 
+/* A JSON number rounded to 3 decimals, printed that way; NULL (JSON null)
+ * for NAN or infinity. */
+json_object *pr_json_num(double v);
+
 /* Joins bench (p2p-bench --json) with host (bar-inspect --json) by BDF. For
  * every ordered pair of measured devices: topology class, theoretical link
  * bandwidth per direction and its basis, the measured bandwidths and their

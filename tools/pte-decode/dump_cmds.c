@@ -69,6 +69,8 @@ struct run {
 	 * names are looked up once, lines are built by hand. */
 	const char *kind_name[256];
 	char page_name[64][8];
+	char *obuf; /* summary lines, written to stdout in large blocks */
+	size_t olen;
 	/* progress */
 	bool progress;
 	uint64_t progress_total, progress_next;
@@ -312,6 +314,27 @@ static void l_pad(struct line *l, size_t col)
 		l->b[l->n++] = ' ';
 }
 
+#define OBUF_BYTES ((size_t)1 << 20)
+
+static void out_flush(struct run *r)
+{
+	if (r->olen)
+		fwrite(r->obuf, 1, r->olen, stdout);
+	r->olen = 0;
+}
+
+static void out_line(struct run *r, const struct line *l)
+{
+	if (!r->obuf) {
+		fwrite(l->b, 1, l->n, stdout);
+		return;
+	}
+	if (r->olen + l->n > OBUF_BYTES)
+		out_flush(r);
+	memcpy(r->obuf + r->olen, l->b, l->n);
+	r->olen += l->n;
+}
+
 static void run_names_init(struct run *r)
 {
 	const struct gmmu_field *kf = gmmu_field_find(r->o->fmt->entry[GMMU_ENTRY_PTE], "KIND");
@@ -346,7 +369,7 @@ static int range_print(void *ctx, const struct gmmu_range *g, struct p2ps_error 
 	l_pad(&l, col);
 	if (!g->v.valid) {
 		l_str(&l, "SPARSE\n");
-		fwrite(l.b, 1, l.n, stdout);
+		out_line(r, &l);
 		return 0;
 	}
 	col = l.n + 11;
@@ -371,7 +394,7 @@ static int range_print(void *ctx, const struct gmmu_range *g, struct p2ps_error 
 			l_str(&l, flag_short[i]);
 		}
 	l_str(&l, "\n");
-	fwrite(l.b, 1, l.n, stdout);
+	out_line(r, &l);
 	return 0;
 }
 
@@ -931,6 +954,7 @@ static int run_cmd(int argc, char **argv)
 	bool verify = !strcmp(o.cmd, "verify");
 	struct run r = {.o = &o, .input_name = "input"};
 	run_names_init(&r);
+	r.obuf = malloc(OBUF_BYTES); /* without it, lines go through stdio one by one */
 	r.summarize = o.summary || verify;
 	r.collect = verify;
 	if (r.summarize)
@@ -954,6 +978,8 @@ static int run_cmd(int argc, char **argv)
 		rc = feed_walk(&r, &mem, &wst, &err);
 	if (!rc && r.summarize)
 		rc = gmmu_summary_finish(&r.sum, &err);
+	out_flush(&r);
+	free(r.obuf);
 	int status = 0;
 	if (rc) {
 		fflush(stdout);

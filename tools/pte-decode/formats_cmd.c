@@ -87,16 +87,19 @@ static void md_entry(const struct gmmu_format *f, const struct gmmu_entry_format
 		const struct gmmu_field *fd = &ef->fields[i];
 		char ap[96];
 		aperture_list(ef, fd, ap, sizeof(ap));
-		printf("| %u:%u | %s | %s | %s | ", fd->hi, fd->lo, fd->name, kind_name(fd->kind), ap);
+		printf("| %u:%u | %s | %s | %s | ", fd->hi, fd->lo, fd->name, kind_name(fd->kind),
+		       ap);
 		if (fd->kind == GMMU_FIELD_ADDR) {
 			char max[32];
 			kb_fmt(gmmu_field_addr_max(fd) + 1, max, sizeof(max));
-			printf("address >> %u (%u bits: up to %s)", fd->addr_shift, gmmu_field_width(fd),
-			       max);
+			printf("address >> %u (%u bits: up to %s)", fd->addr_shift,
+			       gmmu_field_width(fd), max);
 		} else if (fd->flags & GMMU_FIELD_F_ALIAS) {
 			printf("alias");
 		} else if (fd->kind == GMMU_FIELD_BOOL) {
-			printf("FALSE, TRUE%s", fd->flags & GMMU_FIELD_F_READ_ONLY ? " (read-only)" : "");
+			printf("FALSE, TRUE%s", fd->flags & GMMU_FIELD_F_READ_ONLY
+			                                ? " (header: read-only values)"
+			                                : "");
 		} else if (fd->values) {
 			md_values(fd->values, fd->n_values);
 			if (fd->values_invalid) {
@@ -133,7 +136,8 @@ static int formats_markdown(void)
 	for (size_t i = 0; i < gmmu_format_count(); i++) {
 		const struct gmmu_format *f = gmmu_format_at(i);
 		printf("## %s: %s\n\n", f->name, f->summary);
-		printf("MMU format version %u, %u-bit virtual address.\n\n", f->version, f->va_bits);
+		printf("MMU format version %u, %u-bit virtual address.\n\n", f->version,
+		       f->va_bits);
 		printf("| level | VA bits | entry | PTE page size |\n|---|---|---|---|\n");
 		for (size_t l = 0; l < f->n_levels; l++) {
 			const struct gmmu_level *lv = &f->levels[l];
@@ -148,8 +152,11 @@ static int formats_markdown(void)
 				         lv->alt_va_lo);
 			}
 			printf("| %s | %u:%u | %u B%s | %s%s |\n", lv->name, lv->va_hi, lv->va_lo,
-			       lv->entry_size, lv->dual ? " dual PDE" : lv->pde ? " PDE" : " PTE", ps,
-			       alt);
+			       lv->entry_size,
+			       lv->dual  ? " dual PDE"
+			       : lv->pde ? " PDE"
+			                 : " PTE",
+			       ps, alt);
 		}
 		printf("\n");
 		for (unsigned t = 0; t < GMMU_ENTRY_TYPE_COUNT; t++) {
@@ -160,8 +167,8 @@ static int formats_markdown(void)
 				if (gmmu_format_at(j)->entry[t] == ef)
 					first = gmmu_format_at(j);
 			if (first)
-				printf("#### %s %s\n\nSame as %s.\n\n", f->name, gmmu_entry_type_name(ef->type),
-				       first->name);
+				printf("#### %s %s\n\nSame as %s.\n\n", f->name,
+				       gmmu_entry_type_name(ef->type), first->name);
 			else
 				md_entry(f, ef);
 		}
@@ -200,14 +207,16 @@ static json_object *entry_json(const struct gmmu_entry_format *ef)
 		json_object_object_add(jf, "kind", json_object_new_string(kind_name(fd->kind)));
 		json_object_object_add(jf, "apertures", json_object_new_string(ap));
 		if (fd->kind == GMMU_FIELD_ADDR)
-			json_object_object_add(jf, "address_shift", json_object_new_int(fd->addr_shift));
+			json_object_object_add(jf, "address_shift",
+			                       json_object_new_int(fd->addr_shift));
 		if (fd->flags & GMMU_FIELD_F_ALIAS)
 			json_object_object_add(jf, "alias", json_object_new_boolean(1));
 		if (fd->values && fd->kind != GMMU_FIELD_BOOL)
 			json_object_object_add(jf, "values", values_json(fd->values, fd->n_values));
 		if (fd->values_invalid)
-			json_object_object_add(jf, "values_invalid",
-			                       values_json(fd->values_invalid, fd->n_values_invalid));
+			json_object_object_add(
+			        jf, "values_invalid",
+			        values_json(fd->values_invalid, fd->n_values_invalid));
 		json_object_object_add(jf, "source", json_object_new_string(fd->source));
 		if (fd->values_source)
 			json_object_object_add(jf, "values_source",
@@ -232,9 +241,12 @@ static int formats_json(void)
 		json_object *lv = json_object_new_array();
 		for (size_t l = 0; l < f->n_levels; l++) {
 			json_object *jl = json_object_new_object();
-			json_object_object_add(jl, "name", json_object_new_string(f->levels[l].name));
-			json_object_object_add(jl, "va_hi", json_object_new_int(f->levels[l].va_hi));
-			json_object_object_add(jl, "va_lo", json_object_new_int(f->levels[l].va_lo));
+			json_object_object_add(jl, "name",
+			                       json_object_new_string(f->levels[l].name));
+			json_object_object_add(jl, "va_hi",
+			                       json_object_new_int(f->levels[l].va_hi));
+			json_object_object_add(jl, "va_lo",
+			                       json_object_new_int(f->levels[l].va_lo));
 			json_object_object_add(jl, "entry_size",
 			                       json_object_new_int(f->levels[l].entry_size));
 			json_object_object_add(jl, "page_shift",
@@ -261,8 +273,8 @@ static int formats_json(void)
 		json_object_array_add(cs, jc);
 	}
 	json_object_object_add(root, "chips", cs);
-	puts(json_object_to_json_string_ext(root, JSON_C_TO_STRING_PRETTY |
-	                                                  JSON_C_TO_STRING_SPACED));
+	puts(json_object_to_json_string_ext(root,
+	                                    JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_SPACED));
 	json_object_put(root);
 	return 0;
 }

@@ -61,8 +61,9 @@ int main(int argc, char **argv)
 		return pte_decode_cmd_p2p(argc - 1, argv + 1);
 	if (!strcmp(cmd, "formats"))
 		return pte_decode_cmd_formats(argc - 1, argv + 1);
-	fprintf(stderr, "pte-decode: unknown command '%s' (encode, decode, p2p, formats, verify; "
-	                "--help)\n",
+	fprintf(stderr,
+	        "pte-decode: unknown command '%s' (encode, decode, p2p, formats, verify; "
+	        "--help)\n",
 	        cmd);
 	return 2;
 }

@@ -287,8 +287,8 @@ static void print_decoded_text(const struct gmmu_decoded *d)
 			       gmmu_decoded_value_str(d, i, buf, sizeof(buf)));
 	if (d->unexplained[0] || d->unexplained[1]) {
 		if (d->ef->size > 8)
-			printf("UNEXPLAINED_BITS=0x%016" PRIx64 "%016" PRIx64 "\n", d->unexplained[1],
-			       d->unexplained[0]);
+			printf("UNEXPLAINED_BITS=0x%016" PRIx64 "%016" PRIx64 "\n",
+			       d->unexplained[1], d->unexplained[0]);
 		else
 			printf("UNEXPLAINED_BITS=0x%016" PRIx64 "\n", d->unexplained[0]);
 	}
@@ -309,9 +309,10 @@ static json_object *decoded_json(const struct gmmu_format *f, const struct gmmu_
 	char buf[96];
 	json_object *o = json_object_new_object();
 	json_object_object_add(o, "format", json_object_new_string(f->name));
-	json_object_object_add(o, "entry", json_object_new_string(gmmu_entry_type_name(d->ef->type)));
-	json_object_object_add(o, "raw", json_object_new_string(hex_entry(d->ef, d->w, buf,
-	                                                                      sizeof(buf))));
+	json_object_object_add(o, "entry",
+	                       json_object_new_string(gmmu_entry_type_name(d->ef->type)));
+	json_object_object_add(o, "raw",
+	                       json_object_new_string(hex_entry(d->ef, d->w, buf, sizeof(buf))));
 	json_object_object_add(o, "valid", json_object_new_boolean(d->valid));
 	json_object *fields = json_object_new_array();
 	for (size_t i = 0; i < d->ef->n_fields; i++) {
@@ -323,8 +324,9 @@ static json_object *decoded_json(const struct gmmu_format *f, const struct gmmu_
 		json_object_object_add(jf, "hi", json_object_new_int(fd->hi));
 		json_object_object_add(jf, "lo", json_object_new_int(fd->lo));
 		json_object_object_add(jf, "raw", json_object_new_uint64(d->value[i]));
-		json_object_object_add(jf, "value", json_object_new_string(gmmu_decoded_value_str(
-		                                            d, i, buf, sizeof(buf))));
+		json_object_object_add(
+		        jf, "value",
+		        json_object_new_string(gmmu_decoded_value_str(d, i, buf, sizeof(buf))));
 		json_object_array_add(fields, jf);
 	}
 	json_object_object_add(o, "fields", fields);
@@ -351,7 +353,8 @@ int pte_decode_cmd_decode_values(int argc, char **argv)
 		uint64_t w[2];
 		if (parse_entry_value(ef, argv[i], w)) {
 			fprintf(stderr,
-			        "pte-decode decode: bad %s value '%s' (0x + up to %u hex digits, or "
+			        "pte-decode decode: bad %s value '%s' (0x + up to %u hex digits, "
+			        "or "
 			        "decimal)\n",
 			        gmmu_entry_type_name(o.entry), argv[i], ef->size * 2u);
 			return 2;
@@ -394,11 +397,10 @@ static const char p2p_help[] =
 
 int pte_decode_cmd_p2p(int argc, char **argv)
 {
-	static const int allowed[] = {OPT_CHIP,      OPT_FORMAT, OPT_AS_WRITTEN, OPT_JSON, 'q',
-	                              OPT_MODE,      OPT_PEER,   OPT_BAR1,       OPT_FABRIC,
-	                              OPT_OFFSET,    OPT_PAGE_SIZE, OPT_KIND,    OPT_VOL,
-	                              OPT_RO,        OPT_PRIV,   OPT_ATOMIC,     OPT_ACE,
-	                              0};
+	static const int allowed[] = {
+	        OPT_CHIP, OPT_FORMAT, OPT_AS_WRITTEN, OPT_JSON,   'q',           OPT_MODE,
+	        OPT_PEER, OPT_BAR1,   OPT_FABRIC,     OPT_OFFSET, OPT_PAGE_SIZE, OPT_KIND,
+	        OPT_VOL,  OPT_RO,     OPT_PRIV,       OPT_ATOMIC, OPT_ACE,       0};
 	struct value_opts o = {.entry = GMMU_ENTRY_PTE};
 	int rc = parse_opts(argc, argv, &o, allowed, p2p_help);
 	if (rc >= 0)
@@ -410,8 +412,8 @@ int pte_decode_cmd_p2p(int argc, char **argv)
 	if (!o.have_mode)
 		return fail_msg("p2p", "--mode stock|nvlink|bar1 is required", NULL);
 	if (o.rq.mode == GMMU_P2P_BAR1 && !o.have_bar1)
-		return fail_msg("p2p", "--mode bar1 needs --bar1 ADDR (the peer's BAR1 bus address)",
-		                NULL);
+		return fail_msg(
+		        "p2p", "--mode bar1 needs --bar1 ADDR (the peer's BAR1 bus address)", NULL);
 	if (o.rq.mode == GMMU_P2P_NVLINK && !o.have_fabric)
 		return fail_msg("p2p", "--mode nvlink needs --fabric-base ADDR", NULL);
 	o.rq.write_mode = o.mode;

@@ -1,0 +1,114 @@
+#!/usr/bin/env bash
+# bar-inspect's command line: help, one-line errors with exit status 2, the three
+# outputs on a real snapshot, -s selection, the live backend on this machine, and the
+# ACS registers of every pciutils test dump decoded exactly as `lspci -vv` decodes them.
+set -uo pipefail
+bi=${P2PS_TOOLS_DIR:?}/bar-inspect
+src=${P2PS_SOURCE_DIR:?}
+snap=$src/tests/fixtures/h200x2-raw-snap
+dumps=$src/../shared/fixtures/pciutils-tests
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+fails=0
+
+fail() {
+	echo "FAIL: $*" >&2
+	fails=$((fails + 1))
+}
+
+# expect_error NAME ARGS...: exit status 2, exactly one stderr line "bar-inspect: ...",
+# nothing on stdout.
+expect_error() {
+	local name=$1
+	shift
+	"$bi" "$@" >"$tmp/out" 2>"$tmp/err"
+	local rc=$?
+	[ "$rc" -eq 2 ] || fail "$name: exit $rc, want 2"
+	[ "$(wc -l <"$tmp/err")" -eq 1 ] || fail "$name: stderr is not one line: $(cat "$tmp/err")"
+	grep -q '^bar-inspect: ' "$tmp/err" || fail "$name: stderr lacks the tool prefix"
+	[ ! -s "$tmp/out" ] || fail "$name: wrote to stdout"
+}
+
+"$bi" --help >"$tmp/help" || fail "--help exit status"
+grep -q '^Usage: bar-inspect' "$tmp/help" || fail "--help text"
+for opt in --root --lspci-dump --slot --all --json --dot; do
+	grep -q -- "$opt" "$tmp/help" || fail "--help does not mention $opt"
+done
+"$bi" --version | grep -q '^bar-inspect [0-9]' || fail "--version"
+
+expect_error "unknown option" --frobnicate
+expect_error "missing argument" --root
+expect_error "stray argument" extra
+expect_error "json and dot" --json --dot
+expect_error "root and dump" --root "$snap" --lspci-dump "$dumps/cap-rebar.txt"
+expect_error "bad slot" -s 'zz:zz.z'
+expect_error "missing root" --root "$tmp/nonexistent"
+expect_error "missing dump" --lspci-dump "$tmp/nonexistent.txt"
+printf '00:01.0 bridge\n00: 86 80 zz\n' >"$tmp/bad.txt"
+expect_error "malformed dump" --lspci-dump "$tmp/bad.txt"
+mkdir -p "$tmp/empty"
+expect_error "empty snapshot" --root "$tmp/empty"
+
+if [ -d "$snap" ]; then
+	"$bi" --root "$snap" >"$tmp/text" || fail "text report on the snapshot"
+	grep -q 'GPU0 0000:00:06.0' "$tmp/text" || fail "text: GPU0 block"
+	grep -q 'GPU0	 X 	NV18' "$tmp/text" || fail "text: matrix row with NV18"
+	grep -q 'BAR1 P2P: ready (moot: NVLink)' "$tmp/text" || fail "text: verdict"
+	grep -q '\[size=256G\]  <- BAR1' "$tmp/text" || fail "text: BAR1 region"
+
+	"$bi" --root "$snap" --json >"$tmp/json" || fail "--json on the snapshot"
+	grep -q '"topology": "NV18"' "$tmp/json" || fail "json: pair topology"
+	grep -q '"p2p_ready": true' "$tmp/json" || fail "json: p2p_ready"
+	if command -v python3 >/dev/null; then
+		python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); assert len(d["devices"])==2 and d["pairs"][0]["b"]=="0000:00:07.0"' \
+			"$tmp/json" || fail "json: python reads the document"
+	fi
+
+	"$bi" --root "$snap" --dot >"$tmp/dot" || fail "--dot on the snapshot"
+	grep -q '^digraph p2pscope {' "$tmp/dot" || fail "dot: header"
+	grep -q '"0000:00:06.0" -> "0000:00:07.0" \[dir=none.*color=blue' "$tmp/dot" ||
+		fail "dot: NVLink verdict edge"
+	if command -v dot >/dev/null; then
+		dot -Tsvg "$tmp/dot" >"$tmp/svg" 2>"$tmp/dot.err" || fail "dot: Graphviz rejects it: $(cat "$tmp/dot.err")"
+	fi
+
+	"$bi" --root "$snap" -s 00:07.0 >"$tmp/sel" || fail "-s"
+	grep -q '^GPU1 0000:00:07.0' "$tmp/sel" || fail "-s: selected GPU missing"
+	grep -q '^GPU0 0000:00:06.0' "$tmp/sel" && fail "-s: unselected GPU shown"
+	"$bi" --root "$snap" -s 0000:00:06 --all --json >"$tmp/sel.json" || fail "-s --json"
+	[ "$(grep -c '"vendor_id"' "$tmp/sel.json")" -eq 1 ] || fail "-s --all --json: not one device"
+	"$bi" --root "$snap" --all >"$tmp/all" || fail "--all"
+	grep -q '^0000:00:01.0 ' "$tmp/all" || fail "--all: virtio device missing"
+fi
+
+# The live backend on this machine (CI: a VM with virtio devices and no GPU).
+if [ -d /sys/bus/pci/devices ]; then
+	"$bi" --all >"$tmp/live" 2>"$tmp/live.err" || fail "live run: $(cat "$tmp/live.err")"
+	n=$(find /sys/bus/pci/devices/ -mindepth 1 -maxdepth 1 | wc -l)
+	grep -q "^$n PCI devices" "$tmp/live" || fail "live: device count $n not reported"
+	for d in /sys/bus/pci/devices/*; do
+		b=${d##*/}
+		grep -q "^$b \|^GPU[0-9]* $b " "$tmp/live" || fail "live: $b not listed"
+	done
+fi
+
+# ACS: for every dump, the ACSCap/ACSCtl lines bar-inspect prints equal lspci's.
+if command -v lspci >/dev/null && [ -d "$dumps" ]; then
+	checked=0
+	for f in "$dumps"/*.txt; do
+		lspci -F "$f" -vv 2>/dev/null | grep -E '^\s+ACSC(ap|tl):' |
+			sed -E 's/^\s+//; s/\s+/ /g' >"$tmp/lspci-acs"
+		# Device blocks only (one tab); the GPU path repeats its bridges' ACS deeper in.
+		"$bi" --lspci-dump "$f" --all 2>/dev/null | grep -P '^\tACSC(ap|tl):' |
+			sed -E 's/^\s+//; s/\s+/ /g; s/ <- .*//' >"$tmp/bi-acs"
+		if ! cmp -s "$tmp/lspci-acs" "$tmp/bi-acs"; then
+			fail "ACS of $(basename "$f") differs from lspci: $(diff "$tmp/lspci-acs" "$tmp/bi-acs" | head -4)"
+		fi
+		[ -s "$tmp/lspci-acs" ] && checked=$((checked + 1))
+	done
+	[ "$checked" -ge 1 ] || fail "no dump with ACS was compared"
+	echo "ACS compared with lspci on $checked dumps"
+fi
+
+[ "$fails" -eq 0 ] && echo "cli_test: all passed"
+[ "$fails" -eq 0 ]

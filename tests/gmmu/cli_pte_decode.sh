@@ -1,0 +1,123 @@
+#!/usr/bin/env bash
+# pte-decode end to end: encode/decode/p2p/formats output, and bad input giving one line on
+# stderr with exit status 2. Expected entries are the hand-computed ones of
+# test_gmmu_vectors.c / test_gmmu_p2p.c.
+set -u
+P=${P2PS_TOOLS_DIR:?}/pte-decode
+SRC=${P2PS_SOURCE_DIR:?}
+fails=0
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+
+check() { # name expected actual
+	if [ "$2" != "$3" ]; then
+		echo "FAIL $1"
+		echo "  want: $2"
+		echo "  got:  $3"
+		fails=$((fails + 1))
+	else
+		echo "ok   $1"
+	fi
+}
+
+# bad NAME PATTERN ARGS...: exit 2, nothing on stdout, exactly one stderr line matching PATTERN.
+bad() {
+	local name=$1 pat=$2
+	shift 2
+	"$P" "$@" >"$tmp/out" 2>"$tmp/err"
+	local rc=$?
+	local lines
+	lines=$(wc -l <"$tmp/err")
+	if [ $rc -ne 2 ] || [ -s "$tmp/out" ] || [ "$lines" -ne 1 ] || ! grep -q -- "$pat" "$tmp/err"; then
+		echo "FAIL $name: rc=$rc stderr lines=$lines: $(cat "$tmp/err")"
+		fails=$((fails + 1))
+	else
+		echo "ok   $name"
+	fi
+}
+
+check "encode v2 peer" 0x0600000200000103 \
+	"$("$P" encode --chip AD102 VALID=TRUE APERTURE=PEER_MEMORY ADDRESS_VID=0x1000 ADDRESS_VID_PEER=1 KIND=GENERIC_MEMORY)"
+check "encode case-insensitive" 0x0600000200000103 \
+	"$("$P" encode --chip ad102 valid=true aperture=peer_memory address_vid=0x1000 address_vid_peer=1 kind=generic_memory)"
+check "encode --format v2" 0x0600002880000107 \
+	"$("$P" encode --format v2 VALID=1 APERTURE=3 ADDRESS_SYS=0x28800001000 KIND=6)"
+check "encode dual pde v2" 0x00000000045678040000000000001232 \
+	"$("$P" encode --chip AD102 --entry dual-pde APERTURE_BIG=VIDEO_MEMORY ADDRESS_BIG_VID=0x12300 APERTURE_SMALL=SYSTEM_COHERENT_MEMORY ADDRESS_SMALL_SYS=0x45678000)"
+check "encode v3 pde" 0x0000000000abc01a \
+	"$("$P" encode --chip GH100 --entry pde APERTURE=VIDEO_MEMORY PCF=VALID_UNCACHED_ATS_NOT_ALLOWED ADDRESS=0xabc000)"
+check "encode as-written smear" 0xfffffffe00000003 \
+	"$("$P" encode --chip AD102 --as-written VALID=TRUE APERTURE=PEER_MEMORY KIND=GENERIC_MEMORY ADDRESS_VID_PEER=0xffffffff)"
+
+check "decode smeared entry" "VALID=TRUE
+APERTURE=PEER_MEMORY
+VOL=FALSE
+ENCRYPTED=FALSE
+PRIVILEGE=FALSE
+READ_ONLY=FALSE
+ATOMIC_DISABLE=FALSE
+ADDRESS_VID=0x0
+ADDRESS_VID_PEER=7
+COMPTAGLINE=0xfffff
+KIND=unknown (raw=0xff)" "$("$P" decode --chip AD102 0xfffffffe00000003)"
+
+check "decode sysmem shows ADDRESS_SYS only" "ADDRESS_SYS=0x28800001000" \
+	"$("$P" decode --chip AD102 0x0600002880000107 | grep ADDRESS)"
+check "decode v3 pde unexplained bits" "UNEXPLAINED_BITS=0x8000000000000000" \
+	"$("$P" decode --format v3 --entry pde 0x800000000000001a | grep UNEXPLAINED)"
+check "decode two values" 2 "$("$P" decode --chip TU102 0x1 0x3 | grep -c '^VALID=TRUE')"
+check "decode dual pde v3" "ADDRESS_BIG=0x1234500 ADDRESS_SMALL=0x5000 APERTURE_BIG=SYSTEM_NON_COHERENT_MEMORY PCF_SMALL=VALID_UNCACHED_ATS_ALLOWED" \
+	"$("$P" decode --chip GB100 --entry dual-pde 0x000000000000500a0000000001234506 | grep -E '^(APERTURE_BIG|ADDRESS_BIG|ADDRESS_SMALL|PCF_SMALL)=' | LC_ALL=C sort | tr '\n' ' ' | sed 's/ $//')"
+check "decode v3 invalid pcf name" "PCF=SPARSE" "$("$P" decode --chip GH100 0x8 | grep PCF)"
+check "decode --json" '"value":"PEER_MEMORY"' \
+	"$("$P" decode --chip AD102 --json 0x0600000200000103 | grep -o '"value":"PEER_MEMORY"')"
+check "decode --json one line per entry" 3 "$("$P" decode --json --chip GB202 0x1 0x3 0x5 | wc -l)"
+
+check "p2p bar1 gb202" 0x0000028923400687 \
+	"$("$P" p2p --chip GB202 --mode bar1 --bar1 0x28800000000 --offset 0x123400000 --page-size 2M -q)"
+check "p2p stock gb202" 0x2000000123400683 \
+	"$("$P" p2p --chip GB202 --mode stock --peer 1 --offset 0x123400000 --page-size 2M -q)"
+check "p2p nvlink gh100" 0x2000100000200683 \
+	"$("$P" p2p --chip GH100 --mode nvlink --peer 1 --fabric-base 0x100000000000 --offset 2M --page-size 2M -q)"
+check "p2p as-written invalid peer" 0xfffffffe00000103 \
+	"$("$P" p2p --chip AD102 --mode stock --peer 0xffffffff --offset 4K --as-written -q)"
+check "p2p pascal default kind" "KIND=PITCH" "$("$P" p2p --chip GP102 --mode bar1 --bar1 0x4000000000 | grep KIND)"
+check "p2p --json mode" '"mode":"bar1"' \
+	"$("$P" p2p --chip AD102 --mode bar1 --bar1 0x28800000000 --json | grep -o '"mode":"bar1"')"
+
+# formats
+check "formats lists GB202 under v3-gb" 1 "$("$P" formats | grep -A1 '^v3-gb' | grep -c GB202)"
+"$P" formats --markdown >"$tmp/formats.md"
+check "formats --markdown is docs/gmmu-formats.md" "" "$(diff "$SRC/docs/gmmu-formats.md" "$tmp/formats.md")"
+check "formats --json driver tag" '"driver_tag": "595.45.04"' "$("$P" formats --json | grep -o '"driver_tag": "[0-9.]*"')"
+check "--help" 0 "$("$P" --help >/dev/null; echo $?)"
+check "encode --help" 0 "$("$P" encode --help >/dev/null; echo $?)"
+
+# bad input: one line, exit 2
+bad "unknown chip" "unknown chip 'RTX4090'" encode --chip RTX4090 VALID=1
+bad "unknown format" "unknown format 'v4'" decode --format v4 0x1
+bad "unknown field" "unknown field 'PEER_ID'" encode --chip AD102 PEER_ID=1
+bad "unknown value" "bad value 'PEER' for APERTURE" encode --chip AD102 APERTURE=PEER
+bad "checked overflow" "value 0xffffffff does not fit ADDRESS_VID_PEER (35:33, 3 bits, max 0x7)" \
+	encode --chip AD102 ADDRESS_VID_PEER=0xffffffff
+bad "address overflow" "address 0x28800000000 does not fit ADDRESS_VID (32:8, 25 bits" \
+	encode --chip AD102 ADDRESS_VID=0x28800000000
+bad "p2p 25-bit vid field" "does not fit ADDRESS_VID (32:8, 25 bits" \
+	p2p --chip AD102 --mode nvlink --fabric-base 0x28800000000
+bad "p2p bar1 needs --bar1" "needs --bar1" p2p --chip AD102 --mode bar1
+bad "p2p unaligned bar1 for 2M" "not aligned to the page size" \
+	p2p --chip GB202 --mode bar1 --bar1 0x28800001000 --page-size 2M
+bad "p2p 512M on turing" "page size 0x20000000" p2p --chip TU102 --mode bar1 --bar1 0 --page-size 512M
+bad "bad entry type" "unknown entry type" decode --chip AD102 --entry pdx 0x1
+bad "bad value" "bad pte value" decode --chip AD102 0xzz
+bad "too many digits" "bad pte value" decode --chip AD102 0x00000000000000001
+bad "no chip" "--chip CHIP or --format" decode 0x1
+bad "both chip and format" "not both" decode --chip AD102 --format v3 0x1
+bad "no field=value" "expected FIELD=VALUE" encode --chip AD102 VALID
+bad "unknown option" "unknown option" encode --chip AD102 --frobnicate VALID=1
+bad "option of another command" "not valid here" encode --chip AD102 --mode bar1 VALID=1
+bad "unknown command" "unknown command" frob
+bad "formats bad option" "unknown option" formats --yaml
+
+echo "cli_pte_decode: $fails failure(s)"
+[ "$fails" -eq 0 ]

@@ -1,0 +1,15 @@
+#!/usr/bin/env bash
+# The committed tests/fixtures/h200x2-raw-snap must be exactly what the converter makes
+# from ../shared/fixtures/h200x2-raw (so nobody edits the fixture by hand).
+set -euo pipefail
+top=$(cd "$(dirname "$0")/../.." && pwd)
+raw="$top/../shared/fixtures/h200x2-raw"
+if [ ! -d "$raw" ]; then
+	echo "skip: $raw not present"
+	exit 0
+fi
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+"$top/tests/host/convert-raw-capture.sh" "$raw" "$tmp/snap" >/dev/null
+diff -r --no-dereference "$tmp/snap" "$top/tests/fixtures/h200x2-raw-snap"
+echo "h200x2-raw-snap matches its converter output"

@@ -1,0 +1,62 @@
+#!/bin/sh
+# p2p-bench command line: errors are one line and exit 2; without a GPU the
+# measurement says so and exits 2; the report subcommand joins saved JSON.
+# $1: the p2p-bench binary.
+bench=$1
+fx=$P2PS_SOURCE_DIR/tests/fixtures/p2p-bench
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+fail=0
+
+bad() { echo "FAIL: $*"; fail=1; }
+
+# expect_usage_error ARGS...: exit 2, nothing on stdout, exactly one stderr line.
+expect_usage_error() {
+	"$bench" "$@" >"$tmp/out" 2>"$tmp/err"
+	rc=$?
+	[ $rc -eq 2 ] || bad "p2p-bench $*: exit $rc, want 2"
+	[ ! -s "$tmp/out" ] || bad "p2p-bench $*: printed to stdout"
+	[ "$(wc -l <"$tmp/err")" -eq 1 ] || bad "p2p-bench $*: stderr not one line: $(cat "$tmp/err")"
+	grep -q '^p2p-bench: ' "$tmp/err" || bad "p2p-bench $*: message not prefixed: $(cat "$tmp/err")"
+}
+
+expect_usage_error --size 17
+expect_usage_error --size 0
+expect_usage_error --size 1T
+expect_usage_error --reps 0
+expect_usage_error --trials 65
+expect_usage_error --devices 0,0
+expect_usage_error --devices a
+expect_usage_error --sm-kernel fastest
+expect_usage_error --host /nonexistent/bar.json
+expect_usage_error stray-argument
+expect_usage_error report --bench "$fx/h200x2-bench.json"
+expect_usage_error report --bench /nonexistent.json --host "$fx/h200x2-bar-inspect.json"
+printf '{"devices": [' >"$tmp/broken.json"
+expect_usage_error report --bench "$tmp/broken.json" --host "$fx/h200x2-bar-inspect.json"
+echo '{"something": "else"}' >"$tmp/other.json"
+expect_usage_error report --bench "$tmp/other.json" --host "$fx/h200x2-bar-inspect.json"
+
+"$bench" --help >"$tmp/out" 2>&1 || bad "--help failed"
+grep -q '^usage: p2p-bench' "$tmp/out" || bad "--help prints no usage"
+
+# The measurement needs a GPU: on a host without one it must say so in one line.
+if [ -e /dev/nvidiactl ]; then
+	echo "skip: this host has an NVIDIA device node, the no-GPU check does not apply"
+else
+	expect_usage_error
+	grep -q 'no CUDA GPU found' "$tmp/err" || bad "no-GPU message: $(cat "$tmp/err")"
+	expect_usage_error --no-latency --size 1M
+fi
+
+# report: the real H200 measurement against the host facts.
+"$bench" report --bench "$fx/h200x2-bench.json" --host "$fx/h200x2-bar-inspect.json" >"$tmp/out" 2>"$tmp/err" ||
+	bad "report failed: $(cat "$tmp/err")"
+grep -q '^0000:00:06.0 -> 0000:00:07.0 *NV18 *478.1 ' "$tmp/out" || bad "report text: $(cat "$tmp/out")"
+"$bench" report --json --bench "$fx/h200x2-bench.json" --host "$fx/h200x2-bar-inspect.json" >"$tmp/out" ||
+	bad "report --json failed"
+grep -q '"theoretical_gbps": *478.116' "$tmp/out" || bad "report json: $(head -c 600 "$tmp/out")"
+[ "$(grep -c '"src":' "$tmp/out")" -eq 2 ] || bad "report json: want 2 directed pairs"
+
+[ $fail -eq 0 ] && echo "p2p-bench cli: ok"
+exit $fail
