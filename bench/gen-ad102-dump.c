@@ -24,18 +24,18 @@
 
 #include "p2pscope/bytes.h"
 
-#define PTE_VALID        (1ull << 0)
-#define PTE_APERTURE(a)  ((uint64_t)(a) << 1)
-#define PTE_VOL          (1ull << 3)
-#define PTE_READ_ONLY    (1ull << 6)
-#define PTE_ADDR(pa)     (((uint64_t)(pa) >> 12) << 8)
-#define PTE_PEER(p)      ((uint64_t)(p) << 33)
-#define PTE_KIND(k)      ((uint64_t)(k) << 56)
-#define APER_VIDEO       0
-#define APER_PEER        1
-#define APER_SYS_NONCOH  3
-#define KIND_GENERIC     6
-#define KIND_PITCH       0
+#define PTE_VALID       (1ull << 0)
+#define PTE_APERTURE(a) ((uint64_t)(a) << 1)
+#define PTE_VOL         (1ull << 3)
+#define PTE_READ_ONLY   (1ull << 6)
+#define PTE_ADDR(pa)    (((uint64_t)(pa) >> 12) << 8)
+#define PTE_PEER(p)     ((uint64_t)(p) << 33)
+#define PTE_KIND(k)     ((uint64_t)(k) << 56)
+#define APER_VIDEO      0
+#define APER_PEER       1
+#define APER_SYS_NONCOH 3
+#define KIND_GENERIC    6
+#define KIND_PITCH      0
 
 static uint64_t rng_state;
 
@@ -75,7 +75,7 @@ int main(int argc, char **argv)
 	const uint64_t vram = 24ull << 30, bar1 = 0x38000000000ull; /* 24 GiB peer, BAR1 base */
 	while (i < n) {
 		unsigned type = (unsigned)rnd_below(1000); /* per mille */
-		uint64_t pages = 16 + rnd_below(8192); /* 64 KiB .. 32 MiB allocations */
+		uint64_t pages = 16 + rnd_below(8192);     /* 64 KiB .. 32 MiB allocations */
 		uint64_t flags = PTE_VALID | PTE_KIND(KIND_GENERIC);
 		if (rnd_below(8) == 0)
 			flags |= PTE_READ_ONLY;
@@ -99,12 +99,14 @@ int main(int argc, char **argv)
 			case 0:
 				if (k % 512 == 0)
 					pa = rnd_below(vram >> 21) << 21;
-				e = flags | PTE_APERTURE(APER_VIDEO) | PTE_ADDR(pa + (k % 512) * 4096);
+				e = flags | PTE_APERTURE(APER_VIDEO) |
+				    PTE_ADDR(pa + (k % 512) * 4096);
 				break;
 			case 1:
 				if (k % 16 == 0)
 					pa = rnd_below(vram >> 16) << 16;
-				e = flags | PTE_APERTURE(APER_VIDEO) | PTE_ADDR(pa + (k % 16) * 4096);
+				e = flags | PTE_APERTURE(APER_VIDEO) |
+				    PTE_ADDR(pa + (k % 16) * 4096);
 				break;
 			case 2:
 				e = PTE_VALID | PTE_VOL | PTE_KIND(KIND_PITCH) |
@@ -141,7 +143,8 @@ int main(int argc, char **argv)
 		return 2;
 	}
 	fprintf(stderr,
-	        "gen-ad102-dump: %llu PTEs: vid-2M %llu, vid-64K %llu, sys-4K %llu, bar1-peer %llu, "
+	        "gen-ad102-dump: %llu PTEs: vid-2M %llu, vid-64K %llu, sys-4K %llu, bar1-peer "
+	        "%llu, "
 	        "pcie-peer %llu, holes %llu\n",
 	        (unsigned long long)n, (unsigned long long)counts[0], (unsigned long long)counts[1],
 	        (unsigned long long)counts[2], (unsigned long long)counts[3],

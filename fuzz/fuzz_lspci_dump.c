@@ -48,9 +48,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	char path[64];
 	snprintf(path, sizeof(path), "/proc/self/fd/%d", fd);
 	struct p2ps_host_source src = {
-		.kind = P2PS_HOST_LSPCI_DUMP,
-		.path = path,
-		.flags = P2PS_HOST_F_NO_NVML | P2PS_HOST_F_NO_NAMES,
+	        .kind = P2PS_HOST_LSPCI_DUMP,
+	        .path = path,
+	        .flags = P2PS_HOST_F_NO_NVML | P2PS_HOST_F_NO_NAMES,
 	};
 	struct p2ps_host h;
 	struct p2ps_error err = {0};

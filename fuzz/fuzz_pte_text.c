@@ -31,8 +31,8 @@ static int on_word(void *vctx, const struct p2ps_text_word *w, struct p2ps_error
 	struct ctx *c = vctx;
 	if (w->has_offset && w->index == 0)
 		c->index = w->line_offset / 8;
-	struct gmmu_mapping m = {.va = (c->index & 0xfffffffffull) << 12, .raw = w->lo,
-	                         .page_shift = 12};
+	struct gmmu_mapping m = {
+	        .va = (c->index & 0xfffffffffull) << 12, .raw = w->lo, .page_shift = 12};
 	c->index++;
 	int rc = gmmu_summary_add(&c->v2, &m, err);
 	if (!rc)

@@ -91,7 +91,9 @@ def extract_hal(text, out):
     chips = set()
     per_method = {}
     for method in HAL_METHODS:
-        body = re.search(r"//\s*%s -- halified.*?\n(.*?)\n\s*//" % method, text, re.S)
+        # 5xx-era generated files say "// Hal function -- M", newer ones "// M -- halified".
+        body = re.search(r"//\s*(?:Hal function -- %s\b|%s -- halified)[^\n]*\n(.*?)\n\s*//"
+                         % (method, method), text, re.S)
         if not body:
             raise SystemExit("gmmu-golden: %s not found in %s" % (method, HAL_FILE))
         # Each branch: a condition (with a /* ChipHal: ... */ comment) or a bare else,
@@ -139,8 +141,8 @@ def cmd_extract(args):
 CLASSES = {
     ("GP10X", "TU10X", "GP10X"): "v2-tu",
     ("GP10X", "TU10X", "GA10X"): "v2-ga",
-    ("GH10X", "d44104", "GH10X"): "v3-gh",
-    ("GH10X", "d44104", "GB10X"): "v3-gb",
+    ("GH10X", "none", "GH10X"): "v3-gh",
+    ("GH10X", "none", "GB10X"): "v3-gb",
 }
 # Value names the v2/v3 headers do not define per version: the driver encodes them with the
 # v1 names (kgmmuFmtInitPteApertures_GM10X, kgmmuFmtInitPdeApertures_GM10X) and one kind list.
@@ -245,8 +247,13 @@ def cmd_compare(args):
                 checked += 1
     chips = {c["name"]: c for c in tables["chips"]}
     for chip, impls in g["chip"].items():
-        cls = CLASSES.get(impls)
+        # Stubs get hash names that change between releases (d44104, b3696a ...).
+        ctl = impls[1] if impls[1] in ("GP10X", "TU10X") else "none"
+        cls = CLASSES.get((impls[0], ctl, impls[2]))
         if cls is None:
+            if impls[0] in ("GP10X", "GH10X"):
+                errors.append("chip %s: HAL combination %s is not a known format class" %
+                              (chip, "/".join(impls)))
             continue  # display-only HALs (stub PTE init)
         checked += 1
         if chip not in chips:

@@ -129,8 +129,14 @@ const char *p2ps_iommu_mode_name(enum p2ps_iommu_mode m); /* "off", "identity", 
 
 #define P2PS_PATH_MAX 32 /* bridge levels followed before declaring a loop */
 
+/* An endpoint of the matrix and the pairs: every NVIDIA GPU, plus the devices named as
+ * extra peers (struct p2ps_analysis_opts) — NICs or NVMe for GPUDirect, or stand-ins in
+ * test VMs, which cannot emulate an NVIDIA GPU. For a non-NVIDIA peer "BAR1" is its
+ * largest prefetchable memory BAR and the GPU-only checks (VRAM, chip, driver) are
+ * skipped. The struct keeps its historical name. */
 struct p2ps_gpu_report {
 	int dev_idx;    /* host->devs index */
+	bool is_gpu;    /* an NVIDIA GPU (otherwise an extra peer) */
 	int bar1_index; /* BAR register index of the frame-buffer aperture, -1 if none */
 	bool bar1_size_known;
 	uint64_t bar1_size;
@@ -185,6 +191,21 @@ struct p2ps_analysis {
 	char iommu_flags[256];   /* command-line flags that decide the mode, "" if none */
 	struct p2ps_reasons host_reasons;
 };
+
+struct p2ps_analysis_opts {
+	/* Devices to treat as P2P endpoints besides the NVIDIA GPUs (may repeat a GPU). */
+	const struct p2ps_bdf *peers;
+	size_t n_peers;
+};
+
+/* Analyses host into *out (zeroed first) with options (NULL: defaults). Returns 0, or
+ * P2PS_ENOENT when a peer is not in the model, P2PS_ENOMEM; err says which. Always safe
+ * to p2ps_analysis_free() afterwards. */
+int p2ps_analysis_run_opts(const struct p2ps_host *host, const struct p2ps_analysis_opts *opts,
+                           struct p2ps_analysis *out, struct p2ps_error *err);
+
+/* "GPU" for an NVIDIA GPU, "DEV" for an extra peer: the prefix of its matrix label. */
+const char *p2ps_endpoint_prefix(const struct p2ps_analysis *a, size_t gi);
 
 /* Analyses host into *out (zeroed first). Returns 0, or a negative P2PS_E* code with err
  * filled (only P2PS_ENOMEM in practice). Always safe to p2ps_analysis_free() afterwards. */

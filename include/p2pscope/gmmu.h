@@ -185,7 +185,12 @@ struct gmmu_format {
 	const struct gmmu_level *levels; /* root first */
 	size_t n_levels;
 	uint8_t va_bits; /* virtual address width: 49 (v2) or 57 (v3) */
+	unsigned flags;  /* GMMU_FORMAT_F_* */
 };
+
+/* The format can continue a peer address from ADDRESS_VID into COMPTAGLINE (the NVSwitch
+ * "47-bit peer addressing" of kgmmuFmtInitPeerPteFld_TU10X: TU10x, GA10x, AD10x). */
+#define GMMU_FORMAT_F_NVSWITCH_PEER 0x1u
 
 struct gmmu_chip {
 	const char *name;     /* HAL name, "AD102" */
@@ -284,8 +289,8 @@ struct gmmu_decoded {
 	unsigned aperture_hw[3];         /* by enum gmmu_half: raw aperture of each part */
 	uint64_t value[GMMU_MAX_FIELDS]; /* raw value of ef->fields[i] */
 	bool shown[GMMU_MAX_FIELDS];     /* field applies to the entry's aperture(s) */
-	/* Set bits that no shown field covers (e.g. a sysmem address's bits in COMPTAGLINE of a
-	 * video PTE would be shown; bits above a PDE's address are not). */
+	/* Set bits that no shown field covers: unnamed bits (v3 PTE 60:52), or bits of a field
+	 * the entry's aperture does not use (PEER_ID set in a v3 sysmem PTE). */
 	uint64_t unexplained[2];
 };
 void gmmu_entry_decode(const struct gmmu_entry_format *ef, const uint64_t w[2],
@@ -428,6 +433,11 @@ struct gmmu_p2p_request {
 	bool atomic_disable;
 	bool access_counting; /* v3: ACE instead of the driver's default ACD */
 	enum gmmu_write_mode write_mode;
+	/* NVLINK on a format with GMMU_FORMAT_F_NVSWITCH_PEER: the peer address field the driver
+	 * switches to when it finds NVSwitches (kgmmuEnableNvlinkComputePeerAddressing_GV100):
+	 * address >> 12 fills ADDRESS_VID (low 25 bits) and then COMPTAGLINE (next 20 bits).
+	 * Refused (P2PS_ENOTSUP) on other formats; v3's ADDRESS needs no such mode. */
+	bool nvswitch;
 };
 
 struct gmmu_p2p_result {

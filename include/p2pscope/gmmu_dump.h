@@ -77,16 +77,15 @@ struct p2ps_text_word {
 
 /* Called once per word in input order; a non-zero return stops the parse and
  * is returned by p2ps_text_parse (the callback fills err itself). */
-typedef int (*p2ps_text_word_fn)(void *ctx, const struct p2ps_text_word *w,
-                                 struct p2ps_error *err);
+typedef int (*p2ps_text_word_fn)(void *ctx, const struct p2ps_text_word *w, struct p2ps_error *err);
 
 /* Parses len bytes of text. name is used in messages ("name:line:col: ...").
  * Accepts: words of hex digits with an optional 0x/0X prefix and '_' between
  * digits; separators are blanks, tabs and commas; '#' starts a comment; a
  * first word ending in ':' is the line's offset (hex, 0x optional). Refuses
  * words with other characters, more than 128 bits, or an empty "0x". */
-int p2ps_text_parse(const char *text, size_t len, const char *name, p2ps_text_word_fn fn,
-                    void *ctx, struct p2ps_error *err);
+int p2ps_text_parse(const char *text, size_t len, const char *name, p2ps_text_word_fn fn, void *ctx,
+                    struct p2ps_error *err);
 
 /* Reads a whole file ("-" = standard input) into a NUL-terminated malloc'd
  * buffer for p2ps_text_parse. Refuses inputs over max_bytes. Free with free(). */
@@ -135,8 +134,8 @@ int p2ps_mem_set_add_buffer(struct p2ps_mem_set *s, enum p2ps_mem_space space, u
 
 /* Returns a pointer to len bytes at pa in space, or NULL when they do not lie
  * within one chunk. */
-const uint8_t *p2ps_mem_set_at(const struct p2ps_mem_set *s, enum p2ps_mem_space space,
-                               uint64_t pa, uint64_t len);
+const uint8_t *p2ps_mem_set_at(const struct p2ps_mem_set *s, enum p2ps_mem_space space, uint64_t pa,
+                               uint64_t len);
 
 /* Total bytes held, over all spaces. */
 uint64_t p2ps_mem_set_bytes(const struct p2ps_mem_set *s);

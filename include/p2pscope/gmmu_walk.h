@@ -32,9 +32,9 @@ extern "C" {
 
 /* One PTE: read from a flat table or found by a walk. */
 struct gmmu_mapping {
-	uint64_t va;         /* first byte the entry maps */
-	uint64_t raw;        /* the 8-byte entry as stored */
-	uint8_t page_shift;  /* log2 of the page size */
+	uint64_t va;                    /* first byte the entry maps */
+	uint64_t raw;                   /* the 8-byte entry as stored */
+	uint8_t page_shift;             /* log2 of the page size */
 	const struct gmmu_level *level; /* level holding the entry (NULL: unknown) */
 	struct gmmu_pte_view v;
 	/* Where the entry lives (walks only): table space/PA and index within it. */
@@ -85,10 +85,10 @@ const struct gmmu_level *gmmu_walk_sub_level(const struct gmmu_format *fmt, int 
 /* A run of PTEs that continue one another: same page size, same bits apart
  * from the address, VAs and target addresses both advancing by one page. */
 struct gmmu_range {
-	uint64_t va;         /* first VA */
-	uint64_t count;      /* pages */
+	uint64_t va;    /* first VA */
+	uint64_t count; /* pages */
 	uint8_t page_shift;
-	uint64_t raw;        /* first entry */
+	uint64_t raw;           /* first entry */
 	struct gmmu_pte_view v; /* decode of the first entry; v.addr = first target */
 	const struct gmmu_level *level;
 };
@@ -103,10 +103,10 @@ typedef int (*gmmu_range_fn)(void *ctx, const struct gmmu_range *r, struct p2ps_
 struct gmmu_summary_stats {
 	uint64_t entries; /* PTEs seen */
 	uint64_t valid;
-	uint64_t sparse;  /* invalid with the sparse marking */
-	uint64_t zero;    /* holes */
-	uint64_t other;   /* invalid, not sparse, not zero */
-	uint64_t ranges;  /* ranges emitted */
+	uint64_t sparse; /* invalid with the sparse marking */
+	uint64_t zero;   /* holes */
+	uint64_t other;  /* invalid, not sparse, not zero */
+	uint64_t ranges; /* ranges emitted */
 };
 
 /* The coalescer's state; fill with gmmu_summary_init, do not touch the rest. */
@@ -116,12 +116,12 @@ struct gmmu_summary {
 	gmmu_range_fn fn;
 	void *ctx;
 	struct gmmu_summary_stats st;
-	bool open;            /* cur holds a run */
-	bool emit;            /* cur is a run that will be emitted (valid or sparse) */
+	bool open; /* cur holds a run */
+	bool emit; /* cur is a run that will be emitted (valid or sparse) */
 	struct gmmu_range cur;
-	uint64_t expect_raw;  /* raw value the next entry has if it continues the run */
-	uint64_t step;        /* added to the raw value per page */
-	uint64_t left;        /* pages the address field can still advance */
+	uint64_t expect_raw; /* raw value the next entry has if it continues the run */
+	uint64_t step;       /* added to the raw value per page */
+	uint64_t left;       /* pages the address field can still advance */
 	uint64_t next_va;
 };
 
@@ -157,22 +157,22 @@ const char *gmmu_flag_name(enum gmmu_flag f); /* "vol", "read_only", ... */
  * target .. target + size in aperture (peer index for PEER). */
 struct gmmu_expect {
 	uint64_t va, size;
-	uint8_t page_shift;       /* 0: any page size */
+	uint8_t page_shift; /* 0: any page size */
 	enum gmmu_aperture aperture;
 	uint64_t target;
 	bool has_peer;
-	uint8_t peer_index;       /* compared for PEER apertures */
+	uint8_t peer_index; /* compared for PEER apertures */
 	bool has_kind;
 	uint8_t kind;
-	uint8_t flags_set;        /* bit per enum gmmu_flag: compared */
-	uint8_t flags_val;        /* bit per enum gmmu_flag: expected value */
-	char name[64];            /* the SPEC's "name", or "mapping[N]" */
+	uint8_t flags_set; /* bit per enum gmmu_flag: compared */
+	uint8_t flags_val; /* bit per enum gmmu_flag: expected value */
+	char name[64];     /* the SPEC's "name", or "mapping[N]" */
 };
 
 struct gmmu_spec {
 	const struct gmmu_format *fmt; /* from the SPEC's "chip"/"format", may be NULL */
 	char chip[32];
-	struct gmmu_expect *maps;  /* sorted by va, non-overlapping */
+	struct gmmu_expect *maps; /* sorted by va, non-overlapping */
 	size_t n;
 };
 
@@ -196,12 +196,12 @@ enum gmmu_diff_what {
 };
 
 struct gmmu_diff {
-	unsigned what;                  /* GMMU_DIFF_* bits */
-	uint64_t va, size;              /* the VA range the difference covers */
-	const struct gmmu_expect *exp;  /* NULL for EXTRA */
-	const struct gmmu_range *act;   /* NULL for MISSING */
+	unsigned what;                   /* GMMU_DIFF_* bits */
+	uint64_t va, size;               /* the VA range the difference covers */
+	const struct gmmu_expect *exp;   /* NULL for EXTRA */
+	const struct gmmu_range *act;    /* NULL for MISSING */
 	uint64_t exp_target, act_target; /* at va */
-	uint8_t flags_wrong;            /* bit per enum gmmu_flag */
+	uint8_t flags_wrong;             /* bit per enum gmmu_flag */
 };
 
 typedef int (*gmmu_diff_fn)(void *ctx, const struct gmmu_diff *d, struct p2ps_error *err);

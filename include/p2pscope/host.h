@@ -62,20 +62,20 @@ struct p2ps_host_source {
 
 /* Facts that can be unknown, each with a reason string in dev->unknown[]. */
 enum p2ps_fact {
-	P2PS_FACT_CONFIG = 0,    /* config space beyond the first 64 bytes */
-	P2PS_FACT_CAPS,          /* capability list (PCIe, ACS, ReBAR need it) */
-	P2PS_FACT_BAR_SIZES,     /* BAR sizes (dumps carry none) */
-	P2PS_FACT_LINK_CAP,      /* PCIe LnkCap speed/width */
-	P2PS_FACT_LINK_STATUS,   /* PCIe LnkSta speed/width */
-	P2PS_FACT_ACS,           /* ACS capability/control (bridges) */
-	P2PS_FACT_REBAR,         /* Resizable BAR capability */
-	P2PS_FACT_DRIVER,        /* bound driver */
-	P2PS_FACT_NUMA,          /* NUMA node */
-	P2PS_FACT_IOMMU_GROUP,   /* IOMMU group and its default domain type */
-	P2PS_FACT_BOOT_VGA,      /* boot_vga attribute */
-	P2PS_FACT_PARENT,        /* upstream bridge */
-	P2PS_FACT_VRAM,          /* GPU memory size (NVML or captured nvidia-smi -q) */
-	P2PS_FACT_NVLINK,        /* NVLink peers */
+	P2PS_FACT_CONFIG = 0,  /* config space beyond the first 64 bytes */
+	P2PS_FACT_CAPS,        /* capability list (PCIe, ACS, ReBAR need it) */
+	P2PS_FACT_BAR_SIZES,   /* BAR sizes (dumps carry none) */
+	P2PS_FACT_LINK_CAP,    /* PCIe LnkCap speed/width */
+	P2PS_FACT_LINK_STATUS, /* PCIe LnkSta speed/width */
+	P2PS_FACT_ACS,         /* ACS capability/control (bridges) */
+	P2PS_FACT_REBAR,       /* Resizable BAR capability */
+	P2PS_FACT_DRIVER,      /* bound driver */
+	P2PS_FACT_NUMA,        /* NUMA node */
+	P2PS_FACT_IOMMU_GROUP, /* IOMMU group and its default domain type */
+	P2PS_FACT_BOOT_VGA,    /* boot_vga attribute */
+	P2PS_FACT_PARENT,      /* upstream bridge */
+	P2PS_FACT_VRAM,        /* GPU memory size (NVML or captured nvidia-smi -q) */
+	P2PS_FACT_NVLINK,      /* NVLink peers */
 	P2PS_FACT_COUNT
 };
 
@@ -119,9 +119,9 @@ struct p2ps_link {
 };
 
 enum p2ps_link_source {
-	P2PS_LINK_NONE = 0,  /* not known */
-	P2PS_LINK_CONFIG,    /* PCIe capability in config space (needs root on live/snapshot) */
-	P2PS_LINK_SYSFS,     /* sysfs max_link_* / current_link_* (non-root fallback) */
+	P2PS_LINK_NONE = 0, /* not known */
+	P2PS_LINK_CONFIG,   /* PCIe capability in config space (needs root on live/snapshot) */
+	P2PS_LINK_SYSFS,    /* sysfs max_link_* / current_link_* (non-root fallback) */
 };
 
 /* PCIe capability port types (PCIe flags bits 7:4). */
@@ -138,14 +138,14 @@ enum p2ps_pcie_type {
 };
 
 struct p2ps_pcie {
-	bool present;           /* a PCIe capability (id 0x10) was found */
-	uint16_t offset;        /* its config-space offset */
-	uint8_t version;        /* capability version (flags bits 3:0) */
-	uint8_t port_type;      /* enum p2ps_pcie_type value (raw 4 bits kept as read) */
-	uint32_t lnkcap_raw;    /* Link Capabilities register */
-	uint16_t lnksta_raw;    /* Link Status register */
-	struct p2ps_link cap;   /* maximum the port supports (LnkCap, else sysfs max_link_*) */
-	struct p2ps_link sta;   /* what it trained to (LnkSta, else sysfs current_link_*) */
+	bool present;         /* a PCIe capability (id 0x10) was found */
+	uint16_t offset;      /* its config-space offset */
+	uint8_t version;      /* capability version (flags bits 3:0) */
+	uint8_t port_type;    /* enum p2ps_pcie_type value (raw 4 bits kept as read) */
+	uint32_t lnkcap_raw;  /* Link Capabilities register */
+	uint16_t lnksta_raw;  /* Link Status register */
+	struct p2ps_link cap; /* maximum the port supports (LnkCap, else sysfs max_link_*) */
+	struct p2ps_link sta; /* what it trained to (LnkSta, else sysfs current_link_*) */
 	enum p2ps_link_source cap_source;
 	enum p2ps_link_source sta_source;
 	/* sysfs's own view, kept separately for cross-checks; zero where absent. */
@@ -198,8 +198,8 @@ struct p2ps_window {
 };
 
 struct p2ps_bridge {
-	bool is_bridge;       /* header type 1 (PCI-to-PCI) or 2 (CardBus: bus numbers only) */
-	uint8_t primary;      /* bus numbers from config 0x18..0x1a */
+	bool is_bridge;  /* header type 1 (PCI-to-PCI) or 2 (CardBus: bus numbers only) */
+	uint8_t primary; /* bus numbers from config 0x18..0x1a */
 	uint8_t secondary;
 	uint8_t subordinate;
 	struct p2ps_window io;
@@ -210,7 +210,7 @@ struct p2ps_bridge {
 /* NVIDIA facts from NVML (dlopen) or from a captured nvidia-smi -q / topo -m. */
 enum p2ps_gpu_source {
 	P2PS_GPU_SRC_NONE = 0,
-	P2PS_GPU_SRC_NVML,     /* libnvidia-ml.so.1 loaded at run time */
+	P2PS_GPU_SRC_NVML,       /* libnvidia-ml.so.1 loaded at run time */
 	P2PS_GPU_SRC_NVIDIA_SMI, /* parsed from a snapshot's nvidia-smi output */
 };
 
@@ -268,11 +268,11 @@ struct p2ps_dev {
 	 * sit under different host bridges. */
 	char root_bus[32];
 
-	char driver[64];          /* bound driver; "" if none or unknown (see unknown[]) */
-	int numa_node;            /* -1: none/unknown */
-	int iommu_group;          /* -1: no group (no IOMMU) or unknown */
+	char driver[64];            /* bound driver; "" if none or unknown (see unknown[]) */
+	int numa_node;              /* -1: none/unknown */
+	int iommu_group;            /* -1: no group (no IOMMU) or unknown */
 	char iommu_domain_type[16]; /* "identity", "DMA", "DMA-FQ", "blocked", "unmanaged"; "" */
-	int boot_vga;             /* 1/0; -1 unknown */
+	int boot_vga;               /* 1/0; -1 unknown */
 
 	/* Config space as read; config_len is how many bytes were readable (64 for a
 	 * non-root sysfs read, 256 for `lspci -xxx`, 4096 for -xxxx or root). */
@@ -292,10 +292,10 @@ struct p2ps_dev {
 /* Host-wide facts. Strings are "" when absent; *_known says whether we could look. */
 struct p2ps_host_iommu {
 	bool known;
-	bool present;      /* any entry in /sys/class/iommu */
-	char units[256];   /* space-separated entries, e.g. "dmar0 dmar1" */
-	char kind[16];     /* "intel" (dmar*), "amd" (ivhd*), "arm-smmu", "virtio", "other", "" */
-	int n_groups;      /* entries in /sys/kernel/iommu_groups */
+	bool present;    /* any entry in /sys/class/iommu */
+	char units[256]; /* space-separated entries, e.g. "dmar0 dmar1" */
+	char kind[16];   /* "intel" (dmar*), "amd" (ivhd*), "arm-smmu", "virtio", "other", "" */
+	int n_groups;    /* entries in /sys/kernel/iommu_groups */
 };
 
 struct p2ps_host_cmdline {
@@ -313,10 +313,10 @@ struct p2ps_host_nvidia {
 	bool module_known;
 	char module_version[64]; /* /sys/module/nvidia/version */
 	bool proc_known;
-	char proc_version[256]; /* first line of /proc/driver/nvidia/version */
+	char proc_version[256];       /* first line of /proc/driver/nvidia/version */
 	char proc_driver_version[64]; /* the version number taken from that line */
-	bool nvml_loaded;       /* libnvidia-ml.so.1 was opened and initialised */
-	char nvml_status[128];  /* why NVML facts are missing, if they are */
+	bool nvml_loaded;             /* libnvidia-ml.so.1 was opened and initialised */
+	char nvml_status[128];        /* why NVML facts are missing, if they are */
 	char nvml_driver_version[64];
 };
 

@@ -20,7 +20,8 @@ struct p2ps_nvidia_chip {
 	uint16_t first;          /* first device id of the range (inclusive) */
 	uint16_t last;           /* last device id of the range (inclusive) */
 	const char *chip;        /* "AD102", "GH100", "GB202" */
-	const char *generation;  /* "Pascal", "Volta", "Turing", "Ampere", "Ada", "Hopper", "Blackwell" */
+	const char *generation;  /* "Pascal", "Volta", "Turing", "Ampere", "Ada", "Hopper",
+	                            "Blackwell" */
 	const char *arch;        /* the chip family prefix NVIDIA's headers use: "gp10x", "ad10x" */
 	const char *gmmu_format; /* "v2" or "v3" */
 };

@@ -297,6 +297,7 @@ const struct gmmu_format gmmu_format_v2_tu = {
         .levels = v2_levels_gp,
         .n_levels = GMMU_ARRAY_SIZE(v2_levels_gp),
         .va_bits = 49,
+        .flags = GMMU_FORMAT_F_NVSWITCH_PEER,
 };
 
 const struct gmmu_format gmmu_format_v2_ga = {
@@ -307,4 +308,5 @@ const struct gmmu_format gmmu_format_v2_ga = {
         .levels = v2_levels_ga,
         .n_levels = GMMU_ARRAY_SIZE(v2_levels_ga),
         .va_bits = 49,
+        .flags = GMMU_FORMAT_F_NVSWITCH_PEER,
 };

@@ -62,6 +62,36 @@ static int set_role(const struct gmmu_entry_format *ef, enum gmmu_role r, uint64
 	return gmmu_field_set(fd, v, mode, w, err);
 }
 
+/* nvFieldSet64 over the two regions of kgmmuFmtInitPeerPteFld_TU10X: the low bits of
+ * address >> 12 go to ADDRESS_VID, the rest to COMPTAGLINE, each masked; the driver then
+ * asserts nothing is left over (checked mode). */
+static int set_nvswitch_peer_addr(const struct gmmu_entry_format *ef, uint64_t addr,
+                                  enum gmmu_write_mode m, uint64_t w[2], struct p2ps_error *err)
+{
+	const struct gmmu_field *lo = gmmu_field_by_role(ef, GMMU_ROLE_ADDR_VID, GMMU_HALF_NONE);
+	const struct gmmu_field *hi = gmmu_field_by_role(ef, GMMU_ROLE_COMPTAGLINE, GMMU_HALF_NONE);
+	unsigned shift = lo->addr_shift;
+	unsigned wl = gmmu_field_width(lo), wh = gmmu_field_width(hi);
+	uint64_t v = addr >> shift;
+	if (m == GMMU_WRITE_CHECKED) {
+		if (addr & ((1ull << shift) - 1))
+			return p2ps_error_set(err, P2PS_EINVAL,
+			                      "address 0x%" PRIx64 " is not aligned to %u bits",
+			                      addr, shift);
+		if (v >> wl >> wh)
+			return p2ps_error_set(err, P2PS_ERANGE,
+			                      "address 0x%" PRIx64
+			                      " does not fit %s + %s (%u:%u + %u:%u, "
+			                      "%u bits of address >> %u)",
+			                      addr, lo->name, hi->name, lo->hi, lo->lo, hi->hi,
+			                      hi->lo, wl + wh, shift);
+	}
+	int rc = gmmu_field_set(lo, v & gmmu_field_mask(lo), m, w, err);
+	if (rc == 0)
+		rc = gmmu_field_set(hi, (v >> wl) & gmmu_field_mask(hi), m, w, err);
+	return rc;
+}
+
 static int page_check(const struct gmmu_format *f, const struct gmmu_p2p_request *rq,
                       const struct gmmu_level **level, struct p2ps_error *err)
 {
@@ -93,6 +123,12 @@ static int p2p_encode(const struct gmmu_format *f, const struct gmmu_p2p_request
 
 	if ((unsigned)rq->mode >= GMMU_ARRAY_SIZE(mode_names))
 		return p2ps_error_set(err, P2PS_EINVAL, "unknown P2P mode %d", (int)rq->mode);
+	if (rq->nvswitch &&
+	    (rq->mode != GMMU_P2P_NVLINK || !(f->flags & GMMU_FORMAT_F_NVSWITCH_PEER)))
+		return p2ps_error_set(
+		        err, P2PS_ENOTSUP,
+		        "NVSwitch peer addressing applies to nvlink mappings on TU10x, "
+		        "GA10x and AD10x (v2-tu, v2-ga) only");
 	rc = page_check(f, rq, &out->level, err);
 	if (rc)
 		return rc;
@@ -154,7 +190,10 @@ static int p2p_encode(const struct gmmu_format *f, const struct gmmu_p2p_request
 	}
 	if (peer && (rc = set_role(ef, GMMU_ROLE_PEER_INDEX, rq->peer_index, m, w, err)))
 		return p2ps_error_prefix(err, "peer index %" PRIu32, rq->peer_index);
-	rc = gmmu_field_set_addr(af, addr, m, w, err);
+	if (rq->nvswitch)
+		rc = set_nvswitch_peer_addr(ef, addr, m, w, err);
+	else
+		rc = gmmu_field_set_addr(af, addr, m, w, err);
 	if (rc)
 		return p2ps_error_prefix(err, "%s address (%s)",
 		                         rq->mode == GMMU_P2P_BAR1     ? "BAR1 base + offset"

@@ -435,10 +435,31 @@ static int nvlinks_between(const struct p2ps_host *h, const struct p2ps_dev *x,
 
 /* ---- per GPU ------------------------------------------------------------------- */
 
+const char *p2ps_endpoint_prefix(const struct p2ps_analysis *a, size_t gi)
+{
+	return a && gi < a->n_gpus && !a->gpus[gi].is_gpu ? "DEV" : "GPU";
+}
+
 static const char *gpu_label(const struct p2ps_analysis *a, int gi, char *buf, size_t size)
 {
-	snprintf(buf, size, "GPU%d %s", gi, a->host->devs[a->gpus[gi].dev_idx].bdf_str);
+	snprintf(buf, size, "%s%d %s", p2ps_endpoint_prefix(a, (size_t)gi), gi,
+	         a->host->devs[a->gpus[gi].dev_idx].bdf_str);
 	return buf;
+}
+
+/* A non-NVIDIA peer exposes its largest prefetchable memory BAR (what a P2P user maps:
+ * an NVMe CMB/PMR, a NIC's or accelerator's memory window). */
+static int peer_bar_index(const struct p2ps_dev *d)
+{
+	int best = -1;
+	for (int i = 0; i < P2PS_HOST_MAX_BARS; i++) {
+		const struct p2ps_bar *b = &d->bars[i];
+		if (!b->present || b->io || !b->prefetchable)
+			continue;
+		if (best < 0 || (b->size_known && b->size > d->bars[best].size))
+			best = i;
+	}
+	return best;
 }
 
 static void gpu_bar1(struct ctx *c, struct p2ps_gpu_report *g, int gi)
@@ -446,12 +467,13 @@ static void gpu_bar1(struct ctx *c, struct p2ps_gpu_report *g, int gi)
 	const struct p2ps_dev *d = &c->host->devs[g->dev_idx];
 	char s1[32], s2[32], lbl[48];
 	gpu_label(c->a, gi, lbl, sizeof(lbl));
-	g->bar1_index = p2ps_gpu_bar1_index(d);
+	g->bar1_index = g->is_gpu ? p2ps_gpu_bar1_index(d) : peer_bar_index(d);
 	g->rebar_entry = -1;
 	g->bar1_size_source = "";
 	if (g->bar1_index < 0) {
 		add(c, &g->reasons, P2PS_R_BAR1_UNKNOWN, P2PS_SEV_UNKNOWN, g->dev_idx,
-		    "%s: no second memory BAR (BAR1) found%s%s", lbl,
+		    "%s: no %s found%s%s", lbl,
+		    g->is_gpu ? "second memory BAR (BAR1)" : "prefetchable memory BAR",
 		    p2ps_dev_unknown(d, P2PS_FACT_CONFIG) ? ": " : "",
 		    p2ps_dev_unknown(d, P2PS_FACT_CONFIG) ? p2ps_dev_unknown(d, P2PS_FACT_CONFIG)
 		                                          : "");
@@ -495,6 +517,8 @@ static void gpu_bar1(struct ctx *c, struct p2ps_gpu_report *g, int gi)
 
 	if (!g->bar1_size_known) {
 		const char *why = p2ps_dev_unknown(d, P2PS_FACT_BAR_SIZES);
+		if (!g->is_gpu)
+			return; /* a peer's window size does not decide anything */
 		add(c, &g->reasons, P2PS_R_BAR1_UNKNOWN, P2PS_SEV_UNKNOWN, g->dev_idx,
 		    "%s: BAR1 size unknown: %s", lbl,
 		    why ? why : "no sysfs resource file, ReBAR capability or driver report");
@@ -503,6 +527,8 @@ static void gpu_bar1(struct ctx *c, struct p2ps_gpu_report *g, int gi)
 
 	const char *gen = d->chip ? d->chip->generation : NULL;
 	int rank = p2ps_generation_rank(gen);
+	if (!g->is_gpu)
+		return; /* the VRAM question is the GPU's */
 	if (d->gpu.vram_known) {
 		g->bar1_covers_vram = g->bar1_size >= d->gpu.vram_bytes;
 		if (!g->bar1_covers_vram) {
@@ -646,9 +672,11 @@ static void gpu_link(struct ctx *c, struct p2ps_gpu_report *g, int gi)
 	}
 	if (e->sta.speed < e->cap.speed)
 		add(c, &g->reasons, P2PS_R_LINK_SPEED_DOWN, P2PS_SEV_WARNING, g->dev_idx,
-		    "%s: link runs at %.1f GT/s of %.1f GT/s; NVIDIA GPUs drop the link speed when "
-		    "idle, so check again under load",
-		    lbl, p2ps_link_speed_gts(e->sta.speed), p2ps_link_speed_gts(e->cap.speed));
+		    "%s: link runs at %.1f GT/s of %.1f GT/s%s", lbl,
+		    p2ps_link_speed_gts(e->sta.speed), p2ps_link_speed_gts(e->cap.speed),
+		    g->is_gpu ? "; NVIDIA GPUs drop the link speed when idle, so check again under "
+		                "load"
+		              : "");
 	const struct p2ps_dev *p = d->parent;
 	if (p && p->pcie.cap.speed && p->pcie.cap.width &&
 	    (p->pcie.cap.speed < e->cap.speed || p->pcie.cap.width < e->cap.width))
@@ -664,6 +692,8 @@ static void gpu_misc(struct ctx *c, struct p2ps_gpu_report *g, int gi)
 	const struct p2ps_dev *d = &c->host->devs[g->dev_idx];
 	char lbl[48];
 	gpu_label(c->a, gi, lbl, sizeof(lbl));
+	if (!g->is_gpu)
+		return; /* chip, driver and display checks are about NVIDIA GPUs */
 	if (!d->chip) {
 		add(c, &g->reasons, P2PS_R_CHIP_UNKNOWN, P2PS_SEV_INFO, g->dev_idx,
 		    "%s: device id %04x is not in the chip table; generation unknown", lbl,
@@ -752,9 +782,30 @@ static const char *iommu_fix(const struct p2ps_host *h)
 	return "boot with iommu=pt (or iommu.passthrough=1), or turn the IOMMU off";
 }
 
+/* Whether the pair's peer requests turn below a common bridge without any port
+ * sending them up: then they never reach the root complex, and the IOMMU (which sits
+ * there) neither translates nor blocks them. Unknown ACS at a turning port counts as
+ * "may go up". */
+static bool stays_below_lca(const struct p2ps_host *h, const struct p2ps_pair *p)
+{
+	if (p->lca_idx < 0)
+		return false;
+	for (int k = 0; k < 2; k++) {
+		int t = p->turn[k];
+		if (t < 0)
+			continue;
+		const struct p2ps_dev *br = &h->devs[t];
+		if (br->acs.present ? p2ps_acs_redirect_bits(br->acs.ctl) != 0
+		                    : p2ps_dev_unknown(br, P2PS_FACT_ACS) != NULL)
+			return false;
+	}
+	return true;
+}
+
 static void pair_iommu(struct ctx *c, struct p2ps_pair *p)
 {
 	const struct p2ps_host *h = c->host;
+	bool below = stays_below_lca(h, p);
 	for (int k = 0; k < 2; k++) {
 		const struct p2ps_gpu_report *g = &c->a->gpus[k ? p->b : p->a];
 		const struct p2ps_dev *d = &h->devs[g->dev_idx];
@@ -763,11 +814,25 @@ static void pair_iommu(struct ctx *c, struct p2ps_pair *p)
 		struct p2ps_reason *x = NULL;
 		switch (g->iommu) {
 		case P2PS_IOMMU_TRANSLATING:
+			if (below) {
+				add(c, &p->reasons, P2PS_R_IOMMU_TRANSLATING, P2PS_SEV_WARNING,
+				    g->dev_idx,
+				    "%s: the IOMMU translates its DMA (group %d, default domain "
+				    "%s), but "
+				    "this pair's peer requests turn at %s without an ACS redirect, "
+				    "so "
+				    "they never reach it (and the pair is not isolated from each "
+				    "other)",
+				    lbl, d->iommu_group, d->iommu_domain_type,
+				    h->devs[p->lca_idx].bdf_str);
+				break;
+			}
 			x = add(c, &p->reasons, P2PS_R_IOMMU_TRANSLATING, P2PS_SEV_BLOCKER,
 			        g->dev_idx,
 			        "%s: the IOMMU translates its DMA (group %d, default domain %s), "
 			        "so a "
-			        "peer BAR1 bus address in a PTE faults or lands elsewhere",
+			        "peer BAR1 bus address reaching the root complex faults or lands "
+			        "elsewhere",
 			        lbl, d->iommu_group, d->iommu_domain_type);
 			set_fix(x, "%s", iommu_fix(h));
 			break;
@@ -802,7 +867,6 @@ static void pair_iommu(struct ctx *c, struct p2ps_pair *p)
 static void pair_acs(struct ctx *c, struct p2ps_pair *p)
 {
 	const struct p2ps_host *h = c->host;
-	char b1[96];
 	for (int k = 0; k < 2; k++) {
 		int t = p->turn[k];
 		if (t < 0 || (k == 1 && t == p->turn[0]))
@@ -821,11 +885,13 @@ static void pair_acs(struct ctx *c, struct p2ps_pair *p)
 			            blocker ? P2PS_R_ACS_REDIRECT : P2PS_R_ACS_REDIRECT_ROOT,
 			            blocker ? P2PS_SEV_BLOCKER : P2PS_SEV_WARNING, t,
 			            "bridge %s (%s) redirects peer traffic to the root complex: "
-			            "ACSCtl %s",
+			            "ACSCtl%s%s%s",
 			            br->bdf_str,
 			            br->pcie.present ? p2ps_pcie_type_name(br->pcie.port_type)
 			                             : "bridge",
-			            p2ps_acs_format(red, b1, sizeof(b1)));
+			            (red & P2PS_ACS_RR) ? " ReqRedir+" : "",
+			            (red & P2PS_ACS_CR) ? " CmpltRedir+" : "",
+			            (red & P2PS_ACS_EC) ? " EgressCtrl+" : "");
 			set_fix(x,
 			        "setpci -s %s ECAP_ACS+0x6.w=%04x (as root; until reboot, and it "
 			        "weakens "
@@ -918,7 +984,7 @@ static void pair_models(struct ctx *c, struct p2ps_pair *p)
 	const struct p2ps_host *h = c->host;
 	const struct p2ps_dev *da = &h->devs[c->a->gpus[p->a].dev_idx];
 	const struct p2ps_dev *db = &h->devs[c->a->gpus[p->b].dev_idx];
-	if (da->device_id == db->device_id)
+	if (!c->a->gpus[p->a].is_gpu || !c->a->gpus[p->b].is_gpu || da->device_id == db->device_id)
 		return;
 	if (da->chip && db->chip && strcmp(da->chip->generation, db->chip->generation)) {
 		add(c, &p->reasons, P2PS_R_MIXED_GENERATIONS, P2PS_SEV_BLOCKER, -1,
@@ -998,7 +1064,7 @@ static void host_findings(struct ctx *c)
 		         "on (%s%s%.160s, %d groups)%s%s",
 		         h->iommu.kind[0] ? h->iommu.kind : "unknown kind",
 		         h->iommu.units[0] ? ": " : "", h->iommu.units, h->iommu.n_groups,
-		         types[0] ? ", GPU default domain " : "", types);
+		         types[0] ? ", default domain " : "", types);
 	}
 	add(c, r, P2PS_R_IOMMU_STATE, P2PS_SEV_INFO, -1, "IOMMU: %s%s%s", a->iommu_summary,
 	    a->iommu_flags[0] ? "; kernel command line: " : "", a->iommu_flags);
@@ -1064,18 +1130,39 @@ const struct p2ps_pair *p2ps_analysis_pair(const struct p2ps_analysis *a, size_t
 	return NULL;
 }
 
+static bool is_peer(const struct p2ps_analysis_opts *o, const struct p2ps_dev *d)
+{
+	for (size_t k = 0; o && k < o->n_peers; k++)
+		if (o->peers[k].domain == d->bdf.domain && o->peers[k].bus == d->bdf.bus &&
+		    o->peers[k].dev == d->bdf.dev && o->peers[k].fn == d->bdf.fn)
+			return true;
+	return false;
+}
+
 int p2ps_analysis_run(const struct p2ps_host *host, struct p2ps_analysis *out,
                       struct p2ps_error *err)
+{
+	return p2ps_analysis_run_opts(host, NULL, out, err);
+}
+
+int p2ps_analysis_run_opts(const struct p2ps_host *host, const struct p2ps_analysis_opts *opts,
+                           struct p2ps_analysis *out, struct p2ps_error *err)
 {
 	memset(out, 0, sizeof(*out));
 	if (!host)
 		return p2ps_error_set(err, P2PS_EINVAL, "analysis: no host model");
+	for (size_t k = 0; opts && k < opts->n_peers; k++)
+		if (!p2ps_host_find(host, &opts->peers[k])) {
+			char b[20];
+			return p2ps_error_set(err, P2PS_ENOENT, "peer %s: no such device",
+			                      p2ps_bdf_format(&opts->peers[k], b, sizeof(b)));
+		}
 	out->host = host;
 	struct ctx c = {.host = host, .a = out};
 
 	size_t n = 0;
 	for (size_t i = 0; i < host->n_devs; i++)
-		n += p2ps_dev_is_nvidia_gpu(&host->devs[i]);
+		n += p2ps_dev_is_nvidia_gpu(&host->devs[i]) || is_peer(opts, &host->devs[i]);
 	if (n) {
 		out->gpus = calloc(n, sizeof(*out->gpus));
 		out->matrix = calloc(n * n, sizeof(*out->matrix));
@@ -1084,9 +1171,13 @@ int p2ps_analysis_run(const struct p2ps_host *host, struct p2ps_analysis *out,
 		if (!out->gpus || !out->matrix || !out->nvlink_matrix || (n > 1 && !out->pairs))
 			goto oom;
 	}
-	for (size_t i = 0; i < host->n_devs; i++)
-		if (p2ps_dev_is_nvidia_gpu(&host->devs[i]))
-			out->gpus[out->n_gpus++].dev_idx = (int)i;
+	for (size_t i = 0; i < host->n_devs; i++) {
+		bool gpu = p2ps_dev_is_nvidia_gpu(&host->devs[i]);
+		if (!gpu && !is_peer(opts, &host->devs[i]))
+			continue;
+		out->gpus[out->n_gpus].is_gpu = gpu;
+		out->gpus[out->n_gpus++].dev_idx = (int)i;
+	}
 
 	for (size_t gi = 0; gi < out->n_gpus; gi++) {
 		struct p2ps_gpu_report *g = &out->gpus[gi];

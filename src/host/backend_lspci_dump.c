@@ -26,7 +26,8 @@ static const struct p2ps_dev *bus_parent(const struct p2ps_host *host, const str
 			continue;
 		const struct p2ps_bridge *br = &b->bridge;
 		/* A bridge never forwards to its own bus; ignore unconfigured (0/0) ranges. */
-		if (!br->secondary || br->secondary > br->subordinate || b->bdf.bus >= br->secondary)
+		if (!br->secondary || br->secondary > br->subordinate ||
+		    b->bdf.bus >= br->secondary)
 			continue;
 		if (dev->bdf.bus < br->secondary || dev->bdf.bus > br->subordinate)
 			continue;
@@ -82,15 +83,17 @@ static int check_rows(FILE *f, const char *path, struct p2ps_error *err)
 			continue;
 		lineno++;
 		size_t n = strspn(line, "0123456789abcdefABCDEF");
-		if (!n || line[n] != ':' || (line[n + 1] != ' ' && line[n + 1] != '\n' &&
-		                             line[n + 1] != '\0' && line[n + 1] != '\r'))
+		if (!n || line[n] != ':' ||
+		    (line[n + 1] != ' ' && line[n + 1] != '\n' && line[n + 1] != '\0' &&
+		     line[n + 1] != '\r'))
 			continue;
 		unsigned long off = n > 8 ? ~0ul : strtoul(line, NULL, 16);
 		if (off >= P2PS_HOST_CONFIG_MAX)
-			return p2ps_error_set(err, P2PS_EINVAL,
-			                      "lspci dump %s: line %lu: config offset %.*s is beyond "
-			                      "4096 bytes",
-			                      path, lineno, (int)(n > 16 ? 16 : n), line);
+			return p2ps_error_set(
+			        err, P2PS_EINVAL,
+			        "lspci dump %s: line %lu: config offset %.*s is beyond "
+			        "4096 bytes",
+			        path, lineno, (int)(n > 16 ? 16 : n), line);
 	}
 	if (ferror(f))
 		return p2ps_error_set(err, P2PS_EIO, "lspci dump %s: %s", path, strerror(errno));
@@ -118,11 +121,11 @@ static int dump_load(struct p2ps_host *host, const struct p2ps_host_source *src,
 	if (rc < 0)
 		return rc;
 	struct p2ps_pcilib_opts o = {
-		.method = PCI_ACCESS_DUMP,
-		.param = "dump.name",
-		.value = src->path,
-		.names = !(src->flags & P2PS_HOST_F_NO_NAMES),
-		.kernel_view = false,
+	        .method = PCI_ACCESS_DUMP,
+	        .param = "dump.name",
+	        .value = src->path,
+	        .names = !(src->flags & P2PS_HOST_F_NO_NAMES),
+	        .kernel_view = false,
 	};
 	rc = p2ps_pcilib_scan(host, &o, err);
 	if (rc < 0)
@@ -159,8 +162,8 @@ static int dump_load(struct p2ps_host *host, const struct p2ps_host_source *src,
 }
 
 const struct p2ps_host_backend p2ps_host_backend_lspci_dump = {
-	.name = "lspci-dump",
-	.kind = P2PS_HOST_LSPCI_DUMP,
-	.help = "lspci -x/-xxx/-xxxx output through libpci's dump method (--lspci-dump FILE)",
-	.load = dump_load,
+        .name = "lspci-dump",
+        .kind = P2PS_HOST_LSPCI_DUMP,
+        .help = "lspci -x/-xxx/-xxxx output through libpci's dump method (--lspci-dump FILE)",
+        .load = dump_load,
 };

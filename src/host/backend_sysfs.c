@@ -37,8 +37,8 @@ static void read_position(struct p2ps_dev *d, const char *root, const char *rel)
 		*slash = '\0';
 		const char *pname = strrchr(real, '/');
 		struct p2ps_bdf pb;
-		if (pname && p2ps_bdf_parse(pname + 1, &pb) == 0 && strchr(pname + 1, ':') !=
-		                                                          strrchr(pname + 1, ':')) {
+		if (pname && p2ps_bdf_parse(pname + 1, &pb) == 0 &&
+		    strchr(pname + 1, ':') != strrchr(pname + 1, ':')) {
 			d->has_parent = true;
 			d->parent_bdf = pb;
 		}
@@ -199,11 +199,11 @@ static int load_tree(struct p2ps_host *host, const struct p2ps_host_source *src,
 		return p2ps_error_set(err, P2PS_EACCES, "%s: %s", devices, strerror(errno));
 
 	struct p2ps_pcilib_opts o = {
-		.method = PCI_ACCESS_SYS_BUS_PCI,
-		.param = "sysfs.path",
-		.value = sysfs_path,
-		.names = !(src->flags & P2PS_HOST_F_NO_NAMES),
-		.kernel_view = true,
+	        .method = PCI_ACCESS_SYS_BUS_PCI,
+	        .param = "sysfs.path",
+	        .value = sysfs_path,
+	        .names = !(src->flags & P2PS_HOST_F_NO_NAMES),
+	        .kernel_view = true,
 	};
 	int rc = p2ps_pcilib_scan(host, &o, err);
 	if (rc < 0)
@@ -252,15 +252,15 @@ static int snapshot_load(struct p2ps_host *host, const struct p2ps_host_source *
 }
 
 const struct p2ps_host_backend p2ps_host_backend_sysfs = {
-	.name = "sysfs",
-	.kind = P2PS_HOST_LIVE,
-	.help = "this machine: libpci linux_sysfs plus /sys and /proc attributes",
-	.load = sysfs_load,
+        .name = "sysfs",
+        .kind = P2PS_HOST_LIVE,
+        .help = "this machine: libpci linux_sysfs plus /sys and /proc attributes",
+        .load = sysfs_load,
 };
 
 const struct p2ps_host_backend p2ps_host_backend_snapshot = {
-	.name = "snapshot",
-	.kind = P2PS_HOST_SNAPSHOT,
-	.help = "a captured tree (scripts/capture-host.sh): DIR/sys/..., DIR/proc/...",
-	.load = snapshot_load,
+        .name = "snapshot",
+        .kind = P2PS_HOST_SNAPSHOT,
+        .help = "a captured tree (scripts/capture-host.sh): DIR/sys/..., DIR/proc/...",
+        .load = snapshot_load,
 };

@@ -21,8 +21,8 @@
 #define REBAR_CTL_SIZE_MASK  0x3fu
 #define REBAR_CTL_SIZES_HI   16 /* control bits 31:16: sizes 2^28..2^43 MiB */
 
-#define CFG_HEADER_LEN 0x40
-#define CFG_LEGACY_LEN 0x100
+#define CFG_HEADER_LEN  0x40
+#define CFG_LEGACY_LEN  0x100
 #define EXT_CAP_NEXT(h) (((h) >> 20) & 0xffcu)
 
 const char *p2ps_walk_end_name(enum p2ps_walk_end end)
@@ -84,8 +84,7 @@ uint16_t p2ps_cfg_find_cap(const uint8_t *cfg, size_t len, uint8_t id, enum p2ps
 	return 0;
 }
 
-uint16_t p2ps_cfg_find_ext_cap(const uint8_t *cfg, size_t len, uint16_t id,
-                               enum p2ps_walk_end *end)
+uint16_t p2ps_cfg_find_ext_cap(const uint8_t *cfg, size_t len, uint16_t id, enum p2ps_walk_end *end)
 {
 	uint8_t seen[P2PS_HOST_CONFIG_MAX / 4] = {0};
 	unsigned off = CFG_LEGACY_LEN;
@@ -189,7 +188,8 @@ static void decode_windows(struct p2ps_dev *d)
 	uint64_t ml = (uint64_t)(p2ps_le16(c + PCI_MEMORY_LIMIT) & 0xfff0u) << 16 | 0xfffff;
 	br->mem = (struct p2ps_window){mb <= ml, mb, ml, false};
 
-	uint16_t pb = p2ps_le16(c + PCI_PREF_MEMORY_BASE), pl = p2ps_le16(c + PCI_PREF_MEMORY_LIMIT);
+	uint16_t pb = p2ps_le16(c + PCI_PREF_MEMORY_BASE),
+	         pl = p2ps_le16(c + PCI_PREF_MEMORY_LIMIT);
 	uint64_t pbase = (uint64_t)(pb & 0xfff0u) << 16;
 	uint64_t plim = (uint64_t)(pl & 0xfff0u) << 16 | 0xfffff;
 	bool p64 = (pb & PCI_PREF_RANGE_TYPE_MASK) == PCI_PREF_RANGE_TYPE_64;
@@ -232,8 +232,7 @@ void p2ps_cfg_decode_header(struct p2ps_dev *d)
 		d->bridge.secondary = c[PCI_SECONDARY_BUS];
 		d->bridge.subordinate = c[PCI_SUBORDINATE_BUS];
 		break;
-	default:
-		break;
+	default: break;
 	}
 	if (rom && rom != 0xffffffffu) {
 		d->rom.present = true;
@@ -351,7 +350,8 @@ void p2ps_cfg_decode_caps(struct p2ps_dev *d)
 	uint16_t acs = p2ps_cfg_find_ext_cap(d->config, d->config_len, PCI_EXT_CAP_ID_ACS, &xend);
 	if (!d->acs.present)
 		p2ps_ecap_acs(d, acs);
-	uint16_t rebar = p2ps_cfg_find_ext_cap(d->config, d->config_len, PCI_EXT_CAP_ID_REBAR, NULL);
+	uint16_t rebar =
+	        p2ps_cfg_find_ext_cap(d->config, d->config_len, PCI_EXT_CAP_ID_REBAR, NULL);
 	if (!d->rebar.present)
 		p2ps_ecap_rebar(d, rebar);
 	p2ps_strlcpy(d->ext_cap_walk, p2ps_walk_end_name(xend), sizeof(d->ext_cap_walk));

@@ -12,11 +12,11 @@
 
 /* How a capability walk ended. */
 enum p2ps_walk_end {
-	P2PS_WALK_OK = 0,   /* reached next == 0 */
-	P2PS_WALK_NONE,     /* the list is empty */
-	P2PS_WALK_LOOPED,   /* an offset was visited twice */
-	P2PS_WALK_BROKEN,   /* a pointer or header is invalid (all-ones, below the list start) */
-	P2PS_WALK_DENIED,   /* the list continues beyond the readable config bytes */
+	P2PS_WALK_OK = 0, /* reached next == 0 */
+	P2PS_WALK_NONE,   /* the list is empty */
+	P2PS_WALK_LOOPED, /* an offset was visited twice */
+	P2PS_WALK_BROKEN, /* a pointer or header is invalid (all-ones, below the list start) */
+	P2PS_WALK_DENIED, /* the list continues beyond the readable config bytes */
 };
 
 const char *p2ps_walk_end_name(enum p2ps_walk_end end);

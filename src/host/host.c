@@ -11,10 +11,10 @@
 
 /* One line per backend this build knows; a new backend file adds its table here. */
 static const struct p2ps_host_backend *const backends[] = {
-	&p2ps_host_backend_sysfs,
-	&p2ps_host_backend_snapshot,
-	&p2ps_host_backend_lspci_dump,
-	&p2ps_host_backend_vfio,
+        &p2ps_host_backend_sysfs,
+        &p2ps_host_backend_snapshot,
+        &p2ps_host_backend_lspci_dump,
+        &p2ps_host_backend_vfio,
 };
 
 const struct p2ps_host_backend *p2ps_host_backend_find(enum p2ps_host_backend_kind kind)
@@ -54,13 +54,20 @@ const char *p2ps_dev_unknown(const struct p2ps_dev *dev, enum p2ps_fact fact)
 const char *p2ps_fact_name(enum p2ps_fact fact)
 {
 	static const char *const names[P2PS_FACT_COUNT] = {
-		[P2PS_FACT_CONFIG] = "config",       [P2PS_FACT_CAPS] = "caps",
-		[P2PS_FACT_BAR_SIZES] = "bar_sizes", [P2PS_FACT_LINK_CAP] = "link_cap",
-		[P2PS_FACT_LINK_STATUS] = "link_status", [P2PS_FACT_ACS] = "acs",
-		[P2PS_FACT_REBAR] = "rebar",         [P2PS_FACT_DRIVER] = "driver",
-		[P2PS_FACT_NUMA] = "numa_node",      [P2PS_FACT_IOMMU_GROUP] = "iommu_group",
-		[P2PS_FACT_BOOT_VGA] = "boot_vga",   [P2PS_FACT_PARENT] = "parent",
-		[P2PS_FACT_VRAM] = "vram",           [P2PS_FACT_NVLINK] = "nvlink",
+	        [P2PS_FACT_CONFIG] = "config",
+	        [P2PS_FACT_CAPS] = "caps",
+	        [P2PS_FACT_BAR_SIZES] = "bar_sizes",
+	        [P2PS_FACT_LINK_CAP] = "link_cap",
+	        [P2PS_FACT_LINK_STATUS] = "link_status",
+	        [P2PS_FACT_ACS] = "acs",
+	        [P2PS_FACT_REBAR] = "rebar",
+	        [P2PS_FACT_DRIVER] = "driver",
+	        [P2PS_FACT_NUMA] = "numa_node",
+	        [P2PS_FACT_IOMMU_GROUP] = "iommu_group",
+	        [P2PS_FACT_BOOT_VGA] = "boot_vga",
+	        [P2PS_FACT_PARENT] = "parent",
+	        [P2PS_FACT_VRAM] = "vram",
+	        [P2PS_FACT_NVLINK] = "nvlink",
 	};
 	if (fact < 0 || fact >= P2PS_FACT_COUNT)
 		return "?";
@@ -206,7 +213,7 @@ uint8_t p2ps_link_speed_parse(const char *s)
 	static const struct {
 		const char *prefix;
 		uint8_t code;
-	} speeds[] = {{"2.5 GT/s", 1}, {"5.0 GT/s", 2}, {"5 GT/s", 2},   {"8.0 GT/s", 3},
+	} speeds[] = {{"2.5 GT/s", 1}, {"5.0 GT/s", 2},  {"5 GT/s", 2},  {"8.0 GT/s", 3},
 	              {"8 GT/s", 3},   {"16.0 GT/s", 4}, {"16 GT/s", 4}, {"32.0 GT/s", 5},
 	              {"32 GT/s", 5},  {"64.0 GT/s", 6}, {"64 GT/s", 6}};
 	if (!s)

@@ -36,9 +36,9 @@ static void read_iommu(struct p2ps_host *host, const char *root, bool live)
 		/* Unit names tell the driver: dmarN (Intel VT-d), ivhdN (AMD-Vi), smmu (Arm). */
 		const char *kind = !strncmp(e->d_name, "dmar", 4)   ? "intel"
 		                   : !strncmp(e->d_name, "ivhd", 4) ? "amd"
-		                   : strstr(e->d_name, "smmu")     ? "arm-smmu"
-		                   : strstr(e->d_name, "virtio")   ? "virtio"
-		                                                   : "other";
+		                   : strstr(e->d_name, "smmu")      ? "arm-smmu"
+		                   : strstr(e->d_name, "virtio")    ? "virtio"
+		                                                    : "other";
 		if (!io->kind[0])
 			p2ps_strlcpy(io->kind, kind, sizeof(io->kind));
 	}
@@ -141,12 +141,18 @@ static void read_vm(struct p2ps_host *host, const char *root, bool live)
 	static const struct {
 		const char *needle;
 		const char *name;
-	} dmi[] = {{"QEMU", "QEMU"},       {"KVM", "KVM"},
-	           {"VMware", "VMware"},   {"VirtualBox", "VirtualBox"},
-	           {"innotek", "VirtualBox"}, {"Microsoft Corporation", "Hyper-V"},
-	           {"Xen", "Xen"},         {"Amazon EC2", "Amazon EC2"},
-	           {"Google Compute Engine", "Google Compute Engine"}, {"Firecracker", "Firecracker"},
-	           {"Cloud Hypervisor", "Cloud Hypervisor"}, {"Parallels", "Parallels"}};
+	} dmi[] = {{"QEMU", "QEMU"},
+	           {"KVM", "KVM"},
+	           {"VMware", "VMware"},
+	           {"VirtualBox", "VirtualBox"},
+	           {"innotek", "VirtualBox"},
+	           {"Microsoft Corporation", "Hyper-V"},
+	           {"Xen", "Xen"},
+	           {"Amazon EC2", "Amazon EC2"},
+	           {"Google Compute Engine", "Google Compute Engine"},
+	           {"Firecracker", "Firecracker"},
+	           {"Cloud Hypervisor", "Cloud Hypervisor"},
+	           {"Parallels", "Parallels"}};
 	static const char *const dmi_files[] = {"/sys/class/dmi/id/sys_vendor",
 	                                        "/sys/class/dmi/id/product_name"};
 	bool any_dmi = false;
@@ -204,7 +210,8 @@ void p2ps_hostfacts_nccl_env(struct p2ps_host *host, const char *const *envp)
 	for (size_t i = 0; envp && envp[i]; i++) {
 		if (strncmp(envp[i], "NCCL_", 5) || host->n_nccl_env >= P2PS_HOST_MAX_NCCL_ENV)
 			continue;
-		p2ps_strlcpy(host->nccl_env[host->n_nccl_env++], envp[i], sizeof(host->nccl_env[0]));
+		p2ps_strlcpy(host->nccl_env[host->n_nccl_env++], envp[i],
+		             sizeof(host->nccl_env[0]));
 	}
 }
 

@@ -9,7 +9,7 @@
 #include "host_internal.h"
 #include "nvfacts.h"
 
-#define NVML_SUCCESS 0
+#define NVML_SUCCESS         0
 #define NVML_FEATURE_ENABLED 1
 
 typedef int nvml_ret;
@@ -63,17 +63,18 @@ static bool bind(struct nvml_api *a, char *why, size_t size)
 		size_t off;
 		bool required;
 	} syms[] = {
-		{"nvmlInit_v2", offsetof(struct nvml_api, init), true},
-		{"nvmlShutdown", offsetof(struct nvml_api, shutdown), true},
-		{"nvmlErrorString", offsetof(struct nvml_api, error_string), true},
-		{"nvmlSystemGetDriverVersion", offsetof(struct nvml_api, driver_version), false},
-		{"nvmlDeviceGetCount_v2", offsetof(struct nvml_api, count), true},
-		{"nvmlDeviceGetHandleByIndex_v2", offsetof(struct nvml_api, by_index), true},
-		{"nvmlDeviceGetPciInfo_v3", offsetof(struct nvml_api, pci_info), true},
-		{"nvmlDeviceGetMemoryInfo", offsetof(struct nvml_api, memory), false},
-		{"nvmlDeviceGetBAR1MemoryInfo", offsetof(struct nvml_api, bar1), false},
-		{"nvmlDeviceGetNvLinkState", offsetof(struct nvml_api, link_state), false},
-		{"nvmlDeviceGetNvLinkRemotePciInfo_v2", offsetof(struct nvml_api, link_remote), false},
+	        {"nvmlInit_v2", offsetof(struct nvml_api, init), true},
+	        {"nvmlShutdown", offsetof(struct nvml_api, shutdown), true},
+	        {"nvmlErrorString", offsetof(struct nvml_api, error_string), true},
+	        {"nvmlSystemGetDriverVersion", offsetof(struct nvml_api, driver_version), false},
+	        {"nvmlDeviceGetCount_v2", offsetof(struct nvml_api, count), true},
+	        {"nvmlDeviceGetHandleByIndex_v2", offsetof(struct nvml_api, by_index), true},
+	        {"nvmlDeviceGetPciInfo_v3", offsetof(struct nvml_api, pci_info), true},
+	        {"nvmlDeviceGetMemoryInfo", offsetof(struct nvml_api, memory), false},
+	        {"nvmlDeviceGetBAR1MemoryInfo", offsetof(struct nvml_api, bar1), false},
+	        {"nvmlDeviceGetNvLinkState", offsetof(struct nvml_api, link_state), false},
+	        {"nvmlDeviceGetNvLinkRemotePciInfo_v2", offsetof(struct nvml_api, link_remote),
+	         false},
 	};
 	for (size_t i = 0; i < sizeof(syms) / sizeof(syms[0]); i++) {
 		if (!sym(a, syms[i].name, (char *)a + syms[i].off) && syms[i].required) {
@@ -113,7 +114,8 @@ static void fill_device(struct p2ps_host *host, const struct nvml_api *a, nvml_d
 		int active = 0;
 		struct nvml_pci_info rem;
 		memset(&rem, 0, sizeof(rem));
-		if (a->link_state(h, link, &active) != NVML_SUCCESS || active != NVML_FEATURE_ENABLED)
+		if (a->link_state(h, link, &active) != NVML_SUCCESS ||
+		    active != NVML_FEATURE_ENABLED)
 			continue;
 		if (a->link_remote(h, link, &rem) != NVML_SUCCESS)
 			continue;

@@ -73,17 +73,19 @@ static void lookup_names(struct pci_access *acc, struct p2ps_dev *d)
 {
 	char buf[P2PS_HOST_NAME_MAX];
 	const char *n;
-	n = pci_lookup_name(acc, buf, sizeof(buf), PCI_LOOKUP_VENDOR | PCI_LOOKUP_NO_NUMBERS | NAME_FLAGS,
-	                    d->vendor_id);
+	n = pci_lookup_name(acc, buf, sizeof(buf),
+	                    PCI_LOOKUP_VENDOR | PCI_LOOKUP_NO_NUMBERS | NAME_FLAGS, d->vendor_id);
 	if (n)
 		p2ps_strlcpy(d->vendor_name, n, sizeof(d->vendor_name));
-	n = pci_lookup_name(acc, buf, sizeof(buf), PCI_LOOKUP_DEVICE | PCI_LOOKUP_NO_NUMBERS | NAME_FLAGS,
-	                    d->vendor_id, d->device_id);
+	n = pci_lookup_name(acc, buf, sizeof(buf),
+	                    PCI_LOOKUP_DEVICE | PCI_LOOKUP_NO_NUMBERS | NAME_FLAGS, d->vendor_id,
+	                    d->device_id);
 	if (n)
 		p2ps_strlcpy(d->device_name, n, sizeof(d->device_name));
 	if (d->subsys_vendor_id) {
 		n = pci_lookup_name(acc, buf, sizeof(buf),
-		                    PCI_LOOKUP_SUBSYSTEM | PCI_LOOKUP_DEVICE | PCI_LOOKUP_NO_NUMBERS | NAME_FLAGS,
+		                    PCI_LOOKUP_SUBSYSTEM | PCI_LOOKUP_DEVICE |
+		                            PCI_LOOKUP_NO_NUMBERS | NAME_FLAGS,
 		                    d->vendor_id, d->device_id, d->subsys_vendor_id, d->subsys_id);
 		if (n)
 			p2ps_strlcpy(d->subsys_name, n, sizeof(d->subsys_name));
@@ -220,8 +222,7 @@ static int scan_body(struct scan *s, struct p2ps_error *err)
 {
 	struct pci_access *acc = s->acc;
 	if (pci_set_param(acc, (char *)s->o->param, (char *)s->o->value) < 0)
-		return p2ps_error_set(err, P2PS_ENOTSUP, "libpci has no parameter %s",
-		                      s->o->param);
+		return p2ps_error_set(err, P2PS_ENOTSUP, "libpci has no parameter %s", s->o->param);
 	pci_init(acc);
 	pci_scan_bus(acc);
 	uint8_t cfg[P2PS_HOST_CONFIG_MAX];

@@ -5,11 +5,11 @@
 #include "p2pscope/host.h"
 
 struct p2ps_pcilib_opts {
-	int method;             /* PCI_ACCESS_SYS_BUS_PCI or PCI_ACCESS_DUMP */
-	const char *param;      /* "sysfs.path" or "dump.name" */
-	const char *value;      /* its value */
-	bool names;             /* look names up in pci.ids */
-	bool kernel_view;       /* sysfs: take sizes, driver, NUMA, IOMMU group, parent */
+	int method;        /* PCI_ACCESS_SYS_BUS_PCI or PCI_ACCESS_DUMP */
+	const char *param; /* "sysfs.path" or "dump.name" */
+	const char *value; /* its value */
+	bool names;        /* look names up in pci.ids */
+	bool kernel_view;  /* sysfs: take sizes, driver, NUMA, IOMMU group, parent */
 };
 
 /* Scans every device libpci sees with the given method and appends one p2ps_dev per

@@ -54,12 +54,14 @@ static void gpu_node(struct p2ps_strbuf *b, const struct p2ps_analysis *a, int g
 	const struct p2ps_dev *d = &a->host->devs[g->dev_idx];
 	char s[32];
 	p2ps_strbuf_printf(b,
-	                   "  \"%s\" [shape=box, style=\"filled,bold\", fillcolor=palegreen, "
-	                   "label=\"GPU%d %s\\n",
-	                   d->bdf_str, gi, d->bdf_str);
-	escaped(b, d->device_name[0] ? d->device_name : d->chip ? d->chip->chip : "NVIDIA GPU");
+	                   "  \"%s\" [shape=box, style=\"filled,bold\", fillcolor=%s, "
+	                   "label=\"%s%d %s\\n",
+	                   d->bdf_str, g->is_gpu ? "palegreen" : "lightblue",
+	                   p2ps_endpoint_prefix(a, (size_t)gi), gi, d->bdf_str);
+	escaped(b, d->device_name[0] ? d->device_name : d->chip ? d->chip->chip : "PCI device");
 	if (g->bar1_size_known)
-		p2ps_strbuf_printf(b, "\\nBAR1 %s", p2ps_size_format(g->bar1_size, s, sizeof(s)));
+		p2ps_strbuf_printf(b, "\\n%s %s", g->is_gpu ? "BAR1" : "window",
+		                   p2ps_size_format(g->bar1_size, s, sizeof(s)));
 	p2ps_strbuf_printf(b, "\\nIOMMU %s\"];\n", p2ps_iommu_mode_name(g->iommu));
 }
 

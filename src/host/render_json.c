@@ -168,6 +168,7 @@ static struct json_object *gpu_json(const struct p2ps_analysis *a, size_t gi)
 	const struct p2ps_dev *d = &a->host->devs[g->dev_idx];
 	struct json_object *o = json_object_new_object();
 	put(o, "index", json_object_new_int((int)gi));
+	put(o, "is_gpu", json_object_new_boolean(g->is_gpu));
 	put(o, "bar1_index", int_or_null(g->bar1_index >= 0, g->bar1_index));
 	put(o, "bar1_size", g->bar1_size_known ? json_object_new_uint64(g->bar1_size) : NULL);
 	put(o, "bar1_size_source", str_or_null(g->bar1_size_source));
@@ -196,8 +197,7 @@ static struct json_object *gpu_json(const struct p2ps_analysis *a, size_t gi)
 	} else {
 		put(o, "nvlink_peers", NULL);
 	}
-	put(o, "link_cap_gbps",
-	    gbps_or_null(g->link_cap_gbps));
+	put(o, "link_cap_gbps", gbps_or_null(g->link_cap_gbps));
 	put(o, "link_gbps", gbps_or_null(g->link_sta_gbps));
 	put(o, "reasons", reasons_json(a, &g->reasons));
 	return o;

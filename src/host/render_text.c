@@ -31,7 +31,7 @@ bool p2ps_dev_shown(const struct p2ps_analysis *a, const struct p2ps_render_opts
 	const struct p2ps_dev *d = &a->host->devs[idx];
 	if (o && o->filter && !p2ps_slot_match(o->filter, &d->bdf))
 		return false;
-	return (o && o->all) || p2ps_dev_is_nvidia_gpu(d);
+	return (o && o->all) || p2ps_analysis_gpu_of_dev(a, idx) >= 0;
 }
 
 bool p2ps_pair_shown(const struct p2ps_analysis *a, const struct p2ps_render_opts *o,
@@ -83,7 +83,9 @@ static void bars(struct p2ps_strbuf *b, const struct p2ps_dev *d, int bar1, cons
 		else
 			p2ps_strbuf_puts(b, " [size unknown]");
 		if (i == bar1)
-			p2ps_strbuf_puts(b, "  <- BAR1 (frame-buffer aperture)");
+			p2ps_strbuf_puts(b, p2ps_dev_is_nvidia_gpu(d)
+			                            ? "  <- BAR1 (frame-buffer aperture)"
+			                            : "  <- P2P window");
 		p2ps_strbuf_puts(b, "\n");
 	}
 	if (!any)
@@ -211,10 +213,15 @@ static void gpu_block(struct p2ps_strbuf *b, const struct p2ps_analysis *a, size
 	char s1[32], s2[32];
 	const char *ind = "\t";
 
-	p2ps_strbuf_printf(b, "GPU%zu %s ", gi, d->bdf_str);
+	p2ps_strbuf_printf(b, "%s%zu %s ", p2ps_endpoint_prefix(a, gi), gi, d->bdf_str);
 	ids_line(b, d);
 	p2ps_strbuf_puts(b, "\n");
-	if (d->chip)
+	if (!g->is_gpu)
+		p2ps_strbuf_printf(b,
+		                   "%sPeer (not an NVIDIA GPU), class %06x: its P2P window is its "
+		                   "largest prefetchable BAR\n",
+		                   ind, d->class_code);
+	else if (d->chip)
 		p2ps_strbuf_printf(b, "%sChip: %s (%s, GMMU %s)\n", ind, d->chip->chip,
 		                   d->chip->generation, d->chip->gmmu_format);
 	else
@@ -239,30 +246,44 @@ static void gpu_block(struct p2ps_strbuf *b, const struct p2ps_analysis *a, size
 	p2ps_strbuf_puts(b, "\n");
 	bars(b, d, g->bar1_index, ind);
 
-	p2ps_strbuf_printf(b, "%sBAR1: ", ind);
-	if (g->bar1_size_known)
-		p2ps_strbuf_printf(b, "%s (%s)", p2ps_size_format(g->bar1_size, s1, sizeof(s1)),
-		                   g->bar1_size_source);
-	else
-		p2ps_strbuf_puts(b, "size unknown");
-	if (d->gpu.bar1_known)
-		p2ps_strbuf_printf(b, ", driver reports %s",
-		                   p2ps_size_format(d->gpu.bar1_total_bytes, s2, sizeof(s2)));
-	p2ps_strbuf_puts(b, "; VRAM ");
-	if (d->gpu.vram_known) {
-		p2ps_strbuf_printf(b, "%s (%s)",
-		                   p2ps_size_format(d->gpu.vram_bytes, s2, sizeof(s2)),
-		                   d->gpu.source == P2PS_GPU_SRC_NVML ? "NVML" : "nvidia-smi");
+	if (!g->is_gpu) {
+		p2ps_strbuf_printf(b, "%sP2P window: ", ind);
 		if (g->bar1_size_known)
-			p2ps_strbuf_puts(b, g->bar1_covers_vram ? ": BAR1 covers VRAM"
-			                                        : ": BAR1 is SMALLER than VRAM");
+			p2ps_strbuf_printf(b, "%s (register %d)\n",
+			                   p2ps_size_format(g->bar1_size, s1, sizeof(s1)),
+			                   g->bar1_index);
+		else
+			p2ps_strbuf_puts(b, g->bar1_index >= 0
+			                            ? "size unknown\n"
+			                            : "none (no prefetchable memory BAR)\n");
 	} else {
-		const char *why = p2ps_dev_unknown(d, P2PS_FACT_VRAM);
-		p2ps_strbuf_printf(b, "unknown%s%s", why ? " (" : "", why ? why : "");
-		if (why)
-			p2ps_strbuf_puts(b, ")");
+		p2ps_strbuf_printf(b, "%sBAR1: ", ind);
+		if (g->bar1_size_known)
+			p2ps_strbuf_printf(b, "%s (%s)",
+			                   p2ps_size_format(g->bar1_size, s1, sizeof(s1)),
+			                   g->bar1_size_source);
+		else
+			p2ps_strbuf_puts(b, "size unknown");
+		if (d->gpu.bar1_known)
+			p2ps_strbuf_printf(
+			        b, ", driver reports %s",
+			        p2ps_size_format(d->gpu.bar1_total_bytes, s2, sizeof(s2)));
+		p2ps_strbuf_puts(b, "; VRAM ");
+		if (d->gpu.vram_known) {
+			p2ps_strbuf_printf(
+			        b, "%s (%s)", p2ps_size_format(d->gpu.vram_bytes, s2, sizeof(s2)),
+			        d->gpu.source == P2PS_GPU_SRC_NVML ? "NVML" : "nvidia-smi");
+			if (g->bar1_size_known)
+				p2ps_strbuf_puts(b, g->bar1_covers_vram
+				                            ? ": BAR1 covers VRAM"
+				                            : ": BAR1 is SMALLER than VRAM");
+		} else {
+			const char *why = p2ps_dev_unknown(d, P2PS_FACT_VRAM);
+			p2ps_strbuf_printf(b, "unknown%s%s%s", why ? " (" : "", why ? why : "",
+			                   why ? ")" : "");
+		}
+		p2ps_strbuf_puts(b, "\n");
 	}
-	p2ps_strbuf_puts(b, "\n");
 	rebar(b, d, ind);
 	link(b, d, ind);
 	if (g->port_cap_gbps > 0 && d->parent)
@@ -355,10 +376,10 @@ static void matrix(struct p2ps_strbuf *b, const struct p2ps_analysis *a)
 	p2ps_strbuf_puts(b, "Topology (nvidia-smi topo -m classes, computed from the PCI tree and "
 	                    "NUMA nodes):\n\t");
 	for (size_t j = 0; j < n; j++)
-		p2ps_strbuf_printf(b, "GPU%zu\t", j);
+		p2ps_strbuf_printf(b, "%s%zu\t", p2ps_endpoint_prefix(a, j), j);
 	p2ps_strbuf_puts(b, "NUMA Affinity\tBDF\n");
 	for (size_t i = 0; i < n; i++) {
-		p2ps_strbuf_printf(b, "GPU%zu\t", i);
+		p2ps_strbuf_printf(b, "%s%zu\t", p2ps_endpoint_prefix(a, i), i);
 		for (size_t j = 0; j < n; j++) {
 			enum p2ps_topo t = a->matrix[i * n + j];
 			if (t == P2PS_TOPO_NV)
@@ -395,9 +416,10 @@ static void pair_block(struct p2ps_strbuf *b, const struct p2ps_analysis *a,
 		snprintf(topo, sizeof(topo), "NV%d", p->nvlinks);
 	else
 		snprintf(topo, sizeof(topo), "%s", p2ps_topo_name(p->topo));
-	p2ps_strbuf_printf(b, "GPU%d <-> GPU%d (%s <-> %s)  %s", p->a, p->b,
-	                   h->devs[a->gpus[p->a].dev_idx].bdf_str,
-	                   h->devs[a->gpus[p->b].dev_idx].bdf_str, topo);
+	p2ps_strbuf_printf(
+	        b, "%s%d <-> %s%d (%s <-> %s)  %s", p2ps_endpoint_prefix(a, (size_t)p->a), p->a,
+	        p2ps_endpoint_prefix(a, (size_t)p->b), p->b, h->devs[a->gpus[p->a].dev_idx].bdf_str,
+	        h->devs[a->gpus[p->b].dev_idx].bdf_str, topo);
 	if (p->topo == P2PS_TOPO_NV)
 		p2ps_strbuf_printf(b, " (PCIe path %s)", p2ps_topo_name(p->pcie_topo));
 	p2ps_strbuf_printf(b, "  BAR1 P2P: %s", p2ps_verdict_name(p->verdict));
@@ -430,8 +452,15 @@ int p2ps_render_text(const struct p2ps_analysis *a, const struct p2ps_render_opt
 	}
 	if (h->hostname[0])
 		p2ps_strbuf_printf(b, " [%s]", h->hostname);
-	p2ps_strbuf_printf(b, "\n%zu PCI devices, %zu NVIDIA GPU%s; IOMMU %s\n\n", h->n_devs,
-	                   a->n_gpus, a->n_gpus == 1 ? "" : "s", a->iommu_summary);
+	size_t n_nv = 0;
+	for (size_t i = 0; i < a->n_gpus; i++)
+		n_nv += a->gpus[i].is_gpu;
+	p2ps_strbuf_printf(b, "\n%zu PCI devices, %zu NVIDIA GPU%s", h->n_devs, n_nv,
+	                   n_nv == 1 ? "" : "s");
+	if (a->n_gpus > n_nv)
+		p2ps_strbuf_printf(b, " + %zu other peer%s", a->n_gpus - n_nv,
+		                   a->n_gpus - n_nv == 1 ? "" : "s");
+	p2ps_strbuf_printf(b, "; IOMMU %s\n\n", a->iommu_summary);
 
 	size_t shown = 0;
 	for (size_t i = 0; i < h->n_devs; i++) {
@@ -458,7 +487,7 @@ int p2ps_render_text(const struct p2ps_analysis *a, const struct p2ps_render_opt
 				pair_block(b, a, &a->pairs[k]);
 		p2ps_strbuf_puts(b, "\n");
 	} else if (a->n_gpus == 1) {
-		p2ps_strbuf_puts(b, "One NVIDIA GPU: no pair to judge.\n\n");
+		p2ps_strbuf_puts(b, "One endpoint: no pair to judge.\n\n");
 	}
 
 	p2ps_strbuf_puts(b, "Host:\n");

@@ -129,7 +129,8 @@ int p2ps_vfio_bdf_normalize(const char *in, char *out, size_t size, struct p2ps_
 			return p2ps_error_set(err, P2PS_EINVAL,
 			                      "vfio: '%s' is not a PCI address (DDDD:BB:DD.F)", in);
 	}
-	if (dom > 0xffff || bus > 0xff || dev > 0x1f || fn > 7)
+	/* Domains above 0xffff exist (Intel VMD starts at 0x10000). */
+	if (bus > 0xff || dev > 0x1f || fn > 7)
 		return p2ps_error_set(err, P2PS_EINVAL,
 		                      "vfio: '%s' is out of range for a PCI address", in);
 	snprintf(out, size, "%04x:%02x:%02x.%x", dom, bus, dev, fn);

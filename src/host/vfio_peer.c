@@ -137,19 +137,20 @@ static int map_legacy(struct p2ps_vfio *v, void *va, struct p2ps_vfio_peer_map *
 	const struct p2ps_vfio_sys *sys = v->sys;
 	out->method = "VFIO_IOMMU_MAP_DMA";
 	out->iommu_type = v->iommu_type;
+	uint64_t bus = out->bar_bus_addr ? out->bar_bus_addr + out->map_offset : 0;
 	if (v->iommu_type == VFIO_NOIOMMU_IOMMU) {
-		out->map_errno = ENOTTY;
-		out->meaning = p2ps_vfio_map_errno_meaning(ENOTTY, false);
-		return 0;
+		/* No IOMMU to describe: the call is still made, so the report shows
+		 * the kernel's own answer (the no-IOMMU driver has no DMA-map API). */
+		out->iova = bus ? bus : UINT64_C(1) << 32;
+		out->iova_is_bus_addr = bus != 0;
+	} else {
+		if (!v->have_iommu_info) {
+			int rc = p2ps_vfio_iommu_get_info(v, err);
+			if (rc)
+				return rc;
+		}
+		out->iova = choose_iova(&v->iommu, bus, out->map_size, &out->iova_is_bus_addr);
 	}
-	if (!v->have_iommu_info) {
-		int rc = p2ps_vfio_iommu_get_info(v, err);
-		if (rc)
-			return rc;
-	}
-	out->iova =
-	        choose_iova(&v->iommu, out->bar_bus_addr ? out->bar_bus_addr + out->map_offset : 0,
-	                    out->map_size, &out->iova_is_bus_addr);
 	if (out->iova == 0)
 		return p2ps_error_set(err, P2PS_ERANGE,
 		                      "no usable IOVA range of 0x%" PRIx64

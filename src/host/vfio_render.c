@@ -176,6 +176,13 @@ struct json_object *p2ps_vfio_report_json(const struct p2ps_vfio_dev_report *r)
 	return o;
 }
 
+static const char *peer_iommu_name(const struct p2ps_vfio_peer_map *m)
+{
+	if (m->method && !strcmp(m->method, "IOMMU_IOAS_MAP"))
+		return "iommufd";
+	return p2ps_vfio_iommu_type_name(m->iommu_type);
+}
+
 struct json_object *p2ps_vfio_peer_map_json(const struct p2ps_vfio_peer_map *m)
 {
 	if (!m)
@@ -190,7 +197,7 @@ struct json_object *p2ps_vfio_peer_map_json(const struct p2ps_vfio_peer_map *m)
 	add_hex(o, "map_offset", m->map_offset);
 	add_u64(o, "map_size", m->map_size);
 	add_str(o, "method", m->method);
-	add_str(o, "iommu_type", p2ps_vfio_iommu_type_name(m->iommu_type));
+	add_str(o, "iommu_type", peer_iommu_name(m));
 	add_str(o, "result", m->mapped ? "mapped" : "refused");
 	if (m->mapped || m->iova) {
 		add_hex(o, "iova", m->iova);
@@ -326,8 +333,7 @@ void p2ps_vfio_peer_map_text(const struct p2ps_vfio_peer_map *m, const char *ind
 	emit(line, ctx, indent, "map-peer: %s BAR%u (%s at bus 0x%" PRIx64 ") into the IOMMU of %s",
 	     m->b, m->bar, size_str(m->bar_size, sz, sizeof(sz)), m->bar_bus_addr, m->a);
 	emit(line, ctx, indent, "  %s, %s, 0x%" PRIx64 " bytes at BAR offset 0x%" PRIx64,
-	     m->method ? m->method : "-", p2ps_vfio_iommu_type_name(m->iommu_type), m->map_size,
-	     m->map_offset);
+	     m->method ? m->method : "-", peer_iommu_name(m), m->map_size, m->map_offset);
 	if (m->mapped)
 		emit(line, ctx, indent, "  result: mapped at IOVA 0x%" PRIx64 "%s", m->iova,
 		     m->iova_is_bus_addr ? " (= the peer's bus address)" : "");

@@ -279,17 +279,42 @@ static void test_iommu_modes(void **state)
 	h->devs[f->g1].iommu_group = 13;
 	snprintf(h->devs[f->g0].iommu_domain_type, 16, "DMA-FQ");
 	snprintf(h->devs[f->g1].iommu_domain_type, 16, "DMA-FQ");
+	/* With the IOMMU on, Linux enables ACS redirect on the switch's downstream ports:
+	 * peer requests go up to the root complex and meet the translation. */
+	tm_acs(&h->devs[f->dsp0], 0x7f, 0x1d);
+	tm_acs(&h->devs[f->dsp1], 0x7f, 0x1d);
 	run(f);
 	const struct p2ps_pair *p = pair01(f);
 	assert_int_equal(f->a.gpus[0].iommu, P2PS_IOMMU_TRANSLATING);
 	assert_int_equal(p->verdict, P2PS_VERDICT_NOT_READY);
 	const struct p2ps_reason *r = tm_find(&p->reasons, P2PS_R_IOMMU_TRANSLATING, f->g0);
 	assert_non_null(r);
+	assert_int_equal(r->sev, P2PS_SEV_BLOCKER);
 	assert_non_null(strstr(r->text, "group 12"));
 	assert_non_null(strstr(r->fix, "iommu=pt"));
 	assert_non_null(strstr(f->a.iommu_flags, "intel_iommu=on"));
 	assert_non_null(strstr(f->a.iommu_summary, "DMA-FQ"));
 	p2ps_analysis_free(&f->a);
+
+	/* Switch ports without redirect (no ACS capability, as on many cheap switches): the
+	 * requests turn inside the switch and never meet the IOMMU: a warning, ready. */
+	h->devs[f->dsp0].acs.present = h->devs[f->dsp1].acs.present = false;
+	run(f);
+	p = pair01(f);
+	r = tm_find(&p->reasons, P2PS_R_IOMMU_TRANSLATING, f->g1);
+	assert_non_null(r);
+	assert_int_equal(r->sev, P2PS_SEV_WARNING);
+	assert_non_null(strstr(r->text, "0000:01:00.0"));
+	assert_int_equal(p->verdict, P2PS_VERDICT_READY);
+	p2ps_analysis_free(&f->a);
+	/* ... unless a turning port's ACS is unreadable: then it may well redirect. */
+	snprintf(h->devs[f->dsp0].unknown[P2PS_FACT_ACS], P2PS_HOST_REASON_MAX, "needs root");
+	run(f);
+	r = tm_find(&pair01(f)->reasons, P2PS_R_IOMMU_TRANSLATING, f->g1);
+	assert_non_null(r);
+	assert_int_equal(r->sev, P2PS_SEV_BLOCKER);
+	p2ps_analysis_free(&f->a);
+	h->devs[f->dsp0].unknown[P2PS_FACT_ACS][0] = '\0';
 
 	/* iommu=pt: identity domains, the usual compromise: ready. */
 	snprintf(h->devs[f->g0].iommu_domain_type, 16, "identity");

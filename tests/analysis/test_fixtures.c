@@ -65,15 +65,26 @@ struct load {
 	struct p2ps_analysis a;
 };
 
-static void load(struct load *l, enum p2ps_host_backend_kind kind, const char *path)
+static void load_peers(struct load *l, enum p2ps_host_backend_kind kind, const char *path,
+                       const char *const *peers, size_t n_peers)
 {
 	struct p2ps_error err = {0};
 	struct p2ps_host_source src = {.kind = kind, .path = path, .flags = P2PS_HOST_F_NO_NVML};
+	struct p2ps_bdf bdfs[8];
 	memset(l, 0, sizeof(*l));
 	int rc = p2ps_host_load(&l->h, &src, &err);
 	if (rc)
 		fail_msg("load %s: %s", path, err.msg);
-	assert_int_equal(p2ps_analysis_run(&l->h, &l->a, &err), 0);
+	assert_true(n_peers <= 8);
+	for (size_t i = 0; i < n_peers; i++)
+		assert_int_equal(p2ps_bdf_parse(peers[i], &bdfs[i]), 0);
+	struct p2ps_analysis_opts o = {.peers = bdfs, .n_peers = n_peers};
+	assert_int_equal(p2ps_analysis_run_opts(&l->h, &o, &l->a, &err), 0);
+}
+
+static void load(struct load *l, enum p2ps_host_backend_kind kind, const char *path)
+{
+	load_peers(l, kind, path, NULL, 0);
 }
 
 static void unload(struct load *l)
@@ -258,6 +269,33 @@ static bool check_snapshot_vs_nvidia_smi(const char *rel, size_t expect_gpus)
 				fail_msg("%s: topo -m GPU%d/GPU%d says %s, bar-inspect %s", rel, i,
 				         j, cells[i][j], mine);
 		}
+
+	/* nvidia-smi nvlink --status lists each GPU's links; the active ones must all be
+	 * accounted for by the NV# cells of its row (exactly, with two GPUs, where every link
+	 * goes to the other one). This file is not what the snapshot's NV# is read from. */
+	char nvl[4200];
+	snprintf(nvl, sizeof(nvl), "%s/p2pscope/nvidia-smi-nvlink.txt", root);
+	char *ntext = exists(nvl) ? slurp(nvl) : NULL;
+	if (ntext) {
+		int active[16] = {0}, gpu = -1;
+		for (char *line = strtok(ntext, "\n"); line; line = strtok(NULL, "\n")) {
+			if (!strncmp(line, "GPU ", 4))
+				gpu = atoi(line + 4);
+			else if (gpu >= 0 && gpu < 16 && strstr(line, "Link ") &&
+			         strstr(line, "GB/s"))
+				active[gpu]++;
+		}
+		free(ntext);
+		for (size_t i = 0; i < l.a.n_gpus && i < 16; i++) {
+			int sum = 0;
+			for (size_t j = 0; j < l.a.n_gpus; j++)
+				sum += l.a.nvlink_matrix[i * l.a.n_gpus + j];
+			if (l.a.n_gpus == 2)
+				assert_int_equal(sum, active[i]);
+			else
+				assert_true(sum <= active[i] || sum == 0);
+		}
+	}
 	unload(&l);
 	return true;
 }
@@ -459,6 +497,142 @@ static void test_json_schema_on_snapshot(void **state)
 	unload(&l);
 }
 
+/* ---- the QEMU guest: a real kernel's view of a PCIe switch, root ports with ACS and an
+ * Intel IOMMU (tests/fixtures/qemu-switch/README.md). QEMU cannot present an NVIDIA GPU,
+ * so the three ivshmem functions with 4/8/16 GiB prefetchable BARs are the peers. */
+
+static const char *const qemu_peers[] = {"0000:03:00.0", "0000:04:00.0", "0000:06:00.0"};
+
+static const struct p2ps_reason *find(const struct p2ps_reasons *r, enum p2ps_reason_code code,
+                                      int dev_idx)
+{
+	for (size_t i = 0; i < r->n; i++)
+		if (r->v[i].code == code && r->v[i].dev_idx == dev_idx)
+			return &r->v[i];
+	return NULL;
+}
+
+/* The ACSCtl line lspci -vvv printed inside the guest for bdf, whitespace-normalised. */
+static bool lspci_acsctl(const char *vvv, const char *bdf, char *out, size_t size)
+{
+	char *text = slurp(vvv);
+	assert_non_null(text);
+	char head[32];
+	snprintf(head, sizeof(head), "\n%s ", bdf);
+	const char *blk = strstr(text, head);
+	bool found = false;
+	if (blk) {
+		const char *end = strstr(blk + 1, "\n\n");
+		const char *acs = strstr(blk, "ACSCtl:");
+		if (acs && (!end || acs < end)) {
+			acs += strlen("ACSCtl:");
+			while (*acs == ' ' || *acs == '\t')
+				acs++;
+			size_t n = strcspn(acs, "\n");
+			snprintf(out, size, "%.*s", (int)n, acs);
+			found = true;
+		}
+	}
+	free(text);
+	return found;
+}
+
+static void check_qemu_classes(const struct load *l)
+{
+	assert_int_equal(l->a.n_gpus, 3);
+	for (size_t i = 0; i < 3; i++)
+		assert_false(l->a.gpus[i].is_gpu);
+	/* 03:00.0 and 04:00.0 under one x3130 switch; 06:00.0 on another root port. */
+	assert_int_equal(l->a.matrix[0 * 3 + 1], P2PS_TOPO_PIX);
+	assert_int_equal(l->a.matrix[0 * 3 + 2], P2PS_TOPO_PHB);
+	assert_int_equal(l->a.matrix[1 * 3 + 2], P2PS_TOPO_PHB);
+	const struct p2ps_pair *p = p2ps_analysis_pair(&l->a, 0, 1);
+	assert_int_equal(p->lca_idx, dev_index(&l->h, "01:00.0"));
+	assert_int_equal(p->turn[0], dev_index(&l->h, "02:00.0"));
+	assert_int_equal(p->turn[1], dev_index(&l->h, "02:01.0"));
+	/* The peer window is the 64-bit prefetchable BAR2 the test sized. */
+	assert_int_equal(l->a.gpus[0].bar1_index, 2);
+	if (l->a.gpus[2].bar1_size_known)
+		assert_true(l->a.gpus[2].bar1_size == 16ull << 30);
+}
+
+static void test_qemu_switch_acs_on(void **state)
+{
+	(void)state;
+	const char *root = p2ps_test_src_path("tests/fixtures/qemu-switch/acs-on");
+	if (!exists(root))
+		skip();
+	struct load l;
+	load_peers(&l, P2PS_HOST_SNAPSHOT, root, qemu_peers, 3);
+	check_qemu_classes(&l);
+	assert_true(l.h.iommu.present);
+	int rp1 = dev_index(&l.h, "00:01.0"), rp2 = dev_index(&l.h, "00:02.0");
+	/* The kernel's ACS control on the root port, as lspci decoded it in the guest. */
+	char want[128], got[128];
+	char vvv[4200];
+	snprintf(vvv, sizeof(vvv), "%s/p2pscope/lspci-vvv.txt", root);
+	assert_true(lspci_acsctl(vvv, "0000:00:01.0", want, sizeof(want)));
+	assert_true(l.h.devs[rp1].acs.present);
+	assert_string_equal(p2ps_acs_format(l.h.devs[rp1].acs.ctl, got, sizeof(got)), want);
+
+	/* Within the switch: no ACS on the downstream ports, so the requests turn there and
+	 * never meet the IOMMU: translation is a warning, the pair is ready. */
+	const struct p2ps_pair *p = p2ps_analysis_pair(&l.a, 0, 1);
+	const struct p2ps_reason *r =
+	        find(&p->reasons, P2PS_R_IOMMU_TRANSLATING, l.a.gpus[0].dev_idx);
+	assert_non_null(r);
+	assert_int_equal(r->sev, P2PS_SEV_WARNING);
+	assert_int_equal(p->verdict, P2PS_VERDICT_READY);
+	/* Across root ports: through the root complex, translated (DMA-FQ): not ready, and
+	 * both root ports redirect (warnings, with the setpci value for ctl 0x1d). */
+	p = p2ps_analysis_pair(&l.a, 0, 2);
+	assert_int_equal(p->verdict, P2PS_VERDICT_NOT_READY);
+	r = find(&p->reasons, P2PS_R_IOMMU_TRANSLATING, l.a.gpus[2].dev_idx);
+	assert_non_null(r);
+	assert_int_equal(r->sev, P2PS_SEV_BLOCKER);
+	r = find(&p->reasons, P2PS_R_ACS_REDIRECT_ROOT, rp1);
+	assert_non_null(r);
+	char fix[96];
+	snprintf(fix, sizeof(fix), "setpci -s 0000:00:01.0 ECAP_ACS+0x6.w=%04x",
+	         p2ps_acs_ctl_without_redirect(l.h.devs[rp1].acs.ctl));
+	assert_non_null(strstr(r->fix, fix));
+	assert_non_null(find(&p->reasons, P2PS_R_ACS_REDIRECT_ROOT, rp2));
+	unload(&l);
+
+	/* The guest's own lspci -xxxx dump gives the same tree and classes. */
+	char dump[4200];
+	snprintf(dump, sizeof(dump), "%s/p2pscope/lspci-xxxx.txt", root);
+	load_peers(&l, P2PS_HOST_LSPCI_DUMP, dump, qemu_peers, 3);
+	check_qemu_classes(&l);
+	assert_int_equal(p2ps_analysis_pair(&l.a, 0, 2)->verdict, P2PS_VERDICT_UNKNOWN);
+	unload(&l);
+}
+
+static void test_qemu_switch_acs_off(void **state)
+{
+	(void)state;
+	const char *root = p2ps_test_src_path("tests/fixtures/qemu-switch/acs-off");
+	if (!exists(root))
+		skip();
+	struct load l;
+	load_peers(&l, P2PS_HOST_SNAPSHOT, root, qemu_peers, 3);
+	check_qemu_classes(&l);
+	int rp1 = dev_index(&l.h, "00:01.0"), rp2 = dev_index(&l.h, "00:02.0");
+	/* disable-acs=on: no capability on 00:01.0, so no redirect reason for it; the
+	 * switch and its endpoints collapse into one IOMMU group. */
+	assert_false(l.h.devs[rp1].acs.present);
+	assert_null(p2ps_dev_unknown(&l.h.devs[rp1], P2PS_FACT_ACS));
+	const struct p2ps_pair *p = p2ps_analysis_pair(&l.a, 0, 2);
+	assert_null(find(&p->reasons, P2PS_R_ACS_REDIRECT_ROOT, rp1));
+	assert_non_null(find(&p->reasons, P2PS_R_ACS_REDIRECT_ROOT, rp2));
+	const struct p2ps_dev *d0 = &l.h.devs[l.a.gpus[0].dev_idx];
+	const struct p2ps_dev *d1 = &l.h.devs[l.a.gpus[1].dev_idx];
+	assert_true(d0->iommu_group >= 0);
+	assert_int_equal(d0->iommu_group, d1->iommu_group);
+	assert_int_equal(p2ps_analysis_pair(&l.a, 0, 1)->verdict, P2PS_VERDICT_READY);
+	unload(&l);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -468,6 +642,8 @@ int main(void)
 	        cmocka_unit_test(test_asus_p6t6_tree),
 	        cmocka_unit_test(test_sunrise_point_acs),
 	        cmocka_unit_test(test_json_schema_on_snapshot),
+	        cmocka_unit_test(test_qemu_switch_acs_on),
+	        cmocka_unit_test(test_qemu_switch_acs_off),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -45,11 +45,12 @@ static void text_accepts_log_forms(void **state)
 	(void)state;
 	struct words ws;
 	struct p2ps_error err = {0};
-	const char *t = "# PTEs from a debug log\n"
-	                "0x7f97_94000000 7F9794000001\r\n"
-	                "\n"
-	                "  00000010: 0x0, 0xdead_beef   # two after an offset\n"
-	                "0x0000000000000000000000000000abcd 0X1234_5678_9abc_def0_0fed_cba9_8765_4321\n";
+	const char *t =
+	        "# PTEs from a debug log\n"
+	        "0x7f97_94000000 7F9794000001\r\n"
+	        "\n"
+	        "  00000010: 0x0, 0xdead_beef   # two after an offset\n"
+	        "0x0000000000000000000000000000abcd 0X1234_5678_9abc_def0_0fed_cba9_8765_4321\n";
 	assert_int_equal(parse(t, &ws, &err), 0);
 	assert_int_equal(ws.n, 6);
 	assert_true(ws.w[0].lo == 0x7f9794000000ull && ws.w[0].hi == 0);
@@ -148,8 +149,7 @@ static void raw_mapped_reads_whole_entries(void **state)
 	p2ps_dump_file_close(&f); /* twice is safe */
 
 	/* 24 bytes are not whole 16-byte dual PDEs */
-	assert_int_equal(p2ps_dump_file_open(&f, write_tmp("a.bin", b, 24), 16, &err),
-	                 P2PS_EINVAL);
+	assert_int_equal(p2ps_dump_file_open(&f, write_tmp("a.bin", b, 24), 16, &err), P2PS_EINVAL);
 	assert_non_null(strstr(err.msg, "size 24 is not a multiple of 16-byte entries"));
 	assert_non_null(strstr(err.msg, "8 trailing bytes at offset 0x10"));
 	/* odd size, empty file, missing file, directory */
@@ -178,7 +178,8 @@ static int stream_through_pipe(size_t len, unsigned entry, uint64_t *sum, uint64
 			chunk[i] = (uint8_t)(i * 7);
 		size_t left = len;
 		while (left) {
-			size_t n = left < 4093 ? left : 4093; /* odd writes: entries straddle reads */
+			size_t n =
+			        left < 4093 ? left : 4093; /* odd writes: entries straddle reads */
 			if (write(p[1], chunk, n) != (ssize_t)n)
 				_exit(1);
 			left -= n;
@@ -253,13 +254,13 @@ static void mem_set_sorted_checked_bounded(void **state)
 	struct p2ps_mem_set s;
 	struct p2ps_error err = {0};
 	p2ps_mem_set_init(&s);
-	assert_int_equal(p2ps_mem_set_add_buffer(&s, P2PS_MEM_VID, 0x10000, a, sizeof(a), "a", &err),
-	                 0);
+	assert_int_equal(
+	        p2ps_mem_set_add_buffer(&s, P2PS_MEM_VID, 0x10000, a, sizeof(a), "a", &err), 0);
 	assert_int_equal(p2ps_mem_set_add_buffer(&s, P2PS_MEM_VID, 0x1000, b, sizeof(b), "b", &err),
 	                 0);
 	/* same PA in the other space is no overlap */
-	assert_int_equal(p2ps_mem_set_add_buffer(&s, P2PS_MEM_SYS, 0x10000, c, sizeof(c), "c", &err),
-	                 0);
+	assert_int_equal(
+	        p2ps_mem_set_add_buffer(&s, P2PS_MEM_SYS, 0x10000, c, sizeof(c), "c", &err), 0);
 	/* overlaps the end of a */
 	assert_int_equal(p2ps_mem_set_add_buffer(&s, P2PS_MEM_VID, 0x11fff, c, 2, "d", &err),
 	                 P2PS_EINVAL);
@@ -268,15 +269,15 @@ static void mem_set_sorted_checked_bounded(void **state)
 	assert_int_equal(p2ps_mem_set_add_buffer(&s, P2PS_MEM_VID, 0xf000, c, 0x1001, "e", &err),
 	                 P2PS_EINVAL);
 	/* runs past 2^64 */
-	assert_int_equal(p2ps_mem_set_add_buffer(&s, P2PS_MEM_VID, UINT64_MAX - 10, c, 0x100, "f",
-	                                         &err),
-	                 P2PS_ERANGE);
+	assert_int_equal(
+	        p2ps_mem_set_add_buffer(&s, P2PS_MEM_VID, UINT64_MAX - 10, c, 0x100, "f", &err),
+	        P2PS_ERANGE);
 	assert_int_equal(s.n, 3);
 	assert_ptr_equal(p2ps_mem_set_at(&s, P2PS_MEM_VID, 0x10000, 0x2000), a);
 	assert_ptr_equal(p2ps_mem_set_at(&s, P2PS_MEM_VID, 0x11ff8, 8), a + 0x1ff8);
-	assert_null(p2ps_mem_set_at(&s, P2PS_MEM_VID, 0x11ff9, 8));   /* crosses the end */
-	assert_null(p2ps_mem_set_at(&s, P2PS_MEM_VID, 0x2000, 8));    /* between chunks */
-	assert_null(p2ps_mem_set_at(&s, P2PS_MEM_VID, 0x0, 8));       /* below all */
+	assert_null(p2ps_mem_set_at(&s, P2PS_MEM_VID, 0x11ff9, 8));    /* crosses the end */
+	assert_null(p2ps_mem_set_at(&s, P2PS_MEM_VID, 0x2000, 8));     /* between chunks */
+	assert_null(p2ps_mem_set_at(&s, P2PS_MEM_VID, 0x0, 8));        /* below all */
 	assert_null(p2ps_mem_set_at(&s, P2PS_MEM_VID, UINT64_MAX, 8)); /* above all */
 	assert_ptr_equal(p2ps_mem_set_at(&s, P2PS_MEM_SYS, 0x10000, 8), c);
 	assert_null(p2ps_mem_set_at(&s, P2PS_MEM_SYS, 0x1000, 8));
@@ -341,10 +342,11 @@ static void spec_errors_name_entry_and_key(void **state)
 	                 P2PS_EINVAL);
 	assert_string_equal(err.msg, "s.json mapping[0] (m): \"va\": '0xq' is not an address or "
 	                             "size (0x hex, or decimal with K/M/G/T)");
-	assert_int_equal(spec("{\"mappings\": [{\"va\": \"0x1000\", \"size\": \"2M\", \"page_size\":"
-	                      " \"2M\", \"aperture\": \"VIDEO\", \"target\": \"0\"}]}",
-	                      &err),
-	                 P2PS_EINVAL);
+	assert_int_equal(
+	        spec("{\"mappings\": [{\"va\": \"0x1000\", \"size\": \"2M\", \"page_size\":"
+	             " \"2M\", \"aperture\": \"VIDEO\", \"target\": \"0\"}]}",
+	             &err),
+	        P2PS_EINVAL);
 	assert_non_null(strstr(err.msg, "multiples of the page size"));
 	assert_int_equal(spec("{\"mappings\": [{\"va\": \"0\", \"size\": \"4K\", \"page_size\": "
 	                      "\"8K\", \"aperture\": \"VIDEO\", \"target\": \"0\"}]}",

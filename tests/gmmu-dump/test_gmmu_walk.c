@@ -90,9 +90,9 @@ static int walk_image(const struct gmmu_format *f, uint64_t pdb, struct got *g,
 {
 	struct p2ps_mem_set mem;
 	p2ps_mem_set_init(&mem);
-	assert_int_equal(
-	        p2ps_mem_set_add_buffer(&mem, P2PS_MEM_VID, MEM_BASE, mem_img, MEM_SIZE, "img", err),
-	        0);
+	assert_int_equal(p2ps_mem_set_add_buffer(&mem, P2PS_MEM_VID, MEM_BASE, mem_img, MEM_SIZE,
+	                                         "img", err),
+	                 0);
 	struct gmmu_walk_opts o = {.fmt = f, .pdb_space = P2PS_MEM_VID, .pdb = pdb};
 	int rc = gmmu_walk(&mem, &o, on_mapping, g, st, err);
 	p2ps_mem_set_cleanup(&mem);
@@ -227,18 +227,22 @@ static const char v2_spec[] =
         "{ \"chip\": \"AD102\",\n"
         "  \"peers\": [ { \"index\": 1, \"bar1_base\": \"0x38000000000\" } ],\n"
         "  \"mappings\": [\n"
-        "    { \"name\": \"bar1-64k\", \"va\": \"0x0\", \"size\": \"128K\", \"page_size\": \"64K\",\n"
+        "    { \"name\": \"bar1-64k\", \"va\": \"0x0\", \"size\": \"128K\", \"page_size\": "
+        "\"64K\",\n"
         "      \"aperture\": \"SYS_NONCOH\", \"peer\": 1, \"offset\": \"0\",\n"
         "      \"flags\": { \"vol\": true } },\n"
-        "    { \"name\": \"small\", \"va\": \"0x20000\", \"size\": \"16K\", \"page_size\": \"4K\",\n"
+        "    { \"name\": \"small\", \"va\": \"0x20000\", \"size\": \"16K\", \"page_size\": "
+        "\"4K\",\n"
         "      \"aperture\": \"VIDEO_MEMORY\", \"target\": \"0x200000\", \"kind\": \"PITCH\" },\n"
         "    { \"name\": \"stock-peer\", \"va\": \"0x28000\", \"size\": \"4K\",\n"
         "      \"aperture\": \"PEER\", \"peer\": 2, \"offset\": \"0x1000\" },\n"
-        "    { \"name\": \"vram-2m\", \"va\": \"0x200000\", \"size\": \"6M\", \"page_size\": \"2M\",\n"
+        "    { \"name\": \"vram-2m\", \"va\": \"0x200000\", \"size\": \"6M\", \"page_size\": "
+        "\"2M\",\n"
         "      \"aperture\": \"VIDEO\", \"target\": \"0x40000000\", \"kind\": 6 },\n"
         "    { \"name\": \"bar1-512m\", \"va\": \"0x20000000\", \"size\": \"512M\",\n"
         "      \"page_size\": \"512M\", \"aperture\": \"SYSTEM_NON_COHERENT_MEMORY\",\n"
-        "      \"peer\": 1, \"offset\": \"0\", \"flags\": { \"vol\": true, \"read_only\": false } }\n"
+        "      \"peer\": 1, \"offset\": \"0\", \"flags\": { \"vol\": true, \"read_only\": false } "
+        "}\n"
         "  ] }\n";
 
 static int verify_walk(const struct gmmu_format *f, const char *spec_text, struct got *g,
@@ -372,9 +376,9 @@ static void v2_pde_outside_memory_is_an_error(void **state)
 	static uint8_t small_chunk[0x800];
 	struct p2ps_mem_set mem;
 	p2ps_mem_set_init(&mem);
-	assert_int_equal(
-	        p2ps_mem_set_add_buffer(&mem, P2PS_MEM_VID, MEM_BASE, mem_img, MEM_SIZE, "img", &err),
-	        0);
+	assert_int_equal(p2ps_mem_set_add_buffer(&mem, P2PS_MEM_VID, MEM_BASE, mem_img, MEM_SIZE,
+	                                         "img", &err),
+	                 0);
 	assert_int_equal(p2ps_mem_set_add_buffer(&mem, P2PS_MEM_VID, 0x200000, small_chunk,
 	                                         sizeof(small_chunk), "small", &err),
 	                 0);
@@ -472,19 +476,20 @@ static void v3_walk_summary_verify(void **state)
 
 	/* The BAR1-P2P intent with the third page pointing one page off. */
 	put64(0x105010, 0x3800000368full); /* 0x38000003000, expected 0x38000002000 */
-	const char *spec = "{ \"chip\": \"GH100\",\n"
-	                   "  \"peers\": [ { \"index\": 1, \"bar1_base\": \"0x38000000000\" },\n"
-	                   "             { \"index\": 5 } ],\n"
-	                   "  \"mappings\": [\n"
-	                   "    { \"va\": \"0\", \"size\": \"12K\", \"page_size\": \"4K\",\n"
-	                   "      \"aperture\": \"SYS_NONCOH\", \"peer\": 1, \"offset\": \"0\",\n"
-	                   "      \"kind\": \"GENERIC_MEMORY\", \"flags\": { \"vol\": true } },\n"
-	                   "    { \"va\": \"0x3000\", \"size\": \"4K\", \"aperture\": \"PEER\",\n"
-	                   "      \"peer\": 4, \"offset\": \"0x7000\" },\n"
-	                   "    { \"va\": \"0x200000\", \"size\": \"2M\", \"aperture\": \"VIDEO\",\n"
-	                   "      \"target\": \"0x1200000\" },\n"
-	                   "    { \"va\": \"0x40000000\", \"size\": \"512M\", \"aperture\": \"VIDEO\",\n"
-	                   "      \"target\": \"0x80000000\", \"flags\": { \"vol\": true } } ] }";
+	const char *spec =
+	        "{ \"chip\": \"GH100\",\n"
+	        "  \"peers\": [ { \"index\": 1, \"bar1_base\": \"0x38000000000\" },\n"
+	        "             { \"index\": 5 } ],\n"
+	        "  \"mappings\": [\n"
+	        "    { \"va\": \"0\", \"size\": \"12K\", \"page_size\": \"4K\",\n"
+	        "      \"aperture\": \"SYS_NONCOH\", \"peer\": 1, \"offset\": \"0\",\n"
+	        "      \"kind\": \"GENERIC_MEMORY\", \"flags\": { \"vol\": true } },\n"
+	        "    { \"va\": \"0x3000\", \"size\": \"4K\", \"aperture\": \"PEER\",\n"
+	        "      \"peer\": 4, \"offset\": \"0x7000\" },\n"
+	        "    { \"va\": \"0x200000\", \"size\": \"2M\", \"aperture\": \"VIDEO\",\n"
+	        "      \"target\": \"0x1200000\" },\n"
+	        "    { \"va\": \"0x40000000\", \"size\": \"512M\", \"aperture\": \"VIDEO\",\n"
+	        "      \"target\": \"0x80000000\", \"flags\": { \"vol\": true } } ] }";
 	struct got d = {0};
 	struct gmmu_verify_stats vst;
 	assert_int_equal(verify_walk(f, spec, &d, &vst), 0);
@@ -548,8 +553,8 @@ static void summary_fast_path_matches_generic(void **state)
 	size_t pos = 0, slice = 1;
 	while (pos < N) {
 		size_t n = pos + slice > N ? N - pos : slice;
-		assert_int_equal(gmmu_summary_add_ptes(&s, buf + 8 * pos, n, 0x7f0000000000ull +
-		                                                               ((uint64_t)pos << 12),
+		assert_int_equal(gmmu_summary_add_ptes(&s, buf + 8 * pos, n,
+		                                       0x7f0000000000ull + ((uint64_t)pos << 12),
 		                                       12, NULL, &err),
 		                 0);
 		pos += n;

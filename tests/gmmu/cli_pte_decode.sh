@@ -79,6 +79,8 @@ check "p2p stock gb202" 0x2000000123400683 \
 	"$("$P" p2p --chip GB202 --mode stock --peer 1 --offset 0x123400000 --page-size 2M -q)"
 check "p2p nvlink gh100" 0x2000100000200683 \
 	"$("$P" p2p --chip GH100 --mode nvlink --peer 1 --fabric-base 0x100000000000 --offset 2M --page-size 2M -q)"
+check "p2p nvlink nvswitch ga100" 0x0600800200000003 \
+	"$("$P" p2p --chip GA100 --mode nvlink --nvswitch --peer 1 --fabric-base 0x1000000000000 -q)"
 check "p2p as-written invalid peer" 0xfffffffe00000103 \
 	"$("$P" p2p --chip AD102 --mode stock --peer 0xffffffff --offset 4K --as-written -q)"
 check "p2p pascal default kind" "KIND=PITCH" "$("$P" p2p --chip GP102 --mode bar1 --bar1 0x4000000000 | grep KIND)"

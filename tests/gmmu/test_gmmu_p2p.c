@@ -153,6 +153,33 @@ static void invalid_peer_smears_kind(void **state)
 	assert_int_equal(v.peer_index, 7);
 }
 
+/* NVSwitch peer addressing on v2 (kgmmuFmtInitPeerPteFld_TU10X): address >> 12 fills
+ * ADDRESS_VID 32:8 (25 bits), then COMPTAGLINE 55:36 (20 bits). */
+static void nvswitch_peer_address_v2(void **state)
+{
+	(void)state;
+	struct gmmu_p2p_request rq = req(GMMU_P2P_NVLINK);
+	rq.peer_index = 1;
+	rq.fabric_base = 1ull << 48;
+	rq.nvswitch = true;
+	struct gmmu_p2p_result r;
+	struct p2ps_error err;
+	assert_int_equal(gmmu_p2p_encode(gt_chip("GA100"), &rq, &r, &err), 0);
+	/* 2^48 >> 12 = 2^36: ADDRESS_VID gets 0, COMPTAGLINE 2^(36-25) = 0x800 -> PTE bit 47;
+	 * peer 1 << 33; KIND 6 << 56; VALID | PEER = 0x3. */
+	assert_int_equal(r.pte, 0x0600800200000003ull);
+	/* 2^57 needs 46 bits of frame number: one too many. */
+	rq.fabric_base = 1ull << 57;
+	assert_int_equal(gmmu_p2p_encode(gt_chip("GA100"), &rq, &r, &err), P2PS_ERANGE);
+	assert_non_null(strstr(err.msg, "ADDRESS_VID + COMPTAGLINE (32:8 + 55:36, 45 bits"));
+	/* Only for nvlink on TU10x..AD10x. */
+	rq.fabric_base = 1ull << 48;
+	assert_int_equal(gmmu_p2p_encode(gt_chip("GP100"), &rq, &r, &err), P2PS_ENOTSUP);
+	assert_int_equal(gmmu_p2p_encode(gt_chip("GH100"), &rq, &r, &err), P2PS_ENOTSUP);
+	rq.mode = GMMU_P2P_STOCK;
+	assert_int_equal(gmmu_p2p_encode(gt_chip("GA100"), &rq, &r, &err), P2PS_ENOTSUP);
+}
+
 static void bad_requests(void **state)
 {
 	(void)state;
@@ -204,6 +231,7 @@ int main(void)
 	        cmocka_unit_test(bar1_patch_v2),
 	        cmocka_unit_test(bar1_address_does_not_fit_peer_field),
 	        cmocka_unit_test(invalid_peer_smears_kind),
+	        cmocka_unit_test(nvswitch_peer_address_v2),
 	        cmocka_unit_test(bad_requests),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

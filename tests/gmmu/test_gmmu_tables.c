@@ -195,8 +195,8 @@ static void chips_match_hal(void **state)
 	} classes[] = {
 	        {"GP10X", "TU10X", "GP10X", "v2-tu"},
 	        {"GP10X", "TU10X", "GA10X", "v2-ga"},
-	        {"GH10X", "d44104", "GH10X", "v3-gh"},
-	        {"GH10X", "d44104", "GB10X", "v3-gb"},
+	        {"GH10X", "none", "GH10X", "v3-gh"},
+	        {"GH10X", "none", "GB10X", "v3-gb"},
 	};
 	size_t hal_chips = 0;
 	for (size_t i = 0; i < n_facts; i++) {
@@ -204,14 +204,17 @@ static void chips_match_hal(void **state)
 		if (strcmp(x->kind, "chip"))
 			continue;
 		const char *want = NULL;
+		/* A HAL stub has a hash name (d44104 ...): it means "no comptag-line init". */
+		const char *ctl = strcmp(x->impl[1], "TU10X") && strcmp(x->impl[1], "GP10X")
+		                          ? "none"
+		                          : x->impl[1];
 		for (size_t c = 0; c < 4; c++)
-			if (!strcmp(x->impl[0], classes[c].pte) &&
-			    !strcmp(x->impl[1], classes[c].ctl) &&
+			if (!strcmp(x->impl[0], classes[c].pte) && !strcmp(ctl, classes[c].ctl) &&
 			    !strcmp(x->impl[2], classes[c].levels))
 				want = classes[c].format;
 		if (!want) {
 			/* Only the display-only Tegra HALs have stub GMMU formats. */
-			assert_string_equal(x->impl[0], "d44104");
+			assert_true(strcmp(x->impl[0], "GP10X") && strcmp(x->impl[0], "GH10X"));
 			assert_null(gmmu_chip_find(x->a));
 			continue;
 		}

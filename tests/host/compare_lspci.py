@@ -6,6 +6,7 @@ the ACS capability and control registers and every Resizable BAR entry (BAR,
 current size, supported sizes).
 
 Usage: compare_lspci.py HOST_DUMP_BINARY DUMP_FILE
+(test_snapshot.py reuses compare() on lspci -vvv text captured on the host itself.)
 Exit 0 when every fact matches (and at least one device was compared), 1 otherwise.
 """
 import json
@@ -54,6 +55,10 @@ def parse_lspci(text):
             idx, kind, where, rest = int(m.group(1)), m.group(2), m.group(3), m.group(4)
             bar = {"io": kind.startswith("I/O")}
             bar["unassigned"] = where in ("<unassigned>", "<ignored>")
+            sm = re.search(r"\[size=(\d+)([KMGT]?)\]", rest)
+            if sm:
+                bar["size"] = int(sm.group(1)) << {"": 0, "K": 10, "M": 20, "G": 30,
+                                                   "T": 40}[sm.group(2)]
             bar["address"] = None if where.startswith("<") else int(where, 16)
             if not bar["io"]:
                 bar["is_64bit"] = "(64-bit" in rest
@@ -126,21 +131,12 @@ def speed_code(gts):
     return table.get(gts, 0) if gts is not None else 0
 
 
-def main():
-    tool, dump = sys.argv[1], sys.argv[2]
-    lspci = subprocess.run(["lspci", "-D", "-F", dump, "-vvv"], capture_output=True, text=True)
-    if lspci.returncode != 0:
-        print("lspci failed: " + lspci.stderr.strip())
-        return 1
-    ref = parse_lspci(lspci.stdout)
-    out = subprocess.run([tool, "--lspci-dump", dump, "--no-nvml", "--numeric"],
-                         capture_output=True, text=True)
-    if out.returncode != 0:
-        print("host-dump failed: " + out.stderr.strip())
-        return 1
-    model = {d["bdf"]: d for d in json.loads(out.stdout)["devices"]}
-    tree = subprocess.run(["lspci", "-F", dump, "-t"], capture_output=True, text=True)
-    tree_parents = parse_tree(tree.stdout)
+def compare(model_devices, lspci_text, tree_text, label):
+    """Compares host-dump's devices with lspci -vvv text and lspci -t text.
+    Returns (errors, summary line)."""
+    ref = parse_lspci(lspci_text)
+    model = {d["bdf"]: d for d in model_devices}
+    tree_parents = parse_tree(tree_text) if tree_text else {}
     errors = []
     checked = {"bars": 0, "links": 0, "acs": 0, "rebar": 0, "parents": 0}
 
@@ -173,11 +169,13 @@ def main():
             if not b["io"]:
                 mine["is_64bit"] = b["is_64bit"]
                 mine["prefetchable"] = b["prefetchable"]
+            if "size" in rb:
+                mine["size"] = b["size"]
             check(bdf, "BAR %d" % idx, mine, rb)
         link = d.get("link") or {}
-        for key, field in (("cap", "cap"), ("sta", "sta")):
+        for key in ("cap", "sta"):
             theirs = r["link"].get(key)
-            mine_l = link.get(field) if link.get("port_type") is not None else None
+            mine_l = link.get(key) if link.get("port_type") is not None else None
             mine = (speed_code(mine_l["speed_gts"]), mine_l["width"] or 0) if mine_l else None
             if theirs is None and mine is not None and mine != (0, 0):
                 errors.append("%s Lnk%s: model %r, lspci shows none" % (bdf, key, mine))
@@ -196,13 +194,37 @@ def main():
             mine = [(e["bar"], e["current_mib_log2"], e["sizes"] & ((1 << 28) - 1))
                     for e in rebar]
             check(bdf, "Resizable BAR", mine, r["rebar"])
+    summary = ("%s: %d devices; compared %d parents, %d BARs, %d link registers, %d ACS, "
+               "%d ReBAR; %d mismatches" % (label, len(ref), checked["parents"],
+                                            checked["bars"], checked["links"], checked["acs"],
+                                            checked["rebar"], len(errors)))
+    if not ref:
+        errors.append("lspci decoded no devices")
+    return errors, summary
+
+
+def run_host_dump(tool, *args):
+    out = subprocess.run([tool, *args, "--no-nvml", "--numeric"], capture_output=True,
+                         text=True)
+    if out.returncode != 0:
+        raise SystemExit("host-dump failed: " + out.stderr.strip())
+    return json.loads(out.stdout)
+
+
+def main():
+    tool, dump = sys.argv[1], sys.argv[2]
+    lspci = subprocess.run(["lspci", "-D", "-F", dump, "-vvv"], capture_output=True, text=True)
+    if lspci.returncode != 0:
+        print("lspci failed: " + lspci.stderr.strip())
+        return 1
+    tree = subprocess.run(["lspci", "-F", dump, "-t"], capture_output=True, text=True)
+    host = run_host_dump(tool, "--lspci-dump", dump)
+    errors, summary = compare(host["devices"], lspci.stdout, tree.stdout,
+                              dump.rsplit("/", 1)[-1])
     for e in errors:
         print("MISMATCH " + e)
-    print("%s: %d devices; compared %d parents, %d BARs, %d link registers, %d ACS, %d ReBAR;"
-          " %d mismatches" % (dump.rsplit("/", 1)[-1], len(ref), checked["parents"],
-                              checked["bars"], checked["links"], checked["acs"],
-                              checked["rebar"], len(errors)))
-    return 1 if errors or not ref else 0
+    print(summary)
+    return 1 if errors else 0
 
 
 if __name__ == "__main__":

@@ -54,8 +54,10 @@ static json_object *dev_obj(const struct p2ps_dev *d)
 	if (d->chip) {
 		json_object *c = json_object_new_object();
 		json_object_object_add(c, "name", json_object_new_string(d->chip->chip));
-		json_object_object_add(c, "generation", json_object_new_string(d->chip->generation));
-		json_object_object_add(c, "gmmu_format", json_object_new_string(d->chip->gmmu_format));
+		json_object_object_add(c, "generation",
+		                       json_object_new_string(d->chip->generation));
+		json_object_object_add(c, "gmmu_format",
+		                       json_object_new_string(d->chip->gmmu_format));
 		json_object_object_add(o, "chip", c);
 	}
 	json_object *bars = json_object_new_array();
@@ -69,7 +71,8 @@ static json_object *dev_obj(const struct p2ps_dev *d)
 		json_object_object_add(jb, "size",
 		                       b->size_known ? json_object_new_uint64(b->size) : NULL);
 		json_object_object_add(jb, "is_64bit", json_object_new_boolean(b->is_64bit));
-		json_object_object_add(jb, "prefetchable", json_object_new_boolean(b->prefetchable));
+		json_object_object_add(jb, "prefetchable",
+		                       json_object_new_boolean(b->prefetchable));
 		json_object_object_add(jb, "io", json_object_new_boolean(b->io));
 		json_object_object_add(jb, "unassigned", json_object_new_boolean(b->unassigned));
 		json_object_array_add(bars, jb);
@@ -78,12 +81,14 @@ static json_object *dev_obj(const struct p2ps_dev *d)
 	if (d->pcie.present || d->pcie.cap_source || d->pcie.sta_source) {
 		json_object *l = json_object_new_object();
 		json_object_object_add(l, "port_type",
-		                       d->pcie.present ? json_object_new_int(d->pcie.port_type) : NULL);
+		                       d->pcie.present ? json_object_new_int(d->pcie.port_type)
+		                                       : NULL);
 		json_object_object_add(l, "cap", link_obj(&d->pcie.cap));
 		json_object_object_add(l, "sta", link_obj(&d->pcie.sta));
 		json_object_object_add(l, "sysfs_max", link_obj(&d->pcie.sysfs_max));
 		json_object_object_add(l, "sysfs_cur", link_obj(&d->pcie.sysfs_cur));
-		json_object_object_add(l, "gbps_cap", json_object_new_double(p2ps_link_gbps(&d->pcie.cap)));
+		json_object_object_add(l, "gbps_cap",
+		                       json_object_new_double(p2ps_link_gbps(&d->pcie.cap)));
 		json_object_object_add(o, "link", l);
 	} else {
 		json_object_object_add(o, "link", NULL);
@@ -103,7 +108,8 @@ static json_object *dev_obj(const struct p2ps_dev *d)
 			const struct p2ps_rebar_entry *e = &d->rebar.e[i];
 			json_object *je = json_object_new_object();
 			json_object_object_add(je, "bar", json_object_new_int(e->bar));
-			json_object_object_add(je, "current_mib_log2", json_object_new_int(e->current));
+			json_object_object_add(je, "current_mib_log2",
+			                       json_object_new_int(e->current));
 			json_object_object_add(je, "sizes", json_object_new_uint64(e->sizes));
 			json_object_array_add(r, je);
 		}
@@ -115,39 +121,42 @@ static json_object *dev_obj(const struct p2ps_dev *d)
 		json_object *b = json_object_new_object();
 		json_object_object_add(b, "primary", json_object_new_int(d->bridge.primary));
 		json_object_object_add(b, "secondary", json_object_new_int(d->bridge.secondary));
-		json_object_object_add(b, "subordinate", json_object_new_int(d->bridge.subordinate));
+		json_object_object_add(b, "subordinate",
+		                       json_object_new_int(d->bridge.subordinate));
 		json_object_object_add(b, "io", window_obj(&d->bridge.io));
 		json_object_object_add(b, "mem", window_obj(&d->bridge.mem));
 		json_object_object_add(b, "pref", window_obj(&d->bridge.pref));
 		json_object_object_add(o, "bridge", b);
 	}
-	json_object_object_add(o, "parent", d->parent ? json_object_new_string(d->parent->bdf_str)
-	                                               : NULL);
+	json_object_object_add(o, "parent",
+	                       d->parent ? json_object_new_string(d->parent->bdf_str) : NULL);
 	json_object_object_add(o, "root_bus", jstr(d->root_bus));
 	json_object_object_add(o, "driver", jstr(d->driver));
 	json_object_object_add(o, "numa_node", json_object_new_int(d->numa_node));
 	json_object_object_add(o, "iommu_group",
 	                       d->iommu_group >= 0 ? json_object_new_int(d->iommu_group) : NULL);
 	json_object_object_add(o, "iommu_domain_type", jstr(d->iommu_domain_type));
-	json_object_object_add(o, "boot_vga", d->boot_vga >= 0 ? json_object_new_int(d->boot_vga)
-	                                                       : NULL);
+	json_object_object_add(o, "boot_vga",
+	                       d->boot_vga >= 0 ? json_object_new_int(d->boot_vga) : NULL);
 	json_object_object_add(o, "config_len", json_object_new_int((int)d->config_len));
 	json_object_object_add(o, "ext_cap_walk", jstr(d->ext_cap_walk));
 	if (p2ps_dev_is_nvidia_gpu(d)) {
 		json_object *g = json_object_new_object();
-		json_object_object_add(g, "vram", d->gpu.vram_known
-		                                          ? json_object_new_uint64(d->gpu.vram_bytes)
-		                                          : NULL);
-		json_object_object_add(g, "bar1_total",
-		                       d->gpu.bar1_known ? json_object_new_uint64(d->gpu.bar1_total_bytes)
+		json_object_object_add(g, "vram",
+		                       d->gpu.vram_known ? json_object_new_uint64(d->gpu.vram_bytes)
 		                                         : NULL);
+		json_object_object_add(
+		        g, "bar1_total",
+		        d->gpu.bar1_known ? json_object_new_uint64(d->gpu.bar1_total_bytes) : NULL);
 		json_object *peers = json_object_new_array();
 		for (int i = 0; i < d->gpu.n_nvlink_peers; i++) {
 			char b[16];
 			json_object *p = json_object_new_object();
-			json_object_object_add(p, "bdf", json_object_new_string(p2ps_bdf_format(
-			                                         &d->gpu.nvlink_peers[i].bdf, b, sizeof(b))));
-			json_object_object_add(p, "links", json_object_new_int(d->gpu.nvlink_peers[i].links));
+			json_object_object_add(p, "bdf",
+			                       json_object_new_string(p2ps_bdf_format(
+			                               &d->gpu.nvlink_peers[i].bdf, b, sizeof(b))));
+			json_object_object_add(p, "links",
+			                       json_object_new_int(d->gpu.nvlink_peers[i].links));
 			json_object_array_add(peers, p);
 		}
 		json_object_object_add(g, "nvlink_peers", d->gpu.nvlink_known ? peers : NULL);
@@ -199,7 +208,8 @@ static json_object *host_obj(const struct p2ps_host *h)
 	for (int i = 0; i < h->n_nccl_env; i++)
 		json_object_array_add(env, json_object_new_string(h->nccl_env[i]));
 	json_object_object_add(o, "nccl_env", env);
-	json_object_object_add(o, "config_limited_any", json_object_new_boolean(h->config_limited_any));
+	json_object_object_add(o, "config_limited_any",
+	                       json_object_new_boolean(h->config_limited_any));
 	json_object_object_add(o, "is_root", json_object_new_boolean(h->is_root));
 	json_object *devs = json_object_new_array();
 	for (size_t i = 0; i < h->n_devs; i++)
@@ -236,7 +246,8 @@ int main(int argc, char **argv)
 		return 2;
 	}
 	json_object *o = host_obj(&host);
-	puts(json_object_to_json_string_ext(o, JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_NOSLASHESCAPE));
+	puts(json_object_to_json_string_ext(o, JSON_C_TO_STRING_PRETTY |
+	                                               JSON_C_TO_STRING_NOSLASHESCAPE));
 	json_object_put(o);
 	p2ps_host_free(&host);
 	return 0;

@@ -13,7 +13,7 @@ chmod 755 "$tmp"
 
 normalise() { grep -vE '"(backend|nvml_status)"' "$1"; }
 
-(cd "$tmp" && "$top/scripts/capture-host.sh" --no-tools -o "$tmp/snap.tgz")
+(cd "$tmp" && "$top/scripts/capture-host.sh" -o "$tmp/snap.tgz")
 mkdir "$tmp/root"
 tar xzf "$tmp/snap.tgz" -C "$tmp/root" --strip-components=1
 "$tool" --live --no-nvml >"$tmp/live.json"
@@ -25,6 +25,10 @@ if ! diff <(normalise "$tmp/live.json") <(normalise "$tmp/snap.json"); then
 fi
 n=$(grep -c '"bdf"' "$tmp/live.json")
 echo "roundtrip: $n devices, snapshot model equals the live model"
+# The lspci output captured with it agrees with the snapshot's model.
+if command -v python3 >/dev/null && [ -f "$tmp/root/p2pscope/lspci-vvv.txt" ]; then
+	python3 "$top/tests/host/test_snapshot.py" "$tool" "$tmp/root"
+fi
 
 if [ "$(id -u)" -eq 0 ] && command -v setpriv >/dev/null; then
 	nobody=(setpriv --reuid=65534 --regid=65534 --clear-groups)

@@ -24,7 +24,7 @@ static int load(struct p2ps_host *h, enum p2ps_host_backend_kind kind, const cha
                 struct p2ps_error *err)
 {
 	struct p2ps_host_source src = {
-		.kind = kind, .path = path, .flags = P2PS_HOST_F_NO_NVML | P2PS_HOST_F_NO_NAMES};
+	        .kind = kind, .path = path, .flags = P2PS_HOST_F_NO_NVML | P2PS_HOST_F_NO_NAMES};
 	return p2ps_host_load(h, &src, err);
 }
 
@@ -161,8 +161,7 @@ static void test_dump_acs_and_tree(void **state)
 	struct p2ps_dev *rp = find(&h, "0000:00:1c.0");
 	assert_non_null(rp);
 	assert_true(rp->acs.present);
-	assert_int_equal(rp->acs.cap & 0x7f,
-	                 P2PS_ACS_SV | P2PS_ACS_TB | P2PS_ACS_RR | P2PS_ACS_CR);
+	assert_int_equal(rp->acs.cap & 0x7f, P2PS_ACS_SV | P2PS_ACS_TB | P2PS_ACS_RR | P2PS_ACS_CR);
 	assert_int_equal(rp->acs.ctl, 0);
 	assert_int_equal(rp->pcie.port_type, P2PS_PCIE_ROOT_PORT);
 	/* The MX150 sits behind that root port (bus 02 = its secondary bus). */
@@ -320,8 +319,7 @@ static void test_malformed(void **state)
 	(void)state;
 	snprintf(tmpdir, sizeof(tmpdir), "/tmp/p2ps-host-test-XXXXXX");
 	assert_non_null(mkdtemp(tmpdir));
-	expect_fail(P2PS_HOST_LSPCI_DUMP, "/nonexistent/dump.txt", P2PS_ENOENT,
-	            "No such file");
+	expect_fail(P2PS_HOST_LSPCI_DUMP, "/nonexistent/dump.txt", P2PS_ENOENT, "No such file");
 	expect_fail(P2PS_HOST_LSPCI_DUMP, tmpdir, P2PS_EINVAL, "not a regular file");
 	expect_fail(P2PS_HOST_LSPCI_DUMP, tmpfile_with("empty", ""), P2PS_EINVAL, "no devices");
 	expect_fail(P2PS_HOST_LSPCI_DUMP, tmpfile_with("prose", "hello\nworld\n"), P2PS_EINVAL,
@@ -335,8 +333,7 @@ static void test_malformed(void **state)
 	                                  "00 00 06 00 00 00 00\n"),
 	            P2PS_EINVAL, "config bytes");
 	expect_fail(P2PS_HOST_SNAPSHOT, "/nonexistent/snap", P2PS_ENOENT, "snapshot");
-	expect_fail(P2PS_HOST_SNAPSHOT, tmpfile_with("file", "x"), P2PS_EINVAL,
-	            "not a directory");
+	expect_fail(P2PS_HOST_SNAPSHOT, tmpfile_with("file", "x"), P2PS_EINVAL, "not a directory");
 	expect_fail(P2PS_HOST_SNAPSHOT, tmpdir, P2PS_ENOENT, "no sys/bus/pci/devices");
 	expect_fail(P2PS_HOST_SNAPSHOT, "", P2PS_EINVAL, "no root directory");
 
@@ -445,7 +442,8 @@ static void test_chip_table(void **state)
 			break;
 		unsigned id;
 		char name[16];
-		if (!in_nvidia || line[1] == '\t' || sscanf(line, "\t%4x  %15[A-Z0-9]", &id, name) != 2)
+		if (!in_nvidia || line[1] == '\t' ||
+		    sscanf(line, "\t%4x  %15[A-Z0-9]", &id, name) != 2)
 			continue;
 		/* Audio, USB and NVSwitch functions share the chip prefix but are no GPUs. */
 		if (strstr(line, "Audio") || strstr(line, "USB") || strstr(line, "UCSI") ||
@@ -469,15 +467,15 @@ static void test_chip_table(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_h200_snapshot),
-		cmocka_unit_test(test_dump_rebar),
-		cmocka_unit_test(test_dump_acs_and_tree),
-		cmocka_unit_test(test_ext_walk),
-		cmocka_unit_test(test_std_walk),
-		cmocka_unit_test(test_rebar_decode),
-		cmocka_unit_test(test_malformed),
-		cmocka_unit_test(test_cmdline_and_versions),
-		cmocka_unit_test(test_chip_table),
+	        cmocka_unit_test(test_h200_snapshot),
+	        cmocka_unit_test(test_dump_rebar),
+	        cmocka_unit_test(test_dump_acs_and_tree),
+	        cmocka_unit_test(test_ext_walk),
+	        cmocka_unit_test(test_std_walk),
+	        cmocka_unit_test(test_rebar_decode),
+	        cmocka_unit_test(test_malformed),
+	        cmocka_unit_test(test_cmdline_and_versions),
+	        cmocka_unit_test(test_chip_table),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

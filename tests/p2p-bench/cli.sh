@@ -58,5 +58,19 @@ grep -q '^0000:00:06.0 -> 0000:00:07.0 *NV18 *478.1 ' "$tmp/out" || bad "report 
 grep -q '"theoretical_gbps": *478.116' "$tmp/out" || bad "report json: $(head -c 600 "$tmp/out")"
 [ "$(grep -c '"src":' "$tmp/out")" -eq 2 ] || bad "report json: want 2 directed pairs"
 
+# The same join with host facts bar-inspect derives live from the snapshot
+# captured on that machine (when bar-inspect is built beside p2p-bench).
+bi=$(dirname "$bench")/bar-inspect
+snap=$P2PS_SOURCE_DIR/tests/fixtures/h200x2
+if [ -x "$bi" ] && [ -d "$snap/sys" ]; then
+	"$bi" --root "$snap" --json >"$tmp/host.json" 2>"$tmp/err" || bad "bar-inspect --root $snap: $(cat "$tmp/err")"
+	"$bench" report --bench "$fx/h200x2-bench.json" --host "$tmp/host.json" >"$tmp/out" 2>"$tmp/err" ||
+		bad "report on the live bar-inspect output failed: $(cat "$tmp/err")"
+	grep -q '^0000:00:07.0 -> 0000:00:06.0 *NV18 *478.1 ' "$tmp/out" ||
+		bad "report on the live bar-inspect output: $(cat "$tmp/out")"
+else
+	echo "skip: bar-inspect or the h200x2 snapshot missing, live join not checked"
+fi
+
 [ $fail -eq 0 ] && echo "p2p-bench cli: ok"
 exit $fail

@@ -7,6 +7,8 @@
 #include <stdint.h>
 #include <cmocka.h>
 
+#include <json-c/json.h>
+
 #include "fake_kernel.h"
 #include "p2pscope/vfio.h"
 
@@ -250,6 +252,80 @@ static void cdev_flow_binds_and_attaches(void **state)
 	p2ps_vfio_device_close(&b);
 }
 
+static const char *jstr(struct json_object *o, const char *path)
+{
+	/* path: dot-separated keys, [N] for array elements ("regions.[0].name"). */
+	char buf[128];
+	snprintf(buf, sizeof(buf), "%s", path);
+	char *save = NULL;
+	for (char *k = strtok_r(buf, ".", &save); k && o; k = strtok_r(NULL, ".", &save)) {
+		if (k[0] == '[')
+			o = json_object_array_get_idx(o, (size_t)atoi(k + 1));
+		else if (!json_object_object_get_ex(o, k, &o))
+			return NULL;
+	}
+	return o ? json_object_get_string(o) : NULL;
+}
+
+static void collect(void *ctx, const char *line)
+{
+	char *buf = ctx;
+	size_t n = strlen(buf);
+	snprintf(buf + n, 8192 - n, "%s\n", line);
+}
+
+/* The JSON keys and text lines docs/vfio.md and the guest tests rely on. */
+static void rendered_report_keys(void **state)
+{
+	struct fixture *f = *state;
+	struct p2ps_vfio_device a, b;
+	struct p2ps_error err = {0};
+	assert_int_equal(p2ps_vfio_device_open(&f->v, "0000:03:00.0", &a, &err), 0);
+	assert_int_equal(p2ps_vfio_device_open(&f->v, "0000:04:00.0", &b, &err), 0);
+	struct p2ps_vfio_dev_report *r = calloc(1, sizeof(*r));
+	assert_non_null(r);
+	assert_int_equal(p2ps_vfio_device_report(&a, r, &err), 0);
+	struct json_object *o = p2ps_vfio_report_json(r);
+	assert_non_null(o);
+	assert_string_equal(jstr(o, "flow"), "legacy");
+	assert_string_equal(jstr(o, "iommu_type"), "Type1v2");
+	assert_string_equal(jstr(o, "group"), "6");
+	assert_string_equal(jstr(o, "regions.[0].name"), "bar0");
+	assert_string_equal(jstr(o, "regions.[0].caps.[0]"), "sparse_mmap");
+	assert_string_equal(jstr(o, "regions.[0].mmap_areas.[1].offset"), "0x3000");
+	assert_string_equal(jstr(o, "regions.[0].mmap_areas.[1].size"), "4096");
+	assert_string_equal(jstr(o, "regions.[2].size"), "4294967296");
+	assert_string_equal(jstr(o, "regions.[2].offset"), "0x20000000000");
+	assert_string_equal(jstr(o, "regions.[2].flags.[2]"), "mmap");
+	assert_string_equal(jstr(o, "regions.[8].error"), strerror(EINVAL));
+	assert_string_equal(jstr(o, "irqs.[2].name"), "msix");
+	assert_string_equal(jstr(o, "irqs.[2].count"), "65");
+	assert_string_equal(jstr(o, "config.identity_match"), "true");
+	assert_string_equal(jstr(o, "config.first_diff"), "0x18");
+	json_object_put(o);
+	char *text = calloc(1, 8192);
+	assert_non_null(text);
+	p2ps_vfio_report_text(r, "", collect, text);
+	assert_non_null(
+	        strstr(text, "region 0 bar0  : size 16K offset 0x0 [read write mmap caps]"));
+	assert_non_null(strstr(text, "mmap area 0x3000+0x1000"));
+	assert_non_null(strstr(text, "region 8 vga   : not available"));
+
+	struct p2ps_vfio_peer_map m;
+	assert_int_equal(p2ps_vfio_map_peer(&a, &b, -1, &m, &err), 0);
+	o = p2ps_vfio_peer_map_json(&m);
+	assert_string_equal(jstr(o, "result"), "mapped");
+	assert_string_equal(jstr(o, "iova"), "0x4100000000");
+	assert_string_equal(jstr(o, "iova_is_bus_addr"), "true");
+	assert_string_equal(jstr(o, "method"), "VFIO_IOMMU_MAP_DMA");
+	assert_string_equal(jstr(o, "unmapped"), "true");
+	json_object_put(o);
+	free(text);
+	free(r);
+	p2ps_vfio_device_close(&a);
+	p2ps_vfio_device_close(&b);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -265,6 +341,7 @@ int main(void)
 	                                        teardown),
 	        cmocka_unit_test_setup_teardown(map_peer_needs_one_session, setup, teardown),
 	        cmocka_unit_test_setup_teardown(cdev_flow_binds_and_attaches, setup, teardown),
+	        cmocka_unit_test_setup_teardown(rendered_report_keys, setup, teardown),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -80,6 +80,10 @@ VFIO_REGIONS = {
 PCIE_TYPE = {RP1: "Root Port", RP2: "Root Port", RP3: "Root Port", UP: "Upstream Port",
              DN1: "Downstream Port", DN2: "Downstream Port", DN3: "Downstream Port",
              IVS1: None, IVS2: None, IVS3: None, NVME: "Endpoint", NIC: "Endpoint"}
+# The stand-in GPUs (bar-inspect --peers): two under the switch, one on rp2.
+PEERS = [IVS1, IVS2, IVS3]
+MATRIX = [["X", "PIX", "PHB"], ["PIX", "X", "PHB"], ["PHB", "PHB", "X"]]
+
 # NVMe VS register (BAR0 + 0x8): QEMU's controller reports NVMe 1.4.
 NVME_VS = "0x00010400"
 
@@ -312,12 +316,18 @@ def check_snapshot(snap, boot, f):
     # ACS: only the root ports have it; the switch ports never.
     for bdf in SWITCH:
         f.eq(snap.acs(bdf), None, f"{bdf} ACS capability")
-    f.eq(snap.acs(RP2), (RP_ACS_CAP, RP_ACS_CTL), f"{RP2} ACS cap/ctl")
-    f.eq(snap.acs(RP1), (RP_ACS_CAP, RP_ACS_CTL) if boot != "acs-off" else None, f"{RP1} ACS cap/ctl")
+    # Linux turns ACS on only when an IOMMU asked for it (pci_request_acs()).
+    rp_acs = (RP_ACS_CAP, 0 if boot == "noiommu" else RP_ACS_CTL)
+    f.eq(snap.acs(RP2), rp_acs, f"{RP2} ACS cap/ctl")
+    f.eq(snap.acs(RP1), rp_acs if boot != "acs-off" else None, f"{RP1} ACS cap/ctl")
 
     groups = snap.groups()
     if boot == "noiommu":
-        f.eq(groups, {}, "IOMMU groups without an IOMMU")
+        # vfio's no-IOMMU mode gives each device it binds a group of its own
+        # (no domain, type "unknown"); nothing else has a group.
+        want = {frozenset([bdf]) for bdf in ENDPOINTS}
+        f.eq({m for m, _t in groups.values()}, want, "no-IOMMU groups")
+        f.eq({t for _m, t in groups.values()}, {"unknown"}, "no-IOMMU group types")
         return
     members = {m for m, _t in groups.values()}
     types = {t for _m, t in groups.values()}
@@ -412,6 +422,40 @@ def check_bi_sysfs(doc, snap, boot, f, what="bi-sysfs"):
             f.eq(b["address"], res[idx][0], f"{what}: {bdf} BAR{idx} address vs sysfs resource")
 
 
+def check_topology(doc, boot, f, what):
+    """The matrix and the pair verdicts for the stand-in GPUs. The classes are
+    the tree's; the verdict reasons follow ACS and the IOMMU as on real hosts."""
+    topo = doc.get("topology", {})
+    f.eq(topo.get("gpus"), PEERS, f"{what}: topology.gpus")
+    f.eq(topo.get("matrix"), MATRIX, f"{what}: topology matrix")
+    pairs = {(p["a"], p["b"]): p for p in doc.get("pairs", [])}
+    f.eq(sorted(pairs), [(IVS1, IVS2), (IVS1, IVS3), (IVS2, IVS3)], f"{what}: pairs")
+    iommu = boot != "noiommu"
+    for (a, b), p in pairs.items():
+        reasons = p.get("reasons", [])
+        codes = {(r["code"], r["severity"], r.get("device")) for r in reasons}
+        if (a, b) == (IVS1, IVS2):
+            # Under one switch without ACS: requests turn at the upstream
+            # port and never meet the IOMMU, so nothing blocks.
+            f.eq((p["topology"], p["common_bridge"], p["verdict"]), ("PIX", UP, "ready"), f"{what}: PIX pair")
+            continue
+        f.eq(p["topology"], "PHB", f"{what}: {a}<->{b} class")
+        # Across root ports: the IOMMU translates (a blocker while it does) and
+        # every root port with ACS request redirect on the path is named.
+        blockers = {r.get("device") for r in reasons if r["severity"] == "blocker" and r["code"] == "iommu_translating"}
+        f.eq(blockers, {a, b} if iommu else set(), f"{what}: {a}<->{b} IOMMU blockers")
+        redirect = {r.get("device") for r in reasons if r["code"] == "acs_redirect_root_port"}
+        if not iommu:
+            want = set()  # no IOMMU: Linux left ACS off on every port
+        elif boot == "acs-off":
+            want = {RP2}
+        else:
+            want = {RP1, RP2}
+        f.eq(redirect, want, f"{what}: {a}<->{b} root ports redirecting peer traffic")
+        f.eq(p["verdict"], "not ready" if iommu else "ready", f"{what}: {a}<->{b} verdict")
+        f.check(("path_host_bridge", "info", None) in codes, f"{what}: {a}<->{b} lacks the host-bridge note")
+
+
 def check_bi_vfio(doc, snap, boot, flow, f, what):
     v = doc.get("vfio", {})
     devs = {d["bdf"]: d for d in v.get("devices", [])}
@@ -451,12 +495,9 @@ def check_bi_vfio(doc, snap, boot, flow, f, what):
     nv = devs.get(NVME)
     if nv:
         bar0 = {r["index"]: r for r in nv.get("regions", [])}.get(0, {})
-        # With interrupt remapping the kernel lets the MSI-X table page be
-        # mmapped; without an IOMMU it carves the table out with sparse areas.
-        if boot == "noiommu":
-            f.check("sparse_mmap" in bar0.get("caps", []), f"{what}: nvme BAR0 caps {bar0.get('caps')} lack sparse_mmap")
-        else:
-            f.check("msix_mappable" in bar0.get("caps", []), f"{what}: nvme BAR0 caps {bar0.get('caps')} lack msix_mappable")
+        # BAR0 holds the MSI-X table; Linux 6.12 lets it be mmapped anyway and
+        # says so with the MSI-X-mappable capability (no sparse areas).
+        f.eq(bar0.get("caps"), ["msix_mappable"], f"{what}: nvme BAR0 region capabilities")
 
 
 def check_map_peer(doc, snap, boot, flow, pair, f, what):
@@ -493,6 +534,7 @@ def check_bar_inspect(out, snap, boot, f):
     doc = load_block(out, "bi-sysfs", f)
     if doc:
         check_bi_sysfs(doc, snap, boot, f)
+        check_topology(doc, boot, f, "bi-sysfs")
     flows = ["legacy", "cdev"] if boot == "cdev" else ["legacy"]
     for flow in flows:
         sfx = "" if flow == "legacy" else "-" + flow
@@ -500,6 +542,7 @@ def check_bar_inspect(out, snap, boot, f):
         if doc:
             check_bi_vfio(doc, snap, boot, flow, f, "bi-vfio" + sfx)
             check_bi_sysfs(doc, snap, boot, f, "bi-vfio" + sfx)
+            check_topology(doc, boot, f, "bi-vfio" + sfx)
         for name, pair in (("pix", (IVS2, IVS1)), ("phb", (IVS3, IVS1))):
             doc = load_block(out, f"bi-map-peer-{name}{sfx}", f)
             if doc:
@@ -523,7 +566,7 @@ def check_replay(out, tool, f):
         return
     snap = os.path.join(out, "snapshot")
     runs = {
-        "--root": [tool, "--root", snap, "--all", "--json"],
+        "--root": [tool, "--root", snap, "--all", "--json", "--peers", ",".join(PEERS)],
         "--lspci-dump": [tool, "--lspci-dump", os.path.join(snap, "p2pscope/lspci-xxxx.txt"), "--all", "--json"],
     }
     got = {}

@@ -107,8 +107,11 @@ block snapshot snapshot
 IVS1=0000:03:00.0 IVS2=0000:04:00.0 NVME=0000:05:00.0 IVS3=0000:06:00.0
 if [ -x /bin/bar-inspect ]; then
 	block bi-version bar-inspect --version
-	block bi-sysfs bar-inspect --all --json
-	block bi-sysfs-text bar-inspect --all
+	# --peers: QEMU has no NVIDIA device, so the three ivshmem endpoints stand
+	# in for GPUs in the topology matrix and the pair verdicts.
+	peers=$IVS1,$IVS2,$IVS3
+	block bi-sysfs bar-inspect --all --json --peers "$peers"
+	block bi-sysfs-text bar-inspect --all --peers "$peers"
 	case $P2PS_MODE in
 	cdev) flows="legacy cdev" ;;
 	*) flows="legacy" ;;
@@ -116,8 +119,8 @@ if [ -x /bin/bar-inspect ]; then
 	for flow in $flows; do
 		sfx=
 		[ "$flow" = legacy ] || sfx=-$flow
-		block "bi-vfio$sfx" bar-inspect --all --json --vfio all --vfio-flow "$flow"
-		block "bi-vfio-text$sfx" bar-inspect --all --vfio all --vfio-flow "$flow"
+		block "bi-vfio$sfx" bar-inspect --all --json --peers "$peers" --vfio all --vfio-flow "$flow"
+		block "bi-vfio-text$sfx" bar-inspect --all --peers "$peers" --vfio all --vfio-flow "$flow"
 		block "bi-map-peer-pix$sfx" bar-inspect --json --vfio-flow "$flow" --map-peer "$IVS2,$IVS1,2"
 		block "bi-map-peer-phb$sfx" bar-inspect --json --vfio-flow "$flow" --map-peer "$IVS3,$IVS1,2"
 		block "bi-map-peer-text$sfx" bar-inspect --vfio-flow "$flow" --map-peer "$IVS2,$IVS1,2"

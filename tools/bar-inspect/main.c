@@ -32,6 +32,8 @@ struct cli {
 	bool all;
 	bool have_filter;
 	struct p2ps_slot_filter filter;
+	struct p2ps_bdf peers[64]; /* --peers: extra P2P endpoints */
+	size_t n_peers;
 	bool help;
 	bool version;
 	struct bi_vfio_cli vfio; /* --vfio, --vfio-flow, --read-reg, --map-peer (vfio_cli.c) */
@@ -93,6 +95,37 @@ static int opt_slot(struct cli *c, const char *arg)
 	}
 	c->have_filter = true;
 	c->filter = (struct p2ps_slot_filter){f.domain, f.bus, f.slot, f.func};
+	return 0;
+}
+
+/* --peers BDF[,BDF...]: devices that get the matrix and pair verdicts besides the
+ * NVIDIA GPUs (GPUDirect peers such as NICs and NVMe, or stand-ins in test VMs). */
+static int opt_peers(struct cli *c, const char *arg)
+{
+	char buf[1024];
+	if (strlen(arg) >= sizeof(buf)) {
+		snprintf(c->err, sizeof(c->err), "--peers: list too long");
+		return -1;
+	}
+	strcpy(buf, arg);
+	char *save = NULL;
+	for (char *t = strtok_r(buf, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
+		if (c->n_peers == sizeof(c->peers) / sizeof(c->peers[0])) {
+			snprintf(c->err, sizeof(c->err), "--peers: more than %zu devices",
+			         sizeof(c->peers) / sizeof(c->peers[0]));
+			return -1;
+		}
+		if (p2ps_bdf_parse(t, &c->peers[c->n_peers]) < 0) {
+			snprintf(c->err, sizeof(c->err),
+			         "--peers: '%.64s' is not a BDF ([DDDD:]BB:DD.F)", t);
+			return -1;
+		}
+		c->n_peers++;
+	}
+	if (!c->n_peers) {
+		snprintf(c->err, sizeof(c->err), "--peers needs at least one BDF");
+		return -1;
+	}
 	return 0;
 }
 
@@ -185,6 +218,8 @@ static const struct cli_option options[] = {
         {"slot", 's', "[[[[DOMAIN]:]BUS]:][DEV][.[FN]]", "show only matching devices (as lspci -s)",
          opt_slot},
         {"all", 'a', NULL, "show every PCI device, not only the NVIDIA GPUs", opt_all},
+        {"peers", 0, "BDF[,BDF...]",
+         "also treat these devices as P2P endpoints (NICs, NVMe, test-VM stand-ins)", opt_peers},
         {"json", 'j', NULL, "JSON output (schema in docs/bar-inspect.md)", opt_json},
         {"dot", 0, NULL, "Graphviz output: PCI tree, ACS marks, verdict edges", opt_dot},
         {"no-nvml", 0, NULL, "do not load libnvidia-ml (VRAM and NVLink then come from nowhere)",
@@ -316,7 +351,8 @@ int main(int argc, char **argv)
 	if (p2ps_host_load(&host, &c.src, &err) < 0)
 		return die(err.msg);
 	struct p2ps_analysis an;
-	if (p2ps_analysis_run(&host, &an, &err) < 0) {
+	struct p2ps_analysis_opts ao = {.peers = c.peers, .n_peers = c.n_peers};
+	if (p2ps_analysis_run_opts(&host, &ao, &an, &err) < 0) {
 		p2ps_host_free(&host);
 		return die(err.msg);
 	}

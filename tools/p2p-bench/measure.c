@@ -260,9 +260,9 @@ static int verify(struct ctx *c, const struct xfer *x, int nx, size_t bytes)
 static int measure_ms(struct ctx *c, enum engine eng, const struct xfer *x, int nx, size_t bytes,
                       int reps, double *ms)
 {
-	double t[64];
+	double t[64] = {0};
 	int trials = c->o->trials < 64 ? c->o->trials : 64;
-	double warm;
+	double warm = 0;
 
 	for (int k = 0; k < c->o->warmup; k++)
 		if (timed_run(c, eng, x, nx, bytes, 1, &warm))
@@ -358,7 +358,7 @@ static int pingpong_run(struct ctx *c, int i, int j, unsigned iters, double *ns)
  * a round trip, with no launch or copy-engine overhead inside the loop. */
 static int pingpong_cell(struct ctx *c, int i, int j, double *out)
 {
-	double t[64], warm;
+	double t[64] = {0}, warm = 0;
 	int trials = c->o->trials < 64 ? c->o->trials : 64;
 	unsigned iters = c->o->pp_iters;
 

@@ -139,6 +139,13 @@ static const char *hex(uint64_t v, char *buf, size_t len)
 	return buf;
 }
 
+/* An entry as 0x + 16 digits, as `decode` prints values. */
+static const char *hex_entry(uint64_t v, char *buf, size_t len)
+{
+	snprintf(buf, len, "0x%016llx", (unsigned long long)v);
+	return buf;
+}
+
 static void progress_update(struct run *r, uint64_t done)
 {
 	if (!r->progress || done < r->progress_next)
@@ -161,8 +168,8 @@ static void progress_end(struct run *r)
 
 /* One line (or one JSON object) per entry: where, raw value, decoded fields. */
 static void print_entry(const struct run *r, uint64_t index, bool has_va, uint64_t va,
-                        unsigned page_shift, const struct gmmu_level *lv,
-                        enum gmmu_entry_type t, const uint64_t w[2], const char *where)
+                        unsigned page_shift, const struct gmmu_level *lv, enum gmmu_entry_type t,
+                        const uint64_t w[2], const char *where)
 {
 	const struct opts *o = r->o;
 	const struct gmmu_entry_format *ef = gmmu_format_entry(o->fmt, t);
@@ -187,15 +194,17 @@ static void print_entry(const struct run *r, uint64_t index, bool has_va, uint64
 			json_object_object_add(obj, "level", json_object_new_string(lv->name));
 		if (where)
 			json_object_object_add(obj, "entry_at", json_object_new_string(where));
-		json_object_object_add(obj, "entry", json_object_new_string(gmmu_entry_type_name(t)));
+		json_object_object_add(obj, "entry",
+		                       json_object_new_string(gmmu_entry_type_name(t)));
 		json_object_object_add(obj, "raw", json_object_new_string(raw));
 		json_object_object_add(obj, "valid", json_object_new_boolean(d.valid));
 		json_object *fields = json_object_new_object();
 		for (size_t i = 0; i < ef->n_fields && i < GMMU_MAX_FIELDS; i++)
 			if (d.shown[i])
-				json_object_object_add(fields, ef->fields[i].name,
-				                       json_object_new_string(gmmu_decoded_value_str(
-				                               &d, i, buf, sizeof(buf))));
+				json_object_object_add(
+				        fields, ef->fields[i].name,
+				        json_object_new_string(
+				                gmmu_decoded_value_str(&d, i, buf, sizeof(buf))));
 		json_object_object_add(obj, "fields", fields);
 		puts(json_object_to_json_string_ext(obj, JSON_C_TO_STRING_PLAIN));
 		json_object_put(obj);
@@ -218,16 +227,15 @@ static void print_entry(const struct run *r, uint64_t index, bool has_va, uint64
 
 /* ---- summary output ------------------------------------------------------ */
 
-static const char *const flag_short[GMMU_FLAG_COUNT] = {"vol", "ro", "priv", "noatomic", "enc",
-                                                        "acd"};
+static const char *const flag_short[GMMU_FLAG_COUNT] = {"vol",      "ro",  "priv",
+                                                        "noatomic", "enc", "acd"};
 
 static unsigned view_flags(const struct gmmu_pte_view *v)
 {
 	return (v->vol ? 1u << GMMU_FLAG_VOL : 0) | (v->read_only ? 1u << GMMU_FLAG_READ_ONLY : 0) |
 	       (v->privilege ? 1u << GMMU_FLAG_PRIVILEGE : 0) |
 	       (v->atomic_disable ? 1u << GMMU_FLAG_ATOMIC_DISABLE : 0) |
-	       (v->encrypted ? 1u << GMMU_FLAG_ENCRYPTED : 0) |
-	       (v->acd ? 1u << GMMU_FLAG_ACD : 0);
+	       (v->encrypted ? 1u << GMMU_FLAG_ENCRYPTED : 0) | (v->acd ? 1u << GMMU_FLAG_ACD : 0);
 }
 
 static json_object *range_json(const struct opts *o, const struct gmmu_range *g)
@@ -244,7 +252,7 @@ static json_object *range_json(const struct opts *o, const struct gmmu_range *g)
 		json_object_object_add(j, "level", json_object_new_string(g->level->name));
 	if (!g->v.valid) {
 		json_object_object_add(j, "sparse", json_object_new_boolean(true));
-		json_object_object_add(j, "raw", json_object_new_string(hex(g->raw, buf, 64)));
+		json_object_object_add(j, "raw", json_object_new_string(hex_entry(g->raw, buf, 64)));
 		return j;
 	}
 	json_object_object_add(j, "aperture",
@@ -252,9 +260,9 @@ static json_object *range_json(const struct opts *o, const struct gmmu_range *g)
 	json_object_object_add(j, "target", json_object_new_string(hex(g->v.addr, buf, 64)));
 	json_object_object_add(j, "target_last",
 	                       json_object_new_string(hex(g->v.addr + bytes - 1, buf, 64)));
-	json_object_object_add(j, "peer", g->v.aperture == GMMU_APERTURE_PEER
-	                                          ? json_object_new_int(g->v.peer_index)
-	                                          : NULL);
+	json_object_object_add(
+	        j, "peer",
+	        g->v.aperture == GMMU_APERTURE_PEER ? json_object_new_int(g->v.peer_index) : NULL);
 	json_object_object_add(j, "kind", json_object_new_int(g->v.kind));
 	json_object_object_add(j, "kind_name",
 	                       json_object_new_string(kind_str(o->fmt, g->v.kind, buf, 64)));
@@ -264,7 +272,7 @@ static json_object *range_json(const struct opts *o, const struct gmmu_range *g)
 		json_object_object_add(fl, gmmu_flag_name((enum gmmu_flag)i),
 		                       json_object_new_boolean(f >> i & 1));
 	json_object_object_add(j, "flags", fl);
-	json_object_object_add(j, "raw", json_object_new_string(hex(g->raw, buf, 64)));
+	json_object_object_add(j, "raw", json_object_new_string(hex_entry(g->raw, buf, 64)));
 	return j;
 }
 
@@ -452,10 +460,8 @@ static int take_entry(struct run *r, uint64_t index, const uint64_t w[2], struct
 		print_entry(r, index, true, va, o->page_shift, o->level, o->entry, w, NULL);
 		return 0;
 	}
-	struct gmmu_mapping m = {.va = va,
-	                         .raw = w[0],
-	                         .page_shift = (uint8_t)o->page_shift,
-	                         .level = o->level};
+	struct gmmu_mapping m = {
+	        .va = va, .raw = w[0], .page_shift = (uint8_t)o->page_shift, .level = o->level};
 	return gmmu_summary_add(&r->sum, &m, err);
 }
 
@@ -466,11 +472,12 @@ static int text_word(void *ctx, const struct p2ps_text_word *tw, struct p2ps_err
 	unsigned bytes = gmmu_format_entry(o->fmt, o->entry)->size;
 	if (tw->has_offset && tw->index == 0) {
 		if (tw->line_offset % bytes)
-			return p2ps_error_set(err, P2PS_EINVAL,
-			                      "%s:%zu: offset 0x%llx is not a multiple of the %u-byte "
-			                      "%s entry",
-			                      r->input_name, tw->line, (unsigned long long)tw->line_offset,
-			                      bytes, gmmu_entry_type_name(o->entry));
+			return p2ps_error_set(
+			        err, P2PS_EINVAL,
+			        "%s:%zu: offset 0x%llx is not a multiple of the %u-byte "
+			        "%s entry",
+			        r->input_name, tw->line, (unsigned long long)tw->line_offset, bytes,
+			        gmmu_entry_type_name(o->entry));
 		r->next_index = tw->line_offset / bytes;
 	}
 	if (bytes == 8 && tw->hi)
@@ -517,7 +524,8 @@ static int feed_raw(struct run *r, struct p2ps_error *err)
 	while (!rc && (rc = p2ps_dump_file_next(&f, &data, &len, &off, err)) > 0) {
 		rc = 0;
 		for (size_t pos = 0; pos < len && !rc; pos += RAW_SLICE_BYTES) {
-			size_t n = (len - pos < RAW_SLICE_BYTES ? len - pos : RAW_SLICE_BYTES) / bytes;
+			size_t n =
+			        (len - pos < RAW_SLICE_BYTES ? len - pos : RAW_SLICE_BYTES) / bytes;
 			uint64_t index0 = (off + pos) / bytes;
 			if (r->summarize && o->entry == GMMU_ENTRY_PTE) {
 				uint64_t va;
@@ -528,7 +536,8 @@ static int feed_raw(struct run *r, struct p2ps_error *err)
 			} else {
 				for (size_t i = 0; i < n && !rc; i++) {
 					const uint8_t *e = data + pos + (size_t)i * bytes;
-					uint64_t w[2] = {p2ps_le64(e), bytes == 16 ? p2ps_le64(e + 8) : 0};
+					uint64_t w[2] = {p2ps_le64(e),
+					                 bytes == 16 ? p2ps_le64(e + 8) : 0};
 					rc = take_entry(r, index0 + i, w, err);
 				}
 			}
@@ -578,12 +587,14 @@ static void usage(const char *cmd)
 	        "usage: pte-decode %s (--chip CHIP | --format FMT) INPUT [options]%s\n"
 	        "inputs:\n"
 	        "  --raw FILE|-           little-endian entries (8 bytes; 16 for dual-pde)\n"
-	        "  --text FILE|-          hex words: '0x7f97_94000001 ...', 'OFFSET: w w', # comments\n"
+	        "  --text FILE|-          hex words: '0x7f97_94000001 ...', 'OFFSET: w w', # "
+	        "comments\n"
 	        "  --mem [vid:|sys:]PA=FILE  physical memory image (repeatable), with\n"
 	        "  --pdb PA[:vid|:sys]    root page directory: walk the whole hierarchy\n"
 	        "options:\n"
 	        "  --entry pte|pde|dual-pde  what --raw/--text entries are (default pte)\n"
-	        "  --level NAME           table level of --raw/--text entries (PT_SMALL, PT_BIG, PD0,\n"
+	        "  --level NAME           table level of --raw/--text entries (PT_SMALL, PT_BIG, "
+	        "PD0,\n"
 	        "                         PD1 ...): sets the page size (default PT_SMALL)\n"
 	        "  --va ADDR              VA mapped by entry 0 of --raw/--text (default 0)\n"
 	        "  --big-page 64K|128K    big page size for PT_BIG (default 64K)\n"
@@ -617,8 +628,7 @@ static int parse_pdb(const char *arg, struct opts *o)
 		    !strcasecmp(a, "VIDEO_MEMORY"))
 			o->pdb_space = P2PS_MEM_VID;
 		else if (!strcasecmp(a, "sys") || !strcasecmp(a, "sys_coh") ||
-		         !strcasecmp(a, "sys_noncoh") ||
-		         !strcasecmp(a, "SYSTEM_COHERENT_MEMORY") ||
+		         !strcasecmp(a, "sys_noncoh") || !strcasecmp(a, "SYSTEM_COHERENT_MEMORY") ||
 		         !strcasecmp(a, "SYSTEM_NON_COHERENT_MEMORY"))
 			o->pdb_space = P2PS_MEM_SYS;
 		else
@@ -632,8 +642,9 @@ static const struct gmmu_level *find_level(const struct gmmu_format *f, const ch
 {
 	for (size_t i = 0; i < f->n_levels; i++) {
 		const char *a = f->levels[i].name, *b = name;
-		while (*a && *b && (tolower((unsigned char)*a) == tolower((unsigned char)*b) ||
-		                    (*a == '_' && *b == '-')))
+		while (*a && *b &&
+		       (tolower((unsigned char)*a) == tolower((unsigned char)*b) ||
+		        (*a == '_' && *b == '-')))
 			a++, b++;
 		if (!*a && !*b)
 			return &f->levels[i];
@@ -644,8 +655,22 @@ static const struct gmmu_level *find_level(const struct gmmu_format *f, const ch
 static int parse_opts(int argc, char **argv, struct opts *o)
 {
 	enum {
-		O_CHIP = 256, O_FORMAT, O_ENTRY, O_LEVEL, O_VA, O_RAW, O_TEXT, O_MEM, O_PDB,
-		O_BIG, O_SUMMARY, O_JSON, O_ALL, O_EXPECT, O_MAXD, O_HELP,
+		O_CHIP = 256,
+		O_FORMAT,
+		O_ENTRY,
+		O_LEVEL,
+		O_VA,
+		O_RAW,
+		O_TEXT,
+		O_MEM,
+		O_PDB,
+		O_BIG,
+		O_SUMMARY,
+		O_JSON,
+		O_ALL,
+		O_EXPECT,
+		O_MAXD,
+		O_HELP,
 	};
 	static const struct option lo[] = {
 	        {"chip", required_argument, NULL, O_CHIP},
@@ -750,7 +775,8 @@ static int parse_opts(int argc, char **argv, struct opts *o)
 		return fail("%s: --chip CHIP or --format v2|v3 is required", o->cmd);
 	int inputs = (o->raw != NULL) + (o->text != NULL) + (o->n_mems || o->has_pdb);
 	if (inputs != 1)
-		return fail("%s: give exactly one input: --raw, --text, or --mem with --pdb", o->cmd);
+		return fail("%s: give exactly one input: --raw, --text, or --mem with --pdb",
+		            o->cmd);
 	if ((o->n_mems != 0) != o->has_pdb)
 		return fail("%s: --mem and --pdb go together (chunks of memory and the root "
 		            "directory in them)",
@@ -767,8 +793,8 @@ static int parse_opts(int argc, char **argv, struct opts *o)
 		if (!o->level) {
 			char names[128] = "";
 			for (size_t i = 0; i < o->fmt->n_levels; i++)
-				snprintf(names + strlen(names), sizeof(names) - strlen(names), "%s%s",
-				         i ? ", " : "", o->fmt->levels[i].name);
+				snprintf(names + strlen(names), sizeof(names) - strlen(names),
+				         "%s%s", i ? ", " : "", o->fmt->levels[i].name);
 			return fail("--level %s: not a level of %s (%s)", o->level_arg,
 			            o->fmt->name, names);
 		}
@@ -833,10 +859,12 @@ static void describe_diff(const struct opts *o, const struct gmmu_diff *d, char 
 		       size_str(1ull << d->act->page_shift, b, sizeof(b)));
 	if (d->what & GMMU_DIFF_APERTURE)
 		append(buf, len, &n, "%swrong aperture: expected %s, found %s", n ? "; " : "",
-		       gmmu_aperture_name(d->exp->aperture), gmmu_aperture_name(d->act->v.aperture));
+		       gmmu_aperture_name(d->exp->aperture),
+		       gmmu_aperture_name(d->act->v.aperture));
 	if (d->what & GMMU_DIFF_ADDRESS)
-		append(buf, len, &n, "%swrong address: expected 0x%llx, found 0x%llx", n ? "; " : "",
-		       (unsigned long long)d->exp_target, (unsigned long long)d->act_target);
+		append(buf, len, &n, "%swrong address: expected 0x%llx, found 0x%llx",
+		       n ? "; " : "", (unsigned long long)d->exp_target,
+		       (unsigned long long)d->act_target);
 	if (d->what & GMMU_DIFF_PEER)
 		append(buf, len, &n, "%swrong peer: expected %u, found %u", n ? "; " : "",
 		       d->exp->peer_index, d->act->v.peer_index);
@@ -849,8 +877,8 @@ static void describe_diff(const struct opts *o, const struct gmmu_diff *d, char 
 		for (int i = 0; i < GMMU_FLAG_COUNT; i++)
 			if (d->flags_wrong >> i & 1)
 				append(buf, len, &n, " %s expected %d found %d",
-				       gmmu_flag_name((enum gmmu_flag)i), d->exp->flags_val >> i & 1,
-				       !(d->exp->flags_val >> i & 1));
+				       gmmu_flag_name((enum gmmu_flag)i),
+				       d->exp->flags_val >> i & 1, !(d->exp->flags_val >> i & 1));
 	}
 }
 
@@ -872,12 +900,28 @@ static int diff_print(void *ctx, const struct gmmu_diff *d, struct p2ps_error *e
 		json_object_object_add(j, "size", json_object_new_uint64(d->size));
 		json_object_object_add(j, "mapping", json_object_new_string(name));
 		json_object *kinds = json_object_new_array();
-		static const char *const names[] = {"missing", "extra",   "aperture", "address",
-		                                    "page_size", "peer", "kind",     "flags"};
+		static const char *const names[] = {"missing",   "extra", "aperture", "address",
+		                                    "page_size", "peer",  "kind",     "flags"};
 		for (unsigned i = 0; i < 8; i++)
 			if (d->what >> i & 1)
 				json_object_array_add(kinds, json_object_new_string(names[i]));
 		json_object_object_add(j, "what", kinds);
+		if (d->exp) {
+			json_object_object_add(
+			        j, "expected_aperture",
+			        json_object_new_string(gmmu_aperture_name(d->exp->aperture)));
+			json_object_object_add(j, "expected_target",
+			                       json_object_new_string(hex(d->exp_target, buf, 32)));
+		}
+		if (d->act) {
+			json_object_object_add(
+			        j, "found_aperture",
+			        json_object_new_string(gmmu_aperture_name(d->act->v.aperture)));
+			json_object_object_add(j, "found_target",
+			                       json_object_new_string(hex(d->act_target, buf, 32)));
+			json_object_object_add(j, "found_page_size",
+			                       json_object_new_uint64(1ull << d->act->page_shift));
+		}
 		json_object_object_add(j, "message", json_object_new_string(what));
 		json_object_array_add(v->jdiffs, j);
 		return 0;
@@ -913,7 +957,8 @@ static int run_verify(struct run *r, struct p2ps_error *err)
 		if (o->json) {
 			json_object *top = json_object_new_object();
 			json_object_object_add(top, "match", json_object_new_boolean(!st.diffs));
-			json_object_object_add(top, "differences", json_object_new_uint64(st.diffs));
+			json_object_object_add(top, "differences",
+			                       json_object_new_uint64(st.diffs));
 			json_object_object_add(top, "intended_bytes",
 			                       json_object_new_uint64(st.intended_bytes));
 			json_object_object_add(top, "matched_bytes",
@@ -927,11 +972,12 @@ static int run_verify(struct run *r, struct p2ps_error *err)
 			if (st.diffs > vo.shown)
 				printf("... %llu more differences (--max-diffs 0 lists all)\n",
 				       (unsigned long long)(st.diffs - vo.shown));
-			printf("verify: %s: %llu difference%s; %llu of %llu intended bytes mapped as "
-			       "intended (%zu mappings)\n",
+			printf("verify: %s: %llu difference%s; %.3f of %.3f GiB intended mapped as "
+			       "intended (%zu mapping%s)\n",
 			       st.diffs ? "DIFFERENT" : "OK", (unsigned long long)st.diffs,
-			       st.diffs == 1 ? "" : "s", (unsigned long long)st.matched_bytes,
-			       (unsigned long long)st.intended_bytes, spec.n);
+			       st.diffs == 1 ? "" : "s", (double)st.matched_bytes / (1 << 30),
+			       (double)st.intended_bytes / (1 << 30), spec.n,
+			       spec.n == 1 ? "" : "s");
 		}
 	}
 	json_object_put(vo.jdiffs);
@@ -995,8 +1041,10 @@ static int run_cmd(int argc, char **argv)
 			r.jranges = NULL;
 			summary_totals(&r, top);
 			if (o.has_pdb) {
-				json_object_object_add(top, "tables", json_object_new_uint64(wst.tables));
-				json_object_object_add(top, "pdes", json_object_new_uint64(wst.pdes));
+				json_object_object_add(top, "tables",
+				                       json_object_new_uint64(wst.tables));
+				json_object_object_add(top, "pdes",
+				                       json_object_new_uint64(wst.pdes));
 			}
 			puts(json_object_to_json_string_ext(top, JSON_C_TO_STRING_PRETTY |
 			                                                 JSON_C_TO_STRING_SPACED));
@@ -1005,7 +1053,8 @@ static int run_cmd(int argc, char **argv)
 			summary_totals(&r, NULL);
 			if (o.has_pdb)
 				printf("# walk: %llu tables, %llu PDEs followed\n",
-				       (unsigned long long)wst.tables, (unsigned long long)wst.pdes);
+				       (unsigned long long)wst.tables,
+				       (unsigned long long)wst.pdes);
 		}
 	}
 	json_object_put(r.jranges);

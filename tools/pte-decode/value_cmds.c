@@ -94,6 +94,7 @@ enum {
 	OPT_PRIV,
 	OPT_ATOMIC,
 	OPT_ACE,
+	OPT_NVSWITCH,
 	OPT_HELP,
 };
 
@@ -115,6 +116,7 @@ static const struct option long_opts[] = {
         {"privilege", no_argument, NULL, OPT_PRIV},
         {"atomic-disable", no_argument, NULL, OPT_ATOMIC},
         {"ace", no_argument, NULL, OPT_ACE},
+        {"nvswitch", no_argument, NULL, OPT_NVSWITCH},
         {"quiet", no_argument, NULL, 'q'},
         {"help", no_argument, NULL, OPT_HELP},
         {NULL, 0, NULL, 0},
@@ -190,6 +192,7 @@ static int parse_opts(int argc, char **argv, struct value_opts *o, const int *al
 		case OPT_PRIV: o->rq.privilege = true; break;
 		case OPT_ATOMIC: o->rq.atomic_disable = true; break;
 		case OPT_ACE: o->rq.access_counting = true; break;
+		case OPT_NVSWITCH: o->rq.nvswitch = true; break;
 		default: return fail_msg(cmd, "unhandled option", NULL);
 		}
 	}
@@ -390,6 +393,8 @@ static const char p2p_help[] =
         "  --kind KIND         default GENERIC_MEMORY (PITCH on Pascal/Volta)\n"
         "  --vol --read-only --privilege --atomic-disable   access flags\n"
         "  --ace               v3: access counting enabled (the driver's default is ACD)\n"
+        "  --nvswitch          nvlink on TU10x..AD10x: the NVSwitch peer address layout\n"
+        "                      (ADDRESS_VID continued in COMPTAGLINE, 45 bits)\n"
         "  --as-written        store what a release driver build stores for values that do\n"
         "                      not fit, instead of refusing them\n"
         "  --json              one JSON object;  -q: only the entry\n"
@@ -398,9 +403,9 @@ static const char p2p_help[] =
 int pte_decode_cmd_p2p(int argc, char **argv)
 {
 	static const int allowed[] = {
-	        OPT_CHIP, OPT_FORMAT, OPT_AS_WRITTEN, OPT_JSON,   'q',           OPT_MODE,
-	        OPT_PEER, OPT_BAR1,   OPT_FABRIC,     OPT_OFFSET, OPT_PAGE_SIZE, OPT_KIND,
-	        OPT_VOL,  OPT_RO,     OPT_PRIV,       OPT_ATOMIC, OPT_ACE,       0};
+	        OPT_CHIP, OPT_FORMAT, OPT_AS_WRITTEN, OPT_JSON,      'q',      OPT_MODE, OPT_PEER,
+	        OPT_BAR1, OPT_FABRIC, OPT_OFFSET,     OPT_PAGE_SIZE, OPT_KIND, OPT_VOL,  OPT_RO,
+	        OPT_PRIV, OPT_ATOMIC, OPT_ACE,        OPT_NVSWITCH,  0};
 	struct value_opts o = {.entry = GMMU_ENTRY_PTE};
 	int rc = parse_opts(argc, argv, &o, allowed, p2p_help);
 	if (rc >= 0)
