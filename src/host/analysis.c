@@ -853,8 +853,11 @@ static void pair_iommu(struct ctx *c, struct p2ps_pair *p)
 			const char *why = !h->iommu.known
 			                          ? "the source carries no IOMMU state"
 			                          : p2ps_dev_unknown(d, P2PS_FACT_IOMMU_GROUP);
-			add(c, &p->reasons, P2PS_R_IOMMU_UNKNOWN, P2PS_SEV_UNKNOWN, g->dev_idx,
-			    "%s: IOMMU mode unknown: %s", lbl,
+			/* Requests that turn inside a switch never meet the IOMMU anyway. */
+			add(c, &p->reasons, P2PS_R_IOMMU_UNKNOWN,
+			    below ? P2PS_SEV_INFO : P2PS_SEV_UNKNOWN, g->dev_idx,
+			    "%s: IOMMU mode unknown%s: %s", lbl,
+			    below ? " (irrelevant: this pair's requests stay in the switch)" : "",
 			    why ? why : "IOMMU present but the group's domain type is not known");
 			break;
 		}

@@ -324,19 +324,35 @@ static void test_iommu_modes(void **state)
 	assert_int_equal(pair01(f)->verdict, P2PS_VERDICT_READY);
 	p2ps_analysis_free(&f->a);
 
-	/* Group type not readable: unknown, not ready-by-default. */
+	/* Group type not readable while the requests may go up (switch ports with
+	 * redirect): unknown, not ready-by-default. */
 	h->devs[f->g1].iommu_domain_type[0] = '\0';
+	tm_acs(&h->devs[f->dsp0], 0x7f, 0x1d);
 	run(f);
 	assert_int_equal(f->a.gpus[1].iommu, P2PS_IOMMU_UNKNOWN);
-	assert_int_equal(pair01(f)->verdict, P2PS_VERDICT_UNKNOWN);
-	assert_non_null(tm_find(&pair01(f)->reasons, P2PS_R_IOMMU_UNKNOWN, f->g1));
+	r = tm_find(&pair01(f)->reasons, P2PS_R_IOMMU_UNKNOWN, f->g1);
+	assert_non_null(r);
+	assert_int_equal(r->sev, P2PS_SEV_UNKNOWN);
 	p2ps_analysis_free(&f->a);
 
-	/* No IOMMU state at all (an lspci dump). */
+	/* No IOMMU state at all (an lspci dump), ports that cannot redirect: the requests
+	 * stay in the switch, so the unknown IOMMU does not matter: ready. */
 	h->iommu.known = false;
+	h->devs[f->dsp0].acs.present = false;
 	run(f);
 	assert_int_equal(f->a.gpus[0].iommu, P2PS_IOMMU_UNKNOWN);
+	r = tm_find(&pair01(f)->reasons, P2PS_R_IOMMU_UNKNOWN, f->g0);
+	assert_non_null(r);
+	assert_int_equal(r->sev, P2PS_SEV_INFO);
+	assert_int_equal(pair01(f)->verdict, P2PS_VERDICT_READY);
+	p2ps_analysis_free(&f->a);
+	/* ... and with ACS unreadable at a turning port it does. */
+	snprintf(h->devs[f->dsp1].unknown[P2PS_FACT_ACS], P2PS_HOST_REASON_MAX, "needs root");
+	run(f);
 	assert_int_equal(pair01(f)->verdict, P2PS_VERDICT_UNKNOWN);
+	r = tm_find(&pair01(f)->reasons, P2PS_R_IOMMU_UNKNOWN, f->g0);
+	assert_non_null(r);
+	assert_int_equal(r->sev, P2PS_SEV_UNKNOWN);
 	done(f);
 }
 

@@ -255,6 +255,27 @@ static int verify(struct ctx *c, const struct xfer *x, int nx, size_t bytes)
 	return 0;
 }
 
+/* The bulk kernel stops instead of hanging when a stage never completes and
+ * says so in a flag; verification would also fail, but this names the cause. */
+static int bulk_failed(struct ctx *c, enum engine eng, const struct xfer *x, int nx)
+{
+	if ((eng != ENG_SM_WRITE && eng != ENG_SM_READ) || c->o->sm_variant != PB_SM_BULK)
+		return 0;
+	for (int k = 0; k < nx; k++) {
+		int failed = 0;
+		if (on_dev(c, x[k].exec) || cu(c,
+		                               cudaMemcpy(&failed, c->d[x[k].exec].failed,
+		                                          sizeof(failed), cudaMemcpyDeviceToHost),
+		                               "cudaMemcpy", ord(c, x[k].exec)))
+			return c->err->code;
+		if (failed)
+			return p2ps_error_set(c->err, P2PS_EIO,
+			                      "bulk copy on device %d: a stage never completed",
+			                      ord(c, x[k].exec));
+	}
+	return 0;
+}
+
 /* Median time of trials verified runs of reps rounds; one unverified warm-up
  * round first keeps first-touch costs (staging buffers, module load) out. */
 static int measure_ms(struct ctx *c, enum engine eng, const struct xfer *x, int nx, size_t bytes,
@@ -271,6 +292,8 @@ static int measure_ms(struct ctx *c, enum engine eng, const struct xfer *x, int 
 		if (poison(c, x, nx, bytes) || timed_run(c, eng, x, nx, bytes, reps, &t[k]) ||
 		    verify(c, x, nx, bytes))
 			return c->err->code;
+	if (bulk_failed(c, eng, x, nx))
+		return c->err->code;
 	*ms = median(t, trials);
 	return 0;
 }

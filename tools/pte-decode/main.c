@@ -28,7 +28,7 @@ static const char usage[] =
         "  p2p     (--chip CHIP | --format FMT) --mode stock|nvlink|bar1 [--peer N]\n"
         "          [--bar1 ADDR] [--fabric-base ADDR] [--offset OFF] [--page-size SIZE]\n"
         "          [--kind KIND] [--vol] [--read-only] [--privilege] [--atomic-disable]\n"
-        "          [--ace] [--as-written] [--json] [-q]\n"
+        "          [--ace] [--nvswitch] [--as-written] [--json] [-q]\n"
         "          The PTE the stock driver writes for a PCIe or NVLink peer, or the one the\n"
         "          BAR1-P2P patch writes (SYSTEM_NON_COHERENT, peer BAR1 address).\n"
         "  formats [--markdown | --json]\n"
