@@ -27,29 +27,42 @@ dump=$work/ad102-ptes.bin
 bytes=$(stat -c %s "$dump")
 cat "$dump" >/dev/null # page cache
 
-now() { date +%s%N; }
-cat_ns=()
-pte_ns=()
+# One timed run: `timed OUT CMD...` prints "wall_ns cpu_ns" (cpu = user + sys of CMD),
+# CMD's standard output going to OUT.
+TIMEFORMAT='%R %U %S'
+timed() {
+	local out=$1 t
+	shift
+	t=$({ time "$@" >"$out" 2>/dev/null; } 2>&1)
+	awk -v t="$t" 'BEGIN { split(t, a, " "); printf "%.0f %.0f\n", a[1] * 1e9, (a[2] + a[3]) * 1e9 }'
+}
+cat_wall=() cat_cpu=() pte_wall=() pte_cpu=()
 for ((i = 0; i < runs; i++)); do
-	t0=$(now)
-	cat "$dump" >/dev/null
-	t1=$(now)
-	"$tool" decode --chip AD102 --raw "$dump" --summary >"$work/summary.txt"
-	t2=$(now)
-	cat_ns+=($((t1 - t0)))
-	pte_ns+=($((t2 - t1)))
+	read -r w c <<<"$(timed /dev/null cat "$dump")"
+	cat_wall+=("$w") cat_cpu+=("$c")
+	read -r w c <<<"$(timed /dev/null "$tool" decode --chip AD102 --raw "$dump" --summary)"
+	pte_wall+=("$w") pte_cpu+=("$c")
 done
+"$tool" decode --chip AD102 --raw "$dump" --summary >"$work/summary.txt"
 ranges=$(($(wc -l <"$work/summary.txt") - 1))
 
 stats() { # ns... -> "best median"
 	printf '%s\n' "$@" | sort -n | awk '{ v[NR] = $1 } END { print v[1], v[int((NR + 1) / 2)] }'
 }
-read -r cat_best cat_med <<<"$(stats "${cat_ns[@]}")"
-read -r pte_best pte_med <<<"$(stats "${pte_ns[@]}")"
-rate() { awk -v b="$bytes" -v ns="$1" 'BEGIN { printf "%.0f", b / (ns / 1e9) / 1048576 }'; }
+rate() { awk -v b="$bytes" -v ns="$1" 'BEGIN { printf "%6.0f", b / (ns / 1e9) / 1048576 }'; }
 ratio() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.2f", a / b }'; }
 
-echo "pte-decode-bench: $((bytes >> 20)) MiB, $((bytes / 8)) PTEs, $ranges summary ranges, $runs runs, $(nproc) CPUs"
-echo "  cat FILE >/dev/null          best $(rate "$cat_best") MiB/s   median $(rate "$cat_med") MiB/s"
-echo "  pte-decode decode --summary  best $(rate "$pte_best") MiB/s   median $(rate "$pte_med") MiB/s"
-echo "  ratio pte-decode/cat         best $(ratio "$cat_best" "$pte_best")   median $(ratio "$cat_med" "$pte_med")   (goal >= 0.40)"
+echo "pte-decode-bench: $((bytes >> 20)) MiB, $((bytes / 8)) PTEs, $ranges summary ranges," \
+	"$runs runs, $(nproc) CPUs, load $(cut -d' ' -f1 /proc/loadavg)"
+read -r cwb cwm <<<"$(stats "${cat_wall[@]}")"
+read -r pwb pwm <<<"$(stats "${pte_wall[@]}")"
+read -r ccb ccm <<<"$(stats "${cat_cpu[@]}")"
+read -r pcb pcm <<<"$(stats "${pte_cpu[@]}")"
+echo "  wall clock                   best MiB/s  median MiB/s"
+echo "    cat FILE >/dev/null          $(rate "$cwb")       $(rate "$cwm")"
+echo "    pte-decode decode --summary  $(rate "$pwb")       $(rate "$pwm")"
+echo "    ratio pte-decode/cat         $(ratio "$cwb" "$pwb")         $(ratio "$cwm" "$pwm")   (goal >= 0.40)"
+echo "  CPU time (user+sys; steadier on a shared machine)"
+echo "    cat FILE >/dev/null          $(rate "$ccb")       $(rate "$ccm")"
+echo "    pte-decode decode --summary  $(rate "$pcb")       $(rate "$pcm")"
+echo "    ratio pte-decode/cat         $(ratio "$ccb" "$pcb")         $(ratio "$ccm" "$pcm")"

@@ -10,22 +10,23 @@
 #   --capture  also run scripts/capture-host.sh (host snapshot for bar-inspect)
 #   --quick    device list and self-copy only (single-GPU machines)
 #   --variants time the SM copy kernels (grid, warp, bulk) at several grid sizes
+#   --sizes    one-way bandwidth of the copy engine and SM kernel from 64 KiB to 1 GiB
 #
 # Build dependencies missing on the machine are taken from .cmp/debs/*.deb
 # (unpacked under /tmp/p2ps-sysroot, never into /). Results go to $OUT
 # (default /tmp/p2ps-out): run.log, results.tar.gz and the capture tarball.
 set -uo pipefail
-compare=0 capture=0 quick=0 variants=0
+compare=0 capture=0 quick=0 variants=0 sizes=0
 for a in "$@"; do
 	case $a in
 	--compare) compare=1 ;;
 	--variants) variants=1 ;;
+	--sizes) sizes=1 ;;
 	--capture) capture=1 ;;
 	--quick) quick=1 ;;
-	*) echo "usage: $0 [--compare] [--capture] [--quick] [--variants]" >&2; exit 2 ;;
+	*) echo "usage: $0 [--compare] [--capture] [--quick] [--variants] [--sizes]" >&2; exit 2 ;;
 	esac
 done
-top=$(pwd)
 out=${OUT:-/tmp/p2ps-out}
 res=/tmp/p2ps-results
 mkdir -p "$out" "$res"
@@ -53,7 +54,7 @@ if ! { pkg-config --exists json-c libpci cmocka; } 2>/dev/null; then
 	mkdir -p $sr
 	for f in .cmp/debs/*.deb; do dpkg -x "$f" $sr; done
 	lib=$sr/usr/lib/x86_64-linux-gnu
-	for pc in $lib/pkgconfig/*.pc $sr/usr/share/pkgconfig/*.pc; do
+	for pc in "$lib"/pkgconfig/*.pc "$sr"/usr/share/pkgconfig/*.pc; do
 		[ -e "$pc" ] && sed -i "s#=/usr#=$sr/usr#" "$pc"
 	done
 	export PATH=$sr/usr/bin:$PATH LD_LIBRARY_PATH=$lib:${LD_LIBRARY_PATH:-}
@@ -74,7 +75,8 @@ else
 	echo "CMake build failed; building p2p-bench alone with nvcc and cc"
 	d=tools/p2p-bench o=/tmp/p2ps-direct
 	mkdir -p $o
-	nvcc -O2 --generate-code=arch=compute_90,code=[compute_90,sm_90] -c $d/kernels.cu -o $o/kernels.o &&
+	# shellcheck disable=SC2046 # pkg-config prints several words on purpose
+	nvcc -O2 '--generate-code=arch=compute_90,code=[compute_90,sm_90]' -c $d/kernels.cu -o $o/kernels.o &&
 		cc -std=c17 -O2 -Wall -Wextra -D_GNU_SOURCE -DP2PS_VERSION=\"direct\" -Iinclude -I$d \
 			$(pkg-config --cflags json-c) -I/usr/local/cuda/include \
 			$d/main.c $d/measure.c $d/nvml.c $d/output.c $d/report.c src/common/error.c $o/kernels.o \
@@ -121,6 +123,14 @@ if [ $variants = 1 ]; then
 			"$bench" --no-latency --sm-kernel $k --sm-blocks $b --json >"$res/sweep-$k-$b.json" &&
 				python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); print(sys.argv[2], " ".join("%s=%s" % (m["key"], m["values"][0][1] if len(m["values"]) > 1 else m["values"][0][0]) for m in d["matrices"] if m["engine"].startswith("sm")), "verified", d["verification"])' "$res/sweep-$k-$b.json" "$k/$b"
 		done
+	done
+fi
+
+if [ $sizes = 1 ]; then
+	step p2p-bench copy size sweep
+	for sz in 64K 256K 1M 4M 16M 64M 256M 1G; do
+		"$bench" --no-latency --size $sz --reps 10 --trials 5 --json >"$res/size-$sz.json" &&
+			python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); v={m["key"]: m["values"] for m in d["matrices"]}; n=len(d["devices"]); c=(0,1) if n>1 else (0,0); print(sys.argv[2], *("%s=%.1f" % (k, v[k][c[0]][c[1]]) for k in ("ce_uni_p2p_on","sm_write_uni_p2p_on","sm_read_uni_p2p_on","ce_bi_p2p_on","sm_write_bi_p2p_on")), "bad=%d" % d["verification"]["mismatched_words"])' "$res/size-$sz.json" $sz
 	done
 fi
 

@@ -41,7 +41,7 @@ int p2ps_parse_hex_u64(const char *s, uint64_t *out)
 		prev = *s;
 		if (v >> 60)
 			return P2PS_ERANGE;
-		v = v << 4 | (uint64_t)d;
+		v = v * 16 + (uint64_t)d; /* hex digit */
 		digits++;
 	}
 	if (!digits || prev == '_')

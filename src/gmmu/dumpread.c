@@ -16,7 +16,7 @@
 
 /* Streaming buffer: large enough that read() overhead is small, small enough
  * to stay in L2 while the decoder walks it. */
-#define DUMP_STREAM_BUF (1u << 20)
+#define DUMP_STREAM_BUF (1024u * 1024u)
 
 static int open_input(const char *name, int *fd, struct p2ps_error *err)
 {

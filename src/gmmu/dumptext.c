@@ -87,8 +87,9 @@ static int parse_word(const char *w, size_t n, const char *name, size_t line, si
 			return p2ps_error_set(err, P2PS_ERANGE, "%s:%zu:%zu: '%s' exceeds 128 bits",
 			                      name, line, col, shown);
 		}
-		hi = hi << 4 | lo >> 60;
-		lo = lo << 4 | (uint64_t)d;
+		/* one hex digit more: the 128-bit value times 16 plus d */
+		hi = hi * 16 + (lo >> 60);
+		lo = lo * 16 + (uint64_t)d;
 		if (digits || d)
 			digits++;
 	}
@@ -175,7 +176,7 @@ int p2ps_text_slurp(const char *name, size_t max_bytes, char **text, size_t *len
 	if (fd < 0)
 		return p2ps_error_set(err, errno == ENOENT ? P2PS_ENOENT : P2PS_EIO, "%s: open: %s",
 		                      name, strerror(errno));
-	size_t cap = 1u << 16, n = 0;
+	size_t cap = 64 * 1024, n = 0;
 	char *buf = malloc(cap + 1);
 	int rc = 0;
 	if (!buf) {

@@ -48,7 +48,9 @@ struct walk {
 
 static size_t seen_hash(uint64_t pa, unsigned space)
 {
-	uint64_t h = (pa ^ ((uint64_t)space << 62)) * 0x9e3779b97f4a7c15ull;
+	/* Fibonacci hashing of (pa, space); tables are page-aligned, so the low bits
+	 * carry little and the product's high bits are taken. */
+	uint64_t h = (pa + space) * 0x9e3779b97f4a7c15ull;
 	return (size_t)(h >> 17);
 }
 
@@ -209,6 +211,13 @@ static int walk_table(struct walk *w, const struct gmmu_level *lv, enum p2ps_mem
 	                   .used = true};
 	w->seen_n++;
 
+	if (pa + (bytes - 1) < pa)
+		return p2ps_error_set(
+		        err, P2PS_ERANGE,
+		        "%s (VA 0x%llx): %s table at %s PA 0x%llx runs past the end of "
+		        "the address space",
+		        from, (unsigned long long)va_base, level_name(lv),
+		        p2ps_mem_space_name(space), (unsigned long long)pa);
 	const uint8_t *t = p2ps_mem_set_at(w->mem, space, pa, bytes);
 	if (!t)
 		return p2ps_error_set(

@@ -346,10 +346,12 @@ static int ancestors(const struct p2ps_host *h, int idx, int *out, int max, bool
 	return n;
 }
 
-static bool tree_known(const struct p2ps_dev *d)
+/* Whether the chain above a device is complete: a topmost device must really sit on a
+ * root bus, not below a bridge the model lacks (has_parent without a parent) or in a
+ * place the backend could not determine (a reason in unknown[PARENT]). */
+static bool top_known(const struct p2ps_dev *d)
 {
-	/* A device with no parent and a reason for it sits somewhere we could not place. */
-	return !(d->parent_idx < 0 && p2ps_dev_unknown(d, P2PS_FACT_PARENT));
+	return !(d->parent_idx < 0 && (d->has_parent || p2ps_dev_unknown(d, P2PS_FACT_PARENT)));
 }
 
 enum p2ps_topo p2ps_topo_classify(const struct p2ps_host *h, int a, int b, int *lca, int turn[2])
@@ -363,8 +365,22 @@ enum p2ps_topo p2ps_topo_classify(const struct p2ps_host *h, int a, int b, int *
 	const struct p2ps_dev *da = &h->devs[a], *db = &h->devs[b];
 	int na = ancestors(h, a, pa, P2PS_PATH_MAX, &la);
 	int nb = ancestors(h, b, pb, P2PS_PATH_MAX, &lb);
-	if (la || lb || !tree_known(da) || !tree_known(db))
+	if (la || lb || !top_known(na ? &h->devs[pa[na - 1]] : da) ||
+	    !top_known(nb ? &h->devs[pb[nb - 1]] : db))
 		return P2PS_TOPO_UNKNOWN;
+
+	/* One device above the other (a peer that is a bridge, e.g. a switch port's own
+	 * BAR): they meet at the upper one. */
+	for (int k = 0; k < 2; k++) {
+		const int *up = k ? pb : pa;
+		int nu = k ? nb : na, other = k ? a : b;
+		for (int i = 0; i < nu; i++)
+			if (up[i] == other) {
+				*lca = other;
+				turn[k] = i > 0 ? up[i - 1] : -1;
+				return i + 1 <= 3 ? P2PS_TOPO_PIX : P2PS_TOPO_PXB;
+			}
+	}
 
 	/* Lowest common ancestor: the first of a's ancestors that is also b's. */
 	int ia = -1, ib = -1;
@@ -599,7 +615,14 @@ static void gpu_bar1(struct ctx *c, struct p2ps_gpu_report *g, int gi)
 	    why ? why : "no NVML or nvidia-smi report");
 }
 
-/* Prefetchable GPU BARs must fit the prefetchable window of the bridge above. */
+static bool window_holds(const struct p2ps_window *w, const struct p2ps_bar *b)
+{
+	return w->present && b->address >= w->base && b->size &&
+	       b->address + (b->size - 1) <= w->limit && b->address + (b->size - 1) >= b->address;
+}
+
+/* Every assigned memory BAR of the GPU must lie inside a window of the bridge above
+ * it, or the bridge does not forward the BAR's addresses. */
 static void gpu_windows(struct ctx *c, struct p2ps_gpu_report *g, int gi)
 {
 	const struct p2ps_dev *d = &c->host->devs[g->dev_idx];
@@ -615,27 +638,24 @@ static void gpu_windows(struct ctx *c, struct p2ps_gpu_report *g, int gi)
 			    "%s: BAR register %d is unassigned", lbl, i);
 		if (!p || !p->bridge.is_bridge || !b->size_known || b->unassigned)
 			continue;
-		const struct p2ps_window *w = b->prefetchable ? &p->bridge.pref : &p->bridge.mem;
-		uint64_t wsize = w->present ? w->limit - w->base + 1 : 0;
-		bool outside =
-		        w->present && (b->address < w->base || b->address + b->size - 1 > w->limit);
-		if (!w->present || b->size > wsize || outside) {
-			struct p2ps_reason *x = add(
-			        c, &g->reasons, P2PS_R_BAR_EXCEEDS_WINDOW,
-			        i == g->bar1_index ? P2PS_SEV_BLOCKER : P2PS_SEV_WARNING,
-			        g->dev_idx,
-			        "%s: BAR register %d (%s) does not fit the %sprefetchable window "
-			        "of "
-			        "bridge %s (%s)",
-			        lbl, i, p2ps_size_format(b->size, s1, sizeof(s1)),
-			        b->prefetchable ? "" : "non-", p->bdf_str,
-			        w->present ? p2ps_size_format(wsize, s2, sizeof(s2)) : "closed");
-			set_fix(x, "enable 'Above 4G Decoding' in the firmware setup, or boot with "
-			           "pci=realloc so the kernel can grow the bridge windows");
-			i += b->is_64bit;
+		/* A prefetchable BAR may also sit in the non-prefetchable window (Linux puts
+		 * 32-bit prefetchable BARs there); it only has to fit one of the two. */
+		const struct p2ps_window *pw = &p->bridge.pref, *mw = &p->bridge.mem;
+		if (window_holds(mw, b) || (b->prefetchable && window_holds(pw, b)))
 			continue;
-		}
-		i += b->is_64bit;
+		const struct p2ps_window *w = b->prefetchable && pw->present ? pw : mw;
+		uint64_t wsize = w->present ? w->limit - w->base + 1 : 0;
+		struct p2ps_reason *x =
+		        add(c, &g->reasons, P2PS_R_BAR_EXCEEDS_WINDOW,
+		            i == g->bar1_index ? P2PS_SEV_BLOCKER : P2PS_SEV_WARNING, g->dev_idx,
+		            "%s: BAR register %d (%s at %llx) does not fit the %s window of bridge "
+		            "%s (%s)",
+		            lbl, i, p2ps_size_format(b->size, s1, sizeof(s1)),
+		            (unsigned long long)b->address, w == pw ? "prefetchable" : "memory",
+		            p->bdf_str,
+		            w->present ? p2ps_size_format(wsize, s2, sizeof(s2)) : "closed");
+		set_fix(x, "enable 'Above 4G Decoding' in the firmware setup, or boot with "
+		           "pci=realloc so the kernel can grow the bridge windows");
 	}
 }
 
@@ -929,6 +949,15 @@ static void pair_topology(struct ctx *c, struct p2ps_pair *p)
 	const struct p2ps_host *h = c->host;
 	const struct p2ps_dev *da = &h->devs[c->a->gpus[p->a].dev_idx];
 	const struct p2ps_dev *db = &h->devs[c->a->gpus[p->b].dev_idx];
+	if (!p->nvlinks && c->a->gpus[p->a].is_gpu && c->a->gpus[p->b].is_gpu &&
+	    (!da->gpu.nvlink_known || !db->gpu.nvlink_known)) {
+		const struct p2ps_dev *u = da->gpu.nvlink_known ? db : da;
+		const char *why = p2ps_dev_unknown(u, P2PS_FACT_NVLINK);
+		add(c, &p->reasons, P2PS_R_NVLINK, P2PS_SEV_INFO, -1,
+		    "NVLink between the pair unknown (%s): without NVLink the BAR1 path is what "
+		    "CUDA peer access would use",
+		    why ? why : "no NVML and no captured nvidia-smi");
+	}
 	if (p->nvlinks > 0)
 		add(c, &p->reasons, P2PS_R_NVLINK, P2PS_SEV_INFO, -1,
 		    "NVLink connects the pair (NV%d): CUDA peer access uses NVLink, so the BAR1 "
@@ -967,6 +996,21 @@ static void pair_topology(struct ctx *c, struct p2ps_pair *p)
 		const char *why = p2ps_dev_unknown(da, P2PS_FACT_PARENT);
 		if (!why)
 			why = p2ps_dev_unknown(db, P2PS_FACT_PARENT);
+		char missing[96];
+		for (int k = 0; k < 2 && !why; k++) {
+			/* The topmost known device hangs below a bridge the source lacks. */
+			const struct p2ps_dev *t = k ? db : da;
+			for (int n = 0; t->parent && n < P2PS_PATH_MAX; n++)
+				t = t->parent;
+			if (t->parent_idx < 0 && t->has_parent) {
+				char pb[20];
+				snprintf(missing, sizeof(missing),
+				         "bridge %s above %s is not in the source",
+				         p2ps_bdf_format(&t->parent_bdf, pb, sizeof(pb)),
+				         t->bdf_str);
+				why = missing;
+			}
+		}
 		if (!why && (da->numa_node < 0 || db->numa_node < 0))
 			why = p2ps_dev_unknown(da->numa_node < 0 ? da : db, P2PS_FACT_NUMA);
 		add(c, &p->reasons, P2PS_R_TOPOLOGY_UNKNOWN,

@@ -204,6 +204,8 @@ static int load_tree(struct p2ps_host *host, const struct p2ps_host_source *src,
 	        .value = sysfs_path,
 	        .names = !(src->flags & P2PS_HOST_F_NO_NAMES),
 	        .kernel_view = true,
+	        /* A snapshot's bad file is bad input; on a live host it is a failed read. */
+	        .error_code = live ? P2PS_EIO : P2PS_EINVAL,
 	};
 	int rc = p2ps_pcilib_scan(host, &o, err);
 	if (rc < 0)

@@ -99,7 +99,6 @@ static void merge_kernel_bars(struct pci_dev *pd, struct p2ps_dev *d, int known)
 	int nbars = d->header_type == 0 ? 6 : d->header_type == 1 ? 2 : 1;
 	for (int i = 0; i < nbars; i++) {
 		struct p2ps_bar *b = &d->bars[i];
-		pciaddr_t flags = (known & PCI_FILL_IO_FLAGS) ? pd->flags[i] : 0;
 		pciaddr_t base = pd->base_addr[i];
 		pciaddr_t size = (known & PCI_FILL_SIZES) ? pd->size[i] : 0;
 		if (i > 0 && d->bars[i - 1].is_64bit)
@@ -123,7 +122,6 @@ static void merge_kernel_bars(struct pci_dev *pd, struct p2ps_dev *d, int known)
 			b->size = size;
 			b->size_known = true;
 		}
-		(void)flags;
 	}
 	if (known & PCI_FILL_ROM_BASE) {
 		if (pd->rom_base_addr || pd->rom_size) {
@@ -254,8 +252,8 @@ int p2ps_pcilib_scan(struct p2ps_host *host, const struct p2ps_pcilib_opts *o,
 	current_scan = &s;
 	int rc;
 	if (setjmp(s.jb)) {
-		rc = p2ps_error_set(err, o->method == PCI_ACCESS_DUMP ? P2PS_EINVAL : P2PS_EIO,
-		                    "libpci: %s", s.msg);
+		rc = p2ps_error_set(err, o->error_code ? o->error_code : P2PS_EIO, "libpci: %s",
+		                    s.msg);
 	} else {
 		rc = scan_body(&s, err);
 	}

@@ -9,7 +9,8 @@ struct p2ps_pcilib_opts {
 	const char *param; /* "sysfs.path" or "dump.name" */
 	const char *value; /* its value */
 	bool names;        /* look names up in pci.ids */
-	bool kernel_view;  /* sysfs: take sizes, driver, NUMA, IOMMU group, parent */
+	bool kernel_view;  /* sysfs: take BAR sizes and the NUMA node from the kernel */
+	int error_code;    /* code for libpci errors: P2PS_EIO live, P2PS_EINVAL for files */
 };
 
 /* Scans every device libpci sees with the given method and appends one p2ps_dev per

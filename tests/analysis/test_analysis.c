@@ -577,6 +577,31 @@ static void test_driver_and_host_findings(void **state)
 	done(f);
 }
 
+static void test_ancestor_peer_and_nvlink_unknown(void **state)
+{
+	struct fx *f = *state;
+	build_switch(f);
+	struct p2ps_dev *g1 = &f->h.devs[f->g1];
+	g1->gpu.nvlink_known = false;
+	snprintf(g1->unknown[P2PS_FACT_NVLINK], P2PS_HOST_REASON_MAX, "NVML not available");
+	run(f);
+	int lca, turn[2];
+	/* A GPU and a bridge above it meet at the bridge. */
+	assert_int_equal(p2ps_topo_classify(&f->h, f->g0, f->dsp0, &lca, turn), P2PS_TOPO_PIX);
+	assert_int_equal(lca, f->dsp0);
+	assert_int_equal(turn[0], -1);
+	assert_int_equal(p2ps_topo_classify(&f->h, f->usp, f->g1, &lca, turn), P2PS_TOPO_PIX);
+	assert_int_equal(lca, f->usp);
+	assert_int_equal(turn[1], f->dsp1);
+	const struct p2ps_pair *p = pair01(f);
+	const struct p2ps_reason *r = tm_find(&p->reasons, P2PS_R_NVLINK, -1);
+	assert_non_null(r);
+	assert_int_equal(r->sev, P2PS_SEV_INFO);
+	assert_non_null(strstr(r->text, "NVML not available"));
+	assert_false(p->moot);
+	done(f);
+}
+
 static void test_parent_loop_is_bounded(void **state)
 {
 	struct fx *f = *state;
@@ -648,6 +673,8 @@ int main(void)
 	        cmocka_unit_test_setup_teardown(test_mixed_models, setup, teardown),
 	        cmocka_unit_test_setup_teardown(test_pre_turing_unsupported, setup, teardown),
 	        cmocka_unit_test_setup_teardown(test_driver_and_host_findings, setup, teardown),
+	        cmocka_unit_test_setup_teardown(test_ancestor_peer_and_nvlink_unknown, setup,
+	                                        teardown),
 	        cmocka_unit_test_setup_teardown(test_parent_loop_is_bounded, setup, teardown),
 	        cmocka_unit_test(test_helpers),
 	};

@@ -114,6 +114,15 @@ has "$W/out" "# walk: 5 tables"
 expect 0 "$T" decode --chip AD102 --mem 0x100000="$M" --pdb 0x100000:vid
 has "$W/out" "PT_SMALL[3]@vid:0x105018 0x060000380000030f"
 
+# a sparse PTE (VALID=0, VOL=1 -> 0x8) at PT_SMALL[32] (VA 0x20000): listed with --all
+cp "$M" "$W/sparse.bin"
+put64 "$W/sparse.bin" $((0x5000 + 8 * 32)) 0x8
+expect 0 "$T" decode --chip AD102 --mem 0x100000="$W/sparse.bin" --pdb 0x100000 --summary --all
+has "$W/out" "0x000000020000-0x000000020fff   4K x 1         SPARSE"
+has "$W/out" "1 sparse"
+expect 0 "$T" decode --chip AD102 --mem 0x100000="$W/sparse.bin" --pdb 0x100000 --summary
+grep -q SPARSE "$W/out" && fail "sparse entry listed without --all"
+
 # ---- verify -------------------------------------------------------------------
 cat >"$W/spec.json" <<'EOF'
 { "chip": "AD102",
@@ -194,6 +203,9 @@ printf '{ "mappings": [ ' >"$W/broken.json"
 expect 2 "$T" verify --chip AD102 --raw "$R" --expect "$W/broken.json"
 one_line_error
 has "$W/err" "broken.json:1: invalid JSON"
+expect 2 "$T" decode --chip AD102 --raw
+one_line_error
+has "$W/err" "option '--raw' needs a value"
 expect 0 "$T" decode --raw --help
 has "$W/out" "usage: pte-decode decode"
 

@@ -32,8 +32,11 @@ fi
 
 if [ "$(id -u)" -eq 0 ] && command -v setpriv >/dev/null; then
 	nobody=(setpriv --reuid=65534 --regid=65534 --clear-groups)
+	# The checkout may sit where that user cannot reach (/root): run copies.
+	mkdir "$tmp/bin" && cp "$tool" "$top/scripts/capture-host.sh" "$tmp/bin/" && chmod 755 "$tmp/bin"
+	tool="$tmp/bin/$(basename "$tool")"
 	mkdir "$tmp/nr" && chmod 777 "$tmp/nr"
-	(cd "$tmp/nr" && "${nobody[@]}" "$top/scripts/capture-host.sh" --no-tools -o "$tmp/nr/s.tgz") 2>"$tmp/nr.err"
+	(cd "$tmp/nr" && "${nobody[@]}" "$tmp/bin/capture-host.sh" --no-tools -o "$tmp/nr/s.tgz") 2>"$tmp/nr.err"
 	grep -q "not root" "$tmp/nr.err"
 	mkdir "$tmp/nrroot"
 	tar xzf "$tmp/nr/s.tgz" -C "$tmp/nrroot" --strip-components=1

@@ -339,7 +339,7 @@ static void test_malformed(void **state)
 
 	/* A snapshot whose device directory lacks config and resource files still loads:
 	 * what is missing becomes unknown. */
-	char cmd[512];
+	char cmd[8192];
 	snprintf(cmd, sizeof(cmd),
 	         "mkdir -p %s/s/sys/devices/pci0000:00/0000:00:01.0 %s/s/sys/bus/pci/devices && "
 	         "ln -s ../../../devices/pci0000:00/0000:00:01.0 "
@@ -362,6 +362,15 @@ static void test_malformed(void **state)
 		 * one clear error, not a crash. */
 		assert_non_null(strstr(err.msg, root));
 	}
+	/* A snapshot whose resource file is garbage: libpci's parser objects (it would
+	 * exit); the model returns one line naming the file, as bad input. */
+	snprintf(cmd, sizeof(cmd),
+	         "cp -a %s %s/bad && chmod -R u+w %s/bad && "
+	         "echo garbage > %s/bad/sys/devices/pci0000:00/0000:00:06.0/resource",
+	         p2ps_test_src_path("tests/fixtures/h200x2-raw-snap"), tmpdir, tmpdir, tmpdir);
+	assert_int_equal(system(cmd), 0);
+	snprintf(root, sizeof(root), "%s/bad", tmpdir);
+	expect_fail(P2PS_HOST_SNAPSHOT, root, P2PS_EINVAL, "0000:00:06.0/resource");
 	snprintf(cmd, sizeof(cmd), "rm -rf %s", tmpdir);
 	assert_int_equal(system(cmd), 0);
 }

@@ -57,6 +57,10 @@ static void test_bdf(void **state)
 	assert_int_equal(pr_bdf_normalize("0000:00:06.8", out), P2PS_EINVAL); /* function > 7 */
 	assert_int_equal(pr_bdf_normalize("0000:00:06.0x", out), P2PS_EINVAL);
 	assert_int_equal(pr_bdf_normalize("gpu0", out), P2PS_EINVAL);
+	assert_int_equal(pr_bdf_normalize("0:0:0:0.1", out),
+	                 P2PS_EINVAL); /* four fields: found by fuzzing */
+	assert_int_equal(pr_bdf_normalize("0000:00:06.", out), P2PS_EINVAL);
+	assert_int_equal(pr_bdf_normalize("0000::06.0", out), P2PS_EINVAL);
 	assert_int_equal(pr_bdf_normalize(NULL, out), P2PS_EINVAL);
 }
 

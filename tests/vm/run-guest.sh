@@ -96,9 +96,14 @@ fetch_kernel() {
 	if [ ! -d "$kroot" ]; then
 		mkdir -p "$cache/debs"
 		log "apt-get download $pkg"
-		# The sandbox user _apt cannot write into a root-owned cache dir.
-		(cd "$cache/debs" && apt-get download -q -o APT::Sandbox::User=root "$pkg" >/dev/null) ||
-			die "apt-get download $pkg failed"
+		# The sandbox user _apt cannot write into a root-owned cache dir. A fresh
+		# machine may have no package lists yet: update them once and retry.
+		if ! (cd "$cache/debs" && apt-get download -q -o APT::Sandbox::User=root "$pkg" >/dev/null); then
+			[ "$(id -u)" = 0 ] || die "apt-get download $pkg failed (try apt-get update as root)"
+			apt-get update -qq || die "apt-get update failed"
+			(cd "$cache/debs" && apt-get download -q -o APT::Sandbox::User=root "$pkg" >/dev/null) ||
+				die "apt-get download $pkg failed"
+		fi
 		deb=$(ls "$cache/debs/${pkg}_"*.deb | head -1)
 		rm -rf "$kroot.tmp"
 		mkdir -p "$kroot.tmp"

@@ -338,11 +338,12 @@ int main(int argc, char **argv)
 		return 0;
 	}
 
+	struct p2ps_analysis_opts ao = {.peers = c.peers, .n_peers = c.n_peers};
 	if (bi_vfio_wanted(&c.vfio)) {
 		struct p2ps_render_opts vro = {.all = c.all,
 		                               .filter = c.have_filter ? &c.filter : NULL,
 		                               .version = TOOL_VERSION};
-		return bi_vfio_run(&c.vfio, &c.src, &vro, c.format == OUT_JSON,
+		return bi_vfio_run(&c.vfio, &c.src, &vro, &ao, c.format == OUT_JSON,
 		                   c.format == OUT_DOT);
 	}
 
@@ -351,7 +352,6 @@ int main(int argc, char **argv)
 	if (p2ps_host_load(&host, &c.src, &err) < 0)
 		return die(err.msg);
 	struct p2ps_analysis an;
-	struct p2ps_analysis_opts ao = {.peers = c.peers, .n_peers = c.n_peers};
 	if (p2ps_analysis_run_opts(&host, &ao, &an, &err) < 0) {
 		p2ps_host_free(&host);
 		return die(err.msg);

@@ -333,7 +333,8 @@ static void read_one(const struct bi_vfio_cli *v, struct p2ps_vfio_host *vh,
 }
 
 int bi_vfio_run(struct bi_vfio_cli *v, struct p2ps_host_source *src,
-                const struct p2ps_render_opts *ro, bool json, bool dot)
+                const struct p2ps_render_opts *ro, const struct p2ps_analysis_opts *ao, bool json,
+                bool dot)
 {
 	if (dot)
 		return die("--dot cannot be combined with --vfio, --read-reg or --map-peer");
@@ -395,7 +396,7 @@ int bi_vfio_run(struct bi_vfio_cli *v, struct p2ps_host_source *src,
 	int status = 0;
 	struct p2ps_analysis an;
 	struct p2ps_strbuf out = {0};
-	if (p2ps_analysis_run(&host, &an, &err) < 0) {
+	if (p2ps_analysis_run_opts(&host, ao, &an, &err) < 0) {
 		status = die(err.msg);
 		goto done;
 	}

@@ -35,8 +35,10 @@ int bi_vfio_opt_map_peer(struct bi_vfio_cli *v, const char *arg, char *err, size
 bool bi_vfio_wanted(const struct bi_vfio_cli *v);
 
 /* The whole run with VFIO options: returns the process exit status (0, or 2
- * after printing one line to stderr). json/dot pick the output format. */
+ * after printing one line to stderr). json/dot pick the output format; ao (may be
+ * NULL) carries the analysis options such as --peers. */
 int bi_vfio_run(struct bi_vfio_cli *v, struct p2ps_host_source *src,
-                const struct p2ps_render_opts *ro, bool json, bool dot);
+                const struct p2ps_render_opts *ro, const struct p2ps_analysis_opts *ao, bool json,
+                bool dot);
 
 #endif

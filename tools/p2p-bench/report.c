@@ -68,7 +68,8 @@ int pr_bdf_normalize(const char *in, char out[PR_BDF_LEN])
 			p++;
 			continue;
 		}
-		if (*p != '.' || n < 2)
+		/* Two or three fields before the '.', and f[] keeps room for the function. */
+		if (*p != '.' || n < 2 || n > 3)
 			return P2PS_EINVAL;
 		p++;
 		if (!hex_field(&p, 1, &f[n]) || *p)
@@ -98,6 +99,18 @@ static json_object *get(json_object *o, const char *key)
 	return v;
 }
 
+/* Arrays from untrusted documents: anything that is not an array has no
+ * elements (json-c asserts on array calls made on other types). */
+static size_t arr_len(json_object *a)
+{
+	return a && json_object_is_type(a, json_type_array) ? json_object_array_length(a) : 0;
+}
+
+static json_object *arr_at(json_object *a, size_t k)
+{
+	return k < arr_len(a) ? json_object_array_get_idx(a, k) : NULL;
+}
+
 static const char *get_str(json_object *o, const char *key)
 {
 	json_object *v = get(o, key);
@@ -117,10 +130,10 @@ static bool get_num(json_object *o, const char *key, double *out)
 /* Index of the device with this BDF in a devices[] array, or -1. */
 static int find_bdf(json_object *devices, const char *bdf)
 {
-	size_t n = devices ? json_object_array_length(devices) : 0;
+	size_t n = arr_len(devices);
 	for (size_t k = 0; k < n; k++) {
 		char norm[PR_BDF_LEN];
-		const char *b = get_str(json_object_array_get_idx(devices, k), "bdf");
+		const char *b = get_str(arr_at(devices, k), "bdf");
 		if (b && pr_bdf_normalize(b, norm) == 0 && !strcmp(norm, bdf))
 			return (int)k;
 	}
@@ -141,10 +154,7 @@ static void pair_end(json_object *hdevs, json_object *v, char out[PR_BDF_LEN])
 	}
 	if (json_object_is_type(v, json_type_int)) {
 		int k = json_object_get_int(v);
-		size_t n = hdevs ? json_object_array_length(hdevs) : 0;
-		if (k >= 0 && (size_t)k < n &&
-		    pr_bdf_normalize(get_str(json_object_array_get_idx(hdevs, (size_t)k), "bdf"),
-		                     out) != 0)
+		if (k < 0 || pr_bdf_normalize(get_str(arr_at(hdevs, (size_t)k), "bdf"), out) != 0)
 			out[0] = 0;
 	}
 }
@@ -153,11 +163,9 @@ static void pair_end(json_object *hdevs, json_object *v, char out[PR_BDF_LEN])
 static json_object *host_pair(json_object *host, const char *a, const char *b)
 {
 	json_object *pairs = get(host, "pairs"), *hdevs = get(host, "devices");
-	size_t n = pairs && json_object_is_type(pairs, json_type_array)
-	                   ? json_object_array_length(pairs)
-	                   : 0;
+	size_t n = arr_len(pairs);
 	for (size_t k = 0; k < n; k++) {
-		json_object *p = json_object_array_get_idx(pairs, k);
+		json_object *p = arr_at(pairs, k);
 		char pa[PR_BDF_LEN], pb[PR_BDF_LEN];
 		pair_end(hdevs, get(p, "a"), pa);
 		pair_end(hdevs, get(p, "b"), pb);
@@ -172,7 +180,7 @@ static double host_pcie(json_object *hdev, double *gts, int *width)
 {
 	json_object *link = get(hdev, "link");
 	double w = 0;
-	if (!get_num(link, "speed_gts", gts) || !get_num(link, "width", &w))
+	if (!get_num(link, "speed_gts", gts) || !get_num(link, "width", &w) || !(w >= 1 && w <= 32))
 		return NAN;
 	*width = (int)w;
 	return pr_pcie_gbps(*gts, *width);
@@ -183,13 +191,11 @@ static double host_pcie(json_object *hdev, double *gts, int *width)
 static int nvlinks_between(json_object *bdev, const char *b, double *mbps)
 {
 	json_object *links = get(get(bdev, "nvlink"), "links");
-	size_t n = links && json_object_is_type(links, json_type_array)
-	                   ? json_object_array_length(links)
-	                   : 0;
+	size_t n = arr_len(links);
 	int count = 0;
 	for (size_t k = 0; k < n; k++) {
 		char norm[PR_BDF_LEN];
-		json_object *l = json_object_array_get_idx(links, k);
+		json_object *l = arr_at(links, k);
 		const char *r = get_str(l, "remote_bdf");
 		double rate = 0;
 		if (!r || pr_bdf_normalize(r, norm) != 0 || strcmp(norm, b))
@@ -205,15 +211,15 @@ static int nvlinks_between(json_object *bdev, const char *b, double *mbps)
 static double cell(json_object *bench, const char *key, int i, int j)
 {
 	json_object *mats = get(bench, "matrices");
-	size_t n = mats ? json_object_array_length(mats) : 0;
+	size_t n = arr_len(mats);
 	for (size_t k = 0; k < n; k++) {
-		json_object *m = json_object_array_get_idx(mats, k);
+		json_object *m = arr_at(mats, k);
 		const char *mk = get_str(m, "key");
 		json_object *row, *v;
 		if (!mk || strcmp(mk, key))
 			continue;
-		row = json_object_array_get_idx(get(m, "values"), (size_t)i);
-		v = row ? json_object_array_get_idx(row, (size_t)j) : NULL;
+		row = arr_at(get(m, "values"), (size_t)i);
+		v = arr_at(row, (size_t)j);
 		if (v && (json_object_is_type(v, json_type_double) ||
 		          json_object_is_type(v, json_type_int)))
 			return json_object_get_double(v);
@@ -240,6 +246,17 @@ static json_object *num_or_null(double v)
 	return pr_json_num(v);
 }
 
+#define PR_NVLINK_MAX  64 /* links one GPU can have, with room to spare */
+#define PR_MAX_DEVICES 64 /* GPUs in one bench report (p2p-bench measures up to 16) */
+
+/* Links in an nvidia-smi class such as "NV18"; 0 if it is not one. */
+static int nv_class_links(const char *topo)
+{
+	char *end;
+	long v = strtol(topo + 2, &end, 10);
+	return end != topo + 2 && !*end && v >= 1 && v <= PR_NVLINK_MAX ? (int)v : 0;
+}
+
 /* Theoretical bandwidth per direction for the ordered pair and how it was found. */
 static double theory(json_object *bdev_i, json_object *hdev_i, json_object *hdev_j,
                      json_object *hpair, const char *bdf_j, char *basis, size_t len)
@@ -261,9 +278,17 @@ static double theory(json_object *bdev_i, json_object *hdev_i, json_object *hdev
 		 * from bar-inspect's pair, else from the class (NV18: 18 bonded links). */
 		if (links == 0) {
 			double hl = 0;
-			links = get_num(hpair, "nvlinks", &hl) && hl > 0 ? (int)hl : atoi(topo + 2);
+			if (get_num(hpair, "nvlinks", &hl) && hl >= 1 && hl <= PR_NVLINK_MAX)
+				links = (int)hl;
+			else
+				links = nv_class_links(topo);
 		}
-		if (!get_num(get(bdev_i, "nvlink"), "speed_mbps", &mbps) || mbps <= 0) {
+		if (links == 0) {
+			snprintf(basis, len, "NVLink count unknown (%s)", topo);
+			return NAN;
+		}
+		if (!get_num(get(bdev_i, "nvlink"), "speed_mbps", &mbps) ||
+		    !(mbps > 0 && mbps < 1e7)) {
 			snprintf(basis, len, "%d NVLinks, per-link rate unknown (no NVML)", links);
 			return NAN;
 		}
@@ -298,8 +323,8 @@ static const struct {
 static json_object *combine_pair(json_object *bench, json_object *host, int i, int j)
 {
 	json_object *bdevs = get(bench, "devices"), *hdevs = get(host, "devices");
-	json_object *bi = json_object_array_get_idx(bdevs, (size_t)i);
-	json_object *bj = json_object_array_get_idx(bdevs, (size_t)j);
+	json_object *bi = arr_at(bdevs, (size_t)i);
+	json_object *bj = arr_at(bdevs, (size_t)j);
 	char a[PR_BDF_LEN] = "", b[PR_BDF_LEN] = "", basis[96] = "";
 	int hi, hj;
 	const char *topo;
@@ -316,9 +341,8 @@ static json_object *combine_pair(json_object *bench, json_object *host, int i, i
 	hj = find_bdf(hdevs, b);
 	hpair = host_pair(host, a, b);
 	topo = get_str(hpair, "topology");
-	limit = theory(bi, hi >= 0 ? json_object_array_get_idx(hdevs, (size_t)hi) : NULL,
-	               hj >= 0 ? json_object_array_get_idx(hdevs, (size_t)hj) : NULL, hpair, b,
-	               basis, sizeof(basis));
+	limit = theory(bi, hi >= 0 ? arr_at(hdevs, (size_t)hi) : NULL,
+	               hj >= 0 ? arr_at(hdevs, (size_t)hj) : NULL, hpair, b, basis, sizeof(basis));
 	if (hi < 0 || hj < 0)
 		snprintf(basis, sizeof(basis), "not in the host report");
 
@@ -362,6 +386,10 @@ int pr_combine(json_object *bench, json_object *host, json_object **out, struct 
 		return p2ps_error_set(err, P2PS_EINVAL,
 		                      "host report lacks devices[] (not bar-inspect --json?)");
 	n = json_object_array_length(bdevs);
+	if (n > PR_MAX_DEVICES)
+		return p2ps_error_set(err, P2PS_EINVAL,
+		                      "bench report lists %zu devices, more than %d", n,
+		                      PR_MAX_DEVICES);
 	*out = json_object_new_object();
 	pairs = json_object_new_array();
 	for (size_t i = 0; i < n; i++)

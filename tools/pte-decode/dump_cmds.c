@@ -252,7 +252,8 @@ static json_object *range_json(const struct opts *o, const struct gmmu_range *g)
 		json_object_object_add(j, "level", json_object_new_string(g->level->name));
 	if (!g->v.valid) {
 		json_object_object_add(j, "sparse", json_object_new_boolean(true));
-		json_object_object_add(j, "raw", json_object_new_string(hex_entry(g->raw, buf, 64)));
+		json_object_object_add(j, "raw",
+		                       json_object_new_string(hex_entry(g->raw, buf, 64)));
 		return j;
 	}
 	json_object_object_add(j, "aperture",
@@ -276,31 +277,44 @@ static json_object *range_json(const struct opts *o, const struct gmmu_range *g)
 	return j;
 }
 
+/* A line being built in place, in the output block or in a local buffer. */
 struct line {
-	char b[320];
-	size_t n;
+	char *b;
+	size_t n, cap;
 };
 
-static void l_str(struct line *l, const char *s)
+static void l_str(struct line *l, const char *s, size_t len)
 {
-	while (*s && l->n < sizeof(l->b) - 1)
-		l->b[l->n++] = *s++;
+	if (l->n + len >= l->cap)
+		return;
+	memcpy(l->b + l->n, s, len);
+	l->n += len;
 }
+
+static void l_cstr(struct line *l, const char *s)
+{
+	l_str(l, s, strlen(s));
+}
+
+/* Two hex digits per byte value, filled once by run_names_init(). */
+static char hex_pairs[512];
 
 /* "0x" and at least min_digits hex digits (zero-padded). */
 static void l_hex(struct line *l, uint64_t v, int min_digits)
 {
-	static const char hx[] = "0123456789abcdef";
 	int k = v ? (67 - __builtin_clzll(v)) / 4 : 1;
 	if (k < min_digits)
 		k = min_digits;
-	if (l->n + (size_t)k + 2 >= sizeof(l->b))
+	if (l->n + (size_t)k + 2 >= l->cap)
 		return;
 	char *p = l->b + l->n;
 	p[0] = '0';
 	p[1] = 'x';
-	for (int i = k + 1; i >= 2; i--, v >>= 4)
-		p[i] = hx[v & 15];
+	int i = k + 1;
+	for (; i >= 3; i -= 2, v >>= 8)
+		memcpy(p + i - 1, hex_pairs + 2 * (v & 0xff), 2);
+	if (i == 2)
+		p[2] = hex_pairs[2 * (v & 15) + 1];
 	l->n += (size_t)k + 2;
 }
 
@@ -312,17 +326,22 @@ static void l_dec(struct line *l, uint64_t v)
 		t[k++] = (char)('0' + v % 10);
 		v /= 10;
 	} while (v);
-	while (k && l->n < sizeof(l->b) - 1)
+	while (k && l->n < l->cap - 1)
 		l->b[l->n++] = t[--k];
 }
 
 static void l_pad(struct line *l, size_t col)
 {
-	while (l->n < col && l->n < sizeof(l->b) - 1)
-		l->b[l->n++] = ' ';
+	if (col >= l->cap)
+		col = l->cap - 1;
+	if (l->n < col) {
+		memset(l->b + l->n, ' ', col - l->n);
+		l->n = col;
+	}
 }
 
-#define OBUF_BYTES ((size_t)1 << 20)
+#define OBUF_BYTES     ((size_t)1 << 20)
+#define LINE_MAX_BYTES 320
 
 static void out_flush(struct run *r)
 {
@@ -331,16 +350,23 @@ static void out_flush(struct run *r)
 	r->olen = 0;
 }
 
-static void out_line(struct run *r, const struct line *l)
+/* Starts a line: in the output block when there is one (flushed first if the
+ * line might not fit), else in tmp. */
+static struct line line_begin(struct run *r, char *tmp)
 {
-	if (!r->obuf) {
-		fwrite(l->b, 1, l->n, stdout);
-		return;
-	}
-	if (r->olen + l->n > OBUF_BYTES)
+	if (!r->obuf)
+		return (struct line){.b = tmp, .cap = LINE_MAX_BYTES};
+	if (r->olen + LINE_MAX_BYTES > OBUF_BYTES)
 		out_flush(r);
-	memcpy(r->obuf + r->olen, l->b, l->n);
-	r->olen += l->n;
+	return (struct line){.b = r->obuf + r->olen, .cap = LINE_MAX_BYTES};
+}
+
+static void line_end(struct run *r, const struct line *l)
+{
+	if (r->obuf)
+		r->olen += l->n;
+	else
+		fwrite(l->b, 1, l->n, stdout);
 }
 
 static void run_names_init(struct run *r)
@@ -350,6 +376,11 @@ static void run_names_init(struct run *r)
 		r->kind_name[k] = kf ? gmmu_field_value_name(kf, k, true) : NULL;
 	for (unsigned sh = 0; sh < 64; sh++)
 		size_str(1ull << sh, r->page_name[sh], sizeof(r->page_name[sh]));
+	static const char hx[] = "0123456789abcdef";
+	for (unsigned b = 0; b < 256; b++) {
+		hex_pairs[2 * b] = hx[b >> 4];
+		hex_pairs[2 * b + 1] = hx[b & 15];
+	}
 }
 
 static int range_print(void *ctx, const struct gmmu_range *g, struct p2ps_error *err)
@@ -362,47 +393,48 @@ static int range_print(void *ctx, const struct gmmu_range *g, struct p2ps_error 
 		return 0;
 	}
 	/* VA range, page size x count, aperture, target range, peer, kind, flags */
-	struct line l;
-	l.n = 0;
+	char tmp[LINE_MAX_BYTES];
+	struct line l = line_begin(r, tmp);
 	uint64_t bytes = gmmu_range_bytes(g);
+	const char *pn = r->page_name[g->page_shift & 63];
+	size_t pl = strlen(pn);
 	l_hex(&l, g->va, 12);
-	l_str(&l, "-");
+	l_str(&l, "-", 1);
 	l_hex(&l, g->va + bytes - 1, 12);
-	l_str(&l, " ");
-	l_pad(&l, l.n + 4 - strlen(r->page_name[g->page_shift & 63]));
-	l_str(&l, r->page_name[g->page_shift & 63]);
-	l_str(&l, " x ");
+	l_pad(&l, l.n + 1 + (pl < 4 ? 4 - pl : 0));
+	l_str(&l, pn, pl);
+	l_str(&l, " x ", 3);
 	size_t col = l.n + 10;
 	l_dec(&l, g->count);
 	l_pad(&l, col);
 	if (!g->v.valid) {
-		l_str(&l, "SPARSE\n");
-		out_line(r, &l);
+		l_str(&l, "SPARSE\n", 7);
+		line_end(r, &l);
 		return 0;
 	}
 	col = l.n + 11;
-	l_str(&l, gmmu_aperture_name(g->v.aperture));
+	l_cstr(&l, gmmu_aperture_name(g->v.aperture));
 	l_pad(&l, col);
 	l_hex(&l, g->v.addr, 12);
-	l_str(&l, "-");
+	l_str(&l, "-", 1);
 	l_hex(&l, g->v.addr + bytes - 1, 12);
 	if (g->v.aperture == GMMU_APERTURE_PEER) {
-		l_str(&l, " peer=");
+		l_str(&l, " peer=", 6);
 		l_dec(&l, g->v.peer_index);
 	}
-	l_str(&l, " kind=");
+	l_str(&l, " kind=", 6);
 	if (r->kind_name[g->v.kind])
-		l_str(&l, r->kind_name[g->v.kind]);
+		l_cstr(&l, r->kind_name[g->v.kind]);
 	else
 		l_hex(&l, g->v.kind, 1);
 	unsigned f = view_flags(&g->v);
 	for (int i = 0; i < GMMU_FLAG_COUNT; i++)
 		if (f >> i & 1) {
-			l_str(&l, " ");
-			l_str(&l, flag_short[i]);
+			l_str(&l, " ", 1);
+			l_cstr(&l, flag_short[i]);
 		}
-	l_str(&l, "\n");
-	out_line(r, &l);
+	l_str(&l, "\n", 1);
+	line_end(r, &l);
 	return 0;
 }
 
@@ -762,6 +794,8 @@ static int parse_opts(int argc, char **argv, struct opts *o)
 		}
 		case O_HELP: usage(o->cmd); return -1;
 		default:
+			if (optopt >= O_CHIP)
+				return fail("%s: option '%s' needs a value", o->cmd, argv[optind - 1]);
 			if (optopt)
 				return fail("%s: option -%c unknown", o->cmd, optopt);
 			return fail("%s: unknown or incomplete option '%s' (see --help)", o->cmd,
