@@ -83,7 +83,9 @@ const struct gmmu_level *gmmu_walk_sub_level(const struct gmmu_format *fmt, int 
 /* ---- summary ------------------------------------------------------------- */
 
 /* A run of PTEs that continue one another: same page size, same bits apart
- * from the address, VAs and target addresses both advancing by one page. */
+ * from the address (and from COMPTAGLINE, where the aperture has one: comptag
+ * lines are compression bookkeeping and advance along a compressible
+ * allocation), VAs and target addresses both advancing by one page. */
 struct gmmu_range {
 	uint64_t va;    /* first VA */
 	uint64_t count; /* pages */
@@ -113,6 +115,7 @@ struct gmmu_summary_stats {
 struct gmmu_summary {
 	const struct gmmu_format *fmt;
 	const struct gmmu_fast *pte;
+	const struct gmmu_field *ctl; /* the PTE's COMPTAGLINE, or NULL */
 	gmmu_range_fn fn;
 	void *ctx;
 	struct gmmu_summary_stats st;
@@ -120,6 +123,7 @@ struct gmmu_summary {
 	bool emit; /* cur is a run that will be emitted (valid or sparse) */
 	struct gmmu_range cur;
 	uint64_t expect_raw; /* raw value the next entry has if it continues the run */
+	uint64_t cmp_mask;   /* bits of that value that must match */
 	uint64_t step;       /* added to the raw value per page */
 	uint64_t left;       /* pages the address field can still advance */
 	uint64_t next_va;

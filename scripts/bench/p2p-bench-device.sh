@@ -11,20 +11,22 @@
 #   --quick    device list and self-copy only (single-GPU machines)
 #   --variants time the SM copy kernels (grid, warp, bulk) at several grid sizes
 #   --sizes    one-way bandwidth of the copy engine and SM kernel from 64 KiB to 1 GiB
+#   --sm-sweep build and run scripts/bench/sm-sweep.cu (SM copy designs, one way)
 #
 # Build dependencies missing on the machine are taken from .cmp/debs/*.deb
 # (unpacked under /tmp/p2ps-sysroot, never into /). Results go to $OUT
 # (default /tmp/p2ps-out): run.log, results.tar.gz and the capture tarball.
 set -uo pipefail
-compare=0 capture=0 quick=0 variants=0 sizes=0
+compare=0 capture=0 quick=0 variants=0 sizes=0 sm_sweep=0
 for a in "$@"; do
 	case $a in
 	--compare) compare=1 ;;
 	--variants) variants=1 ;;
 	--sizes) sizes=1 ;;
+	--sm-sweep) sm_sweep=1 ;;
 	--capture) capture=1 ;;
 	--quick) quick=1 ;;
-	*) echo "usage: $0 [--compare] [--capture] [--quick] [--variants] [--sizes]" >&2; exit 2 ;;
+	*) echo "usage: $0 [--compare] [--capture] [--quick] [--variants] [--sizes] [--sm-sweep]" >&2; exit 2 ;;
 	esac
 done
 out=${OUT:-/tmp/p2ps-out}
@@ -132,6 +134,14 @@ if [ $sizes = 1 ]; then
 		"$bench" --no-latency --size $sz --reps 10 --trials 5 --json >"$res/size-$sz.json" &&
 			python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); v={m["key"]: m["values"] for m in d["matrices"]}; n=len(d["devices"]); c=(0,1) if n>1 else (0,0); print(sys.argv[2], *("%s=%.1f" % (k, v[k][c[0]][c[1]]) for k in ("ce_uni_p2p_on","sm_write_uni_p2p_on","sm_read_uni_p2p_on","ce_bi_p2p_on","sm_write_bi_p2p_on")), "bad=%d" % d["verification"]["mismatched_words"])' "$res/size-$sz.json" $sz
 	done
+fi
+
+if [ $sm_sweep = 1 ]; then
+	step "SM copy design sweep (scripts/bench/sm-sweep.cu)"
+	if nvcc -O3 -std=c++17 -arch=sm_90 scripts/bench/sm-sweep.cu -o /tmp/sm-sweep; then
+		/tmp/sm-sweep | tee "$res/sm-sweep.md"
+		echo "sm-sweep rc=${PIPESTATUS[0]}"
+	fi
 fi
 
 if [ $compare = 1 ]; then

@@ -5,7 +5,7 @@
 # facts QEMU was told (check-guest.py). P2PS_VM_BREAK=1 flips one expected
 # value to show the step fails on a wrong fact.
 set -uo pipefail
-cd "$(dirname "$0")/../.."
+cd "$(dirname "$0")/../.." || exit 1
 top=$(pwd)
 build=${BUILD_DIR:-$top/build}
 bi=$build/tools/bar-inspect

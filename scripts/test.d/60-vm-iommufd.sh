@@ -6,7 +6,7 @@
 # build-vm/kernel/, so once per tree), then boots it twice: with the emulated
 # IOMMU (cdev + iommufd next to the legacy groups) and without it (no-IOMMU).
 set -uo pipefail
-cd "$(dirname "$0")/../.."
+cd "$(dirname "$0")/../.." || exit 1
 top=$(pwd)
 build=${BUILD_DIR:-$top/build}
 bi=$build/tools/bar-inspect

@@ -26,6 +26,7 @@ void gmmu_summary_init(struct gmmu_summary *s, const struct gmmu_format *fmt, gm
 	memset(s, 0, sizeof(*s));
 	s->fmt = fmt;
 	s->pte = &fmt->entry[GMMU_ENTRY_PTE]->fast[0];
+	s->ctl = gmmu_field_find(fmt->entry[GMMU_ENTRY_PTE], "COMPTAGLINE");
 	s->fn = fn;
 	s->ctx = ctx;
 }
@@ -67,6 +68,7 @@ static int run_open(struct gmmu_summary *s, uint64_t raw, uint64_t va, unsigned 
 	s->open = true;
 	s->next_va = va + (1ull << page_shift);
 	s->st.entries++;
+	s->cmp_mask = ~0ull;
 	if (!s->cur.v.valid) {
 		s->emit = s->cur.v.sparse;
 		s->step = 0;
@@ -75,6 +77,11 @@ static int run_open(struct gmmu_summary *s, uint64_t raw, uint64_t va, unsigned 
 		return 0;
 	}
 	s->emit = true;
+	/* COMPTAGLINE is compared only where it is not part of the address (v2
+	 * video and peer PTEs; in a sysmem PTE the same bits are ADDRESS_SYS). */
+	if (s->ctl && s->pte->comptagline.mask && s->pte->comptagline.word == 0 &&
+	    (s->ctl->apertures & GMMU_APER_HW(s->cur.v.aperture_hw & 3)))
+		s->cmp_mask = ~(s->pte->comptagline.mask << s->pte->comptagline.lo);
 	const struct gmmu_bits *a = &s->pte->addr[s->cur.v.aperture_hw & 3];
 	s->step = 0;
 	s->left = 0;
@@ -91,8 +98,8 @@ static int run_open(struct gmmu_summary *s, uint64_t raw, uint64_t va, unsigned 
 
 int gmmu_summary_add(struct gmmu_summary *s, const struct gmmu_mapping *m, struct p2ps_error *err)
 {
-	if (s->open && s->left && m->raw == s->expect_raw && m->va == s->next_va &&
-	    m->page_shift == s->cur.page_shift && s->next_va != 0) {
+	if (s->open && s->left && !((m->raw ^ s->expect_raw) & s->cmp_mask) &&
+	    m->va == s->next_va && m->page_shift == s->cur.page_shift && s->next_va != 0) {
 		s->cur.count++;
 		s->st.entries++;
 		s->expect_raw += s->step;
@@ -118,6 +125,7 @@ int gmmu_summary_add_ptes(struct gmmu_summary *s, const uint8_t *data, size_t n,
 		uint64_t va = va0 + ((uint64_t)i << page_shift);
 		if (s->open && s->next_va == va && s->cur.page_shift == page_shift && va) {
 			uint64_t expect = s->expect_raw, step = s->step, left = s->left;
+			uint64_t mask = s->cmp_mask;
 			size_t j = i;
 			size_t stop = n - i > left ? i + (size_t)left : n;
 			/* Four entries per test: the XORs of a continuing block are
@@ -125,16 +133,17 @@ int gmmu_summary_add_ptes(struct gmmu_summary *s, const uint8_t *data, size_t n,
 			while (stop - j >= 4) {
 				const uint8_t *p = data + 8 * j;
 				__builtin_prefetch(p + PREFETCH_AHEAD);
-				uint64_t d = (p2ps_le64(p) ^ expect) |
-				             (p2ps_le64(p + 8) ^ (expect + step)) |
-				             (p2ps_le64(p + 16) ^ (expect + 2 * step)) |
-				             (p2ps_le64(p + 24) ^ (expect + 3 * step));
+				uint64_t d = ((p2ps_le64(p) ^ expect) |
+				              (p2ps_le64(p + 8) ^ (expect + step)) |
+				              (p2ps_le64(p + 16) ^ (expect + 2 * step)) |
+				              (p2ps_le64(p + 24) ^ (expect + 3 * step))) &
+				             mask;
 				if (d)
 					break;
 				expect += 4 * step;
 				j += 4;
 			}
-			while (j < stop && p2ps_le64(data + 8 * j) == expect) {
+			while (j < stop && !((p2ps_le64(data + 8 * j) ^ expect) & mask)) {
 				expect += step;
 				j++;
 			}

@@ -203,6 +203,7 @@ const char *p2ps_reason_code_name(enum p2ps_reason_code code)
 	        [P2PS_R_NCCL_ENV] = "nccl_env",
 	        [P2PS_R_NEEDS_ROOT] = "needs_root",
 	        [P2PS_R_IOMMU_STATE] = "iommu_state",
+	        [P2PS_R_NCCL_LEVEL] = "nccl_p2p_level",
 	};
 	if ((int)code < 0 || code >= P2PS_R_CODE_COUNT || !names[code])
 		return "?";
@@ -934,14 +935,18 @@ static void pair_acs(struct ctx *c, struct p2ps_pair *p)
 	}
 }
 
-static bool is_intel_host(const struct p2ps_host *h)
+/* Vendor of the first host bridge (class 0600) in the model, 0 if none is listed. */
+static uint16_t host_bridge_vendor(const struct p2ps_host *h)
 {
-	if (!strcmp(h->iommu.kind, "intel"))
-		return true;
 	for (size_t i = 0; i < h->n_devs; i++)
 		if (h->devs[i].class_code >> 8 == 0x0600)
-			return h->devs[i].vendor_id == 0x8086;
-	return false;
+			return h->devs[i].vendor_id;
+	return 0;
+}
+
+static bool is_intel_host(const struct p2ps_host *h)
+{
+	return !strcmp(h->iommu.kind, "intel") || host_bridge_vendor(h) == 0x8086;
 }
 
 static void pair_topology(struct ctx *c, struct p2ps_pair *p)
@@ -1024,6 +1029,78 @@ static void pair_topology(struct ctx *c, struct p2ps_pair *p)
 	case P2PS_TOPO_X:
 	case P2PS_TOPO_NV: break;
 	}
+}
+
+/* The value of NAME= among the captured NCCL variables, or NULL. */
+static const char *nccl_var(const struct p2ps_host *h, const char *name)
+{
+	size_t n = strlen(name);
+	for (int i = 0; i < h->n_nccl_env && i < P2PS_HOST_MAX_NCCL_ENV; i++)
+		if (!strncmp(h->nccl_env[i], name, n) && h->nccl_env[i][n] == '=')
+			return h->nccl_env[i] + n + 1;
+	return NULL;
+}
+
+/* NCCL's P2P levels in its path order (NCCL has no NODE: a NUMA node's host bridges
+ * hang off one CPU node, so nvidia-smi's NODE is NCCL's PHB). */
+static int nccl_rank(enum p2ps_topo t)
+{
+	switch (t) {
+	case P2PS_TOPO_X: return 0;
+	case P2PS_TOPO_NV: return 1;
+	case P2PS_TOPO_PIX: return 2;
+	case P2PS_TOPO_PXB: return 3;
+	case P2PS_TOPO_PHB:
+	case P2PS_TOPO_NODE: return 4;
+	case P2PS_TOPO_SYS: return 5;
+	case P2PS_TOPO_UNKNOWN: break;
+	}
+	return -1;
+}
+
+/* What NCCL would do with this pair: it uses P2P only up to its P2P level (default PXB,
+ * raised to SYS on AMD hosts with at most two GPUs), unless NCCL_P2P_DISABLE is set.
+ * NCCL never looks at ACS or the IOMMU itself, which is why a pair it admits can hang. */
+static void pair_nccl(struct ctx *c, struct p2ps_pair *p)
+{
+	const struct p2ps_host *h = c->host;
+	if (!c->a->gpus[p->a].is_gpu || !c->a->gpus[p->b].is_gpu || p->topo == P2PS_TOPO_UNKNOWN)
+		return;
+	const char *dis = nccl_var(h, "NCCL_P2P_DISABLE");
+	if (dis && dis[0] && strcmp(dis, "0")) {
+		add(c, &p->reasons, P2PS_R_NCCL_LEVEL, P2PS_SEV_INFO, -1,
+		    "NCCL will not use P2P for this pair: NCCL_P2P_DISABLE=%s", dis);
+		return;
+	}
+	static const char *const names[] = {"LOC", "NVL", "PIX", "PXB", "PHB", "SYS"};
+	const char *lv = nccl_var(h, "NCCL_P2P_LEVEL");
+	int level = -1;
+	const char *why = "set";
+	if (lv) {
+		for (int i = 0; i < 6; i++)
+			if (!strcmp(lv, names[i]))
+				level = i;
+		/* Old numeric levels 0..5 meant LOC, PIX, PXB, PHB, SYS, SYS. */
+		static const int numeric[] = {0, 2, 3, 4, 5, 5};
+		if (level < 0 && lv[0] >= '0' && lv[0] <= '5' && !lv[1])
+			level = numeric[lv[0] - '0'];
+	}
+	if (level < 0) {
+		bool amd = !is_intel_host(h) &&
+		           (!strcmp(h->iommu.kind, "amd") || host_bridge_vendor(h) == 0x1022);
+		size_t gpus = 0;
+		for (size_t i = 0; i < c->a->n_gpus; i++)
+			gpus += c->a->gpus[i].is_gpu;
+		level = amd && gpus <= 2 ? 5 : 3;
+		why = amd && gpus <= 2 ? "NCCL's default on AMD hosts with two GPUs"
+		                       : "NCCL's default";
+	}
+	int r = nccl_rank(p->topo);
+	add(c, &p->reasons, P2PS_R_NCCL_LEVEL, P2PS_SEV_INFO, -1,
+	    "NCCL (P2P level %s, %s) would %s P2P for this pair (%s path)%s", names[level], why,
+	    r <= level ? "use" : "not use",
+	    p->topo == P2PS_TOPO_NV ? "NVLink" : p2ps_topo_name(p->topo),
+	    r <= level ? "" : "; it copies through host memory instead");
 }
 
 static void pair_models(struct ctx *c, struct p2ps_pair *p)
@@ -1265,6 +1342,7 @@ int p2ps_analysis_run_opts(const struct p2ps_host *host, const struct p2ps_analy
 			pair_models(&c, p);
 			pair_iommu(&c, p);
 			pair_acs(&c, p);
+			pair_nccl(&c, p);
 			copy_gpu_reasons(&c, p, &out->gpus[i]);
 			copy_gpu_reasons(&c, p, &out->gpus[j]);
 			pair_verdict(p);

@@ -311,6 +311,33 @@ void p2ps_ecap_rebar(struct p2ps_dev *d, uint16_t off)
 	}
 }
 
+static bool pcie_present(const struct p2ps_dev *d)
+{
+	return d->pcie.present;
+}
+
+static bool acs_present(const struct p2ps_dev *d)
+{
+	return d->acs.present;
+}
+
+static bool rebar_present(const struct p2ps_dev *d)
+{
+	return d->rebar.present;
+}
+
+static const struct p2ps_cap_decoder decoders[] = {
+        {PCI_CAP_ID_EXP, false, P2PS_FACT_LINK_CAP, p2ps_cap_pcie, pcie_present},
+        {PCI_EXT_CAP_ID_ACS, true, P2PS_FACT_ACS, p2ps_ecap_acs, acs_present},
+        {PCI_EXT_CAP_ID_REBAR, true, P2PS_FACT_REBAR, p2ps_ecap_rebar, rebar_present},
+};
+
+const struct p2ps_cap_decoder *p2ps_cap_decoders(size_t *count)
+{
+	*count = sizeof(decoders) / sizeof(decoders[0]);
+	return decoders;
+}
+
 void p2ps_cfg_decode_caps(struct p2ps_dev *d)
 {
 	enum p2ps_walk_end end = P2PS_WALK_NONE;
@@ -329,10 +356,17 @@ void p2ps_cfg_decode_caps(struct p2ps_dev *d)
 		p2ps_strlcpy(d->ext_cap_walk, "denied", sizeof(d->ext_cap_walk));
 		return;
 	}
-	if (!d->pcie.present)
-		p2ps_cap_pcie(d, p2ps_cfg_find_cap(d->config, d->config_len, PCI_CAP_ID_EXP, &end));
-	else
-		p2ps_cfg_find_cap(d->config, d->config_len, 0xff, &end);
+	enum p2ps_walk_end xend = P2PS_WALK_NONE;
+	size_t n;
+	const struct p2ps_cap_decoder *t = p2ps_cap_decoders(&n);
+	/* The standard list first: extended capabilities exist only on PCIe functions. */
+	for (size_t i = 0; i < n; i++) {
+		if (t[i].extended)
+			continue;
+		uint16_t off = p2ps_cfg_find_cap(d->config, d->config_len, (uint8_t)t[i].id, &end);
+		if (!t[i].present(d))
+			t[i].decode(d, off);
+	}
 	if (end == P2PS_WALK_DENIED)
 		p2ps_dev_set_unknown(d, P2PS_FACT_CAPS,
 		                     "capability list lies past the %zu readable config bytes",
@@ -340,36 +374,27 @@ void p2ps_cfg_decode_caps(struct p2ps_dev *d)
 	else if (end == P2PS_WALK_LOOPED || end == P2PS_WALK_BROKEN)
 		p2ps_dev_set_unknown(d, P2PS_FACT_CAPS, "capability list %s",
 		                     p2ps_walk_end_name(end));
-
-	/* Extended capabilities exist only on PCIe functions with 4096-byte config space. */
-	enum p2ps_walk_end xend = P2PS_WALK_NONE;
 	if (!d->pcie.present && end != P2PS_WALK_DENIED) {
 		p2ps_strlcpy(d->ext_cap_walk, "none", sizeof(d->ext_cap_walk));
 		return;
 	}
-	uint16_t acs = p2ps_cfg_find_ext_cap(d->config, d->config_len, PCI_EXT_CAP_ID_ACS, &xend);
-	if (!d->acs.present)
-		p2ps_ecap_acs(d, acs);
-	uint16_t rebar =
-	        p2ps_cfg_find_ext_cap(d->config, d->config_len, PCI_EXT_CAP_ID_REBAR, NULL);
-	if (!d->rebar.present)
-		p2ps_ecap_rebar(d, rebar);
-	p2ps_strlcpy(d->ext_cap_walk, p2ps_walk_end_name(xend), sizeof(d->ext_cap_walk));
-	if (xend == P2PS_WALK_DENIED) {
-		const char *why = d->config_len <= CFG_HEADER_LEN
-		                          ? "needs root: config space past 64 bytes is not readable"
-		                          : "extended config space (offset 0x100+) is not in the "
-		                            "data (an lspci -xxx dump holds 256 bytes; use -xxxx)";
-		if (!d->acs.present)
-			p2ps_dev_set_unknown(d, P2PS_FACT_ACS, "%s", why);
-		if (!d->rebar.present)
-			p2ps_dev_set_unknown(d, P2PS_FACT_REBAR, "%s", why);
-	} else if (xend == P2PS_WALK_LOOPED || xend == P2PS_WALK_BROKEN) {
-		if (!d->acs.present)
-			p2ps_dev_set_unknown(d, P2PS_FACT_ACS, "extended capability list %s",
-			                     p2ps_walk_end_name(xend));
-		if (!d->rebar.present)
-			p2ps_dev_set_unknown(d, P2PS_FACT_REBAR, "extended capability list %s",
+	const char *why = d->config_len <= CFG_HEADER_LEN
+	                          ? "needs root: config space past 64 bytes is not readable"
+	                          : "extended config space (offset 0x100+) is not in the data (an "
+	                            "lspci -xxx dump holds 256 bytes; use -xxxx)";
+	for (size_t i = 0; i < n; i++) {
+		if (!t[i].extended)
+			continue;
+		uint16_t off = p2ps_cfg_find_ext_cap(d->config, d->config_len, t[i].id, &xend);
+		if (!t[i].present(d))
+			t[i].decode(d, off);
+		if (t[i].present(d))
+			continue;
+		if (xend == P2PS_WALK_DENIED)
+			p2ps_dev_set_unknown(d, t[i].fact, "%s", why);
+		else if (xend == P2PS_WALK_LOOPED || xend == P2PS_WALK_BROKEN)
+			p2ps_dev_set_unknown(d, t[i].fact, "extended capability list %s",
 			                     p2ps_walk_end_name(xend));
 	}
+	p2ps_strlcpy(d->ext_cap_walk, p2ps_walk_end_name(xend), sizeof(d->ext_cap_walk));
 }

@@ -44,6 +44,19 @@ void p2ps_cap_pcie(struct p2ps_dev *dev, uint16_t off);
 void p2ps_ecap_acs(struct p2ps_dev *dev, uint16_t off);
 void p2ps_ecap_rebar(struct p2ps_dev *dev, uint16_t off);
 
+/* The capabilities the model keeps: one decoder per capability id, used by every
+ * backend (libpci's list gives the offset where a backend has one). */
+struct p2ps_cap_decoder {
+	uint16_t id;                                        /* capability id */
+	bool extended;                                      /* extended (0x100+) list */
+	enum p2ps_fact fact;                                /* unknown when unreadable */
+	void (*decode)(struct p2ps_dev *dev, uint16_t off); /* fills one struct */
+	bool (*present)(const struct p2ps_dev *dev);        /* already decoded? */
+};
+
+/* The table (PCIe, ACS, Resizable BAR); *count receives its length. */
+const struct p2ps_cap_decoder *p2ps_cap_decoders(size_t *count);
+
 /* Runs the walks over dev->config for the PCIe, ACS and ReBAR capabilities, fills the
  * structs that were not yet present and sets ext_cap_walk and the unknown[] reasons
  * for what the readable bytes could not tell. Backends with their own cap offsets

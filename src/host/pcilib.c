@@ -202,15 +202,14 @@ static void fill_one(struct scan *s, struct pci_dev *pd, struct p2ps_dev *d, uin
 	 * list missed and say how the chains ended. */
 	if (d->config_len > 64) {
 		pci_setup_cache(pd, cfg, (int)d->config_len);
-		struct pci_cap *cap = pci_find_cap(pd, PCI_CAP_ID_EXP, PCI_CAP_NORMAL);
-		if (cap)
-			p2ps_cap_pcie(d, (uint16_t)cap->addr);
-		cap = pci_find_cap(pd, PCI_EXT_CAP_ID_ACS, PCI_CAP_EXTENDED);
-		if (cap)
-			p2ps_ecap_acs(d, (uint16_t)cap->addr);
-		cap = pci_find_cap(pd, PCI_EXT_CAP_ID_REBAR, PCI_CAP_EXTENDED);
-		if (cap)
-			p2ps_ecap_rebar(d, (uint16_t)cap->addr);
+		size_t n;
+		const struct p2ps_cap_decoder *t = p2ps_cap_decoders(&n);
+		for (size_t i = 0; i < n; i++) {
+			struct pci_cap *cap = pci_find_cap(
+			        pd, t[i].id, t[i].extended ? PCI_CAP_EXTENDED : PCI_CAP_NORMAL);
+			if (cap)
+				t[i].decode(d, (uint16_t)cap->addr);
+		}
 		pci_setup_cache(pd, NULL, 0);
 	}
 	p2ps_cfg_decode_caps(d);

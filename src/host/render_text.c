@@ -168,7 +168,12 @@ static void link(struct p2ps_strbuf *b, const struct p2ps_dev *d, const char *in
 	link_text(b, &e->sta, link_src(e->sta_source));
 	if (!e->sta.speed && p2ps_dev_unknown(d, P2PS_FACT_LINK_STATUS))
 		p2ps_strbuf_printf(b, " (%s)", p2ps_dev_unknown(d, P2PS_FACT_LINK_STATUS));
-	if (e->cap.speed && e->sta.speed &&
+	/* As lspci: only where the device's own capability bounds the link (endpoints and
+	 * upstream ports); a root or downstream port trains to whatever sits below it. */
+	bool own = !e->present || e->port_type == P2PS_PCIE_ENDPOINT ||
+	           e->port_type == P2PS_PCIE_LEGACY_ENDPOINT ||
+	           e->port_type == P2PS_PCIE_SWITCH_UPSTREAM;
+	if (own && e->cap.speed && e->sta.speed &&
 	    (e->sta.speed < e->cap.speed || e->sta.width < e->cap.width))
 		p2ps_strbuf_puts(b, " (downgraded)");
 	p2ps_strbuf_puts(b, "\n");
@@ -358,9 +363,25 @@ static void other_block(struct p2ps_strbuf *b, const struct p2ps_analysis *a, in
 	                   d->parent ? d->parent->bdf_str : d->root_bus,
 	                   d->driver[0] ? d->driver : "none", d->numa_node, d->iommu_group);
 	bars(b, d, -1, "\t");
-	if (d->bridge.is_bridge)
+	if (d->bridge.is_bridge) {
+		char w[32];
 		p2ps_strbuf_printf(b, "\tBus: primary=%02x, secondary=%02x, subordinate=%02x\n",
 		                   d->bridge.primary, d->bridge.secondary, d->bridge.subordinate);
+		if (d->bridge.mem.present)
+			p2ps_strbuf_printf(
+			        b, "\tMemory behind bridge: %llx-%llx [size=%s]\n",
+			        (unsigned long long)d->bridge.mem.base,
+			        (unsigned long long)d->bridge.mem.limit,
+			        p2ps_size_short(d->bridge.mem.limit - d->bridge.mem.base + 1, w,
+			                        sizeof(w)));
+		if (d->bridge.pref.present)
+			p2ps_strbuf_printf(
+			        b, "\tPrefetchable memory behind bridge: %llx-%llx [size=%s]\n",
+			        (unsigned long long)d->bridge.pref.base,
+			        (unsigned long long)d->bridge.pref.limit,
+			        p2ps_size_short(d->bridge.pref.limit - d->bridge.pref.base + 1, w,
+			                        sizeof(w)));
+	}
 	if (d->pcie.present || d->pcie.cap.speed)
 		link(b, d, "\t");
 	acs(b, d, "\t");
@@ -422,7 +443,17 @@ static void pair_block(struct p2ps_strbuf *b, const struct p2ps_analysis *a,
 	        h->devs[a->gpus[p->b].dev_idx].bdf_str, topo);
 	if (p->topo == P2PS_TOPO_NV)
 		p2ps_strbuf_printf(b, " (PCIe path %s)", p2ps_topo_name(p->pcie_topo));
+	size_t nsev[4] = {0};
+	for (size_t i = 0; i < p->reasons.n; i++)
+		if (p->reasons.v[i].sev <= P2PS_SEV_INFO)
+			nsev[p->reasons.v[i].sev]++;
 	p2ps_strbuf_printf(b, "  BAR1 P2P: %s", p2ps_verdict_name(p->verdict));
+	if (p->verdict == P2PS_VERDICT_NOT_READY)
+		p2ps_strbuf_printf(b, " (%zu blocker%s)", nsev[P2PS_SEV_BLOCKER],
+		                   nsev[P2PS_SEV_BLOCKER] == 1 ? "" : "s");
+	else if (p->verdict == P2PS_VERDICT_READY && nsev[P2PS_SEV_WARNING])
+		p2ps_strbuf_printf(b, " (%zu warning%s)", nsev[P2PS_SEV_WARNING],
+		                   nsev[P2PS_SEV_WARNING] == 1 ? "" : "s");
 	if (p->moot)
 		p2ps_strbuf_puts(b, " (moot: NVLink)");
 	if (p->pcie_gbps > 0)

@@ -81,6 +81,15 @@ if [ -d "$snap" ]; then
 	grep -q '^0000:00:01.0 ' "$tmp/all" || fail "--all: virtio device missing"
 fi
 
+# --dot on the switch guest with --all: Graphviz must accept the whole tree.
+if [ -d "$src/tests/fixtures/qemu-switch/acs-on" ] && command -v dot >/dev/null; then
+	"$bi" --root "$src/tests/fixtures/qemu-switch/acs-on" --all --dot \
+		--peers 03:00.0,04:00.0,06:00.0 >"$tmp/q.dot" || fail "--dot --all on the guest"
+	dot -Tsvg "$tmp/q.dot" >"$tmp/q.svg" 2>"$tmp/q.err" || fail "dot rejects --all graph: $(cat "$tmp/q.err")"
+	grep -q '"0000:00:01.0" \[shape=box, color=red' "$tmp/q.dot" || fail "dot: redirecting root port not red"
+	grep -q 'label="PIX\\nready"' "$tmp/q.dot" || fail "dot: PIX verdict edge"
+fi
+
 # The live backend on this machine (CI: a VM with virtio devices and no GPU).
 if [ -d /sys/bus/pci/devices ]; then
 	"$bi" --all >"$tmp/live" 2>"$tmp/live.err" || fail "live run: $(cat "$tmp/live.err")"

@@ -602,6 +602,65 @@ static void test_ancestor_peer_and_nvlink_unknown(void **state)
 	done(f);
 }
 
+static void test_missing_bridge_is_unknown(void **state)
+{
+	struct fx *f = *state;
+	build_switch(f);
+	tm_finish(&f->h);
+	/* GPU1's downstream port is missing from the source (e.g. hidden by a hypervisor):
+	 * the GPU must not be taken for a device on the root bus (which would say PHB). */
+	struct p2ps_dev *g1 = &f->h.devs[f->g1];
+	g1->parent = NULL;
+	g1->parent_idx = -1;
+	g1->has_parent = true;
+	struct p2ps_error err = {0};
+	assert_int_equal(p2ps_analysis_run(&f->h, &f->a, &err), 0);
+	const struct p2ps_pair *p = pair01(f);
+	assert_int_equal(p->topo, P2PS_TOPO_UNKNOWN);
+	assert_int_equal(p->verdict, P2PS_VERDICT_UNKNOWN);
+	const struct p2ps_reason *r = tm_find(&p->reasons, P2PS_R_TOPOLOGY_UNKNOWN, -1);
+	assert_non_null(r);
+	assert_non_null(strstr(r->text, "bridge 0000:02:01.0 above 0000:04:00.0"));
+	done(f);
+}
+
+static void test_nccl_level(void **state)
+{
+	struct fx *f = *state;
+	struct p2ps_host *h = &f->h;
+	tm_init(h);
+	tm_dev(h, "0000:00:00.0", 0x8086, 0x2020, 0x060000, -1); /* Intel host bridge */
+	int rp0 = tm_bridge(h, "0000:00:01.0", P2PS_PCIE_ROOT_PORT, -1);
+	int rp1 = tm_bridge(h, "0000:00:02.0", P2PS_PCIE_ROOT_PORT, -1);
+	tm_gpu(h, "0000:01:00.0", AD102, rp0);
+	tm_gpu(h, "0000:02:00.0", AD102, rp1);
+	run(f);
+	/* PHB is beyond NCCL's default level PXB. */
+	const struct p2ps_reason *r = tm_find(&pair01(f)->reasons, P2PS_R_NCCL_LEVEL, -1);
+	assert_non_null(r);
+	assert_non_null(strstr(r->text, "level PXB, NCCL's default) would not use P2P"));
+	p2ps_analysis_free(&f->a);
+	/* An AMD host with two GPUs: NCCL raises the level to SYS. */
+	h->devs[0].vendor_id = 0x1022;
+	run(f);
+	r = tm_find(&pair01(f)->reasons, P2PS_R_NCCL_LEVEL, -1);
+	assert_non_null(strstr(r->text, "level SYS, NCCL's default on AMD hosts with two GPUs) "
+	                                "would use P2P"));
+	p2ps_analysis_free(&f->a);
+	/* NCCL_P2P_LEVEL, in the old numeric form (2 = PXB), and NCCL_P2P_DISABLE. */
+	h->n_nccl_env = 1;
+	snprintf(h->nccl_env[0], 128, "NCCL_P2P_LEVEL=2");
+	run(f);
+	r = tm_find(&pair01(f)->reasons, P2PS_R_NCCL_LEVEL, -1);
+	assert_non_null(strstr(r->text, "level PXB, set) would not use P2P"));
+	p2ps_analysis_free(&f->a);
+	snprintf(h->nccl_env[0], 128, "NCCL_P2P_DISABLE=1");
+	run(f);
+	r = tm_find(&pair01(f)->reasons, P2PS_R_NCCL_LEVEL, -1);
+	assert_non_null(strstr(r->text, "NCCL will not use P2P for this pair"));
+	done(f);
+}
+
 static void test_parent_loop_is_bounded(void **state)
 {
 	struct fx *f = *state;
@@ -675,6 +734,8 @@ int main(void)
 	        cmocka_unit_test_setup_teardown(test_driver_and_host_findings, setup, teardown),
 	        cmocka_unit_test_setup_teardown(test_ancestor_peer_and_nvlink_unknown, setup,
 	                                        teardown),
+	        cmocka_unit_test_setup_teardown(test_missing_bridge_is_unknown, setup, teardown),
+	        cmocka_unit_test_setup_teardown(test_nccl_level, setup, teardown),
 	        cmocka_unit_test_setup_teardown(test_parent_loop_is_bounded, setup, teardown),
 	        cmocka_unit_test(test_helpers),
 	};

@@ -188,6 +188,11 @@ expect 2 "$T" decode --chip AD102 --mem 0x100000="$M" --mem 0x105000="$M" --pdb 
 has "$W/err" "overlaps"
 expect 2 "$T" decode --chip AD102 --mem 0x100000="$M"
 has "$W/err" "--mem and --pdb go together"
+expect 2 "$T" decode --chip AD102 --mem 0xfffffffffffff000="$M" --pdb 0xfffffffffffff000
+has "$W/err" "runs past 2^64"
+# the root in system memory; its PDEs say VIDEO_MEMORY, and no vid chunk is given
+expect 2 "$T" decode --chip AD102 --mem sys:0x100000="$M" --pdb 0x100000:sys
+has "$W/err" "PD3[0] at sys PA 0x100000 (VA 0x0): PD2 table at vid PA 0x101000-0x101fff is not inside any --mem chunk"
 expect 2 "$T" decode --chip AD102 --raw "$R" --va 0xfffffffffffff000
 has "$W/err" "passes"
 expect 2 "$T" decode --chip NV99 --raw "$R"

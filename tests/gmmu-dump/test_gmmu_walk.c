@@ -593,6 +593,42 @@ static void summary_fast_path_matches_generic(void **state)
 	}
 }
 
+/* COMPTAGLINE (v2 55:36 on TU+) advances along a compressible allocation and is
+ * not part of the mapping: video PTEs that differ only there still coalesce.
+ * In a sysmem PTE the same bits are ADDRESS_SYS (53:8) and must be compared. */
+static void summary_ignores_comptagline_of_video_ptes(void **state)
+{
+	(void)state;
+	const struct gmmu_format *f = fmt_of("AD102");
+	uint8_t buf[8 * 8];
+	for (unsigned i = 0; i < 4; i++) {
+		/* VALID 1, VIDEO, ADDRESS_VID (32:8) = 0x100 + i, COMPTAGLINE (55:36) = 0x20 + i,
+		 * KIND (63:56) = 8 GENERIC_MEMORY_COMPRESSIBLE */
+		p2ps_put_le64(buf + 8 * i,
+		              0x08ull << 56 | (0x20ull + i) << 36 | (0x100ull + i) << 8 | 1);
+		/* SYS_NONCOH (0x6): bits 36.. belong to ADDRESS_SYS; page i + 1 is 2^28 pages
+		 * further on, not the next page */
+		p2ps_put_le64(buf + 32 + 8 * i, (0x20ull + i) << 36 | (0x100ull + i) << 8 | 0x7);
+	}
+	struct store st;
+	static struct gmmu_range r[16];
+	size_t n = 0;
+	st.v = r;
+	st.n = &n;
+	struct gmmu_summary s;
+	struct p2ps_error err = {0};
+	gmmu_summary_init(&s, f, on_range_store, &st);
+	assert_int_equal(gmmu_summary_add_ptes(&s, buf, 8, 0, 12, NULL, &err), 0);
+	assert_int_equal(gmmu_summary_finish(&s, &err), 0);
+	assert_int_equal(n, 5); /* one video range, four sysmem pages */
+	assert_range(&r[0], 0, 12, 4, GMMU_APERTURE_VIDEO, 0x100000);
+	assert_int_equal(r[0].v.comptagline, 0x20);
+	for (unsigned i = 0; i < 4; i++) {
+		assert_int_equal(r[1 + i].count, 1);
+		assert_int_equal(r[1 + i].v.addr, (0x20ull + i) << 40 | (0x100ull + i) << 12);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -605,6 +641,7 @@ int main(void)
 	        cmocka_unit_test(v2_pte_bit_where_no_pages_live),
 	        cmocka_unit_test(v3_walk_summary_verify),
 	        cmocka_unit_test(summary_fast_path_matches_generic),
+	        cmocka_unit_test(summary_ignores_comptagline_of_video_ptes),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

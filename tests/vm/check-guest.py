@@ -67,16 +67,26 @@ MEMDEV_SIZES = {"m1": "4G", "m2": "8G", "pmr": "1G", "m3": "16G"}
 # BAR0; hw/nvme: 16 KiB BAR0 holding registers and the MSI-X table).
 SMALL_BARS = {IVS1: (0, 256), IVS2: (0, 256), IVS3: (0, 256), NVME: (0, 16 * 1024)}
 
-# VFIO regions (index -> size) per endpoint, from the same QEMU facts: unused
-# BARs and the upper halves of 64-bit BARs are regions of size 0; region 7 is
-# config space (256 bytes for conventional PCI, 4096 for PCIe).
-VFIO_REGIONS = {
-    IVS1: {0: 256, 1: 0, 2: 4 * GiB, 3: 0, 4: 0, 5: 0, 6: 0, 7: 256},
-    IVS2: {0: 256, 1: 0, 2: 8 * GiB, 3: 0, 4: 0, 5: 0, 6: 0, 7: 256},
-    IVS3: {0: 256, 1: 0, 2: 16 * GiB, 3: 0, 4: 0, 5: 0, 6: 0, 7: 256},
-    NVME: {0: 16 * 1024, 1: 0, 2: 0, 3: 0, 4: 1 * GiB, 5: 0, 6: 0, 7: 4096},
-    NIC: {0: 128 * 1024, 1: 128 * 1024, 2: 32, 3: 16 * 1024, 4: 0, 5: 0, 7: 4096},
-}
+if os.environ.get("P2PS_VM_BREAK") == "1":
+    # Deliberately wrong: QEMU was told 4G for m1.
+    BIG_BARS[IVS1] = (2, 2 * GiB)
+
+
+def vfio_regions(bdf):
+    """VFIO regions (index -> size) of an endpoint, from the same BAR facts:
+    unused BARs and the upper halves of 64-bit BARs are regions of size 0;
+    region 7 is config space (256 bytes for conventional PCI, 4096 for PCIe)."""
+    if bdf == NIC:  # e1000e: three memory BARs and an I/O BAR, no 64-bit ones
+        return {0: 128 * 1024, 1: 128 * 1024, 2: 32, 3: 16 * 1024, 4: 0, 5: 0, 7: 4096}
+    regions = {i: 0 for i in range(7)}
+    for table in (BIG_BARS, SMALL_BARS):
+        idx, size = table[bdf]
+        regions[idx] = size
+    regions[7] = 4096 if bdf == NVME else 256
+    return regions
+
+
+VFIO_ENDPOINTS = [IVS1, IVS2, NVME, IVS3, NIC]
 PCIE_TYPE = {RP1: "Root Port", RP2: "Root Port", RP3: "Root Port", UP: "Upstream Port",
              DN1: "Downstream Port", DN2: "Downstream Port", DN3: "Downstream Port",
              IVS1: None, IVS2: None, IVS3: None, NVME: "Endpoint", NIC: "Endpoint"}
@@ -93,11 +103,6 @@ NVME_VS = "0x00010400"
 ACS_CAP_ID = 0x000D
 RP_ACS_CAP = 0x005F
 RP_ACS_CTL = 0x001D
-
-if os.environ.get("P2PS_VM_BREAK") == "1":
-    # Deliberately wrong: QEMU was told 4G for m1.
-    BIG_BARS[IVS1] = (2, 2 * GiB)
-
 
 class Failures:
     def __init__(self, boot):
@@ -466,7 +471,8 @@ def check_bi_vfio(doc, snap, boot, flow, f, what):
         else:
             f.eq(io.get("container_iommu_type"), "Type1v2", f"{what}: container IOMMU type")
             f.check("Type1v2" in io.get("extensions", []), f"{what}: Type1v2 extension missing")
-    for bdf, regions in VFIO_REGIONS.items():
+    for bdf in VFIO_ENDPOINTS:
+        regions = vfio_regions(bdf)
         d = devs.get(bdf)
         if not f.check(d is not None, f"{what}: {bdf} not opened through VFIO"):
             continue
@@ -542,8 +548,7 @@ def check_bar_inspect(out, snap, boot, f):
         if doc:
             check_bi_vfio(doc, snap, boot, flow, f, "bi-vfio" + sfx)
             check_bi_sysfs(doc, snap, boot, f, "bi-vfio" + sfx)
-            if os.environ.get("P2PS_VM_VFIO_PEERS") == "1":  # until --vfio honours --peers
-                check_topology(doc, boot, f, "bi-vfio" + sfx)
+            check_topology(doc, boot, f, "bi-vfio" + sfx)
         for name, pair in (("pix", (IVS2, IVS1)), ("phb", (IVS3, IVS1))):
             doc = load_block(out, f"bi-map-peer-{name}{sfx}", f)
             if doc:

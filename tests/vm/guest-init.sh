@@ -84,16 +84,8 @@ block dmesg sh -c "dmesg | grep -iE 'DMAR|iommu|vfio|ACS|BAR [0-9]+.*(assigned|f
 
 # The guest's sysfs, as a tar (base64) that the host unpacks into snapshot/.
 snapshot() {
-	rm -rf /tmp/snap
-	# The project's own capture script (scripts/capture-host.sh, the format
-	# `bar-inspect --root` reads) when the initramfs has it, else a copy of the
-	# same paths by guest-capture.sh.
-	if [ -f /bin/capture-host.sh ]; then
-		sh /bin/capture-host.sh -o /tmp/snap.tar.gz >&2 || return 1
-	else
-		/bin/p2ps-capture /tmp/snap || return 1
-		tar -C /tmp -czf /tmp/snap.tar.gz snap || return 1
-	fi
+	# The project's own capture script: the format `bar-inspect --root` reads.
+	sh /bin/capture-host.sh -o /tmp/snap.tar.gz >&2 || return 1
 	base64 /tmp/snap.tar.gz
 }
 block snapshot snapshot

@@ -1,4 +1,6 @@
 #!/usr/bin/env bash
+# QEMU's -device arguments are comma-separated property lists, not array typos.
+# shellcheck disable=SC2054
 # Boots one throw-away QEMU guest for the VFIO / host-inspection integration
 # tests and collects what the guest printed.
 #
@@ -18,7 +20,8 @@
 #     --bar-inspect F     the bar-inspect binary to run in the guest (default:
 #                         build-vm/bar/tools/bar-inspect, then build/tools/...;
 #                         `none`: only the sysfs snapshot checks)
-#     --capture           also capture the guest's sysfs and lspci -xxxx dump
+#     --capture           put lspci and pci.ids into the guest too, so that the
+#                         capture holds lspci -xxxx/-vvv/-tv (for fixtures)
 #
 # The guest is a q35 machine under TCG (no KVM needed) with this PCIe tree;
 # the sizes are what tests/vm/check-guest.py asserts:
@@ -34,7 +37,8 @@
 #
 # Output in --out: console.log (serial port 0: kernel and /init messages),
 # data.log (serial port 1: the marked result blocks), blocks/<name> (each
-# block, see guest-init.sh), snapshot/ (with --capture), boot.json (timings).
+# block, see guest-init.sh), snapshot/ (the guest's scripts/capture-host.sh
+# capture, unpacked), qemu.argv, boot.json (timings, exit status per block).
 # Exit status: 0 when the guest ran to its end marker; the facts are checked
 # by check-guest.py, not here.
 set -euo pipefail
@@ -52,7 +56,7 @@ capture=0
 out=
 timeout_s=${P2PS_VM_TIMEOUT:-600}
 
-usage() { sed -n '2,/^set -euo/p' "$0" | sed -e '$d' -e 's/^# \{0,1\}//'; }
+usage() { sed -n '4,/^set -euo/p' "$0" | sed -e '$d' -e 's/^# \{0,1\}//'; }
 die() {
 	echo "run-guest: $*" >&2
 	exit 2
@@ -78,6 +82,7 @@ case $rp1_acs in on | off) ;; *) die "--rp1-acs must be on or off" ;; esac
 case $mode in iommu | cdev | noiommu) ;; *) die "--mode must be iommu, cdev or noiommu" ;; esac
 out=${out:-$cache/out/$boot}
 
+[ -f "$top/scripts/capture-host.sh" ] || die "scripts/capture-host.sh is missing"
 for tool in qemu-system-x86_64 cpio busybox; do
 	command -v "$tool" >/dev/null || [ -x "/bin/$tool" ] ||
 		die "$tool not found (install scripts/deps.d/vm.txt)"
@@ -166,10 +171,9 @@ if [ "$capture" = 1 ]; then
 	add_program "$(command -v lspci)" /bin/lspci
 	cp /usr/share/misc/pci.ids "$stage/usr/share/misc/pci.ids"
 fi
-# The sysfs snapshot that check-guest.py reads (and --capture keeps): taken by
-# scripts/capture-host.sh, the format `bar-inspect --root` replays.
-cp "$here/guest-capture.sh" "$stage/bin/p2ps-capture"
-[ -f "$top/scripts/capture-host.sh" ] && cp "$top/scripts/capture-host.sh" "$stage/bin/capture-host.sh"
+# The sysfs snapshot that check-guest.py reads (and --capture keeps) is taken by
+# scripts/capture-host.sh, in the format `bar-inspect --root` replays.
+cp "$top/scripts/capture-host.sh" "$stage/bin/capture-host.sh"
 cp "$here/guest-init.sh" "$stage/init"
 chmod +x "$stage/init" "$stage"/bin/*
 

@@ -13,15 +13,17 @@ top=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 dest=$top/tests/fixtures/qemu-switch
 for boot in acs-on acs-off; do
 	out=$top/build-vm/out/$boot
-	[ -f "$out/snapshot/p2pscope/lspci-xxxx.txt" ] && [ -f "$out/blocks/bi-sysfs" ] ||
-		{ echo "update-fixtures: no captured '$boot' run with bar-inspect in $out" >&2; exit 2; }
+	if [ ! -f "$out/snapshot/p2pscope/lspci-xxxx.txt" ] || [ ! -f "$out/blocks/bi-sysfs" ]; then
+		echo "update-fixtures: no captured '$boot' run with bar-inspect in $out" >&2
+		exit 2
+	fi
 	python3 "$top/tests/vm/check-guest.py" check --out "$out" --boot "$boot" >/dev/null ||
 		{ echo "update-fixtures: the '$boot' run fails its checks; not copying it" >&2; exit 1; }
 done
 mkdir -p "$dest"
 for boot in acs-on acs-off; do
 	out=$top/build-vm/out/$boot
-	rm -rf "$dest/$boot"
+	rm -rf "${dest:?}/$boot"
 	cp -a "$out/snapshot" "$dest/$boot"
 	# The capturing shell's environment is the guest's /init, and lspci's only
 	# complaint is the missing modules.alias (no kernel modules tree in the guest).

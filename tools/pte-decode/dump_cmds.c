@@ -62,7 +62,6 @@ struct run {
 	bool summarize;
 	json_object *jranges; /* --summary --json */
 	struct gmmu_range_list collected;
-	bool collect;
 	uint64_t next_index; /* text input: index of the next word */
 	const char *input_name;
 	/* Per-range text output is hot (one line per run of a large dump):
@@ -72,7 +71,7 @@ struct run {
 	char *obuf; /* summary lines, written to stdout in large blocks */
 	size_t olen;
 	/* progress */
-	bool progress;
+	bool progress, progress_shown;
 	uint64_t progress_total, progress_next;
 };
 
@@ -156,12 +155,13 @@ static void progress_update(struct run *r, uint64_t done)
 	else
 		fprintf(stderr, "\rpte-decode: %llu MiB", (unsigned long long)(done >> 20));
 	r->progress_next = done + RAW_SLICE_BYTES;
+	r->progress_shown = true;
 }
 
 static void progress_end(struct run *r)
 {
-	if (r->progress && r->progress_next)
-		fputs("\r\033[K", stderr);
+	if (r->progress_shown)
+		fputs("\r\033[K", stderr); /* clear the progress line */
 }
 
 /* ---- per-entry output ---------------------------------------------------- */
@@ -795,7 +795,8 @@ static int parse_opts(int argc, char **argv, struct opts *o)
 		case O_HELP: usage(o->cmd); return -1;
 		default:
 			if (optopt >= O_CHIP)
-				return fail("%s: option '%s' needs a value", o->cmd, argv[optind - 1]);
+				return fail("%s: option '%s' needs a value", o->cmd,
+				            argv[optind - 1]);
 			if (optopt)
 				return fail("%s: option -%c unknown", o->cmd, optopt);
 			return fail("%s: unknown or incomplete option '%s' (see --help)", o->cmd,
@@ -1036,7 +1037,6 @@ static int run_cmd(int argc, char **argv)
 	run_names_init(&r);
 	r.obuf = malloc(OBUF_BYTES); /* without it, lines go through stdio one by one */
 	r.summarize = o.summary || verify;
-	r.collect = verify;
 	if (r.summarize)
 		gmmu_summary_init(&r.sum, o.fmt, verify ? gmmu_verify_collect : range_print,
 		                  verify ? (void *)&r.collected : (void *)&r);

@@ -1,0 +1,694 @@
+/* sm-sweep: one-way NVLink bandwidth of SM copy kernel designs, GPU 0 -> GPU 1.
+ *
+ * A research aid beside p2p-bench, not part of the build: it times variants of
+ * the SM copy (bytes in flight per thread, cache hints, grid shapes, bulk copy
+ * through shared memory, memcpy_async, several streams, and a one-way mix in
+ * which GPU 0 pushes part of the buffer while GPU 1 pulls the rest) and the copy
+ * engine for reference, each at one or more sizes. Every timed trial is checked:
+ * the destination is poisoned first and verified against the source's pattern
+ * after. Build and run on a host with two peer-capable GPUs:
+ *
+ *   nvcc -O3 -std=c++17 -arch=sm_90 scripts/bench/sm-sweep.cu -o sm-sweep
+ *   ./sm-sweep [--quick | --l2-hints] > sweep.md
+ *
+ * --quick caps the sizes at 1 GiB; --l2-hints times only the loads with a
+ * prefetch-size hint (ld.global.L2::128B / L2::256B) beside the plain kernel.
+ *
+ * Output: a Markdown table (GB/s; fractions of 450 GB/s, the NVLink-4 data
+ * rate of 18 links x 25 GB/s, and of 478.1 GB/s, NVML's 18 x 26.5625 GB/s). */
+#include <cooperative_groups.h>
+#include <cooperative_groups/memcpy_async.h>
+#include <cuda_runtime.h>
+
+#include <algorithm>
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <functional>
+#include <string>
+#include <vector>
+
+namespace cg = cooperative_groups;
+
+#define CK(x)                                                                                      \
+	do {                                                                                       \
+		cudaError_t e_ = (x);                                                              \
+		if (e_ != cudaSuccess) {                                                           \
+			fprintf(stderr, "%s:%d: %s: %s\n", __FILE__, __LINE__, #x,                 \
+			        cudaGetErrorString(e_));                                           \
+			exit(1);                                                                   \
+		}                                                                                  \
+	} while (0)
+
+namespace
+{
+
+__device__ __forceinline__ uint32_t mix32(uint32_t x)
+{
+	x ^= x >> 16;
+	x *= 0x85ebca6bu;
+	x ^= x >> 13;
+	x *= 0xc2b2ae35u;
+	x ^= x >> 16;
+	return x;
+}
+
+__device__ __forceinline__ uint32_t pattern(size_t word, uint32_t seed)
+{
+	return mix32((uint32_t)word ^ mix32(seed ^ (uint32_t)(word >> 32) * 0x9e3779b9u));
+}
+
+__device__ __forceinline__ unsigned long long now_ns()
+{
+	unsigned long long t;
+	asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t));
+	return t;
+}
+
+__global__ void k_fill(uint32_t *buf, size_t words, uint32_t seed)
+{
+	size_t stride = (size_t)gridDim.x * blockDim.x;
+	for (size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x; i < words; i += stride)
+		buf[i] = pattern(i, seed);
+}
+
+__global__ void k_verify(const uint32_t *buf, size_t words, uint32_t seed,
+                         unsigned long long *count)
+{
+	size_t stride = (size_t)gridDim.x * blockDim.x;
+	unsigned bad = 0;
+	for (size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x; i < words; i += stride)
+		bad += buf[i] != pattern(i, seed);
+	if (bad)
+		atomicAdd(count, (unsigned long long)bad);
+}
+
+__global__ void k_hold(const volatile int *flag, int *timed_out)
+{
+	unsigned long long end = now_ns() + 2000000000ull;
+	while (!*flag)
+		if (now_ns() > end) {
+			*timed_out = 1;
+			return;
+		}
+}
+
+/* p2p-bench's default kernel (grid-stride, four loads in flight per thread). */
+__global__ void k_grid4(int4 *__restrict__ dst, const int4 *__restrict__ src, size_t n)
+{
+	size_t stride = (size_t)gridDim.x * blockDim.x;
+	size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
+	for (; i + 3 * stride < n; i += 4 * stride) {
+		int4 a = src[i], b = src[i + stride], c = src[i + 2 * stride],
+		     d = src[i + 3 * stride];
+		dst[i] = a;
+		dst[i + stride] = b;
+		dst[i + 2 * stride] = c;
+		dst[i + 3 * stride] = d;
+	}
+	for (; i < n; i += stride)
+		dst[i] = src[i];
+}
+
+enum { LD_PLAIN, LD_NC, LD_VOLATILE, LD_L2_128, LD_L2_256 };
+enum { ST_PLAIN, ST_CS };
+
+template <int LD> __device__ __forceinline__ int4 load(const int4 *p)
+{
+	if (LD == LD_NC)
+		return __ldg(p);
+	if (LD == LD_VOLATILE) {
+		int4 v;
+		asm volatile("ld.volatile.global.v4.s32 {%0,%1,%2,%3}, [%4];"
+		             : "=r"(v.x), "=r"(v.y), "=r"(v.z), "=r"(v.w)
+		             : "l"(p));
+		return v;
+	}
+	if (LD == LD_L2_128 || LD == LD_L2_256) {
+		/* Prefetch-size hint: the memory system may fetch the whole 128/256-byte
+		 * block around the access (PTX ISA, ld .level::prefetch_size). */
+		int4 v;
+		if (LD == LD_L2_256)
+			asm volatile("ld.global.L2::256B.v4.s32 {%0,%1,%2,%3}, [%4];"
+			             : "=r"(v.x), "=r"(v.y), "=r"(v.z), "=r"(v.w)
+			             : "l"(p));
+		else
+			asm volatile("ld.global.L2::128B.v4.s32 {%0,%1,%2,%3}, [%4];"
+			             : "=r"(v.x), "=r"(v.y), "=r"(v.z), "=r"(v.w)
+			             : "l"(p));
+		return v;
+	}
+	return *p;
+}
+
+template <int ST> __device__ __forceinline__ void store(int4 *p, int4 v)
+{
+	if (ST == ST_CS)
+		__stcs(p, v);
+	else
+		*p = v;
+}
+
+/* Warp-contiguous pieces of 32 x U int4: U independent 16-byte loads per lane
+ * in flight before the first store. No __restrict__ on purpose: with it, ptxas
+ * may pair each load with its store to save registers; without it no store may
+ * move above a load, so all U loads are issued first. */
+template <int U, int LD, int ST> __global__ void k_ilp(int4 *dst, const int4 *src, size_t n)
+{
+	const unsigned lane = threadIdx.x & 31;
+	const size_t piece = 32 * U;
+	size_t warp = ((size_t)blockIdx.x * blockDim.x + threadIdx.x) / 32;
+	size_t nwarps = (size_t)gridDim.x * blockDim.x / 32;
+	size_t full = n / piece * piece;
+	for (size_t base = warp * piece; base < full; base += nwarps * piece) {
+		int4 r[U];
+#pragma unroll
+		for (int k = 0; k < U; k++)
+			r[k] = load<LD>(src + base + lane + 32 * k);
+#pragma unroll
+		for (int k = 0; k < U; k++)
+			store<ST>(dst + base + lane + 32 * k, r[k]);
+	}
+	for (size_t i = full + (size_t)blockIdx.x * blockDim.x + threadIdx.x; i < n;
+	     i += (size_t)gridDim.x * blockDim.x)
+		dst[i] = src[i];
+}
+
+/* Bulk copy (cp.async.bulk) global -> shared -> global, one issuing thread per
+ * block, STAGES buffers of CHUNK bytes in dynamic shared memory. */
+__device__ __forceinline__ unsigned smem_addr(const void *p)
+{
+	return (unsigned)__cvta_generic_to_shared(p);
+}
+
+__device__ __forceinline__ void bulk_load(void *sm, const void *g, unsigned bytes,
+                                          unsigned long long *bar)
+{
+	asm volatile("mbarrier.arrive.expect_tx.shared::cta.b64 _, [%0], %1;" ::"r"(smem_addr(bar)),
+	             "r"(bytes)
+	             : "memory");
+	asm volatile(
+	        "cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes [%0], [%1], "
+	        "%2, [%3];" ::"r"(smem_addr(sm)),
+	        "l"(g), "r"(bytes), "r"(smem_addr(bar))
+	        : "memory");
+}
+
+__device__ __forceinline__ bool bar_wait(unsigned long long *bar, unsigned parity)
+{
+	unsigned long long end = now_ns() + 1000000000ull;
+	unsigned done = 0;
+	while (!done) {
+		asm volatile(
+		        "{ .reg .pred p; mbarrier.try_wait.parity.shared::cta.b64 p, [%1], %2; "
+		        "selp.u32 %0, 1, 0, p; }"
+		        : "=r"(done)
+		        : "r"(smem_addr(bar)), "r"(parity)
+		        : "memory");
+		if (!done && now_ns() > end)
+			return false;
+	}
+	return true;
+}
+
+template <int CHUNK, int STAGES>
+__global__ void k_bulk(char *dst, const char *src, size_t bytes, int *failed)
+{
+	extern __shared__ __align__(128) char smem[];
+	__shared__ unsigned long long bar[STAGES];
+	const size_t nchunks = (bytes + CHUNK - 1) / CHUNK;
+	unsigned phase[STAGES] = {0};
+	size_t mine = 0;
+
+	if (threadIdx.x != 0)
+		return;
+	for (size_t c = blockIdx.x; c < nchunks; c += gridDim.x)
+		mine++;
+	for (int s = 0; s < STAGES; s++)
+		asm volatile("mbarrier.init.shared::cta.b64 [%0], 1;" ::"r"(smem_addr(&bar[s]))
+		             : "memory");
+	asm volatile("fence.mbarrier_init.release.cluster;" ::: "memory");
+	for (size_t t = 0; t < mine && t < STAGES; t++) {
+		size_t off = (blockIdx.x + t * gridDim.x) * (size_t)CHUNK;
+		unsigned len = (unsigned)min((size_t)CHUNK, bytes - off);
+		bulk_load(smem + t * CHUNK, src + off, len, &bar[t]);
+	}
+	for (size_t t = 0; t < mine; t++) {
+		int s = (int)(t % STAGES);
+		size_t off = (blockIdx.x + t * gridDim.x) * (size_t)CHUNK;
+		unsigned len = (unsigned)min((size_t)CHUNK, bytes - off);
+		if (!bar_wait(&bar[s], phase[s])) {
+			*failed = 1;
+			break;
+		}
+		phase[s] ^= 1;
+		asm volatile("cp.async.bulk.global.shared::cta.bulk_group [%0], [%1], %2;" ::"l"(
+		                     dst + off),
+		             "r"(smem_addr(smem + s * CHUNK)), "r"(len)
+		             : "memory");
+		asm volatile("cp.async.bulk.commit_group;" ::: "memory");
+		if (t >= 1 && t - 1 + STAGES < mine) {
+			size_t r = t - 1 + STAGES;
+			int rs = (int)((t - 1) % STAGES);
+			size_t roff = (blockIdx.x + r * gridDim.x) * (size_t)CHUNK;
+			unsigned rlen = (unsigned)min((size_t)CHUNK, bytes - roff);
+			asm volatile("cp.async.bulk.wait_group.read 1;" ::: "memory");
+			bulk_load(smem + rs * CHUNK, src + roff, rlen, &bar[rs]);
+		}
+	}
+	asm volatile("cp.async.bulk.wait_group 0;" ::: "memory");
+}
+
+/* cooperative_groups::memcpy_async (cp.async, no TMA) into two shared buffers
+ * of CHUNK bytes, then the block stores them with 16-byte stores. */
+template <int CHUNK> __global__ void k_memcpy_async(int4 *dst, const int4 *src, size_t n)
+{
+	extern __shared__ __align__(128) int4 sbuf[];
+	cg::thread_block block = cg::this_thread_block();
+	const size_t per = CHUNK / 16;
+	const size_t nchunks = n / per; /* sizes here are multiples of CHUNK */
+	size_t c = blockIdx.x;
+	int s = 0;
+	if (c < nchunks)
+		cg::memcpy_async(block, sbuf, src + c * per, CHUNK);
+	for (; c < nchunks; c += gridDim.x, s ^= 1) {
+		size_t next = c + gridDim.x;
+		if (next < nchunks) {
+			cg::memcpy_async(block, sbuf + (s ^ 1) * per, src + next * per, CHUNK);
+			cg::wait_prior<1>(block);
+		} else {
+			cg::wait(block);
+		}
+		for (size_t i = threadIdx.x; i < per; i += blockDim.x)
+			dst[c * per + i] = sbuf[s * per + i];
+		block.sync();
+	}
+}
+
+struct Gpu {
+	int dev;
+	int sms;
+	std::vector<cudaStream_t> s;
+	cudaEvent_t start, stop;
+	std::vector<cudaEvent_t> join;
+};
+
+/* One launch: copies bytes from src to dst on stream st of the current device. */
+using Launch = std::function<void(char *dst, const char *src, size_t bytes, cudaStream_t st)>;
+
+/* Part of a configuration: which GPU launches, which share of the buffer it
+ * copies, on how many streams (the share split evenly between them). */
+struct Part {
+	int gpu;
+	double from, to;
+	int streams;
+	Launch fn;
+};
+
+struct Row {
+	std::string name, dir, grid;
+	size_t bytes;
+	double gbs;
+	unsigned long long bad;
+};
+
+struct Bench {
+	Gpu g[2];
+	char *src = nullptr, *dst = nullptr; /* src on GPU 0, dst on GPU 1 */
+	size_t cap = 0;
+	volatile int *flag = nullptr;
+	int *timed_out = nullptr; /* host-mapped */
+	unsigned long long *bad = nullptr;
+	int *failed = nullptr; /* GPU 1 */
+	int *failed0 = nullptr;
+	uint32_t seed = 1;
+	std::vector<Row> rows;
+
+	void init(size_t max_bytes)
+	{
+		cap = max_bytes;
+		for (int d = 0; d < 2; d++) {
+			Gpu &x = g[d];
+			x.dev = d;
+			CK(cudaSetDevice(d));
+			CK(cudaDeviceGetAttribute(&x.sms, cudaDevAttrMultiProcessorCount, d));
+			int can = 0;
+			CK(cudaDeviceCanAccessPeer(&can, d, 1 - d));
+			if (!can) {
+				fprintf(stderr, "no peer access %d -> %d\n", d, 1 - d);
+				exit(2);
+			}
+			CK(cudaDeviceEnablePeerAccess(1 - d, 0));
+			x.s.resize(4);
+			x.join.resize(4);
+			for (int k = 0; k < 4; k++) {
+				CK(cudaStreamCreateWithFlags(&x.s[k], cudaStreamNonBlocking));
+				CK(cudaEventCreateWithFlags(&x.join[k], cudaEventDisableTiming));
+			}
+			CK(cudaEventCreate(&x.start));
+			CK(cudaEventCreate(&x.stop));
+		}
+		CK(cudaSetDevice(0));
+		CK(cudaMalloc(&src, cap));
+		CK(cudaMalloc(&failed0, sizeof(int)));
+		CK(cudaSetDevice(1));
+		CK(cudaMalloc(&dst, cap));
+		CK(cudaMalloc(&bad, sizeof(*bad)));
+		CK(cudaMalloc(&failed, sizeof(int)));
+		CK(cudaHostAlloc((void **)&flag, 2 * sizeof(int),
+		                 cudaHostAllocMapped | cudaHostAllocPortable));
+		timed_out = (int *)flag + 1;
+	}
+
+	/* Queues reps rounds of every part behind a hold on each GPU, releases them
+	 * and returns the longest GPU's time in ms (the GPUs start within
+	 * microseconds of each other: the same host store releases both). */
+	double timed(const std::vector<Part> &parts, size_t bytes, int reps)
+	{
+		bool used[2] = {false, false};
+		for (auto &p : parts)
+			used[p.gpu] = true;
+		*flag = 0;
+		*timed_out = 0;
+		for (int d = 0; d < 2; d++) {
+			if (!used[d])
+				continue;
+			Gpu &x = g[d];
+			CK(cudaSetDevice(d));
+			k_hold<<<1, 1, 0, x.s[0]>>>(flag, timed_out);
+			CK(cudaEventRecord(x.start, x.s[0]));
+			for (int k = 1; k < 4; k++)
+				CK(cudaStreamWaitEvent(x.s[k], x.start, 0));
+		}
+		for (int r = 0; r < reps; r++)
+			for (auto &p : parts) {
+				CK(cudaSetDevice(p.gpu));
+				size_t lo = (size_t)(p.from * (double)(bytes / 4096)) * 4096;
+				size_t hi = (size_t)(p.to * (double)(bytes / 4096)) * 4096;
+				size_t per = (hi - lo) / p.streams / 4096 * 4096;
+				for (int k = 0; k < p.streams; k++) {
+					size_t a = lo + k * per,
+					       b = k + 1 == p.streams ? hi : a + per;
+					p.fn(dst + a, src + a, b - a, g[p.gpu].s[k]);
+				}
+			}
+		CK(cudaGetLastError());
+		for (int d = 0; d < 2; d++) {
+			if (!used[d])
+				continue;
+			Gpu &x = g[d];
+			CK(cudaSetDevice(d));
+			for (int k = 1; k < 4; k++) {
+				CK(cudaEventRecord(x.join[k], x.s[k]));
+				CK(cudaStreamWaitEvent(x.s[0], x.join[k], 0));
+			}
+			CK(cudaEventRecord(x.stop, x.s[0]));
+		}
+		*flag = 1;
+		double ms = 0;
+		for (int d = 0; d < 2; d++) {
+			if (!used[d])
+				continue;
+			CK(cudaSetDevice(d));
+			CK(cudaEventSynchronize(g[d].stop));
+			float t = 0;
+			CK(cudaEventElapsedTime(&t, g[d].start, g[d].stop));
+			ms = std::max(ms, (double)t);
+		}
+		if (*timed_out)
+			return -1;
+		return ms;
+	}
+
+	void run(const std::string &name, const std::string &dir, const std::string &grid,
+	         const std::vector<Part> &parts, size_t bytes, int reps = 5, int trials = 3)
+	{
+		std::vector<double> gbs;
+		unsigned long long bad_total = 0;
+		bool error = false;
+		uint32_t s = ++seed;
+		CK(cudaSetDevice(0));
+		k_fill<<<g[0].sms * 8, 256>>>((uint32_t *)src, bytes / 4, s);
+		CK(cudaDeviceSynchronize());
+		for (int t = 0; t <= trials; t++) { /* trial 0 warms up, untimed */
+			CK(cudaSetDevice(1));
+			CK(cudaMemset(dst, 0xa5, bytes));
+			CK(cudaMemset(failed, 0, sizeof(int)));
+			CK(cudaSetDevice(0));
+			CK(cudaMemset(failed0, 0, sizeof(int)));
+			for (int d = 0; d < 2; d++) {
+				CK(cudaSetDevice(d));
+				CK(cudaDeviceSynchronize());
+			}
+			double ms = timed(parts, bytes, reps);
+			cudaError_t e = cudaSuccess;
+			for (int d = 0; d < 2 && e == cudaSuccess; d++) {
+				CK(cudaSetDevice(d));
+				e = cudaDeviceSynchronize();
+			}
+			if (e != cudaSuccess || ms <= 0) {
+				fprintf(stderr, "%s %s %s: %s\n", name.c_str(), dir.c_str(),
+				        grid.c_str(),
+				        e != cudaSuccess ? cudaGetErrorString(e)
+				                         : "hold timed out");
+				if (e != cudaSuccess)
+					exit(1); /* a sticky error leaves nothing to measure */
+				error = true;
+				break;
+			}
+			int f0 = 0, f1 = 0;
+			CK(cudaSetDevice(1));
+			CK(cudaMemset(bad, 0, sizeof(*bad)));
+			k_verify<<<g[1].sms * 8, 256>>>((const uint32_t *)dst, bytes / 4, s, bad);
+			unsigned long long b = 0;
+			CK(cudaMemcpy(&b, bad, sizeof(b), cudaMemcpyDeviceToHost));
+			CK(cudaMemcpy(&f1, failed, sizeof(int), cudaMemcpyDeviceToHost));
+			CK(cudaSetDevice(0));
+			CK(cudaMemcpy(&f0, failed0, sizeof(int), cudaMemcpyDeviceToHost));
+			bad_total += b + (f0 || f1 ? 1 : 0);
+			if (t > 0)
+				gbs.push_back((double)bytes * reps / (ms * 1e6));
+		}
+		double med = 0;
+		if (!error && !gbs.empty()) {
+			std::sort(gbs.begin(), gbs.end());
+			med = gbs[gbs.size() / 2];
+		}
+		rows.push_back({name, dir, grid, bytes, med, bad_total});
+		printf("| %s | %s | %s | %s | %.1f | %.1f%% | %.1f%% | %llu |\n", name.c_str(),
+		       dir.c_str(), grid.c_str(), size_name(bytes).c_str(), med, med / 4.5,
+		       med / 4.781, bad_total);
+		fflush(stdout);
+	}
+
+	static std::string size_name(size_t b)
+	{
+		char buf[32];
+		if (b >= (1ull << 30))
+			snprintf(buf, sizeof buf, "%zu GiB", b >> 30);
+		else
+			snprintf(buf, sizeof buf, "%zu MiB", b >> 20);
+		return buf;
+	}
+};
+
+template <typename K> int occupancy(K kernel, int threads, size_t smem)
+{
+	int per_sm = 0;
+	CK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, threads, smem));
+	return per_sm;
+}
+
+/* A launch of an int4 kernel with a fixed grid. */
+template <typename K> Launch vec(K kernel, int blocks, int threads, size_t smem = 0)
+{
+	return [=](char *d, const char *s, size_t bytes, cudaStream_t st) {
+		kernel<<<blocks, threads, smem, st>>>((int4 *)d, (const int4 *)s, bytes / 16);
+	};
+}
+
+} // namespace
+
+int main(int argc, char **argv)
+{
+	bool quick = argc > 1 && !strcmp(argv[1], "--quick");
+	bool hints = argc > 1 && !strcmp(argv[1], "--l2-hints");
+	const size_t MiB = 1ull << 20, GiB = 1ull << 30;
+	const size_t big = quick || hints ? GiB : 4 * GiB;
+	Bench b;
+	b.init(big);
+	const int sms = b.g[0].sms;
+	const size_t S = GiB; /* the size of the design sweep */
+
+	cudaDeviceProp p;
+	CK(cudaGetDeviceProperties(&p, 0));
+	printf("# SM copy sweep: %s x2, %d SMs, one way GPU 0 -> GPU 1\n\n", p.name, sms);
+	printf("Median of 3 trials of 5 copies after one untimed trial; every trial verified.\n");
+	printf("write = kernel on GPU 0 stores into GPU 1; read = kernel on GPU 1 loads GPU 0;\n");
+	printf("push+pull = GPU 0 writes the first share while GPU 1 reads the rest.\n\n");
+	printf("| variant | direction | grid | size | GB/s | of 450 | of 478.1 | bad |\n");
+	printf("|---|---|---|---|---|---|---|---|\n");
+
+	using Parts = std::vector<Part>;
+	std::function<Parts(Launch)> W = [](Launch f) { return Parts{{0, 0.0, 1.0, 1, f}}; };
+	std::function<Parts(Launch)> R = [](Launch f) { return Parts{{1, 0.0, 1.0, 1, f}}; };
+	auto grid = [](int blocks, int threads) {
+		return std::to_string(blocks) + "x" + std::to_string(threads);
+	};
+
+	if (hints) { /* the prefetch-size hints only, beside the plain kernel */
+		int bl = sms * 2;
+		std::string gs = grid(bl, 512);
+		for (int rd = 0; rd < 2; rd++) {
+			auto P = rd ? R : W;
+			const char *dir = rd ? "read" : "write";
+			b.run("ilp8", dir, gs, P(vec(k_ilp<8, LD_PLAIN, ST_PLAIN>, bl, 512)), S);
+			b.run("ilp8 ld.L2::128B", dir, gs,
+			      P(vec(k_ilp<8, LD_L2_128, ST_PLAIN>, bl, 512)), S);
+			b.run("ilp8 ld.L2::256B", dir, gs,
+			      P(vec(k_ilp<8, LD_L2_256, ST_PLAIN>, bl, 512)), S);
+			b.run("ilp16 ld.L2::256B", dir, gs,
+			      P(vec(k_ilp<16, LD_L2_256, ST_PLAIN>, bl, 512)), S);
+		}
+		Launch f = vec(k_ilp<8, LD_L2_256, ST_PLAIN>, bl, 512);
+		b.run("ilp8 ld.L2::256B push+pull, 50% pushed", "0->1 mix", "2 x " + gs,
+		      {{0, 0.0, 0.5, 1, f}, {1, 0.5, 1.0, 1, f}}, S);
+		return 0;
+	}
+
+	/* Copy engine for reference. */
+	Launch ce = [](char *d, const char *s, size_t bytes, cudaStream_t st) {
+		CK(cudaMemcpyPeerAsync(d, 1, s, 0, bytes, st));
+	};
+	for (size_t sz : {256 * MiB, GiB, big})
+		b.run("copy engine", "write", "-", W(ce), sz);
+
+	/* p2p-bench's current default: one full wave of k_grid4 at 512 threads. */
+	int g4 = sms * occupancy(k_grid4, 512, 0);
+	for (size_t sz : {256 * MiB, GiB, big}) {
+		b.run("grid4 (current)", "write", grid(g4, 512), W(vec(k_grid4, g4, 512)), sz);
+		b.run("grid4 (current)", "read", grid(g4, 512), R(vec(k_grid4, g4, 512)), sz);
+	}
+
+	/* Bytes in flight per thread and grid shape. */
+	for (int threads : {512, 1024})
+		for (int per_sm : {1, 2, 4}) {
+			int bl = sms * per_sm;
+			if (per_sm * threads > 2048)
+				continue;
+			b.run("ilp4", "write", grid(bl, threads),
+			      W(vec(k_ilp<4, LD_PLAIN, ST_PLAIN>, bl, threads)), S);
+			b.run("ilp4", "read", grid(bl, threads),
+			      R(vec(k_ilp<4, LD_PLAIN, ST_PLAIN>, bl, threads)), S);
+			b.run("ilp8", "write", grid(bl, threads),
+			      W(vec(k_ilp<8, LD_PLAIN, ST_PLAIN>, bl, threads)), S);
+			b.run("ilp8", "read", grid(bl, threads),
+			      R(vec(k_ilp<8, LD_PLAIN, ST_PLAIN>, bl, threads)), S);
+			if (threads == 512) {
+				b.run("ilp16", "write", grid(bl, threads),
+				      W(vec(k_ilp<16, LD_PLAIN, ST_PLAIN>, bl, threads)), S);
+				b.run("ilp16", "read", grid(bl, threads),
+				      R(vec(k_ilp<16, LD_PLAIN, ST_PLAIN>, bl, threads)), S);
+			}
+		}
+
+	/* Cache hints, ilp8 at 2 x 512 per SM. */
+	{
+		int bl = sms * 2;
+		std::string gs = grid(bl, 512);
+		for (int rd = 0; rd < 2; rd++) {
+			auto P = rd ? R : W;
+			const char *dir = rd ? "read" : "write";
+			b.run("ilp8 ld.global.nc", dir, gs,
+			      P(vec(k_ilp<8, LD_NC, ST_PLAIN>, bl, 512)), S);
+			b.run("ilp8 ld.volatile", dir, gs,
+			      P(vec(k_ilp<8, LD_VOLATILE, ST_PLAIN>, bl, 512)), S);
+			b.run("ilp8 st.global.cs", dir, gs,
+			      P(vec(k_ilp<8, LD_PLAIN, ST_CS>, bl, 512)), S);
+			b.run("ilp8 nc + cs", dir, gs, P(vec(k_ilp<8, LD_NC, ST_CS>, bl, 512)), S);
+		}
+	}
+
+	/* Several streams, each a quarter/half of the buffer, ilp8 at 1 x 512 per SM each. */
+	for (int ns : {2, 4})
+		for (int rd = 0; rd < 2; rd++) {
+			std::vector<Part> parts{
+			        {rd, 0.0, 1.0, ns, vec(k_ilp<8, LD_PLAIN, ST_PLAIN>, sms, 512)}};
+			b.run("ilp8, " + std::to_string(ns) + " streams", rd ? "read" : "write",
+			      std::to_string(ns) + " x " + grid(sms, 512), parts, S);
+		}
+
+	/* Bulk copy through shared memory, several chunk sizes and stages. */
+	auto bulk = [&](auto kernel, size_t smem, const char *name) {
+		CK(cudaSetDevice(0));
+		CK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
+		                        (int)smem));
+		CK(cudaSetDevice(1));
+		CK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
+		                        (int)smem));
+		int fit = occupancy(kernel, 32, smem);
+		for (int per_sm : {1, 2, 4}) {
+			if (per_sm > fit)
+				continue;
+			int bl = sms * per_sm;
+			for (int rd = 0; rd < 2; rd++) {
+				int *fl = rd ? b.failed : b.failed0;
+				Launch f = [=](char *d, const char *s, size_t bytes,
+				               cudaStream_t st) {
+					kernel<<<bl, 32, smem, st>>>(d, s, bytes, fl);
+				};
+				b.run(name, rd ? "read" : "write", grid(bl, 32), rd ? R(f) : W(f),
+				      S);
+			}
+		}
+	};
+	bulk(k_bulk<16384, 4>, 4 * 16384, "bulk 16 KiB x 4");
+	bulk(k_bulk<32768, 4>, 4 * 32768, "bulk 32 KiB x 4");
+	bulk(k_bulk<65536, 3>, 3 * 65536, "bulk 64 KiB x 3");
+
+	/* memcpy_async (cp.async) through two shared buffers. */
+	{
+		const size_t smem = 2 * 32768;
+		for (int d = 0; d < 2; d++) {
+			CK(cudaSetDevice(d));
+			CK(cudaFuncSetAttribute(k_memcpy_async<32768>,
+			                        cudaFuncAttributeMaxDynamicSharedMemorySize,
+			                        (int)smem));
+		}
+		for (int per_sm : {1, 2, 3})
+			for (int rd = 0; rd < 2; rd++) {
+				int bl = sms * per_sm;
+				Launch f = vec(k_memcpy_async<32768>, bl, 512, smem);
+				b.run("memcpy_async 32 KiB x 2", rd ? "read" : "write",
+				      grid(bl, 512), rd ? R(f) : W(f), S);
+			}
+	}
+
+	/* One-way mix: GPU 0 pushes a share, GPU 1 pulls the rest, both into GPU 1. */
+	for (size_t sz : {GiB, big})
+		for (double share : {0.25, 0.5, 0.75}) {
+			int bl = sms * 2;
+			Launch f = vec(k_ilp<8, LD_PLAIN, ST_PLAIN>, bl, 512);
+			std::vector<Part> parts{{0, 0.0, share, 1, f}, {1, share, 1.0, 1, f}};
+			char nm[64];
+			snprintf(nm, sizeof nm, "ilp8 push+pull, %.0f%% pushed", share * 100);
+			b.run(nm, "0->1 mix", "2 x " + grid(bl, 512), parts, sz);
+		}
+
+	/* The best simple designs at larger sizes. */
+	for (size_t sz : {256 * MiB, big}) {
+		int bl = sms * 2;
+		b.run("ilp8", "write", grid(bl, 512), W(vec(k_ilp<8, LD_PLAIN, ST_PLAIN>, bl, 512)),
+		      sz);
+		b.run("ilp8", "read", grid(bl, 512), R(vec(k_ilp<8, LD_PLAIN, ST_PLAIN>, bl, 512)),
+		      sz);
+	}
+
+	unsigned long long bad = 0;
+	for (auto &r : b.rows)
+		bad += r.bad;
+	printf("\n%zu configurations, %llu bad (mismatched words or failed bulk stages)\n",
+	       b.rows.size(), bad);
+	return bad ? 1 : 0;
+}
