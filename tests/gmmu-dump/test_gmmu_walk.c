@@ -203,6 +203,61 @@ static void v2_walk_finds_every_level(void **state)
 	assert_int_equal(g.m[10].v.addr, 0x38000000000ull);
 }
 
+/* 128 KiB big pages: PT_BIG indexes VA 20:17, 16 entries. */
+static void v2_walk_with_128k_big_pages(void **state)
+{
+	(void)state;
+	const struct gmmu_format *f = fmt_of("AD102");
+	build_v2();
+	struct p2ps_mem_set mem;
+	struct p2ps_error err = {0};
+	p2ps_mem_set_init(&mem);
+	assert_int_equal(p2ps_mem_set_add_buffer(&mem, P2PS_MEM_VID, MEM_BASE, mem_img, MEM_SIZE,
+	                                         "img", &err),
+	                 0);
+	struct gmmu_walk_opts o = {
+	        .fmt = f, .pdb_space = P2PS_MEM_VID, .pdb = 0x100000, .big_page_shift = 17};
+	struct got g = {0};
+	assert_int_equal(gmmu_walk(&mem, &o, on_mapping, &g, NULL, &err), 0);
+	assert_int_equal(g.m[0].page_shift, 17);
+	assert_int_equal(g.m[0].va, 0);
+	assert_int_equal(g.m[1].page_shift, 17);
+	assert_int_equal(g.m[1].va, 0x20000); /* entry 1 of a 128K table */
+	assert_int_equal(g.m[1].v.addr, 0x38000010000ull);
+	p2ps_mem_set_cleanup(&mem);
+}
+
+/* A PDE with a sysmem aperture sends the walk to sys: chunks. */
+static void v2_walk_follows_sysmem_pdes(void **state)
+{
+	(void)state;
+	const struct gmmu_format *f = fmt_of("AD102");
+	build_v2();
+	/* PD3 [0]: APERTURE (2:1) = SYSTEM_COHERENT_MEMORY 2 -> 0x4, ADDRESS_SYS (53:8) =
+	 * 0x101000 >> 12 = 0x101 -> 0x10100 */
+	put64(0x100000, 0x10104ull);
+	static uint8_t sys_img[0x1000];
+	memcpy(sys_img, mem_img + 0x1000, sizeof(sys_img)); /* PD2 in system memory */
+	struct p2ps_mem_set mem;
+	struct p2ps_error err = {0};
+	p2ps_mem_set_init(&mem);
+	assert_int_equal(p2ps_mem_set_add_buffer(&mem, P2PS_MEM_VID, MEM_BASE, mem_img, MEM_SIZE,
+	                                         "img", &err),
+	                 0);
+	struct gmmu_walk_opts o = {.fmt = f, .pdb_space = P2PS_MEM_VID, .pdb = 0x100000};
+	struct got g = {0};
+	assert_int_equal(gmmu_walk(&mem, &o, on_mapping, &g, NULL, &err), P2PS_EINVAL);
+	assert_non_null(strstr(err.msg, "PD2 table at sys PA 0x101000-0x101fff"));
+	assert_int_equal(p2ps_mem_set_add_buffer(&mem, P2PS_MEM_SYS, 0x101000, sys_img,
+	                                         sizeof(sys_img), "sys", &err),
+	                 0);
+	struct gmmu_walk_stats st;
+	assert_int_equal(gmmu_walk(&mem, &o, on_mapping, &g, &st, &err), 0);
+	assert_int_equal(g.nm, 11);
+	assert_int_equal(st.tables, 6);
+	p2ps_mem_set_cleanup(&mem);
+}
+
 static void v2_summary_coalesces_runs(void **state)
 {
 	(void)state;
@@ -633,6 +688,8 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 	        cmocka_unit_test(v2_walk_finds_every_level),
+	        cmocka_unit_test(v2_walk_with_128k_big_pages),
+	        cmocka_unit_test(v2_walk_follows_sysmem_pdes),
 	        cmocka_unit_test(v2_summary_coalesces_runs),
 	        cmocka_unit_test(v2_verify_finds_the_wrong_entry),
 	        cmocka_unit_test(v2_verify_reports_missing_extra_and_attributes),

@@ -54,6 +54,14 @@ struct opts {
 	unsigned long max_diffs;
 };
 
+/* A short piece of text padded to a fixed size, so that it is copied with a
+ * constant-size memcpy (inlined) and then counted by its length. */
+#define WORD_BYTES 64
+struct word {
+	char s[WORD_BYTES];
+	size_t n;
+};
+
 /* What the inputs feed into: a per-entry printer, a summary, or a verify
  * collector (a summary whose ranges are kept). */
 struct run {
@@ -68,6 +76,12 @@ struct run {
 	 * names are looked up once, lines are built by hand. */
 	const char *kind_name[256];
 	char page_name[64][8];
+	/* Pieces of summary lines, formatted once: " kind=NAME" per KIND value,
+	 * "  2M x " per page size, "VIDEO      " per aperture, " vol ro" per flag set. */
+	struct word kind_w[256];
+	struct word page_w[64];
+	struct word aper_w[8];
+	struct word flags_w[1 << GMMU_FLAG_COUNT];
 	char *obuf; /* summary lines, written to stdout in large blocks */
 	size_t olen;
 	/* progress */
@@ -291,9 +305,22 @@ static void l_str(struct line *l, const char *s, size_t len)
 	l->n += len;
 }
 
-static void l_cstr(struct line *l, const char *s)
+static void l_word(struct line *l, const struct word *w)
 {
-	l_str(l, s, strlen(s));
+	if (l->n + WORD_BYTES >= l->cap)
+		return;
+	memcpy(l->b + l->n, w->s, WORD_BYTES);
+	l->n += w->n;
+}
+
+static void word_set(struct word *w, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void word_set(struct word *w, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	int n = vsnprintf(w->s, sizeof(w->s), fmt, ap);
+	va_end(ap);
+	w->n = n < 0 ? 0 : (size_t)n < sizeof(w->s) ? (size_t)n : sizeof(w->s) - 1;
 }
 
 /* Two hex digits per byte value, filled once by run_names_init(). */
@@ -376,6 +403,25 @@ static void run_names_init(struct run *r)
 		r->kind_name[k] = kf ? gmmu_field_value_name(kf, k, true) : NULL;
 	for (unsigned sh = 0; sh < 64; sh++)
 		size_str(1ull << sh, r->page_name[sh], sizeof(r->page_name[sh]));
+	for (unsigned k = 0; k < 256; k++) {
+		if (r->kind_name[k])
+			word_set(&r->kind_w[k], " kind=%s", r->kind_name[k]);
+		else
+			word_set(&r->kind_w[k], " kind=0x%x", k);
+	}
+	for (unsigned sh = 0; sh < 64; sh++)
+		word_set(&r->page_w[sh], " %4s x ", r->page_name[sh]);
+	for (unsigned a = 0; a < 8; a++)
+		word_set(&r->aper_w[a], "%-10s ", gmmu_aperture_name((enum gmmu_aperture)a));
+	for (unsigned f = 0; f < (1u << GMMU_FLAG_COUNT); f++) {
+		size_t n = 0;
+		r->flags_w[f].s[0] = '\0';
+		for (int i = 0; i < GMMU_FLAG_COUNT; i++)
+			if (f >> i & 1)
+				n += (size_t)snprintf(r->flags_w[f].s + n, WORD_BYTES - n, " %s",
+				                      flag_short[i]);
+		r->flags_w[f].n = n;
+	}
 	static const char hx[] = "0123456789abcdef";
 	for (unsigned b = 0; b < 256; b++) {
 		hex_pairs[2 * b] = hx[b >> 4];
@@ -396,14 +442,10 @@ static int range_print(void *ctx, const struct gmmu_range *g, struct p2ps_error 
 	char tmp[LINE_MAX_BYTES];
 	struct line l = line_begin(r, tmp);
 	uint64_t bytes = gmmu_range_bytes(g);
-	const char *pn = r->page_name[g->page_shift & 63];
-	size_t pl = strlen(pn);
 	l_hex(&l, g->va, 12);
 	l_str(&l, "-", 1);
 	l_hex(&l, g->va + bytes - 1, 12);
-	l_pad(&l, l.n + 1 + (pl < 4 ? 4 - pl : 0));
-	l_str(&l, pn, pl);
-	l_str(&l, " x ", 3);
+	l_word(&l, &r->page_w[g->page_shift & 63]);
 	size_t col = l.n + 10;
 	l_dec(&l, g->count);
 	l_pad(&l, col);
@@ -412,9 +454,7 @@ static int range_print(void *ctx, const struct gmmu_range *g, struct p2ps_error 
 		line_end(r, &l);
 		return 0;
 	}
-	col = l.n + 11;
-	l_cstr(&l, gmmu_aperture_name(g->v.aperture));
-	l_pad(&l, col);
+	l_word(&l, &r->aper_w[g->v.aperture & 7]);
 	l_hex(&l, g->v.addr, 12);
 	l_str(&l, "-", 1);
 	l_hex(&l, g->v.addr + bytes - 1, 12);
@@ -422,17 +462,8 @@ static int range_print(void *ctx, const struct gmmu_range *g, struct p2ps_error 
 		l_str(&l, " peer=", 6);
 		l_dec(&l, g->v.peer_index);
 	}
-	l_str(&l, " kind=", 6);
-	if (r->kind_name[g->v.kind])
-		l_cstr(&l, r->kind_name[g->v.kind]);
-	else
-		l_hex(&l, g->v.kind, 1);
-	unsigned f = view_flags(&g->v);
-	for (int i = 0; i < GMMU_FLAG_COUNT; i++)
-		if (f >> i & 1) {
-			l_str(&l, " ", 1);
-			l_cstr(&l, flag_short[i]);
-		}
+	l_word(&l, &r->kind_w[g->v.kind]);
+	l_word(&l, &r->flags_w[view_flags(&g->v) & ((1u << GMMU_FLAG_COUNT) - 1)]);
 	l_str(&l, "\n", 1);
 	line_end(r, &l);
 	return 0;
