@@ -20,7 +20,7 @@ put64() {
 	for i in 0 1 2 3 4 5 6 7; do
 		s+=$(printf '\\x%02x' $((($3 >> (8 * i)) & 0xff)))
 	done
-	printf "$s" | dd of="$1" bs=1 seek=$(($2)) conv=notrunc status=none
+	printf '%b' "$s" | dd of="$1" bs=1 seek=$(($2)) conv=notrunc status=none
 }
 
 # expect RC CMD...: run, keep stdout/stderr in $W/out, $W/err, check the status
