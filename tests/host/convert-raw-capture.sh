@@ -61,3 +61,4 @@ for l in "$out"/sys/bus/pci/devices/*; do
 	od -An -tx1 -v -w16 "$l/config" | awk '{ printf "%02x:%s\n", (NR - 1) * 16, $0 }'
 	echo
 done >"$out/p2pscope/lspci-xxxx.txt"
+find "$out" -type d -empty -exec touch {}/.keep \;  # git keeps empty directories only with a file in them
