@@ -298,6 +298,10 @@ void gmmu_entry_decode(const struct gmmu_entry_format *ef, const uint64_t w[2],
 /* "VALUE" or "unknown (raw=0x..)" form for a shown field, written into buf; returns buf.
  * ADDR fields print the byte address (0x..); BOOL TRUE/FALSE; ENUM its name. */
 const char *gmmu_decoded_value_str(const struct gmmu_decoded *d, size_t i, char *buf, size_t len);
+/* The entry as pte-decode prints it: "0x" + 16 hex digits, or 32 for a dual PDE (bit 127
+ * first), written into buf (40 bytes hold either); returns buf. */
+const char *gmmu_entry_hex_str(const struct gmmu_entry_format *ef, const uint64_t w[2], char *buf,
+                               size_t len);
 
 /* ------------------------------------------------------------------------------------------ */
 /* Views: allocation-free, string-free decode for tight loops                                  */

@@ -157,6 +157,15 @@ enum gmmu_flag {
 };
 const char *gmmu_flag_name(enum gmmu_flag f); /* "vol", "read_only", ... */
 
+/* The flags of a decoded PTE as a set: bit per enum gmmu_flag. */
+static inline unsigned gmmu_pte_view_flags(const struct gmmu_pte_view *v)
+{
+	return (v->vol ? 1u << GMMU_FLAG_VOL : 0) | (v->read_only ? 1u << GMMU_FLAG_READ_ONLY : 0) |
+	       (v->privilege ? 1u << GMMU_FLAG_PRIVILEGE : 0) |
+	       (v->atomic_disable ? 1u << GMMU_FLAG_ATOMIC_DISABLE : 0) |
+	       (v->encrypted ? 1u << GMMU_FLAG_ENCRYPTED : 0) | (v->acd ? 1u << GMMU_FLAG_ACD : 0);
+}
+
 /* One intended mapping: [va, va + size) mapped with pages of page_shift to
  * target .. target + size in aperture (peer index for PEER). */
 struct gmmu_expect {

@@ -380,6 +380,9 @@ int p2ps_bdf_parse(const char *s, struct p2ps_bdf *out);
 /* Formats "DDDD:BB:DD.F" into buf (>= 16 bytes); returns buf. */
 char *p2ps_bdf_format(const struct p2ps_bdf *bdf, char *buf, size_t size);
 
+/* Whether two addresses name the same function. */
+bool p2ps_bdf_equal(const struct p2ps_bdf *a, const struct p2ps_bdf *b);
+
 /* The reason a fact is unknown, or NULL when it is known / applicable. */
 const char *p2ps_dev_unknown(const struct p2ps_dev *dev, enum p2ps_fact fact);
 
@@ -395,7 +398,7 @@ double p2ps_link_speed_gts(uint8_t speed);
 
 /* Theoretical payload bandwidth of a link per direction, in GB/s (10^9 bytes/s),
  * after line encoding (8b/10b up to 5 GT/s, 128b/130b for 8..32 GT/s, 1b/1b FLIT
- * with 242/256 FEC/CRC framing at 64 GT/s). 0.0 when speed or width is unknown. */
+ * carrying 236 payload bytes per 256-byte flit at 64 GT/s). 0.0 when speed or width is unknown. */
 double p2ps_link_gbps(const struct p2ps_link *link);
 
 /* Name of a PCIe port type ("Endpoint", "Root Port", "Upstream Port", ...). */

@@ -31,8 +31,11 @@ void gmmu_entry_decode(const struct gmmu_entry_format *ef, const uint64_t w[2],
 			const struct gmmu_field *v = gmmu_field_by_role(ef, GMMU_ROLE_VALID, h);
 			out->half_valid[h] = v && gmmu_field_get(v, w2);
 		} else {
-			/* PDE numbering: aperture 0 is INVALID. */
-			out->half_valid[h] = ap && out->aperture_hw[h] != 0;
+			/* A PDE (half) is valid when its aperture is not INVALID; the fast path
+			 * of that part (dual PDE: fast[0] big, fast[1] small) maps the numbers. */
+			const struct gmmu_fast *x = &ef->fast[h ? h - 1 : 0];
+			out->half_valid[h] = ap && x->aperture_sw[out->aperture_hw[h] & 3] !=
+			                                   GMMU_APERTURE_INVALID;
 		}
 	}
 	out->valid = ef->type == GMMU_ENTRY_DUAL_PDE
@@ -77,5 +80,15 @@ const char *gmmu_decoded_value_str(const struct gmmu_decoded *d, size_t i, char 
 			snprintf(buf, len, "unknown (raw=0x%" PRIx64 ")", v);
 		break;
 	}
+	return buf;
+}
+
+const char *gmmu_entry_hex_str(const struct gmmu_entry_format *ef, const uint64_t w[2], char *buf,
+                               size_t len)
+{
+	if (ef->size > 8)
+		snprintf(buf, len, "0x%016" PRIx64 "%016" PRIx64, w[1], w[0]);
+	else
+		snprintf(buf, len, "0x%016" PRIx64, w[0]);
 	return buf;
 }

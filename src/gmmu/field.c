@@ -7,6 +7,7 @@
  */
 #include "gmmu_internal.h"
 
+#include <ctype.h>
 #include <errno.h>
 #include <inttypes.h>
 #include <stdio.h>
@@ -36,14 +37,6 @@ const struct gmmu_field *gmmu_field_by_role(const struct gmmu_entry_format *ef, 
 		    !(ef->fields[i].flags & GMMU_FIELD_F_ALIAS))
 			return &ef->fields[i];
 	return NULL;
-}
-
-const struct gmmu_field *gmmu_field_governor(const struct gmmu_entry_format *ef,
-                                             const struct gmmu_field *fd)
-{
-	if (fd->apertures == GMMU_APER_ALL)
-		return NULL;
-	return gmmu_field_by_role(ef, GMMU_ROLE_APERTURE, fd->half);
 }
 
 uint64_t gmmu_field_addr_max(const struct gmmu_field *fd)
@@ -84,16 +77,18 @@ static int lookup_value(const struct gmmu_value *t, size_t n, const char *s, uin
 
 int gmmu_parse_u64(const char *s, uint64_t *out)
 {
-	if (!s || !*s || *s == '-' || *s == '+')
+	if (!s)
 		return P2PS_EINVAL;
 	/* Decimal or 0x-hex only: a leading 0 is not octal, "010" is ten. */
 	int base = 10;
 	if (s[0] == '0' && (s[1] == 'x' || s[1] == 'X')) {
 		base = 16;
 		s += 2;
-		if (!*s || *s == '-' || *s == '+')
-			return P2PS_EINVAL;
 	}
+	/* strtoull would skip blanks and take a sign (" -1" is UINT64_MAX): the number must
+	 * start with a digit. */
+	if (!(base == 16 ? isxdigit((unsigned char)*s) : isdigit((unsigned char)*s)))
+		return P2PS_EINVAL;
 	char *end = NULL;
 	errno = 0;
 	unsigned long long v = strtoull(s, &end, base);
@@ -101,6 +96,15 @@ int gmmu_parse_u64(const char *s, uint64_t *out)
 		return P2PS_EINVAL;
 	*out = v;
 	return 0;
+}
+
+/* Appends ", name" (or "name" first) to buf holding *len bytes; stops quietly when full. */
+static void join_name(char *buf, size_t cap, size_t *len, const char *name)
+{
+	if (*len >= cap)
+		return;
+	int n = snprintf(buf + *len, cap - *len, "%s%s", *len ? ", " : "", name);
+	*len += n > 0 ? (size_t)n : 0;
 }
 
 int gmmu_field_value_parse(const struct gmmu_field *fd, const char *s, uint64_t *out,
@@ -113,9 +117,8 @@ int gmmu_field_value_parse(const struct gmmu_field *fd, const char *s, uint64_t 
 		return 0;
 	char known[256] = "";
 	size_t len = 0;
-	for (size_t i = 0; i < fd->n_values && len < sizeof(known); i++)
-		len += (size_t)snprintf(known + len, sizeof(known) - len, "%s%s", i ? ", " : "",
-		                        fd->values[i].name);
+	for (size_t i = 0; i < fd->n_values; i++)
+		join_name(known, sizeof(known), &len, fd->values[i].name);
 	if (fd->n_values)
 		return p2ps_error_set(err, P2PS_EINVAL,
 		                      "bad value '%s' for %s (a number or one of: %s)", s ? s : "",
@@ -205,9 +208,8 @@ int gmmu_entry_set(const struct gmmu_entry_format *ef, const char *field, const 
 	if (!fd) {
 		char known[512] = "";
 		size_t len = 0;
-		for (size_t i = 0; i < ef->n_fields && len < sizeof(known); i++)
-			len += (size_t)snprintf(known + len, sizeof(known) - len, "%s%s",
-			                        i ? ", " : "", ef->fields[i].name);
+		for (size_t i = 0; i < ef->n_fields; i++)
+			join_name(known, sizeof(known), &len, ef->fields[i].name);
 		return p2ps_error_set(err, P2PS_ENOENT, "unknown field '%s' of %s (fields: %s)",
 		                      field ? field : "", ef->prefix, known);
 	}

@@ -168,18 +168,6 @@ static const struct gmmu_field v2_dual_pde_fields[] = {
 		                GMMU_APERTURE_SYS_NONCOH},                                         \
 	}
 
-#define V2_PDE_APERTURE_SW                                                                         \
-	{                                                                                          \
-		GMMU_APERTURE_INVALID, GMMU_APERTURE_VIDEO, GMMU_APERTURE_SYS_COH,                 \
-		        GMMU_APERTURE_SYS_NONCOH                                                   \
-	}
-
-/* Extractor for an address field that no aperture selects (PDE aperture INVALID). */
-#define NO_ADDR                                                                                    \
-	{                                                                                          \
-		.mask = 0                                                                          \
-	}
-
 static const struct gmmu_entry_format v2_pte_gp = {
         .type = GMMU_ENTRY_PTE,
         .prefix = "NV_MMU_VER2_PTE_",
@@ -210,10 +198,10 @@ static const struct gmmu_entry_format v2_pde = {
         .fast = {{
                 .aperture = GMMU_BITS(0, V2_PDE_APERTURE),
                 .vol = GMMU_BITS(0, V2_PDE_VOL),
-                .addr = {NO_ADDR, GMMU_BITS(V2_PDE_ADDRESS_SHIFT, V2_PDE_ADDRESS_VID),
+                .addr = {GMMU_NO_ADDR, GMMU_BITS(V2_PDE_ADDRESS_SHIFT, V2_PDE_ADDRESS_VID),
                          GMMU_BITS(V2_PDE_ADDRESS_SHIFT, V2_PDE_ADDRESS_SYS),
                          GMMU_BITS(V2_PDE_ADDRESS_SHIFT, V2_PDE_ADDRESS_SYS)},
-                .aperture_sw = V2_PDE_APERTURE_SW,
+                .aperture_sw = GMMU_PDE_APERTURE_SW,
         }},
 };
 
@@ -228,20 +216,20 @@ static const struct gmmu_entry_format v2_dual_pde = {
         .fast = {{
                          .aperture = GMMU_BITS(0, V2_DUAL_APERTURE_BIG),
                          .vol = GMMU_BITS(0, V2_DUAL_VOL_BIG),
-                         .addr = {NO_ADDR,
+                         .addr = {GMMU_NO_ADDR,
                                   GMMU_BITS(V2_DUAL_ADDRESS_BIG_SHIFT, V2_DUAL_ADDRESS_BIG_VID),
                                   GMMU_BITS(V2_DUAL_ADDRESS_BIG_SHIFT, V2_DUAL_ADDRESS_BIG_SYS),
                                   GMMU_BITS(V2_DUAL_ADDRESS_BIG_SHIFT, V2_DUAL_ADDRESS_BIG_SYS)},
-                         .aperture_sw = V2_PDE_APERTURE_SW,
+                         .aperture_sw = GMMU_PDE_APERTURE_SW,
                  },
                  {
                          .aperture = GMMU_BITS(0, V2_DUAL_APERTURE_SMALL),
                          .vol = GMMU_BITS(0, V2_DUAL_VOL_SMALL),
-                         .addr = {NO_ADDR,
+                         .addr = {GMMU_NO_ADDR,
                                   GMMU_BITS(V2_DUAL_ADDRESS_SHIFT, V2_DUAL_ADDRESS_SMALL_VID),
                                   GMMU_BITS(V2_DUAL_ADDRESS_SHIFT, V2_DUAL_ADDRESS_SMALL_SYS),
                                   GMMU_BITS(V2_DUAL_ADDRESS_SHIFT, V2_DUAL_ADDRESS_SMALL_SYS)},
-                         .aperture_sw = V2_PDE_APERTURE_SW,
+                         .aperture_sw = GMMU_PDE_APERTURE_SW,
                  }},
 };
 
@@ -250,30 +238,7 @@ static const struct gmmu_entry_format v2_dual_pde = {
 	{                                                                                          \
 		{.name = "PD3", .va_hi = 48, .va_lo = 47, .entry_size = 8, .pde = true},           \
 		        {.name = "PD2", .va_hi = 46, .va_lo = 38, .entry_size = 8, .pde = true},   \
-		        {.name = "PD1",                                                            \
-		         .va_hi = 37,                                                              \
-		         .va_lo = 29,                                                              \
-		         .entry_size = 8,                                                          \
-		         .pde = true,                                                              \
-		         .page_shift = (pd1_page_shift)},                                          \
-		        {.name = "PD0",                                                            \
-		         .va_hi = 28,                                                              \
-		         .va_lo = 21,                                                              \
-		         .entry_size = 16,                                                         \
-		         .pde = true,                                                              \
-		         .dual = true,                                                             \
-		         .page_shift = 21},                                                        \
-		        {.name = "PT_BIG",                                                         \
-		         .va_hi = 20,                                                              \
-		         .va_lo = 16,                                                              \
-		         .entry_size = 8,                                                          \
-		         .page_shift = 16,                                                         \
-		         .alt_va_lo = 17},                                                         \
-		        {.name = "PT_SMALL",                                                       \
-		         .va_hi = 20,                                                              \
-		         .va_lo = 12,                                                              \
-		         .entry_size = 8,                                                          \
-		         .page_shift = 12},                                                        \
+		        GMMU_LOWER_LEVELS(pd1_page_shift),                                         \
 	}
 
 static const struct gmmu_level v2_levels_gp[] = V2_LEVELS(0);

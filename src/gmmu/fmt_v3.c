@@ -157,23 +157,14 @@ static const struct gmmu_field v3_dual_pde_fields[] = {
                  .addr_shift = V3_DUAL_SMALL_ADDRESS_SHIFT, .apertures = GMMU_APER_PDE_VALID, SRC),
 };
 
-#define NO_ADDR                                                                                    \
-	{                                                                                          \
-		.mask = 0                                                                          \
-	}
-#define V3_PDE_APERTURE_SW                                                                         \
-	{                                                                                          \
-		GMMU_APERTURE_INVALID, GMMU_APERTURE_VIDEO, GMMU_APERTURE_SYS_COH,                 \
-		        GMMU_APERTURE_SYS_NONCOH                                                   \
-	}
 /* P names a range set: P##_APERTURE, P##_PCF, P##_ADDRESS, P##_ADDRESS_SHIFT. */
 #define V3_PDE_FAST(P)                                                                             \
 	{                                                                                          \
 		.aperture = GMMU_BITS(0, P##_APERTURE), .pcf = GMMU_BITS(0, P##_PCF),              \
-		.addr = {NO_ADDR, GMMU_BITS(P##_ADDRESS_SHIFT, P##_ADDRESS),                       \
+		.addr = {GMMU_NO_ADDR, GMMU_BITS(P##_ADDRESS_SHIFT, P##_ADDRESS),                  \
 		         GMMU_BITS(P##_ADDRESS_SHIFT, P##_ADDRESS),                                \
 		         GMMU_BITS(P##_ADDRESS_SHIFT, P##_ADDRESS)},                               \
-		.aperture_sw = V3_PDE_APERTURE_SW, .pcf_uncached = V3_PDE_PCF_UNCACHED,            \
+		.aperture_sw = GMMU_PDE_APERTURE_SW, .pcf_uncached = V3_PDE_PCF_UNCACHED,          \
 	}
 
 static const struct gmmu_entry_format v3_pte = {
@@ -236,30 +227,7 @@ static const struct gmmu_entry_format v3_dual_pde = {
 		         .entry_size = 8,                                                          \
 		         .pde = true,                                                              \
 		         .page_shift = (pd2_page_shift)},                                          \
-		        {.name = "PD1",                                                            \
-		         .va_hi = 37,                                                              \
-		         .va_lo = 29,                                                              \
-		         .entry_size = 8,                                                          \
-		         .pde = true,                                                              \
-		         .page_shift = 29},                                                        \
-		        {.name = "PD0",                                                            \
-		         .va_hi = 28,                                                              \
-		         .va_lo = 21,                                                              \
-		         .entry_size = 16,                                                         \
-		         .pde = true,                                                              \
-		         .dual = true,                                                             \
-		         .page_shift = 21},                                                        \
-		        {.name = "PT_BIG",                                                         \
-		         .va_hi = 20,                                                              \
-		         .va_lo = 16,                                                              \
-		         .entry_size = 8,                                                          \
-		         .page_shift = 16,                                                         \
-		         .alt_va_lo = 17},                                                         \
-		        {.name = "PT_SMALL",                                                       \
-		         .va_hi = 20,                                                              \
-		         .va_lo = 12,                                                              \
-		         .entry_size = 8,                                                          \
-		         .page_shift = 12},                                                        \
+		        GMMU_LOWER_LEVELS(29),                                                     \
 	}
 
 static const struct gmmu_level v3_levels_gh[] = V3_LEVELS(0);

@@ -43,6 +43,34 @@
 #define GMMU_APER_PDE_SYS   (GMMU_APER_HW(2) | GMMU_APER_HW(3))
 #define GMMU_APER_PDE_VALID (GMMU_APER_PDE_VIDEO | GMMU_APER_PDE_SYS)
 
+/* Extractor for an address field that no aperture selects (PDE aperture INVALID). */
+#define GMMU_NO_ADDR                                                                               \
+	{                                                                                          \
+		.mask = 0                                                                          \
+	}
+
+/* PDE hardware aperture value -> software aperture (v2 and v3 number PDEs alike). */
+#define GMMU_PDE_APERTURE_SW                                                                       \
+	{                                                                                          \
+		GMMU_APERTURE_INVALID, GMMU_APERTURE_VIDEO, GMMU_APERTURE_SYS_COH,                 \
+		        GMMU_APERTURE_SYS_NONCOH                                                   \
+	}
+
+/* The four lowest levels, the same in v2 (kgmmuFmtInitLevels_GP10X) and v3
+ * (kgmmuFmtInitLevels_GH10X): PD1 (VA 37:29, a 512 MB PTE where pd1_page_shift is 29),
+ * PD0 (28:21, dual PDE or a 2 MB PTE), PT_BIG (20:16, 64 KB; 20:17 with 128 KB big pages)
+ * and PT_SMALL (20:12, 4 KB). */
+/* clang-format off */
+#define GMMU_LOWER_LEVELS(pd1_page_shift)                                                          \
+	{.name = "PD1", .va_hi = 37, .va_lo = 29, .entry_size = 8, .pde = true,                    \
+	 .page_shift = (pd1_page_shift)},                                                          \
+	{.name = "PD0", .va_hi = 28, .va_lo = 21, .entry_size = 16, .pde = true, .dual = true,     \
+	 .page_shift = 21},                                                                        \
+	{.name = "PT_BIG", .va_hi = 20, .va_lo = 16, .entry_size = 8, .page_shift = 16,            \
+	 .alt_va_lo = 17},                                                                         \
+	{.name = "PT_SMALL", .va_hi = 20, .va_lo = 12, .entry_size = 8, .page_shift = 12}
+/* clang-format on */
+
 /* Value tables shared by both versions (defined in fmt_common.c). */
 extern const struct gmmu_value gmmu_bool_values[2];
 extern const struct gmmu_value gmmu_pte_aperture_values[4];
@@ -59,8 +87,5 @@ extern const struct gmmu_format gmmu_format_v3_gb;
 /* The field row of ef with role r and half h, or NULL. */
 const struct gmmu_field *gmmu_field_by_role(const struct gmmu_entry_format *ef, enum gmmu_role r,
                                             enum gmmu_half h);
-/* The APERTURE field governing fd (same half), or NULL when fd does not depend on one. */
-const struct gmmu_field *gmmu_field_governor(const struct gmmu_entry_format *ef,
-                                             const struct gmmu_field *fd);
 
 #endif

@@ -9,20 +9,29 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* Room for one more element in a growable array of n elements: returns the array
+ * (reallocated when full, *cap updated), or NULL when out of memory. */
+static void *grow(void *v, size_t n, size_t *cap, size_t elem_size)
+{
+	if (n < *cap)
+		return v;
+	size_t ncap = *cap ? *cap * 2 : 64;
+	void *nv = realloc(v, ncap * elem_size);
+	if (nv)
+		*cap = ncap;
+	return nv;
+}
+
 int gmmu_verify_collect(void *list, const struct gmmu_range *r, struct p2ps_error *err)
 {
 	struct gmmu_range_list *l = list;
 	/* Only valid entries map anything; sparse ranges count as not mapped. */
 	if (!r->v.valid)
 		return 0;
-	if (l->n == l->cap) {
-		size_t cap = l->cap ? l->cap * 2 : 64;
-		struct gmmu_range *v = realloc(l->v, cap * sizeof(*v));
-		if (!v)
-			return p2ps_error_set(err, P2PS_ENOMEM, "verify: out of memory");
-		l->v = v;
-		l->cap = cap;
-	}
+	struct gmmu_range *v = grow(l->v, l->n, &l->cap, sizeof(*v));
+	if (!v)
+		return p2ps_error_set(err, P2PS_ENOMEM, "verify: out of memory");
+	l->v = v;
 	l->v[l->n++] = *r;
 	return 0;
 }
@@ -48,14 +57,10 @@ struct diffs {
 
 static int diff_add(struct diffs *d, const struct gmmu_diff *x, struct p2ps_error *err)
 {
-	if (d->n == d->cap) {
-		size_t cap = d->cap ? d->cap * 2 : 64;
-		struct gmmu_diff *v = realloc(d->v, cap * sizeof(*v));
-		if (!v)
-			return p2ps_error_set(err, P2PS_ENOMEM, "verify: out of memory");
-		d->v = v;
-		d->cap = cap;
-	}
+	struct gmmu_diff *v = grow(d->v, d->n, &d->cap, sizeof(*v));
+	if (!v)
+		return p2ps_error_set(err, P2PS_ENOMEM, "verify: out of memory");
+	d->v = v;
 	d->v[d->n++] = *x;
 	return 0;
 }
@@ -66,16 +71,6 @@ static int diff_cmp(const void *a, const void *b)
 	if (x->va != y->va)
 		return x->va < y->va ? -1 : 1;
 	return (x->what > y->what) - (x->what < y->what);
-}
-
-static uint8_t actual_flags(const struct gmmu_pte_view *v)
-{
-	return (uint8_t)((v->vol ? 1u << GMMU_FLAG_VOL : 0) |
-	                 (v->read_only ? 1u << GMMU_FLAG_READ_ONLY : 0) |
-	                 (v->privilege ? 1u << GMMU_FLAG_PRIVILEGE : 0) |
-	                 (v->atomic_disable ? 1u << GMMU_FLAG_ATOMIC_DISABLE : 0) |
-	                 (v->encrypted ? 1u << GMMU_FLAG_ENCRYPTED : 0) |
-	                 (v->acd ? 1u << GMMU_FLAG_ACD : 0));
 }
 
 /* Compares the overlap [lo, last] of actual range a and intended mapping e. */
@@ -95,7 +90,7 @@ static struct gmmu_diff compare(const struct gmmu_expect *e, const struct gmmu_r
 		d.what |= GMMU_DIFF_PEER;
 	if (e->has_kind && a->v.kind != e->kind)
 		d.what |= GMMU_DIFF_KIND;
-	d.flags_wrong = (uint8_t)((actual_flags(&a->v) ^ e->flags_val) & e->flags_set);
+	d.flags_wrong = (uint8_t)((gmmu_pte_view_flags(&a->v) ^ e->flags_val) & e->flags_set);
 	if (d.flags_wrong)
 		d.what |= GMMU_DIFF_FLAGS;
 	return d;

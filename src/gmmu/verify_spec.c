@@ -248,8 +248,8 @@ static int parse_mapping(json_object *m, size_t i, const struct gmmu_format *fmt
 			        err, P2PS_EINVAL,
 			        "%s: \"page_size\" 0x%llx is not a power of two >= 4K", where,
 			        (unsigned long long)ps);
-		if (fmt && !gmmu_level_for_page(fmt, e->page_shift) &&
-		    !(e->page_shift == 17 && gmmu_level_for_page(fmt, 16)))
+		/* gmmu_level_for_page() also knows 128 KiB big pages. */
+		if (fmt && !gmmu_level_for_page(fmt, e->page_shift))
 			return p2ps_error_set(err, P2PS_EINVAL,
 			                      "%s: \"page_size\" 0x%llx is not a page size of %s",
 			                      where, (unsigned long long)ps, fmt->name);

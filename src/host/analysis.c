@@ -434,8 +434,7 @@ static int nvlinks_between(const struct p2ps_host *h, const struct p2ps_dev *x,
 		for (int i = 0; i < g->n_nvlink_peers && i < P2PS_HOST_MAX_NVLINK; i++) {
 			const struct p2ps_nvlink_peer *p = &g->nvlink_peers[i];
 			const struct p2ps_dev *other = pair[1 - k];
-			if (p->bdf.domain == other->bdf.domain && p->bdf.bus == other->bdf.bus &&
-			    p->bdf.dev == other->bdf.dev && p->bdf.fn == other->bdf.fn) {
+			if (p2ps_bdf_equal(&p->bdf, &other->bdf)) {
 				if (p->links > direct)
 					direct = p->links;
 				continue;
@@ -1257,8 +1256,7 @@ const struct p2ps_pair *p2ps_analysis_pair(const struct p2ps_analysis *a, size_t
 static bool is_peer(const struct p2ps_analysis_opts *o, const struct p2ps_dev *d)
 {
 	for (size_t k = 0; o && k < o->n_peers; k++)
-		if (o->peers[k].domain == d->bdf.domain && o->peers[k].bus == d->bdf.bus &&
-		    o->peers[k].dev == d->bdf.dev && o->peers[k].fn == d->bdf.fn)
+		if (p2ps_bdf_equal(&o->peers[k], &d->bdf))
 			return true;
 	return false;
 }

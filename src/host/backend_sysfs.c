@@ -91,23 +91,6 @@ static void read_link(struct p2ps_dev *d, const char *root, const char *dir)
 	}
 }
 
-/* The last path component of a symlink's target ("../../../bus/pci/drivers/nvidia"
- * -> "nvidia"). Returns its length or a negative errno. */
-static int read_link_name(const char *root, const char *rel, char *out, size_t size)
-{
-	char path[4096], target[PATH_MAX];
-	if (!p2ps_path_join(path, sizeof(path), root, rel))
-		return -ENAMETOOLONG;
-	ssize_t n = readlink(path, target, sizeof(target) - 1);
-	if (n < 0)
-		return -errno;
-	target[n] = '\0';
-	const char *base = strrchr(target, '/');
-	base = base ? base + 1 : target;
-	p2ps_strlcpy(out, base, size);
-	return (int)strlen(out);
-}
-
 static void read_extras(struct p2ps_dev *d, const char *root)
 {
 	char dir[64], rel[256], buf[256];
@@ -133,13 +116,13 @@ static void read_extras(struct p2ps_dev *d, const char *root)
 	 * fails in a snapshot whose link targets (bus/pci/drivers/X) were not captured,
 	 * so read the link text and take its last component. */
 	snprintf(rel, sizeof(rel), "%s/driver", dir);
-	int rc = read_link_name(root, rel, buf, sizeof(buf));
+	int rc = p2ps_read_link_name(root, rel, buf, sizeof(buf));
 	if (rc > 0)
 		p2ps_strlcpy(d->driver, buf, sizeof(d->driver));
 	else if (rc != -ENOENT)
 		p2ps_dev_set_unknown(d, P2PS_FACT_DRIVER, "cannot read %s: %s", rel, strerror(-rc));
 	snprintf(rel, sizeof(rel), "%s/iommu_group", dir);
-	rc = read_link_name(root, rel, buf, sizeof(buf));
+	rc = p2ps_read_link_name(root, rel, buf, sizeof(buf));
 	if (rc > 0)
 		d->iommu_group = (int)strtol(buf, NULL, 10);
 	else if (rc != -ENOENT)

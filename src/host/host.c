@@ -174,6 +174,11 @@ int p2ps_bdf_parse(const char *s, struct p2ps_bdf *out)
 	return 0;
 }
 
+bool p2ps_bdf_equal(const struct p2ps_bdf *a, const struct p2ps_bdf *b)
+{
+	return !bdf_cmp(a, b);
+}
+
 char *p2ps_bdf_format(const struct p2ps_bdf *bdf, char *buf, size_t size)
 {
 	snprintf(buf, size, "%04x:%02x:%02x.%x", (unsigned)bdf->domain, bdf->bus, bdf->dev,

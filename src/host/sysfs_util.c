@@ -3,6 +3,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -84,5 +85,25 @@ int p2ps_read_all(const char *root, const char *rel, size_t max, char **out)
 	close(fd);
 	buf[len] = '\0';
 	*out = buf;
+	return (int)len;
+}
+
+int p2ps_read_link_name(const char *root, const char *rel, char *out, size_t size)
+{
+	char path[4096], target[PATH_MAX];
+	if (!size)
+		return -EINVAL;
+	out[0] = '\0';
+	if (!p2ps_path_join(path, sizeof(path), root, rel))
+		return -ENAMETOOLONG;
+	ssize_t n = readlink(path, target, sizeof(target) - 1);
+	if (n < 0)
+		return -errno;
+	target[n] = '\0';
+	const char *base = strrchr(target, '/');
+	base = base ? base + 1 : target;
+	size_t len = strnlen(base, size - 1);
+	memcpy(out, base, len);
+	out[len] = '\0';
 	return (int)len;
 }

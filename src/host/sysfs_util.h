@@ -12,6 +12,10 @@ int p2ps_read_text(const char *root, const char *rel, char *buf, size_t size);
  * max bounds the size. Returns the length or a negative errno. */
 int p2ps_read_all(const char *root, const char *rel, size_t max, char **out);
 
+/* The last path component of the symlink root+rel ("../../../bus/pci/drivers/nvidia"
+ * -> "nvidia") into out, NUL-terminated. Returns its length or a negative errno. */
+int p2ps_read_link_name(const char *root, const char *rel, char *out, size_t size);
+
 /* Joins root and rel ("" root = live) into buf; returns buf or NULL if too long. */
 char *p2ps_path_join(char *buf, size_t size, const char *root, const char *rel);
 

@@ -17,6 +17,8 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
+#include "host_internal.h"
+#include "sysfs_util.h"
 #include "vfio_internal.h"
 #include "vfio_uapi.h"
 
@@ -100,49 +102,18 @@ static int sys_fail(struct p2ps_error *err, int e, const char *who, const char *
 	return code;
 }
 
-/* Reads the last path component of a sysfs link into out (NUL-terminated). */
-static int link_basename(const char *path, char *out, size_t size)
-{
-	char target[512];
-	ssize_t n = readlink(path, target, sizeof(target) - 1);
-	if (n < 0)
-		return -errno;
-	target[n] = '\0';
-	const char *slash = strrchr(target, '/');
-	const char *base = slash ? slash + 1 : target;
-	size_t len = strnlen(base, size - 1);
-	memcpy(out, base, len);
-	out[len] = '\0';
-	return 0;
-}
-
 /* Accepts "DDDD:BB:DD.F" or "BB:DD.F" (hex) and writes the long form. */
 int p2ps_vfio_bdf_normalize(const char *in, char *out, size_t size, struct p2ps_error *err)
 {
-	unsigned dom = 0, bus, dev, fn;
-	char tail;
+	struct p2ps_bdf b;
 	if (!in)
 		return p2ps_error_set(err, P2PS_EINVAL, "vfio: no device address given");
-	if (sscanf(in, "%x:%x:%x.%x%c", &dom, &bus, &dev, &fn, &tail) != 4) {
-		dom = 0;
-		if (sscanf(in, "%x:%x.%x%c", &bus, &dev, &fn, &tail) != 3)
-			return p2ps_error_set(err, P2PS_EINVAL,
-			                      "vfio: '%s' is not a PCI address (DDDD:BB:DD.F)", in);
-	}
-	/* Domains above 0xffff exist (Intel VMD starts at 0x10000). */
-	if (bus > 0xff || dev > 0x1f || fn > 7)
+	/* The host model's parser: 32-bit domains (VMD), range checks on dev and fn. */
+	if (p2ps_bdf_parse(in, &b) != 0)
 		return p2ps_error_set(err, P2PS_EINVAL,
-		                      "vfio: '%s' is out of range for a PCI address", in);
-	snprintf(out, size, "%04x:%02x:%02x.%x", dom, bus, dev, fn);
+		                      "vfio: '%s' is not a PCI address (DDDD:BB:DD.F)", in);
+	p2ps_bdf_format(&b, out, size);
 	return 0;
-}
-
-/* Bounded copy that always NUL-terminates (truncation is acceptable for names). */
-static void copy_str(char *dst, const char *src, size_t size)
-{
-	size_t n = strnlen(src, size - 1);
-	memcpy(dst, src, n);
-	dst[n] = '\0';
 }
 
 static void close_fd(const struct p2ps_vfio_sys *sys, int *fd)
@@ -245,7 +216,7 @@ static void group_blockers(const struct p2ps_vfio *v, int id, char *out, size_t 
 			continue;
 		char link[704], drv[64];
 		snprintf(link, sizeof(link), "%s/%s/driver", dir, e->d_name);
-		if (link_basename(link, drv, sizeof(drv)) != 0)
+		if (p2ps_read_link_name(NULL, link, drv, sizeof(drv)) < 0)
 			continue; /* no driver: allowed */
 		if (!strcmp(drv, "vfio-pci") || !strcmp(drv, "pcieport"))
 			continue;
@@ -406,7 +377,7 @@ static int cdev_name(const struct p2ps_vfio *v, const char *bdf, char *out, size
 	const struct dirent *e;
 	while ((e = readdir(d)) != NULL) {
 		if (!strncmp(e->d_name, "vfio", 4)) {
-			copy_str(out, e->d_name, size);
+			p2ps_strlcpy(out, e->d_name, size);
 			rc = 0;
 			break;
 		}
@@ -485,7 +456,7 @@ int p2ps_vfio_device_open(struct p2ps_vfio *v, const char *bdf, struct p2ps_vfio
 		return p2ps_error_set(err, P2PS_ENOENT, "%s: no such PCI device (%s)", d->bdf,
 		                      path);
 	snprintf(path, sizeof(path), "%s/bus/pci/devices/%s/driver", v->sysfs_root, d->bdf);
-	if (link_basename(path, d->driver, sizeof(d->driver)) != 0)
+	if (p2ps_read_link_name(NULL, path, d->driver, sizeof(d->driver)) < 0)
 		d->driver[0] = '\0';
 	if (strcmp(d->driver, "vfio-pci") != 0)
 		return p2ps_error_set(
@@ -495,7 +466,7 @@ int p2ps_vfio_device_open(struct p2ps_vfio *v, const char *bdf, struct p2ps_vfio
 		        d->bdf, d->driver[0] ? d->driver : "no driver", d->bdf);
 	char grp[32];
 	snprintf(path, sizeof(path), "%s/bus/pci/devices/%s/iommu_group", v->sysfs_root, d->bdf);
-	if (link_basename(path, grp, sizeof(grp)) == 0)
+	if (p2ps_read_link_name(NULL, path, grp, sizeof(grp)) > 0)
 		d->group = atoi(grp);
 
 	enum p2ps_vfio_flow flow = v->flow_req;

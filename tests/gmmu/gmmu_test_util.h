@@ -23,6 +23,12 @@ static inline const struct gmmu_format *gt_chip(const char *name)
 	return c ? c->format : NULL;
 }
 
+/* The bits of fd that lie in 64-bit word `word` of an entry, in place. */
+static inline uint64_t gt_field_bits(const struct gmmu_field *fd, unsigned word)
+{
+	return fd->lo / 64 == word ? gmmu_field_mask(fd) << (fd->lo % 64) : 0;
+}
+
 /* Sets a field by name in checked mode; returns the status. */
 static inline int gt_set(const struct gmmu_entry_format *ef, const char *field, const char *value,
                          uint64_t w[2])

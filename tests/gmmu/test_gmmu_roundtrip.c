@@ -12,11 +12,6 @@
 
 #define ROUNDS 2000
 
-static uint64_t field_bits(const struct gmmu_field *fd, unsigned word)
-{
-	return fd->lo / 64 == word ? gmmu_field_mask(fd) << (fd->lo % 64) : 0;
-}
-
 /* set(v) then get() == v for v within the field; nothing outside the field changes. */
 static void field_set_get(void **state)
 {
@@ -50,8 +45,8 @@ static void field_set_get(void **state)
 						assert_int_equal(gmmu_field_get(fd, w), v);
 						for (unsigned q = 0; q < 2; q++)
 							assert_int_equal(
-							        w[q] & ~field_bits(fd, q),
-							        bg[q] & ~field_bits(fd, q));
+							        w[q] & ~gt_field_bits(fd, q),
+							        bg[q] & ~gt_field_bits(fd, q));
 					}
 					if (fd->kind == GMMU_FIELD_ADDR) {
 						/* Byte addresses: set_addr(get_addr()) round-trips
@@ -145,8 +140,8 @@ static void decode_reencode(void **state)
 						for (unsigned q = 0; q < 2; q++)
 							assert_int_equal(
 							        d.unexplained[q] &
-							                field_bits(&ef->fields[k],
-							                           q),
+							                gt_field_bits(
+							                        &ef->fields[k], q),
 							        0);
 			}
 		}

@@ -260,13 +260,6 @@ static void fields_are_well_formed(void **state)
 	}
 }
 
-static uint64_t bits_of(const struct gmmu_field *fd, unsigned word)
-{
-	if (fd->lo / 64 != word)
-		return 0;
-	return gmmu_field_mask(fd) << (fd->lo % 64);
-}
-
 /* For every aperture value, the fields in use do not overlap, and the bits nobody uses are
  * exactly the ones the headers leave unnamed (hand-listed from the headers). */
 static void no_overlap_and_unnamed_bits(void **state)
@@ -297,7 +290,7 @@ static void no_overlap_and_unnamed_bits(void **state)
 		uint64_t named[2] = {0, 0};
 		for (size_t k = 0; k < ef->n_fields; k++)
 			for (unsigned w = 0; w < 2; w++)
-				named[w] |= bits_of(&ef->fields[k], w);
+				named[w] |= gt_field_bits(&ef->fields[k], w);
 		uint64_t size_mask[2] = {~0ull, ef->size > 8 ? ~0ull : 0};
 		for (unsigned w = 0; w < 2; w++)
 			assert_int_equal(~named[w] & size_mask[w], expect[e].unnamed[w]);
@@ -311,7 +304,7 @@ static void no_overlap_and_unnamed_bits(void **state)
 				    !(fd->apertures & GMMU_APER_HW(ap)))
 					continue;
 				for (unsigned w = 0; w < 2; w++) {
-					uint64_t b = bits_of(fd, w);
+					uint64_t b = gt_field_bits(fd, w);
 					if (used[w] & b)
 						fail_msg("%s %s aperture %u: %s overlaps",
 						         expect[e].format,

@@ -235,6 +235,12 @@ static void checked_overflow(void **state)
 	                 P2PS_EINVAL);
 	assert_int_equal(gmmu_entry_set(ef, "KIND", "0x", GMMU_WRITE_CHECKED, w, &err),
 	                 P2PS_EINVAL);
+	/* strtoull would take these as UINT64_MAX and 5: a number starts with a digit. */
+	assert_int_equal(gmmu_entry_set(ef, "KIND", " -1", GMMU_WRITE_CHECKED, w, &err),
+	                 P2PS_EINVAL);
+	assert_int_equal(gmmu_entry_set(ef, "KIND", "0x 5", GMMU_WRITE_CHECKED, w, &err),
+	                 P2PS_EINVAL);
+	assert_int_equal(w[0], 0x1234);
 	/* The largest value that fits is accepted. */
 	assert_int_equal(
 	        gmmu_entry_set(ef, "ADDRESS_VID", "0x1ffffff000", GMMU_WRITE_CHECKED, w, &err), 0);

@@ -418,6 +418,15 @@ static void test_cmdline_and_versions(void **state)
 	assert_int_equal(p2ps_bdf_parse("41:20.0", &b), P2PS_EINVAL);
 	assert_int_equal(p2ps_bdf_parse("0000:41:00.0x", &b), P2PS_EINVAL);
 	assert_int_equal(p2ps_bdf_parse("", &b), P2PS_EINVAL);
+
+	/* Equality covers all four fields; a 32-bit VMD domain is not truncated. */
+	struct p2ps_bdf x = {0x10000, 0x41, 0, 1}, y = x;
+	assert_true(p2ps_bdf_equal(&x, &y));
+	y.domain = 0;
+	assert_false(p2ps_bdf_equal(&x, &y));
+	y = x;
+	y.fn = 0;
+	assert_false(p2ps_bdf_equal(&x, &y));
 }
 
 /* ---- chip table against the system's pci.ids ------------------------------------ */

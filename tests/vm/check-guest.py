@@ -6,6 +6,8 @@
   check-guest.py check --out DIR --boot acs-on|acs-off|cdev|noiommu
                                          assert the facts QEMU was told against what
                                          the guest kernel and bar-inspect reported
+  check-guest.py fixtures --dir tests/fixtures/qemu-switch [--replay BAR_INSPECT]
+                                         the same checks on the committed captures (ctest)
 
 The expected values below are the QEMU command line of run-guest.sh, restated;
 check_qemu_argv() makes sure the two never drift apart. P2PS_VM_BREAK=1 flips
@@ -24,7 +26,6 @@ import tarfile
 GiB = 1 << 30
 
 # PCI resource flags in sysfs `resource` (include/linux/ioport.h).
-IORESOURCE_IO = 0x100
 IORESOURCE_MEM = 0x200
 IORESOURCE_PREFETCH = 0x2000
 IORESOURCE_MEM_64 = 0x100000
@@ -270,12 +271,15 @@ class Snapshot:
         return out
 
 
-def check_qemu_argv(out, f):
+def check_qemu_argv(out, boot, f):
     try:
         with open(os.path.join(out, "qemu.argv")) as fh:
             argv = fh.read()
     except OSError:
         return f.check(False, "qemu.argv missing")
+    acs = "on" if boot == "acs-off" else "off"
+    f.check(f"id=rp1,bus=pcie.0,addr=0x1,chassis=1,slot=1,disable-acs={acs}\n" in argv,
+            f"QEMU was not started with disable-acs={acs} on rp1")
     for memdev, size in MEMDEV_SIZES.items():
         f.check(
             f"memory-backend-memfd,id={memdev},size={size}," in argv,
@@ -560,17 +564,13 @@ def check_bar_inspect(out, snap, boot, f):
             f.eq(rr.get("access"), "vfio-mmap", f"bi-read-reg{sfx}: access path")
 
 
-def check_replay(out, tool, f):
+def check_replay(live, snap, tool, f):
     """The offline backends on the host against what bar-inspect saw live in the
     guest: the captured snapshot (--root) must give the same devices, matrix and
     verdicts; the guest's `lspci -xxxx` dump (--lspci-dump) the same config-space
     facts (a dump has no sysfs facts: sizes, drivers, groups)."""
     import subprocess
 
-    live = load_block(out, "bi-sysfs", f)
-    if not live:
-        return
-    snap = os.path.join(out, "snapshot")
     runs = {
         "--root": [tool, "--root", snap, "--all", "--json", "--peers", ",".join(PEERS)],
         "--lspci-dump": [tool, "--lspci-dump", os.path.join(snap, "p2pscope/lspci-xxxx.txt"), "--all", "--json"],
@@ -604,16 +604,55 @@ def check(args):
     except OSError:
         info = {}
     f.check(info.get("finished"), "the guest did not reach its end marker (see console.log)")
-    check_qemu_argv(out, f)
+    check_qemu_argv(out, boot, f)
     snap = Snapshot(os.path.join(out, "snapshot"))
     if f.check(bool(snap.bdfs()), "no sysfs snapshot from the guest"):
-        check_snapshot(snap, boot, f)
-        if args.bar_inspect:
-            check_bar_inspect(out, snap, boot, f)
-        if args.replay:
-            check_replay(out, args.replay, f)
+        try:
+            check_snapshot(snap, boot, f)
+            if args.bar_inspect:
+                check_bar_inspect(out, snap, boot, f)
+            if args.replay:
+                live = load_block(out, "bi-sysfs", f)
+                if live:
+                    check_replay(live, os.path.join(out, "snapshot"), args.replay, f)
+        except (KeyError, IndexError, TypeError, ValueError, AttributeError) as e:
+            # Output without a field the checks rely on: a failure, not a crash.
+            f.check(False, f"unexpected output structure ({type(e).__name__}: {e}); checks stopped")
     print(f"check-guest [{boot}]: {f.passed} passed, {len(f.items)} failed")
     return 1 if f.items else 0
+
+
+def check_fixtures(args):
+    """Offline (ctest): the committed captures in tests/fixtures/qemu-switch/
+    still hold the facts the guest run asserted, and the host's bar-inspect
+    replays them into what bar-inspect printed live in the guest."""
+    rc = 0
+    for boot in ("acs-on", "acs-off"):
+        f = Failures(boot)
+        snap = Snapshot(os.path.join(args.dir, boot))
+        docs = {}
+        for kind in ("live", "vfio"):
+            try:
+                with open(os.path.join(args.dir, f"{boot}.{kind}.json")) as fh:
+                    docs[kind] = json.load(fh)
+            except (OSError, ValueError) as e:
+                f.check(False, f"{boot}.{kind}.json: {e}")
+        try:
+            if f.check(bool(snap.bdfs()), f"no capture in {args.dir}/{boot}"):
+                check_snapshot(snap, boot, f)
+                if "live" in docs:
+                    check_bi_sysfs(docs["live"], snap, boot, f, "live")
+                    check_topology(docs["live"], boot, f, "live")
+                    if args.replay:
+                        check_replay(docs["live"], snap.root, args.replay, f)
+                if "vfio" in docs:
+                    check_bi_vfio(docs["vfio"], snap, boot, "legacy", f, "vfio")
+                    check_topology(docs["vfio"], boot, f, "vfio")
+        except (KeyError, IndexError, TypeError, ValueError, AttributeError) as e:
+            f.check(False, f"unexpected structure ({type(e).__name__}: {e}); checks stopped")
+        print(f"check-guest fixtures [{boot}]: {f.passed} passed, {len(f.items)} failed")
+        rc |= 1 if f.items else 0
+    return rc
 
 
 def main():
@@ -633,8 +672,13 @@ def main():
                    help="check only the guest's sysfs (no bar-inspect in the guest)")
     c.add_argument("--replay", metavar="BAR_INSPECT",
                    help="also replay the capture with this host bar-inspect (--root, --lspci-dump)")
+    x = sub.add_parser("fixtures")
+    x.add_argument("--dir", required=True, help="tests/fixtures/qemu-switch")
+    x.add_argument("--replay", metavar="BAR_INSPECT", help="replay the captures with this bar-inspect")
     args = ap.parse_args()
-    return extract(args) if args.cmd == "extract" else check(args)
+    if args.cmd == "extract":
+        return extract(args)
+    return check(args) if args.cmd == "check" else check_fixtures(args)
 
 
 if __name__ == "__main__":

@@ -54,7 +54,7 @@ mode=iommu
 bar_inspect=
 capture=0
 out=
-timeout_s=${P2PS_VM_TIMEOUT:-600}
+timeout_s=${P2PS_VM_TIMEOUT:-400}
 
 usage() { sed -n '4,/^set -euo/p' "$0" | sed -e '$d' -e 's/^# \{0,1\}//'; }
 die() {

@@ -73,10 +73,8 @@ struct run {
 	uint64_t next_index; /* text input: index of the next word */
 	const char *input_name;
 	/* Per-range text output is hot (one line per run of a large dump):
-	 * names are looked up once, lines are built by hand. */
-	const char *kind_name[256];
-	char page_name[64][8];
-	/* Pieces of summary lines, formatted once: " kind=NAME" per KIND value,
+	 * names are looked up once, lines are built by hand.
+	 * Pieces of summary lines, formatted once: " kind=NAME" per KIND value,
 	 * "  2M x " per page size, "VIDEO      " per aperture, " vol ro" per flag set. */
 	struct word kind_w[256];
 	struct word page_w[64];
@@ -190,11 +188,7 @@ static void print_entry(const struct run *r, uint64_t index, bool has_va, uint64
 	struct gmmu_decoded d;
 	gmmu_entry_decode(ef, w, &d);
 	char buf[96], raw[48];
-	if (ef->size == 16)
-		snprintf(raw, sizeof(raw), "0x%016llx%016llx", (unsigned long long)w[1],
-		         (unsigned long long)w[0]);
-	else
-		snprintf(raw, sizeof(raw), "0x%016llx", (unsigned long long)w[0]);
+	gmmu_entry_hex_str(ef, w, raw, sizeof(raw));
 	if (o->json) {
 		json_object *obj = json_object_new_object();
 		json_object_object_add(obj, "index", json_object_new_uint64(index));
@@ -244,14 +238,6 @@ static void print_entry(const struct run *r, uint64_t index, bool has_va, uint64
 static const char *const flag_short[GMMU_FLAG_COUNT] = {"vol",      "ro",  "priv",
                                                         "noatomic", "enc", "acd"};
 
-static unsigned view_flags(const struct gmmu_pte_view *v)
-{
-	return (v->vol ? 1u << GMMU_FLAG_VOL : 0) | (v->read_only ? 1u << GMMU_FLAG_READ_ONLY : 0) |
-	       (v->privilege ? 1u << GMMU_FLAG_PRIVILEGE : 0) |
-	       (v->atomic_disable ? 1u << GMMU_FLAG_ATOMIC_DISABLE : 0) |
-	       (v->encrypted ? 1u << GMMU_FLAG_ENCRYPTED : 0) | (v->acd ? 1u << GMMU_FLAG_ACD : 0);
-}
-
 static json_object *range_json(const struct opts *o, const struct gmmu_range *g)
 {
 	char buf[64];
@@ -282,7 +268,7 @@ static json_object *range_json(const struct opts *o, const struct gmmu_range *g)
 	json_object_object_add(j, "kind_name",
 	                       json_object_new_string(kind_str(o->fmt, g->v.kind, buf, 64)));
 	json_object *fl = json_object_new_object();
-	unsigned f = view_flags(&g->v);
+	unsigned f = gmmu_pte_view_flags(&g->v);
 	for (int i = 0; i < GMMU_FLAG_COUNT; i++)
 		json_object_object_add(fl, gmmu_flag_name((enum gmmu_flag)i),
 		                       json_object_new_boolean(f >> i & 1));
@@ -398,19 +384,11 @@ static void line_end(struct run *r, const struct line *l)
 
 static void run_names_init(struct run *r)
 {
-	const struct gmmu_field *kf = gmmu_field_find(r->o->fmt->entry[GMMU_ENTRY_PTE], "KIND");
+	char name[64];
 	for (unsigned k = 0; k < 256; k++)
-		r->kind_name[k] = kf ? gmmu_field_value_name(kf, k, true) : NULL;
+		word_set(&r->kind_w[k], " kind=%s", kind_str(r->o->fmt, k, name, sizeof(name)));
 	for (unsigned sh = 0; sh < 64; sh++)
-		size_str(1ull << sh, r->page_name[sh], sizeof(r->page_name[sh]));
-	for (unsigned k = 0; k < 256; k++) {
-		if (r->kind_name[k])
-			word_set(&r->kind_w[k], " kind=%s", r->kind_name[k]);
-		else
-			word_set(&r->kind_w[k], " kind=0x%x", k);
-	}
-	for (unsigned sh = 0; sh < 64; sh++)
-		word_set(&r->page_w[sh], " %4s x ", r->page_name[sh]);
+		word_set(&r->page_w[sh], " %4s x ", size_str(1ull << sh, name, sizeof(name)));
 	for (unsigned a = 0; a < 8; a++)
 		word_set(&r->aper_w[a], "%-10s ", gmmu_aperture_name((enum gmmu_aperture)a));
 	for (unsigned f = 0; f < (1u << GMMU_FLAG_COUNT); f++) {
@@ -463,7 +441,7 @@ static int range_print(void *ctx, const struct gmmu_range *g, struct p2ps_error 
 		l_dec(&l, g->v.peer_index);
 	}
 	l_word(&l, &r->kind_w[g->v.kind]);
-	l_word(&l, &r->flags_w[view_flags(&g->v) & ((1u << GMMU_FLAG_COUNT) - 1)]);
+	l_word(&l, &r->flags_w[gmmu_pte_view_flags(&g->v) & ((1u << GMMU_FLAG_COUNT) - 1)]);
 	l_str(&l, "\n", 1);
 	line_end(r, &l);
 	return 0;

@@ -201,10 +201,8 @@ static int parse_opts(int argc, char **argv, struct value_opts *o, const int *al
 
 static void print_entry_hex(const struct gmmu_entry_format *ef, const uint64_t w[2])
 {
-	if (ef->size > 8)
-		printf("0x%016" PRIx64 "%016" PRIx64 "\n", w[1], w[0]);
-	else
-		printf("0x%016" PRIx64 "\n", w[0]);
+	char buf[48];
+	puts(gmmu_entry_hex_str(ef, w, buf, sizeof(buf)));
 }
 
 /* ---- encode ---- */
@@ -297,16 +295,6 @@ static void print_decoded_text(const struct gmmu_decoded *d)
 	}
 }
 
-static char *hex_entry(const struct gmmu_entry_format *ef, const uint64_t w[2], char *buf,
-                       size_t len)
-{
-	if (ef->size > 8)
-		snprintf(buf, len, "0x%016" PRIx64 "%016" PRIx64, w[1], w[0]);
-	else
-		snprintf(buf, len, "0x%016" PRIx64, w[0]);
-	return buf;
-}
-
 static json_object *decoded_json(const struct gmmu_format *f, const struct gmmu_decoded *d)
 {
 	char buf[96];
@@ -314,8 +302,9 @@ static json_object *decoded_json(const struct gmmu_format *f, const struct gmmu_
 	json_object_object_add(o, "format", json_object_new_string(f->name));
 	json_object_object_add(o, "entry",
 	                       json_object_new_string(gmmu_entry_type_name(d->ef->type)));
-	json_object_object_add(o, "raw",
-	                       json_object_new_string(hex_entry(d->ef, d->w, buf, sizeof(buf))));
+	json_object_object_add(
+	        o, "raw",
+	        json_object_new_string(gmmu_entry_hex_str(d->ef, d->w, buf, sizeof(buf))));
 	json_object_object_add(o, "valid", json_object_new_boolean(d->valid));
 	json_object *fields = json_object_new_array();
 	for (size_t i = 0; i < d->ef->n_fields; i++) {
@@ -334,8 +323,9 @@ static json_object *decoded_json(const struct gmmu_format *f, const struct gmmu_
 	}
 	json_object_object_add(o, "fields", fields);
 	uint64_t u[2] = {d->unexplained[0], d->unexplained[1]};
-	json_object_object_add(o, "unexplained_bits",
-	                       json_object_new_string(hex_entry(d->ef, u, buf, sizeof(buf))));
+	json_object_object_add(
+	        o, "unexplained_bits",
+	        json_object_new_string(gmmu_entry_hex_str(d->ef, u, buf, sizeof(buf))));
 	return o;
 }
 
