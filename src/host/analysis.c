@@ -1040,6 +1040,13 @@ static const char *nccl_var(const struct p2ps_host *h, const char *name)
 	return NULL;
 }
 
+/* Whether a NCCL_P2P_DISABLE value turns P2P off (any non-empty value but "0"); the
+ * pair verdicts and the host findings share this one rule. */
+static bool nccl_disables(const char *value)
+{
+	return value && value[0] && strcmp(value, "0");
+}
+
 /* NCCL's P2P levels in its path order (NCCL has no NODE: a NUMA node's host bridges
  * hang off one CPU node, so nvidia-smi's NODE is NCCL's PHB). */
 static int nccl_rank(enum p2ps_topo t)
@@ -1066,7 +1073,7 @@ static void pair_nccl(struct ctx *c, struct p2ps_pair *p)
 	if (!c->a->gpus[p->a].is_gpu || !c->a->gpus[p->b].is_gpu || p->topo == P2PS_TOPO_UNKNOWN)
 		return;
 	const char *dis = nccl_var(h, "NCCL_P2P_DISABLE");
-	if (dis && dis[0] && strcmp(dis, "0")) {
+	if (nccl_disables(dis)) {
 		add(c, &p->reasons, P2PS_R_NCCL_LEVEL, P2PS_SEV_INFO, -1,
 		    "NCCL will not use P2P for this pair: NCCL_P2P_DISABLE=%s", dis);
 		return;
@@ -1218,8 +1225,7 @@ static void host_findings(struct ctx *c)
 		    h->vm.evidence[0] ? ", " : "", h->vm.evidence);
 	for (int i = 0; i < h->n_nccl_env && i < P2PS_HOST_MAX_NCCL_ENV; i++) {
 		const char *e = h->nccl_env[i];
-		bool disables = !strncmp(e, "NCCL_P2P_DISABLE=", 17) && strcmp(e + 17, "0") &&
-		                e[17] != '\0';
+		bool disables = !strncmp(e, "NCCL_P2P_DISABLE=", 17) && nccl_disables(e + 17);
 		struct p2ps_reason *x =
 		        add(c, r, P2PS_R_NCCL_ENV, disables ? P2PS_SEV_WARNING : P2PS_SEV_INFO, -1,
 		            "%s is set%s", e, disables ? ": NCCL will not use P2P at all" : "");
