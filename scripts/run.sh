@@ -29,10 +29,9 @@ if [ ${#missing[@]} -gt 0 ]; then
 	apt-get update -qq && apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
 fi
 
-if [ ! -f "$build/CMakeCache.txt" ]; then
-	cmake -S . -B "$build" -DCMAKE_BUILD_TYPE=RelWithDebInfo >"$build.configure.log" 2>&1 ||
-		{ cat "$build.configure.log" >&2; exit 1; }
-fi
+# Always (re)configure: a build folder made by an older checkout may lack the target.
+cmake -S . -B "$build" -DCMAKE_BUILD_TYPE=RelWithDebInfo >"$build.configure.log" 2>&1 ||
+	{ cat "$build.configure.log" >&2; exit 1; }
 cmake --build "$build" -j "$jobs" --target bar-inspect >"$build.bar-inspect.log" 2>&1 ||
 	{ tail -40 "$build.bar-inspect.log" >&2; exit 1; }
 bi=$build/tools/bar-inspect

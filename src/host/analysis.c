@@ -1319,16 +1319,19 @@ int p2ps_analysis_run_opts(const struct p2ps_host *host, const struct p2ps_analy
 		reasons_sort(&g->reasons);
 	}
 
+	/* The classes and NVLink counts are symmetric (test_topology_is_symmetric): each
+	 * pair is classified once and mirrored into the matrix. */
 	for (size_t i = 0; i < out->n_gpus; i++) {
-		for (size_t j = 0; j < out->n_gpus; j++) {
+		for (size_t j = i; j < out->n_gpus; j++) {
 			int lca, turn[2];
 			int di = out->gpus[i].dev_idx, dj = out->gpus[j].dev_idx;
 			enum p2ps_topo t = p2ps_topo_classify(host, di, dj, &lca, turn);
 			int nv = i == j ? 0
 			                : nvlinks_between(host, &host->devs[di], &host->devs[dj]);
-			out->nvlink_matrix[i * out->n_gpus + j] = nv;
-			out->matrix[i * out->n_gpus + j] = nv ? P2PS_TOPO_NV : t;
-			if (j <= i)
+			size_t ij = i * out->n_gpus + j, ji = j * out->n_gpus + i;
+			out->nvlink_matrix[ij] = out->nvlink_matrix[ji] = nv;
+			out->matrix[ij] = out->matrix[ji] = nv ? P2PS_TOPO_NV : t;
+			if (j == i)
 				continue;
 			struct p2ps_pair *p = &out->pairs[out->n_pairs++];
 			p->a = (int)i;

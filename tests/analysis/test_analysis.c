@@ -162,6 +162,46 @@ static void test_two_switches_is_pxb(void **state)
 	done(f);
 }
 
+/* The analysis classifies each pair once and mirrors it into the matrix; that holds
+ * only if the classification does not depend on the order of the two devices. Every
+ * ordered pair of devices (bridges included) of a tree with two stacked switches, two
+ * root ports and a second host bridge is checked both ways. */
+static void test_topology_is_symmetric(void **state)
+{
+	struct fx *f = *state;
+	build_switch(f);
+	struct p2ps_host *h = &f->h;
+	int usp2 = tm_bridge(h, "0000:05:00.0", P2PS_PCIE_SWITCH_UPSTREAM, f->dsp1);
+	int dsp2 = tm_bridge(h, "0000:06:00.0", P2PS_PCIE_SWITCH_DOWNSTREAM, usp2);
+	tm_gpu(h, "0000:07:00.0", AD102, dsp2);
+	int rp1 = tm_bridge(h, "0000:00:03.0", P2PS_PCIE_ROOT_PORT, -1);
+	tm_gpu(h, "0000:08:00.0", AD102, rp1);
+	int rp2 = tm_bridge(h, "0000:80:01.0", P2PS_PCIE_ROOT_PORT, -1);
+	int g4 = tm_gpu(h, "0000:81:00.0", AD102, rp2);
+	h->devs[rp2].numa_node = h->devs[g4].numa_node = 1;
+	run(f);
+	int seen[P2PS_TOPO_SYS + 1] = {0};
+	for (int a = 0; a < (int)h->n_devs; a++) {
+		for (int b = 0; b < (int)h->n_devs; b++) {
+			int lab, lba, tab[2], tba[2];
+			enum p2ps_topo ab = p2ps_topo_classify(h, a, b, &lab, tab);
+			enum p2ps_topo ba = p2ps_topo_classify(h, b, a, &lba, tba);
+			assert_int_equal(ab, ba);
+			assert_int_equal(lab, lba);
+			seen[ab]++;
+		}
+	}
+	/* The tree is rich enough to exercise every PCIe class. */
+	assert_true(seen[P2PS_TOPO_X] && seen[P2PS_TOPO_PIX] && seen[P2PS_TOPO_PXB] &&
+	            seen[P2PS_TOPO_PHB] && seen[P2PS_TOPO_SYS]);
+	size_t n = f->a.n_gpus;
+	assert_int_equal(n, 5);
+	for (size_t i = 0; i < n; i++)
+		for (size_t j = 0; j < n; j++)
+			assert_int_equal(f->a.matrix[i * n + j], f->a.matrix[j * n + i]);
+	done(f);
+}
+
 static void test_root_ports_phb_and_root_acs_is_warning(void **state)
 {
 	struct fx *f = *state;
@@ -716,6 +756,7 @@ int main(void)
 	                                        teardown),
 	        cmocka_unit_test_setup_teardown(test_switch_acs_unknown_without_root, setup,
 	                                        teardown),
+	        cmocka_unit_test_setup_teardown(test_topology_is_symmetric, setup, teardown),
 	        cmocka_unit_test_setup_teardown(test_two_switches_is_pxb, setup, teardown),
 	        cmocka_unit_test_setup_teardown(test_root_ports_phb_and_root_acs_is_warning, setup,
 	                                        teardown),
