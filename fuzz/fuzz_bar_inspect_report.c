@@ -11,9 +11,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
-#include <unistd.h>
 
+#include "fuzz_dump_input.h"
 #include "p2pscope/analysis.h"
 #include "p2pscope/host.h"
 #include "p2pscope/render.h"
@@ -80,25 +79,10 @@ static void run(const struct p2ps_host *h)
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-	int fd = memfd_create("dump", 0);
-	if (fd < 0)
-		return 0;
-	if (size && write(fd, data, size) != (ssize_t)size) {
-		close(fd);
-		return 0;
-	}
-	char path[64];
-	snprintf(path, sizeof(path), "/proc/self/fd/%d", fd);
-	struct p2ps_host_source src = {
-	        .kind = P2PS_HOST_LSPCI_DUMP,
-	        .path = path,
-	        .flags = P2PS_HOST_F_NO_NVML | P2PS_HOST_F_NO_NAMES,
-	};
 	struct p2ps_host h;
 	struct p2ps_error err = {0};
-	if (p2ps_host_load(&h, &src, &err) == 0)
+	if (fuzz_load_dump(data, size, &h, &err) == 0)
 		run(&h);
 	p2ps_host_free(&h);
-	close(fd);
 	return 0;
 }

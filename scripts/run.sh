@@ -30,10 +30,12 @@ if [ ${#missing[@]} -gt 0 ]; then
 fi
 
 # Always (re)configure: a build folder made by an older checkout may lack the target.
-cmake -S . -B "$build" -DCMAKE_BUILD_TYPE=RelWithDebInfo >"$build.configure.log" 2>&1 ||
-	{ cat "$build.configure.log" >&2; exit 1; }
-cmake --build "$build" -j "$jobs" --target bar-inspect >"$build.bar-inspect.log" 2>&1 ||
-	{ tail -40 "$build.bar-inspect.log" >&2; exit 1; }
+# The logs stay inside the build folder, out of the source tree.
+mkdir -p "$build"
+cmake -S . -B "$build" -DCMAKE_BUILD_TYPE=RelWithDebInfo >"$build/run-configure.log" 2>&1 ||
+	{ cat "$build/run-configure.log" >&2; exit 1; }
+cmake --build "$build" -j "$jobs" --target bar-inspect >"$build/run-build.log" 2>&1 ||
+	{ tail -40 "$build/run-build.log" >&2; exit 1; }
 bi=$build/tools/bar-inspect
 
 has_nvidia_gpu() {

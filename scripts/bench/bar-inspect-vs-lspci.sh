@@ -18,10 +18,12 @@ command -v lspci >/dev/null || { echo "bench: lspci not installed" >&2; exit 2; 
 snaps=("$@")
 [ ${#snaps[@]} -gt 0 ] || snaps=(tests/fixtures/h200x2 tests/fixtures/qemu-switch/acs-on)
 
-# time_ms CMD...: median and minimum wall time of $runs runs, output discarded.
+# time_ms CMD...: median and minimum wall time of $runs runs, output discarded. A command
+# that fails is reported instead of timed (a failing run would time an error path).
 time_ms() {
 	local i t0 t1
 	local -a ts=()
+	"$@" >/dev/null 2>&1 || { printf 'FAILED: %s' "$*"; return 0; }
 	for ((i = 0; i < runs; i++)); do
 		t0=$(date +%s%N)
 		"$@" >/dev/null 2>&1

@@ -205,14 +205,18 @@ void p2ps_hostfacts_read(struct p2ps_host *host, const char *root, bool live)
 	read_vm(host, root, live);
 }
 
+/* Keeps one NAME=value entry if it is an NCCL_* variable and there is room. */
+static void nccl_env_add(struct p2ps_host *host, const char *entry)
+{
+	if (strncmp(entry, "NCCL_", 5) || host->n_nccl_env >= P2PS_HOST_MAX_NCCL_ENV)
+		return;
+	p2ps_strlcpy(host->nccl_env[host->n_nccl_env++], entry, sizeof(host->nccl_env[0]));
+}
+
 void p2ps_hostfacts_nccl_env(struct p2ps_host *host, const char *const *envp)
 {
-	for (size_t i = 0; envp && envp[i]; i++) {
-		if (strncmp(envp[i], "NCCL_", 5) || host->n_nccl_env >= P2PS_HOST_MAX_NCCL_ENV)
-			continue;
-		p2ps_strlcpy(host->nccl_env[host->n_nccl_env++], envp[i],
-		             sizeof(host->nccl_env[0]));
-	}
+	for (size_t i = 0; envp && envp[i]; i++)
+		nccl_env_add(host, envp[i]);
 }
 
 void p2ps_hostfacts_nccl_env_file(struct p2ps_host *host, const char *root)
@@ -221,10 +225,7 @@ void p2ps_hostfacts_nccl_env_file(struct p2ps_host *host, const char *root)
 	if (p2ps_read_all(root, "/p2pscope/env", 1 << 16, &env) < 0)
 		return;
 	char *save = NULL;
-	for (char *line = strtok_r(env, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
-		if (!strncmp(line, "NCCL_", 5) && host->n_nccl_env < P2PS_HOST_MAX_NCCL_ENV)
-			p2ps_strlcpy(host->nccl_env[host->n_nccl_env++], line,
-			             sizeof(host->nccl_env[0]));
-	}
+	for (char *line = strtok_r(env, "\n", &save); line; line = strtok_r(NULL, "\n", &save))
+		nccl_env_add(host, line);
 	free(env);
 }

@@ -1,7 +1,8 @@
 /* NVIDIA chip table: device-id ranges per chip. The ranges follow NVIDIA's block
  * allocation (each chip owns one or more 0x80-aligned blocks); the chip names match
- * the prefixes pci.ids gives its entries (tests/host/test_nvidia_chips.c checks every
- * GPU entry of the system's pci.ids against this table). */
+ * the prefixes pci.ids gives its entries (test_chip_table in tests/host/test_host_model.c
+ * checks every GPU entry of the system's pci.ids against this table, and every row's
+ * generation and MMU format version against libgmmu's chip map). */
 #include "p2pscope/nvidia_chips.h"
 
 /* Sorted by first id; ranges do not overlap (checked by the unit test). */

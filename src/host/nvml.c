@@ -106,7 +106,7 @@ static void add_peer(struct p2ps_gpu_facts *g, const struct p2ps_bdf *bdf, int l
 {
 	int k;
 	for (k = 0; k < g->n_nvlink_peers; k++)
-		if (!memcmp(&g->nvlink_peers[k].bdf, bdf, sizeof(*bdf)))
+		if (p2ps_bdf_equal(&g->nvlink_peers[k].bdf, bdf))
 			break;
 	if (k == P2PS_HOST_MAX_NVLINK)
 		return;

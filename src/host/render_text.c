@@ -61,22 +61,16 @@ static void bars(struct p2ps_strbuf *b, const struct p2ps_dev *d, int bar1, cons
 		if (!r->present)
 			continue;
 		any = true;
-		if (r->io) {
-			p2ps_strbuf_printf(b, "%sRegion %d: I/O ports at ", ind, i);
-			if (r->unassigned)
-				p2ps_strbuf_puts(b, "<unassigned>");
-			else
-				p2ps_strbuf_printf(b, "%llx", (unsigned long long)r->address);
-		} else {
-			p2ps_strbuf_printf(b, "%sRegion %d: Memory at ", ind, i);
-			if (r->unassigned)
-				p2ps_strbuf_puts(b, "<unassigned>");
-			else
-				p2ps_strbuf_printf(b, "%llx", (unsigned long long)r->address);
+		p2ps_strbuf_printf(b, "%sRegion %d: %s at ", ind, i,
+		                   r->io ? "I/O ports" : "Memory");
+		if (r->unassigned)
+			p2ps_strbuf_puts(b, "<unassigned>");
+		else
+			p2ps_strbuf_printf(b, "%llx", (unsigned long long)r->address);
+		if (!r->io)
 			p2ps_strbuf_printf(b, " (%s, %sprefetchable)",
 			                   r->is_64bit ? "64-bit" : "32-bit",
 			                   r->prefetchable ? "" : "non-");
-		}
 		if (r->size_known)
 			p2ps_strbuf_printf(b, " [size=%s]",
 			                   p2ps_size_short(r->size, sz, sizeof(sz)));
@@ -353,6 +347,17 @@ static void gpu_block(struct p2ps_strbuf *b, const struct p2ps_analysis *a, size
 	p2ps_strbuf_puts(b, "\n");
 }
 
+/* One forwarding window in lspci's words ("Memory behind bridge: base-limit [size=..]"). */
+static void window_line(struct p2ps_strbuf *b, const char *what, const struct p2ps_window *w)
+{
+	char sz[32];
+	if (!w->present)
+		return;
+	p2ps_strbuf_printf(b, "\t%s behind bridge: %llx-%llx [size=%s]\n", what,
+	                   (unsigned long long)w->base, (unsigned long long)w->limit,
+	                   p2ps_size_short(w->limit - w->base + 1, sz, sizeof(sz)));
+}
+
 static void other_block(struct p2ps_strbuf *b, const struct p2ps_analysis *a, int idx)
 {
 	const struct p2ps_dev *d = &a->host->devs[idx];
@@ -364,23 +369,10 @@ static void other_block(struct p2ps_strbuf *b, const struct p2ps_analysis *a, in
 	                   d->driver[0] ? d->driver : "none", d->numa_node, d->iommu_group);
 	bars(b, d, -1, "\t");
 	if (d->bridge.is_bridge) {
-		char w[32];
 		p2ps_strbuf_printf(b, "\tBus: primary=%02x, secondary=%02x, subordinate=%02x\n",
 		                   d->bridge.primary, d->bridge.secondary, d->bridge.subordinate);
-		if (d->bridge.mem.present)
-			p2ps_strbuf_printf(
-			        b, "\tMemory behind bridge: %llx-%llx [size=%s]\n",
-			        (unsigned long long)d->bridge.mem.base,
-			        (unsigned long long)d->bridge.mem.limit,
-			        p2ps_size_short(d->bridge.mem.limit - d->bridge.mem.base + 1, w,
-			                        sizeof(w)));
-		if (d->bridge.pref.present)
-			p2ps_strbuf_printf(
-			        b, "\tPrefetchable memory behind bridge: %llx-%llx [size=%s]\n",
-			        (unsigned long long)d->bridge.pref.base,
-			        (unsigned long long)d->bridge.pref.limit,
-			        p2ps_size_short(d->bridge.pref.limit - d->bridge.pref.base + 1, w,
-			                        sizeof(w)));
+		window_line(b, "Memory", &d->bridge.mem);
+		window_line(b, "Prefetchable memory", &d->bridge.pref);
 	}
 	if (d->pcie.present || d->pcie.cap.speed)
 		link(b, d, "\t");

@@ -6,7 +6,8 @@
  * they must agree. The topology matrix must equal nvidia-smi topo -m cell by cell
  * (in snapshots the NV# count itself is read from that same topo -m capture, so
  * for NVLink cells the independent part is the PCIe class underneath and the GPU
- * order). Fixtures not present in the checkout are skipped, not failed.
+ * order). A committed fixture that is missing fails its test; pciutils' dumps, which
+ * live outside the checkout, are skipped when absent.
  *
  * pciutils' own test dumps (../shared/fixtures/pciutils-tests/, real machines): the
  * path, topology class and ACS facts bar-inspect derives from the bridge tree. */
@@ -58,6 +59,16 @@ static bool exists(const char *path)
 {
 	struct stat st;
 	return stat(path, &st) == 0;
+}
+
+/* The absolute path of a fixture committed under tests/: it is part of the checkout,
+ * so a missing one fails the test instead of skipping it (a skip would pass). */
+static const char *repo_fixture(const char *rel)
+{
+	const char *root = p2ps_test_src_path(rel);
+	if (!exists(root))
+		fail_msg("%s: committed fixture missing", root);
+	return root;
 }
 
 struct load {
@@ -221,16 +232,13 @@ static void matrix_cell(const struct p2ps_analysis *a, size_t i, size_t j, char 
 		snprintf(buf, size, "%s", p2ps_topo_name(t));
 }
 
-/* Checks one GPU snapshot against its own nvidia-smi captures. Returns false when the
- * fixture is not in this checkout. */
-static bool check_snapshot_vs_nvidia_smi(const char *rel, size_t expect_gpus)
+/* Checks one committed GPU snapshot against its own nvidia-smi captures. */
+static void check_snapshot_vs_nvidia_smi(const char *rel, size_t expect_gpus)
 {
 	char root[4096], q[4200], topo[4200];
-	snprintf(root, sizeof(root), "%s", p2ps_test_src_path(rel));
+	snprintf(root, sizeof(root), "%s", repo_fixture(rel));
 	snprintf(q, sizeof(q), "%s/p2pscope/nvidia-smi-q.txt", root);
 	snprintf(topo, sizeof(topo), "%s/p2pscope/nvidia-smi-topo-m.txt", root);
-	if (!exists(root))
-		return false;
 	struct load l;
 	load(&l, P2PS_HOST_SNAPSHOT, root);
 	assert_int_equal(l.a.n_gpus, expect_gpus);
@@ -297,14 +305,12 @@ static bool check_snapshot_vs_nvidia_smi(const char *rel, size_t expect_gpus)
 		}
 	}
 	unload(&l);
-	return true;
 }
 
 static void test_h200x2_raw_snapshot(void **state)
 {
 	(void)state;
-	if (!check_snapshot_vs_nvidia_smi("tests/fixtures/h200x2-raw-snap", 2))
-		skip();
+	check_snapshot_vs_nvidia_smi("tests/fixtures/h200x2-raw-snap", 2);
 	/* What the firecracker guest looks like beyond nvidia-smi: both GPUs on the root
 	 * bus (PHB under the NVLink), BAR1 256 GiB >= VRAM, no IOMMU: ready but moot. */
 	struct load l;
@@ -330,15 +336,13 @@ static void test_h200x2_raw_snapshot(void **state)
 static void test_h200x2_snapshot(void **state)
 {
 	(void)state;
-	if (!check_snapshot_vs_nvidia_smi("tests/fixtures/h200x2", 2))
-		skip();
+	check_snapshot_vs_nvidia_smi("tests/fixtures/h200x2", 2);
 }
 
 static void test_h100_snapshot(void **state)
 {
 	(void)state;
-	if (!check_snapshot_vs_nvidia_smi("tests/fixtures/h100", 1))
-		skip();
+	check_snapshot_vs_nvidia_smi("tests/fixtures/h100", 1);
 }
 
 /* X58 board with an NVIDIA NF200 switch (upstream 02:00.0, downstream 03:00.0/03:02.0)
@@ -428,9 +432,7 @@ static void test_sunrise_point_acs(void **state)
 static void test_json_schema_on_snapshot(void **state)
 {
 	(void)state;
-	const char *root = p2ps_test_src_path("tests/fixtures/h200x2-raw-snap");
-	if (!exists(root))
-		skip();
+	const char *root = repo_fixture("tests/fixtures/h200x2-raw-snap");
 	struct load l;
 	load(&l, P2PS_HOST_SNAPSHOT, root);
 	struct p2ps_strbuf sb = {0};
@@ -559,9 +561,7 @@ static void check_qemu_classes(const struct load *l)
 static void test_qemu_switch_acs_on(void **state)
 {
 	(void)state;
-	const char *root = p2ps_test_src_path("tests/fixtures/qemu-switch/acs-on");
-	if (!exists(root))
-		skip();
+	const char *root = repo_fixture("tests/fixtures/qemu-switch/acs-on");
 	struct load l;
 	load_peers(&l, P2PS_HOST_SNAPSHOT, root, qemu_peers, 3);
 	check_qemu_classes(&l);
@@ -611,9 +611,7 @@ static void test_qemu_switch_acs_on(void **state)
 static void test_qemu_switch_acs_off(void **state)
 {
 	(void)state;
-	const char *root = p2ps_test_src_path("tests/fixtures/qemu-switch/acs-off");
-	if (!exists(root))
-		skip();
+	const char *root = repo_fixture("tests/fixtures/qemu-switch/acs-off");
 	struct load l;
 	load_peers(&l, P2PS_HOST_SNAPSHOT, root, qemu_peers, 3);
 	check_qemu_classes(&l);

@@ -165,6 +165,12 @@ expect 2 "$T" decode --chip AD102 --text "$W/bad.txt"
 one_line_error
 has "$W/err" "bad.txt:2:5: 'zz' is not a hex word"
 
+# A directory entry whose index puts its VA past 2^64 (PD2 indexes VA bits 46:38).
+printf '0x7ffffffffffff8: 0x2\n' >"$W/far.txt"
+expect 2 "$T" decode --chip AD102 --entry pde --level PD2 --text "$W/far.txt"
+one_line_error
+has "$W/err" "far.txt: entry 4503599627370495: VA 0x0 + 4503599627370495 entries of 2^38 bytes passes 2^64"
+
 printf '0x11112222333344445\n' >"$W/wide.txt"
 expect 2 "$T" decode --chip AD102 --text "$W/wide.txt"
 has "$W/err" "wide.txt:1:1: value has 17 hex digits; a pte is 64 bits"

@@ -18,6 +18,7 @@
 #include "p2ps_test.h"
 #include "p2pscope/bytes.h"
 #include "p2pscope/host.h"
+#include "p2pscope/gmmu.h"
 #include "p2pscope/nvidia_chips.h"
 
 static int load(struct p2ps_host *h, enum p2ps_host_backend_kind kind, const char *path,
@@ -442,6 +443,15 @@ static void test_chip_table(void **state)
 		if (i)
 			assert_true(t[i - 1].last < t[i].first);
 		assert_true(!strcmp(t[i].gmmu_format, "v2") || !strcmp(t[i].gmmu_format, "v3"));
+		/* libgmmu's chip map (from NVIDIA's kern_gmmu HAL) must know every chip
+		 * and agree on its family and MMU format version. */
+		const struct gmmu_chip *gc = gmmu_chip_find(t[i].chip);
+		if (!gc)
+			fail_msg("%s: not in libgmmu's chip map", t[i].chip);
+		assert_string_equal(gc->family, t[i].generation);
+		char version[4];
+		snprintf(version, sizeof(version), "v%u", gc->format->version);
+		assert_string_equal(version, t[i].gmmu_format);
 	}
 	/* pci.ids names NVIDIA GPUs "AD102 [GeForce RTX 4090]": for every entry whose
 	 * name starts with a chip code the table covers, the table must agree. */

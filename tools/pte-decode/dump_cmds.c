@@ -470,15 +470,18 @@ static void summary_totals(const struct run *r, json_object *top)
 
 /* ---- inputs -------------------------------------------------------------- */
 
-static int pte_va(const struct run *r, uint64_t index, uint64_t *va, struct p2ps_error *err)
+/* VA of entry `index` of a flat table whose entries each cover 2^shift bytes from --va. */
+static int entry_va(const struct run *r, uint64_t index, unsigned shift, uint64_t *va,
+                    struct p2ps_error *err)
 {
-	unsigned sh = r->o->page_shift;
-	uint64_t off = index << sh;
-	if ((sh && index >> (64 - sh)) || r->o->va0 + off < r->o->va0)
+	uint64_t off = index << shift;
+	if ((shift && index >> (64 - shift)) || r->o->va0 + off < r->o->va0)
 		return p2ps_error_set(err, P2PS_ERANGE,
-		                      "%s: entry %llu: VA 0x%llx + %llu pages passes 2^64",
+		                      "%s: entry %llu: VA 0x%llx + %llu entries of 2^%u bytes "
+		                      "passes 2^64",
 		                      r->input_name, (unsigned long long)index,
-		                      (unsigned long long)r->o->va0, (unsigned long long)index);
+		                      (unsigned long long)r->o->va0, (unsigned long long)index,
+		                      shift);
 	*va = r->o->va0 + off;
 	return 0;
 }
@@ -487,14 +490,16 @@ static int pte_va(const struct run *r, uint64_t index, uint64_t *va, struct p2ps
 static int take_entry(struct run *r, uint64_t index, const uint64_t w[2], struct p2ps_error *err)
 {
 	const struct opts *o = r->o;
+	uint64_t va = 0;
+	int rc;
 	if (o->entry != GMMU_ENTRY_PTE) {
-		bool has_va = o->level != NULL;
-		uint64_t va = o->va0 + (has_va ? index << o->level->va_lo : 0);
-		print_entry(r, index, has_va, va, 0, o->level, o->entry, w, NULL);
+		/* Directory entries have a VA only when --level says which bits they index. */
+		if (o->level && (rc = entry_va(r, index, o->level->va_lo, &va, err)))
+			return rc;
+		print_entry(r, index, o->level != NULL, va, 0, o->level, o->entry, w, NULL);
 		return 0;
 	}
-	uint64_t va;
-	int rc = pte_va(r, index, &va, err);
+	rc = entry_va(r, index, o->page_shift, &va, err);
 	if (rc)
 		return rc;
 	if (!r->summarize) {
@@ -570,7 +575,7 @@ static int feed_raw(struct run *r, struct p2ps_error *err)
 			uint64_t index0 = (off + pos) / bytes;
 			if (r->summarize && o->entry == GMMU_ENTRY_PTE) {
 				uint64_t va;
-				rc = pte_va(r, index0, &va, err);
+				rc = entry_va(r, index0, o->page_shift, &va, err);
 				if (!rc)
 					rc = gmmu_summary_add_ptes(&r->sum, data + pos, n, va,
 					                           o->page_shift, o->level, err);
@@ -691,6 +696,60 @@ static const struct gmmu_level *find_level(const struct gmmu_format *f, const ch
 			return &f->levels[i];
 	}
 	return NULL;
+}
+
+/* The combinations parse_opts() accepted one by one, checked together; fills in the
+ * level and page size of --raw/--text PTEs. */
+static int check_opts(struct opts *o, bool has_entry_arg)
+{
+	bool verify = !strcmp(o->cmd, "verify");
+	if (!o->fmt)
+		return fail("%s: --chip CHIP or --format v2|v3 is required", o->cmd);
+	int inputs = (o->raw != NULL) + (o->text != NULL) + (o->n_mems || o->has_pdb);
+	if (inputs != 1)
+		return fail("%s: give exactly one input: --raw, --text, or --mem with --pdb",
+		            o->cmd);
+	if ((o->n_mems != 0) != o->has_pdb)
+		return fail("%s: --mem and --pdb go together (chunks of memory and the root "
+		            "directory in them)",
+		            o->cmd);
+	if (verify && !o->expect)
+		return fail("verify: --expect SPEC.json is required");
+	if (o->has_pdb && (has_entry_arg || o->level_arg || o->va0))
+		return fail("%s: --entry, --level and --va describe --raw/--text tables; a walk "
+		            "finds them itself",
+		            o->cmd);
+	unsigned bps = o->big_page_shift ? o->big_page_shift : 16;
+	if (o->level_arg) {
+		o->level = find_level(o->fmt, o->level_arg);
+		if (!o->level) {
+			char names[128] = "";
+			for (size_t i = 0; i < o->fmt->n_levels; i++)
+				snprintf(names + strlen(names), sizeof(names) - strlen(names),
+				         "%s%s", i ? ", " : "", o->fmt->levels[i].name);
+			return fail("--level %s: not a level of %s (%s)", o->level_arg,
+			            o->fmt->name, names);
+		}
+	}
+	if (!o->has_pdb && o->entry == GMMU_ENTRY_PTE) {
+		if (!o->level)
+			o->level = gmmu_walk_sub_level(o->fmt, 0, bps, NULL);
+		if (!o->level || !o->level->page_shift)
+			return fail("--level %s: that level holds no PTEs",
+			            o->level_arg ? o->level_arg : "?");
+		o->page_shift = o->level->page_shift;
+		const struct gmmu_level *big = gmmu_walk_sub_level(o->fmt, 1, bps, NULL);
+		if (o->level == big)
+			o->page_shift = bps;
+	}
+	if (o->level && o->entry == GMMU_ENTRY_DUAL_PDE && !o->level->dual)
+		return fail("--level %s: dual PDEs live in the dual level only", o->level->name);
+	if ((o->summary || verify) && !o->has_pdb && o->entry != GMMU_ENTRY_PTE)
+		return fail("%s: %s needs PTEs (--entry pte) or a walk (--mem with --pdb)", o->cmd,
+		            verify ? "verify" : "--summary");
+	if (o->all && !o->has_pdb)
+		return fail("--all applies to walks (--mem with --pdb)");
+	return 0;
 }
 
 static int parse_opts(int argc, char **argv, struct opts *o)
@@ -815,53 +874,7 @@ static int parse_opts(int argc, char **argv, struct opts *o)
 	if (optind < argc)
 		return fail("%s: unexpected argument '%s': values and file inputs do not mix",
 		            o->cmd, argv[optind]);
-	if (!o->fmt)
-		return fail("%s: --chip CHIP or --format v2|v3 is required", o->cmd);
-	int inputs = (o->raw != NULL) + (o->text != NULL) + (o->n_mems || o->has_pdb);
-	if (inputs != 1)
-		return fail("%s: give exactly one input: --raw, --text, or --mem with --pdb",
-		            o->cmd);
-	if ((o->n_mems != 0) != o->has_pdb)
-		return fail("%s: --mem and --pdb go together (chunks of memory and the root "
-		            "directory in them)",
-		            o->cmd);
-	if (verify && !o->expect)
-		return fail("verify: --expect SPEC.json is required");
-	if (o->has_pdb && (entry_arg || o->level_arg || o->va0))
-		return fail("%s: --entry, --level and --va describe --raw/--text tables; a walk "
-		            "finds them itself",
-		            o->cmd);
-	unsigned bps = o->big_page_shift ? o->big_page_shift : 16;
-	if (o->level_arg) {
-		o->level = find_level(o->fmt, o->level_arg);
-		if (!o->level) {
-			char names[128] = "";
-			for (size_t i = 0; i < o->fmt->n_levels; i++)
-				snprintf(names + strlen(names), sizeof(names) - strlen(names),
-				         "%s%s", i ? ", " : "", o->fmt->levels[i].name);
-			return fail("--level %s: not a level of %s (%s)", o->level_arg,
-			            o->fmt->name, names);
-		}
-	}
-	if (!o->has_pdb && o->entry == GMMU_ENTRY_PTE) {
-		if (!o->level)
-			o->level = gmmu_walk_sub_level(o->fmt, 0, bps, NULL);
-		if (!o->level || !o->level->page_shift)
-			return fail("--level %s: that level holds no PTEs",
-			            o->level_arg ? o->level_arg : "?");
-		o->page_shift = o->level->page_shift;
-		const struct gmmu_level *big = gmmu_walk_sub_level(o->fmt, 1, bps, NULL);
-		if (o->level == big)
-			o->page_shift = bps;
-	}
-	if (o->level && o->entry == GMMU_ENTRY_DUAL_PDE && !o->level->dual)
-		return fail("--level %s: dual PDEs live in the dual level only", o->level->name);
-	if ((o->summary || verify) && !o->has_pdb && o->entry != GMMU_ENTRY_PTE)
-		return fail("%s: %s needs PTEs (--entry pte) or a walk (--mem with --pdb)", o->cmd,
-		            verify ? "verify" : "--summary");
-	if (o->all && !o->has_pdb)
-		return fail("--all applies to walks (--mem with --pdb)");
-	return 0;
+	return check_opts(o, entry_arg != NULL);
 }
 
 /* ---- verify output ------------------------------------------------------- */
