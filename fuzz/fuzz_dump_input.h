@@ -1,6 +1,6 @@
 /* Shared by the host fuzz targets that feed libFuzzer's input to the lspci-dump
  * backend (fuzz_lspci_dump.c, fuzz_bar_inspect_report.c). A header, not a .c file:
- * every fuzz/*.c is a target of its own. */
+ * each .c file under fuzz/ is a target of its own. */
 #ifndef P2PS_FUZZ_DUMP_INPUT_H
 #define P2PS_FUZZ_DUMP_INPUT_H
 

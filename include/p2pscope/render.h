@@ -58,6 +58,11 @@ int p2ps_render_text(const struct p2ps_analysis *a, const struct p2ps_render_opt
 int p2ps_render_json(const struct p2ps_analysis *a, const struct p2ps_render_opts *o,
                      struct json_object **out, struct p2ps_error *err);
 
+/* Appends a JSON document as pretty-printed text (with a trailing newline), the one
+ * spelling every bar-inspect JSON output uses. The caller keeps its reference. */
+int p2ps_render_json_append(struct json_object *root, struct p2ps_strbuf *out,
+                            struct p2ps_error *err);
+
 /* The JSON document as pretty-printed text (with a trailing newline). */
 int p2ps_render_json_text(const struct p2ps_analysis *a, const struct p2ps_render_opts *o,
                           struct p2ps_strbuf *out, struct p2ps_error *err);

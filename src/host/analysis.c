@@ -478,73 +478,16 @@ static int peer_bar_index(const struct p2ps_dev *d)
 	return best;
 }
 
-static void gpu_bar1(struct ctx *c, struct p2ps_gpu_report *g, int gi)
+/* A GPU's BAR1 (size known) against its VRAM: a blocker when smaller, with the
+ * Resizable BAR size that would fit; where VRAM is unknown, what the generation's
+ * minimum VRAM and the largest ReBAR size still tell. resize_sizes is the BAR's ReBAR
+ * bitmap (bit n => 2^n MiB), 0 when it has none. */
+static void bar1_vs_vram(struct ctx *c, struct p2ps_gpu_report *g, const char *lbl,
+                         uint64_t resize_sizes)
 {
 	const struct p2ps_dev *d = &c->host->devs[g->dev_idx];
-	char s1[32], s2[32], lbl[48];
-	gpu_label(c->a, gi, lbl, sizeof(lbl));
-	g->bar1_index = g->is_gpu ? p2ps_gpu_bar1_index(d) : peer_bar_index(d);
-	g->rebar_entry = -1;
-	g->bar1_size_source = "";
-	if (g->bar1_index < 0) {
-		add(c, &g->reasons, P2PS_R_BAR1_UNKNOWN, P2PS_SEV_UNKNOWN, g->dev_idx,
-		    "%s: no %s found%s%s", lbl,
-		    g->is_gpu ? "second memory BAR (BAR1)" : "prefetchable memory BAR",
-		    p2ps_dev_unknown(d, P2PS_FACT_CONFIG) ? ": " : "",
-		    p2ps_dev_unknown(d, P2PS_FACT_CONFIG) ? p2ps_dev_unknown(d, P2PS_FACT_CONFIG)
-		                                          : "");
-		return;
-	}
-	const struct p2ps_bar *bar = &d->bars[g->bar1_index];
-	uint64_t resize_sizes = 0;
-	for (int k = 0; k < d->rebar.count && k < P2PS_HOST_MAX_REBAR; k++)
-		if (d->rebar.present && d->rebar.e[k].bar == g->bar1_index) {
-			g->rebar_entry = k;
-			resize_sizes = d->rebar.e[k].sizes;
-		}
-	if (!resize_sizes && d->rebar.sysfs_resize_known[g->bar1_index])
-		resize_sizes = d->rebar.sysfs_resize[g->bar1_index];
-	g->rebar_max = rebar_bitmap_max(resize_sizes);
-
-	if (bar->size_known) {
-		g->bar1_size_known = true;
-		g->bar1_size = bar->size;
-		g->bar1_size_source =
-		        c->host->kind == P2PS_HOST_LSPCI_DUMP ? "ReBAR control" : "resource";
-	} else if (g->rebar_entry >= 0) {
-		g->bar1_size_known = true;
-		g->bar1_size = p2ps_rebar_size_bytes(d->rebar.e[g->rebar_entry].current);
-		g->bar1_size_source = "ReBAR control";
-	} else if (d->gpu.bar1_known) {
-		g->bar1_size_known = true;
-		g->bar1_size = d->gpu.bar1_total_bytes;
-		g->bar1_size_source = "driver";
-	}
-
-	if (bar->unassigned) {
-		struct p2ps_reason *x =
-		        add(c, &g->reasons, P2PS_R_BAR_UNASSIGNED, P2PS_SEV_BLOCKER, g->dev_idx,
-		            "%s: BAR1 (register %d) is unassigned: firmware or kernel found no "
-		            "address space for it",
-		            lbl, g->bar1_index);
-		set_fix(x, "enable 'Above 4G Decoding' in the firmware setup; if it is on, the "
-		           "bridge window above the GPU is too small (try pci=realloc)");
-	}
-
-	if (!g->bar1_size_known) {
-		const char *why = p2ps_dev_unknown(d, P2PS_FACT_BAR_SIZES);
-		if (!g->is_gpu)
-			return; /* a peer's window size does not decide anything */
-		add(c, &g->reasons, P2PS_R_BAR1_UNKNOWN, P2PS_SEV_UNKNOWN, g->dev_idx,
-		    "%s: BAR1 size unknown: %s", lbl,
-		    why ? why : "no sysfs resource file, ReBAR capability or driver report");
-		return;
-	}
-
-	const char *gen = d->chip ? d->chip->generation : NULL;
-	int rank = p2ps_generation_rank(gen);
-	if (!g->is_gpu)
-		return; /* the VRAM question is the GPU's */
+	char s1[32], s2[32];
+	int rank = p2ps_generation_rank(d->chip ? d->chip->generation : NULL);
 	if (d->gpu.vram_known) {
 		g->bar1_covers_vram = g->bar1_size >= d->gpu.vram_bytes;
 		if (!g->bar1_covers_vram) {
@@ -613,6 +556,73 @@ static void gpu_bar1(struct ctx *c, struct p2ps_gpu_report *g, int gi)
 	    "%s: VRAM unknown, so BAR1 (%s) cannot be compared with it: %s", lbl,
 	    p2ps_size_format(g->bar1_size, s1, sizeof(s1)),
 	    why ? why : "no NVML or nvidia-smi report");
+}
+
+static void gpu_bar1(struct ctx *c, struct p2ps_gpu_report *g, int gi)
+{
+	const struct p2ps_dev *d = &c->host->devs[g->dev_idx];
+	char lbl[48];
+	gpu_label(c->a, gi, lbl, sizeof(lbl));
+	g->bar1_index = g->is_gpu ? p2ps_gpu_bar1_index(d) : peer_bar_index(d);
+	g->rebar_entry = -1;
+	g->bar1_size_source = "";
+	if (g->bar1_index < 0) {
+		add(c, &g->reasons, P2PS_R_BAR1_UNKNOWN, P2PS_SEV_UNKNOWN, g->dev_idx,
+		    "%s: no %s found%s%s", lbl,
+		    g->is_gpu ? "second memory BAR (BAR1)" : "prefetchable memory BAR",
+		    p2ps_dev_unknown(d, P2PS_FACT_CONFIG) ? ": " : "",
+		    p2ps_dev_unknown(d, P2PS_FACT_CONFIG) ? p2ps_dev_unknown(d, P2PS_FACT_CONFIG)
+		                                          : "");
+		return;
+	}
+	const struct p2ps_bar *bar = &d->bars[g->bar1_index];
+	uint64_t resize_sizes = 0;
+	for (int k = 0; k < d->rebar.count && k < P2PS_HOST_MAX_REBAR; k++)
+		if (d->rebar.present && d->rebar.e[k].bar == g->bar1_index) {
+			g->rebar_entry = k;
+			resize_sizes = d->rebar.e[k].sizes;
+		}
+	if (!resize_sizes && d->rebar.sysfs_resize_known[g->bar1_index])
+		resize_sizes = d->rebar.sysfs_resize[g->bar1_index];
+	g->rebar_max = rebar_bitmap_max(resize_sizes);
+
+	if (bar->size_known) {
+		g->bar1_size_known = true;
+		g->bar1_size = bar->size;
+		g->bar1_size_source =
+		        c->host->kind == P2PS_HOST_LSPCI_DUMP ? "ReBAR control" : "resource";
+	} else if (g->rebar_entry >= 0) {
+		g->bar1_size_known = true;
+		g->bar1_size = p2ps_rebar_size_bytes(d->rebar.e[g->rebar_entry].current);
+		g->bar1_size_source = "ReBAR control";
+	} else if (d->gpu.bar1_known) {
+		g->bar1_size_known = true;
+		g->bar1_size = d->gpu.bar1_total_bytes;
+		g->bar1_size_source = "driver";
+	}
+
+	if (bar->unassigned) {
+		struct p2ps_reason *x =
+		        add(c, &g->reasons, P2PS_R_BAR_UNASSIGNED, P2PS_SEV_BLOCKER, g->dev_idx,
+		            "%s: BAR1 (register %d) is unassigned: firmware or kernel found no "
+		            "address space for it",
+		            lbl, g->bar1_index);
+		set_fix(x, "enable 'Above 4G Decoding' in the firmware setup; if it is on, the "
+		           "bridge window above the GPU is too small (try pci=realloc)");
+	}
+
+	if (!g->bar1_size_known) {
+		const char *why = p2ps_dev_unknown(d, P2PS_FACT_BAR_SIZES);
+		if (!g->is_gpu)
+			return; /* a peer's window size does not decide anything */
+		add(c, &g->reasons, P2PS_R_BAR1_UNKNOWN, P2PS_SEV_UNKNOWN, g->dev_idx,
+		    "%s: BAR1 size unknown: %s", lbl,
+		    why ? why : "no sysfs resource file, ReBAR capability or driver report");
+		return;
+	}
+
+	if (g->is_gpu) /* the VRAM question is the GPU's */
+		bar1_vs_vram(c, g, lbl, resize_sizes);
 }
 
 static bool window_holds(const struct p2ps_window *w, const struct p2ps_bar *b)

@@ -395,6 +395,21 @@ int p2ps_render_json(const struct p2ps_analysis *a, const struct p2ps_render_opt
 	return 0;
 }
 
+int p2ps_render_json_append(struct json_object *root, struct p2ps_strbuf *out,
+                            struct p2ps_error *err)
+{
+	const char *s = json_object_to_json_string_ext(
+	        root,
+	        JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_SPACED | JSON_C_TO_STRING_NOSLASHESCAPE);
+	if (!s)
+		return p2ps_error_set(err, P2PS_ENOMEM, "json: out of memory");
+	p2ps_strbuf_puts(out, s);
+	p2ps_strbuf_puts(out, "\n");
+	if (out->oom)
+		return p2ps_error_set(err, P2PS_ENOMEM, "json: out of memory");
+	return 0;
+}
+
 int p2ps_render_json_text(const struct p2ps_analysis *a, const struct p2ps_render_opts *o,
                           struct p2ps_strbuf *out, struct p2ps_error *err)
 {
@@ -402,17 +417,7 @@ int p2ps_render_json_text(const struct p2ps_analysis *a, const struct p2ps_rende
 	int rc = p2ps_render_json(a, o, &root, err);
 	if (rc)
 		return rc;
-	const char *s = json_object_to_json_string_ext(
-	        root,
-	        JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_SPACED | JSON_C_TO_STRING_NOSLASHESCAPE);
-	if (!s) {
-		json_object_put(root);
-		return p2ps_error_set(err, P2PS_ENOMEM, "json: out of memory");
-	}
-	p2ps_strbuf_puts(out, s);
-	p2ps_strbuf_puts(out, "\n");
+	rc = p2ps_render_json_append(root, out, err);
 	json_object_put(root);
-	if (out->oom)
-		return p2ps_error_set(err, P2PS_ENOMEM, "json: out of memory");
-	return 0;
+	return rc;
 }

@@ -49,6 +49,12 @@ expect_error "malformed dump" --lspci-dump "$tmp/bad.txt"
 mkdir -p "$tmp/empty"
 expect_error "empty snapshot" --root "$tmp/empty"
 
+# Committed fixtures are part of the checkout: a missing one fails, since the blocks
+# below that need it would otherwise be skipped and the test would pass.
+for d in "$snap" "$src/tests/fixtures/qemu-switch/acs-on"; do
+	[ -d "$d" ] || fail "committed fixture $d missing"
+done
+
 if [ -d "$snap" ]; then
 	"$bi" --root "$snap" >"$tmp/text" || fail "text report on the snapshot"
 	grep -q 'GPU0 0000:00:06.0' "$tmp/text" || fail "text: GPU0 block"

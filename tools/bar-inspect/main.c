@@ -5,7 +5,6 @@
  *
  * Options live in one table (options[] below): adding one is a row there plus a
  * handler, and the help text and getopt_long table are generated from it. */
-#include <errno.h>
 #include <getopt.h>
 #include <pci/pci.h>
 #include <stdbool.h>
@@ -16,10 +15,10 @@
 #include "p2pscope/analysis.h"
 #include "p2pscope/host.h"
 #include "p2pscope/render.h"
+#include "output.h"
 #include "vfio_cli.h"
 
 #define TOOL_VERSION "0.1.0"
-#define EXIT_USAGE   2
 
 enum output_format { OUT_TEXT = 0, OUT_JSON, OUT_DOT };
 
@@ -318,17 +317,11 @@ static int parse_args(int argc, char **argv, struct cli *c)
 	return 0;
 }
 
-static int die(const char *msg)
-{
-	fprintf(stderr, "bar-inspect: %s\n", msg);
-	return EXIT_USAGE;
-}
-
 int main(int argc, char **argv)
 {
 	struct cli c = {.src.kind = P2PS_HOST_LIVE};
 	if (parse_args(argc, argv, &c) < 0)
-		return die(c.err);
+		return bi_die(c.err);
 	if (c.help) {
 		usage(stdout);
 		return 0;
@@ -350,11 +343,11 @@ int main(int argc, char **argv)
 	struct p2ps_error err = {0};
 	struct p2ps_host host;
 	if (p2ps_host_load(&host, &c.src, &err) < 0)
-		return die(err.msg);
+		return bi_die(err.msg);
 	struct p2ps_analysis an;
 	if (p2ps_analysis_run_opts(&host, &ao, &an, &err) < 0) {
 		p2ps_host_free(&host);
-		return die(err.msg);
+		return bi_die(err.msg);
 	}
 
 	struct p2ps_render_opts ro = {
@@ -367,14 +360,7 @@ int main(int argc, char **argv)
 	case OUT_TEXT:
 	default: rc = p2ps_render_text(&an, &ro, &out, &err); break;
 	}
-	int status = 0;
-	if (rc < 0) {
-		status = die(err.msg);
-	} else if (out.len && fwrite(out.s, 1, out.len, stdout) != out.len) {
-		status = die(strerror(errno));
-	} else if (fflush(stdout) != 0) {
-		status = die(strerror(errno));
-	}
+	int status = rc < 0 ? bi_die(err.msg) : bi_write_report(&out);
 	p2ps_strbuf_free(&out);
 	p2ps_analysis_free(&an);
 	p2ps_host_free(&host);

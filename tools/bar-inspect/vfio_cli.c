@@ -6,16 +6,14 @@
  */
 #include "vfio_cli.h"
 
-#include <errno.h>
 #include <inttypes.h>
 #include <json-c/json.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "output.h"
 #include "p2pscope/analysis.h"
-
-#define EXIT_USAGE 2
 
 static int fail(char *err, size_t n, const char *fmt, const char *arg)
 {
@@ -304,12 +302,6 @@ static void text_sections(struct p2ps_strbuf *out, const struct bi_vfio_cli *v,
 
 /* ---- the run ------------------------------------------------------------------------ */
 
-static int die(const char *msg)
-{
-	fprintf(stderr, "bar-inspect: %s\n", msg);
-	return EXIT_USAGE;
-}
-
 /* Reads the register on one device, through VFIO when the device is open
  * there, else through sysfs resourceN. */
 static void read_one(const struct bi_vfio_cli *v, struct p2ps_vfio_host *vh,
@@ -337,18 +329,18 @@ int bi_vfio_run(struct bi_vfio_cli *v, struct p2ps_host_source *src,
                 bool dot)
 {
 	if (dot)
-		return die("--dot cannot be combined with --vfio, --read-reg or --map-peer");
+		return bi_die("--dot cannot be combined with --vfio, --read-reg or --map-peer");
 	if (v->map_peer && !v->vfio)
 		v->vfio = true; /* --map-peer implies opening A and B through VFIO */
 	if ((v->vfio || v->map_peer) && src->kind != P2PS_HOST_LIVE)
-		return die("--vfio and --map-peer work on this host only, not with --root or "
-		           "--lspci-dump");
+		return bi_die("--vfio and --map-peer work on this host only, not with --root or "
+		              "--lspci-dump");
 	if (v->read_reg && src->kind != P2PS_HOST_LIVE)
-		return die(
+		return bi_die(
 		        "--read-reg reads this host's hardware; it cannot be combined with --root "
 		        "or --lspci-dump");
 	if (v->read_reg && !v->vfio && !ro->filter)
-		return die(
+		return bi_die(
 		        "--read-reg needs a device: -s SLOT (sysfs resourceN, root) or --vfio BDF");
 
 	struct p2ps_error err = {0};
@@ -357,15 +349,15 @@ int bi_vfio_run(struct bi_vfio_cli *v, struct p2ps_host_source *src,
 	if (v->vfio) {
 		vh = calloc(1, sizeof(*vh));
 		if (!vh)
-			return die("out of memory");
+			return bi_die("out of memory");
 		src->vfio_bdfs = v->devices;
 		struct p2ps_vfio_opts vo = {.flow = v->flow};
 		if (p2ps_vfio_host_load(&host, src, &vo, vh, &err) < 0) {
 			free(vh);
-			return die(err.msg);
+			return bi_die(err.msg);
 		}
 	} else if (p2ps_host_load(&host, src, &err) < 0) {
-		return die(err.msg);
+		return bi_die(err.msg);
 	}
 
 	/* Registers: every --vfio device, or every device -s selects. */
@@ -397,44 +389,39 @@ int bi_vfio_run(struct bi_vfio_cli *v, struct p2ps_host_source *src,
 	struct p2ps_analysis an;
 	struct p2ps_strbuf out = {0};
 	if (p2ps_analysis_run_opts(&host, ao, &an, &err) < 0) {
-		status = die(err.msg);
+		status = bi_die(err.msg);
 		goto done;
 	}
 	if (json) {
 		struct json_object *root = NULL;
 		if (p2ps_render_json(&an, ro, &root, &err) < 0) {
-			status = die(err.msg);
+			status = bi_die(err.msg);
 			goto done_an;
 		}
 		json_attach(root, v, vh, regs, n_regs, &pm, pm_err[0] ? pm_err : NULL);
-		const char *s = json_object_to_json_string_ext(
-		        root, JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_SPACED |
-		                      JSON_C_TO_STRING_NOSLASHESCAPE);
-		p2ps_strbuf_puts(&out, s ? s : "");
-		p2ps_strbuf_puts(&out, "\n");
+		int rc = p2ps_render_json_append(root, &out, &err);
 		json_object_put(root);
+		if (rc < 0) {
+			status = bi_die(err.msg);
+			goto done_an;
+		}
 	} else {
 		if (p2ps_render_text(&an, ro, &out, &err) < 0) {
-			status = die(err.msg);
+			status = bi_die(err.msg);
 			goto done_an;
 		}
 		text_sections(&out, v, vh, regs, n_regs, &pm, pm_err[0] ? pm_err : NULL);
 	}
-	if (out.oom)
-		status = die("out of memory");
-	else if (out.len && fwrite(out.s, 1, out.len, stdout) != out.len)
-		status = die(strerror(errno));
-	else if (fflush(stdout) != 0)
-		status = die(strerror(errno));
+	status = bi_write_report(&out);
 	/* A register that could not be read, or a map-peer that could not even be
 	 * attempted, is an error of the run (the report above still says why). */
 	for (size_t i = 0; status == 0 && i < n_regs; i++)
 		if (!regs[i].ok)
-			status = die(regs[i].error);
+			status = bi_die(regs[i].error);
 	if (status == 0 && v->read_reg && n_regs == 0)
-		status = die("--read-reg: no device matched");
+		status = bi_die("--read-reg: no device matched");
 	if (status == 0 && pm_err[0])
-		status = die(pm_err);
+		status = bi_die(pm_err);
 done_an:
 	p2ps_analysis_free(&an);
 done:
