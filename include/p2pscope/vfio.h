@@ -376,7 +376,7 @@ struct p2ps_nv_boot0 {
 	uint16_t chip_id;       /* architecture << 4 | implementation, e.g. 0x192 */
 	const char *arch_name;  /* "Ada", ... or NULL when the table has no row */
 	const char *chip_name;  /* "AD102", ... or NULL */
-	const char *gmmu;       /* GMMU format the architecture uses, or NULL */
+	const char *gmmu;       /* libgmmu's format of chip_name ("v2-ga"), or NULL */
 };
 
 void p2ps_nv_boot0_decode(uint32_t raw, struct p2ps_nv_boot0 *out);

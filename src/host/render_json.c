@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "p2pscope/gmmu.h"
 #include "p2pscope/nvidia_chips.h"
 
 #define SCHEMA_VERSION 1
@@ -221,7 +222,18 @@ static struct json_object *device_json(const struct p2ps_analysis *a, int idx)
 		struct json_object *c = json_object_new_object();
 		put(c, "name", json_object_new_string(d->chip->chip));
 		put(c, "generation", json_object_new_string(d->chip->generation));
-		put(c, "gmmu_format", json_object_new_string(d->chip->gmmu_format));
+		/* libgmmu's layout name ("v3-gh"); null with the reason when it has no such chip.
+		 */
+		const struct gmmu_format *f = p2ps_nvidia_chip_gmmu(d->chip->chip);
+		put(c, "gmmu_format", f ? json_object_new_string(f->name) : NULL);
+		put(c, "gmmu_version", f ? json_object_new_int((int)f->version) : NULL);
+		if (f) {
+			put(c, "gmmu_unknown", NULL);
+		} else {
+			char why[64];
+			snprintf(why, sizeof(why), "libgmmu has no chip %s", d->chip->chip);
+			put(c, "gmmu_unknown", json_object_new_string(why));
+		}
 		put(o, "chip", c);
 	} else {
 		put(o, "chip", NULL);

@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "p2pscope/gmmu.h"
 #include "p2pscope/nvidia_chips.h"
 
 /* lspci's compact size spelling: 16M, 256G, 512K, 1.5G is never needed because BAR
@@ -220,9 +221,12 @@ static void gpu_block(struct p2ps_strbuf *b, const struct p2ps_analysis *a, size
 		                   "%sPeer (not an NVIDIA GPU), class %06x: its P2P window is its "
 		                   "largest prefetchable BAR\n",
 		                   ind, d->class_code);
-	else if (d->chip)
+	else if (d->chip && p2ps_nvidia_chip_gmmu(d->chip->chip))
 		p2ps_strbuf_printf(b, "%sChip: %s (%s, GMMU %s)\n", ind, d->chip->chip,
-		                   d->chip->generation, d->chip->gmmu_format);
+		                   d->chip->generation, p2ps_nvidia_chip_gmmu(d->chip->chip)->name);
+	else if (d->chip)
+		p2ps_strbuf_printf(b, "%sChip: %s (%s, GMMU unknown: libgmmu has no chip %s)\n",
+		                   ind, d->chip->chip, d->chip->generation, d->chip->chip);
 	else
 		p2ps_strbuf_printf(b, "%sChip: unknown (device id %04x not in the table)\n", ind,
 		                   d->device_id);

@@ -6,10 +6,13 @@
  * fields); the architecture is split in two fields since Blackwell-era headers
  * (ARCHITECTURE_1 is its most significant bit). Chip ids (architecture << 4 |
  * implementation) follow the names the Linux nova-core and nouveau drivers use.
- * The GMMU format per architecture follows NVIDIA's kern_gmmu format init per
- * chip family (see shared research notes, gmmu-notes.md §1).
+ * The GMMU format is not kept here: libgmmu's chip map (NVIDIA's kern_gmmu HAL per
+ * chip) gives it by chip name, through p2ps_nvidia_chip_gmmu().
  */
 #include "p2pscope/vfio.h"
+
+#include "p2pscope/gmmu.h"
+#include "p2pscope/nvidia_chips.h"
 
 #include <stddef.h>
 #include <string.h>
@@ -41,24 +44,22 @@ static uint32_t boot0_get(uint32_t raw, enum boot0_field f)
 	return (raw >> boot0_fields[f].lo) & mask;
 }
 
-/* NV_PMC_BOOT_42_ARCHITECTURE_* values (nv_ref.h) and the GMMU layout the
- * driver programs for that family. */
+/* NV_PMC_BOOT_42_ARCHITECTURE_* values (nv_ref.h). */
 static const struct {
 	uint8_t arch;
 	const char *name;
-	const char *gmmu;
 } nv_archs[] = {
-        {0x11, "Maxwell (GM10x)", "v1 (2-level, not decoded by libgmmu)"},
-        {0x12, "Maxwell (GM20x)", "v1 (2-level, not decoded by libgmmu)"},
-        {0x13, "Pascal", "v2 (5-level, 49-bit VA; COMPTAGLINE 53:36)"},
-        {0x14, "Volta", "v2 (5-level, 49-bit VA; COMPTAGLINE 53:36)"},
-        {0x15, "Volta (GV11B, Tegra)", "v2 (5-level, 49-bit VA; COMPTAGLINE 53:36)"},
-        {0x16, "Turing", "v2 (5-level, 49-bit VA; COMPTAGLINE 55:36)"},
-        {0x17, "Ampere", "v2 (5-level, 49-bit VA; 512 MiB PD1 pages)"},
-        {0x18, "Hopper", "v3 (6-level, 57-bit VA)"},
-        {0x19, "Ada", "v2 (5-level, 49-bit VA; 512 MiB PD1 pages)"},
-        {0x1a, "Blackwell (GB10x)", "v3 (6-level, 57-bit VA; 256 GiB PD2 pages)"},
-        {0x1b, "Blackwell (GB20x)", "v3 (6-level, 57-bit VA; 256 GiB PD2 pages)"},
+        {0x11, "Maxwell (GM10x)"},
+        {0x12, "Maxwell (GM20x)"},
+        {0x13, "Pascal"},
+        {0x14, "Volta"},
+        {0x15, "Volta (GV11B, Tegra)"},
+        {0x16, "Turing"},
+        {0x17, "Ampere"},
+        {0x18, "Hopper"},
+        {0x19, "Ada"},
+        {0x1a, "Blackwell (GB10x)"},
+        {0x1b, "Blackwell (GB20x)"},
 };
 
 static const struct {
@@ -95,12 +96,12 @@ void p2ps_nv_boot0_decode(uint32_t raw, struct p2ps_nv_boot0 *out)
 	unsigned impl_width = boot0_fields[B0_IMPL].hi - boot0_fields[B0_IMPL].lo + 1;
 	out->chip_id = (uint16_t)((unsigned)out->architecture << impl_width | out->implementation);
 	for (size_t i = 0; i < sizeof(nv_archs) / sizeof(nv_archs[0]); i++) {
-		if (nv_archs[i].arch == out->architecture) {
+		if (nv_archs[i].arch == out->architecture)
 			out->arch_name = nv_archs[i].name;
-			out->gmmu = nv_archs[i].gmmu;
-		}
 	}
 	for (size_t i = 0; i < sizeof(nv_chips) / sizeof(nv_chips[0]); i++)
 		if (nv_chips[i].id == out->chip_id)
 			out->chip_name = nv_chips[i].name;
+	const struct gmmu_format *f = p2ps_nvidia_chip_gmmu(out->chip_name);
+	out->gmmu = f ? f->name : NULL;
 }

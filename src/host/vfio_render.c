@@ -368,6 +368,12 @@ void p2ps_nv_boot0_text(const struct p2ps_nv_boot0 *b, const char *indent, p2ps_
 	     "implementation 0x%x, revision %c%u",
 	     b->raw, chip, b->architecture, b->arch_name ? b->arch_name : "unknown",
 	     b->implementation, 'A' + b->major_rev, b->minor_rev);
-	emit(line, ctx, indent, "GMMU format: %s",
-	     b->gmmu ? b->gmmu : "unknown for this architecture");
+	if (b->gmmu)
+		emit(line, ctx, indent, "GMMU format: %s", b->gmmu);
+	else if (b->chip_name)
+		emit(line, ctx, indent, "GMMU format: unknown (libgmmu has no chip %s)",
+		     b->chip_name);
+	else
+		emit(line, ctx, indent, "GMMU format: unknown (chip id 0x%03x is not in the table)",
+		     b->chip_id);
 }

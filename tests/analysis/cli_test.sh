@@ -61,10 +61,14 @@ if [ -d "$snap" ]; then
 	grep -q 'GPU0	 X 	NV18' "$tmp/text" || fail "text: matrix row with NV18"
 	grep -q 'BAR1 P2P: ready (moot: NVLink)' "$tmp/text" || fail "text: verdict"
 	grep -q '\[size=256G\]  <- BAR1' "$tmp/text" || fail "text: BAR1 region"
+	# The GMMU layout comes from libgmmu's chip map: GH100 -> v3-gh.
+	grep -q 'Chip: GH100 (Hopper, GMMU v3-gh)' "$tmp/text" || fail "text: chip and GMMU layout"
 
 	"$bi" --root "$snap" --json >"$tmp/json" || fail "--json on the snapshot"
 	grep -q '"topology": "NV18"' "$tmp/json" || fail "json: pair topology"
 	grep -q '"p2p_ready": true' "$tmp/json" || fail "json: p2p_ready"
+	grep -q '"gmmu_format": "v3-gh"' "$tmp/json" || fail "json: chip.gmmu_format"
+	grep -q '"gmmu_version": 3' "$tmp/json" || fail "json: chip.gmmu_version"
 	if command -v python3 >/dev/null; then
 		python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); assert len(d["devices"])==2 and d["pairs"][0]["b"]=="0000:00:07.0"' \
 			"$tmp/json" || fail "json: python reads the document"

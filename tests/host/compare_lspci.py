@@ -1,11 +1,12 @@
 #!/usr/bin/env python3
-"""Compares the host model loaded from an lspci dump with Debian's own decoding of
-the same dump (`lspci -D -F FILE -vvv`): per device the BAR regions (index, address
-or unassigned, 32/64-bit, prefetchable, I/O), PCIe LnkCap/LnkSta speed and width,
-the ACS capability and control registers and every Resizable BAR entry (BAR,
-current size, supported sizes).
+"""Compares what bar-inspect reports for an lspci dump (`bar-inspect --lspci-dump FILE
+--all --json`, the tool users run) with Debian's own decoding of the same dump
+(`lspci -D -F FILE -vvv`, and `lspci -t` for the tree): per device the BAR regions
+(index, address or unassigned, 32/64-bit, prefetchable, I/O, size where lspci shows
+one), PCIe LnkCap/LnkSta speed and width, the ACS capability and control registers,
+every Resizable BAR entry (BAR, current size, supported sizes) and the parent bridge.
 
-Usage: compare_lspci.py HOST_DUMP_BINARY DUMP_FILE
+Usage: compare_lspci.py BAR_INSPECT_BINARY DUMP_FILE
 (test_snapshot.py reuses compare() on lspci -vvv text captured on the host itself.)
 Exit 0 when every fact matches (and at least one device was compared), 1 otherwise.
 """
@@ -131,8 +132,15 @@ def speed_code(gts):
     return table.get(gts, 0) if gts is not None else 0
 
 
+def log2_mib(nbytes):
+    """ReBAR sizes are powers of two from 1 MiB: bytes -> log2(MiB)."""
+    if nbytes < 1 << 20 or nbytes & (nbytes - 1):
+        raise ValueError("not a ReBAR size: %r" % nbytes)
+    return nbytes.bit_length() - 21
+
+
 def compare(model_devices, lspci_text, tree_text, label):
-    """Compares host-dump's devices with lspci -vvv text and lspci -t text.
+    """Compares bar-inspect's JSON devices[] with lspci -vvv text and lspci -t text.
     Returns (errors, summary line)."""
     ref = parse_lspci(lspci_text)
     model = {d["bdf"]: d for d in model_devices}
@@ -173,10 +181,13 @@ def compare(model_devices, lspci_text, tree_text, label):
                 mine["size"] = b["size"]
             check(bdf, "BAR %d" % idx, mine, rb)
         link = d.get("link") or {}
-        for key in ("cap", "sta"):
+        for key, prefix in (("cap", "cap_"), ("sta", "")):
             theirs = r["link"].get(key)
-            mine_l = link.get(key) if link.get("port_type") is not None else None
-            mine = (speed_code(mine_l["speed_gts"]), mine_l["width"] or 0) if mine_l else None
+            # No PCI Express capability (pcie_type null): lspci shows no Lnk lines.
+            mine = None
+            if d.get("pcie_type") is not None:
+                mine = (speed_code(link.get(prefix + "speed_gts")),
+                        link.get(prefix + "width") or 0)
             if theirs is None and mine is not None and mine != (0, 0):
                 errors.append("%s Lnk%s: model %r, lspci shows none" % (bdf, key, mine))
             elif theirs is not None:
@@ -187,11 +198,13 @@ def compare(model_devices, lspci_text, tree_text, label):
             checked["acs"] += 1
             mine = {"cap": acs["cap"] & 0x7f, "ctl": acs["ctl"] & 0x7f} if acs else {}
             check(bdf, "ACS", mine, r["acs"])
-        rebar = d.get("rebar") or []
+        rebar = (d.get("rebar") or {}).get("entries") or []
         if r["rebar"] or rebar:
             checked["rebar"] += 1
-            # lspci 3.9 lists sizes from the capability register only (bits 31:4).
-            mine = [(e["bar"], e["current_mib_log2"], e["sizes"] & ((1 << 28) - 1))
+            # lspci 3.9 lists sizes from the capability register only (bits 31:4:
+            # 1 MiB .. 128 TiB); larger ones come from the control register.
+            mine = [(e["bar"], log2_mib(e["current_size"]),
+                     sum(1 << log2_mib(s) for s in e["supported_sizes"] if log2_mib(s) < 28))
                     for e in rebar]
             check(bdf, "Resizable BAR", mine, r["rebar"])
     summary = ("%s: %d devices; compared %d parents, %d BARs, %d link registers, %d ACS, "
@@ -203,12 +216,16 @@ def compare(model_devices, lspci_text, tree_text, label):
     return errors, summary
 
 
-def run_host_dump(tool, *args):
-    out = subprocess.run([tool, *args, "--no-nvml", "--numeric"], capture_output=True,
-                         text=True)
+def run_bar_inspect(tool, *args):
+    """bar-inspect's JSON report of every device (--all), without NVML or pci.ids names."""
+    out = subprocess.run([tool, *args, "--all", "--json", "--no-nvml", "--numeric"],
+                         capture_output=True, text=True)
     if out.returncode != 0:
-        raise SystemExit("host-dump failed: " + out.stderr.strip())
-    return json.loads(out.stdout)
+        raise SystemExit("bar-inspect failed: " + out.stderr.strip())
+    doc = json.loads(out.stdout)
+    if doc.get("tool") != "bar-inspect":
+        raise SystemExit("%s: not bar-inspect's JSON report" % tool)
+    return doc
 
 
 def main():
@@ -218,7 +235,7 @@ def main():
         print("lspci failed: " + lspci.stderr.strip())
         return 1
     tree = subprocess.run(["lspci", "-F", dump, "-t"], capture_output=True, text=True)
-    host = run_host_dump(tool, "--lspci-dump", dump)
+    host = run_bar_inspect(tool, "--lspci-dump", dump)
     errors, summary = compare(host["devices"], lspci.stdout, tree.stdout,
                               dump.rsplit("/", 1)[-1])
     for e in errors:

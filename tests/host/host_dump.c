@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "p2pscope/gmmu.h"
 #include "p2pscope/host.h"
 #include "p2pscope/nvidia_chips.h"
 
@@ -56,8 +57,9 @@ static json_object *dev_obj(const struct p2ps_dev *d)
 		json_object_object_add(c, "name", json_object_new_string(d->chip->chip));
 		json_object_object_add(c, "generation",
 		                       json_object_new_string(d->chip->generation));
+		const struct gmmu_format *f = p2ps_nvidia_chip_gmmu(d->chip->chip);
 		json_object_object_add(c, "gmmu_format",
-		                       json_object_new_string(d->chip->gmmu_format));
+		                       f ? json_object_new_string(f->name) : NULL);
 		json_object_object_add(o, "chip", c);
 	}
 	json_object *bars = json_object_new_array();

@@ -3,9 +3,10 @@
 # give the same model as the live backend (apart from which backend and NVML, which
 # only a live run can ask). As root it repeats the capture as an unprivileged user
 # and checks that the non-root snapshot loads and says which facts need root.
-# Usage: test_capture_roundtrip.sh HOST_DUMP_BINARY
+# Usage: test_capture_roundtrip.sh HOST_DUMP_BINARY BAR_INSPECT_BINARY
 set -euo pipefail
 tool=$1
+bar_inspect=$2
 top=$(cd "$(dirname "$0")/../.." && pwd)
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
@@ -25,9 +26,9 @@ if ! diff <(normalise "$tmp/live.json") <(normalise "$tmp/snap.json"); then
 fi
 n=$(grep -c '"bdf"' "$tmp/live.json")
 echo "roundtrip: $n devices, snapshot model equals the live model"
-# The lspci output captured with it agrees with the snapshot's model.
+# The lspci output captured with it agrees with bar-inspect's report of the snapshot.
 if command -v python3 >/dev/null && [ -f "$tmp/root/p2pscope/lspci-vvv.txt" ]; then
-	python3 "$top/tests/host/test_snapshot.py" "$tool" "$tmp/root"
+	python3 "$top/tests/host/test_snapshot.py" "$bar_inspect" "$tmp/root"
 fi
 
 if [ "$(id -u)" -eq 0 ] && command -v setpriv >/dev/null; then

@@ -65,7 +65,9 @@ static void test_h200_snapshot(void **state)
 		assert_int_equal(g->device_id, 0x2335);
 		assert_non_null(g->chip);
 		assert_string_equal(g->chip->chip, "GH100");
-		assert_string_equal(g->chip->gmmu_format, "v3");
+		/* libgmmu maps GH100 to the Hopper v3 layout (kern_gmmu HAL). */
+		assert_non_null(p2ps_nvidia_chip_gmmu(g->chip->chip));
+		assert_string_equal(p2ps_nvidia_chip_gmmu(g->chip->chip)->name, "v3-gh");
 		assert_string_equal(g->driver, "nvidia");
 		assert_null(g->parent);
 		assert_string_equal(g->root_bus, "pci0000:00");
@@ -442,17 +444,35 @@ static void test_chip_table(void **state)
 		assert_true(t[i].first <= t[i].last);
 		if (i)
 			assert_true(t[i - 1].last < t[i].first);
-		assert_true(!strcmp(t[i].gmmu_format, "v2") || !strcmp(t[i].gmmu_format, "v3"));
 		/* libgmmu's chip map (from NVIDIA's kern_gmmu HAL) must know every chip
-		 * and agree on its family and MMU format version. */
+		 * and agree on its family; the host side takes the format from it. */
 		const struct gmmu_chip *gc = gmmu_chip_find(t[i].chip);
 		if (!gc)
 			fail_msg("%s: not in libgmmu's chip map", t[i].chip);
 		assert_string_equal(gc->family, t[i].generation);
-		char version[4];
-		snprintf(version, sizeof(version), "v%u", gc->format->version);
-		assert_string_equal(version, t[i].gmmu_format);
+		assert_ptr_equal(p2ps_nvidia_chip_gmmu(t[i].chip), gc->format);
 	}
+	/* One chip per layout, by device id as bar-inspect resolves it. The expected names
+	 * are the HAL's per-family format choice (libgmmu's chip map, checked against
+	 * NVIDIA's g_kern_gmmu_nvoc.c by gmmu_golden_compare). */
+	static const struct {
+		uint16_t device_id;
+		const char *chip, *format;
+	} by_id[] = {
+	        {0x1d01, "GP108", "v2-gp"}, {0x1e04, "TU102", "v2-tu"}, {0x2684, "AD102", "v2-ga"},
+	        {0x2335, "GH100", "v3-gh"}, {0x2b85, "GB202", "v3-gb"},
+	};
+	for (size_t i = 0; i < sizeof(by_id) / sizeof(by_id[0]); i++) {
+		const struct p2ps_nvidia_chip *c = p2ps_nvidia_chip_lookup(by_id[i].device_id);
+		assert_non_null(c);
+		assert_string_equal(c->chip, by_id[i].chip);
+		assert_non_null(p2ps_nvidia_chip_gmmu(c->chip));
+		assert_string_equal(p2ps_nvidia_chip_gmmu(c->chip)->name, by_id[i].format);
+	}
+	/* No format without a chip libgmmu knows: Maxwell (v1, not modeled), none at all. */
+	assert_null(p2ps_nvidia_chip_gmmu("GM107"));
+	assert_null(p2ps_nvidia_chip_gmmu("NOSUCH"));
+	assert_null(p2ps_nvidia_chip_gmmu(NULL));
 	/* pci.ids names NVIDIA GPUs "AD102 [GeForce RTX 4090]": for every entry whose
 	 * name starts with a chip code the table covers, the table must agree. */
 	FILE *f = fopen("/usr/share/misc/pci.ids", "r");

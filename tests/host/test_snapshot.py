@@ -10,7 +10,9 @@ tools said on that host at capture time:
   reports as BAR1 Total, the FB total is the model's VRAM, and the GPU's link
   capability equals nvidia-smi's "Device Max" generation and "Max" width.
 
-Usage: test_snapshot.py HOST_DUMP_BINARY SNAPSHOT_DIR|SNAPSHOT.tar.gz
+Every model fact checked is read from bar-inspect's own JSON report (--all --json).
+
+Usage: test_snapshot.py BAR_INSPECT_BINARY SNAPSHOT_DIR|SNAPSHOT.tar.gz
 (a tarball from capture-host.sh is extracted to a temporary directory first)
 """
 import os
@@ -77,7 +79,7 @@ def main():
         tmp = tempfile.TemporaryDirectory()
         snap = extract(snap, tmp.name)
     meta = os.path.join(snap, "p2pscope")
-    host = compare_lspci.run_host_dump(tool, "--root", snap)
+    host = compare_lspci.run_bar_inspect(tool, "--root", snap)
     devices = {d["bdf"]: d for d in host["devices"]}
     errors = []
     ran = []
@@ -93,7 +95,7 @@ def main():
         lspci = subprocess.run(["lspci", "-D", "-F", xxxx, "-vvv"], capture_output=True,
                                text=True)
         tree = subprocess.run(["lspci", "-F", xxxx, "-t"], capture_output=True, text=True)
-        dump = compare_lspci.run_host_dump(tool, "--lspci-dump", xxxx)
+        dump = compare_lspci.run_bar_inspect(tool, "--lspci-dump", xxxx)
         e, summary = compare_lspci.compare(dump["devices"], lspci.stdout, tree.stdout,
                                            "lspci-xxxx dump")
         errors += e
@@ -111,17 +113,17 @@ def main():
             if "bar1" in g and g["bar1"] not in sizes:
                 errors.append("%s: nvidia-smi BAR1 Total %d MiB matches no BAR %r"
                               % (bdf, g["bar1"] >> 20, sizes))
-            if "fb" in g and d["gpu"]["vram"] != g["fb"]:
-                errors.append("%s: VRAM %r, nvidia-smi FB Total %d" % (bdf, d["gpu"]["vram"],
-                                                                       g["fb"]))
+            if "fb" in g and (d.get("gpu") or {}).get("vram") != g["fb"]:
+                errors.append("%s: VRAM %r, nvidia-smi FB Total %d"
+                              % (bdf, (d.get("gpu") or {}).get("vram"), g["fb"]))
             gen = g.get("gen_dev_max", g.get("gen_max"))
             link = d.get("link") or {}
-            if gen and link.get("cap", {}).get("speed_gts") != GEN_GTS.get(gen):
-                errors.append("%s: link cap %r, nvidia-smi max generation %d"
-                              % (bdf, link.get("cap"), gen))
-            if "width_max" in g and link.get("cap", {}).get("width") != g["width_max"]:
-                errors.append("%s: link cap %r, nvidia-smi max width x%d"
-                              % (bdf, link.get("cap"), g["width_max"]))
+            if gen and link.get("cap_speed_gts") != GEN_GTS.get(gen):
+                errors.append("%s: link cap %r GT/s, nvidia-smi max generation %d"
+                              % (bdf, link.get("cap_speed_gts"), gen))
+            if "width_max" in g and link.get("cap_width") != g["width_max"]:
+                errors.append("%s: link cap x%r, nvidia-smi max width x%d"
+                              % (bdf, link.get("cap_width"), g["width_max"]))
         ran.append("nvidia-smi -q: %d GPUs" % len(gpus))
     for e in errors:
         print("MISMATCH " + e)

@@ -5,7 +5,9 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <cmocka.h>
+#include <string.h>
 
 #include "fake_kernel.h"
 #include "p2pscope/vfio.h"
@@ -49,7 +51,7 @@ static void boot0_published_values(void **state)
 	assert_int_equal(b.minor_rev, 1);
 	assert_string_equal(b.chip_name, "GA100");
 	assert_string_equal(b.arch_name, "Ampere");
-	assert_non_null(strstr(b.gmmu, "v2"));
+	assert_string_equal(b.gmmu, "v2-ga");
 	/* AD102: NV_PMC_BOOT_0_ARCHITECTURE_AD100 = 0x19, implementation 2. */
 	p2ps_nv_boot0_decode(0x192000a1u, &b);
 	assert_int_equal(b.architecture, 0x19);
@@ -59,12 +61,18 @@ static void boot0_published_values(void **state)
 	/* GH100: NV_PMC_BOOT_0_ARCHITECTURE_GH100 = 0x18 uses the v3 format. */
 	p2ps_nv_boot0_decode(0x180000a1u, &b);
 	assert_string_equal(b.chip_name, "GH100");
-	assert_non_null(strstr(b.gmmu, "v3"));
+	assert_string_equal(b.gmmu, "v3-gh");
 	/* GB202: NV_PMC_BOOT_0_ARCHITECTURE_GB200 = 0x1B. */
 	p2ps_nv_boot0_decode(0x1b2000a1u, &b);
 	assert_int_equal(b.architecture, 0x1b);
 	assert_string_equal(b.chip_name, "GB202");
-	assert_non_null(strstr(b.gmmu, "v3"));
+	assert_string_equal(b.gmmu, "v3-gb");
+	/* GM107 (Maxwell, NV_PMC_BOOT_0_ARCHITECTURE_GM100 = 0x11): a known chip whose v1
+	 * format libgmmu does not model, so no GMMU format. */
+	p2ps_nv_boot0_decode(0x117000a1u, &b);
+	assert_string_equal(b.chip_name, "GM107");
+	assert_string_equal(b.arch_name, "Maxwell (GM10x)");
+	assert_null(b.gmmu);
 	/* ARCHITECTURE_1 (bit 8) is the architecture's MSB: 0x20 | 0x19 is no
 	 * known architecture, and must not decode as Ada. */
 	p2ps_nv_boot0_decode(0x192001a1u, &b);
@@ -75,6 +83,36 @@ static void boot0_published_values(void **state)
 	p2ps_nv_boot0_decode(0xffffffffu, &b);
 	assert_false(b.responding);
 	assert_null(b.chip_name);
+}
+
+/* The text form names libgmmu's layout, or says why the format is unknown. */
+static void collect_line(void *ctx, const char *line)
+{
+	char *out = ctx;
+	size_t n = strlen(out);
+	snprintf(out + n, 1024 - n, "%s\n", line);
+}
+
+static void boot0_text_gmmu(void **state)
+{
+	(void)state;
+	static const struct {
+		uint32_t raw;
+		const char *line;
+	} cases[] = {
+	        {0x192000a1u, "GMMU format: v2-ga\n"},
+	        {0x180000a1u, "GMMU format: v3-gh\n"},
+	        {0x117000a1u, "GMMU format: unknown (libgmmu has no chip GM107)\n"},
+	        {0x192001a1u, "GMMU format: unknown (chip id 0x392 is not in the table)\n"},
+	};
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		struct p2ps_nv_boot0 b;
+		char out[1024] = "";
+		p2ps_nv_boot0_decode(cases[i].raw, &b);
+		p2ps_nv_boot0_text(&b, "", collect_line, out);
+		if (!strstr(out, cases[i].line))
+			fail_msg("0x%08x: expected '%s' in:\n%s", cases[i].raw, cases[i].line, out);
+	}
 }
 
 struct fixture {
@@ -169,6 +207,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 	        cmocka_unit_test(reg_spec),
 	        cmocka_unit_test(boot0_published_values),
+	        cmocka_unit_test(boot0_text_gmmu),
 	        cmocka_unit_test_setup_teardown(vfio_mmap_and_pread, setup, teardown),
 	        cmocka_unit_test_setup_teardown(sysfs_resource_mmap, setup, teardown),
 	};
