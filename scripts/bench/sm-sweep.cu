@@ -41,37 +41,10 @@ namespace cg = cooperative_groups;
 		}                                                                                  \
 	} while (0)
 
+#include "../../tools/p2p-bench/pattern.cuh"
+
 namespace
 {
-
-__device__ __forceinline__ uint32_t mix32(uint32_t x)
-{
-	x ^= x >> 16;
-	x *= 0x85ebca6bu;
-	x ^= x >> 13;
-	x *= 0xc2b2ae35u;
-	x ^= x >> 16;
-	return x;
-}
-
-__device__ __forceinline__ uint32_t pattern(size_t word, uint32_t seed)
-{
-	return mix32((uint32_t)word ^ mix32(seed ^ (uint32_t)(word >> 32) * 0x9e3779b9u));
-}
-
-__device__ __forceinline__ unsigned long long now_ns()
-{
-	unsigned long long t;
-	asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t));
-	return t;
-}
-
-__global__ void k_fill(uint32_t *buf, size_t words, uint32_t seed)
-{
-	size_t stride = (size_t)gridDim.x * blockDim.x;
-	for (size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x; i < words; i += stride)
-		buf[i] = pattern(i, seed);
-}
 
 __global__ void k_verify(const uint32_t *buf, size_t words, uint32_t seed,
                          unsigned long long *count)
