@@ -202,7 +202,9 @@ static int load_tree(struct p2ps_host *host, const struct p2ps_host_source *src,
 	p2ps_hostfacts_read(host, root, live);
 	if (live) {
 		host->is_root = geteuid() == 0;
-		gethostname(host->hostname, sizeof(host->hostname) - 1);
+		/* The name only labels the report; a failure leaves it empty. */
+		if (gethostname(host->hostname, sizeof(host->hostname) - 1) != 0)
+			host->hostname[0] = '\0';
 		p2ps_hostfacts_nccl_env(host, src->envp ? src->envp : (const char *const *)environ);
 		if (!(src->flags & P2PS_HOST_F_NO_NVML))
 			p2ps_nvml_fill(host);

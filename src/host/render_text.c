@@ -205,6 +205,20 @@ static void reasons(struct p2ps_strbuf *b, const struct p2ps_reasons *r, const c
 	}
 }
 
+/* "  NUMA node: N  IOMMU group: G (type)", with "none" where the kernel reports none. */
+static void numa_and_group(struct p2ps_strbuf *b, const struct p2ps_dev *d)
+{
+	if (d->numa_node >= 0)
+		p2ps_strbuf_printf(b, "  NUMA node: %d", d->numa_node);
+	else
+		p2ps_strbuf_puts(b, "  NUMA node: none");
+	if (d->iommu_group >= 0)
+		p2ps_strbuf_printf(b, "  IOMMU group: %d (%s)", d->iommu_group,
+		                   d->iommu_domain_type[0] ? d->iommu_domain_type : "type unknown");
+	else
+		p2ps_strbuf_puts(b, "  IOMMU group: none");
+}
+
 static void gpu_block(struct p2ps_strbuf *b, const struct p2ps_analysis *a, size_t gi)
 {
 	const struct p2ps_host *h = a->host;
@@ -234,15 +248,7 @@ static void gpu_block(struct p2ps_strbuf *b, const struct p2ps_analysis *a, size
 	                   d->driver[0]
 	                           ? d->driver
 	                           : (p2ps_dev_unknown(d, P2PS_FACT_DRIVER) ? "unknown" : "none"));
-	if (d->numa_node >= 0)
-		p2ps_strbuf_printf(b, "  NUMA node: %d", d->numa_node);
-	else
-		p2ps_strbuf_puts(b, "  NUMA node: none");
-	if (d->iommu_group >= 0)
-		p2ps_strbuf_printf(b, "  IOMMU group: %d (%s)", d->iommu_group,
-		                   d->iommu_domain_type[0] ? d->iommu_domain_type : "type unknown");
-	else
-		p2ps_strbuf_puts(b, "  IOMMU group: none");
+	numa_and_group(b, d);
 	p2ps_strbuf_printf(b, "  IOMMU mode: %s", p2ps_iommu_mode_name(g->iommu));
 	if (d->boot_vga >= 0)
 		p2ps_strbuf_printf(b, "  boot_vga: %d", d->boot_vga);
@@ -368,9 +374,11 @@ static void other_block(struct p2ps_strbuf *b, const struct p2ps_analysis *a, in
 	p2ps_strbuf_printf(b, "%s ", d->bdf_str);
 	ids_line(b, d);
 	p2ps_strbuf_printf(b, " class %06x\n", d->class_code);
-	p2ps_strbuf_printf(b, "\tParent: %s  Driver: %s  NUMA node: %d  IOMMU group: %d\n",
+	p2ps_strbuf_printf(b, "\tParent: %s  Driver: %s",
 	                   d->parent ? d->parent->bdf_str : d->root_bus,
-	                   d->driver[0] ? d->driver : "none", d->numa_node, d->iommu_group);
+	                   d->driver[0] ? d->driver : "none");
+	numa_and_group(b, d);
+	p2ps_strbuf_puts(b, "\n");
 	bars(b, d, -1, "\t");
 	if (d->bridge.is_bridge) {
 		p2ps_strbuf_printf(b, "\tBus: primary=%02x, secondary=%02x, subordinate=%02x\n",
