@@ -41,7 +41,7 @@ namespace cg = cooperative_groups;
 		}                                                                                  \
 	} while (0)
 
-#include "../../tools/p2p-bench/pattern.cuh"
+#include "../../tools/p2p-bench/device_common.cuh"
 
 namespace
 {
@@ -150,41 +150,6 @@ template <int U, int LD, int ST> __global__ void k_ilp(int4 *dst, const int4 *sr
 
 /* Bulk copy (cp.async.bulk) global -> shared -> global, one issuing thread per
  * block, STAGES buffers of CHUNK bytes in dynamic shared memory. */
-__device__ __forceinline__ unsigned smem_addr(const void *p)
-{
-	return (unsigned)__cvta_generic_to_shared(p);
-}
-
-__device__ __forceinline__ void bulk_load(void *sm, const void *g, unsigned bytes,
-                                          unsigned long long *bar)
-{
-	asm volatile("mbarrier.arrive.expect_tx.shared::cta.b64 _, [%0], %1;" ::"r"(smem_addr(bar)),
-	             "r"(bytes)
-	             : "memory");
-	asm volatile(
-	        "cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes [%0], [%1], "
-	        "%2, [%3];" ::"r"(smem_addr(sm)),
-	        "l"(g), "r"(bytes), "r"(smem_addr(bar))
-	        : "memory");
-}
-
-__device__ __forceinline__ bool bar_wait(unsigned long long *bar, unsigned parity)
-{
-	unsigned long long end = now_ns() + 1000000000ull;
-	unsigned done = 0;
-	while (!done) {
-		asm volatile(
-		        "{ .reg .pred p; mbarrier.try_wait.parity.shared::cta.b64 p, [%1], %2; "
-		        "selp.u32 %0, 1, 0, p; }"
-		        : "=r"(done)
-		        : "r"(smem_addr(bar)), "r"(parity)
-		        : "memory");
-		if (!done && now_ns() > end)
-			return false;
-	}
-	return true;
-}
-
 template <int CHUNK, int STAGES>
 __global__ void k_bulk(char *dst, const char *src, size_t bytes, int *failed)
 {

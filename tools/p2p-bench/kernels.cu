@@ -2,7 +2,7 @@
  * latency probes. Host code that drives them is C (measure.c). */
 #include "kernels.h"
 
-#include "pattern.cuh"
+#include "device_common.cuh"
 
 namespace
 {
@@ -74,42 +74,6 @@ __global__ void __launch_bounds__(PB_COPY_THREADS)
  * done reading (wait_group.read). */
 #define PB_BULK_STAGES 4
 #define PB_BULK_CHUNK  (8 * 1024)
-
-__device__ __forceinline__ unsigned smem_addr(const void *p)
-{
-	return (unsigned)__cvta_generic_to_shared(p);
-}
-
-__device__ __forceinline__ void bulk_load(void *sm, const void *g, unsigned bytes,
-                                          unsigned long long *bar)
-{
-	asm volatile("mbarrier.arrive.expect_tx.shared::cta.b64 _, [%0], %1;" ::"r"(smem_addr(bar)),
-	             "r"(bytes)
-	             : "memory");
-	asm volatile(
-	        "cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes [%0], [%1], "
-	        "%2, [%3];" ::"r"(smem_addr(sm)),
-	        "l"(g), "r"(bytes), "r"(smem_addr(bar))
-	        : "memory");
-}
-
-/* Waits for phase `parity` of bar; false after a second without completion. */
-__device__ __forceinline__ bool bar_wait(unsigned long long *bar, unsigned parity)
-{
-	unsigned long long end = now_ns() + 1000000000ull;
-	unsigned done = 0;
-	while (!done) {
-		asm volatile(
-		        "{ .reg .pred p; mbarrier.try_wait.parity.shared::cta.b64 p, [%1], %2; "
-		        "selp.u32 %0, 1, 0, p; }"
-		        : "=r"(done)
-		        : "r"(smem_addr(bar)), "r"(parity)
-		        : "memory");
-		if (!done && now_ns() > end)
-			return false;
-	}
-	return true;
-}
 
 __global__ void k_copy_bulk(char *dst, const char *src, size_t bytes, int *failed)
 {
