@@ -1,16 +1,16 @@
 #!/usr/bin/env bash
 # Benchmark: a whole bar-inspect report from a snapshot against
-# `lspci -vvv -A linux-sysfs -O sysfs.path=...` on the same snapshot (the yardstick of
-# issue 3: bar-inspect must take no longer). Both read the same files through libpci's
+# `lspci -vvv -A linux-sysfs -O sysfs.path=...` on the same snapshot (the yardstick:
+# bar-inspect must take no longer than lspci). Both read the same files through libpci's
 # sysfs method; bar-inspect additionally reads the IOMMU, NVIDIA and NCCL facts and runs
 # the analysis and a renderer.
 #
-#   scripts/bench/bar-inspect-vs-lspci.sh [SNAPSHOT...]    (default: the bundled ones)
+#   bench/bar-inspect-vs-lspci.sh [SNAPSHOT...]    (default: the bundled ones)
 #
 # Environment: BUILD_DIR (default build), RUNS (default 50). Prints, per snapshot and
 # output format, the median and minimum wall time of RUNS runs, in milliseconds.
 set -euo pipefail
-cd "$(dirname "$0")/../.."
+cd "$(dirname "$0")/.."
 bi=${BUILD_DIR:-build}/tools/bar-inspect
 runs=${RUNS:-50}
 [ -x "$bi" ] || { echo "bench: $bi not built (cmake --build ${BUILD_DIR:-build} --target bar-inspect)" >&2; exit 2; }

@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # pte-decode summary speed against `cat FILE >/dev/null` on the same file, in one run.
 #
-# usage: bench/pte-decode-bench.sh [BUILD_DIR] [SIZE_MIB]    (defaults: build, 1024)
+# usage: bench/pte-decode-vs-cat.sh [BUILD_DIR] [SIZE_MIB]    (defaults: build, 1024)
 #
+# Needs pte-decode and gen-ad102-dump built in BUILD_DIR (cmake --build BUILD_DIR).
 # Generates a synthetic AD102 dump of 4 KiB PTEs (bench/gen-ad102-dump.c: vidmem in
 # 2 MiB- and 64 KiB-contiguous chunks, scattered sysmem pages, BAR1-P2P and stock peer
 # mappings, holes) in /tmp, reads it once to bring it into the page cache, then times
@@ -15,15 +16,17 @@ build=${1:-$top/build}
 mib=${2:-1024}
 runs=${RUNS:-5}
 tool=$build/tools/pte-decode
-[ -x "$tool" ] || {
-	echo "pte-decode-bench: $tool not found; build first (cmake --build $build)" >&2
-	exit 2
-}
-work=$(mktemp -d /tmp/pte-decode-bench.XXXXXX)
+gen=$build/bench/gen-ad102-dump
+for t in "$tool" "$gen"; do
+	[ -x "$t" ] || {
+		echo "pte-decode-vs-cat: $t not found; build first (cmake --build $build)" >&2
+		exit 2
+	}
+done
+work=$(mktemp -d /tmp/pte-decode-vs-cat.XXXXXX)
 trap 'rm -rf "$work"' EXIT
-cc -O2 -Wall -I"$top/include" "$top/bench/gen-ad102-dump.c" -o "$work/gen"
 dump=$work/ad102-ptes.bin
-"$work/gen" "$dump" $((mib << 20))
+"$gen" "$dump" $((mib << 20))
 bytes=$(stat -c %s "$dump")
 cat "$dump" >/dev/null # page cache
 
@@ -52,7 +55,7 @@ stats() { # ns... -> "best median"
 rate() { awk -v b="$bytes" -v ns="$1" 'BEGIN { printf "%6.0f", b / (ns / 1e9) / 1048576 }'; }
 ratio() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.2f", a / b }'; }
 
-echo "pte-decode-bench: $((bytes >> 20)) MiB, $((bytes / 8)) PTEs, $ranges summary ranges," \
+echo "pte-decode-vs-cat: $((bytes >> 20)) MiB, $((bytes / 8)) PTEs, $ranges summary ranges," \
 	"$runs runs, $(nproc) CPUs, load $(cut -d' ' -f1 /proc/loadavg)"
 read -r cwb cwm <<<"$(stats "${cat_wall[@]}")"
 read -r pwb pwm <<<"$(stats "${pte_wall[@]}")"
