@@ -1,0 +1,46 @@
+#!/usr/bin/env bash
+# The build types users build, besides the suite's own builds (RelWithDebInfo with GCC,
+# ASan+UBSan, clang's fuzz build): everything (libraries, tools, tests, benches) must
+# compile warning-free under -Werror. Optimisation levels change what GCC's flow
+# warnings see (-Wformat-truncation, -Wmaybe-uninitialized), so a clean Debug build
+# proves nothing about Release. Build only, no tests.
+#
+# Environment: P2PS_BUILD_MATRIX, space-separated COMPILER:TYPE pairs (default
+# "gcc:Release clang:Release"; "all" for both compilers in all four types), JOBS.
+set -uo pipefail
+cd "$(dirname "$0")/../.." || exit 1
+step=15-build-types
+matrix=${P2PS_BUILD_MATRIX:-gcc:Release clang:Release}
+if [ "$matrix" = all ]; then
+	matrix=
+	for cc in gcc clang; do
+		for type in Debug Release RelWithDebInfo MinSizeRel; do
+			matrix+=" $cc:$type"
+		done
+	done
+fi
+
+status=0
+for pair in $matrix; do
+	cc=${pair%%:*} type=${pair#*:}
+	dir=build-types/$cc-$type
+	start=$SECONDS
+	mkdir -p "$dir"
+	if ! CC=$cc cmake -S . -B "$dir" -DCMAKE_BUILD_TYPE="$type" >"$dir.configure.log" 2>&1; then
+		echo "$step: FAIL: $cc $type: configure"
+		tail -n 20 "$dir.configure.log"
+		status=1
+		continue
+	fi
+	# Keep going: every warning of this build type at once, not only the first file's.
+	keep_going=(-k)
+	[ ! -f "$dir/build.ninja" ] || keep_going=(-k 0)
+	if cmake --build "$dir" -j "${JOBS:-2}" -- "${keep_going[@]}" >"$dir.build.log" 2>&1; then
+		echo "$step: $cc $type: ok ($((SECONDS - start)) s)"
+	else
+		echo "$step: FAIL: $cc $type:"
+		grep -E -A6 'error:|warning:' "$dir.build.log" | head -n 60
+		status=1
+	fi
+done
+exit $status
