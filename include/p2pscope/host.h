@@ -5,9 +5,9 @@
  * source: the live machine (libpci's sysfs method plus sysfs/proc attributes), a
  * captured snapshot tree (the same code with every path under a root DIR), an
  * `lspci -x/-xxx/-xxxx` dump (libpci's dump method; no sysfs attributes, topology
- * from bridge bus numbers), or VFIO (issue 5, fills the same structs).
+ * from bridge bus numbers), or VFIO (vfio-pci devices; fills the same structs).
  *
- * Contract for readers (the analysis and renderers, issue 3b):
+ * Contract for readers (the analysis, analysis.h, and the renderers, render.h):
  *  - Every fact has a "known" flag or a sentinel documented on the field. A fact that
  *    is not known has a reason in dev->unknown[P2PS_FACT_*] (p2ps_dev_unknown()),
  *    e.g. "needs root: config space past 64 bytes is not readable".
@@ -43,7 +43,7 @@ enum p2ps_host_backend_kind {
 	P2PS_HOST_LIVE = 0,       /* this machine: /sys, /proc, libpci linux_sysfs */
 	P2PS_HOST_SNAPSHOT = 1,   /* a captured tree: DIR/sys/..., DIR/proc/... (--root DIR) */
 	P2PS_HOST_LSPCI_DUMP = 2, /* lspci -x/-xxx/-xxxx text (--lspci-dump FILE) */
-	P2PS_HOST_VFIO = 3,       /* VFIO device fds (issue 5) */
+	P2PS_HOST_VFIO = 3,       /* VFIO device fds */
 };
 
 /* Where to load a host from. Zero-initialise and set what you need. */
@@ -54,7 +54,7 @@ struct p2ps_host_source {
 	/* NCCL_* variables to report. NULL: LIVE takes them from the process environment,
 	 * SNAPSHOT from DIR/p2pscope/env (one NAME=value a line). */
 	const char *const *envp;
-	const char *vfio_bdfs; /* VFIO only: comma-separated BDFs (issue 5) */
+	const char *vfio_bdfs; /* VFIO only: comma-separated BDFs */
 };
 
 #define P2PS_HOST_F_NO_NVML  0x1u /* never dlopen libnvidia-ml (tests, reproducibility) */

@@ -186,7 +186,7 @@ static int opt_version(struct cli *c, const char *arg)
 	return 0;
 }
 
-/* VFIO options (issue 5): parsed and run in vfio_cli.c. */
+/* VFIO options: parsed and run in vfio_cli.c. */
 static int opt_vfio(struct cli *c, const char *arg)
 {
 	return bi_vfio_opt_vfio(&c->vfio, arg, c->err, sizeof(c->err));

@@ -1,4 +1,4 @@
-/* bar-inspect's VFIO options (issue 5): --vfio, --vfio-flow, --read-reg, --map-peer.
+/* bar-inspect's VFIO options: --vfio, --vfio-flow, --read-reg, --map-peer.
  * main.c keeps one struct bi_vfio_cli in its option state, forwards the four
  * option handlers here and, when bi_vfio_wanted(), hands the whole run to
  * bi_vfio_run() (load through VFIO, the usual report, then the VFIO sections). */
