@@ -19,7 +19,7 @@ set -uo pipefail
 cd "$(dirname "$0")/.." || exit 1
 top=$(pwd)
 jobs=${JOBS:-$(nproc)}
-shared=${P2PS_SHARED_DIR:-$top/../shared}
+shared=$(realpath -m "${P2PS_SHARED_DIR:-$top/../shared}")
 
 install_deps() {
 	local missing=()
