@@ -116,9 +116,10 @@ bool pte_decode_args_name_dump(int argc, char **argv)
 
 /* ---- small formatting helpers ------------------------------------------- */
 
-/* Room for any size_str() result: "0x" and 16 hex digits, or 17 decimal digits and a
- * unit letter, plus the terminator. */
-#define SIZE_STR_LEN 20
+/* Room for any size_str() result: "0x" and 16 hex digits, or a count and a unit letter.
+ * The count is below 2^54, but at -Os GCC cannot see that, so there is room for all 20
+ * digits of any 64-bit value, plus the letter and the terminator. */
+#define SIZE_STR_LEN 22
 
 /* "4K", "2M", "512M", "256G", or hex bytes when not a whole unit. buf holds at least
  * SIZE_STR_LEN bytes (the compiler checks), so no value is ever cut short. */
