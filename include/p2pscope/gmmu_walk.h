@@ -47,6 +47,27 @@ typedef int (*gmmu_mapping_fn)(void *ctx, const struct gmmu_mapping *m, struct p
 
 /* ---- walk ---------------------------------------------------------------- */
 
+/* One directory entry (or one half of a dual PDE) that a walk follows. */
+struct gmmu_dir_entry {
+	const struct gmmu_level *level; /* level holding the entry */
+	uint32_t index;                 /* within its table */
+	enum p2ps_mem_space space;      /* where the entry lives */
+	uint64_t entry_pa;
+	uint64_t va;    /* first VA the entry covers */
+	uint64_t w[2];  /* the entry as stored (w[1] only for dual PDEs) */
+	enum gmmu_half half;            /* GMMU_HALF_BIG/SMALL for dual PDEs, else NONE */
+	const struct gmmu_level *next;  /* level of the table it points at */
+	enum p2ps_mem_space next_space; /* and where that table is */
+	uint64_t next_pa;
+};
+
+typedef int (*gmmu_dir_fn)(void *ctx, const struct gmmu_dir_entry *e, struct p2ps_error *err);
+
+/* Asked for a table the memory set lacks: may add the bytes [pa, pa + len) of space to the
+ * set (through its own handle on it) and return 0; the walk then looks again. */
+typedef int (*gmmu_fetch_fn)(void *ctx, enum p2ps_mem_space space, uint64_t pa, uint64_t len,
+                             struct p2ps_error *err);
+
 struct gmmu_walk_opts {
 	const struct gmmu_format *fmt;
 	enum p2ps_mem_space pdb_space; /* where the root page directory lives */
@@ -55,6 +76,12 @@ struct gmmu_walk_opts {
 	/* Report PTEs that are not valid but not zero either (sparse, stale
 	 * addresses). Zero entries are never reported: they are the holes. */
 	bool report_invalid;
+	/* Optional: reads tables on demand (fetch_ctx is its context). */
+	gmmu_fetch_fn fetch;
+	void *fetch_ctx;
+	/* Optional: called (with the walk's ctx) for each directory entry followed, before
+	 * the table it points at is read. */
+	gmmu_dir_fn dir_fn;
 };
 
 struct gmmu_walk_stats {

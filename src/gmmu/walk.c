@@ -163,6 +163,27 @@ static int follow(struct walk *w, const struct gmmu_level *parent, uint32_t inde
 		                      (unsigned long long)entry_pa, (unsigned long long)va,
 		                      v->aperture_hw, gmmu_aperture_name(v->aperture));
 	w->st.pdes++;
+	if (w->o->dir_fn) {
+		struct gmmu_dir_entry d = {
+		        .level = parent,
+		        .index = index,
+		        .space = space,
+		        .entry_pa = entry_pa,
+		        .va = va,
+		        .half = !*half ? GMMU_HALF_NONE
+		                : half[1] == 'b' ? GMMU_HALF_BIG
+		                                 : GMMU_HALF_SMALL,
+		        .next = next,
+		        .next_space = ns,
+		        .next_pa = v->addr,
+		};
+		const uint8_t *e = p2ps_mem_set_at(w->mem, space, entry_pa, parent->entry_size);
+		d.w[0] = e ? p2ps_le64(e) : 0;
+		d.w[1] = e && parent->entry_size > 8 ? p2ps_le64(e + 8) : 0;
+		int rc = w->o->dir_fn(w->ctx, &d, err);
+		if (rc)
+			return rc;
+	}
 	char from[96];
 	snprintf(from, sizeof(from), "%s[%u]%s at %s PA 0x%llx", level_name(parent), index, half,
 	         p2ps_mem_space_name(space), (unsigned long long)entry_pa);
@@ -219,6 +240,12 @@ static int walk_table(struct walk *w, const struct gmmu_level *lv, enum p2ps_mem
 		        from, (unsigned long long)va_base, level_name(lv),
 		        p2ps_mem_space_name(space), (unsigned long long)pa);
 	const uint8_t *t = p2ps_mem_set_at(w->mem, space, pa, bytes);
+	if (!t && w->o->fetch) {
+		int rc = w->o->fetch(w->o->fetch_ctx, space, pa, bytes, err);
+		if (rc)
+			return rc;
+		t = p2ps_mem_set_at(w->mem, space, pa, bytes);
+	}
 	if (!t)
 		return p2ps_error_set(
 		        err, P2PS_EINVAL,
