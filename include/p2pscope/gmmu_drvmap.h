@@ -68,8 +68,7 @@ struct gmmu_drvmap_result {
 };
 
 /* The PTE the driver writes for one page of an ordinary mapping. P2PS_EINVAL for a page size
- * the format has no PTE level for, or a misaligned address; P2PS_ENOTSUP for a combination
- * the driver itself refuses (a v3 PCF pattern kgmmuTranslatePtePcfFromSw_GH100 lacks). */
+ * the format has no PTE level for, or a misaligned address. */
 int gmmu_drvmap_pte(const struct gmmu_format *f, const struct gmmu_drvmap_request *rq,
                     struct gmmu_drvmap_result *out, struct p2ps_error *err);
 

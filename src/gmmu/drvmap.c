@@ -14,8 +14,7 @@
  * dmaUpdateVASpace_GF100 builds the PTE: v2 VALID, APERTURE, peer index, VOL, KIND, RO,
  * PRIVILEGE, ENCRYPTED, ATOMIC_DISABLE; v3 VALID, APERTURE, PEER_ID, KIND and a PCF from
  * the software flags (REGULAR, RW/RO, ATOMIC, CACHED/UNCACHED, ACD: access counting is
- * enabled only for multicast fabric memory) through kgmmuTranslatePtePcfFromSw_GH100, which
- * knows only some patterns. The per-page loop then writes KIND (uncompressed), COMPTAGLINE 0
+ * enabled only for multicast fabric memory) through kgmmuTranslatePtePcfFromSw_GH100. The per-page loop then writes KIND (uncompressed), COMPTAGLINE 0
  * (v2) and the address, aligned down to the page size, in gmmuFmtPtePhysAddrFld(aperture).
  *
  * _gmmuWalkCBUpdatePde (gmmu_walk.c) builds a directory entry per sub-level present:
@@ -29,23 +28,6 @@
 #include <inttypes.h>
 #include <stdio.h>
 #include <string.h>
-
-/* PTE_PCF_VALID_LIST of kern_gmmu_gh100.c: the patterns the driver can write. */
-static const char *const v3_pte_pcf_supported[] = {
-        "PRIVILEGE_RW_ATOMIC_CACHED_ACD",    "PRIVILEGE_RW_ATOMIC_CACHED_ACE",
-        "PRIVILEGE_RW_ATOMIC_UNCACHED_ACD",  "PRIVILEGE_RW_ATOMIC_UNCACHED_ACE",
-        "PRIVILEGE_RW_NO_ATOMIC_UNCACHED_ACE", "PRIVILEGE_RW_NO_ATOMIC_CACHED_ACE",
-        "PRIVILEGE_RO_ATOMIC_UNCACHED_ACE",  "PRIVILEGE_RO_NO_ATOMIC_UNCACHED_ACE",
-        "PRIVILEGE_RO_NO_ATOMIC_CACHED_ACE", "REGULAR_RW_ATOMIC_CACHED_ACD",
-        "REGULAR_RW_ATOMIC_CACHED_ACE",      "REGULAR_RW_ATOMIC_UNCACHED_ACD",
-        "REGULAR_RW_ATOMIC_UNCACHED_ACE",    "REGULAR_RW_NO_ATOMIC_CACHED_ACD",
-        "REGULAR_RW_NO_ATOMIC_CACHED_ACE",   "REGULAR_RW_NO_ATOMIC_UNCACHED_ACD",
-        "REGULAR_RW_NO_ATOMIC_UNCACHED_ACE", "REGULAR_RO_ATOMIC_CACHED_ACD",
-        "REGULAR_RO_ATOMIC_CACHED_ACE",      "REGULAR_RO_ATOMIC_UNCACHED_ACD",
-        "REGULAR_RO_ATOMIC_UNCACHED_ACE",    "REGULAR_RO_NO_ATOMIC_CACHED_ACD",
-        "REGULAR_RO_NO_ATOMIC_CACHED_ACE",   "REGULAR_RO_NO_ATOMIC_UNCACHED_ACD",
-        "REGULAR_RO_NO_ATOMIC_UNCACHED_ACE",
-};
 
 /* Hardware aperture value of software aperture a in fast view x, or -1. */
 static int aperture_hw(const struct gmmu_fast *x, enum gmmu_aperture a)
@@ -107,21 +89,18 @@ static bool pte_volatile(const struct gmmu_drvmap_request *rq)
 	return vol;
 }
 
+/* The v3 PCF by its driver name. A client mapping is REGULAR (not privileged), ATOMIC (no
+ * TLB lock) and ACD; the four patterns left (RW/RO x CACHED/UNCACHED) are all in the
+ * PTE_PCF_VALID_LIST kgmmuTranslatePtePcfFromSw_GH100 translates. */
 static int v3_pte_pcf(const struct gmmu_entry_format *ef, bool ro, bool vol, uint64_t w[2],
                       const char **name, struct p2ps_error *err)
 {
-	char want[48];
-	snprintf(want, sizeof(want), "REGULAR_%s_ATOMIC_%s_ACD", ro ? "RO" : "RW",
-	         vol ? "UNCACHED" : "CACHED");
-	for (size_t i = 0; i < GMMU_ARRAY_SIZE(v3_pte_pcf_supported); i++)
-		if (!strcmp(want, v3_pte_pcf_supported[i])) {
-			*name = v3_pte_pcf_supported[i];
-			return set_named(ef, GMMU_ROLE_PCF, GMMU_HALF_NONE, want, w, err);
-		}
-	return p2ps_error_set(err, P2PS_ENOTSUP,
-	                      "the driver has no PCF pattern %s (kgmmuTranslatePtePcfFromSw "
-	                      "refuses such a mapping)",
-	                      want);
+	static const char *const names[2][2] = {
+	        {"REGULAR_RW_ATOMIC_CACHED_ACD", "REGULAR_RW_ATOMIC_UNCACHED_ACD"},
+	        {"REGULAR_RO_ATOMIC_CACHED_ACD", "REGULAR_RO_ATOMIC_UNCACHED_ACD"},
+	};
+	*name = names[ro][vol];
+	return set_named(ef, GMMU_ROLE_PCF, GMMU_HALF_NONE, *name, w, err);
 }
 
 static int pte_fields(const struct gmmu_format *f, const struct gmmu_drvmap_request *rq, int ap,
