@@ -53,8 +53,8 @@ struct gmmu_dir_entry {
 	uint32_t index;                 /* within its table */
 	enum p2ps_mem_space space;      /* where the entry lives */
 	uint64_t entry_pa;
-	uint64_t va;    /* first VA the entry covers */
-	uint64_t w[2];  /* the entry as stored (w[1] only for dual PDEs) */
+	uint64_t va;                    /* first VA the entry covers */
+	uint64_t w[2];                  /* the entry as stored (w[1] only for dual PDEs) */
 	enum gmmu_half half;            /* GMMU_HALF_BIG/SMALL for dual PDEs, else NONE */
 	const struct gmmu_level *next;  /* level of the table it points at */
 	enum p2ps_mem_space next_space; /* and where that table is */

@@ -67,12 +67,12 @@ const char *p2ps_rm_class_name(uint32_t cls); /* "FERMI_VASPACE_A", or NULL */
 
 /* Controls this library issues. Each one only reads driver state. */
 enum p2ps_rm_ctrl {
-	P2PS_RM_CTRL_GPU_GET_ID_INFO_V2 = 0x00000205,      /* NV0000: device instance of a GPU */
-	P2PS_RM_CTRL_SYSTEM_GET_P2P_CAPS_V2 = 0x0000012b,  /* NV0000: peer caps and bus peer ids */
-	P2PS_RM_CTRL_MC_GET_ARCH_INFO = 0x20801701,        /* NV2080: architecture/implementation */
-	P2PS_RM_CTRL_DMA_GET_PTE_INFO = 0x00801801,        /* NV0080: decoded PTE fields */
-	P2PS_RM_CTRL_DMA_GET_PDE_INFO = 0x00801809,        /* NV0080: where the tables are */
-	P2PS_RM_CTRL_GET_SURFACE_PHYS_ATTR = 0x00410103,   /* NV0041: a surface's physical address */
+	P2PS_RM_CTRL_GPU_GET_ID_INFO_V2 = 0x00000205,     /* NV0000: device instance of a GPU */
+	P2PS_RM_CTRL_SYSTEM_GET_P2P_CAPS_V2 = 0x0000012b, /* NV0000: peer caps and bus peer ids */
+	P2PS_RM_CTRL_MC_GET_ARCH_INFO = 0x20801701,       /* NV2080: architecture/implementation */
+	P2PS_RM_CTRL_DMA_GET_PTE_INFO = 0x00801801,       /* NV0080: decoded PTE fields */
+	P2PS_RM_CTRL_DMA_GET_PDE_INFO = 0x00801809,       /* NV0080: where the tables are */
+	P2PS_RM_CTRL_GET_SURFACE_PHYS_ATTR = 0x00410103,  /* NV0041: a surface's physical address */
 };
 
 /* One control this library will not issue, and why. The list is what docs/pte-probe.md
@@ -132,10 +132,10 @@ struct p2ps_rm_ptr_field {
  * and writes too; recorders and replays handle it with arg. */
 struct p2ps_rm_call {
 	int fd;
-	unsigned nr;    /* escape number, NV_ESC_* */
-	void *arg;      /* the escape's struct */
-	uint32_t size;  /* its size (the ioctl's size field) */
-	void *params;   /* the buffer arg points at, or NULL */
+	unsigned nr;   /* escape number, NV_ESC_* */
+	void *arg;     /* the escape's struct */
+	uint32_t size; /* its size (the ioctl's size field) */
+	void *params;  /* the buffer arg points at, or NULL */
 	uint32_t params_size;
 	const struct p2ps_rm_ptr_field *ptrs; /* pointer fields of arg */
 	size_t n_ptrs;
@@ -220,8 +220,8 @@ int p2ps_rm_alloc(struct p2ps_rm *rm, uint32_t parent, uint32_t cls, void *param
 int p2ps_rm_free(struct p2ps_rm *rm, uint32_t handle, struct p2ps_error *err);
 /* Issues an allowed control. Controls not on the allow-list are refused with P2PS_EACCES
  * before anything reaches the driver. */
-int p2ps_rm_control(struct p2ps_rm *rm, uint32_t object, uint32_t cmd, void *params,
-                    uint32_t size, uint32_t *rm_status, struct p2ps_error *err);
+int p2ps_rm_control(struct p2ps_rm *rm, uint32_t object, uint32_t cmd, void *params, uint32_t size,
+                    uint32_t *rm_status, struct p2ps_error *err);
 
 /* ---- GPUs ----------------------------------------------------------------------------- */
 
@@ -234,7 +234,7 @@ struct p2ps_rm_card {
 	uint8_t bus, slot, function;
 	uint16_t vendor_id, device_id;
 	uint64_t reg_address, reg_size, fb_address, fb_size; /* BAR0, BAR1 bus addresses */
-	uint32_t minor;                                     /* /dev/nvidiaN */
+	uint32_t minor;                                      /* /dev/nvidiaN */
 };
 
 /* NV_ESC_CARD_INFO: the driver's GPUs, in its order (what --gpu N counts). */
@@ -283,8 +283,8 @@ int p2ps_rm_map_dma(struct p2ps_rm *rm, uint32_t device, uint32_t hdma, uint32_t
                     uint32_t *rm_status, struct p2ps_error *err);
 
 /* NVOS46 flags (nvos.h NVOS46_FLAGS_*). */
-#define P2PS_RM_MAP_ACCESS_READ_ONLY  0x00000001u /* ACCESS 1:0 = READ_ONLY */
-#define P2PS_RM_MAP_CACHE_SNOOP       0x00000010u /* CACHE_SNOOP 4:4 = ENABLE */
+#define P2PS_RM_MAP_ACCESS_READ_ONLY  0x00000001u                 /* ACCESS 1:0 = READ_ONLY */
+#define P2PS_RM_MAP_CACHE_SNOOP       0x00000010u                 /* CACHE_SNOOP 4:4 = ENABLE */
 #define P2PS_RM_MAP_PAGE_SIZE(v)      (((uint32_t)(v)&0xfu) << 8) /* PAGE_SIZE 11:8 */
 #define P2PS_RM_MAP_PAGE_4KB          1u
 #define P2PS_RM_MAP_PAGE_BIG          2u
@@ -333,16 +333,16 @@ struct p2ps_rm_word {
 
 struct p2ps_rm_rec {
 	enum p2ps_rm_op op;
-	char *path;      /* READ, OPEN */
-	char *text;      /* READ: the file's text */
-	int fd;          /* OPEN (result), CLOSE, ESCAPE, MMAP */
-	int code;        /* OPEN, READ, ESCAPE, MMAP: the P2PS_E* of a failure, 0 when it worked */
-	char *error;     /* its message */
-	bool root;       /* ROOT */
-	unsigned nr;     /* ESCAPE */
+	char *path;  /* READ, OPEN */
+	char *text;  /* READ: the file's text */
+	int fd;      /* OPEN (result), CLOSE, ESCAPE, MMAP */
+	int code;    /* OPEN, READ, ESCAPE, MMAP: the P2PS_E* of a failure, 0 when it worked */
+	char *error; /* its message */
+	bool root;   /* ROOT */
+	unsigned nr; /* ESCAPE */
 	uint8_t *in, *out, *in_params, *out_params;
 	uint32_t size, params_size;
-	uint64_t length; /* MMAP */
+	uint64_t length;            /* MMAP */
 	struct p2ps_rm_word *words; /* MMAP: the non-zero 8-byte words of the page */
 	size_t n_words;
 };

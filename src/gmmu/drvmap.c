@@ -14,8 +14,9 @@
  * dmaUpdateVASpace_GF100 builds the PTE: v2 VALID, APERTURE, peer index, VOL, KIND, RO,
  * PRIVILEGE, ENCRYPTED, ATOMIC_DISABLE; v3 VALID, APERTURE, PEER_ID, KIND and a PCF from
  * the software flags (REGULAR, RW/RO, ATOMIC, CACHED/UNCACHED, ACD: access counting is
- * enabled only for multicast fabric memory) through kgmmuTranslatePtePcfFromSw_GH100. The per-page loop then writes KIND (uncompressed), COMPTAGLINE 0
- * (v2) and the address, aligned down to the page size, in gmmuFmtPtePhysAddrFld(aperture).
+ * enabled only for multicast fabric memory) through kgmmuTranslatePtePcfFromSw_GH100. The per-page
+ * loop then writes KIND (uncompressed), COMPTAGLINE 0 (v2) and the address, aligned down to the
+ * page size, in gmmuFmtPtePhysAddrFld(aperture).
  *
  * _gmmuWalkCBUpdatePde (gmmu_walk.c) builds a directory entry per sub-level present:
  * APERTURE of the table's memory, its address, and VOL (v2) or a PCF VALID_{CACHED,UNCACHED}_
@@ -45,7 +46,8 @@ static const struct gmmu_field *addr_field(const struct gmmu_entry_format *ef, e
 {
 	for (size_t i = 0; i < ef->n_fields; i++) {
 		const struct gmmu_field *fd = &ef->fields[i];
-		if (fd->kind == GMMU_FIELD_ADDR && fd->half == h && !(fd->flags & GMMU_FIELD_F_ALIAS) &&
+		if (fd->kind == GMMU_FIELD_ADDR && fd->half == h &&
+		    !(fd->flags & GMMU_FIELD_F_ALIAS) &&
 		    (fd->apertures & GMMU_APER_HW((unsigned)ap)))
 			return fd;
 	}
@@ -142,7 +144,8 @@ int gmmu_drvmap_pte(const struct gmmu_format *f, const struct gmmu_drvmap_reques
 		                      rq->page_size, f->name);
 	if (rq->addr & (rq->page_size - 1))
 		return p2ps_error_set(err, P2PS_EINVAL,
-		                      "address 0x%" PRIx64 " is not aligned to the page size 0x%" PRIx64,
+		                      "address 0x%" PRIx64
+		                      " is not aligned to the page size 0x%" PRIx64,
 		                      rq->addr, rq->page_size);
 	const struct gmmu_entry_format *ef = f->entry[GMMU_ENTRY_PTE];
 	out->aperture = pte_aperture(rq);
@@ -158,7 +161,8 @@ int gmmu_drvmap_pte(const struct gmmu_format *f, const struct gmmu_drvmap_reques
 		rc = gmmu_field_set_addr(af, rq->addr, GMMU_WRITE_CHECKED, w, err);
 	if (rc)
 		return p2ps_error_prefix(err, "%s mapping on %s",
-		                         rq->mem == GMMU_DRVMAP_VIDEO ? "video" : "system", f->name);
+		                         rq->mem == GMMU_DRVMAP_VIDEO ? "video" : "system",
+		                         f->name);
 	out->pte = w[0];
 	return 0;
 }
@@ -174,7 +178,8 @@ static int pde_half(const struct gmmu_format *f, const struct gmmu_entry_format 
 	int ap = aperture_hw(x, t->aperture);
 	const struct gmmu_field *af = ap <= 0 ? NULL : addr_field(ef, h, ap);
 	if (!af)
-		return p2ps_error_set(err, P2PS_EINVAL, "a %s table cannot be pointed at by %s on %s",
+		return p2ps_error_set(err, P2PS_EINVAL,
+		                      "a %s table cannot be pointed at by %s on %s",
 		                      gmmu_aperture_name(t->aperture), ef->prefix, f->name);
 	int rc = set_role(ef, GMMU_ROLE_APERTURE, h, (uint64_t)ap, w, err);
 	if (rc == 0 && x->pcf.mask) {

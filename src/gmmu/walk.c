@@ -170,7 +170,7 @@ static int follow(struct walk *w, const struct gmmu_level *parent, uint32_t inde
 		        .space = space,
 		        .entry_pa = entry_pa,
 		        .va = va,
-		        .half = !*half ? GMMU_HALF_NONE
+		        .half = !*half           ? GMMU_HALF_NONE
 		                : half[1] == 'b' ? GMMU_HALF_BIG
 		                                 : GMMU_HALF_SMALL,
 		        .next = next,

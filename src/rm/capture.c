@@ -128,7 +128,8 @@ static int get_words(struct ctx *c, json_object *o, struct p2ps_rm_rec *r)
 		if (!json_object_is_type(v, json_type_string) ||
 		    parse_u64(json_object_get_string(v), &val))
 			return bad(c, "words", "value not a 0x-hex string");
-		r->words[r->n_words++] = (struct p2ps_rm_word){.offset = (uint32_t)off, .value = val};
+		r->words[r->n_words++] =
+		        (struct p2ps_rm_word){.offset = (uint32_t)off, .value = val};
 	}
 	return 0;
 }

@@ -61,9 +61,15 @@ static int alloc_escape(struct p2ps_rm *rm, uint32_t parent, uint32_t handle, ui
 	put32(a, NVOS21_CLASS, cls);
 	put_ptr(a, NVOS21_PARAMS, params);
 	put32(a, NVOS21_PARAMS_SIZE, size);
-	struct p2ps_rm_call c = {.fd = rm->ctl, .nr = RM_ESC_ALLOC, .arg = a, .size = sizeof(a),
-	                         .params = params, .params_size = size, .ptrs = nvos21_ptrs,
-	                         .n_ptrs = RM_ARRAY_SIZE(nvos21_ptrs), .what = what};
+	struct p2ps_rm_call c = {.fd = rm->ctl,
+	                         .nr = RM_ESC_ALLOC,
+	                         .arg = a,
+	                         .size = sizeof(a),
+	                         .params = params,
+	                         .params_size = size,
+	                         .ptrs = nvos21_ptrs,
+	                         .n_ptrs = RM_ARRAY_SIZE(nvos21_ptrs),
+	                         .what = what};
 	int rc = rm_escape(rm, &c, err);
 	if (rc)
 		return rc;
@@ -124,12 +130,12 @@ int p2ps_rm_free(struct p2ps_rm *rm, uint32_t handle, struct p2ps_error *err)
 			rm->st.frees++;
 		return rc;
 	}
-	return p2ps_error_set(err, P2PS_ENOENT, "RM_FREE: handle 0x%x is not an object of this client",
-	                      handle);
+	return p2ps_error_set(err, P2PS_ENOENT,
+	                      "RM_FREE: handle 0x%x is not an object of this client", handle);
 }
 
-int p2ps_rm_control(struct p2ps_rm *rm, uint32_t object, uint32_t cmd, void *params,
-                    uint32_t size, uint32_t *rm_status, struct p2ps_error *err)
+int p2ps_rm_control(struct p2ps_rm *rm, uint32_t object, uint32_t cmd, void *params, uint32_t size,
+                    uint32_t *rm_status, struct p2ps_error *err)
 {
 	const char *name = p2ps_rm_ctrl_name(cmd);
 	if (!name) {
@@ -152,9 +158,15 @@ int p2ps_rm_control(struct p2ps_rm *rm, uint32_t object, uint32_t cmd, void *par
 	put32(a, NVOS54_CMD, cmd);
 	put_ptr(a, NVOS54_PARAMS, params);
 	put32(a, NVOS54_PARAMS_SIZE, size);
-	struct p2ps_rm_call c = {.fd = rm->ctl, .nr = RM_ESC_CONTROL, .arg = a, .size = sizeof(a),
-	                         .params = params, .params_size = size, .ptrs = nvos54_ptrs,
-	                         .n_ptrs = RM_ARRAY_SIZE(nvos54_ptrs), .what = what};
+	struct p2ps_rm_call c = {.fd = rm->ctl,
+	                         .nr = RM_ESC_CONTROL,
+	                         .arg = a,
+	                         .size = sizeof(a),
+	                         .params = params,
+	                         .params_size = size,
+	                         .ptrs = nvos54_ptrs,
+	                         .n_ptrs = RM_ARRAY_SIZE(nvos54_ptrs),
+	                         .what = what};
 	int rc = rm_escape(rm, &c, err);
 	if (rc)
 		return rc;

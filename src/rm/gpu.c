@@ -11,8 +11,12 @@ int p2ps_rm_cards(struct p2ps_rm *rm, struct p2ps_rm_card *cards, size_t cap, si
 {
 	/* The driver fills as many nv_ioctl_card_info_t as the ioctl's size holds. */
 	uint8_t a[P2PS_RM_MAX_CARDS * CARD_SIZE] = {0};
-	struct p2ps_rm_call c = {.fd = rm->ctl, .nr = RM_ESC_CARD_INFO, .arg = a,
-	                         .size = sizeof(a), .ptrs = no_ptrs, .what = "CARD_INFO"};
+	struct p2ps_rm_call c = {.fd = rm->ctl,
+	                         .nr = RM_ESC_CARD_INFO,
+	                         .arg = a,
+	                         .size = sizeof(a),
+	                         .ptrs = no_ptrs,
+	                         .what = "CARD_INFO"};
 	int rc = rm_escape(rm, &c, err);
 	if (rc)
 		return rc;
@@ -50,8 +54,12 @@ int rm_open_gpu_fd(struct p2ps_rm *rm, uint32_t minor, int *fd, struct p2ps_erro
 	rm->st.fds_open++;
 	uint8_t a[REGISTER_FD_SIZE];
 	put32(a, 0, (uint32_t)rm->ctl);
-	struct p2ps_rm_call c = {.fd = f, .nr = RM_ESC_REGISTER_FD, .arg = a, .size = sizeof(a),
-	                         .ptrs = no_ptrs, .what = "REGISTER_FD"};
+	struct p2ps_rm_call c = {.fd = f,
+	                         .nr = RM_ESC_REGISTER_FD,
+	                         .arg = a,
+	                         .size = sizeof(a),
+	                         .ptrs = no_ptrs,
+	                         .what = "REGISTER_FD"};
 	int rc = rm_escape(rm, &c, err);
 	if (rc) {
 		rm_close_fd(rm, f);
@@ -139,14 +147,12 @@ struct chip_row {
 };
 
 static const struct chip_row chips[] = {
-        {0x160, 0x2, "TU102"}, {0x160, 0x4, "TU104"}, {0x160, 0x6, "TU106"},
-        {0x160, 0x8, "TU116"}, {0x160, 0x7, "TU117"}, {0x170, 0x0, "GA100"},
-        {0x170, 0x2, "GA102"}, {0x170, 0x3, "GA103"}, {0x170, 0x4, "GA104"},
-        {0x170, 0x6, "GA106"}, {0x170, 0x7, "GA107"}, {0x180, 0x0, "GH100"},
-        {0x190, 0x2, "AD102"}, {0x190, 0x3, "AD103"}, {0x190, 0x4, "AD104"},
-        {0x190, 0x6, "AD106"}, {0x190, 0x7, "AD107"}, {0x1a0, 0x0, "GB100"},
-        {0x1a0, 0x2, "GB102"}, {0x1a0, 0x3, "GB110"}, {0x1a0, 0x4, "GB112"},
-        {0x1b0, 0x2, "GB202"}, {0x1b0, 0x3, "GB203"}, {0x1b0, 0x5, "GB205"},
+        {0x160, 0x2, "TU102"}, {0x160, 0x4, "TU104"}, {0x160, 0x6, "TU106"}, {0x160, 0x8, "TU116"},
+        {0x160, 0x7, "TU117"}, {0x170, 0x0, "GA100"}, {0x170, 0x2, "GA102"}, {0x170, 0x3, "GA103"},
+        {0x170, 0x4, "GA104"}, {0x170, 0x6, "GA106"}, {0x170, 0x7, "GA107"}, {0x180, 0x0, "GH100"},
+        {0x190, 0x2, "AD102"}, {0x190, 0x3, "AD103"}, {0x190, 0x4, "AD104"}, {0x190, 0x6, "AD106"},
+        {0x190, 0x7, "AD107"}, {0x1a0, 0x0, "GB100"}, {0x1a0, 0x2, "GB102"}, {0x1a0, 0x3, "GB110"},
+        {0x1a0, 0x4, "GB112"}, {0x1b0, 0x2, "GB202"}, {0x1b0, 0x3, "GB203"}, {0x1b0, 0x5, "GB205"},
         {0x1b0, 0x6, "GB206"}, {0x1b0, 0x7, "GB207"},
 };
 

@@ -16,24 +16,56 @@
 #include <stdlib.h>
 
 static const struct p2ps_rm_layout layouts[] = {
-        {.series = "550", .major = 550, .verified = "550.40.07, 550.163.01",
-         .nvos46_size = 56, .nvos46_dma_offset = 40, .nvos46_status = 48, .vaspace_size = 48,
+        {.series = "550",
+         .major = 550,
+         .verified = "550.40.07, 550.163.01",
+         .nvos46_size = 56,
+         .nvos46_dma_offset = 40,
+         .nvos46_status = 48,
+         .vaspace_size = 48,
          .p2p_size = 72},
-        {.series = "570", .major = 570, .verified = "570.86.15, 570.211.01",
-         .nvos46_size = 56, .nvos46_dma_offset = 40, .nvos46_status = 48, .vaspace_size = 48,
+        {.series = "570",
+         .major = 570,
+         .verified = "570.86.15, 570.211.01",
+         .nvos46_size = 56,
+         .nvos46_dma_offset = 40,
+         .nvos46_status = 48,
+         .vaspace_size = 48,
          .p2p_size = 72},
-        {.series = "575", .major = 575, .verified = "575.51.02, 575.64.05",
-         .nvos46_size = 56, .nvos46_dma_offset = 40, .nvos46_status = 48, .vaspace_size = 48,
+        {.series = "575",
+         .major = 575,
+         .verified = "575.51.02, 575.64.05",
+         .nvos46_size = 56,
+         .nvos46_dma_offset = 40,
+         .nvos46_status = 48,
+         .vaspace_size = 48,
          .p2p_size = 72},
-        {.series = "580", .major = 580, .verified = "580.65.06, 580.142",
-         .nvos46_size = 64, .nvos46_dma_offset = 48, .nvos46_status = 56, .vaspace_size = 56,
+        {.series = "580",
+         .major = 580,
+         .verified = "580.65.06, 580.142",
+         .nvos46_size = 64,
+         .nvos46_dma_offset = 48,
+         .nvos46_status = 56,
+         .vaspace_size = 56,
          .p2p_size = 72},
-        {.series = "590", .major = 590, .verified = "590.48.01",
-         .nvos46_size = 64, .nvos46_dma_offset = 48, .nvos46_status = 56, .vaspace_size = 56,
-         .p2p_size = 88, .p2p_fabric_info = true},
-        {.series = "595", .major = 595, .verified = "595.45.04",
-         .nvos46_size = 64, .nvos46_dma_offset = 48, .nvos46_status = 56, .vaspace_size = 56,
-         .p2p_size = 88, .p2p_fabric_info = true},
+        {.series = "590",
+         .major = 590,
+         .verified = "590.48.01",
+         .nvos46_size = 64,
+         .nvos46_dma_offset = 48,
+         .nvos46_status = 56,
+         .vaspace_size = 56,
+         .p2p_size = 88,
+         .p2p_fabric_info = true},
+        {.series = "595",
+         .major = 595,
+         .verified = "595.45.04",
+         .nvos46_size = 64,
+         .nvos46_dma_offset = 48,
+         .nvos46_status = 56,
+         .vaspace_size = 56,
+         .p2p_size = 88,
+         .p2p_fabric_info = true},
 };
 
 size_t p2ps_rm_layout_count(void)
@@ -112,10 +144,11 @@ int p2ps_rm_driver_parse(const char *text, struct p2ps_rm_driver *out, struct p2
 	if (!out->layout) {
 		char list[128];
 		layout_list(list, sizeof(list));
-		return p2ps_error_set(err, P2PS_ENOTSUP,
-		                      "NVIDIA driver %s: the RM API struct layouts of series %u are "
-		                      "not known to p2pscope (verified series: %s)",
-		                      out->version, out->major, list);
+		return p2ps_error_set(
+		        err, P2PS_ENOTSUP,
+		        "NVIDIA driver %s: the RM API struct layouts of series %u are "
+		        "not known to p2pscope (verified series: %s)",
+		        out->version, out->major, list);
 	}
 	return 0;
 }

@@ -23,8 +23,8 @@ int p2ps_rm_vas_new(struct p2ps_rm *rm, const struct p2ps_rm_gpu *gpu, uint64_t 
 	uint8_t v[VIRTUAL_ALLOC_SIZE] = {0};
 	put64(v, 8, va_limit);
 	put32(v, 16, vas->vaspace);
-	return p2ps_rm_alloc(rm, gpu->device, P2PS_RM_MEMORY_VIRTUAL, v, sizeof(v), &vas->virt, NULL,
-	                     err);
+	return p2ps_rm_alloc(rm, gpu->device, P2PS_RM_MEMORY_VIRTUAL, v, sizeof(v), &vas->virt,
+	                     NULL, err);
 }
 
 int p2ps_rm_mem_alloc(struct p2ps_rm *rm, const struct p2ps_rm_gpu *gpu,
@@ -75,8 +75,11 @@ int p2ps_rm_map_dma(struct p2ps_rm *rm, uint32_t device, uint32_t hdma, uint32_t
 	put64(a, NVOS46_OFFSET, offset);
 	put64(a, NVOS46_LENGTH, length);
 	put32(a, NVOS46_FLAGS, flags);
-	struct p2ps_rm_call c = {.fd = rm->ctl, .nr = RM_ESC_MAP_MEMORY_DMA, .arg = a,
-	                         .size = l->nvos46_size, .what = "MAP_MEMORY_DMA"};
+	struct p2ps_rm_call c = {.fd = rm->ctl,
+	                         .nr = RM_ESC_MAP_MEMORY_DMA,
+	                         .arg = a,
+	                         .size = l->nvos46_size,
+	                         .what = "MAP_MEMORY_DMA"};
 	int rc = rm_escape(rm, &c, err);
 	if (rc)
 		return rc;
@@ -98,8 +101,11 @@ static int unmap_dma(struct p2ps_rm *rm, const struct rm_dma_map *m, struct p2ps
 	put32(a, NVOS47_DMA, m->hdma);
 	put32(a, NVOS47_MEMORY, m->hmem);
 	put64(a, NVOS47_DMA_OFFSET, m->va);
-	struct p2ps_rm_call c = {.fd = rm->ctl, .nr = RM_ESC_UNMAP_MEMORY_DMA, .arg = a,
-	                         .size = sizeof(a), .what = "UNMAP_MEMORY_DMA"};
+	struct p2ps_rm_call c = {.fd = rm->ctl,
+	                         .nr = RM_ESC_UNMAP_MEMORY_DMA,
+	                         .arg = a,
+	                         .size = sizeof(a),
+	                         .what = "UNMAP_MEMORY_DMA"};
 	int rc = rm_escape(rm, &c, err);
 	if (rc)
 		return rc;
@@ -143,9 +149,10 @@ static int local_physical(struct p2ps_rm *rm, const struct p2ps_rm_gpu *gpu, uin
 	int rc = p2ps_rm_alloc(rm, gpu->device, P2PS_RM_MEMORY_LOCAL_PHYSICAL, p, sizeof(p), h, &st,
 	                       err);
 	if (rc && st == P2PS_RM_NV_ERR_INSUFFICIENT_PERMISSIONS)
-		return p2ps_error_set(err, P2PS_EACCES,
-		                      "reading page-table entries needs root: the driver gives the "
-		                      "framebuffer window (NV01_MEMORY_LOCAL_PHYSICAL) only to root");
+		return p2ps_error_set(
+		        err, P2PS_EACCES,
+		        "reading page-table entries needs root: the driver gives the "
+		        "framebuffer window (NV01_MEMORY_LOCAL_PHYSICAL) only to root");
 	if (rc)
 		return rc;
 	rm->phys[free_slot] = *h;
@@ -164,7 +171,10 @@ static int cpu_map(struct p2ps_rm *rm, const struct p2ps_rm_gpu *gpu, uint32_t h
 	put64(a, NVOS33_LENGTH, PAGE);
 	put32(a, NVOS33_FLAGS, NVOS33_ACCESS_READ_ONLY);
 	put32(a, NVOS33_FD, (uint32_t)fd);
-	struct p2ps_rm_call c = {.fd = rm->ctl, .nr = RM_ESC_MAP_MEMORY, .arg = a, .size = sizeof(a),
+	struct p2ps_rm_call c = {.fd = rm->ctl,
+	                         .nr = RM_ESC_MAP_MEMORY,
+	                         .arg = a,
+	                         .size = sizeof(a),
 	                         .what = "MAP_MEMORY (read-only)"};
 	int rc = rm_escape(rm, &c, err);
 	if (rc)
@@ -186,8 +196,11 @@ static int cpu_unmap(struct p2ps_rm *rm, const struct p2ps_rm_gpu *gpu, uint32_t
 	put32(a, NVOS34_MEMORY, hphys);
 	put64(a, NVOS34_LINEAR, cookie);
 	put32(a, NVOS34_FLAGS, NVOS33_ACCESS_READ_ONLY);
-	struct p2ps_rm_call c = {.fd = rm->ctl, .nr = RM_ESC_UNMAP_MEMORY, .arg = a,
-	                         .size = sizeof(a), .what = "UNMAP_MEMORY"};
+	struct p2ps_rm_call c = {.fd = rm->ctl,
+	                         .nr = RM_ESC_UNMAP_MEMORY,
+	                         .arg = a,
+	                         .size = sizeof(a),
+	                         .what = "UNMAP_MEMORY"};
 	int rc = rm_escape(rm, &c, err);
 	if (rc)
 		return rc;
@@ -229,9 +242,8 @@ int p2ps_rm_read_vidmem(struct p2ps_rm *rm, struct p2ps_rm_gpu *gpu, uint64_t pa
                         struct p2ps_error *err)
 {
 	if (pa & (PAGE - 1))
-		return p2ps_error_set(err, P2PS_EINVAL, "video memory read at 0x%" PRIx64
-		                                        " is not page-aligned",
-		                      pa);
+		return p2ps_error_set(err, P2PS_EINVAL,
+		                      "video memory read at 0x%" PRIx64 " is not page-aligned", pa);
 	if (!rm->root)
 		return p2ps_error_set(err, P2PS_EACCES,
 		                      "reading page-table entries needs root (the driver maps "

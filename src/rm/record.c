@@ -15,8 +15,8 @@
 struct p2ps_rm_recorder {
 	struct p2ps_rm_sys inner;
 	FILE *f;
-	unsigned n;    /* calls written */
-	bool failed;   /* a write failed: reported by finish */
+	unsigned n;  /* calls written */
+	bool failed; /* a write failed: reported by finish */
 };
 
 static void out(struct p2ps_rm_recorder *r, const char *s)
@@ -157,8 +157,7 @@ static void rec_munmap(void *ctx, const void *addr, size_t len)
 	end_error(r, 0, NULL);
 }
 
-static int rec_read_text(void *ctx, const char *path, char *buf, size_t cap,
-                         struct p2ps_error *err)
+static int rec_read_text(void *ctx, const char *path, char *buf, size_t cap, struct p2ps_error *err)
 {
 	struct p2ps_rm_recorder *r = ctx;
 	int n = r->inner.ops->read_text(r->inner.ctx, path, buf, cap, err);

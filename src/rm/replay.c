@@ -20,8 +20,8 @@ struct p2ps_rm_replay {
 
 static const char *op_name(enum p2ps_rm_op op)
 {
-	static const char *const names[] = {"?", "read", "root", "open", "close", "escape", "mmap",
-	                                    "munmap"};
+	static const char *const names[] = {"?",     "read",   "root", "open",
+	                                    "close", "escape", "mmap", "munmap"};
 	return (unsigned)op < RM_ARRAY_SIZE(names) ? names[op] : "?";
 }
 
@@ -50,7 +50,8 @@ static const struct p2ps_rm_rec *take(struct p2ps_rm_replay *r, enum p2ps_rm_op 
 		return NULL;
 	}
 	if (r->next >= r->cap->n) {
-		diverge(r, err, "the program asked for %s after the capture's last call", op_name(op));
+		diverge(r, err, "the program asked for %s after the capture's last call",
+		        op_name(op));
 		return NULL;
 	}
 	const struct p2ps_rm_rec *rec = &r->cap->recs[r->next];
@@ -101,13 +102,15 @@ static int compare(struct p2ps_rm_replay *r, const struct p2ps_rm_call *c,
                    const struct p2ps_rm_rec *rec, struct p2ps_error *err)
 {
 	if (rec->fd != c->fd || rec->nr != c->nr || rec->size != c->size)
-		return diverge(r, err, "%s: escape 0x%x size %u on fd %d, the capture has 0x%x size %u "
-		                       "on fd %d",
+		return diverge(r, err,
+		               "%s: escape 0x%x size %u on fd %d, the capture has 0x%x size %u "
+		               "on fd %d",
 		               c->what, c->nr, c->size, c->fd, rec->nr, rec->size, rec->fd);
 	const uint8_t *a = c->arg;
 	for (size_t i = 0; i < c->size; i++)
 		if (!is_ptr(c, i) && a[i] != rec->in[i])
-			return diverge(r, err, "%s: request byte %zu is 0x%02x, the capture has 0x%02x",
+			return diverge(r, err,
+			               "%s: request byte %zu is 0x%02x, the capture has 0x%02x",
 			               c->what, i, a[i], rec->in[i]);
 	if (!c->params != !rec->in_params || (c->params && c->params_size != rec->params_size))
 		return diverge(r, err, "%s: parameter buffer of %u bytes, the capture has %u",
@@ -150,8 +153,9 @@ static int rp_mmap(void *ctx, int fd, size_t len, const void **out, struct p2ps_
 	if (!rec)
 		return P2PS_EINVAL;
 	if (rec->fd != fd || rec->length != len)
-		return diverge(r, err, "mmap of %zu bytes on fd %d, the capture mapped %llu on fd %d",
-		               len, fd, (unsigned long long)rec->length, rec->fd);
+		return diverge(r, err,
+		               "mmap of %zu bytes on fd %d, the capture mapped %llu on fd %d", len,
+		               fd, (unsigned long long)rec->length, rec->fd);
 	if (rec->code)
 		return failed(rec, err);
 	size_t slot = 0;
@@ -240,9 +244,10 @@ int p2ps_rm_replay_finish(struct p2ps_rm_replay *r, struct p2ps_error *err)
 	if (r->broken)
 		rc = p2ps_error_set(err, P2PS_EINVAL, "%s", r->msg);
 	else if (r->next != r->cap->n)
-		rc = p2ps_error_set(err, P2PS_EINVAL,
-		                    "replay: the program stopped after %zu of the capture's %zu calls",
-		                    r->next, r->cap->n);
+		rc = p2ps_error_set(
+		        err, P2PS_EINVAL,
+		        "replay: the program stopped after %zu of the capture's %zu calls", r->next,
+		        r->cap->n);
 	for (size_t i = 0; i < MAX_LIVE_MAPS; i++)
 		free(r->maps[i]);
 	free(r);

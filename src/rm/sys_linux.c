@@ -20,8 +20,9 @@ int p2ps_rm_open_error(struct p2ps_error *err, const char *path, int errno_value
 	                                                           : P2PS_EIO;
 	const char *hint = errno_value == ENOENT ? " (is the nvidia kernel module loaded and its "
 	                                           "device nodes created?)"
-	                   : code == P2PS_EACCES ? " (the device node's permissions exclude this user)"
-	                                         : "";
+	                   : code == P2PS_EACCES
+	                           ? " (the device node's permissions exclude this user)"
+	                           : "";
 	return p2ps_error_set(err, code, "cannot open %s: %s%s", path, strerror(errno_value), hint);
 }
 
@@ -51,7 +52,8 @@ static int lx_escape(void *ctx, struct p2ps_rm_call *c, struct p2ps_error *err)
 	(void)ctx;
 	unsigned long req = _IOC(_IOC_READ | _IOC_WRITE, RM_IOCTL_MAGIC, c->nr, c->size);
 	if (ioctl(c->fd, req, c->arg) < 0)
-		return p2ps_error_set(err, errno == EACCES || errno == EPERM ? P2PS_EACCES : P2PS_EIO,
+		return p2ps_error_set(err,
+		                      errno == EACCES || errno == EPERM ? P2PS_EACCES : P2PS_EIO,
 		                      "%s: ioctl(0x%lx) failed: %s", c->what, req, strerror(errno));
 	return 0;
 }
@@ -61,8 +63,8 @@ static int lx_mmap_ro(void *ctx, int fd, size_t len, const void **out, struct p2
 	(void)ctx;
 	void *p = mmap(NULL, len, PROT_READ, MAP_SHARED, fd, 0);
 	if (p == MAP_FAILED)
-		return p2ps_error_set(err, P2PS_EIO, "mmap of %zu bytes (read-only) failed: %s", len,
-		                      strerror(errno));
+		return p2ps_error_set(err, P2PS_EIO, "mmap of %zu bytes (read-only) failed: %s",
+		                      len, strerror(errno));
 	*out = p;
 	return 0;
 }
@@ -80,8 +82,8 @@ static int lx_read_text(void *ctx, const char *path, char *buf, size_t cap, stru
 	int fd = open(p, O_RDONLY | O_CLOEXEC);
 	if (fd < 0) {
 		int e = errno;
-		return p2ps_error_set(err, e == ENOENT ? P2PS_ENOENT : P2PS_EIO, "cannot read %s: %s",
-		                      path, strerror(e));
+		return p2ps_error_set(err, e == ENOENT ? P2PS_ENOENT : P2PS_EIO,
+		                      "cannot read %s: %s", path, strerror(e));
 	}
 	size_t n = 0;
 	while (n + 1 < cap) {
@@ -91,7 +93,8 @@ static int lx_read_text(void *ctx, const char *path, char *buf, size_t cap, stru
 		if (r < 0) {
 			int e = errno;
 			close(fd);
-			return p2ps_error_set(err, P2PS_EIO, "cannot read %s: %s", path, strerror(e));
+			return p2ps_error_set(err, P2PS_EIO, "cannot read %s: %s", path,
+			                      strerror(e));
 		}
 		if (r == 0)
 			break;

@@ -138,7 +138,7 @@ EOF
 # ---- without root: table locations, a note that entries need root, exit 3 -------------
 expect 3 "$T" --replay "$USER_CAP"
 has "$W/out" "not as root"
-has "$W/out" "GET_PDE_INFO: 4K PTEs in a table at vid 0x6000 (8-byte entries)"
+has "$W/out" "GET_PDE_INFO: tables 4K in vid 0x6000, 64K in vid 0x7000, 2M in vid 0x5000, 512M in vid 0x3000"
 has "$W/out" "reading page-table entries needs root"
 has "$W/out" "NV_ERR_INSUFFICIENT_PERMISSIONS"
 has "$W/out" "RM objects: 13 allocated, 13 freed, 0 left"
@@ -184,7 +184,43 @@ one_line_error "unknown option '--bogus'"
 expect 0 "$T" --help
 has "$W/out" "changes"
 
-# ---- record while replaying is refused above; recording a replay's twin works --------
+# ---- the documentation stays true ----------------------------------------------------
+D=$P2PS_SOURCE_DIR/docs
+# the excluded-control list in docs/pte-probe.md is what the library refuses
+"$T" --excluded >"$W/excluded"
+awk '/^0x0080180a/ { on = 1 } on && /^```/ { exit } on' "$D/pte-probe.md" >"$W/excluded.doc"
+diff -u "$W/excluded.doc" "$W/excluded" || fail "docs/pte-probe.md's excluded list is stale"
+[ "$(wc -l <"$W/excluded")" -ge 15 ] || fail "excluded list too short"
+# the committed H100 reports are what the capture replays to
+R=$D/results/pte-probe/2026-11-24-h100
+"$T" --replay "$ROOT" | diff -u "$R/pte-probe.txt" - >/dev/null ||
+	fail "$R/pte-probe.txt differs from the replay (regenerate it)"
+"$T" --replay "$ROOT" --json | diff -u "$R/pte-probe.json" - >/dev/null ||
+	fail "$R/pte-probe.json differs from the replay"
+"$T" --replay "$USER_CAP" | diff -u "$R/pte-probe-user.txt" - >/dev/null ||
+	fail "$R/pte-probe-user.txt differs from the replay"
+# the README section's console example: each "$ pte-probe ..." line, run from the source
+# tree, prints the lines that follow it; and README.md holds the section verbatim
+python3 - "$D/readme/pte-probe.md" "$P2PS_SOURCE_DIR/README.md" "$T" "$P2PS_SOURCE_DIR" <<'PY' ||
+import subprocess, sys
+doc = open(sys.argv[1]).read()
+assert doc.strip() in open(sys.argv[2]).read(), "README.md lacks docs/readme/pte-probe.md"
+block = doc.split("```console\n", 1)[1].split("```", 1)[0]
+runs, cmd = [], None
+for line in block.splitlines():
+    if line.startswith("$ "):
+        runs.append([line[2:], []])
+    else:
+        runs[-1][1].append(line)
+assert len(runs) == 2, runs
+for cmd, want in runs:
+    got = subprocess.run(cmd.replace("pte-probe", sys.argv[3], 1), shell=True, cwd=sys.argv[4],
+                         capture_output=True, text=True).stdout.splitlines()
+    assert got == want, (cmd, got, want)
+PY
+	fail "README section or its example"
+
+# a replay's JSON twin of the minimal run
 expect 0 "$T" --replay "$MIN" --page-sizes 2M --json
 [ "$fails" -eq 0 ] || { echo "$fails failure(s)"; exit 1; }
 echo "cli_pte_probe: all checks passed"

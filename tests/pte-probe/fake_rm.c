@@ -7,8 +7,8 @@
 
 #include "p2pscope/bytes.h"
 
-#define CLIENT_HANDLE 0xc1d00001u
-#define NV_ERR_GENERIC 0x0000ffffu
+#define CLIENT_HANDLE    0xc1d00001u
+#define NV_ERR_GENERIC   0x0000ffffu
 #define NV_ERR_TEST_ONLY 0x7eu
 
 static bool fail_now(struct fake_rm *f)
@@ -76,7 +76,8 @@ static uint32_t add_map(struct fake_rm *f, uint32_t hdma, uint32_t hmem, uint64_
 {
 	if (f->n_maps == FAKE_MAX_MAPS || !find(f, hmem))
 		return NV_ERR_GENERIC;
-	f->maps[f->n_maps++] = (struct fake_map){.hdma = hdma, .hmem = hmem, .va = va, .live = true};
+	f->maps[f->n_maps++] =
+	        (struct fake_map){.hdma = hdma, .hmem = hmem, .va = va, .live = true};
 	if (hdma)
 		f->dma_maps++;
 	else
@@ -109,8 +110,8 @@ static uint32_t do_alloc(struct fake_rm *f, uint8_t *a)
 		return 0x22; /* NV_ERR_INVALID_OBJECT_PARENT-ish */
 	if (f->n_objs == FAKE_MAX_OBJS)
 		return NV_ERR_GENERIC;
-	f->objs[f->n_objs++] = (struct fake_obj){.handle = h, .parent = parent, .cls = cls,
-	                                         .live = true};
+	f->objs[f->n_objs++] =
+	        (struct fake_obj){.handle = h, .parent = parent, .cls = cls, .live = true};
 	p2ps_put_le32(a + 8, h);
 	return 0;
 }
@@ -123,7 +124,8 @@ static uint32_t do_free(struct fake_rm *f, const uint8_t *a)
 		return 0x18; /* NV_ERR_INVALID_OBJECT_HANDLE-ish */
 	}
 	for (unsigned i = 0; i < f->n_objs; i++)
-		if (f->objs[i].live && f->objs[i].parent == o->handle && o->cls != P2PS_RM_ROOT_CLIENT)
+		if (f->objs[i].live && f->objs[i].parent == o->handle &&
+		    o->cls != P2PS_RM_ROOT_CLIENT)
 			f->bad_frees++;
 	o->live = false;
 	release_below(f, o->handle);
@@ -145,9 +147,9 @@ static uint32_t do_control(struct fake_rm *f, const uint8_t *a)
 		p2ps_put_le32(p, 0x180); /* GH100 */
 		return 0;
 	case P2PS_RM_CTRL_DMA_GET_PDE_INFO:
-		p2ps_put_le64(p + 192, 0);       /* pdbAddr */
-		p2ps_put_le64(p + 32, 0x6000);   /* pteBlocks[0].ptePhysAddr */
-		p2ps_put_le32(p + 32 + 12, 8);   /* pteEntrySize */
+		p2ps_put_le64(p + 192, 0);        /* pdbAddr */
+		p2ps_put_le64(p + 32, 0x6000);    /* pteBlocks[0].ptePhysAddr */
+		p2ps_put_le32(p + 32 + 12, 8);    /* pteEntrySize */
 		p2ps_put_le32(p + 32 + 16, 4096); /* pageSize */
 		return 0;
 	case P2PS_RM_CTRL_DMA_GET_PTE_INFO: return NV_ERR_TEST_ONLY;

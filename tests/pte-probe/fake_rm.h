@@ -37,8 +37,8 @@ struct fake_rm {
 	/* Set up by the test. */
 	const char *version; /* the version file's text */
 	bool root;
-	unsigned gpus;     /* cards listed (1 or 2) */
-	unsigned fail_at;  /* 1-based index of the call to fail (open, escape, mmap), 0: none */
+	unsigned gpus;    /* cards listed (1 or 2) */
+	unsigned fail_at; /* 1-based index of the call to fail (open, escape, mmap), 0: none */
 	enum fake_fail fail_mode;
 	/* The books. */
 	unsigned calls, escapes;

@@ -121,8 +121,8 @@ static void test_pdes(void **state)
 	const struct gmmu_format *v2 = gmmu_chip_find("TU102")->format;
 	struct p2ps_error err;
 	uint64_t pde, w[2];
-	struct gmmu_drvmap_table t = {.present = true, .aperture = GMMU_APERTURE_VIDEO,
-	                              .addr = 0x5000};
+	struct gmmu_drvmap_table t = {
+	        .present = true, .aperture = GMMU_APERTURE_VIDEO, .addr = 0x5000};
 	/* H100: PD1[9] = 0x5012 (VIDEO, VALID_CACHED_ATS_NOT_ALLOWED, 0x5000). */
 	assert_int_equal(gmmu_drvmap_pde(v3, &t, false, &pde, &err), 0);
 	assert_int_equal(pde, 0x5012);
@@ -134,18 +134,20 @@ static void test_pdes(void **state)
 	assert_int_equal(pde, 0x502);
 	/* A GPU-uncached system-memory table: v3 SYS_NONCOH (3) + VALID_UNCACHED_ATS_NOT_ALLOWED
 	 * (3); v2 SYS_COH (2) + VOL + ADDRESS_SYS. */
-	struct gmmu_drvmap_table s = {.present = true, .aperture = GMMU_APERTURE_SYS_NONCOH,
-	                              .addr = 0x8000, .uncached = true};
+	struct gmmu_drvmap_table s = {.present = true,
+	                              .aperture = GMMU_APERTURE_SYS_NONCOH,
+	                              .addr = 0x8000,
+	                              .uncached = true};
 	assert_int_equal(gmmu_drvmap_pde(v3, &s, false, &pde, &err), 0);
 	assert_int_equal(pde, 0x801e);
 	s.aperture = GMMU_APERTURE_SYS_COH;
 	assert_int_equal(gmmu_drvmap_pde(v2, &s, false, &pde, &err), 0);
 	assert_int_equal(pde, 0x80c);
 	/* H100 PD0[0]: big half -> PT_BIG 0x7000, small half -> PT_SMALL 0x6000. */
-	struct gmmu_drvmap_table big = {.present = true, .aperture = GMMU_APERTURE_VIDEO,
-	                                .addr = 0x7000};
-	struct gmmu_drvmap_table small = {.present = true, .aperture = GMMU_APERTURE_VIDEO,
-	                                  .addr = 0x6000};
+	struct gmmu_drvmap_table big = {
+	        .present = true, .aperture = GMMU_APERTURE_VIDEO, .addr = 0x7000};
+	struct gmmu_drvmap_table small = {
+	        .present = true, .aperture = GMMU_APERTURE_VIDEO, .addr = 0x6000};
 	assert_int_equal(gmmu_drvmap_dual_pde(v3, &big, &small, false, w, &err), 0);
 	assert_int_equal(w[0], 0x7012);
 	assert_int_equal(w[1], 0x6012);
@@ -170,8 +172,10 @@ static void test_errors(void **state)
 	const struct gmmu_format *v3 = gmmu_chip_find("GH100")->format;
 	struct gmmu_drvmap_result r;
 	struct p2ps_error err;
-	struct gmmu_drvmap_request rq = {.mem = GMMU_DRVMAP_VIDEO, .addr = 0x10000,
-	                                 .page_size = 8 * K, .kind = KIND_GENERIC};
+	struct gmmu_drvmap_request rq = {.mem = GMMU_DRVMAP_VIDEO,
+	                                 .addr = 0x10000,
+	                                 .page_size = 8 * K,
+	                                 .kind = KIND_GENERIC};
 	assert_int_equal(gmmu_drvmap_pte(v3, &rq, &r, &err), P2PS_EINVAL);
 	assert_non_null(strstr(err.msg, "page size"));
 	rq.page_size = 64 * K;

@@ -153,8 +153,8 @@ static void test_peer_one_gpu(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-	        cmocka_unit_test(test_sweep_root),      cmocka_unit_test(test_sweep_user),
-	        cmocka_unit_test(test_sweep_peer),      cmocka_unit_test(test_controls_issued),
+	        cmocka_unit_test(test_sweep_root),   cmocka_unit_test(test_sweep_user),
+	        cmocka_unit_test(test_sweep_peer),   cmocka_unit_test(test_controls_issued),
 	        cmocka_unit_test(test_peer_one_gpu),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -24,13 +24,14 @@ static void test_driver_versions(void **state)
 		const char *v;
 		unsigned nvos46, vas, p2p;
 	} ok[] = {
-	        {"550.54.15", 56, 48, 72}, {"570.211.01", 56, 48, 72}, {"575.64.05", 56, 48, 72},
-	        {"580.159.04", 64, 56, 72}, {"590.48.01", 64, 56, 88}, {"595.45.04", 64, 56, 88},
+	        {"550.54.15", 56, 48, 72},  {"570.211.01", 56, 48, 72}, {"575.64.05", 56, 48, 72},
+	        {"580.159.04", 64, 56, 72}, {"590.48.01", 64, 56, 88},  {"595.45.04", 64, 56, 88},
 	};
 	for (size_t i = 0; i < sizeof(ok) / sizeof(ok[0]); i++) {
 		char text[160];
 		snprintf(text, sizeof(text),
-		         "NVRM version: NVIDIA UNIX Open Kernel Module for x86_64  %s  Release Build  "
+		         "NVRM version: NVIDIA UNIX Open Kernel Module for x86_64  %s  Release "
+		         "Build  "
 		         "(dvs-builder@U16)  Tue\nGCC version: gcc 12\n",
 		         ok[i].v);
 		assert_int_equal(p2ps_rm_driver_parse(text, &d, &err), 0);
@@ -211,8 +212,7 @@ static void test_capture_errors(void **state)
 	        {"{\"format\": \"x\", \"version\": 1, \"calls\": []}", "not a p2pscope"},
 	        {"{\"format\": \"p2pscope-rm-capture\", \"version\": 2, \"calls\": []}", "version"},
 	        {"{\"format\": \"p2pscope-rm-capture\", \"version\": 1}", "\"calls\""},
-	        {"{\"format\": \"p2pscope-rm-capture\", \"version\": 1, \"calls\": [1]}",
-	         "call 0"},
+	        {"{\"format\": \"p2pscope-rm-capture\", \"version\": 1, \"calls\": [1]}", "call 0"},
 	        {"{\"format\": \"p2pscope-rm-capture\", \"version\": 1, \"calls\": [{\"op\": "
 	         "\"fly\"}]}",
 	         "unknown operation"},

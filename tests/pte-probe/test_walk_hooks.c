@@ -29,11 +29,13 @@ static int fetch(void *ctx, enum p2ps_mem_space space, uint64_t pa, uint64_t len
 	struct vidmem *v = ctx;
 	v->fetches++;
 	if (v->fail)
-		return p2ps_error_set(err, v->fail, "fetch of 0x%llx failed", (unsigned long long)pa);
+		return p2ps_error_set(err, v->fail, "fetch of 0x%llx failed",
+		                      (unsigned long long)pa);
 	assert_int_equal(space, P2PS_MEM_VID);
 	assert_true(pa + len <= sizeof(v->pages));
 	uint64_t first = pa & ~(uint64_t)(PAGE - 1);
-	return p2ps_mem_set_add_buffer(v->set, space, first, v->pages[first / PAGE], PAGE, "fb", err);
+	return p2ps_mem_set_add_buffer(v->set, space, first, v->pages[first / PAGE], PAGE, "fb",
+	                               err);
 }
 
 static int on_dir(void *ctx, const struct gmmu_dir_entry *e, struct p2ps_error *err)
@@ -58,11 +60,11 @@ static int on_pte(void *ctx, const struct gmmu_mapping *m, struct p2ps_error *er
 static void build(struct vidmem *v)
 {
 	memset(v, 0, sizeof(*v));
-	p2ps_put_le64(v->pages[0], 0x1012);            /* PD4[0] -> 0x1000 */
-	p2ps_put_le64(v->pages[1], 0x2012);            /* PD3[0] -> 0x2000 */
-	p2ps_put_le64(v->pages[2], 0x3012);            /* PD2[0] -> 0x3000 */
-	p2ps_put_le64(v->pages[3] + 9 * 8, 0x5012);    /* PD1[9] -> 0x5000 */
-	p2ps_put_le64(v->pages[5] + 8, 0x6012);        /* PD0[0] small -> 0x6000 */
+	p2ps_put_le64(v->pages[0], 0x1012);             /* PD4[0] -> 0x1000 */
+	p2ps_put_le64(v->pages[1], 0x2012);             /* PD3[0] -> 0x2000 */
+	p2ps_put_le64(v->pages[2], 0x3012);             /* PD2[0] -> 0x3000 */
+	p2ps_put_le64(v->pages[3] + 9 * 8, 0x5012);     /* PD1[9] -> 0x5000 */
+	p2ps_put_le64(v->pages[5] + 8, 0x6012);         /* PD0[0] small -> 0x6000 */
 	p2ps_put_le64(v->pages[6], 0x0000000000010681); /* PT_SMALL[0]: FB 0x10000 */
 }
 
@@ -124,9 +126,8 @@ static void test_fetch_errors(void **state)
 	p2ps_mem_set_init(&set);
 	v.set = &set;
 	v.fail = P2PS_EACCES;
-	struct gmmu_walk_opts o = {.fmt = gmmu_chip_find("GH100")->format,
-	                           .fetch = fetch,
-	                           .fetch_ctx = &v};
+	struct gmmu_walk_opts o = {
+	        .fmt = gmmu_chip_find("GH100")->format, .fetch = fetch, .fetch_ctx = &v};
 	struct p2ps_error err = {0};
 	assert_int_equal(gmmu_walk(&set, &o, on_pte, &v, NULL, &err), P2PS_EACCES);
 	assert_non_null(strstr(err.msg, "fetch of 0x0 failed"));

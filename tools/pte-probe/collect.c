@@ -24,23 +24,25 @@ static int open_gpu(struct probe_run *run, struct p2ps_rm *rm, struct p2ps_rm_ca
 		return p2ps_error_set(err, P2PS_ENOENT,
 		                      "--gpu %u: the driver lists %zu GPU%s (indices from 0)",
 		                      run->gpu_index, run->n_cards, run->n_cards == 1 ? "" : "s");
-	if (run->peer.asked && (run->peer.index >= run->n_cards || run->peer.index == run->gpu_index))
-		return p2ps_error_set(err, P2PS_ENOENT,
-		                      "--peer %u: needs a second GPU, and the driver lists %zu GPU%s "
-		                      "(this run uses GPU %u)",
-		                      run->peer.index, run->n_cards, run->n_cards == 1 ? "" : "s",
-		                      run->gpu_index);
+	if (run->peer.asked &&
+	    (run->peer.index >= run->n_cards || run->peer.index == run->gpu_index))
+		return p2ps_error_set(
+		        err, P2PS_ENOENT,
+		        "--peer %u: needs a second GPU, and the driver lists %zu GPU%s "
+		        "(this run uses GPU %u)",
+		        run->peer.index, run->n_cards, run->n_cards == 1 ? "" : "s",
+		        run->gpu_index);
 	rc = p2ps_rm_gpu_open(rm, &cards[run->gpu_index], &run->gpu, err);
 	if (rc)
 		return rc;
 	const char *chip = run->chip_override ? run->chip_override : run->gpu.chip;
 	const struct gmmu_chip *c = gmmu_chip_find(chip);
 	if (!c)
-		return p2ps_error_set(err, P2PS_ENOTSUP,
-		                      "GPU %u (architecture 0x%x, implementation 0x%x%s%s) is not a "
-		                      "chip libgmmu knows; --chip NAME names it",
-		                      run->gpu_index, run->gpu.arch, run->gpu.impl, *chip ? ", " : "",
-		                      chip);
+		return p2ps_error_set(
+		        err, P2PS_ENOTSUP,
+		        "GPU %u (architecture 0x%x, implementation 0x%x%s%s) is not a "
+		        "chip libgmmu knows; --chip NAME names it",
+		        run->gpu_index, run->gpu.arch, run->gpu.impl, *chip ? ", " : "", chip);
 	run->fmt = c->format;
 	return 0;
 }
@@ -64,7 +66,8 @@ static int allocate(struct probe_run *run, struct p2ps_rm *rm, struct p2ps_error
 			continue;
 		}
 		struct p2ps_rm_mem_req req = {
-		        .cls = a->mem == PROBE_SYS ? P2PS_RM_MEMORY_SYSTEM : P2PS_RM_MEMORY_LOCAL_USER,
+		        .cls = a->mem == PROBE_SYS ? P2PS_RM_MEMORY_SYSTEM
+		                                   : P2PS_RM_MEMORY_LOCAL_USER,
 		        .flags = a->flags,
 		        .attr = a->attr,
 		        .attr2 = a->attr2,
@@ -82,7 +85,8 @@ static int allocate(struct probe_run *run, struct p2ps_rm *rm, struct p2ps_error
 			if (run->maps[k].alloc == a && run->maps[k].state != PROBE_SKIPPED) {
 				run->maps[k].hmem = h;
 				if (rc)
-					probe_copy(run->maps[k].why, sizeof(run->maps[k].why), e.msg);
+					probe_copy(run->maps[k].why, sizeof(run->maps[k].why),
+					           e.msg);
 			}
 	}
 	return 0;

@@ -23,7 +23,7 @@ static const struct probe_table *page_table(const struct probe_page *p, uint64_t
 /* NV0080_CTRL_DMA_GET_PDE_INFO_PARAMS_PTE_ADDR_SPACE_*: 0 video, 1 sys coherent, 2 not. */
 static enum gmmu_aperture aspace_aperture(uint32_t aspace)
 {
-	return aspace == 1 ? GMMU_APERTURE_SYS_COH
+	return aspace == 1   ? GMMU_APERTURE_SYS_COH
 	       : aspace == 2 ? GMMU_APERTURE_SYS_NONCOH
 	                     : GMMU_APERTURE_VIDEO;
 }
@@ -40,7 +40,8 @@ static struct page_ref page_in(struct probe_run *run, uint64_t va, uint64_t span
 		struct probe_map *m = &run->maps[i];
 		for (unsigned k = 0; m->state == PROBE_MAPPED && k < m->n_pages; k++) {
 			struct probe_page *p = &m->pages[k];
-			if (p->va >= va && p->va - va < span && (!shift || m->spec->page_shift == shift))
+			if (p->va >= va && p->va - va < span &&
+			    (!shift || m->spec->page_shift == shift))
 				return (struct page_ref){m, p};
 		}
 	}
@@ -67,7 +68,8 @@ static int local_pte_model(struct probe_run *run, const struct probe_map *m,
 	struct gmmu_drvmap_request rq = {
 	        .mem = m->alloc->mem == PROBE_SYS ? GMMU_DRVMAP_SYSTEM : GMMU_DRVMAP_VIDEO,
 	        .page_size = 1ull << m->spec->page_shift,
-	        .kind = m->alloc->mem == PROBE_SYS ? m->alloc->format : probe_kind_generic(run->fmt),
+	        .kind = m->alloc->mem == PROBE_SYS ? m->alloc->format
+	                                           : probe_kind_generic(run->fmt),
 	        .alloc_gpu_cached = m->alloc->gpu_cached,
 	        .read_only = fl & P2PS_RM_MAP_ACCESS_READ_ONLY,
 	        .gpu_cacheable = cache == P2PS_RM_MAP_CACHEABLE_YES  ? GMMU_DRVMAP_CACHE_YES
@@ -84,14 +86,15 @@ static int local_pte_model(struct probe_run *run, const struct probe_map *m,
 }
 
 /* GET_PTE_INFO's decoded fields (when the driver answers) against the model. */
-static void pte_info_check(struct probe_page *p, unsigned shift, const struct gmmu_drvmap_request *q,
-                           const struct gmmu_drvmap_result *r)
+static void pte_info_check(struct probe_page *p, unsigned shift,
+                           const struct gmmu_drvmap_request *q, const struct gmmu_drvmap_result *r)
 {
 	for (unsigned i = 0; i < p->n_pte_info; i++) {
 		if (p->pte_info[i].page_size != (1ull << shift))
 			continue;
 		uint32_t f = p->pte_info[i].flags;
-		unsigned ap = (f >> 3) & 0xf; /* FLAGS_APERTURE 6:3: 0 vid, 1 peer, 2 coh, 3 noncoh */
+		unsigned ap =
+		        (f >> 3) & 0xf; /* FLAGS_APERTURE 6:3: 0 vid, 1 peer, 2 coh, 3 noncoh */
 		unsigned want_ap = r->aperture == GMMU_APERTURE_VIDEO     ? 0
 		                   : r->aperture == GMMU_APERTURE_PEER    ? 1
 		                   : r->aperture == GMMU_APERTURE_SYS_COH ? 2
@@ -116,8 +119,8 @@ static void model_pte(struct probe_run *run, struct probe_entry *e)
 	struct page_ref r = page_in(run, e->va, 1, 0);
 	struct p2ps_error err = {0};
 	if (!r.p || (1ull << r.m->spec->page_shift) != (1ull << e->level->page_shift)) {
-		snprintf(e->why, sizeof(e->why), "a valid PTE at VA 0x%" PRIx64
-		                                 " the probe did not map at this page size",
+		snprintf(e->why, sizeof(e->why),
+		         "a valid PTE at VA 0x%" PRIx64 " the probe did not map at this page size",
 		         e->va);
 		run->extra++;
 		return;
@@ -150,9 +153,8 @@ static void table_for(struct probe_run *run, const struct probe_entry *e, enum g
 	struct page_ref r = page_in(run, e->va, span, child_shift);
 	const struct probe_table *pt = r.p ? page_table(r.p, 1ull << child_shift) : NULL;
 	if (pt) {
-		*t = (struct gmmu_drvmap_table){.present = true,
-		                                .aperture = aspace_aperture(pt->aspace),
-		                                .addr = pt->pa};
+		*t = (struct gmmu_drvmap_table){
+		        .present = true, .aperture = aspace_aperture(pt->aspace), .addr = pt->pa};
 		*src = "GET_PDE_INFO";
 	} else if (e->half_seen[h]) {
 		*t = (struct gmmu_drvmap_table){.present = true,
@@ -176,8 +178,8 @@ static void model_dir(struct probe_run *run, struct probe_entry *e)
 	 * own as unexplained. */
 	e->owner = below.m ? below.m->spec->name : NULL;
 	if (!below.m)
-		snprintf(e->why, sizeof(e->why), "over VA 0x%" PRIx64 ", where the probe mapped nothing",
-		         e->va);
+		snprintf(e->why, sizeof(e->why),
+		         "over VA 0x%" PRIx64 ", where the probe mapped nothing", e->va);
 	if (e->level->dual) {
 		unsigned va_lo = 0;
 		const struct gmmu_level *bl = gmmu_walk_sub_level(run->fmt, 1, 16, &va_lo);

@@ -47,8 +47,9 @@ static json_object *entry_json(const struct probe_entry *e)
 	json_object *d = json_object_new_array();
 	for (unsigned i = 0; i < e->n_diffs && i < PROBE_MAX_DIFFS; i++) {
 		json_object *f = json_object_new_object();
-		put(f, "field", json_object_new_string(e->diffs[i].field ? e->diffs[i].field->name
-		                                                         : "(unnamed bits)"));
+		put(f, "field",
+		    json_object_new_string(e->diffs[i].field ? e->diffs[i].field->name
+		                                             : "(unnamed bits)"));
 		put(f, "driver", json_object_new_string(e->diffs[i].got));
 		put(f, "model", json_object_new_string(e->diffs[i].want));
 		json_object_array_add(d, f);
@@ -123,7 +124,8 @@ static json_object *header_json(const struct probe_run *run)
 	put(o, "format", json_object_new_string(run->fmt ? run->fmt->name : ""));
 	put(o, "driver", json_object_new_string(run->driver.version));
 	put(o, "open_module", json_object_new_boolean(run->driver.open_module));
-	put(o, "layout", json_object_new_string(run->driver.layout ? run->driver.layout->series : ""));
+	put(o, "layout",
+	    json_object_new_string(run->driver.layout ? run->driver.layout->series : ""));
 	put(o, "root", json_object_new_boolean(run->root));
 	put(o, "pdb", run->pdb_known ? hex(run->pdb) : NULL);
 	return o;
@@ -171,8 +173,8 @@ int probe_print_json(const struct probe_run *run, FILE *out, struct p2ps_error *
 	put(s, "rm_objects_freed", json_object_new_int64(run->rm_stats.frees));
 	put(s, "rm_objects_left", json_object_new_int64(run->rm_stats.live));
 	put(root, "summary", s);
-	const char *text = json_object_to_json_string_ext(root, JSON_C_TO_STRING_PRETTY |
-	                                                              JSON_C_TO_STRING_NOSLASHESCAPE);
+	const char *text = json_object_to_json_string_ext(
+	        root, JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_NOSLASHESCAPE);
 	int rc = fputs(text, out) < 0 || fputc('\n', out) == EOF
 	                 ? p2ps_error_set(err, P2PS_EIO, "writing the JSON report failed")
 	                 : 0;

@@ -23,6 +23,15 @@ struct opts {
 	bool json;
 };
 
+/* The controls the RM library refuses by name (docs/pte-probe.md prints this list). */
+static void print_excluded(void)
+{
+	for (size_t i = 0; i < p2ps_rm_excluded_count(); i++) {
+		const struct p2ps_rm_excluded *x = p2ps_rm_excluded_at(i);
+		printf("0x%08x  %-42s %s\n", x->cmd, x->name, x->why);
+	}
+}
+
 static void usage(FILE *f)
 {
 	fputs("usage: pte-probe [--gpu N] [--peer N] [--page-sizes LIST] [--chip NAME]\n"
@@ -38,6 +47,7 @@ static void usage(FILE *f)
 	      "  --record FILE      save every request and response to FILE (JSON)\n"
 	      "  --replay FILE      answer from a recorded FILE instead of the driver\n"
 	      "  --root DIR         look for /proc and /dev under DIR (tests)\n"
+	      "  --excluded         list the RM controls pte-probe never issues, and why\n"
 	      "Exit: 0 agrees, 1 differs, 2 error, 3 partial (e.g. not root).\n",
 	      f);
 }
@@ -75,11 +85,16 @@ static int parse_index(const char *s, unsigned *out)
 static int parse_args(int argc, char **argv, struct opts *o)
 {
 	static const struct option longopts[] = {
-	        {"gpu", required_argument, NULL, 'g'},   {"peer", required_argument, NULL, 'p'},
+	        {"gpu", required_argument, NULL, 'g'},
+	        {"peer", required_argument, NULL, 'p'},
 	        {"page-sizes", required_argument, NULL, 's'},
-	        {"chip", required_argument, NULL, 'c'},  {"json", no_argument, NULL, 'j'},
-	        {"record", required_argument, NULL, 'r'}, {"replay", required_argument, NULL, 'R'},
-	        {"root", required_argument, NULL, 'o'},  {"help", no_argument, NULL, 'h'},
+	        {"chip", required_argument, NULL, 'c'},
+	        {"json", no_argument, NULL, 'j'},
+	        {"record", required_argument, NULL, 'r'},
+	        {"replay", required_argument, NULL, 'R'},
+	        {"root", required_argument, NULL, 'o'},
+	        {"help", no_argument, NULL, 'h'},
+	        {"excluded", no_argument, NULL, 'x'},
 	        {NULL, 0, NULL, 0},
 	};
 	*o = (struct opts){.peer = -1, .page_mask = ~0u};
@@ -90,20 +105,26 @@ static int parse_args(int argc, char **argv, struct opts *o)
 		switch (c) {
 		case 'g':
 			if (parse_index(optarg, &o->gpu))
-				return fprintf(stderr, "pte-probe: --gpu: '%s' is not a GPU index\n",
-				               optarg), 2;
+				return fprintf(stderr,
+				               "pte-probe: --gpu: '%s' is not a GPU index\n",
+				               optarg),
+				       2;
 			break;
 		case 'p':
 			if (parse_index(optarg, &v))
-				return fprintf(stderr, "pte-probe: --peer: '%s' is not a GPU index\n",
-				               optarg), 2;
+				return fprintf(stderr,
+				               "pte-probe: --peer: '%s' is not a GPU index\n",
+				               optarg),
+				       2;
 			o->peer = (int)v;
 			break;
 		case 's':
 			if (parse_sizes(optarg, &o->page_mask))
-				return fprintf(stderr, "pte-probe: --page-sizes: '%s' is not a list of "
-				                       "4K, 64K, 2M, 512M\n",
-				               optarg), 2;
+				return fprintf(stderr,
+				               "pte-probe: --page-sizes: '%s' is not a list of "
+				               "4K, 64K, 2M, 512M\n",
+				               optarg),
+				       2;
 			break;
 		case 'c': o->chip = optarg; break;
 		case 'j': o->json = true; break;
@@ -111,9 +132,12 @@ static int parse_args(int argc, char **argv, struct opts *o)
 		case 'R': o->replay = optarg; break;
 		case 'o': o->root = optarg; break;
 		case 'h': usage(stdout); return 0;
+		case 'x': print_excluded(); return 0;
 		default:
-			return fprintf(stderr, "pte-probe: unknown option '%s' (--help lists them)\n",
-			               argv[optind - 1]), 2;
+			return fprintf(stderr,
+			               "pte-probe: unknown option '%s' (--help lists them)\n",
+			               argv[optind - 1]),
+			       2;
 		}
 	}
 	if (optind < argc)
@@ -121,8 +145,9 @@ static int parse_args(int argc, char **argv, struct opts *o)
 	if (o->record && o->replay)
 		return fprintf(stderr, "pte-probe: --record and --replay exclude each other\n"), 2;
 	if (o->peer >= 0 && (unsigned)o->peer == o->gpu)
-		return fprintf(stderr, "pte-probe: --peer %d is the GPU probed (--gpu %u)\n", o->peer,
-		               o->gpu), 2;
+		return fprintf(stderr, "pte-probe: --peer %d is the GPU probed (--gpu %u)\n",
+		               o->peer, o->gpu),
+		       2;
 	return -1;
 }
 

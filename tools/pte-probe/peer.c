@@ -69,8 +69,8 @@ int probe_peer_collect(struct probe_run *run, struct p2ps_rm *rm, const struct p
 	}
 	p2p_caps(run, rm);
 	pe->mode = pe->caps_known && (pe->caps & P2P_CAP_NVLINK) ? GMMU_P2P_NVLINK
-	           : pe->bar1_dma_size                            ? GMMU_P2P_BAR1
-	                                                          : GMMU_P2P_STOCK;
+	           : pe->bar1_dma_size                           ? GMMU_P2P_BAR1
+	                                                         : GMMU_P2P_STOCK;
 	return 0;
 }
 
@@ -96,10 +96,12 @@ int probe_peer_model(const struct probe_run *run, const struct probe_map *m,
 	};
 	e->addr_source = p->phys_known ? "GET_SURFACE_PHYS_ATTR (peer FB offset)" : "followed";
 	if (pe->mode == GMMU_P2P_BAR1) {
-		/* The BAR1 offset the driver picks for the window is not reported: the model
-		 * takes the base from the entry and checks everything else. */
-		rq.bar1_base = v.addr >= offset ? v.addr - offset : 0;
-		e->addr_source = "followed (BAR1 window offset not reported)";
+		/* BAR1-P2P, stock (Hopper+, static BAR1) or patched: the peer's BAR1 bus address
+		 * (CARD_INFO fb_address, gpumgrGetGpuPhysFbAddr) plus the FB offset, static BAR1
+		 * mapping FB offset 0 at BAR1 offset 0. */
+		rq.bar1_base = pe->gpu.card.fb_address;
+		e->addr_source =
+		        p->phys_known ? "CARD_INFO peer BAR1 + GET_SURFACE_PHYS_ATTR" : "followed";
 	}
 	struct gmmu_p2p_result res;
 	int rc = gmmu_p2p_encode(run->fmt, &rq, &res, err);

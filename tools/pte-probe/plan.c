@@ -14,13 +14,14 @@
 #define ATTR_LOC_PCI     (1u << 25)            /* LOCATION 26:25 = PCI (system memory) */
 #define ATTR_NONCONTIG   (1u << 27)            /* PHYSICALITY 28:27 */
 #define ATTR_CONTIG      (2u << 27)
-#define ATTR_COH_CACHED  (1u << 29) /* COHERENCY 31:29 = CACHED (CPU side) */
-#define ATTR2_NO_ZBC     1u         /* ZBC 1:0 = PREFER_NO_ZBC */
-#define ATTR2_GPU_CACHED (1u << 2)  /* GPU_CACHEABLE 3:2 = YES */
+#define ATTR_COH_CACHED  (1u << 29)            /* COHERENCY 31:29 = CACHED (CPU side) */
+#define ATTR2_NO_ZBC     1u                    /* ZBC 1:0 = PREFER_NO_ZBC */
+#define ATTR2_GPU_CACHED (1u << 2)             /* GPU_CACHEABLE 3:2 = YES */
 #define ATTR2_HUGE(v)    ((uint32_t)(v) << 20) /* PAGE_SIZE_HUGE 21:20: 1 2MB, 2 512MB */
-#define ALLOC_FLAGS      (0x1u | 0x100u | 0x8000u) /* IGNORE_BANK_PLACEMENT, ALIGNMENT_FORCE,
-                                                    * MAP_NOT_REQUIRED */
-#define KIND_GENERIC     6u /* NV_MMU_PTE_KIND_GENERIC_MEMORY (TU+): system memory's format */
+#define ALLOC_FLAGS                                                                                \
+	(0x1u | 0x100u | 0x8000u) /* IGNORE_BANK_PLACEMENT, ALIGNMENT_FORCE,                       \
+	                           * MAP_NOT_REQUIRED */
+#define KIND_GENERIC 6u           /* NV_MMU_PTE_KIND_GENERIC_MEMORY (TU+): system memory's format */
 
 #define K 1024ull
 #define M (1024ull * 1024ull)
@@ -29,37 +30,38 @@
 
 static const struct probe_alloc allocs[] = {
         {"vid-4k", PROBE_VID, 12, 8 * K, 4 * K, ATTR_PAGE(1), ATTR2_NO_ZBC, ALLOC_FLAGS, 0, false},
-        {"vid-64k", PROBE_VID, 16, 128 * K, 64 * K, ATTR_PAGE(2), ATTR2_NO_ZBC, ALLOC_FLAGS, 0, false},
+        {"vid-64k", PROBE_VID, 16, 128 * K, 64 * K, ATTR_PAGE(2), ATTR2_NO_ZBC, ALLOC_FLAGS, 0,
+         false},
         {"vid-2m", PROBE_VID, 21, 4 * M, 2 * M, ATTR_PAGE(3) | ATTR_CONTIG,
          ATTR2_NO_ZBC | ATTR2_HUGE(1), ALLOC_FLAGS, 0, false},
         {"vid-512m", PROBE_VID, 29, 512 * M, 512 * M, ATTR_PAGE(3) | ATTR_CONTIG,
          ATTR2_NO_ZBC | ATTR2_HUGE(2), ALLOC_FLAGS, 0, false},
         {"sys-4k", PROBE_SYS, 12, 8 * K, 4 * K, SYS_ATTR | ATTR_PAGE(1) | ATTR_NONCONTIG,
          ATTR2_NO_ZBC, ALLOC_FLAGS, KIND_GENERIC, false},
-        {"sys-4k-gpu-cached", PROBE_SYS, 12, 8 * K, 4 * K,
-         SYS_ATTR | ATTR_PAGE(1) | ATTR_NONCONTIG, ATTR2_NO_ZBC | ATTR2_GPU_CACHED, ALLOC_FLAGS,
-         KIND_GENERIC, true},
+        {"sys-4k-gpu-cached", PROBE_SYS, 12, 8 * K, 4 * K, SYS_ATTR | ATTR_PAGE(1) | ATTR_NONCONTIG,
+         ATTR2_NO_ZBC | ATTR2_GPU_CACHED, ALLOC_FLAGS, KIND_GENERIC, true},
         {"sys-64k", PROBE_SYS, 16, 128 * K, 64 * K, SYS_ATTR | ATTR_PAGE(2) | ATTR_CONTIG,
          ATTR2_NO_ZBC, ALLOC_FLAGS, KIND_GENERIC, false},
         {"sys-2m", PROBE_SYS, 21, 2 * M, 2 * M, SYS_ATTR | ATTR_PAGE(3) | ATTR_CONTIG,
          ATTR2_NO_ZBC | ATTR2_HUGE(1), ALLOC_FLAGS, KIND_GENERIC, false},
         /* The peer's video memory (--peer), allocated on the peer GPU. */
-        {"peer-4k", PROBE_PEER, 12, 8 * K, 4 * K, ATTR_PAGE(1), ATTR2_NO_ZBC, ALLOC_FLAGS, 0, false},
-        {"peer-64k", PROBE_PEER, 16, 128 * K, 64 * K, ATTR_PAGE(2), ATTR2_NO_ZBC, ALLOC_FLAGS,
-         0, false},
+        {"peer-4k", PROBE_PEER, 12, 8 * K, 4 * K, ATTR_PAGE(1), ATTR2_NO_ZBC, ALLOC_FLAGS, 0,
+         false},
+        {"peer-64k", PROBE_PEER, 16, 128 * K, 64 * K, ATTR_PAGE(2), ATTR2_NO_ZBC, ALLOC_FLAGS, 0,
+         false},
         {"peer-2m", PROBE_PEER, 21, 4 * M, 2 * M, ATTR_PAGE(3) | ATTR_CONTIG,
          ATTR2_NO_ZBC | ATTR2_HUGE(1), ALLOC_FLAGS, 0, false},
 };
 
-#define MAP_PAGE(v)   P2PS_RM_MAP_PAGE_SIZE(v)
-#define RO            P2PS_RM_MAP_ACCESS_READ_ONLY
-#define SNOOP         P2PS_RM_MAP_CACHE_SNOOP
-#define MAP_CACHED    P2PS_RM_MAP_GPU_CACHEABLE(P2PS_RM_MAP_CACHEABLE_YES)
-#define MAP_UNCACHED  P2PS_RM_MAP_GPU_CACHEABLE(P2PS_RM_MAP_CACHEABLE_NO)
-#define P4K           MAP_PAGE(P2PS_RM_MAP_PAGE_4KB)
-#define PBIG          MAP_PAGE(P2PS_RM_MAP_PAGE_BIG)
-#define PHUGE         MAP_PAGE(P2PS_RM_MAP_PAGE_HUGE)
-#define P512M         MAP_PAGE(P2PS_RM_MAP_PAGE_512M)
+#define MAP_PAGE(v)  P2PS_RM_MAP_PAGE_SIZE(v)
+#define RO           P2PS_RM_MAP_ACCESS_READ_ONLY
+#define SNOOP        P2PS_RM_MAP_CACHE_SNOOP
+#define MAP_CACHED   P2PS_RM_MAP_GPU_CACHEABLE(P2PS_RM_MAP_CACHEABLE_YES)
+#define MAP_UNCACHED P2PS_RM_MAP_GPU_CACHEABLE(P2PS_RM_MAP_CACHEABLE_NO)
+#define P4K          MAP_PAGE(P2PS_RM_MAP_PAGE_4KB)
+#define PBIG         MAP_PAGE(P2PS_RM_MAP_PAGE_BIG)
+#define PHUGE        MAP_PAGE(P2PS_RM_MAP_PAGE_HUGE)
+#define P512M        MAP_PAGE(P2PS_RM_MAP_PAGE_512M)
 
 static const struct probe_spec specs[] = {
         {"vid-4k", "vid-4k", 12, P4K, "default (read-write, GPU-cached)"},

@@ -22,10 +22,10 @@
 #include "p2pscope/gmmu_walk.h"
 #include "p2pscope/rm.h"
 
-#define PROBE_MAX_MAPS    24
-#define PROBE_MAX_PAGES   2 /* pages probed per mapping: the first and the second */
-#define PROBE_MAX_DIFFS   8
-#define PROBE_MAX_TABLES  5
+#define PROBE_MAX_MAPS   24
+#define PROBE_MAX_PAGES  2 /* pages probed per mapping: the first and the second */
+#define PROBE_MAX_DIFFS  8
+#define PROBE_MAX_TABLES 5
 
 enum probe_mem {
 	PROBE_VID = 0,  /* this GPU's video memory */
@@ -45,8 +45,8 @@ struct probe_alloc {
 
 /* One mapping of the plan. */
 struct probe_spec {
-	const char *name;   /* "vid-2m-ro" */
-	const char *alloc;  /* the allocation's name */
+	const char *name;  /* "vid-2m-ro" */
+	const char *alloc; /* the allocation's name */
 	unsigned page_shift;
 	uint32_t map_flags; /* NVOS46 flags besides the page size */
 	const char *what;   /* "read-only", "GPU-uncached", "coherent" ... */
@@ -106,7 +106,7 @@ struct probe_entry {
 	uint64_t entry_pa, va;
 	uint64_t raw[2], model[2];
 	const struct gmmu_entry_format *ef;
-	bool modelled;        /* a model exists (else `why` says why not) */
+	bool modelled; /* a model exists (else `why` says why not) */
 	unsigned n_diffs;
 	struct gmmu_field_diff diffs[PROBE_MAX_DIFFS];
 	const char *addr_source; /* "GET_PDE_INFO", "GET_SURFACE_PHYS_ATTR", "followed" ... */

@@ -50,14 +50,16 @@ static void print_page(const struct probe_run *run, const struct probe_map *m,
 		        p2ps_rm_status_str(p->phys_status, st, sizeof(st)));
 	fputc('\n', out);
 	if (p->pde_status != P2PS_RM_NV_OK)
-		fprintf(out, "    GET_PDE_INFO: %s\n", p2ps_rm_status_str(p->pde_status, st, sizeof(st)));
+		fprintf(out, "    GET_PDE_INFO: %s\n",
+		        p2ps_rm_status_str(p->pde_status, st, sizeof(st)));
 	for (unsigned t = 0; t < p->n_tables; t++)
-		fprintf(out, "    GET_PDE_INFO: %s PTEs in a table at %s 0x%" PRIx64 " (%u-byte entries)\n",
+		fprintf(out, "%s%s in %s 0x%" PRIx64 "%s", t ? ", " : "    GET_PDE_INFO: tables ",
 		        probe_size_str(p->tables[t].page_size, b1, sizeof(b1)),
-		        aspace_name(p->tables[t].aspace), p->tables[t].pa, p->tables[t].entry_size);
+		        aspace_name(p->tables[t].aspace), p->tables[t].pa,
+		        t + 1 == p->n_tables ? "\n" : "");
 	if (p->pte_status == P2PS_RM_NV_OK)
-		fprintf(out, "    GET_PTE_INFO: %s (%s)\n", p->pte_info_agrees ? "agrees" : "DIFFERS",
-		        p->pte_info_diff);
+		fprintf(out, "    GET_PTE_INFO: %s (%s)\n",
+		        p->pte_info_agrees ? "agrees" : "DIFFERS", p->pte_info_diff);
 	else
 		fprintf(out, "    GET_PTE_INFO: refused, %s\n",
 		        p2ps_rm_status_str(p->pte_status, st, sizeof(st)));
@@ -80,7 +82,8 @@ static void print_entry(const struct probe_entry *e, FILE *out)
 			fprintf(out, "      %s\n", e->why);
 		return;
 	}
-	fprintf(out, "  DIFFERS (model %s)\n", gmmu_entry_hex_str(e->ef, e->model, hex, sizeof(hex)));
+	fprintf(out, "  DIFFERS (model %s)\n",
+	        gmmu_entry_hex_str(e->ef, e->model, hex, sizeof(hex)));
 	for (unsigned i = 0; i < e->n_diffs && i < PROBE_MAX_DIFFS; i++)
 		fprintf(out, "      %-18s driver %-34s model %s\n",
 		        e->diffs[i].field ? e->diffs[i].field->name : "(unnamed bits)",
@@ -121,23 +124,27 @@ static void print_map(const struct probe_run *run, const struct probe_map *m, FI
 static void print_header(const struct probe_run *run, FILE *out)
 {
 	const struct p2ps_rm_card *c = &run->gpu.card;
-	fprintf(out, "pte-probe: GPU %u (%04x:%02x:%02x.%x, %04x:%04x, %s, format %s), driver %s "
-	             "(%s, RM layouts of series %s), %s\n",
+	fprintf(out,
+	        "pte-probe: GPU %u (%04x:%02x:%02x.%x, %04x:%04x, %s, format %s), driver %s "
+	        "(%s, RM layouts of series %s), %s\n",
 	        run->gpu_index, c->domain, c->bus, c->slot, c->function, c->vendor_id, c->device_id,
 	        run->gpu.chip[0] ? run->gpu.chip : "?", run->fmt ? run->fmt->name : "?",
-	        run->driver.version, run->driver.open_module ? "open kernel module" : "kernel module",
+	        run->driver.version,
+	        run->driver.open_module ? "open kernel module" : "kernel module",
 	        run->driver.layout ? run->driver.layout->series : "?",
 	        run->root ? "as root" : "not as root");
 	if (run->pdb_known)
 		fprintf(out, "page directory base: vid 0x%" PRIx64 " (GET_PDE_INFO)\n", run->pdb);
 	if (run->peer.asked) {
 		const struct probe_peer *pe = &run->peer;
-		fprintf(out, "peer: GPU %u, %s; this run changed the driver's peer state (NV50_P2P) "
-		             "until it ended\n",
+		fprintf(out,
+		        "peer: GPU %u, %s; this run changed the driver's peer state (NV50_P2P) "
+		        "until it ended\n",
 		        pe->index, pe->p2p ? gmmu_p2p_mode_name(pe->mode) : pe->note);
 		if (pe->p2p)
-			fprintf(out, "peer: id %u (GET_P2P_CAPS_V2 caps 0x%x), BAR1-P2P window 0x%" PRIx64
-			             " (+0x%" PRIx64 "), fabric base 0x%" PRIx64 "\n",
+			fprintf(out,
+			        "peer: id %u (GET_P2P_CAPS_V2 caps 0x%x), BAR1-P2P window "
+			        "0x%" PRIx64 " (+0x%" PRIx64 "), fabric base 0x%" PRIx64 "\n",
 			        pe->peer_id, pe->caps, pe->bar1_dma_address, pe->bar1_dma_size,
 			        pe->fabric_base);
 	}
@@ -165,9 +172,10 @@ void probe_print_text(const struct probe_run *run, FILE *out)
 		mapped += run->maps[i].state == PROBE_MAPPED;
 		failed += run->maps[i].state == PROBE_FAILED;
 	}
-	fprintf(out, "\nsummary: %u mappings (%u failed), %zu entries read (%" PRIu64
-	             " tables): %u agree, %u differ, %u not modelled, %u pages without a PTE, %u "
-	             "unexplained\n",
+	fprintf(out,
+	        "\nsummary: %u mappings (%u failed), %zu entries read (%" PRIu64
+	        " tables): %u agree, %u differ, %u not modelled, %u pages without a PTE, %u "
+	        "unexplained\n",
 	        mapped, failed, run->n_entries, run->walk_stats.tables, run->agree, run->differ,
 	        run->unmodelled, run->missing, run->extra);
 	fprintf(out, "RM objects: %u allocated, %u freed, %u left; %u mappings made, %u removed\n",
