@@ -38,19 +38,8 @@ ls -l /dev/nvidia* 2>&1 | head -8
 id -u
 
 step build
-sr=/tmp/p2ps-sysroot
-if ! { pkg-config --exists json-c libpci; } 2>/dev/null; then
-	mkdir -p $sr
-	for f in "${DEBS:-.cmp/debs}"/*.deb; do dpkg -x "$f" $sr; done
-	lib=$sr/usr/lib/x86_64-linux-gnu
-	for pc in "$lib"/pkgconfig/*.pc "$sr"/usr/share/pkgconfig/*.pc; do
-		[ -e "$pc" ] && sed -i "s#=/usr#=$sr/usr#" "$pc"
-	done
-	export PATH=$sr/usr/bin:$PATH LD_LIBRARY_PATH=$lib:${LD_LIBRARY_PATH:-}
-	export PKG_CONFIG_PATH=$lib/pkgconfig:$sr/usr/share/pkgconfig
-	command -v pkg-config >/dev/null || ln -sf pkgconf $sr/usr/bin/pkg-config
-	echo "using unpacked packages in $sr"
-fi
+. scripts/device-deps.sh
+p2ps_unpack_debs "${DEBS:-.cmp/debs}" json-c libpci
 bld=/tmp/p2ps-pte-probe-build
 cmake -S . -B $bld -DCMAKE_BUILD_TYPE=Release -DP2PS_TESTS=OFF >"$res/cmake.log" 2>&1 &&
 	cmake --build $bld -j "$(nproc)" --target pte-probe >>"$res/cmake.log" 2>&1 ||

@@ -22,17 +22,24 @@ int rm_escape(struct p2ps_rm *rm, struct p2ps_rm_call *c, struct p2ps_error *err
 	return rm->sys.ops->escape(rm->sys.ctx, c, err);
 }
 
+void *rm_grow(void *v, size_t *cap, size_t n, size_t elem)
+{
+	if (v && n < *cap)
+		return v;
+	size_t c = *cap ? *cap * 2 : 16;
+	void *p = realloc(v, c * elem);
+	if (p)
+		*cap = c;
+	return p;
+}
+
 int rm_track(struct p2ps_rm *rm, uint32_t handle, uint32_t parent, uint32_t cls,
              struct p2ps_error *err)
 {
-	if (rm->n_objs == rm->cap_objs) {
-		size_t cap = rm->cap_objs ? rm->cap_objs * 2 : 16;
-		struct rm_object *o = realloc(rm->objs, cap * sizeof(*o));
-		if (!o)
-			return p2ps_error_set(err, P2PS_ENOMEM, "RM client: out of memory");
-		rm->objs = o;
-		rm->cap_objs = cap;
-	}
+	struct rm_object *o = rm_grow(rm->objs, &rm->cap_objs, rm->n_objs, sizeof(*o));
+	if (!o)
+		return p2ps_error_set(err, P2PS_ENOMEM, "RM client: out of memory");
+	rm->objs = o;
 	rm->objs[rm->n_objs++] = (struct rm_object){.handle = handle, .parent = parent, .cls = cls};
 	rm->st.allocs++;
 	rm->st.live++;

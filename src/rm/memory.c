@@ -49,14 +49,10 @@ int p2ps_rm_mem_alloc(struct p2ps_rm *rm, const struct p2ps_rm_gpu *gpu,
 
 static int remember_map(struct p2ps_rm *rm, const struct rm_dma_map *m, struct p2ps_error *err)
 {
-	if (rm->n_maps == rm->cap_maps) {
-		size_t cap = rm->cap_maps ? rm->cap_maps * 2 : 16;
-		struct rm_dma_map *v = realloc(rm->maps, cap * sizeof(*v));
-		if (!v)
-			return p2ps_error_set(err, P2PS_ENOMEM, "RM client: out of memory");
-		rm->maps = v;
-		rm->cap_maps = cap;
-	}
+	struct rm_dma_map *v = rm_grow(rm->maps, &rm->cap_maps, rm->n_maps, sizeof(*v));
+	if (!v)
+		return p2ps_error_set(err, P2PS_ENOMEM, "RM client: out of memory");
+	rm->maps = v;
 	rm->maps[rm->n_maps++] = *m;
 	rm->st.maps++;
 	return 0;
