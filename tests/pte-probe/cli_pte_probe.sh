@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# pte-probe end to end on the captures the H100 machine recorded (driver 580.159.04):
+# pte-probe end to end on the captures the H100 and H200 machines recorded (580.159.04):
 #   - the root run replays to "every entry agrees" (exit 0), in text and JSON, and the
 #     entries are the ones the device run read (raw values checked against the capture);
 #   - one entry altered in the capture (the sysmem PTE's aperture) is reported as differing,
@@ -57,6 +57,12 @@ has "$W/out" "PD0[1]        vid 0x5010     0x0000000000200681  agrees (address: 
 ! grep -q DIFFERS "$W/out" || fail "DIFFERS in the H100 report"
 expect 0 "$T" --replay "$MIN" --page-sizes 2M
 has "$W/out" "4 mappings (0 failed)"
+# the H200 machine (same GH100 MMU, 141 GB, same driver): every entry agrees as well
+expect 0 "$T" --replay "$F/h200-580.159.04-root.json"
+has "$W/out" "(0000:00:06.0, 10de:2335, GH100, format v3-gh), driver 580.159.04"
+has "$W/out" "30 entries read (8 tables): 30 agree, 0 differ"
+expect 3 "$T" --replay "$F/h200-580.159.04-user.json"
+has "$W/out" "reading page-table entries needs root"
 
 # JSON: each PTE the probe mapped is the value the capture's page held at its entry address
 # (read independently here from the capture's words), and every entry agrees.
