@@ -149,6 +149,28 @@ static int pde_space(const struct gmmu_pde_view *v, enum p2ps_mem_space *out)
 	}
 }
 
+/* The optional hooks (gmmu_walk_opts): a followed directory entry, with its stored bytes;
+ * a table's bytes, read through fetch when the set lacks them. */
+static int report_dir(struct walk *w, struct gmmu_dir_entry *d, struct p2ps_error *err)
+{
+	const uint8_t *e = p2ps_mem_set_at(w->mem, d->space, d->entry_pa, d->level->entry_size);
+	d->w[0] = e ? p2ps_le64(e) : 0;
+	d->w[1] = e && d->level->entry_size > 8 ? p2ps_le64(e + 8) : 0;
+	return w->o->dir_fn(w->ctx, d, err);
+}
+
+static int table_bytes(struct walk *w, enum p2ps_mem_space space, uint64_t pa, uint64_t bytes,
+                       const uint8_t **t, struct p2ps_error *err)
+{
+	*t = p2ps_mem_set_at(w->mem, space, pa, bytes);
+	if (*t || !w->o->fetch)
+		return 0;
+	int rc = w->o->fetch(w->o->fetch_ctx, space, pa, bytes, err);
+	if (rc == 0)
+		*t = p2ps_mem_set_at(w->mem, space, pa, bytes);
+	return rc;
+}
+
 static int follow(struct walk *w, const struct gmmu_level *parent, uint32_t index,
                   enum p2ps_mem_space space, uint64_t entry_pa, const struct gmmu_pde_view *v,
                   const struct gmmu_level *next, uint64_t va, const char *half,
@@ -177,10 +199,7 @@ static int follow(struct walk *w, const struct gmmu_level *parent, uint32_t inde
 		        .next_space = ns,
 		        .next_pa = v->addr,
 		};
-		const uint8_t *e = p2ps_mem_set_at(w->mem, space, entry_pa, parent->entry_size);
-		d.w[0] = e ? p2ps_le64(e) : 0;
-		d.w[1] = e && parent->entry_size > 8 ? p2ps_le64(e + 8) : 0;
-		int rc = w->o->dir_fn(w->ctx, &d, err);
+		int rc = report_dir(w, &d, err);
 		if (rc)
 			return rc;
 	}
@@ -239,13 +258,10 @@ static int walk_table(struct walk *w, const struct gmmu_level *lv, enum p2ps_mem
 		        "the address space",
 		        from, (unsigned long long)va_base, level_name(lv),
 		        p2ps_mem_space_name(space), (unsigned long long)pa);
-	const uint8_t *t = p2ps_mem_set_at(w->mem, space, pa, bytes);
-	if (!t && w->o->fetch) {
-		int rc = w->o->fetch(w->o->fetch_ctx, space, pa, bytes, err);
-		if (rc)
-			return rc;
-		t = p2ps_mem_set_at(w->mem, space, pa, bytes);
-	}
+	const uint8_t *t;
+	int frc = table_bytes(w, space, pa, bytes, &t, err);
+	if (frc)
+		return frc;
 	if (!t)
 		return p2ps_error_set(
 		        err, P2PS_EINVAL,
