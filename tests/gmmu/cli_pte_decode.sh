@@ -111,7 +111,7 @@ check "p2p bar1 ad102 --peer 5 overwritten by the address" \
 check "p2p level line" "# PTE of a 2M page at level PD0 (VA 28:21)" \
 	"$("$P" p2p --chip GB202 --mode bar1 --bar1 0x28800000000 --page-size 2M | grep '^# PTE')"
 check "p2p says the bits do not depend on the page size" 1 \
-	"$("$P" p2p --chip GB202 --mode stock --page-size 64K | grep -c 'same bits for every page size (4K, 64K, 128K, 2M, 512M, 256G)')"
+	"$("$P" p2p --chip GB202 --mode stock --page-size 64K | grep -c 'same bits for every page size of v3-gb (4K, 64K, 128K, 2M, 512M, 256G)')"
 check "p2p 128K level" "# PTE of a 128K page at level PT_BIG (VA 20:17)" \
 	"$("$P" p2p --chip AD102 --mode stock --offset 128K --page-size 128K | grep '^# PTE')"
 check "p2p --help lists 128K" 1 "$("$P" p2p --help | grep -c '4K (default), 64K, 128K')"

@@ -461,7 +461,7 @@ static void print_level(const struct gmmu_format *f, const struct gmmu_p2p_resul
 	       res->level->va_hi,
 	       res->page_size > (1ull << res->level->page_shift) ? res->level->alt_va_lo
 	                                                        : res->level->va_lo);
-	printf("# %s writes the same bits for every page size (%s): the size only picks the "
+	printf("# the same bits for every page size of %s (%s): the page size only picks the "
 	       "level and the alignment\n",
 	       f->name, all);
 }
