@@ -112,8 +112,9 @@ struct gmmu_value {
 /* Field flags. */
 #define GMMU_FIELD_F_ALIAS     0x1u /* same bits as another field; accepted, not displayed */
 #define GMMU_FIELD_F_READ_ONLY 0x2u /* header marks the values R---V (ENCRYPTED on v2) */
-#define GMMU_FIELD_F_IF_SET    0x4u /* shown only when non-zero (fields no writer sets, such as
-                                     * the peer index of a v2 PDE, which the header defines) */
+/* Shown only when non-zero: a field the header defines but no writer sets (the peer index
+ * of a v2 PDE). */
+#define GMMU_FIELD_F_IF_SET 0x4u
 
 struct gmmu_field {
 	const char *name; /* hwref name without NV_MMU_VERn_{PTE,PDE,DUAL_PDE}_ */

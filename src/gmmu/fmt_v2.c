@@ -53,14 +53,14 @@
 #define V2_DUAL_IS_PTE                 0, 0 /* tu102 only */
 #define V2_DUAL_APERTURE_BIG           2, 1
 #define V2_DUAL_VOL_BIG                3, 3
-#define V2_DUAL_NO_ATS                 5, 5 /* tu102 only; inside ADDRESS_BIG_* */
+#define V2_DUAL_NO_ATS                 5, 5   /* tu102 only; inside ADDRESS_BIG_* */
 #define V2_DUAL_ADDRESS_BIG_VID        32, 4  /* (35-3):(8-4) */
 #define V2_DUAL_ADDRESS_BIG_VID_PEER   35, 33 /* 35:(36-3), tu102 only */
 #define V2_DUAL_ADDRESS_BIG_SYS        53, 4  /* 53:(8-4) */
 #define V2_DUAL_APERTURE_SMALL         66, 65
 #define V2_DUAL_VOL_SMALL              67, 67
-#define V2_DUAL_ADDRESS_SMALL_VID      96, 72  /* (99-3):72 */
-#define V2_DUAL_ADDRESS_SMALL_VID_PEER 99, 97  /* 99:(100-3), tu102 only */
+#define V2_DUAL_ADDRESS_SMALL_VID      96, 72 /* (99-3):72 */
+#define V2_DUAL_ADDRESS_SMALL_VID_PEER 99, 97 /* 99:(100-3), tu102 only */
 #define V2_DUAL_ADDRESS_SMALL_SYS      117, 72
 #define V2_DUAL_ADDRESS_BIG_SHIFT      8
 #define V2_DUAL_ADDRESS_SHIFT          12
@@ -167,8 +167,8 @@ static const struct gmmu_field v2_pte_fields_tu[] = {
 	         .source = (src)),                                                                 \
 	        VOL_ROW(src, "VOL", GMMU_HALF_NONE, V2_PDE_VOL)
 #define V2_PDE_ADDR_ROWS(src)                                                                      \
-	ADDR_ROW(src, "ADDRESS_SYS", GMMU_ROLE_ADDR_SYS, V2_PDE_ADDRESS_SHIFT,             \
-	                 GMMU_APER_PDE_SYS, GMMU_HALF_NONE, V2_PDE_ADDRESS_SYS),                   \
+	ADDR_ROW(src, "ADDRESS_SYS", GMMU_ROLE_ADDR_SYS, V2_PDE_ADDRESS_SHIFT, GMMU_APER_PDE_SYS,  \
+	         GMMU_HALF_NONE, V2_PDE_ADDRESS_SYS),                                              \
 	        ADDR_ROW(src, "ADDRESS_VID", GMMU_ROLE_ADDR_VID, V2_PDE_ADDRESS_SHIFT,             \
 	                 GMMU_APER_PDE_VIDEO, GMMU_HALF_NONE, V2_PDE_ADDRESS_VID)
 
@@ -190,8 +190,8 @@ static const struct gmmu_field v2_pde_fields_tu[] = {
 	         GMMU_VALUES(gmmu_pde_aperture_values), .source = (src)),                          \
 	        VOL_ROW(src, "VOL_BIG", GMMU_HALF_BIG, V2_DUAL_VOL_BIG)
 #define V2_DUAL_BIG_ADDR_ROWS(src)                                                                 \
-	ADDR_ROW(src, "ADDRESS_BIG_VID", GMMU_ROLE_ADDR_VID, V2_DUAL_ADDRESS_BIG_SHIFT,    \
-	                 GMMU_APER_PDE_VIDEO, GMMU_HALF_BIG, V2_DUAL_ADDRESS_BIG_VID),             \
+	ADDR_ROW(src, "ADDRESS_BIG_VID", GMMU_ROLE_ADDR_VID, V2_DUAL_ADDRESS_BIG_SHIFT,            \
+	         GMMU_APER_PDE_VIDEO, GMMU_HALF_BIG, V2_DUAL_ADDRESS_BIG_VID),                     \
 	        ADDR_ROW(src, "ADDRESS_BIG_SYS", GMMU_ROLE_ADDR_SYS, V2_DUAL_ADDRESS_BIG_SHIFT,    \
 	                 GMMU_APER_PDE_SYS, GMMU_HALF_BIG, V2_DUAL_ADDRESS_BIG_SYS)
 #define V2_DUAL_SMALL_ROWS(src)                                                                    \
@@ -284,7 +284,8 @@ static const struct gmmu_entry_format v2_pte_tu = {
 	}
 #define V2_DUAL_FAST(H, SH)                                                                        \
 	{                                                                                          \
-		.aperture = GMMU_BITS(0, V2_DUAL_APERTURE_##H), .vol = GMMU_BITS(0, V2_DUAL_VOL_##H), \
+		.aperture = GMMU_BITS(0, V2_DUAL_APERTURE_##H),                                    \
+		.vol = GMMU_BITS(0, V2_DUAL_VOL_##H),                                              \
 		.addr = {GMMU_NO_ADDR, GMMU_BITS(SH, V2_DUAL_ADDRESS_##H##_VID),                   \
 		         GMMU_BITS(SH, V2_DUAL_ADDRESS_##H##_SYS),                                 \
 		         GMMU_BITS(SH, V2_DUAL_ADDRESS_##H##_SYS)},                                \

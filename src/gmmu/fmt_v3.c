@@ -101,7 +101,23 @@ static const struct gmmu_value v3_pde_pcf_invalid_values[4] = {
 #define SRC .source = "hopper/gh100"
 
 /* The PTE rows; kinds_source names the header of the KIND values (NULL: hopper/gh100). */
-#define V3_PTE_ROWS(kinds_source)                                                                  	GMMU_ROW("VALID", V3_PTE_VALID, .kind = GMMU_FIELD_BOOL, .role = GMMU_ROLE_VALID,          	         .apertures = GMMU_APER_ALL, GMMU_VALUES(gmmu_bool_values), SRC),                  	        GMMU_ROW("APERTURE", V3_PTE_APERTURE, .kind = GMMU_FIELD_ENUM,                     	                 .role = GMMU_ROLE_APERTURE, .apertures = GMMU_APER_ALL,                   	                 GMMU_VALUES(gmmu_pte_aperture_values), SRC),                              	        GMMU_ROW("PCF", V3_PTE_PCF, .kind = GMMU_FIELD_ENUM, .role = GMMU_ROLE_PCF,        	                 .apertures = GMMU_APER_ALL, GMMU_VALUES(v3_pte_pcf_values),               	                 GMMU_VALUES_INVALID(v3_pte_pcf_invalid_values), SRC),                     	        GMMU_ROW("KIND", V3_PTE_KIND, .kind = GMMU_FIELD_ENUM, .role = GMMU_ROLE_KIND,     	                 .apertures = GMMU_APER_ALL, GMMU_VALUES(gmmu_kind_values_tu), SRC,        	                 .values_source = (kinds_source)),                                         	        GMMU_ROW("ADDRESS", V3_PTE_ADDRESS, .kind = GMMU_FIELD_ADDR,                       	                 .role = GMMU_ROLE_ADDR, .setter = GMMU_SETTER_DESC64,                     	                 .addr_shift = V3_PTE_ADDRESS_SHIFT, .apertures = GMMU_APER_ALL, SRC),     	        GMMU_ROW("PEER_ID", V3_PTE_PEER_ID, .kind = GMMU_FIELD_INT,                        	                 .role = GMMU_ROLE_PEER_INDEX, .apertures = GMMU_APER_PTE_PEER, SRC)
+#define V3_PTE_ROWS(kinds_source)                                                                  \
+	GMMU_ROW("VALID", V3_PTE_VALID, .kind = GMMU_FIELD_BOOL, .role = GMMU_ROLE_VALID,          \
+	         .apertures = GMMU_APER_ALL, GMMU_VALUES(gmmu_bool_values), SRC),                  \
+	        GMMU_ROW("APERTURE", V3_PTE_APERTURE, .kind = GMMU_FIELD_ENUM,                     \
+	                 .role = GMMU_ROLE_APERTURE, .apertures = GMMU_APER_ALL,                   \
+	                 GMMU_VALUES(gmmu_pte_aperture_values), SRC),                              \
+	        GMMU_ROW("PCF", V3_PTE_PCF, .kind = GMMU_FIELD_ENUM, .role = GMMU_ROLE_PCF,        \
+	                 .apertures = GMMU_APER_ALL, GMMU_VALUES(v3_pte_pcf_values),               \
+	                 GMMU_VALUES_INVALID(v3_pte_pcf_invalid_values), SRC),                     \
+	        GMMU_ROW("KIND", V3_PTE_KIND, .kind = GMMU_FIELD_ENUM, .role = GMMU_ROLE_KIND,     \
+	                 .apertures = GMMU_APER_ALL, GMMU_VALUES(gmmu_kind_values_tu), SRC,        \
+	                 .values_source = (kinds_source)),                                         \
+	        GMMU_ROW("ADDRESS", V3_PTE_ADDRESS, .kind = GMMU_FIELD_ADDR,                       \
+	                 .role = GMMU_ROLE_ADDR, .setter = GMMU_SETTER_DESC64,                     \
+	                 .addr_shift = V3_PTE_ADDRESS_SHIFT, .apertures = GMMU_APER_ALL, SRC),     \
+	        GMMU_ROW("PEER_ID", V3_PTE_PEER_ID, .kind = GMMU_FIELD_INT,                        \
+	                 .role = GMMU_ROLE_PEER_INDEX, .apertures = GMMU_APER_PTE_PEER, SRC)
 
 static const struct gmmu_field v3_pte_fields_gh[] = {V3_PTE_ROWS(NULL)};
 static const struct gmmu_field v3_pte_fields_gb[] = {V3_PTE_ROWS("blackwell/gb202")};
@@ -162,7 +178,31 @@ static const struct gmmu_field v3_dual_pde_fields[] = {
  * INVALID with PCF_BIG SPARSE_ATS_ALLOWED (only sub-level 0 gets the PCF). */
 #define V3_SPARSE_PCF (1ull << 3)
 
-#define V3_PTE(fields_)                                                                            	{                                                                                          		.type = GMMU_ENTRY_PTE, .prefix = "NV_MMU_VER3_PTE_", .size = 8,                   		.addr_shift = V3_PTE_ADDRESS_SHIFT, .fields = (fields_),                           		.n_fields = GMMU_ARRAY_SIZE(fields_), .sparse = {V3_SPARSE_PCF, 0},                		.fast = {{                                                                         		        .valid = GMMU_BITS(0, V3_PTE_VALID),                                       		        .aperture = GMMU_BITS(0, V3_PTE_APERTURE),                                 		        .peer_index = GMMU_BITS(0, V3_PTE_PEER_ID),                                		        .kind = GMMU_BITS(0, V3_PTE_KIND),                                         		        .pcf = GMMU_BITS(0, V3_PTE_PCF),                                           		        .addr = {GMMU_BITS(V3_PTE_ADDRESS_SHIFT, V3_PTE_ADDRESS),                  		                 GMMU_BITS(V3_PTE_ADDRESS_SHIFT, V3_PTE_ADDRESS),                  		                 GMMU_BITS(V3_PTE_ADDRESS_SHIFT, V3_PTE_ADDRESS),                  		                 GMMU_BITS(V3_PTE_ADDRESS_SHIFT, V3_PTE_ADDRESS)},                 		        .aperture_sw = {GMMU_APERTURE_VIDEO, GMMU_APERTURE_PEER,                   		                        GMMU_APERTURE_SYS_COH, GMMU_APERTURE_SYS_NONCOH},          		        .pcf_uncached = V3_PCF_UNCACHED,                                           		        .pcf_privilege = V3_PCF_PRIVILEGE,                                         		        .pcf_read_only = V3_PCF_RO,                                                		        .pcf_no_atomic = V3_PCF_NO_ATOMIC,                                         		        .pcf_acd = V3_PCF_ACD,                                                     		        .pcf_sparse = V3_PCF_SPARSE,                                               		}},                                                                                	}
+#define V3_PTE(fields_)                                                                            \
+	{                                                                                          \
+		.type = GMMU_ENTRY_PTE, .prefix = "NV_MMU_VER3_PTE_", .size = 8,                   \
+		.addr_shift = V3_PTE_ADDRESS_SHIFT, .fields = (fields_),                           \
+		.n_fields = GMMU_ARRAY_SIZE(fields_), .sparse = {V3_SPARSE_PCF, 0},                \
+		.fast = {{                                                                         \
+		        .valid = GMMU_BITS(0, V3_PTE_VALID),                                       \
+		        .aperture = GMMU_BITS(0, V3_PTE_APERTURE),                                 \
+		        .peer_index = GMMU_BITS(0, V3_PTE_PEER_ID),                                \
+		        .kind = GMMU_BITS(0, V3_PTE_KIND),                                         \
+		        .pcf = GMMU_BITS(0, V3_PTE_PCF),                                           \
+		        .addr = {GMMU_BITS(V3_PTE_ADDRESS_SHIFT, V3_PTE_ADDRESS),                  \
+		                 GMMU_BITS(V3_PTE_ADDRESS_SHIFT, V3_PTE_ADDRESS),                  \
+		                 GMMU_BITS(V3_PTE_ADDRESS_SHIFT, V3_PTE_ADDRESS),                  \
+		                 GMMU_BITS(V3_PTE_ADDRESS_SHIFT, V3_PTE_ADDRESS)},                 \
+		        .aperture_sw = {GMMU_APERTURE_VIDEO, GMMU_APERTURE_PEER,                   \
+		                        GMMU_APERTURE_SYS_COH, GMMU_APERTURE_SYS_NONCOH},          \
+		        .pcf_uncached = V3_PCF_UNCACHED,                                           \
+		        .pcf_privilege = V3_PCF_PRIVILEGE,                                         \
+		        .pcf_read_only = V3_PCF_RO,                                                \
+		        .pcf_no_atomic = V3_PCF_NO_ATOMIC,                                         \
+		        .pcf_acd = V3_PCF_ACD,                                                     \
+		        .pcf_sparse = V3_PCF_SPARSE,                                               \
+		}},                                                                                \
+	}
 
 static const struct gmmu_entry_format v3_pte_gh = V3_PTE(v3_pte_fields_gh);
 static const struct gmmu_entry_format v3_pte_gb = V3_PTE(v3_pte_fields_gb);

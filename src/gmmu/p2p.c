@@ -152,18 +152,19 @@ static int bar1_aperture(const struct gmmu_format *f, const struct gmmu_p2p_requ
 	case GMMU_BAR1_TINYGRAD: *out = GMMU_APERTURE_SYS_COH; break;
 	case GMMU_BAR1_STOCK:
 		if (!(f->flags & GMMU_FORMAT_F_BAR1P2P))
-			return p2ps_error_set(err, P2PS_ENOTSUP,
-			                      "the stock driver has a BAR1-P2P path on GH100 and "
-			                      "Blackwell only (kbusCreateP2PMappingForBar1P2P_GH100)");
+			return p2ps_error_set(
+			        err, P2PS_ENOTSUP,
+			        "the stock driver has a BAR1-P2P path on GH100 and "
+			        "Blackwell only (kbusCreateP2PMappingForBar1P2P_GH100)");
 		*out = f->flags & GMMU_FORMAT_F_BAR1P2P_COHERENT ? GMMU_APERTURE_SYS_COH
-		                                                   : GMMU_APERTURE_SYS_NONCOH;
+		                                                 : GMMU_APERTURE_SYS_NONCOH;
 		break;
 	default:
 		return p2ps_error_set(err, P2PS_EINVAL, "unknown BAR1-P2P form %d",
 		                      (int)rq->bar1_form);
 	}
-	bool patch = rq->bar1_form == GMMU_BAR1_PATCH ||
-	             rq->bar1_form == GMMU_BAR1_PATCH_AS_PUBLISHED;
+	bool patch =
+	        rq->bar1_form == GMMU_BAR1_PATCH || rq->bar1_form == GMMU_BAR1_PATCH_AS_PUBLISHED;
 	if (rq->bar1_peer_index && !patch)
 		return p2ps_error_set(err, P2PS_ENOTSUP,
 		                      "the %s BAR1-P2P form writes no peer index",
@@ -198,8 +199,8 @@ static int p2p_target(const struct gmmu_p2p_request *rq, const struct gmmu_p2p_r
 
 /* Flags, aperture, KIND, COMPTAGLINE (v2) or PCF (v3), in the order of
  * nvGpuOpsBuildExternalAllocPtes (the CUDA/UVM path the patch edits). */
-static int p2p_flags(const struct gmmu_entry_format *ef, const struct gmmu_p2p_request *rq,
-                     int ap, uint64_t w[2], struct p2ps_error *err)
+static int p2p_flags(const struct gmmu_entry_format *ef, const struct gmmu_p2p_request *rq, int ap,
+                     uint64_t w[2], struct p2ps_error *err)
 {
 	const struct gmmu_fast *x = &ef->fast[0];
 	enum gmmu_write_mode m = rq->write_mode;

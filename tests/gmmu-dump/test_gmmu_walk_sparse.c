@@ -18,8 +18,8 @@
 #include "p2pscope/gmmu_dump.h"
 #include "p2pscope/gmmu_walk.h"
 
-#define MEM_BASE 0x100000ull
-#define MEM_SIZE 0x8000ull
+#define MEM_BASE  0x100000ull
+#define MEM_SIZE  0x8000ull
 #define MAX_ITEMS 16
 
 static uint8_t img[MEM_SIZE];

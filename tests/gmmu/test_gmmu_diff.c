@@ -73,8 +73,8 @@ static void check_decode(const struct gmmu_entry_format *ef, const struct gmmu_d
 			v >>= fd->addr_shift;
 		if (!d->shown[i] || d->value[i] != v)
 			fail_msg("vectors.txt:%zu: %s decodes %s as 0x%llx (shown %d), want %s",
-			         lineno, toks[t], toks[t], (unsigned long long)d->value[i], d->shown[i],
-			         eq + 1);
+			         lineno, toks[t], toks[t], (unsigned long long)d->value[i],
+			         d->shown[i], eq + 1);
 		listed[i] = true;
 		*eq = '=';
 	}
@@ -116,8 +116,8 @@ static void check_views(const struct gmmu_format *f, enum gmmu_entry_type t, con
 		sp = big.sparse || small.sparse;
 	}
 	if (valid != d->valid || sp != sparse)
-		fail_msg("vectors.txt:%zu: view valid %d sparse %d, want valid %d sparse %d", lineno,
-		         valid, sp, d->valid, sparse);
+		fail_msg("vectors.txt:%zu: view valid %d sparse %d, want valid %d sparse %d",
+		         lineno, valid, sp, d->valid, sparse);
 }
 
 static void count(struct coverage *c, const char *chip, enum gmmu_entry_type t)
@@ -176,7 +176,8 @@ static void check_line(char *line, size_t lineno, struct coverage *cov)
 	gmmu_entry_decode(ef, raw, &d);
 	if (d.unexplained[0] != unexplained[0] || d.unexplained[1] != unexplained[1])
 		fail_msg("vectors.txt:%zu: unexplained bits 0x%016llx%016llx", lineno,
-		         (unsigned long long)d.unexplained[1], (unsigned long long)d.unexplained[0]);
+		         (unsigned long long)d.unexplained[1],
+		         (unsigned long long)d.unexplained[0]);
 	check_decode(ef, &d, toks + 4, nf, lineno);
 	if (!noview)
 		check_views(f, t, raw, &d, sparse, lineno);

@@ -48,8 +48,8 @@ static void gb202_bar1_p2p_pte(void **state)
 	        .bar1_base = PEER_BAR1,
 	        .offset = PEER_OFFSET,
 	        .page_size = 2u << 20,
-	        .kind = 6,    /* GENERIC_MEMORY */
-	        .vol = true,  /* GPU-uncached: the driver's default for peer memory */
+	        .kind = 6,   /* GENERIC_MEMORY */
+	        .vol = true, /* GPU-uncached: the driver's default for peer memory */
 	        .write_mode = GMMU_WRITE_CHECKED,
 	        /* .bar1_form = GMMU_BAR1_PATCH (0) is the default: SYSTEM_NON_COHERENT */
 	};

@@ -246,9 +246,9 @@ static json_object *entry_json(const struct gmmu_entry_format *ef)
 	}
 	json_object_object_add(e, "fields", fields);
 	char hex[48];
-	json_object_object_add(e, "sparse",
-	                       json_object_new_string(gmmu_entry_hex_str(ef, ef->sparse, hex,
-	                                                                 sizeof(hex))));
+	json_object_object_add(
+	        e, "sparse",
+	        json_object_new_string(gmmu_entry_hex_str(ef, ef->sparse, hex, sizeof(hex))));
 	return e;
 }
 

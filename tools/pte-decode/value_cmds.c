@@ -331,8 +331,10 @@ static json_object *decoded_json(const struct gmmu_format *f, const struct gmmu_
 		        jf, "value",
 		        json_object_new_string(gmmu_decoded_value_str(d, i, buf, sizeof(buf))));
 		if (fd->kind == GMMU_FIELD_ENUM || fd->kind == GMMU_FIELD_BOOL) {
-			/* "value" parses back either way; "value_name" says whether it has a name. */
-			const char *nm = gmmu_field_value_name(fd, d->value[i], d->half_valid[fd->half]);
+			/* "value" parses back either way; "value_name" says whether it has a name.
+			 */
+			const char *nm =
+			        gmmu_field_value_name(fd, d->value[i], d->half_valid[fd->half]);
 			json_object_object_add(jf, "value_name",
 			                       json_object_new_string(nm ? nm : "unknown"));
 		}
@@ -460,7 +462,7 @@ static void print_level(const struct gmmu_format *f, const struct gmmu_p2p_resul
 	printf("# PTE of a %s page at level %s (VA %u:%u)\n", ps, res->level->name,
 	       res->level->va_hi,
 	       res->page_size > (1ull << res->level->page_shift) ? res->level->alt_va_lo
-	                                                        : res->level->va_lo);
+	                                                         : res->level->va_lo);
 	printf("# the same bits for every page size of %s (%s): the page size only picks the "
 	       "level and the alignment\n",
 	       f->name, all);
@@ -516,8 +518,9 @@ static void p2p_json(const struct value_opts *o, const struct gmmu_decoded *d,
 	json_object *j = decoded_json(o->fmt, d);
 	json_object_object_add(j, "mode", json_object_new_string(gmmu_p2p_mode_name(o->rq.mode)));
 	if (o->rq.mode == GMMU_P2P_BAR1)
-		json_object_object_add(j, "bar1_form",
-		                       json_object_new_string(gmmu_bar1_form_name(o->rq.bar1_form)));
+		json_object_object_add(
+		        j, "bar1_form",
+		        json_object_new_string(gmmu_bar1_form_name(o->rq.bar1_form)));
 	json_object_object_add(j, "level", json_object_new_string(res->level->name));
 	json_object_object_add(j, "page_size", json_object_new_uint64(res->page_size));
 	json_object_object_add(j, "same_for_every_page_size", json_object_new_boolean(1));
@@ -530,11 +533,12 @@ static void p2p_json(const struct value_opts *o, const struct gmmu_decoded *d,
 
 int pte_decode_cmd_p2p(int argc, char **argv)
 {
-	static const int allowed[] = {
-	        OPT_CHIP, OPT_FORMAT, OPT_AS_WRITTEN, OPT_JSON,      'q',      OPT_MODE,
-	        OPT_PEER, OPT_BAR1,   OPT_FABRIC,     OPT_OFFSET,    OPT_KIND, OPT_PAGE_SIZE,
-	        OPT_VOL,  OPT_RO,     OPT_PRIV,       OPT_ATOMIC,    OPT_ACE,  OPT_NVSWITCH,
-	        OPT_FORM, OPT_CACHED, 0};
+	static const int allowed[] = {OPT_CHIP,   OPT_FORMAT,   OPT_AS_WRITTEN, OPT_JSON,
+	                              'q',        OPT_MODE,     OPT_PEER,       OPT_BAR1,
+	                              OPT_FABRIC, OPT_OFFSET,   OPT_KIND,       OPT_PAGE_SIZE,
+	                              OPT_VOL,    OPT_RO,       OPT_PRIV,       OPT_ATOMIC,
+	                              OPT_ACE,    OPT_NVSWITCH, OPT_FORM,       OPT_CACHED,
+	                              0};
 	struct value_opts o = {.entry = GMMU_ENTRY_PTE};
 	int rc = parse_opts(argc, argv, &o, allowed, p2p_help);
 	if (rc >= 0)
