@@ -21,6 +21,15 @@
 static const char *const mode_names[] = {"stock", "nvlink", "bar1"};
 static const char *const form_names[] = {"patch", "patch-as-published", "tinygrad", "stock"};
 
+/* Index of s in names (case-insensitive), or -1. */
+static int name_index(const char *const *names, size_t n, const char *s)
+{
+	for (size_t i = 0; s && i < n; i++)
+		if (!strcasecmp(s, names[i]))
+			return (int)i;
+	return -1;
+}
+
 const char *gmmu_p2p_mode_name(enum gmmu_p2p_mode m)
 {
 	return (unsigned)m < GMMU_ARRAY_SIZE(mode_names) ? mode_names[m] : "unknown";
@@ -28,13 +37,12 @@ const char *gmmu_p2p_mode_name(enum gmmu_p2p_mode m)
 
 int gmmu_p2p_mode_parse(const char *s, enum gmmu_p2p_mode *out, struct p2ps_error *err)
 {
-	for (unsigned i = 0; i < GMMU_ARRAY_SIZE(mode_names); i++)
-		if (s && !strcasecmp(s, mode_names[i])) {
-			*out = (enum gmmu_p2p_mode)i;
-			return 0;
-		}
-	return p2ps_error_set(err, P2PS_EINVAL, "unknown P2P mode '%s' (stock, nvlink, bar1)",
-	                      s ? s : "");
+	int i = name_index(mode_names, GMMU_ARRAY_SIZE(mode_names), s);
+	if (i < 0)
+		return p2ps_error_set(err, P2PS_EINVAL,
+		                      "unknown P2P mode '%s' (stock, nvlink, bar1)", s ? s : "");
+	*out = (enum gmmu_p2p_mode)i;
+	return 0;
 }
 
 const char *gmmu_bar1_form_name(enum gmmu_bar1_form f)
@@ -44,15 +52,14 @@ const char *gmmu_bar1_form_name(enum gmmu_bar1_form f)
 
 int gmmu_bar1_form_parse(const char *s, enum gmmu_bar1_form *out, struct p2ps_error *err)
 {
-	for (unsigned i = 0; i < GMMU_ARRAY_SIZE(form_names); i++)
-		if (s && !strcasecmp(s, form_names[i])) {
-			*out = (enum gmmu_bar1_form)i;
-			return 0;
-		}
-	return p2ps_error_set(err, P2PS_EINVAL,
-	                      "unknown BAR1-P2P form '%s' (patch, patch-as-published, tinygrad, "
-	                      "stock)",
-	                      s ? s : "");
+	int i = name_index(form_names, GMMU_ARRAY_SIZE(form_names), s);
+	if (i < 0)
+		return p2ps_error_set(err, P2PS_EINVAL,
+		                      "unknown BAR1-P2P form '%s' (patch, patch-as-published, "
+		                      "tinygrad, stock)",
+		                      s ? s : "");
+	*out = (enum gmmu_bar1_form)i;
+	return 0;
 }
 
 /* Hardware aperture value of a software aperture in a PTE, or -1. */

@@ -190,8 +190,10 @@ static void differential_vectors(void **state)
 {
 	(void)state;
 	FILE *fp = fopen(p2ps_test_src_path(VECTORS), "r");
-	if (!fp)
+	if (!fp) {
 		fail_msg("cannot open %s", p2ps_test_src_path(VECTORS));
+		return;
+	}
 	struct coverage cov = {0};
 	char line[1024];
 	size_t lineno = 0;

@@ -459,10 +459,11 @@ static void print_level(const struct gmmu_format *f, const struct gmmu_p2p_resul
 	char ps[16], all[96];
 	size_name(res->page_size, ps, sizeof(ps));
 	page_sizes(f, all, sizeof(all));
+	/* 128 KiB big pages: PT_BIG indexes fewer VA bits. */
+	unsigned va_lo = res->page_size > (1ull << res->level->page_shift) ? res->level->alt_va_lo
+	                                                                   : res->level->va_lo;
 	printf("# PTE of a %s page at level %s (VA %u:%u)\n", ps, res->level->name,
-	       res->level->va_hi,
-	       res->page_size > (1ull << res->level->page_shift) ? res->level->alt_va_lo
-	                                                         : res->level->va_lo);
+	       (unsigned)res->level->va_hi, va_lo);
 	printf("# the same bits for every page size of %s (%s): the page size only picks the "
 	       "level and the alignment\n",
 	       f->name, all);
