@@ -141,10 +141,12 @@ static void check_line(char *line, size_t lineno, struct coverage *cov)
 		toks[n++] = s;
 	assert_true(n >= 4);
 	const struct gmmu_format *f = gt_chip(toks[1]);
-	enum gmmu_entry_type t;
+	enum gmmu_entry_type t = GMMU_ENTRY_PTE;
 	uint64_t raw[2], unexplained[2] = {0, 0};
-	if (!f || gmmu_entry_type_parse(toks[2], &t, NULL) || parse_raw(toks[3], raw))
+	if (!f || gmmu_entry_type_parse(toks[2], &t, NULL) || parse_raw(toks[3], raw)) {
 		fail_msg("vectors.txt:%zu: bad chip, entry type or value", lineno);
+		return;
+	}
 	const struct gmmu_entry_format *ef = gmmu_format_entry(f, t);
 	bool sparse = false, noview = false;
 	size_t nf = 0;

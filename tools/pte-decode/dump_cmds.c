@@ -574,7 +574,7 @@ static int feed_raw(struct run *r, struct p2ps_error *err)
 			        (len - pos < RAW_SLICE_BYTES ? len - pos : RAW_SLICE_BYTES) / bytes;
 			uint64_t index0 = (off + pos) / bytes;
 			if (r->summarize && o->entry == GMMU_ENTRY_PTE) {
-				uint64_t va;
+				uint64_t va = 0; /* set by entry_va; GCC -O2 cannot tell */
 				rc = entry_va(r, index0, o->page_shift, &va, err);
 				if (!rc)
 					rc = gmmu_summary_add_ptes(&r->sum, data + pos, n, va,
@@ -947,7 +947,7 @@ static int diff_print(void *ctx, const struct gmmu_diff *d, struct p2ps_error *e
 	if (o->max_diffs && v->shown >= o->max_diffs)
 		return 0;
 	v->shown++;
-	char what[512], ps[16], buf[32];
+	char what[512], ps[24], buf[32];
 	describe_diff(o, d, what, sizeof(what));
 	const char *name = d->exp ? d->exp->name : "-";
 	unsigned shift = d->act ? d->act->page_shift : d->exp->page_shift;

@@ -445,7 +445,7 @@ static void page_sizes(const struct gmmu_format *f, char *buf, size_t len)
 		const struct gmmu_level *lv = gmmu_level_for_page(f, shift);
 		if (!lv)
 			continue;
-		char one[16];
+		char one[24];
 		size_name(1ull << shift, one, sizeof(one));
 		n += (size_t)snprintf(buf + n, len - n, "%s%s", n ? ", " : "", one);
 	}
@@ -456,7 +456,7 @@ static void page_sizes(const struct gmmu_format *f, char *buf, size_t len)
  * level and the alignment). */
 static void print_level(const struct gmmu_format *f, const struct gmmu_p2p_result *res)
 {
-	char ps[16], all[96];
+	char ps[24], all[128];
 	size_name(res->page_size, ps, sizeof(ps));
 	page_sizes(f, all, sizeof(all));
 	/* 128 KiB big pages: PT_BIG indexes fewer VA bits. */
