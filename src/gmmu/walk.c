@@ -138,6 +138,29 @@ static int emit_pte(struct walk *w, const struct gmmu_level *lv, unsigned page_s
 	return w->fn(w->ctx, &m, err);
 }
 
+/* A sparse directory entry: its whole VA span reads as sparse (no table below). */
+static int emit_sparse_pde(struct walk *w, const struct gmmu_level *lv, enum gmmu_entry_type t,
+                           enum p2ps_mem_space space, uint64_t entry_pa, uint32_t index,
+                           uint64_t va, const uint64_t raw[2], struct p2ps_error *err)
+{
+	w->st.pdes_sparse++;
+	if (!w->o->report_invalid)
+		return 0;
+	struct gmmu_mapping m = {
+	        .va = va,
+	        .raw = raw[0],
+	        .raw_hi = raw[1],
+	        .page_shift = lv->va_lo,
+	        .level = lv,
+	        .space = space,
+	        .entry_pa = entry_pa,
+	        .index = index,
+	        .entry = t,
+	        .v = {.sparse = true, .aperture = GMMU_APERTURE_INVALID},
+	};
+	return w->fn(w->ctx, &m, err);
+}
+
 /* Maps a PDE's aperture to the space of --mem chunks the next table lives in. */
 static int pde_space(const struct gmmu_pde_view *v, enum p2ps_mem_space *out)
 {
@@ -309,6 +332,9 @@ static int walk_table(struct walk *w, const struct gmmu_level *lv, enum p2ps_mem
 			uint64_t ww[2] = {w0, p2ps_le64(e + 8)};
 			struct gmmu_pde_view big, small;
 			gmmu_dual_pde_view(w->fmt, ww, &big, &small);
+			if (!big.valid && !small.valid && (big.sparse || small.sparse))
+				rc = emit_sparse_pde(w, lv, GMMU_ENTRY_DUAL_PDE, space, epa,
+				                     (uint32_t)i, va, ww, err);
 			if (big.valid && w->big)
 				rc = follow(w, lv, (uint32_t)i, space, epa, &big, w->big, va,
 				            ".big", err);
@@ -319,8 +345,13 @@ static int walk_table(struct walk *w, const struct gmmu_level *lv, enum p2ps_mem
 		}
 		struct gmmu_pde_view v;
 		gmmu_pde_view(w->fmt, w0, &v);
-		if (!v.valid)
+		if (!v.valid) {
+			const uint64_t ww[2] = {w0, 0};
+			if (v.sparse)
+				rc = emit_sparse_pde(w, lv, GMMU_ENTRY_PDE, space, epa, (uint32_t)i,
+				                     va, ww, err);
 			continue;
+		}
 		if (!next)
 			return p2ps_error_set(err, P2PS_EINVAL, "%s: last level holds PDEs",
 			                      level_name(lv));
