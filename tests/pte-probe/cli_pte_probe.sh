@@ -141,6 +141,30 @@ assert len(d) == 1 and d[0]["differences"] == [{"field": "APERTURE",
 assert [m["name"] for m in rep["mappings"] if m.get("verdict") == "differs"] == ["sys-4k-coh"]
 EOF
 
+# ---- a driver that answers GET_PTE_INFO (the 580 build refuses it): the first page's
+# answer put into the capture, once as the model has it, once with another aperture --------
+for ap in 0 2; do
+	python3 - "$ROOT" "$W/pteinfo$ap.json" "$ap" <<'EOF' || fail "could not edit GET_PTE_INFO"
+import json, sys
+cap = json.load(open(sys.argv[1]))
+c = next(c for c in cap["calls"] if c["op"] == "escape" and c["what"].endswith("GET_PTE_INFO"))
+out = bytearray.fromhex(c["out"]); out[28:32] = bytes(4)          # NVOS54 status: NV_OK
+p = bytearray.fromhex(c["out_params"])                            # pteBlocks[0] at 16
+p[16:24] = (4096).to_bytes(8, "little"); p[24:32] = (8).to_bytes(8, "little")
+p[36:40] = (6).to_bytes(4, "little")                              # kind GENERIC_MEMORY
+flags = 1 | int(sys.argv[3]) << 3 | 1 << 11 | 1 << 16             # VALID, APERTURE, GPU_CACHED, ATOMIC
+p[40:44] = flags.to_bytes(4, "little")
+c["out"], c["out_params"] = out.hex(), p.hex()
+json.dump(cap, open(sys.argv[2], "w"))
+EOF
+done
+expect 0 "$T" --replay "$W/pteinfo0.json"
+has "$W/out" "GET_PTE_INFO: agrees (valid 1, aperture 0 (model 0), cached 1 (model 1), read-only 0 (model 0), kind 6 (model 6))"
+has "$W/out" "GET_PTE_INFO: 1 pages agree, 0 differ"
+expect 1 "$T" --replay "$W/pteinfo2.json"
+has "$W/out" "GET_PTE_INFO: DIFFERS (valid 1, aperture 2 (model 0)"
+has "$W/out" "GET_PTE_INFO: 0 pages agree, 1 differ"
+
 # ---- without root: table locations, a note that entries need root, exit 3 -------------
 expect 3 "$T" --replay "$USER_CAP"
 has "$W/out" "not as root"

@@ -135,8 +135,11 @@ static void model_pte(struct probe_run *run, struct probe_entry *e)
 		struct gmmu_drvmap_result res;
 		rc = local_pte_model(run, r.m, r.p, e, &rq, &res, &err);
 		e->model[0] = res.pte;
-		if (rc == 0 && r.p->pte_status == P2PS_RM_NV_OK)
+		if (rc == 0 && r.p->pte_status == P2PS_RM_NV_OK) {
 			pte_info_check(r.p, r.m->spec->page_shift, &rq, &res);
+			run->pte_info_agree += r.p->pte_info_agrees;
+			run->pte_info_differ += !r.p->pte_info_agrees;
+		}
 	}
 	if (rc) {
 		probe_copy(e->why, sizeof(e->why), err.msg);
@@ -204,6 +207,7 @@ int probe_compare(struct probe_run *run, struct p2ps_error *err)
 {
 	(void)err;
 	run->agree = run->differ = run->unmodelled = run->missing = run->extra = 0;
+	run->pte_info_agree = run->pte_info_differ = 0;
 	for (size_t i = 0; i < run->n_entries; i++) {
 		struct probe_entry *e = &run->entries[i];
 		if (e->pte)
@@ -225,9 +229,11 @@ int probe_compare(struct probe_run *run, struct p2ps_error *err)
 		struct probe_map *m = &run->maps[i];
 		m->agrees = m->state == PROBE_MAPPED && run->walked;
 		for (unsigned k = 0; m->state == PROBE_MAPPED && k < m->n_pages; k++) {
-			if (run->walked && m->pages[k].pte < 0)
+			const struct probe_page *p = &m->pages[k];
+			if (run->walked && p->pte < 0)
 				run->missing++;
-			m->agrees &= m->pages[k].pte >= 0;
+			m->agrees &= p->pte >= 0 &&
+			             (p->pte_status != P2PS_RM_NV_OK || p->pte_info_agrees);
 		}
 	}
 	/* A mapping agrees when every entry on its pages' paths agrees. */

@@ -168,6 +168,8 @@ int probe_print_json(const struct probe_run *run, FILE *out, struct p2ps_error *
 	put(s, "not_modelled", json_object_new_int64(run->unmodelled));
 	put(s, "missing", json_object_new_int64(run->missing));
 	put(s, "unexplained", json_object_new_int64(run->extra));
+	put(s, "pte_info_agree", json_object_new_int64(run->pte_info_agree));
+	put(s, "pte_info_differ", json_object_new_int64(run->pte_info_differ));
 	put(s, "tables_read", json_object_new_int64((int64_t)run->walk_stats.tables));
 	put(s, "rm_objects_allocated", json_object_new_int64(run->rm_stats.allocs));
 	put(s, "rm_objects_freed", json_object_new_int64(run->rm_stats.frees));

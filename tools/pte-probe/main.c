@@ -2,10 +2,10 @@
  * own mappings and checks each one, leaf and directory, against libgmmu's model of the
  * driver. See docs/pte-probe.md.
  *
- * Exit status: 0 every entry agrees; 1 an entry differs (or a page has no entry, or an
- * entry nothing explains); 2 the probe could not run (one line on stderr); 3 a partial
- * report: nothing differs, but not everything could be checked (not root, a mapping the
- * driver refused, tables that could not be read). */
+ * Exit status: 0 every entry agrees; 1 an entry differs (or a page has no entry, an entry
+ * nothing explains, or GET_PTE_INFO's decoded fields differ from the model); 2 the probe could not
+ * run (one line on stderr); 3 a partial report: nothing differs, but not everything could be
+ * checked (not root, a mapping the driver refused, tables that could not be read). */
 #include "probe.h"
 
 #include <errno.h>
@@ -164,7 +164,7 @@ static int load_capture(const char *path, struct p2ps_rm_capture *cap, struct p2
 
 static int exit_status(const struct probe_run *run)
 {
-	if (run->differ || run->missing || run->extra)
+	if (run->differ || run->missing || run->extra || run->pte_info_differ)
 		return 1;
 	bool partial = !run->walked || run->unmodelled;
 	for (unsigned i = 0; i < run->n_maps; i++)

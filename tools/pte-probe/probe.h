@@ -161,6 +161,7 @@ struct probe_run {
 	struct probe_entry *entries;
 	size_t n_entries, cap_entries;
 	unsigned agree, differ, unmodelled, missing, extra;
+	unsigned pte_info_agree, pte_info_differ; /* GET_PTE_INFO answers against the model */
 	struct p2ps_rm_stats rm_stats;
 };
 

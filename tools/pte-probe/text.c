@@ -178,6 +178,9 @@ void probe_print_text(const struct probe_run *run, FILE *out)
 	        "unexplained\n",
 	        mapped, failed, run->n_entries, run->walk_stats.tables, run->agree, run->differ,
 	        run->unmodelled, run->missing, run->extra);
+	if (run->pte_info_agree || run->pte_info_differ)
+		fprintf(out, "GET_PTE_INFO: %u pages agree, %u differ\n", run->pte_info_agree,
+		        run->pte_info_differ);
 	fprintf(out, "RM objects: %u allocated, %u freed, %u left; %u mappings made, %u removed\n",
 	        run->rm_stats.allocs, run->rm_stats.frees, run->rm_stats.live, run->rm_stats.maps,
 	        run->rm_stats.unmaps);
