@@ -5,8 +5,8 @@
 #
 #   scripts/pte-probe-device.sh [--peer N] [--tag NAME]
 #
-#   --peer N   also run with --peer N (two GPUs: changes the driver's peer state while the
-#              run lasts; see docs/pte-probe.md)
+#   --peer N   also run with --peer N, and with --gpu N --peer 0 (two GPUs: changes the
+#              driver's peer state while each run lasts; see docs/pte-probe.md)
 #   --tag NAME name of the captures (default: the chip and driver, e.g. h100-580.159.04)
 #
 # Read-only towards the GPU: pte-probe only maps memory of its own into a VA space of its own
@@ -79,8 +79,11 @@ if command -v setpriv >/dev/null; then
 	replay user
 fi
 if [ -n "$peer" ]; then
+	# Both directions: GPU 0 maps GPU N's memory, then GPU N maps GPU 0's.
 	run peer $probe --peer "$peer"
 	replay peer --peer "$peer"
+	run peer-back $probe --gpu "$peer" --peer 0
+	replay peer-back --gpu "$peer" --peer 0
 fi
 step "kernel log"
 dmesg 2>/dev/null | grep NVRM | tail -20
