@@ -36,18 +36,11 @@ struct p2ps_vfio_request {
 	const struct p2ps_vfio_target *targets;
 	size_t n_targets;
 	enum p2ps_vfio_flow flow;
-	/* Read the 32-bit register at reg_off of BAR reg_bar, read-only: on the VFIO
-	 * devices (narrowed by reg_filter when given), or else on the devices reg_filter
-	 * selects, through sysfs resourceN (root). */
-	bool read_reg;
-	unsigned reg_bar;
-	uint64_t reg_off;
+	/* The register read runs on the VFIO devices (narrowed by reg_filter when given),
+	 * or else on the devices reg_filter selects, through sysfs resourceN (root). For the
+	 * peer mapping, A and B must be among the targets. */
+	struct p2ps_vfio_asked asked;
 	const struct p2ps_slot_filter *reg_filter;
-	/* Map B's BAR (the largest mmappable one when peer_bar < 0) into A's IOMMU context;
-	 * A and B must be among the targets. */
-	bool map_peer;
-	struct p2ps_bdf peer_a, peer_b;
-	int peer_bar;
 };
 
 /* Where to load a host from. Zero-initialise and set what you need. */

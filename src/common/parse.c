@@ -55,16 +55,21 @@ static int scan_number(const char **p, bool groups, uint64_t w[2])
 	return 0;
 }
 
+/* The whole of s as one number: nothing may follow it. */
+static int scan_whole(const char *s, bool groups, uint64_t w[2])
+{
+	if (!s)
+		return P2PS_EINVAL;
+	int rc = scan_number(&s, groups, w);
+	return rc ? rc : *s ? P2PS_EINVAL : 0;
+}
+
 int p2ps_parse_uint(const char *s, uint64_t max, uint64_t *out)
 {
 	uint64_t w[2];
-	if (!s)
-		return P2PS_EINVAL;
-	int rc = scan_number(&s, false, w);
+	int rc = scan_whole(s, false, w);
 	if (rc)
 		return rc;
-	if (*s)
-		return P2PS_EINVAL;
 	if (w[1] || w[0] > max)
 		return P2PS_ERANGE;
 	*out = w[0];
@@ -111,14 +116,12 @@ int p2ps_parse_size(const char *s, uint64_t *out)
 int p2ps_parse_wide(const char *s, unsigned bits, uint64_t w[2])
 {
 	uint64_t v[2];
-	if (!s || bits == 0 || bits > 128)
+	if (bits == 0 || bits > 128)
 		return P2PS_EINVAL;
-	int rc = scan_number(&s, true, v);
+	int rc = scan_whole(s, true, v);
 	if (rc)
 		return rc;
-	if (*s)
-		return P2PS_EINVAL;
-	bool fits = bits >= 128   ? true
+	bool fits = bits >= 128  ? true
 	            : bits >= 64 ? v[1] >> (bits - 64) == 0
 	                         : !v[1] && v[0] >> bits == 0;
 	if (!fits)

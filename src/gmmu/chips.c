@@ -62,15 +62,20 @@ const struct gmmu_chip *gmmu_chip_find(const char *name)
 	return c && c->gmmu.format ? &c->gmmu : NULL;
 }
 
+/* The one-line message of a failed lookup: what, the name asked for, the names known. */
+static int unknown_name(struct p2ps_error *err, const char *what, const char *name,
+                        const char *known)
+{
+	return p2ps_error_set(err, P2PS_ENOENT, "unknown %s '%s' (known: %s)", what,
+	                      name ? name : "", known);
+}
+
 int gmmu_format_lookup(const char *name, const struct gmmu_format **out, struct p2ps_error *err)
 {
 	const struct gmmu_format *f = gmmu_format_find(name);
 	if (!f)
-		return p2ps_error_set(
-		        err, P2PS_ENOENT,
-		        "unknown format '%s' (known: v2, v3, v2-gp, v2-tu, v2-ga, v3-gh, "
-		        "v3-gb)",
-		        name ? name : "");
+		return unknown_name(err, "format", name,
+		                    "v2, v3, v2-gp, v2-tu, v2-ga, v3-gh, v3-gb");
 	*out = f;
 	return 0;
 }
@@ -79,11 +84,9 @@ int gmmu_chip_lookup(const char *name, const struct gmmu_format **out, struct p2
 {
 	const struct gmmu_chip *c = gmmu_chip_find(name);
 	if (!c)
-		return p2ps_error_set(
-		        err, P2PS_ENOENT,
-		        "unknown chip '%s' (known: GP10x, GV100, TU10x, GA10x, AD10x, "
-		        "GH100, GB10x, GB20x; see 'pte-decode formats')",
-		        name ? name : "");
+		return unknown_name(err, "chip", name,
+		                    "GP10x, GV100, TU10x, GA10x, AD10x, GH100, GB10x, GB20x; see "
+		                    "'pte-decode formats'");
 	*out = c->format;
 	return 0;
 }

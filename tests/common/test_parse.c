@@ -199,7 +199,8 @@ static void pci_address_order(void **state)
 {
 	(void)state;
 	static const struct p2ps_bdf sorted[] = {
-	        {0, 0, 0, 0}, {0, 0, 0, 7}, {0, 0, 1, 0}, {0, 1, 0, 0}, {1, 0, 0, 0}, {0x10000, 0, 0, 0},
+	        {0, 0, 0, 0}, {0, 0, 0, 7}, {0, 0, 1, 0},
+	        {0, 1, 0, 0}, {1, 0, 0, 0}, {0x10000, 0, 0, 0},
 	};
 	size_t n = sizeof(sorted) / sizeof(sorted[0]);
 	for (size_t i = 0; i < n; i++)
@@ -213,8 +214,8 @@ static void pci_address_order(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-	        cmocka_unit_test(unsigned_numbers), cmocka_unit_test(sizes),
-	        cmocka_unit_test(entry_values),     cmocka_unit_test(pci_addresses),
+	        cmocka_unit_test(unsigned_numbers),  cmocka_unit_test(sizes),
+	        cmocka_unit_test(entry_values),      cmocka_unit_test(pci_addresses),
 	        cmocka_unit_test(pci_address_order),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

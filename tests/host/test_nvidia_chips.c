@@ -92,7 +92,8 @@ static void every_column(void **state)
 	for (size_t i = 0; i < n; i++) {
 		const struct p2ps_nvidia_chip *c = &t[i];
 		assert_non_null(c->gmmu.name);
-		assert_true(c->generation > P2PS_NV_GEN_UNKNOWN && c->generation < P2PS_NV_GEN_COUNT);
+		assert_true(c->generation > P2PS_NV_GEN_UNKNOWN &&
+		            c->generation < P2PS_NV_GEN_COUNT);
 		assert_string_equal(c->gmmu.family, p2ps_nv_generation_name(c->generation));
 		assert_true(c->arch && c->arch[0]);
 		assert_ptr_equal(p2ps_nvidia_chip_find(c->gmmu.name), c);

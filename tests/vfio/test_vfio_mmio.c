@@ -195,14 +195,14 @@ static void sysfs_resource_mmap(void **state)
 	uint32_t v = 0;
 	char how[32];
 	struct p2ps_error err = {0};
-	assert_int_equal(
-	        p2ps_vfio_read_reg(NULL, &f->opts, addr("03:00.0"), 0, 0x10, &v, how, sizeof(how), &err),
-	        0);
+	assert_int_equal(p2ps_vfio_read_reg(NULL, &f->opts, addr("03:00.0"), 0, 0x10, &v, how,
+	                                    sizeof(how), &err),
+	                 0);
 	assert_string_equal(how, "sysfs-mmap");
 	assert_int_equal(v, 0x192000a5u);
-	assert_int_equal(
-	        p2ps_vfio_read_reg(NULL, &f->opts, addr("03:00.0"), 1, 0x0, &v, how, sizeof(how), &err),
-	        P2PS_ENOENT);
+	assert_int_equal(p2ps_vfio_read_reg(NULL, &f->opts, addr("03:00.0"), 1, 0x0, &v, how,
+	                                    sizeof(how), &err),
+	                 P2PS_ENOENT);
 	assert_int_equal(p2ps_vfio_read_reg(NULL, &f->opts, addr("03:00.0"), 0, 0x4000, &v, how,
 	                                    sizeof(how), &err),
 	                 P2PS_ERANGE);

@@ -8,6 +8,7 @@
  * (options[] below): adding one is a row there plus a handler, and the help text and
  * getopt_long table are generated from it. */
 #include <getopt.h>
+#include <stddef.h>
 #include <pci/pci.h>
 #include <stdbool.h>
 #include <stdio.h>
@@ -41,7 +42,7 @@ struct cli {
 	bool help;
 	bool version;
 	struct bi_vfio_opts vfio; /* --vfio, --vfio-flow, --read-reg, --map-peer (vfio_opts.c) */
-	char err[256];           /* set by a handler that rejects its argument */
+	char err[256];            /* set by a handler that rejects its argument */
 };
 
 typedef int (*opt_handler)(struct cli *c, const char *arg);
@@ -51,7 +52,9 @@ struct cli_option {
 	int short_name;   /* 0 if none */
 	const char *arg;  /* argument name for the help text, NULL if none */
 	const char *help;
-	opt_handler handle;
+	opt_handler handle; /* NULL for a plain flag: */
+	size_t set;         /*   offsetof(struct cli, a bool to set), or */
+	unsigned src_flag;  /*   P2PS_HOST_F_* bits to set in the source */
 };
 
 static int set_source(struct cli *c, enum p2ps_host_backend_kind kind, const char *arg)
@@ -155,41 +158,6 @@ static int opt_dot(struct cli *c, const char *arg)
 	return set_format(c, OUT_DOT);
 }
 
-static int opt_all(struct cli *c, const char *arg)
-{
-	(void)arg;
-	c->all = true;
-	return 0;
-}
-
-static int opt_no_nvml(struct cli *c, const char *arg)
-{
-	(void)arg;
-	c->src.flags |= P2PS_HOST_F_NO_NVML;
-	return 0;
-}
-
-static int opt_numeric(struct cli *c, const char *arg)
-{
-	(void)arg;
-	c->src.flags |= P2PS_HOST_F_NO_NAMES;
-	return 0;
-}
-
-static int opt_help(struct cli *c, const char *arg)
-{
-	(void)arg;
-	c->help = true;
-	return 0;
-}
-
-static int opt_version(struct cli *c, const char *arg)
-{
-	(void)arg;
-	c->version = true;
-	return 0;
-}
-
 /* VFIO options: vfio_opts.c. */
 static int opt_vfio(struct cli *c, const char *arg)
 {
@@ -215,36 +183,39 @@ static const struct cli_option options[] = {
         {"root", 0, "DIR",
          "read a snapshot captured by scripts/capture-host.sh (unpacked) "
          "instead of this host",
-         opt_root},
+         opt_root, 0, 0},
         {"lspci-dump", 'F', "FILE", "read `lspci -x`/`-xxx`/`-xxxx` output (no sysfs facts)",
-         opt_lspci_dump},
+         opt_lspci_dump, 0, 0},
         {"slot", 's', "[[[[DOMAIN]:]BUS]:][DEV][.[FN]]", "show only matching devices (as lspci -s)",
-         opt_slot},
-        {"all", 'a', NULL, "show every PCI device, not only the NVIDIA GPUs", opt_all},
+         opt_slot, 0, 0},
+        {"all", 'a', NULL, "show every PCI device, not only the NVIDIA GPUs", NULL,
+         offsetof(struct cli, all), 0},
         {"peers", 0, "BDF[,BDF...]",
-         "also treat these devices as P2P endpoints (NICs, NVMe, test-VM stand-ins)", opt_peers},
-        {"json", 'j', NULL, "JSON output (schema in docs/bar-inspect.md)", opt_json},
-        {"dot", 0, NULL, "Graphviz output: PCI tree, ACS marks, verdict edges", opt_dot},
+         "also treat these devices as P2P endpoints (NICs, NVMe, test-VM stand-ins)", opt_peers, 0,
+         0},
+        {"json", 'j', NULL, "JSON output (schema in docs/bar-inspect.md)", opt_json, 0, 0},
+        {"dot", 0, NULL, "Graphviz output: PCI tree, ACS marks, verdict edges", opt_dot, 0, 0},
         {"no-nvml", 0, NULL, "do not load libnvidia-ml (VRAM and NVLink then come from nowhere)",
-         opt_no_nvml},
-        {"numeric", 'n', NULL, "numeric ids only (skip pci.ids names)", opt_numeric},
+         NULL, 0, P2PS_HOST_F_NO_NVML},
+        {"numeric", 'n', NULL, "numeric ids only (skip pci.ids names)", NULL, 0,
+         P2PS_HOST_F_NO_NAMES},
         {"vfio", 0, "BDF[,BDF]|all",
          "also read these vfio-pci devices through VFIO (regions, "
          "full config); OPENING A VFIO DEVICE CAN RESET IT",
-         opt_vfio},
+         opt_vfio, 0, 0},
         {"vfio-flow", 0, "auto|legacy|cdev", "VFIO interface: group/container or cdev+iommufd",
-         opt_vfio_flow},
+         opt_vfio_flow, 0, 0},
         {"read-reg", 0, "BAR:OFFSET",
          "map one page of BAR read-only and read one 32-bit register "
          "(devices of --vfio, or -s SLOT via sysfs, root); 0:0x0 "
          "decodes NVIDIA's PMC_BOOT_0",
-         opt_read_reg},
+         opt_read_reg, 0, 0},
         {"map-peer", 0, "A,B[,BAR]",
          "VFIO_IOMMU_MAP_DMA B's BAR into A's container and report "
          "the IOVA or refusal; opens A and B via VFIO (CAN RESET THEM)",
-         opt_map_peer},
-        {"help", 'h', NULL, "this help", opt_help},
-        {"version", 'V', NULL, "print the version", opt_version},
+         opt_map_peer, 0, 0},
+        {"help", 'h', NULL, "this help", NULL, offsetof(struct cli, help), 0},
+        {"version", 'V', NULL, "print the version", NULL, offsetof(struct cli, version), 0},
 };
 #define N_OPTIONS (sizeof(options) / sizeof(options[0]))
 
@@ -310,8 +281,12 @@ static int parse_args(int argc, char **argv, struct cli *c)
 			         argv[optind - 1]);
 			return -1;
 		}
-		if (o->handle(c, optarg) < 0)
+		if (o->handle && o->handle(c, optarg) < 0)
 			return -1;
+		if (!o->handle && o->src_flag)
+			c->src.flags |= o->src_flag;
+		else if (!o->handle)
+			*(bool *)((char *)c + o->set) = true;
 	}
 	if (optind < argc) {
 		snprintf(c->err, sizeof(c->err), "unexpected argument '%s' (try --help)",
@@ -325,8 +300,9 @@ static int parse_args(int argc, char **argv, struct cli *c)
 static int render(const struct cli *c, const struct p2ps_analysis *an, struct p2ps_strbuf *out,
                   struct p2ps_error *err)
 {
-	struct p2ps_render_opts ro = {
-	        .all = c->all, .filter = c->have_filter ? &c->filter : NULL, .version = P2PS_VERSION};
+	struct p2ps_render_opts ro = {.all = c->all,
+	                              .filter = c->have_filter ? &c->filter : NULL,
+	                              .version = P2PS_VERSION};
 	switch (c->format) {
 	case OUT_JSON: return p2ps_render_json_text(an, &ro, out, err);
 	case OUT_DOT: return p2ps_render_dot(an, &ro, out, err);

@@ -81,11 +81,11 @@ int bi_vfio_opt_flow(struct bi_vfio_opts *v, const char *arg, char *err, size_t 
 int bi_vfio_opt_read_reg(struct bi_vfio_opts *v, const char *arg, char *err, size_t n)
 {
 	struct p2ps_error e = {0};
-	if (p2ps_vfio_reg_spec_parse(arg, &v->reg_bar, &v->reg_off, &e) != 0) {
+	if (p2ps_vfio_reg_spec_parse(arg, &v->asked.reg_bar, &v->asked.reg_off, &e) != 0) {
 		snprintf(err, n, "--read-reg %s", e.msg);
 		return -1;
 	}
-	v->read_reg = true;
+	v->asked.read_reg = true;
 	return 0;
 }
 
@@ -104,7 +104,8 @@ int bi_vfio_opt_map_peer(struct bi_vfio_opts *v, const char *arg, char *err, siz
 	uint64_t x;
 	if (!a || !b || strtok_r(NULL, ",", &save))
 		snprintf(err, n, "--map-peer '%s': expected A,B or A,B,BAR", arg);
-	else if (p2ps_bdf_parse(a, &v->peer_a) != 0 || p2ps_bdf_parse(b, &v->peer_b) != 0)
+	else if (p2ps_bdf_parse(a, &v->asked.peer_a) != 0 ||
+	         p2ps_bdf_parse(b, &v->asked.peer_b) != 0)
 		snprintf(err, n, "--map-peer '%s': A and B must be PCI addresses", arg);
 	else if (bar && p2ps_parse_uint(bar, 5, &x) != 0)
 		snprintf(err, n, "--map-peer '%s': BAR must be 0..5", arg);
@@ -112,11 +113,11 @@ int bi_vfio_opt_map_peer(struct bi_vfio_opts *v, const char *arg, char *err, siz
 		err[0] = '\0';
 	if (err[0])
 		return -1;
-	v->peer_bar = bar ? (int)x : -1;
-	if (add_target(v, false, &v->peer_a, err, n) < 0 ||
-	    add_target(v, false, &v->peer_b, err, n) < 0)
+	v->asked.peer_bar = bar ? (int)x : -1;
+	if (add_target(v, false, &v->asked.peer_a, err, n) < 0 ||
+	    add_target(v, false, &v->asked.peer_b, err, n) < 0)
 		return -1;
-	v->map_peer = true;
+	v->asked.map_peer = true;
 	return 0;
 }
 
@@ -127,39 +128,35 @@ static int refuse(char *err, size_t n, const char *msg)
 }
 
 int bi_vfio_request(struct bi_vfio_opts *v, struct p2ps_host_source *src, bool dot,
-                    const struct p2ps_slot_filter *filter, struct p2ps_vfio_request *req,
-                    char *err, size_t n)
+                    const struct p2ps_slot_filter *filter, struct p2ps_vfio_request *req, char *err,
+                    size_t n)
 {
-	if (!v->vfio && !v->read_reg && !v->map_peer)
+	if (!v->vfio && !v->asked.read_reg && !v->asked.map_peer)
 		return 0;
 	if (dot)
-		return refuse(err, n, "--dot cannot be combined with --vfio, --read-reg or --map-peer");
-	if (v->map_peer)
+		return refuse(err, n,
+		              "--dot cannot be combined with --vfio, --read-reg or --map-peer");
+	if (v->asked.map_peer)
 		v->vfio = true; /* --map-peer implies opening A and B through VFIO */
 	if (v->vfio && src->kind != P2PS_HOST_LIVE)
 		return refuse(err, n,
 		              "--vfio and --map-peer work on this host only, not with --root or "
 		              "--lspci-dump");
-	if (v->read_reg && src->kind != P2PS_HOST_LIVE)
+	if (v->asked.read_reg && src->kind != P2PS_HOST_LIVE)
 		return refuse(err, n,
 		              "--read-reg reads this host's hardware; it cannot be combined with "
 		              "--root or --lspci-dump");
-	if (v->read_reg && !v->vfio && !filter)
-		return refuse(err, n,
-		              "--read-reg needs a device: -s SLOT (sysfs resourceN, root) or --vfio "
-		              "BDF");
+	if (v->asked.read_reg && !v->vfio && !filter)
+		return refuse(
+		        err, n,
+		        "--read-reg needs a device: -s SLOT (sysfs resourceN, root) or --vfio "
+		        "BDF");
 	*req = (struct p2ps_vfio_request){
 	        .targets = v->targets,
 	        .n_targets = v->vfio ? v->n_targets : 0,
 	        .flow = v->flow,
-	        .read_reg = v->read_reg,
-	        .reg_bar = v->reg_bar,
-	        .reg_off = v->reg_off,
+	        .asked = v->asked,
 	        .reg_filter = filter,
-	        .map_peer = v->map_peer,
-	        .peer_a = v->peer_a,
-	        .peer_b = v->peer_b,
-	        .peer_bar = v->peer_bar,
 	};
 	if (v->vfio)
 		src->kind = P2PS_HOST_VFIO;
@@ -177,9 +174,9 @@ int bi_vfio_status(const struct p2ps_host *host)
 	for (size_t i = 0; i < f->n_regs; i++)
 		if (!f->regs[i].ok)
 			return bi_die(f->regs[i].error);
-	if (f->read_reg && f->n_regs == 0)
+	if (f->asked.read_reg && f->n_regs == 0)
 		return bi_die("--read-reg: no device matched");
-	if (f->map_peer && f->peer_error[0])
+	if (f->asked.map_peer && f->peer_error[0])
 		return bi_die(f->peer_error);
 	return 0;
 }

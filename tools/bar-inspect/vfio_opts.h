@@ -18,14 +18,9 @@
 struct bi_vfio_opts {
 	struct p2ps_vfio_target targets[BI_MAX_VFIO_TARGETS]; /* --vfio (and --map-peer's) */
 	size_t n_targets;
-	bool vfio;                /* --vfio given */
-	enum p2ps_vfio_flow flow; /* --vfio-flow */
-	bool read_reg;            /* --read-reg given */
-	unsigned reg_bar;
-	uint64_t reg_off;
-	bool map_peer; /* --map-peer given */
-	struct p2ps_bdf peer_a, peer_b;
-	int peer_bar; /* -1: the largest mmappable BAR */
+	bool vfio;                    /* --vfio given */
+	enum p2ps_vfio_flow flow;     /* --vfio-flow */
+	struct p2ps_vfio_asked asked; /* --read-reg, --map-peer */
 };
 
 /* Option handlers: 0, or -1 with a one-line message in err. */
@@ -39,8 +34,8 @@ int bi_vfio_opt_map_peer(struct bi_vfio_opts *v, const char *arg, char *err, siz
  * devices are opened, src->vfio). Returns 0 when no VFIO option was given or all is
  * well, or -1 with a message in err. */
 int bi_vfio_request(struct bi_vfio_opts *v, struct p2ps_host_source *src, bool dot,
-                    const struct p2ps_slot_filter *filter, struct p2ps_vfio_request *req,
-                    char *err, size_t err_size);
+                    const struct p2ps_slot_filter *filter, struct p2ps_vfio_request *req, char *err,
+                    size_t err_size);
 
 /* After the report is written: the exit status the VFIO facts call for (0, or 2 after
  * one line on stderr naming the register read or peer mapping that failed). */

@@ -18,16 +18,14 @@
 static int nvml_load(struct p2ps_nvml *a, char *note, size_t len)
 {
 	char detail[96]; /* what still fits the 128-byte note after the prefix */
-	unsigned need = P2PS_NVML_BY_BUS_ID | P2PS_NVML_LINK_STATE | P2PS_NVML_LINK_REMOTE |
-	                P2PS_NVML_FIELDS;
+	unsigned need = P2PS_NVML_NEED(P2PS_NVML_BY_BUS_ID) | P2PS_NVML_NEED(P2PS_NVML_LINK_STATE) |
+	                P2PS_NVML_NEED(P2PS_NVML_LINK_REMOTE) | P2PS_NVML_NEED(P2PS_NVML_FIELDS);
 	switch (p2ps_nvml_open(a, need, detail, sizeof(detail), NULL)) {
 	case P2PS_NVML_OK: return 0;
 	case P2PS_NVML_NOT_FOUND:
 		snprintf(note, len, "libnvidia-ml.so.1 not loadable: %s", detail);
 		return -1;
-	case P2PS_NVML_LACKS:
-		snprintf(note, len, "libnvidia-ml.so.1 lacks %s", detail);
-		return -1;
+	case P2PS_NVML_LACKS: snprintf(note, len, "libnvidia-ml.so.1 lacks %s", detail); return -1;
 	case P2PS_NVML_INIT_FAILED:
 		snprintf(note, len, "nvmlInit_v2 failed");
 		p2ps_nvml_close(a);

@@ -229,12 +229,23 @@ struct p2ps_vfio_reg_read {
 
 /* ---- what one load found ---------------------------------------------------- */
 
+/* The register read and the peer mapping a load is asked for (bar-inspect's --read-reg
+ * and --map-peer); the facts keep the question beside the answers. */
+struct p2ps_vfio_asked {
+	bool read_reg; /* read the 32-bit register at reg_off of BAR reg_bar, read-only */
+	unsigned reg_bar;
+	uint64_t reg_off;
+	bool map_peer; /* map B's BAR into A's IOMMU context */
+	struct p2ps_bdf peer_a, peer_b;
+	int peer_bar; /* -1: B's largest mmappable BAR */
+};
+
 /* The VFIO facts of a host model (host->vfio): one allocation, no pointers to free. */
 struct p2ps_vfio_facts {
 	/* The devices opened through VFIO (none when only registers were read via sysfs). */
 	bool opened;
-	bool container;      /* a legacy container was opened */
-	int api_version;     /* VFIO_GET_API_VERSION */
+	bool container;  /* a legacy container was opened */
+	int api_version; /* VFIO_GET_API_VERSION */
 	bool ext_type1, ext_type1v2, ext_noiommu;
 	uint32_t iommu_type; /* VFIO_SET_IOMMU model of the container, 0 if none */
 	bool iommu_known;    /* VFIO_IOMMU_GET_INFO answered (legacy, not no-IOMMU) */
@@ -243,17 +254,13 @@ struct p2ps_vfio_facts {
 	unsigned n_devs;
 	struct p2ps_vfio_dev_report devs[P2PS_VFIO_MAX_DEVS];
 
-	/* The peer-mapping attempt (map_peer set): B's BAR into A's IOMMU context, its
-	 * outcome, or why it was not made. */
-	bool map_peer;
-	struct p2ps_bdf peer_a, peer_b;
+	struct p2ps_vfio_asked asked;
+
+	/* The peer-mapping attempt (asked.map_peer): its outcome, or why it was not made. */
 	struct p2ps_vfio_peer_map peer;
 	char peer_error[P2PS_ERROR_MSG_MAX]; /* "" when the attempt was made */
 
-	/* Register reads (read_reg set), one per selected device. */
-	bool read_reg;
-	unsigned reg_bar;
-	uint64_t reg_off;
+	/* Register reads (asked.read_reg), one per selected device. */
 	size_t n_regs;
 	struct p2ps_vfio_reg_read regs[]; /* n_regs entries */
 };

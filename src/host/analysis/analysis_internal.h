@@ -28,8 +28,7 @@ struct p2ps_reason *p2ps_an_add(struct p2ps_an_ctx *c, struct p2ps_reasons *r,
                                 const char *fmt, ...) __attribute__((format(printf, 6, 7)));
 
 /* Sets the fix of x (NULL is fine: the add that made it ran out of memory). */
-void p2ps_an_fix(struct p2ps_reason *x, const char *fmt, ...)
-        __attribute__((format(printf, 2, 3)));
+void p2ps_an_fix(struct p2ps_reason *x, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
 /* Blockers first, then unknowns, warnings, infos; equal severities keep their order. */
 void p2ps_an_reasons_sort(struct p2ps_reasons *r);

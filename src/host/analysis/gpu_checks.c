@@ -84,14 +84,15 @@ static void bar1_vs_vram(struct p2ps_an_ctx *c, struct p2ps_gpu_report *g, const
 	if (d->gpu.vram_known) {
 		g->bar1_covers_vram = g->bar1_size >= d->gpu.vram_bytes;
 		if (!g->bar1_covers_vram) {
-			struct p2ps_reason *x =
-			        p2ps_an_add(c, &g->reasons, P2PS_R_BAR1_SMALLER_THAN_VRAM, P2PS_SEV_BLOCKER,
-			            g->dev_idx, "%s: BAR1 is %s, smaller than its %s of VRAM", lbl,
-			            p2ps_size_format(g->bar1_size, s1, sizeof(s1)),
-			            p2ps_size_format(d->gpu.vram_bytes, s2, sizeof(s2)));
+			struct p2ps_reason *x = p2ps_an_add(
+			        c, &g->reasons, P2PS_R_BAR1_SMALLER_THAN_VRAM, P2PS_SEV_BLOCKER,
+			        g->dev_idx, "%s: BAR1 is %s, smaller than its %s of VRAM", lbl,
+			        p2ps_size_format(g->bar1_size, s1, sizeof(s1)),
+			        p2ps_size_format(d->gpu.vram_bytes, s2, sizeof(s2)));
 			int fit = rebar_bitmap_fit(resize_sizes, d->gpu.vram_bytes);
 			if (fit >= 0)
-				p2ps_an_fix(x,
+				p2ps_an_fix(
+				        x,
 				        "enable 'Above 4G Decoding' and 'Resizable BAR' in the "
 				        "firmware "
 				        "setup; the GPU offers %s (with no driver bound, Linux >= "
@@ -101,13 +102,15 @@ static void bar1_vs_vram(struct p2ps_an_ctx *c, struct p2ps_gpu_report *g, const
 				                         sizeof(s1)),
 				        fit, d->bdf_str, g->bar1_index);
 			else if (resize_sizes)
-				p2ps_an_fix(x,
+				p2ps_an_fix(
+				        x,
 				        "the GPU's Resizable BAR offers at most %s: BAR1 cannot "
 				        "cover VRAM "
 				        "without a VBIOS that advertises larger sizes",
 				        p2ps_size_format(g->rebar_max, s1, sizeof(s1)));
 			else
-				p2ps_an_fix(x,
+				p2ps_an_fix(
+				        x,
 				        "enable 'Above 4G Decoding' and 'Resizable BAR' in the "
 				        "firmware setup (and a VBIOS with Resizable BAR support)");
 		}
@@ -124,31 +127,34 @@ static void bar1_vs_vram(struct p2ps_an_ctx *c, struct p2ps_gpu_report *g, const
 		        p2ps_nv_generation_name(P2PS_NV_GEN_TURING),
 		        why ? why : "no NVML or nvidia-smi report");
 		if (g->rebar_max > g->bar1_size)
-			p2ps_an_fix(x,
+			p2ps_an_fix(
+			        x,
 			        "enable 'Above 4G Decoding' and 'Resizable BAR' in the firmware "
 			        "setup; "
 			        "the GPU offers up to %s",
 			        p2ps_size_format(g->rebar_max, s2, sizeof(s2)));
 		else
-			p2ps_an_fix(x, "enable 'Above 4G Decoding' and 'Resizable BAR' in the firmware "
+			p2ps_an_fix(
+			        x, "enable 'Above 4G Decoding' and 'Resizable BAR' in the firmware "
 			           "setup (and a VBIOS with Resizable BAR support)");
 		return;
 	}
 	if (g->rebar_max > g->bar1_size) {
-		struct p2ps_reason *x =
-		        p2ps_an_add(c, &g->reasons, P2PS_R_BAR1_NOT_MAXIMAL, P2PS_SEV_UNKNOWN, g->dev_idx,
-		            "%s: VRAM unknown (%s); BAR1 is %s while the GPU offers up to %s: "
-		            "Resizable BAR is probably not in effect",
-		            lbl, why ? why : "no NVML or nvidia-smi report",
-		            p2ps_size_format(g->bar1_size, s1, sizeof(s1)),
-		            p2ps_size_format(g->rebar_max, s2, sizeof(s2)));
-		p2ps_an_fix(x, "enable 'Above 4G Decoding' and 'Resizable BAR' in the firmware setup");
+		struct p2ps_reason *x = p2ps_an_add(
+		        c, &g->reasons, P2PS_R_BAR1_NOT_MAXIMAL, P2PS_SEV_UNKNOWN, g->dev_idx,
+		        "%s: VRAM unknown (%s); BAR1 is %s while the GPU offers up to %s: "
+		        "Resizable BAR is probably not in effect",
+		        lbl, why ? why : "no NVML or nvidia-smi report",
+		        p2ps_size_format(g->bar1_size, s1, sizeof(s1)),
+		        p2ps_size_format(g->rebar_max, s2, sizeof(s2)));
+		p2ps_an_fix(x,
+		            "enable 'Above 4G Decoding' and 'Resizable BAR' in the firmware setup");
 		return;
 	}
 	p2ps_an_add(c, &g->reasons, P2PS_R_VRAM_UNKNOWN, P2PS_SEV_UNKNOWN, g->dev_idx,
-	    "%s: VRAM unknown, so BAR1 (%s) cannot be compared with it: %s", lbl,
-	    p2ps_size_format(g->bar1_size, s1, sizeof(s1)),
-	    why ? why : "no NVML or nvidia-smi report");
+	            "%s: VRAM unknown, so BAR1 (%s) cannot be compared with it: %s", lbl,
+	            p2ps_size_format(g->bar1_size, s1, sizeof(s1)),
+	            why ? why : "no NVML or nvidia-smi report");
 }
 
 static void gpu_bar1(struct p2ps_an_ctx *c, struct p2ps_gpu_report *g, int gi)
@@ -161,11 +167,12 @@ static void gpu_bar1(struct p2ps_an_ctx *c, struct p2ps_gpu_report *g, int gi)
 	g->bar1_size_source = "";
 	if (g->bar1_index < 0) {
 		p2ps_an_add(c, &g->reasons, P2PS_R_BAR1_UNKNOWN, P2PS_SEV_UNKNOWN, g->dev_idx,
-		    "%s: no %s found%s%s", lbl,
-		    g->is_gpu ? "second memory BAR (BAR1)" : "prefetchable memory BAR",
-		    p2ps_dev_unknown(d, P2PS_FACT_CONFIG) ? ": " : "",
-		    p2ps_dev_unknown(d, P2PS_FACT_CONFIG) ? p2ps_dev_unknown(d, P2PS_FACT_CONFIG)
-		                                          : "");
+		            "%s: no %s found%s%s", lbl,
+		            g->is_gpu ? "second memory BAR (BAR1)" : "prefetchable memory BAR",
+		            p2ps_dev_unknown(d, P2PS_FACT_CONFIG) ? ": " : "",
+		            p2ps_dev_unknown(d, P2PS_FACT_CONFIG)
+		                    ? p2ps_dev_unknown(d, P2PS_FACT_CONFIG)
+		                    : "");
 		return;
 	}
 	const struct p2ps_bar *bar = &d->bars[g->bar1_index];
@@ -195,13 +202,13 @@ static void gpu_bar1(struct p2ps_an_ctx *c, struct p2ps_gpu_report *g, int gi)
 	}
 
 	if (bar->unassigned) {
-		struct p2ps_reason *x =
-		        p2ps_an_add(c, &g->reasons, P2PS_R_BAR_UNASSIGNED, P2PS_SEV_BLOCKER, g->dev_idx,
-		            "%s: BAR1 (register %d) is unassigned: firmware or kernel found no "
-		            "address space for it",
-		            lbl, g->bar1_index);
+		struct p2ps_reason *x = p2ps_an_add(
+		        c, &g->reasons, P2PS_R_BAR_UNASSIGNED, P2PS_SEV_BLOCKER, g->dev_idx,
+		        "%s: BAR1 (register %d) is unassigned: firmware or kernel found no "
+		        "address space for it",
+		        lbl, g->bar1_index);
 		p2ps_an_fix(x, "enable 'Above 4G Decoding' in the firmware setup; if it is on, the "
-		           "bridge window above the GPU is too small (try pci=realloc)");
+		               "bridge window above the GPU is too small (try pci=realloc)");
 	}
 
 	if (!g->bar1_size_known) {
@@ -209,8 +216,9 @@ static void gpu_bar1(struct p2ps_an_ctx *c, struct p2ps_gpu_report *g, int gi)
 		if (!g->is_gpu)
 			return; /* a peer's window size does not decide anything */
 		p2ps_an_add(c, &g->reasons, P2PS_R_BAR1_UNKNOWN, P2PS_SEV_UNKNOWN, g->dev_idx,
-		    "%s: BAR1 size unknown: %s", lbl,
-		    why ? why : "no sysfs resource file, ReBAR capability or driver report");
+		            "%s: BAR1 size unknown: %s", lbl,
+		            why ? why
+		                : "no sysfs resource file, ReBAR capability or driver report");
 		return;
 	}
 
@@ -237,8 +245,8 @@ static void gpu_windows(struct p2ps_an_ctx *c, struct p2ps_gpu_report *g, int gi
 		if (!b->present || b->io)
 			continue;
 		if (b->unassigned && i != g->bar1_index)
-			p2ps_an_add(c, &g->reasons, P2PS_R_BAR_UNASSIGNED, P2PS_SEV_WARNING, g->dev_idx,
-			    "%s: BAR register %d is unassigned", lbl, i);
+			p2ps_an_add(c, &g->reasons, P2PS_R_BAR_UNASSIGNED, P2PS_SEV_WARNING,
+			            g->dev_idx, "%s: BAR register %d is unassigned", lbl, i);
 		if (!p || !p->bridge.is_bridge || !b->size_known || b->unassigned)
 			continue;
 		/* A prefetchable BAR may also sit in the non-prefetchable window (Linux puts
@@ -248,17 +256,17 @@ static void gpu_windows(struct p2ps_an_ctx *c, struct p2ps_gpu_report *g, int gi
 			continue;
 		const struct p2ps_window *w = b->prefetchable && pw->present ? pw : mw;
 		uint64_t wsize = w->present ? w->limit - w->base + 1 : 0;
-		struct p2ps_reason *x =
-		        p2ps_an_add(c, &g->reasons, P2PS_R_BAR_EXCEEDS_WINDOW,
-		            i == g->bar1_index ? P2PS_SEV_BLOCKER : P2PS_SEV_WARNING, g->dev_idx,
-		            "%s: BAR register %d (%s at %llx) does not fit the %s window of bridge "
-		            "%s (%s)",
-		            lbl, i, p2ps_size_format(b->size, s1, sizeof(s1)),
-		            (unsigned long long)b->address, w == pw ? "prefetchable" : "memory",
-		            p->bdf_str,
-		            w->present ? p2ps_size_format(wsize, s2, sizeof(s2)) : "closed");
+		struct p2ps_reason *x = p2ps_an_add(
+		        c, &g->reasons, P2PS_R_BAR_EXCEEDS_WINDOW,
+		        i == g->bar1_index ? P2PS_SEV_BLOCKER : P2PS_SEV_WARNING, g->dev_idx,
+		        "%s: BAR register %d (%s at %llx) does not fit the %s window of bridge "
+		        "%s (%s)",
+		        lbl, i, p2ps_size_format(b->size, s1, sizeof(s1)),
+		        (unsigned long long)b->address, w == pw ? "prefetchable" : "memory",
+		        p->bdf_str,
+		        w->present ? p2ps_size_format(wsize, s2, sizeof(s2)) : "closed");
 		p2ps_an_fix(x, "enable 'Above 4G Decoding' in the firmware setup, or boot with "
-		           "pci=realloc so the kernel can grow the bridge windows");
+		               "pci=realloc so the kernel can grow the bridge windows");
 	}
 }
 
@@ -277,37 +285,39 @@ static void gpu_link(struct p2ps_an_ctx *c, struct p2ps_gpu_report *g, int gi)
 		if (!why)
 			why = p2ps_dev_unknown(d, P2PS_FACT_LINK_CAP);
 		p2ps_an_add(c, &g->reasons, P2PS_R_LINK_UNKNOWN, P2PS_SEV_INFO, g->dev_idx,
-		    "%s: PCIe link %s unknown: %s", lbl,
-		    (!e->cap.speed || !e->cap.width) ? "capability" : "status",
-		    why ? why : "no PCIe capability or sysfs link attributes");
+		            "%s: PCIe link %s unknown: %s", lbl,
+		            (!e->cap.speed || !e->cap.width) ? "capability" : "status",
+		            why ? why : "no PCIe capability or sysfs link attributes");
 		return;
 	}
 	if (e->sta.width < e->cap.width) {
-		struct p2ps_reason *x =
-		        p2ps_an_add(c, &g->reasons, P2PS_R_LINK_WIDTH_DOWN, P2PS_SEV_WARNING, g->dev_idx,
-		            "%s: link trained to x%u of x%u lanes (%.1f of %.1f GB/s "
-		            "per direction)",
-		            lbl, e->sta.width, e->cap.width, g->link_sta_gbps, g->link_cap_gbps);
+		struct p2ps_reason *x = p2ps_an_add(
+		        c, &g->reasons, P2PS_R_LINK_WIDTH_DOWN, P2PS_SEV_WARNING, g->dev_idx,
+		        "%s: link trained to x%u of x%u lanes (%.1f of %.1f GB/s "
+		        "per direction)",
+		        lbl, e->sta.width, e->cap.width, g->link_sta_gbps, g->link_cap_gbps);
 		p2ps_an_fix(x,
-		        "reseat the card or move it to a slot wired x%u (risers and bifurcated "
-		        "slots often cut lanes)",
-		        e->cap.width);
+		            "reseat the card or move it to a slot wired x%u (risers and bifurcated "
+		            "slots often cut lanes)",
+		            e->cap.width);
 	}
 	if (e->sta.speed < e->cap.speed)
 		p2ps_an_add(c, &g->reasons, P2PS_R_LINK_SPEED_DOWN, P2PS_SEV_WARNING, g->dev_idx,
-		    "%s: link runs at %.1f GT/s of %.1f GT/s%s", lbl,
-		    p2ps_link_speed_gts(e->sta.speed), p2ps_link_speed_gts(e->cap.speed),
-		    g->is_gpu ? "; NVIDIA GPUs drop the link speed when idle, so check again under "
-		                "load"
-		              : "");
+		            "%s: link runs at %.1f GT/s of %.1f GT/s%s", lbl,
+		            p2ps_link_speed_gts(e->sta.speed), p2ps_link_speed_gts(e->cap.speed),
+		            g->is_gpu ? "; NVIDIA GPUs drop the link speed when idle, so check "
+		                        "again under "
+		                        "load"
+		                      : "");
 	const struct p2ps_dev *p = d->parent;
 	if (p && p->pcie.cap.speed && p->pcie.cap.width &&
 	    (p->pcie.cap.speed < e->cap.speed || p->pcie.cap.width < e->cap.width))
 		p2ps_an_add(c, &g->reasons, P2PS_R_LINK_SLOT_LIMIT, P2PS_SEV_INFO, g->dev_idx,
-		    "%s: upstream port %s supports %.1f GT/s x%u, less than the GPU's %.1f GT/s "
-		    "x%u",
-		    lbl, p->bdf_str, p2ps_link_speed_gts(p->pcie.cap.speed), p->pcie.cap.width,
-		    p2ps_link_speed_gts(e->cap.speed), e->cap.width);
+		            "%s: upstream port %s supports %.1f GT/s x%u, less than the GPU's %.1f "
+		            "GT/s "
+		            "x%u",
+		            lbl, p->bdf_str, p2ps_link_speed_gts(p->pcie.cap.speed),
+		            p->pcie.cap.width, p2ps_link_speed_gts(e->cap.speed), e->cap.width);
 }
 
 static void gpu_misc(struct p2ps_an_ctx *c, struct p2ps_gpu_report *g, int gi)
@@ -319,44 +329,47 @@ static void gpu_misc(struct p2ps_an_ctx *c, struct p2ps_gpu_report *g, int gi)
 		return; /* chip, driver and display checks are about NVIDIA GPUs */
 	if (!d->chip) {
 		p2ps_an_add(c, &g->reasons, P2PS_R_CHIP_UNKNOWN, P2PS_SEV_INFO, g->dev_idx,
-		    "%s: device id %04x is not in the chip table; generation unknown", lbl,
-		    d->device_id);
+		            "%s: device id %04x is not in the chip table; generation unknown", lbl,
+		            d->device_id);
 	} else {
 		if (d->chip->generation != P2PS_NV_GEN_UNKNOWN &&
 		    d->chip->generation < P2PS_NV_GEN_TURING)
 			p2ps_an_add(c, &g->reasons, P2PS_R_GENERATION_UNSUPPORTED, P2PS_SEV_BLOCKER,
-			    g->dev_idx,
-			    "%s: %s (%s) predates Turing; NVIDIA's open kernel modules, which the "
-			    "BAR1 P2P patch modifies, do not support it",
-			    lbl, p2ps_nvidia_chip_name(d->chip),
-			    p2ps_nv_generation_name(d->chip->generation));
+			            g->dev_idx,
+			            "%s: %s (%s) predates Turing; NVIDIA's open kernel modules, "
+			            "which the "
+			            "BAR1 P2P patch modifies, do not support it",
+			            lbl, p2ps_nvidia_chip_name(d->chip),
+			            p2ps_nv_generation_name(d->chip->generation));
 	}
 
 	const char *why = p2ps_dev_unknown(d, P2PS_FACT_DRIVER);
 	if (!d->driver[0] && why) {
 		p2ps_an_add(c, &g->reasons, P2PS_R_DRIVER_UNKNOWN, P2PS_SEV_INFO, g->dev_idx,
-		    "%s: bound driver unknown: %s", lbl, why);
+		            "%s: bound driver unknown: %s", lbl, why);
 	} else if (!d->driver[0]) {
 		struct p2ps_reason *x = p2ps_an_add(c, &g->reasons, P2PS_R_DRIVER, P2PS_SEV_WARNING,
-		                            g->dev_idx, "%s: no driver is bound", lbl);
+		                                    g->dev_idx, "%s: no driver is bound", lbl);
 		p2ps_an_fix(x, "load the (patched) nvidia module: modprobe nvidia");
 	} else if (!strcmp(d->driver, "vfio-pci")) {
 		p2ps_an_add(c, &g->reasons, P2PS_R_DRIVER, P2PS_SEV_INFO, g->dev_idx,
-		    "%s: bound to vfio-pci (passed through to a VM or user-space driver)", lbl);
+		            "%s: bound to vfio-pci (passed through to a VM or user-space driver)",
+		            lbl);
 	} else if (strcmp(d->driver, "nvidia")) {
 		struct p2ps_reason *x =
 		        p2ps_an_add(c, &g->reasons, P2PS_R_DRIVER, P2PS_SEV_WARNING, g->dev_idx,
-		            "%s: bound to %s, not nvidia: the P2P patch lives in "
-		            "NVIDIA's open kernel module",
-		            lbl, d->driver);
+		                    "%s: bound to %s, not nvidia: the P2P patch lives in "
+		                    "NVIDIA's open kernel module",
+		                    lbl, d->driver);
 		p2ps_an_fix(x, "unbind %s (blacklist it) and load the patched nvidia module",
-		        d->driver);
+		            d->driver);
 	}
 	if (d->boot_vga == 1)
 		p2ps_an_add(c, &g->reasons, P2PS_R_BOOT_VGA, P2PS_SEV_WARNING, g->dev_idx,
-		    "%s: drives the boot display (boot_vga=1); firmware may size its BAR1 for the "
-		    "console, and resizing needs the display released",
-		    lbl);
+		            "%s: drives the boot display (boot_vga=1); firmware may size its BAR1 "
+		            "for the "
+		            "console, and resizing needs the display released",
+		            lbl);
 }
 
 static enum p2ps_iommu_mode gpu_iommu(const struct p2ps_host *h, const struct p2ps_dev *d)

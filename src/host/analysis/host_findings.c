@@ -96,7 +96,7 @@ void p2ps_an_host_findings(struct p2ps_an_ctx *c)
 
 	iommu_summary(c);
 	p2ps_an_add(c, r, P2PS_R_IOMMU_STATE, P2PS_SEV_INFO, -1, "IOMMU: %s%s%s", a->iommu_summary,
-	    a->iommu_flags[0] ? "; kernel command line: " : "", a->iommu_flags);
+	            a->iommu_flags[0] ? "; kernel command line: " : "", a->iommu_flags);
 
 	if (h->config_limited_any) {
 		struct p2ps_reason *x = p2ps_an_add(
@@ -108,26 +108,29 @@ void p2ps_an_host_findings(struct p2ps_an_ctx *c)
 	if (h->nvidia.module_known && h->nvidia.proc_known && h->nvidia.module_version[0] &&
 	    h->nvidia.proc_driver_version[0] &&
 	    strcmp(h->nvidia.module_version, h->nvidia.proc_driver_version)) {
-		struct p2ps_reason *x =
-		        p2ps_an_add(c, r, P2PS_R_DRIVER_VERSION_MISMATCH, P2PS_SEV_WARNING, -1,
-		            "loaded nvidia module is %s but /proc/driver/nvidia/version says %s",
-		            h->nvidia.module_version, h->nvidia.proc_driver_version);
-		p2ps_an_fix(x, "build the patched modules from the same release as the installed user "
-		           "space (.run --no-kernel-modules) and reload them");
+		struct p2ps_reason *x = p2ps_an_add(
+		        c, r, P2PS_R_DRIVER_VERSION_MISMATCH, P2PS_SEV_WARNING, -1,
+		        "loaded nvidia module is %s but /proc/driver/nvidia/version says %s",
+		        h->nvidia.module_version, h->nvidia.proc_driver_version);
+		p2ps_an_fix(x,
+		            "build the patched modules from the same release as the installed user "
+		            "space (.run --no-kernel-modules) and reload them");
 	}
 	if (h->vm.known && h->vm.in_vm)
-		p2ps_an_add(c, r, P2PS_R_VM, P2PS_SEV_WARNING, -1,
-		    "running in a virtual machine (%s%s%s): the PCI tree is the guest's, so "
-		    "classes "
-		    "and ACS describe the virtual topology, not the host's",
-		    h->vm.hypervisor[0] ? h->vm.hypervisor : "hypervisor",
-		    h->vm.evidence[0] ? ", " : "", h->vm.evidence);
+		p2ps_an_add(
+		        c, r, P2PS_R_VM, P2PS_SEV_WARNING, -1,
+		        "running in a virtual machine (%s%s%s): the PCI tree is the guest's, so "
+		        "classes "
+		        "and ACS describe the virtual topology, not the host's",
+		        h->vm.hypervisor[0] ? h->vm.hypervisor : "hypervisor",
+		        h->vm.evidence[0] ? ", " : "", h->vm.evidence);
 	for (int i = 0; i < h->n_nccl_env && i < P2PS_HOST_MAX_NCCL_ENV; i++) {
 		const char *e = h->nccl_env[i];
-		bool disables = !strncmp(e, "NCCL_P2P_DISABLE=", 17) && p2ps_an_nccl_disables(e + 17);
-		struct p2ps_reason *x =
-		        p2ps_an_add(c, r, P2PS_R_NCCL_ENV, disables ? P2PS_SEV_WARNING : P2PS_SEV_INFO, -1,
-		            "%s is set%s", e, disables ? ": NCCL will not use P2P at all" : "");
+		bool disables =
+		        !strncmp(e, "NCCL_P2P_DISABLE=", 17) && p2ps_an_nccl_disables(e + 17);
+		struct p2ps_reason *x = p2ps_an_add(
+		        c, r, P2PS_R_NCCL_ENV, disables ? P2PS_SEV_WARNING : P2PS_SEV_INFO, -1,
+		        "%s is set%s", e, disables ? ": NCCL will not use P2P at all" : "");
 		if (disables)
 			p2ps_an_fix(x, "unset NCCL_P2P_DISABLE once the pair is ready");
 	}

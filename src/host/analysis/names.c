@@ -4,120 +4,81 @@
 
 #include <stdio.h>
 
+/* names[v] when v is in the table, else fallback. The tables below are in enum order;
+ * their length is checked against the enum's count or last value. */
+static const char *name_at(const char *const *names, size_t n, unsigned v, const char *fallback)
+{
+	return v < n && names[v] ? names[v] : fallback;
+}
+
+#define N_OF(a) (sizeof(a) / sizeof((a)[0]))
+
 const char *p2ps_topo_name(enum p2ps_topo t)
 {
-	switch (t) {
-	case P2PS_TOPO_X: return "X";
-	case P2PS_TOPO_NV: return "NV";
-	case P2PS_TOPO_PIX: return "PIX";
-	case P2PS_TOPO_PXB: return "PXB";
-	case P2PS_TOPO_PHB: return "PHB";
-	case P2PS_TOPO_NODE: return "NODE";
-	case P2PS_TOPO_SYS: return "SYS";
-	case P2PS_TOPO_UNKNOWN: break;
-	}
-	return "?";
+	static const char *const names[] = {NULL, "X", "NV", "PIX", "PXB", "PHB", "NODE", "SYS"};
+	_Static_assert(N_OF(names) == P2PS_TOPO_SYS + 1, "one name per class");
+	return name_at(names, N_OF(names), (unsigned)t, "?");
 }
 
 const char *p2ps_topo_legend(enum p2ps_topo t)
 {
-	switch (t) {
-	case P2PS_TOPO_X: return "Self";
-	case P2PS_TOPO_SYS:
-		return "Connection traversing PCIe as well as the SMP interconnect between NUMA "
-		       "nodes (e.g., QPI/UPI)";
-	case P2PS_TOPO_NODE:
-		return "Connection traversing PCIe as well as the interconnect between PCIe Host "
-		       "Bridges within a NUMA node";
-	case P2PS_TOPO_PHB:
-		return "Connection traversing PCIe as well as a PCIe Host Bridge (typically the "
-		       "CPU)";
-	case P2PS_TOPO_PXB:
-		return "Connection traversing multiple PCIe bridges (without traversing the PCIe "
-		       "Host Bridge)";
-	case P2PS_TOPO_PIX: return "Connection traversing at most a single PCIe bridge";
-	case P2PS_TOPO_NV: return "Connection traversing a bonded set of # NVLinks";
-	case P2PS_TOPO_UNKNOWN: break;
-	}
-	return "Unknown: the PCI tree or NUMA facts needed are missing";
+	static const char *const legend[] = {
+	        NULL,
+	        "Self",
+	        "Connection traversing a bonded set of # NVLinks",
+	        "Connection traversing at most a single PCIe bridge",
+	        "Connection traversing multiple PCIe bridges (without traversing the PCIe Host "
+	        "Bridge)",
+	        "Connection traversing PCIe as well as a PCIe Host Bridge (typically the CPU)",
+	        "Connection traversing PCIe as well as the interconnect between PCIe Host Bridges "
+	        "within a NUMA node",
+	        "Connection traversing PCIe as well as the SMP interconnect between NUMA nodes "
+	        "(e.g., QPI/UPI)",
+	};
+	_Static_assert(N_OF(legend) == P2PS_TOPO_SYS + 1, "one legend line per class");
+	return name_at(legend, N_OF(legend), (unsigned)t,
+	               "Unknown: the PCI tree or NUMA facts needed are missing");
 }
 
 const char *p2ps_severity_name(enum p2ps_severity s)
 {
-	switch (s) {
-	case P2PS_SEV_BLOCKER: return "blocker";
-	case P2PS_SEV_UNKNOWN: return "unknown";
-	case P2PS_SEV_WARNING: return "warning";
-	case P2PS_SEV_INFO: return "info";
-	}
-	return "?";
+	static const char *const names[] = {"blocker", "unknown", "warning", "info"};
+	_Static_assert(N_OF(names) == P2PS_SEV_INFO + 1, "one name per severity");
+	return name_at(names, N_OF(names), (unsigned)s, "?");
 }
 
 const char *p2ps_reason_code_name(enum p2ps_reason_code code)
 {
-	static const char *const names[P2PS_R_CODE_COUNT] = {
-	        [P2PS_R_BAR1_SMALLER_THAN_VRAM] = "bar1_smaller_than_vram",
-	        [P2PS_R_BAR1_NOT_MAXIMAL] = "bar1_not_maximal",
-	        [P2PS_R_BAR1_UNKNOWN] = "bar1_unknown",
-	        [P2PS_R_VRAM_UNKNOWN] = "vram_unknown",
-	        [P2PS_R_BAR_UNASSIGNED] = "bar_unassigned",
-	        [P2PS_R_BAR_EXCEEDS_WINDOW] = "bar_exceeds_bridge_window",
-	        [P2PS_R_IOMMU_TRANSLATING] = "iommu_translating",
-	        [P2PS_R_IOMMU_BLOCKED] = "iommu_blocked",
-	        [P2PS_R_IOMMU_UNMANAGED] = "iommu_unmanaged",
-	        [P2PS_R_IOMMU_UNKNOWN] = "iommu_unknown",
-	        [P2PS_R_ACS_REDIRECT] = "acs_redirect",
-	        [P2PS_R_ACS_REDIRECT_ROOT] = "acs_redirect_root_port",
-	        [P2PS_R_ACS_UNKNOWN] = "acs_unknown",
-	        [P2PS_R_PATH_HOST_BRIDGE] = "path_host_bridge",
-	        [P2PS_R_PATH_CPU_INTERCONNECT] = "path_cpu_interconnect",
-	        [P2PS_R_TOPOLOGY_UNKNOWN] = "topology_unknown",
-	        [P2PS_R_LINK_WIDTH_DOWN] = "link_width_below_capability",
-	        [P2PS_R_LINK_SPEED_DOWN] = "link_speed_below_capability",
-	        [P2PS_R_LINK_SLOT_LIMIT] = "link_slot_limit",
-	        [P2PS_R_LINK_UNKNOWN] = "link_unknown",
-	        [P2PS_R_MIXED_GENERATIONS] = "mixed_generations",
-	        [P2PS_R_MIXED_CHIPS] = "mixed_chips",
-	        [P2PS_R_MIXED_MODELS] = "mixed_models",
-	        [P2PS_R_GENERATION_UNSUPPORTED] = "generation_unsupported",
-	        [P2PS_R_CHIP_UNKNOWN] = "chip_unknown",
-	        [P2PS_R_NVLINK] = "nvlink",
-	        [P2PS_R_DRIVER] = "driver",
-	        [P2PS_R_DRIVER_UNKNOWN] = "driver_unknown",
-	        [P2PS_R_BOOT_VGA] = "boot_vga",
-	        [P2PS_R_DRIVER_VERSION_MISMATCH] = "driver_version_mismatch",
-	        [P2PS_R_VM] = "virtual_machine",
-	        [P2PS_R_NCCL_ENV] = "nccl_env",
-	        [P2PS_R_NEEDS_ROOT] = "needs_root",
-	        [P2PS_R_IOMMU_STATE] = "iommu_state",
-	        [P2PS_R_NCCL_LEVEL] = "nccl_p2p_level",
-	};
-	if ((int)code < 0 || code >= P2PS_R_CODE_COUNT || !names[code])
-		return "?";
-	return names[code];
+	/* The JSON "code" of each finding, in enum p2ps_reason_code's order. */
+	/* clang-format off */
+	static const char *const names[] = {
+	        "bar1_smaller_than_vram", "bar1_not_maximal", "bar1_unknown", "vram_unknown",
+	        "bar_unassigned", "bar_exceeds_bridge_window", "iommu_translating", "iommu_blocked",
+	        "iommu_unmanaged", "iommu_unknown", "acs_redirect", "acs_redirect_root_port",
+	        "acs_unknown", "path_host_bridge", "path_cpu_interconnect", "topology_unknown",
+	        "link_width_below_capability", "link_speed_below_capability", "link_slot_limit",
+	        "link_unknown", "mixed_generations", "mixed_chips", "mixed_models",
+	        "generation_unsupported", "chip_unknown", "nvlink", "driver", "driver_unknown",
+	        "boot_vga", "driver_version_mismatch", "virtual_machine", "nccl_env", "needs_root",
+	        "iommu_state", "nccl_p2p_level"};
+	/* clang-format on */
+	_Static_assert(N_OF(names) == P2PS_R_CODE_COUNT, "one name per reason code");
+	return name_at(names, N_OF(names), (unsigned)code, "?");
 }
 
 const char *p2ps_iommu_mode_name(enum p2ps_iommu_mode m)
 {
-	switch (m) {
-	case P2PS_IOMMU_OFF: return "off";
-	case P2PS_IOMMU_IDENTITY: return "identity";
-	case P2PS_IOMMU_TRANSLATING: return "translating";
-	case P2PS_IOMMU_BLOCKED: return "blocked";
-	case P2PS_IOMMU_UNMANAGED: return "unmanaged";
-	case P2PS_IOMMU_UNKNOWN: break;
-	}
-	return "unknown";
+	static const char *const names[] = {NULL,          "off",     "identity",
+	                                    "translating", "blocked", "unmanaged"};
+	_Static_assert(N_OF(names) == P2PS_IOMMU_UNMANAGED + 1, "one name per IOMMU mode");
+	return name_at(names, N_OF(names), (unsigned)m, "unknown");
 }
 
 const char *p2ps_verdict_name(enum p2ps_verdict v)
 {
-	switch (v) {
-	case P2PS_VERDICT_READY: return "ready";
-	case P2PS_VERDICT_NOT_READY: return "not ready";
-	case P2PS_VERDICT_UNKNOWN: return "unknown";
-	}
-	return "?";
+	static const char *const names[] = {"ready", "not ready", "unknown"};
+	_Static_assert(N_OF(names) == P2PS_VERDICT_UNKNOWN + 1, "one name per verdict");
+	return name_at(names, N_OF(names), (unsigned)v, "?");
 }
 
 const char *p2ps_endpoint_prefix(const struct p2ps_analysis *a, size_t gi)

@@ -8,7 +8,8 @@
 
 #include "p2pscope/nvidia_chips.h"
 
-static void copy_gpu_reasons(struct p2ps_an_ctx *c, struct p2ps_pair *p, const struct p2ps_gpu_report *g)
+static void copy_gpu_reasons(struct p2ps_an_ctx *c, struct p2ps_pair *p,
+                             const struct p2ps_gpu_report *g)
 {
 	for (size_t i = 0; i < g->reasons.n; i++) {
 		const struct p2ps_reason *r = &g->reasons.v[i];
@@ -65,19 +66,23 @@ static void pair_iommu(struct p2ps_an_ctx *c, struct p2ps_pair *p)
 		switch (g->iommu) {
 		case P2PS_IOMMU_TRANSLATING:
 			if (below) {
-				p2ps_an_add(c, &p->reasons, P2PS_R_IOMMU_TRANSLATING, P2PS_SEV_WARNING,
-				    g->dev_idx,
-				    "%s: the IOMMU translates its DMA (group %d, default domain "
-				    "%s), but "
-				    "this pair's peer requests turn at %s without an ACS redirect, "
-				    "so "
-				    "they never reach it (and the pair is not isolated from each "
-				    "other)",
-				    lbl, d->iommu_group, d->iommu_domain_type,
-				    h->devs[p->lca_idx].bdf_str);
+				p2ps_an_add(c, &p->reasons, P2PS_R_IOMMU_TRANSLATING,
+				            P2PS_SEV_WARNING, g->dev_idx,
+				            "%s: the IOMMU translates its DMA (group %d, default "
+				            "domain "
+				            "%s), but "
+				            "this pair's peer requests turn at %s without an ACS "
+				            "redirect, "
+				            "so "
+				            "they never reach it (and the pair is not isolated "
+				            "from each "
+				            "other)",
+				            lbl, d->iommu_group, d->iommu_domain_type,
+				            h->devs[p->lca_idx].bdf_str);
 				break;
 			}
-			x = p2ps_an_add(c, &p->reasons, P2PS_R_IOMMU_TRANSLATING, P2PS_SEV_BLOCKER,
+			x = p2ps_an_add(
+			        c, &p->reasons, P2PS_R_IOMMU_TRANSLATING, P2PS_SEV_BLOCKER,
 			        g->dev_idx,
 			        "%s: the IOMMU translates its DMA (group %d, default domain %s), "
 			        "so a "
@@ -87,17 +92,20 @@ static void pair_iommu(struct p2ps_an_ctx *c, struct p2ps_pair *p)
 			p2ps_an_fix(x, "%s", iommu_fix(h));
 			break;
 		case P2PS_IOMMU_BLOCKED:
-			x = p2ps_an_add(c, &p->reasons, P2PS_R_IOMMU_BLOCKED, P2PS_SEV_BLOCKER, g->dev_idx,
+			x = p2ps_an_add(
+			        c, &p->reasons, P2PS_R_IOMMU_BLOCKED, P2PS_SEV_BLOCKER, g->dev_idx,
 			        "%s: its IOMMU group %d has a blocked domain: no DMA at all", lbl,
 			        d->iommu_group);
 			p2ps_an_fix(x, "%s", iommu_fix(h));
 			break;
 		case P2PS_IOMMU_UNMANAGED:
-			p2ps_an_add(c, &p->reasons, P2PS_R_IOMMU_UNMANAGED, P2PS_SEV_WARNING, g->dev_idx,
-			    "%s: IOMMU group %d is owned by a VFIO user; peer DMA works only where "
-			    "that "
-			    "user maps the peer's BARs (QEMU does)",
-			    lbl, d->iommu_group);
+			p2ps_an_add(c, &p->reasons, P2PS_R_IOMMU_UNMANAGED, P2PS_SEV_WARNING,
+			            g->dev_idx,
+			            "%s: IOMMU group %d is owned by a VFIO user; peer DMA works "
+			            "only where "
+			            "that "
+			            "user maps the peer's BARs (QEMU does)",
+			            lbl, d->iommu_group);
 			break;
 		case P2PS_IOMMU_UNKNOWN: {
 			const char *why = !h->iommu.known
@@ -105,10 +113,12 @@ static void pair_iommu(struct p2ps_an_ctx *c, struct p2ps_pair *p)
 			                          : p2ps_dev_unknown(d, P2PS_FACT_IOMMU_GROUP);
 			/* Requests that turn inside a switch never meet the IOMMU anyway. */
 			p2ps_an_add(c, &p->reasons, P2PS_R_IOMMU_UNKNOWN,
-			    below ? P2PS_SEV_INFO : P2PS_SEV_UNKNOWN, g->dev_idx,
-			    "%s: IOMMU mode unknown%s: %s", lbl,
-			    below ? " (irrelevant: this pair's requests stay in the switch)" : "",
-			    why ? why : "IOMMU present but the group's domain type is not known");
+			            below ? P2PS_SEV_INFO : P2PS_SEV_UNKNOWN, g->dev_idx,
+			            "%s: IOMMU mode unknown%s: %s", lbl,
+			            below ? " (irrelevant: this pair's requests stay in the switch)"
+			                  : "",
+			            why ? why
+			                : "IOMMU present but the group's domain type is not known");
 			break;
 		}
 		case P2PS_IOMMU_OFF:
@@ -133,19 +143,20 @@ static void pair_acs(struct p2ps_an_ctx *c, struct p2ps_pair *p)
 			/* Through a host bridge the traffic reaches the root complex anyway; a
 			 * redirecting switch port bounces traffic that would stay in the switch. */
 			bool blocker = !root && p->lca_idx >= 0;
-			struct p2ps_reason *x =
-			        p2ps_an_add(c, &p->reasons,
-			            blocker ? P2PS_R_ACS_REDIRECT : P2PS_R_ACS_REDIRECT_ROOT,
-			            blocker ? P2PS_SEV_BLOCKER : P2PS_SEV_WARNING, t,
-			            "bridge %s (%s) redirects peer traffic to the root complex: "
-			            "ACSCtl%s%s%s",
-			            br->bdf_str,
-			            br->pcie.present ? p2ps_pcie_type_name(br->pcie.port_type)
-			                             : "bridge",
-			            (red & P2PS_ACS_RR) ? " ReqRedir+" : "",
-			            (red & P2PS_ACS_CR) ? " CmpltRedir+" : "",
-			            (red & P2PS_ACS_EC) ? " EgressCtrl+" : "");
-			p2ps_an_fix(x,
+			struct p2ps_reason *x = p2ps_an_add(
+			        c, &p->reasons,
+			        blocker ? P2PS_R_ACS_REDIRECT : P2PS_R_ACS_REDIRECT_ROOT,
+			        blocker ? P2PS_SEV_BLOCKER : P2PS_SEV_WARNING, t,
+			        "bridge %s (%s) redirects peer traffic to the root complex: "
+			        "ACSCtl%s%s%s",
+			        br->bdf_str,
+			        br->pcie.present ? p2ps_pcie_type_name(br->pcie.port_type)
+			                         : "bridge",
+			        (red & P2PS_ACS_RR) ? " ReqRedir+" : "",
+			        (red & P2PS_ACS_CR) ? " CmpltRedir+" : "",
+			        (red & P2PS_ACS_EC) ? " EgressCtrl+" : "");
+			p2ps_an_fix(
+			        x,
 			        "setpci -s %s ECAP_ACS+0x6.w=%04x (as root; until reboot, and it "
 			        "weakens "
 			        "IOMMU isolation) or boot with pci=disable_acs_redir=%s",
@@ -155,11 +166,12 @@ static void pair_acs(struct p2ps_an_ctx *c, struct p2ps_pair *p)
 		}
 		const char *why = p2ps_dev_unknown(br, P2PS_FACT_ACS);
 		if (why) {
-			struct p2ps_reason *x =
-			        p2ps_an_add(c, &p->reasons, P2PS_R_ACS_UNKNOWN,
-			            (root || p->lca_idx < 0) ? P2PS_SEV_INFO : P2PS_SEV_UNKNOWN, t,
-			            "ACS state of bridge %s unknown: %s", br->bdf_str, why);
-			p2ps_an_fix(x, "run bar-inspect as root (sudo) to read extended config space");
+			struct p2ps_reason *x = p2ps_an_add(
+			        c, &p->reasons, P2PS_R_ACS_UNKNOWN,
+			        (root || p->lca_idx < 0) ? P2PS_SEV_INFO : P2PS_SEV_UNKNOWN, t,
+			        "ACS state of bridge %s unknown: %s", br->bdf_str, why);
+			p2ps_an_fix(x,
+			            "run bar-inspect as root (sudo) to read extended config space");
 		}
 	}
 }
@@ -198,42 +210,48 @@ static void pair_topology(struct p2ps_an_ctx *c, struct p2ps_pair *p)
 		const struct p2ps_dev *u = da->gpu.nvlink_known ? db : da;
 		const char *why = p2ps_dev_unknown(u, P2PS_FACT_NVLINK);
 		p2ps_an_add(c, &p->reasons, P2PS_R_NVLINK, P2PS_SEV_INFO, -1,
-		    "NVLink between the pair unknown (%s): without NVLink the BAR1 path is what "
-		    "CUDA peer access would use",
-		    why ? why : "no NVML and no captured nvidia-smi");
+		            "NVLink between the pair unknown (%s): without NVLink the BAR1 path is "
+		            "what "
+		            "CUDA peer access would use",
+		            why ? why : "no NVML and no captured nvidia-smi");
 	}
 	if (p->nvlinks > 0)
 		p2ps_an_add(c, &p->reasons, P2PS_R_NVLINK, P2PS_SEV_INFO, -1,
-		    "NVLink connects the pair (NV%d): CUDA peer access uses NVLink, so the BAR1 "
-		    "path is moot",
-		    p->nvlinks);
+		            "NVLink connects the pair (NV%d): CUDA peer access uses NVLink, so the "
+		            "BAR1 "
+		            "path is moot",
+		            p->nvlinks);
 	switch (p->pcie_topo) {
 	case P2PS_TOPO_PHB:
 		if (!p->moot)
-			p2ps_an_add(c, &p->reasons, P2PS_R_PATH_HOST_BRIDGE, P2PS_SEV_INFO, -1,
-			    "peer traffic crosses the host bridge (PHB): it relies on the root "
-			    "complex forwarding peer writes, which AMD and recent Intel CPUs do");
+			p2ps_an_add(
+			        c, &p->reasons, P2PS_R_PATH_HOST_BRIDGE, P2PS_SEV_INFO, -1,
+			        "peer traffic crosses the host bridge (PHB): it relies on the root "
+			        "complex forwarding peer writes, which AMD and recent Intel CPUs "
+			        "do");
 		break;
 	case P2PS_TOPO_NODE:
 		if (!p->moot)
 			p2ps_an_add(c, &p->reasons, P2PS_R_PATH_HOST_BRIDGE, P2PS_SEV_WARNING, -1,
-			    "peer traffic crosses two host bridges inside one NUMA node (NODE): "
-			    "bandwidth depends on the CPU's internal fabric");
+			            "peer traffic crosses two host bridges inside one NUMA node "
+			            "(NODE): "
+			            "bandwidth depends on the CPU's internal fabric");
 		break;
 	case P2PS_TOPO_SYS: {
 		if (p->moot)
 			break;
 		bool intel = p2ps_an_is_intel_host(h);
-		struct p2ps_reason *x =
-		        p2ps_an_add(c, &p->reasons, P2PS_R_PATH_CPU_INTERCONNECT,
-		            intel ? P2PS_SEV_BLOCKER : P2PS_SEV_WARNING, -1,
-		            "peer traffic crosses the CPU interconnect between NUMA nodes %d and "
-		            "%d (SYS)%s",
-		            da->numa_node, db->numa_node,
-		            intel ? ": Intel's UPI/QPI does not forward PCIe peer traffic"
-		                  : ": expect a fraction of the PCIe bandwidth");
-		p2ps_an_fix(x, "put both GPUs under one CPU socket (same NUMA node), ideally one PCIe "
-		           "switch");
+		struct p2ps_reason *x = p2ps_an_add(
+		        c, &p->reasons, P2PS_R_PATH_CPU_INTERCONNECT,
+		        intel ? P2PS_SEV_BLOCKER : P2PS_SEV_WARNING, -1,
+		        "peer traffic crosses the CPU interconnect between NUMA nodes %d and "
+		        "%d (SYS)%s",
+		        da->numa_node, db->numa_node,
+		        intel ? ": Intel's UPI/QPI does not forward PCIe peer traffic"
+		              : ": expect a fraction of the PCIe bandwidth");
+		p2ps_an_fix(x,
+		            "put both GPUs under one CPU socket (same NUMA node), ideally one PCIe "
+		            "switch");
 		break;
 	}
 	case P2PS_TOPO_UNKNOWN: {
@@ -280,7 +298,7 @@ static void pair_nccl(struct p2ps_an_ctx *c, struct p2ps_pair *p)
 	const char *dis = p2ps_an_nccl_var(h, "NCCL_P2P_DISABLE");
 	if (p2ps_an_nccl_disables(dis)) {
 		p2ps_an_add(c, &p->reasons, P2PS_R_NCCL_LEVEL, P2PS_SEV_INFO, -1,
-		    "NCCL will not use P2P for this pair: NCCL_P2P_DISABLE=%s", dis);
+		            "NCCL will not use P2P for this pair: NCCL_P2P_DISABLE=%s", dis);
 		return;
 	}
 	static const char *const names[] = {"LOC", "NVL", "PIX", "PXB", "PHB", "SYS"};
@@ -297,8 +315,8 @@ static void pair_nccl(struct p2ps_an_ctx *c, struct p2ps_pair *p)
 			level = numeric[lv[0] - '0'];
 	}
 	if (level < 0) {
-		bool amd = !p2ps_an_is_intel_host(h) &&
-		           (!strcmp(h->iommu.kind, "amd") || p2ps_an_host_bridge_vendor(h) == 0x1022);
+		bool amd = !p2ps_an_is_intel_host(h) && (!strcmp(h->iommu.kind, "amd") ||
+		                                         p2ps_an_host_bridge_vendor(h) == 0x1022);
 		size_t gpus = 0;
 		for (size_t i = 0; i < c->a->n_gpus; i++)
 			gpus += c->a->gpus[i].is_gpu;
@@ -308,10 +326,10 @@ static void pair_nccl(struct p2ps_an_ctx *c, struct p2ps_pair *p)
 	}
 	int r = nccl_rank(p->topo);
 	p2ps_an_add(c, &p->reasons, P2PS_R_NCCL_LEVEL, P2PS_SEV_INFO, -1,
-	    "NCCL (P2P level %s, %s) would %s P2P for this pair (%s path)%s", names[level], why,
-	    r <= level ? "use" : "not use",
-	    p->topo == P2PS_TOPO_NV ? "NVLink" : p2ps_topo_name(p->topo),
-	    r <= level ? "" : "; it copies through host memory instead");
+	            "NCCL (P2P level %s, %s) would %s P2P for this pair (%s path)%s", names[level],
+	            why, r <= level ? "use" : "not use",
+	            p->topo == P2PS_TOPO_NV ? "NVLink" : p2ps_topo_name(p->topo),
+	            r <= level ? "" : "; it copies through host memory instead");
 }
 
 static void pair_models(struct p2ps_an_ctx *c, struct p2ps_pair *p)
@@ -323,19 +341,24 @@ static void pair_models(struct p2ps_an_ctx *c, struct p2ps_pair *p)
 		return;
 	if (da->chip && db->chip && da->chip->generation != db->chip->generation) {
 		p2ps_an_add(c, &p->reasons, P2PS_R_MIXED_GENERATIONS, P2PS_SEV_BLOCKER, -1,
-		    "different generations: %s (%s) and %s (%s); the patched driver maps peers of "
-		    "one generation only",
-		    p2ps_nvidia_chip_name(da->chip), p2ps_nv_generation_name(da->chip->generation),
-		    p2ps_nvidia_chip_name(db->chip), p2ps_nv_generation_name(db->chip->generation));
+		            "different generations: %s (%s) and %s (%s); the patched driver maps "
+		            "peers of "
+		            "one generation only",
+		            p2ps_nvidia_chip_name(da->chip),
+		            p2ps_nv_generation_name(da->chip->generation),
+		            p2ps_nvidia_chip_name(db->chip),
+		            p2ps_nv_generation_name(db->chip->generation));
 	} else if (da->chip && db->chip && da->chip != db->chip) {
 		p2ps_an_add(c, &p->reasons, P2PS_R_MIXED_CHIPS, P2PS_SEV_BLOCKER, -1,
-		    "different chips: %s and %s; users report that mixed-model pairs never peer "
-		    "with the patched driver",
-		    p2ps_nvidia_chip_name(da->chip), p2ps_nvidia_chip_name(db->chip));
+		            "different chips: %s and %s; users report that mixed-model pairs never "
+		            "peer "
+		            "with the patched driver",
+		            p2ps_nvidia_chip_name(da->chip), p2ps_nvidia_chip_name(db->chip));
 	} else {
 		p2ps_an_add(c, &p->reasons, P2PS_R_MIXED_MODELS, P2PS_SEV_WARNING, -1,
-		    "different models: device ids %04x and %04x%s%s", da->device_id, db->device_id,
-		    da->chip ? " of chip " : "", da->chip ? p2ps_nvidia_chip_name(da->chip) : "");
+		            "different models: device ids %04x and %04x%s%s", da->device_id,
+		            db->device_id, da->chip ? " of chip " : "",
+		            da->chip ? p2ps_nvidia_chip_name(da->chip) : "");
 	}
 }
 

@@ -28,8 +28,9 @@ struct p2ps_reason *p2ps_reasons_addv(struct p2ps_reasons *r, enum p2ps_reason_c
 	return x;
 }
 
-struct p2ps_reason *p2ps_an_add(struct p2ps_an_ctx *c, struct p2ps_reasons *r, enum p2ps_reason_code code,
-                               enum p2ps_severity sev, int dev_idx, const char *fmt, ...)
+struct p2ps_reason *p2ps_an_add(struct p2ps_an_ctx *c, struct p2ps_reasons *r,
+                                enum p2ps_reason_code code, enum p2ps_severity sev, int dev_idx,
+                                const char *fmt, ...)
 {
 	va_list ap;
 	va_start(ap, fmt);

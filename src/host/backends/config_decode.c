@@ -37,93 +37,81 @@ const char *p2ps_walk_end_name(enum p2ps_walk_end end)
 	return "?";
 }
 
-static void set_end(enum p2ps_walk_end *end, enum p2ps_walk_end v)
+/* Returns 0 after recording how a walk ended (for the callers' "return 0" exits). */
+static uint16_t end_walk(enum p2ps_walk_end *end, enum p2ps_walk_end v)
 {
 	if (end)
 		*end = v;
+	return 0;
+}
+
+/* One step of a walk to the entry of hdr bytes at off inside [lo, hi): it must be in
+ * the list's space (else the chain is broken), readable (else denied) and not visited
+ * before (else looped). false when the step may proceed; *end set otherwise. */
+static bool step_bad(unsigned off, unsigned hdr, unsigned lo, unsigned hi, size_t len,
+                     uint8_t *seen, enum p2ps_walk_end *end)
+{
+	enum p2ps_walk_end why;
+	if (off < lo || off + hdr > hi)
+		why = P2PS_WALK_BROKEN;
+	else if (off + hdr > len)
+		why = P2PS_WALK_DENIED;
+	else if (seen[off / 4]++)
+		why = P2PS_WALK_LOOPED;
+	else
+		return false;
+	end_walk(end, why);
+	return true;
 }
 
 uint16_t p2ps_cfg_find_cap(const uint8_t *cfg, size_t len, uint8_t id, enum p2ps_walk_end *end)
 {
 	uint8_t seen[CFG_LEGACY_LEN / 4] = {0};
-	if (len < CFG_HEADER_LEN || !(p2ps_le16(cfg + PCI_STATUS) & PCI_STATUS_CAP_LIST)) {
-		set_end(end, len < CFG_HEADER_LEN ? P2PS_WALK_DENIED : P2PS_WALK_NONE);
-		return 0;
-	}
+	if (len < CFG_HEADER_LEN || !(p2ps_le16(cfg + PCI_STATUS) & PCI_STATUS_CAP_LIST))
+		return end_walk(end, len < CFG_HEADER_LEN ? P2PS_WALK_DENIED : P2PS_WALK_NONE);
 	unsigned off = cfg[PCI_CAPABILITY_LIST] & ~3u;
-	if (!off) {
-		set_end(end, P2PS_WALK_NONE);
-		return 0;
-	}
+	if (!off)
+		return end_walk(end, P2PS_WALK_NONE);
 	/* The standard list lives in 0x40..0xff; each entry is at least 4 bytes, so the
 	 * visited set also bounds the walk to 48 steps. */
 	while (off) {
-		if (off < CFG_HEADER_LEN || off + 2 > CFG_LEGACY_LEN) {
-			set_end(end, P2PS_WALK_BROKEN);
+		if (step_bad(off, 2, CFG_HEADER_LEN, CFG_LEGACY_LEN, len, seen, end))
 			return 0;
-		}
-		if (off + 2 > len) {
-			set_end(end, P2PS_WALK_DENIED);
-			return 0;
-		}
-		if (seen[off / 4]++) {
-			set_end(end, P2PS_WALK_LOOPED);
-			return 0;
-		}
-		if (cfg[off] == 0xff) {
-			set_end(end, P2PS_WALK_BROKEN);
-			return 0;
-		}
+		if (cfg[off] == 0xff)
+			return end_walk(end, P2PS_WALK_BROKEN);
 		if (cfg[off] == id) {
-			set_end(end, P2PS_WALK_OK);
+			end_walk(end, P2PS_WALK_OK);
 			return (uint16_t)off;
 		}
 		off = cfg[off + 1] & ~3u;
 	}
-	set_end(end, P2PS_WALK_OK);
-	return 0;
+	return end_walk(end, P2PS_WALK_OK);
 }
 
 uint16_t p2ps_cfg_find_ext_cap(const uint8_t *cfg, size_t len, uint16_t id, enum p2ps_walk_end *end)
 {
 	uint8_t seen[P2PS_HOST_CONFIG_MAX / 4] = {0};
 	unsigned off = CFG_LEGACY_LEN;
-	if (len <= CFG_LEGACY_LEN) {
-		set_end(end, P2PS_WALK_DENIED);
-		return 0;
-	}
+	if (len <= CFG_LEGACY_LEN)
+		return end_walk(end, P2PS_WALK_DENIED);
 	while (off) {
-		if (off < CFG_LEGACY_LEN || off + 4 > P2PS_HOST_CONFIG_MAX) {
-			set_end(end, P2PS_WALK_BROKEN);
+		if (step_bad(off, 4, CFG_LEGACY_LEN, P2PS_HOST_CONFIG_MAX, len, seen, end))
 			return 0;
-		}
-		if (off + 4 > len) {
-			set_end(end, P2PS_WALK_DENIED);
-			return 0;
-		}
-		if (seen[off / 4]++) {
-			set_end(end, P2PS_WALK_LOOPED);
-			return 0;
-		}
 		uint32_t hdr = p2ps_le32(cfg + off);
-		if (hdr == 0) {
-			/* An all-zero header: an empty list at 0x100, a broken link elsewhere. */
-			set_end(end, off == CFG_LEGACY_LEN ? P2PS_WALK_NONE : P2PS_WALK_BROKEN);
-			return 0;
-		}
-		if (hdr == 0xffffffffu) {
-			set_end(end, P2PS_WALK_BROKEN);
-			return 0;
-		}
+		/* An all-zero header: an empty list at 0x100, a broken link elsewhere. */
+		if (hdr == 0)
+			return end_walk(end,
+			                off == CFG_LEGACY_LEN ? P2PS_WALK_NONE : P2PS_WALK_BROKEN);
+		if (hdr == 0xffffffffu)
+			return end_walk(end, P2PS_WALK_BROKEN);
 		/* Id 0 is a placeholder (seen on passed-through GPUs): keep following next. */
 		if ((hdr & 0xffffu) == id && id != 0) {
-			set_end(end, P2PS_WALK_OK);
+			end_walk(end, P2PS_WALK_OK);
 			return (uint16_t)off;
 		}
 		off = EXT_CAP_NEXT(hdr);
 	}
-	set_end(end, P2PS_WALK_OK);
-	return 0;
+	return end_walk(end, P2PS_WALK_OK);
 }
 
 bool p2ps_bar_unassigned(const struct p2ps_dev *d, const struct p2ps_bar *b)

@@ -117,8 +117,8 @@ static bool nvml_open(struct p2ps_nvml *a, struct p2ps_host_nvidia *nv)
 {
 	char detail[96]; /* a symbol name or dlerror(), fits nvml_status after the prefix */
 	p2ps_nvml_ret rc = 0;
-	unsigned need = P2PS_NVML_ERROR_STRING | P2PS_NVML_COUNT | P2PS_NVML_BY_INDEX |
-	                P2PS_NVML_PCI_INFO;
+	unsigned need = P2PS_NVML_NEED(P2PS_NVML_ERROR_STRING) | P2PS_NVML_NEED(P2PS_NVML_COUNT) |
+	                P2PS_NVML_NEED(P2PS_NVML_BY_INDEX) | P2PS_NVML_NEED(P2PS_NVML_PCI_INFO);
 	switch (p2ps_nvml_open(a, need, detail, sizeof(detail), &rc)) {
 	case P2PS_NVML_OK: return true;
 	case P2PS_NVML_NOT_FOUND:

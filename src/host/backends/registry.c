@@ -45,7 +45,7 @@ int p2ps_host_load(struct p2ps_host *host, const struct p2ps_host_source *src,
 	if (rc >= 0)
 		p2ps_host_finish(host);
 	/* The VFIO backend reads registers itself, through its open devices. */
-	if (rc >= 0 && src->kind == P2PS_HOST_LIVE && src->vfio && src->vfio->read_reg)
+	if (rc >= 0 && src->kind == P2PS_HOST_LIVE && src->vfio && src->vfio->asked.read_reg)
 		rc = p2ps_vfio_probe_sysfs_regs(host, src->vfio, err);
 	if (rc < 0) {
 		p2ps_host_free(host);

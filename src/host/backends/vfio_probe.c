@@ -13,21 +13,15 @@
 static struct p2ps_vfio_facts *facts_new(const struct p2ps_host *host,
                                          const struct p2ps_vfio_request *req)
 {
-	size_t n = req->read_reg ? host->n_devs : 0;
+	size_t n = req->asked.read_reg ? host->n_devs : 0;
 	struct p2ps_vfio_facts *f = calloc(1, sizeof(*f) + n * sizeof(f->regs[0]));
 	if (!f)
 		return NULL;
-	f->read_reg = req->read_reg;
-	f->reg_bar = req->reg_bar;
-	f->reg_off = req->reg_off;
-	f->map_peer = req->map_peer;
-	f->peer_a = req->peer_a;
-	f->peer_b = req->peer_b;
+	f->asked = req->asked;
 	return f;
 }
 
-static struct p2ps_vfio_device *probe_device(struct p2ps_vfio_probe *pr,
-                                             const struct p2ps_bdf *bdf)
+static struct p2ps_vfio_device *probe_device(struct p2ps_vfio_probe *pr, const struct p2ps_bdf *bdf)
 {
 	for (unsigned i = 0; i < pr->n_devs; i++)
 		if (p2ps_bdf_equal(&pr->devs[i].addr, bdf))
@@ -35,8 +29,7 @@ static struct p2ps_vfio_device *probe_device(struct p2ps_vfio_probe *pr,
 	return NULL;
 }
 
-static int open_one(struct p2ps_vfio_probe *pr, const struct p2ps_bdf *bdf,
-                    struct p2ps_error *err)
+static int open_one(struct p2ps_vfio_probe *pr, const struct p2ps_bdf *bdf, struct p2ps_error *err)
 {
 	if (probe_device(pr, bdf))
 		return 0;
@@ -107,14 +100,14 @@ static void read_one(const struct p2ps_vfio_request *req, struct p2ps_vfio_devic
 	r->addr = dev->bdf;
 	snprintf(r->bdf, sizeof(r->bdf), "%s", dev->bdf_str);
 	struct p2ps_error e = {0};
-	if (p2ps_vfio_read_reg(d, NULL, &dev->bdf, req->reg_bar, req->reg_off, &r->value, r->how,
-	                       sizeof(r->how), &e) != 0) {
+	if (p2ps_vfio_read_reg(d, NULL, &dev->bdf, req->asked.reg_bar, req->asked.reg_off,
+	                       &r->value, r->how, sizeof(r->how), &e) != 0) {
 		snprintf(r->error, sizeof(r->error), "%s", e.msg);
 		return;
 	}
 	r->ok = true;
 	/* NV_PMC_BOOT_0 lives at BAR0 + 0 on every NVIDIA GPU since NV1. */
-	if (dev->vendor_id == 0x10de && req->reg_bar == 0 && req->reg_off == 0) {
+	if (dev->vendor_id == 0x10de && req->asked.reg_bar == 0 && req->asked.reg_off == 0) {
 		r->nvidia_boot0 = true;
 		p2ps_nv_boot0_decode(r->value, &r->boot0);
 	}
@@ -138,13 +131,13 @@ int p2ps_vfio_probe_run(struct p2ps_vfio_probe *pr, const struct p2ps_host *host
                         const struct p2ps_vfio_request *req, struct p2ps_error *err)
 {
 	(void)err;
-	if (req->read_reg)
+	if (req->asked.read_reg)
 		read_regs(pr, host, req, pr->facts);
-	if (req->map_peer) {
+	if (req->asked.map_peer) {
 		struct p2ps_error e = {0};
-		struct p2ps_vfio_device *a = probe_device(pr, &req->peer_a);
-		struct p2ps_vfio_device *b = probe_device(pr, &req->peer_b);
-		if (p2ps_vfio_map_peer(a, b, req->peer_bar, &pr->facts->peer, &e) != 0)
+		struct p2ps_vfio_device *a = probe_device(pr, &req->asked.peer_a);
+		struct p2ps_vfio_device *b = probe_device(pr, &req->asked.peer_b);
+		if (p2ps_vfio_map_peer(a, b, req->asked.peer_bar, &pr->facts->peer, &e) != 0)
 			snprintf(pr->facts->peer_error, sizeof(pr->facts->peer_error), "%s", e.msg);
 	}
 	return 0;

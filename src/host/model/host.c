@@ -36,22 +36,11 @@ const char *p2ps_dev_unknown(const struct p2ps_dev *dev, enum p2ps_fact fact)
 
 const char *p2ps_fact_name(enum p2ps_fact fact)
 {
-	static const char *const names[P2PS_FACT_COUNT] = {
-	        [P2PS_FACT_CONFIG] = "config",
-	        [P2PS_FACT_CAPS] = "caps",
-	        [P2PS_FACT_BAR_SIZES] = "bar_sizes",
-	        [P2PS_FACT_LINK_CAP] = "link_cap",
-	        [P2PS_FACT_LINK_STATUS] = "link_status",
-	        [P2PS_FACT_ACS] = "acs",
-	        [P2PS_FACT_REBAR] = "rebar",
-	        [P2PS_FACT_DRIVER] = "driver",
-	        [P2PS_FACT_NUMA] = "numa_node",
-	        [P2PS_FACT_IOMMU_GROUP] = "iommu_group",
-	        [P2PS_FACT_BOOT_VGA] = "boot_vga",
-	        [P2PS_FACT_PARENT] = "parent",
-	        [P2PS_FACT_VRAM] = "vram",
-	        [P2PS_FACT_NVLINK] = "nvlink",
-	};
+	/* JSON keys of dev->unknown[], in enum p2ps_fact's order. */
+	static const char *const names[] = {
+	        "config", "caps",      "bar_sizes",   "link_cap", "link_status", "acs",  "rebar",
+	        "driver", "numa_node", "iommu_group", "boot_vga", "parent",      "vram", "nvlink"};
+	_Static_assert(sizeof(names) / sizeof(names[0]) == P2PS_FACT_COUNT, "one name per fact");
 	if (fact < 0 || fact >= P2PS_FACT_COUNT)
 		return "?";
 	return names[fact];
@@ -80,7 +69,8 @@ struct p2ps_dev *p2ps_host_add_dev(struct p2ps_host *host, size_t *cap)
 
 static int dev_cmp(const void *a, const void *b)
 {
-	return p2ps_bdf_compare(&((const struct p2ps_dev *)a)->bdf, &((const struct p2ps_dev *)b)->bdf);
+	return p2ps_bdf_compare(&((const struct p2ps_dev *)a)->bdf,
+	                        &((const struct p2ps_dev *)b)->bdf);
 }
 
 void p2ps_host_sort_and_link(struct p2ps_host *host)

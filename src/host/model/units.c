@@ -59,4 +59,3 @@ uint64_t p2ps_rebar_size_bytes(uint8_t log2_mib)
 		return 0;
 	return (uint64_t)1 << (20 + log2_mib);
 }
-

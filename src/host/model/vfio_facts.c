@@ -98,7 +98,6 @@ const char *p2ps_vfio_irq_name(uint32_t index)
 	                                                                    : "other";
 }
 
-
 /* The IOMMU context a device was opened into: the container's model, or the
  * iommufd IOAS of the cdev flow. */
 const char *p2ps_vfio_report_iommu_name(const struct p2ps_vfio_dev_report *r)
@@ -107,11 +106,9 @@ const char *p2ps_vfio_report_iommu_name(const struct p2ps_vfio_dev_report *r)
 	                                      : p2ps_vfio_iommu_type_name(r->iommu_type);
 }
 
-
 const char *p2ps_vfio_peer_iommu_name(const struct p2ps_vfio_peer_map *m)
 {
 	if (m->method && !strcmp(m->method, "IOMMU_IOAS_MAP"))
 		return "iommufd";
 	return p2ps_vfio_iommu_type_name(m->iommu_type);
 }
-

@@ -27,12 +27,13 @@ static const struct {
         {"nvmlDeviceGetNvLinkRemotePciInfo_v2", offsetof(struct p2ps_nvml, link_remote)},
         {"nvmlDeviceGetFieldValues", offsetof(struct p2ps_nvml, fields)},
 };
+_Static_assert(sizeof(syms) / sizeof(syms[0]) == P2PS_NVML_NSYMS, "one name per symbol");
 
 enum p2ps_nvml_status p2ps_nvml_open(struct p2ps_nvml *n, unsigned need, char *detail,
                                      size_t detail_size, p2ps_nvml_ret *init_rc)
 {
 	memset(n, 0, sizeof(*n));
-	need |= P2PS_NVML_INIT | P2PS_NVML_SHUTDOWN;
+	need |= P2PS_NVML_NEED(P2PS_NVML_INIT) | P2PS_NVML_NEED(P2PS_NVML_SHUTDOWN);
 	n->lib = dlopen("libnvidia-ml.so.1", RTLD_NOW | RTLD_LOCAL);
 	if (!n->lib) {
 		const char *why = dlerror();
@@ -43,7 +44,7 @@ enum p2ps_nvml_status p2ps_nvml_open(struct p2ps_nvml *n, unsigned need, char *d
 		/* dlsym returns void *; POSIX guarantees it converts to a function pointer. */
 		void *p = dlsym(n->lib, syms[i].name);
 		memcpy((char *)n + syms[i].off, &p, sizeof(p));
-		if (!p && (need & (1u << i))) {
+		if (!p && (need & P2PS_NVML_NEED(i))) {
 			snprintf(detail, detail_size, "%s", syms[i].name);
 			dlclose(n->lib);
 			n->lib = NULL;

@@ -54,15 +54,15 @@ struct p2ps_nvml_field_value { /* nvmlFieldValue_t */
 /* The bound library. A pointer is NULL where the library lacks the symbol. */
 struct p2ps_nvml {
 	void *lib;
-	bool initialised; /* nvmlInit_v2 succeeded: close calls nvmlShutdown */
-	p2ps_nvml_ret (*init)(void);                                   /* nvmlInit_v2 */
-	p2ps_nvml_ret (*shutdown)(void);                               /* nvmlShutdown */
-	const char *(*error_string)(p2ps_nvml_ret);                    /* nvmlErrorString */
-	p2ps_nvml_ret (*driver_version)(char *, unsigned);             /* nvmlSystemGet... */
-	p2ps_nvml_ret (*count)(unsigned *);                            /* ...GetCount_v2 */
-	p2ps_nvml_ret (*by_index)(unsigned, p2ps_nvml_dev *);          /* ...ByIndex_v2 */
+	bool initialised;                /* nvmlInit_v2 succeeded: close calls nvmlShutdown */
+	p2ps_nvml_ret (*init)(void);     /* nvmlInit_v2 */
+	p2ps_nvml_ret (*shutdown)(void); /* nvmlShutdown */
+	const char *(*error_string)(p2ps_nvml_ret);           /* nvmlErrorString */
+	p2ps_nvml_ret (*driver_version)(char *, unsigned);    /* nvmlSystemGet... */
+	p2ps_nvml_ret (*count)(unsigned *);                   /* ...GetCount_v2 */
+	p2ps_nvml_ret (*by_index)(unsigned, p2ps_nvml_dev *); /* ...ByIndex_v2 */
 	p2ps_nvml_ret (*pci_info)(p2ps_nvml_dev, struct p2ps_nvml_pci_info *); /* _v3 */
-	p2ps_nvml_ret (*by_bus_id)(const char *, p2ps_nvml_dev *);     /* ...ByPciBusId_v2 */
+	p2ps_nvml_ret (*by_bus_id)(const char *, p2ps_nvml_dev *); /* ...ByPciBusId_v2 */
 	p2ps_nvml_ret (*memory)(p2ps_nvml_dev, struct p2ps_nvml_memory *);
 	p2ps_nvml_ret (*bar1)(p2ps_nvml_dev, struct p2ps_nvml_bar1_memory *);
 	p2ps_nvml_ret (*link_state)(p2ps_nvml_dev, unsigned, int *);
@@ -72,24 +72,28 @@ struct p2ps_nvml {
 	p2ps_nvml_ret (*fields)(p2ps_nvml_dev, int, struct p2ps_nvml_field_value *);
 };
 
-/* Bits of P2PS_NVML_NEED: the calls a caller cannot do without. */
+/* The symbols, in the order p2ps_nvml_open binds and checks them. */
 enum p2ps_nvml_sym {
-	P2PS_NVML_INIT = 1u << 0,
-	P2PS_NVML_SHUTDOWN = 1u << 1,
-	P2PS_NVML_ERROR_STRING = 1u << 2,
-	P2PS_NVML_DRIVER_VERSION = 1u << 3,
-	P2PS_NVML_COUNT = 1u << 4,
-	P2PS_NVML_BY_INDEX = 1u << 5,
-	P2PS_NVML_PCI_INFO = 1u << 6,
-	P2PS_NVML_BY_BUS_ID = 1u << 7,
-	P2PS_NVML_MEMORY = 1u << 8,
-	P2PS_NVML_BAR1 = 1u << 9,
-	P2PS_NVML_LINK_STATE = 1u << 10,
-	P2PS_NVML_LINK_REMOTE_TYPE = 1u << 11,
-	P2PS_NVML_P2P_STATUS = 1u << 12,
-	P2PS_NVML_LINK_REMOTE = 1u << 13,
-	P2PS_NVML_FIELDS = 1u << 14,
+	P2PS_NVML_INIT,
+	P2PS_NVML_SHUTDOWN,
+	P2PS_NVML_ERROR_STRING,
+	P2PS_NVML_DRIVER_VERSION,
+	P2PS_NVML_COUNT,
+	P2PS_NVML_BY_INDEX,
+	P2PS_NVML_PCI_INFO,
+	P2PS_NVML_BY_BUS_ID,
+	P2PS_NVML_MEMORY,
+	P2PS_NVML_BAR1,
+	P2PS_NVML_LINK_STATE,
+	P2PS_NVML_LINK_REMOTE_TYPE,
+	P2PS_NVML_P2P_STATUS,
+	P2PS_NVML_LINK_REMOTE,
+	P2PS_NVML_FIELDS,
+	P2PS_NVML_NSYMS
 };
+
+/* The need mask of p2ps_nvml_open: the calls a caller cannot do without. */
+#define P2PS_NVML_NEED(sym) (1u << (sym))
 
 /* How opening went. */
 enum p2ps_nvml_status {
@@ -99,8 +103,8 @@ enum p2ps_nvml_status {
 	P2PS_NVML_INIT_FAILED, /* nvmlInit_v2 failed; *init_rc holds its return */
 };
 
-/* Opens libnvidia-ml.so.1, binds every symbol and checks the ones in need (the first
- * missing one in the order above is reported), then calls nvmlInit_v2 (init and
+/* Opens libnvidia-ml.so.1, binds every symbol and checks the ones need names (the
+ * first missing one in the order above is reported), then calls nvmlInit_v2 (init and
  * shutdown are always needed). detail receives the dlerror() text or the missing
  * symbol's name. After NOT_FOUND and LACKS nothing is open; after INIT_FAILED the
  * library stays open (error_string may word *init_rc) until p2ps_nvml_close. */

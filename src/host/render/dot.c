@@ -59,8 +59,8 @@ static void gpu_node(struct p2ps_strbuf *b, const struct p2ps_analysis *a, int g
 	                   d->bdf_str, g->is_gpu ? "palegreen" : "lightblue",
 	                   p2ps_endpoint_prefix(a, (size_t)gi), gi, d->bdf_str);
 	escaped(b, d->device_name[0] ? d->device_name
-	           : d->chip     ? p2ps_nvidia_chip_name(d->chip)
-	                         : "PCI device");
+	           : d->chip         ? p2ps_nvidia_chip_name(d->chip)
+	                             : "PCI device");
 	if (g->bar1_size_known)
 		p2ps_strbuf_printf(b, "\\n%s %s", g->is_gpu ? "BAR1" : "window",
 		                   p2ps_size_format(g->bar1_size, s, sizeof(s)));

@@ -7,7 +7,6 @@
 #include <stdio.h>
 #include <string.h>
 
-
 void p2ps_text_reasons(struct p2ps_strbuf *b, const struct p2ps_reasons *r, const char *ind,
                        bool with_info)
 {

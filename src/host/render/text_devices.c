@@ -184,7 +184,8 @@ static void gpu_chip_line(struct p2ps_strbuf *b, const struct p2ps_gpu_report *g
 	else if (c)
 		p2ps_strbuf_printf(b, "%sChip: %s (%s, GMMU unknown: libgmmu has no chip %s)\n",
 		                   ind, p2ps_nvidia_chip_name(c),
-		                   p2ps_nv_generation_name(c->generation), p2ps_nvidia_chip_name(c));
+		                   p2ps_nv_generation_name(c->generation),
+		                   p2ps_nvidia_chip_name(c));
 	else
 		p2ps_strbuf_printf(b, "%sChip: unknown (device id %04x not in the table)\n", ind,
 		                   d->device_id);
@@ -218,7 +219,8 @@ static void gpu_memory_line(struct p2ps_strbuf *b, const struct p2ps_gpu_report 
 		                   p2ps_size_format(d->gpu.bar1_total_bytes, s2, sizeof(s2)));
 	p2ps_strbuf_puts(b, "; VRAM ");
 	if (d->gpu.vram_known) {
-		p2ps_strbuf_printf(b, "%s (%s)", p2ps_size_format(d->gpu.vram_bytes, s2, sizeof(s2)),
+		p2ps_strbuf_printf(b, "%s (%s)",
+		                   p2ps_size_format(d->gpu.vram_bytes, s2, sizeof(s2)),
 		                   d->gpu.source == P2PS_GPU_SRC_NVML ? "NVML" : "nvidia-smi");
 		if (g->bar1_size_known)
 			p2ps_strbuf_puts(b, g->bar1_covers_vram ? ": BAR1 covers VRAM"

@@ -252,8 +252,8 @@ static struct json_object *reg_json(const struct p2ps_vfio_facts *f,
 	struct json_object *o = json_object_new_object();
 	char hex[24];
 	add_str(o, "bdf", r->bdf);
-	add_int(o, "bar", (int)f->reg_bar);
-	add_hex(o, "offset", f->reg_off);
+	add_int(o, "bar", (int)f->asked.reg_bar);
+	add_hex(o, "offset", f->asked.reg_off);
 	if (!r->ok) {
 		add_str(o, "error", r->error);
 		return o;
@@ -270,8 +270,8 @@ static struct json_object *peer_error_json(const struct p2ps_vfio_facts *f)
 {
 	struct json_object *o = json_object_new_object();
 	char a[P2PS_BDF_STR_MAX], b[P2PS_BDF_STR_MAX];
-	add_str(o, "a", p2ps_bdf_format(&f->peer_a, a, sizeof(a)));
-	add_str(o, "b", p2ps_bdf_format(&f->peer_b, b, sizeof(b)));
+	add_str(o, "a", p2ps_bdf_format(&f->asked.peer_a, a, sizeof(a)));
+	add_str(o, "b", p2ps_bdf_format(&f->asked.peer_b, b, sizeof(b)));
 	add_str(o, "result", "error");
 	add_str(o, "error", f->peer_error);
 	return o;
@@ -290,15 +290,15 @@ struct json_object *p2ps_json_vfio(const struct p2ps_vfio_facts *f)
 		}
 		json_object_object_add(top, "devices", arr);
 	}
-	if (f->read_reg) {
+	if (f->asked.read_reg) {
 		struct json_object *arr = json_object_new_array();
 		for (size_t i = 0; i < f->n_regs; i++)
 			json_object_array_add(arr, reg_json(f, &f->regs[i]));
 		json_object_object_add(top, "read_reg", arr);
 	}
-	if (f->map_peer)
-		json_object_object_add(top, "map_peer", f->peer_error[0]
-		                                                ? peer_error_json(f)
-		                                                : p2ps_vfio_peer_map_json(&f->peer));
+	if (f->asked.map_peer)
+		json_object_object_add(top, "map_peer",
+		                       f->peer_error[0] ? peer_error_json(f)
+		                                        : p2ps_vfio_peer_map_json(&f->peer));
 	return top;
 }

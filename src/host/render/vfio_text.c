@@ -166,15 +166,16 @@ static void session_text(struct p2ps_strbuf *out, const struct p2ps_vfio_facts *
 	if (f->container)
 		p2ps_strbuf_printf(out, "  container: API %d, extensions%s%s%s, IOMMU model %s\n",
 		                   f->api_version, f->ext_type1 ? " Type1" : "",
-		                   f->ext_type1v2 ? " Type1v2" : "", f->ext_noiommu ? " no-IOMMU" : "",
+		                   f->ext_type1v2 ? " Type1v2" : "",
+		                   f->ext_noiommu ? " no-IOMMU" : "",
 		                   p2ps_vfio_iommu_type_name(f->iommu_type));
 	if (f->iommu_known) {
 		p2ps_strbuf_printf(out, "  IOMMU page sizes 0x%" PRIx64 ", %u IOVA range%s:",
 		                   f->iommu.iova_pgsizes, f->iommu.n_ranges,
 		                   f->iommu.n_ranges == 1 ? "" : "s");
 		for (unsigned i = 0; i < f->iommu.n_ranges; i++)
-			p2ps_strbuf_printf(out, " 0x%" PRIx64 "-0x%" PRIx64, f->iommu.ranges[i].start,
-			                   f->iommu.ranges[i].end);
+			p2ps_strbuf_printf(out, " 0x%" PRIx64 "-0x%" PRIx64,
+			                   f->iommu.ranges[i].start, f->iommu.ranges[i].end);
 		p2ps_strbuf_puts(out, "\n");
 	} else if (f->iommu_why[0]) {
 		p2ps_strbuf_printf(out, "  IOMMU info: %s\n", f->iommu_why);
@@ -189,25 +190,25 @@ void p2ps_text_vfio(struct p2ps_strbuf *out, const struct p2ps_vfio_facts *f)
 {
 	if (f->opened && f->n_devs)
 		session_text(out, f);
-	for (size_t i = 0; f->read_reg && i < f->n_regs; i++) {
+	for (size_t i = 0; f->asked.read_reg && i < f->n_regs; i++) {
 		const struct p2ps_vfio_reg_read *r = &f->regs[i];
 		if (!r->ok) {
 			p2ps_strbuf_printf(out, "\nread-reg: %s\n", r->error);
 			continue;
 		}
 		p2ps_strbuf_printf(out, "\n%s BAR%u+0x%" PRIx64 " = 0x%08x (%s, read-only)\n",
-		                   r->bdf, f->reg_bar, f->reg_off, r->value, r->how);
+		                   r->bdf, f->asked.reg_bar, f->asked.reg_off, r->value, r->how);
 		if (r->nvidia_boot0)
 			p2ps_nv_boot0_text(&r->boot0, "  ", line_to_buf, out);
 	}
-	if (!f->map_peer)
+	if (!f->asked.map_peer)
 		return;
 	p2ps_strbuf_puts(out, "\n");
 	if (f->peer_error[0]) {
 		char a[P2PS_BDF_STR_MAX], b[P2PS_BDF_STR_MAX];
 		p2ps_strbuf_printf(out, "map-peer %s -> %s: %s\n",
-		                   p2ps_bdf_format(&f->peer_b, b, sizeof(b)),
-		                   p2ps_bdf_format(&f->peer_a, a, sizeof(a)), f->peer_error);
+		                   p2ps_bdf_format(&f->asked.peer_b, b, sizeof(b)),
+		                   p2ps_bdf_format(&f->asked.peer_a, a, sizeof(a)), f->peer_error);
 	} else {
 		p2ps_vfio_peer_map_text(&f->peer, "", line_to_buf, out);
 	}

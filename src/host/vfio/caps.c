@@ -39,6 +39,10 @@ static uint64_t ld64(const uint8_t *p)
 }
 
 #define CAP_HDR_LEN 8u /* sizeof(struct vfio_info_cap_header) */
+/* Array capabilities: header, u32 count, u32 reserved, then 16-byte entries
+ * (vfio_region_sparse_mmap_area, vfio_iova_range). */
+#define ARRAY_CAP_HDR_LEN   16u
+#define ARRAY_CAP_ENTRY_LEN 16u
 
 static bool offset_seen(const struct p2ps_vfio_cap_chain *c, uint32_t off)
 {
@@ -95,37 +99,54 @@ int p2ps_vfio_caps_walk(const uint8_t *buf, size_t len, uint32_t first, size_t f
 /* ---- regions ----------------------------------------------------------------- */
 
 #define REGION_FIXED_LEN 32u /* sizeof(struct vfio_region_info) */
-#define SPARSE_HDR_LEN   16u /* header + nr_areas + reserved */
-#define SPARSE_AREA_LEN  16u /* struct vfio_region_sparse_mmap_area */
 #define TYPE_CAP_LEN     16u /* struct vfio_region_info_cap_type */
+
+/* A capability that is an array: a 16-byte header whose u32 at +8 counts 16-byte
+ * entries of two u64 each (sparse mmap areas, IOVA ranges; both are read into arrays of
+ * two-u64 structs). Reads the entries the capability's bytes hold, at most max, into
+ * dst; *claimed receives the count as written and *malformed is set when it claims more
+ * than the bytes hold. Returns the number read, or -1 when the header does not fit. */
+static int cap_u64_pairs(const uint8_t *buf, const struct p2ps_vfio_cap_ref *r, void *dst,
+                         unsigned max, uint32_t *claimed, bool *malformed)
+{
+	if (r->len < ARRAY_CAP_HDR_LEN)
+		return -1;
+	const uint8_t *p = buf + r->offset;
+	*claimed = ld32(p + 8);
+	/* A larger count (a huge one, or a truncated buffer) is malformed; only the entries
+	 * actually present are read. */
+	uint64_t n = (r->len - ARRAY_CAP_HDR_LEN) / ARRAY_CAP_ENTRY_LEN;
+	if (*claimed > n)
+		*malformed = true;
+	else
+		n = *claimed;
+	if (n > max)
+		n = max;
+	for (uint64_t i = 0; i < 2 * n; i++) {
+		uint64_t v = ld64(p + ARRAY_CAP_HDR_LEN + 8 * i);
+		memcpy((uint8_t *)dst + 8 * i, &v, sizeof(v));
+	}
+	return (int)n;
+}
+
+_Static_assert(sizeof(struct p2ps_vfio_area) == 16 && sizeof(struct p2ps_vfio_iova_range) == 16,
+               "array capabilities are read as pairs of u64");
 
 static void region_cap_sparse(const uint8_t *buf, const struct p2ps_vfio_cap_ref *r,
                               struct p2ps_vfio_region *out)
 {
-	if (r->len < SPARSE_HDR_LEN) {
+	int n = cap_u64_pairs(buf, r, out->areas, P2PS_VFIO_MAX_AREAS, &out->sparse_nr_areas,
+	                      &out->sparse_malformed);
+	if (n < 0) {
 		out->cap_truncated = true;
 		return;
 	}
-	const uint8_t *p = buf + r->offset;
 	out->has_sparse = true;
-	out->sparse_nr_areas = ld32(p + 8);
-	/* Areas that fit in the capability's bytes; a larger nr_areas (a huge
-	 * count, or a truncated buffer) is malformed and only the areas actually
-	 * present are kept. */
-	uint64_t room = (r->len - SPARSE_HDR_LEN) / SPARSE_AREA_LEN;
-	uint64_t n = out->sparse_nr_areas;
-	if (n > room) {
-		out->sparse_malformed = true;
-		n = room;
-	}
-	for (uint64_t i = 0; i < n && out->n_areas < P2PS_VFIO_MAX_AREAS; i++) {
-		const uint8_t *a = p + SPARSE_HDR_LEN + i * SPARSE_AREA_LEN;
-		struct p2ps_vfio_area *area = &out->areas[out->n_areas++];
-		area->offset = ld64(a);
-		area->size = ld64(a + 8);
-		if (area->offset > out->size || area->size > out->size - area->offset)
+	out->n_areas = (unsigned)n;
+	for (int i = 0; i < n; i++)
+		if (out->areas[i].offset > out->size ||
+		    out->areas[i].size > out->size - out->areas[i].offset)
 			out->sparse_outside = true;
-	}
 }
 
 static void region_cap_type(const uint8_t *buf, const struct p2ps_vfio_cap_ref *r,
@@ -140,16 +161,26 @@ static void region_cap_type(const uint8_t *buf, const struct p2ps_vfio_cap_ref *
 	out->subtype = ld32(buf + r->offset + 12);
 }
 
+/* Every INFO parser starts alike: both pointers given, *out cleared, the fixed struct
+ * present in the buffer. what names the buffer in messages ("vfio region info"). */
+static int info_start(const uint8_t *buf, size_t len, void *out, size_t out_size, size_t fixed,
+                      const char *what, struct p2ps_error *err)
+{
+	if (!buf || !out)
+		return p2ps_error_set(err, P2PS_EINVAL, "%s: NULL argument", what);
+	memset(out, 0, out_size);
+	if (len < fixed)
+		return p2ps_error_set(err, P2PS_EINVAL, "%s: %zu bytes, need at least %zu", what,
+		                      len, fixed);
+	return 0;
+}
+
 int p2ps_vfio_region_parse(const uint8_t *buf, size_t len, struct p2ps_vfio_region *out,
                            struct p2ps_error *err)
 {
-	if (!buf || !out)
-		return p2ps_error_set(err, P2PS_EINVAL, "vfio region info: NULL argument");
-	memset(out, 0, sizeof(*out));
-	if (len < REGION_FIXED_LEN)
-		return p2ps_error_set(err, P2PS_EINVAL,
-		                      "vfio region info: %zu bytes, need at least %u", len,
-		                      REGION_FIXED_LEN);
+	int rc = info_start(buf, len, out, sizeof(*out), REGION_FIXED_LEN, "vfio region info", err);
+	if (rc)
+		return rc;
 	out->argsz = ld32(buf);
 	out->flags = ld32(buf + 4);
 	out->index = ld32(buf + 8);
@@ -186,44 +217,27 @@ int p2ps_vfio_region_parse(const uint8_t *buf, size_t len, struct p2ps_vfio_regi
 /* ---- IOMMU info ---------------------------------------------------------------- */
 
 #define IOMMU_FIXED_LEN 20u /* argsz, flags, iova_pgsizes, cap_offset (6.1 layout) */
-#define IOVA_HDR_LEN    16u /* header + nr_iovas + reserved */
-#define IOVA_RANGE_LEN  16u
 #define DMA_AVAIL_LEN   12u
 
 static void iommu_cap_ranges(const uint8_t *buf, const struct p2ps_vfio_cap_ref *r,
                              struct p2ps_vfio_iommu_info *out)
 {
-	if (r->len < IOVA_HDR_LEN) {
-		out->ranges_malformed = true;
-		return;
-	}
-	const uint8_t *p = buf + r->offset;
-	out->has_ranges = true;
-	out->nr_iovas = ld32(p + 8);
-	uint64_t room = (r->len - IOVA_HDR_LEN) / IOVA_RANGE_LEN;
-	uint64_t n = out->nr_iovas;
-	if (n > room) {
-		out->ranges_malformed = true;
-		n = room;
-	}
-	for (uint64_t i = 0; i < n && out->n_ranges < P2PS_VFIO_MAX_RANGES; i++) {
-		const uint8_t *a = p + IOVA_HDR_LEN + i * IOVA_RANGE_LEN;
-		struct p2ps_vfio_iova_range *rg = &out->ranges[out->n_ranges++];
-		rg->start = ld64(a);
-		rg->end = ld64(a + 8);
-		if (rg->end < rg->start)
-			out->ranges_malformed = true;
-	}
+	int n = cap_u64_pairs(buf, r, out->ranges, P2PS_VFIO_MAX_RANGES, &out->nr_iovas,
+	                      &out->ranges_malformed);
+	out->ranges_malformed |= n < 0;
+	out->has_ranges = n >= 0;
+	out->n_ranges = n < 0 ? 0 : (unsigned)n;
+	for (int i = 0; i < n; i++)
+		out->ranges_malformed |= out->ranges[i].end < out->ranges[i].start;
 }
 
 int p2ps_vfio_iommu_info_parse(const uint8_t *buf, size_t len, struct p2ps_vfio_iommu_info *out,
                                struct p2ps_error *err)
 {
-	if (!buf || !out)
-		return p2ps_error_set(err, P2PS_EINVAL, "vfio iommu info: NULL argument");
-	memset(out, 0, sizeof(*out));
-	if (len < 16)
-		return p2ps_error_set(err, P2PS_EINVAL, "vfio iommu info: %zu bytes, need 16", len);
+	/* 16 bytes: argsz, flags, iova_pgsizes; cap_offset only with the CAPS flag. */
+	int rc = info_start(buf, len, out, sizeof(*out), 16, "vfio iommu info", err);
+	if (rc)
+		return rc;
 	uint32_t argsz = ld32(buf);
 	out->flags = ld32(buf + 4);
 	out->iova_pgsizes = ld64(buf + 8);
@@ -253,12 +267,9 @@ int p2ps_vfio_iommu_info_parse(const uint8_t *buf, size_t len, struct p2ps_vfio_
 int p2ps_vfio_device_info_parse(const uint8_t *buf, size_t len, struct p2ps_vfio_device_info *out,
                                 struct p2ps_error *err)
 {
-	if (!buf || !out)
-		return p2ps_error_set(err, P2PS_EINVAL, "vfio device info: NULL argument");
-	memset(out, 0, sizeof(*out));
-	if (len < DEVICE_FIXED_LEN)
-		return p2ps_error_set(err, P2PS_EINVAL, "vfio device info: %zu bytes, need %u", len,
-		                      DEVICE_FIXED_LEN);
+	int rc = info_start(buf, len, out, sizeof(*out), DEVICE_FIXED_LEN, "vfio device info", err);
+	if (rc)
+		return rc;
 	uint32_t argsz = ld32(buf);
 	out->flags = ld32(buf + 4);
 	out->num_regions = ld32(buf + 8);

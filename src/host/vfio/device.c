@@ -58,23 +58,40 @@ static int info_ioctl(const struct p2ps_vfio_sys *sys, int fd, unsigned long req
 	                      what, INFO_MAX_TRIES);
 }
 
+/* An INFO query of the device fd decoded by parse; a decoding failure names the device. */
+static int device_query(struct p2ps_vfio_device *d, unsigned long req, const void *tmpl,
+                        size_t fixed, const char *what,
+                        int (*parse)(const uint8_t *, size_t, void *, struct p2ps_error *),
+                        void *out, struct p2ps_error *err)
+{
+	uint8_t *buf;
+	size_t len;
+	int rc = info_ioctl(d->v->sys, d->fd, req, tmpl, fixed, d->bdf, what, &buf, &len, err);
+	if (rc)
+		return rc;
+	rc = parse(buf, len, out, err);
+	free(buf);
+	return rc ? p2ps_error_prefix(err, "%s", d->bdf) : 0;
+}
+
+static int parse_device_info(const uint8_t *buf, size_t len, void *out, struct p2ps_error *err)
+{
+	return p2ps_vfio_device_info_parse(buf, len, out, err);
+}
+
+static int parse_region(const uint8_t *buf, size_t len, void *out, struct p2ps_error *err)
+{
+	return p2ps_vfio_region_parse(buf, len, out, err);
+}
+
 int p2ps_vfio_device_get_info(struct p2ps_vfio_device *d, struct p2ps_vfio_device_info *out,
                               struct p2ps_error *err)
 {
 	if (!d || d->fd < 0 || !out)
 		return p2ps_error_set(err, P2PS_EINVAL, "vfio: device not open");
 	struct vfio_device_info tmpl = {.argsz = sizeof(tmpl)};
-	uint8_t *buf;
-	size_t len;
-	int rc = info_ioctl(d->v->sys, d->fd, VFIO_DEVICE_GET_INFO, &tmpl, sizeof(tmpl), d->bdf,
-	                    "VFIO_DEVICE_GET_INFO", &buf, &len, err);
-	if (rc)
-		return rc;
-	rc = p2ps_vfio_device_info_parse(buf, len, out, err);
-	free(buf);
-	if (rc)
-		return p2ps_error_prefix(err, "%s", d->bdf);
-	return 0;
+	return device_query(d, VFIO_DEVICE_GET_INFO, &tmpl, sizeof(tmpl), "VFIO_DEVICE_GET_INFO",
+	                    parse_device_info, out, err);
 }
 
 int p2ps_vfio_region_get(struct p2ps_vfio_device *d, uint32_t index, struct p2ps_vfio_region *out,
@@ -86,16 +103,10 @@ int p2ps_vfio_region_get(struct p2ps_vfio_device *d, uint32_t index, struct p2ps
 	snprintf(what, sizeof(what), "VFIO_DEVICE_GET_REGION_INFO(%s)",
 	         p2ps_vfio_region_name(index, name, sizeof(name)));
 	struct vfio_region_info tmpl = {.argsz = sizeof(tmpl), .index = index};
-	uint8_t *buf;
-	size_t len;
-	int rc = info_ioctl(d->v->sys, d->fd, VFIO_DEVICE_GET_REGION_INFO, &tmpl, sizeof(tmpl),
-	                    d->bdf, what, &buf, &len, err);
+	int rc = device_query(d, VFIO_DEVICE_GET_REGION_INFO, &tmpl, sizeof(tmpl), what,
+	                      parse_region, out, err);
 	if (rc)
 		return rc;
-	rc = p2ps_vfio_region_parse(buf, len, out, err);
-	free(buf);
-	if (rc)
-		return p2ps_error_prefix(err, "%s", d->bdf);
 	if (out->index != index)
 		return p2ps_error_set(err, P2PS_EIO, "%s: %s answered for index %u", d->bdf, what,
 		                      out->index);

@@ -35,9 +35,8 @@ int p2ps_vfio_reg_spec_parse(const char *s, unsigned *bar, uint64_t *off, struct
 	if (p2ps_parse_uint(colon + 1, UINT64_MAX, &o) != 0)
 		return p2ps_error_set(err, P2PS_EINVAL, "'%s': bad offset '%s'", s, colon + 1);
 	if (o & 3)
-		return p2ps_error_set(err, P2PS_EINVAL, "'%s': offset 0x%" PRIx64
-		                                        " is not 4-byte aligned",
-		                      s, o);
+		return p2ps_error_set(err, P2PS_EINVAL,
+		                      "'%s': offset 0x%" PRIx64 " is not 4-byte aligned", s, o);
 	*bar = (unsigned)b;
 	*off = o;
 	return 0;

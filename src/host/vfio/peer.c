@@ -121,6 +121,15 @@ static uint64_t choose_iova(const struct p2ps_vfio_iommu_info *info, uint64_t bu
 	return 0;
 }
 
+/* Records the kernel's answer to the map call (rc < 0: refused, errno says why). */
+static bool mapped(struct p2ps_vfio_peer_map *out, int rc, bool iommufd)
+{
+	out->mapped = rc >= 0;
+	out->map_errno = rc < 0 ? errno : 0;
+	out->meaning = p2ps_vfio_map_errno_meaning(out->map_errno, iommufd);
+	return out->mapped;
+}
+
 static int map_legacy(struct p2ps_vfio *v, void *va, struct p2ps_vfio_peer_map *out,
                       struct p2ps_error *err)
 {
@@ -153,13 +162,8 @@ static int map_legacy(struct p2ps_vfio *v, void *va, struct p2ps_vfio_peer_map *
 	        .iova = out->iova,
 	        .size = out->map_size,
 	};
-	if (sys->ioctl(sys->ctx, v->container_fd, VFIO_IOMMU_MAP_DMA, &map) < 0) {
-		out->map_errno = errno;
-		out->meaning = p2ps_vfio_map_errno_meaning(out->map_errno, false);
+	if (!mapped(out, sys->ioctl(sys->ctx, v->container_fd, VFIO_IOMMU_MAP_DMA, &map), false))
 		return 0;
-	}
-	out->mapped = true;
-	out->meaning = p2ps_vfio_map_errno_meaning(0, false);
 	struct vfio_iommu_type1_dma_unmap unmap = {
 	        .argsz = sizeof(unmap), .iova = out->iova, .size = out->map_size};
 	if (sys->ioctl(sys->ctx, v->container_fd, VFIO_IOMMU_UNMAP_DMA, &unmap) < 0)
@@ -186,16 +190,11 @@ static int map_iommufd(struct p2ps_vfio *v, void *va, struct p2ps_vfio_peer_map 
 	        .user_va = (uint64_t)(uintptr_t)va,
 	        .length = out->map_size,
 	};
-	if (sys->ioctl(sys->ctx, v->iommufd, IOMMU_IOAS_MAP, &map) < 0) {
-		out->map_errno = errno;
-		out->meaning = p2ps_vfio_map_errno_meaning(out->map_errno, true);
+	if (!mapped(out, sys->ioctl(sys->ctx, v->iommufd, IOMMU_IOAS_MAP, &map), true))
 		return 0;
-	}
-	out->mapped = true;
 	out->iova = map.iova;
 	out->iova_is_bus_addr =
 	        out->bar_bus_addr && map.iova == out->bar_bus_addr + out->map_offset;
-	out->meaning = p2ps_vfio_map_errno_meaning(0, true);
 	struct iommu_ioas_unmap unmap = {.size = sizeof(unmap),
 	                                 .ioas_id = v->ioas_id,
 	                                 .iova = map.iova,

@@ -210,8 +210,8 @@ static int container_set_iommu(struct p2ps_vfio *v, bool noiommu, const char *pa
 		return p2ps_error_set(err, P2PS_ENOTSUP,
 		                      "%s: the container offers no usable IOMMU model (type1 %s, "
 		                      "type1v2 %s, no-IOMMU %s)",
-		                      path, v->ext_type1 ? "yes" : "no", v->ext_type1v2 ? "yes" : "no",
-		                      v->ext_noiommu ? "yes" : "no");
+		                      path, v->ext_type1 ? "yes" : "no",
+		                      v->ext_type1v2 ? "yes" : "no", v->ext_noiommu ? "yes" : "no");
 	if (v->sys->ioctl(v->sys->ctx, v->container_fd, VFIO_SET_IOMMU, (void *)(uintptr_t)type) <
 	    0) {
 		char what[64];
@@ -307,6 +307,17 @@ static int cdev_name(const struct p2ps_vfio *v, const char *bdf, char *out, size
 }
 
 #if P2PS_HAVE_VFIO_CDEV
+/* One setup ioctl of the cdev flow on the new device fd; on failure the fd is closed. */
+static int cdev_ioctl(struct p2ps_vfio *v, int ioctl_fd, int dev_fd, unsigned long req, void *arg,
+                      const char *who, const char *what, struct p2ps_error *err)
+{
+	if (v->sys->ioctl(v->sys->ctx, ioctl_fd, req, arg) >= 0)
+		return 0;
+	int e = errno;
+	v->sys->close(v->sys->ctx, dev_fd);
+	return p2ps_vfio_sys_fail(err, e, who, "ioctl", what);
+}
+
 static int open_cdev(struct p2ps_vfio *v, struct p2ps_vfio_device *d, const char *name,
                      struct p2ps_error *err)
 {
@@ -330,27 +341,24 @@ static int open_cdev(struct p2ps_vfio *v, struct p2ps_vfio_device *d, const char
 	if (fd < 0)
 		return p2ps_vfio_sys_fail(err, errno, d->bdf, "open", d->node);
 	struct vfio_device_bind_iommufd bind = {.argsz = sizeof(bind), .iommufd = v->iommufd};
-	if (v->sys->ioctl(v->sys->ctx, fd, VFIO_DEVICE_BIND_IOMMUFD, &bind) < 0) {
-		int e = errno;
-		v->sys->close(v->sys->ctx, fd);
-		return p2ps_vfio_sys_fail(err, e, d->bdf, "ioctl", "VFIO_DEVICE_BIND_IOMMUFD");
-	}
+	int rc = cdev_ioctl(v, fd, fd, VFIO_DEVICE_BIND_IOMMUFD, &bind, d->bdf,
+	                    "VFIO_DEVICE_BIND_IOMMUFD", err);
+	if (rc)
+		return rc;
 	d->devid = bind.out_devid;
 	if (v->ioas_id == 0) {
 		struct iommu_ioas_alloc alloc = {.size = sizeof(alloc)};
-		if (v->sys->ioctl(v->sys->ctx, v->iommufd, IOMMU_IOAS_ALLOC, &alloc) < 0) {
-			int e = errno;
-			v->sys->close(v->sys->ctx, fd);
-			return p2ps_vfio_sys_fail(err, e, d->bdf, "ioctl", "IOMMU_IOAS_ALLOC");
-		}
+		rc = cdev_ioctl(v, v->iommufd, fd, IOMMU_IOAS_ALLOC, &alloc, d->bdf,
+		                "IOMMU_IOAS_ALLOC", err);
+		if (rc)
+			return rc;
 		v->ioas_id = alloc.out_ioas_id;
 	}
 	struct vfio_device_attach_iommufd_pt at = {.argsz = sizeof(at), .pt_id = v->ioas_id};
-	if (v->sys->ioctl(v->sys->ctx, fd, VFIO_DEVICE_ATTACH_IOMMUFD_PT, &at) < 0) {
-		int e = errno;
-		v->sys->close(v->sys->ctx, fd);
-		return p2ps_vfio_sys_fail(err, e, d->bdf, "ioctl", "VFIO_DEVICE_ATTACH_IOMMUFD_PT");
-	}
+	rc = cdev_ioctl(v, fd, fd, VFIO_DEVICE_ATTACH_IOMMUFD_PT, &at, d->bdf,
+	                "VFIO_DEVICE_ATTACH_IOMMUFD_PT", err);
+	if (rc)
+		return rc;
 	d->hwpt_id = at.pt_id;
 	d->fd = fd;
 	d->flow = P2PS_VFIO_FLOW_CDEV;

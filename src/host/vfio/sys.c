@@ -51,15 +51,9 @@ static int sys_munmap(void *ctx, void *addr, size_t len)
 	return munmap(addr, len);
 }
 
-static const struct p2ps_vfio_sys vfio_sys_kernel = {
-        .open = sys_open,
-        .close = sys_close,
-        .ioctl = sys_ioctl,
-        .pread = sys_pread,
-        .mmap = sys_mmap,
-        .munmap = sys_munmap,
-        .ctx = NULL,
-};
+/* In struct p2ps_vfio_sys's order (each slot's type differs, so a slip does not build). */
+static const struct p2ps_vfio_sys vfio_sys_kernel = {sys_open, sys_close,  sys_ioctl, sys_pread,
+                                                     sys_mmap, sys_munmap, NULL};
 
 const struct p2ps_vfio_sys *p2ps_vfio_sys_default(void)
 {
