@@ -41,8 +41,9 @@ int pr_bdf_normalize(const char *in, char out[PR_BDF_LEN])
 {
 	struct p2ps_bdf b;
 	/* The one PCI-address parser (p2pscope/pci_addr.h); NVML pads the domain to eight
-	 * digits, lspci may leave it out. */
-	if (p2ps_bdf_parse(in, &b) != 0)
+	 * digits, lspci may leave it out. The report spells four-digit domains (PR_BDF_LEN):
+	 * CUDA and NVML number theirs below 0x10000. */
+	if (p2ps_bdf_parse(in, &b) != 0 || b.domain > 0xffff)
 		return P2PS_EINVAL;
 	p2ps_bdf_format(&b, out, PR_BDF_LEN);
 	return 0;
