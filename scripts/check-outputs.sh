@@ -2,7 +2,8 @@
 # Byte-for-byte comparison of every tool's output on every fixture, between this tree
 # and a base commit: the check behind refactors that must not change behaviour.
 #
-#   scripts/check-outputs.sh --base REV [--build DIR]   build REV and this tree, compare
+#   scripts/check-outputs.sh --base REV [--build DIR] [--vm|--vm-iommufd]
+#                                                       build REV and this tree, compare
 #   scripts/check-outputs.sh --run BUILD_DIR OUT_DIR    only record one build's outputs
 #
 # --base exports REV with `git archive` into build-check/<sha>/src (ignored, reused on
@@ -21,7 +22,12 @@
 #  - pte-decode: every `pte-decode` command in the docs' console blocks (with the
 #    images tests/gmmu-dump/make_example_pd writes) and `formats` in its three forms;
 #  - p2p-bench report (where p2p-bench is built) on tests/fixtures/p2p-bench and on
-#    every docs/results run.
+#    every docs/results run;
+#  - with --vm, bar-inspect inside the QEMU test guests (tests/vm/run-guest.sh, as the
+#    50-vm-guest step boots them: ACS on and off; --vm-iommufd adds the cdev/iommufd and
+#    no-IOMMU guests of 60-vm-iommufd, building their kernel once): every bi-* block the
+#    guest reports (--vfio, --read-reg, --map-peer on real VFIO), each build's binary in
+#    the same guest.
 # Exit status: 0 identical, 1 differences (listed with a diff of each), 2 usage/build.
 set -uo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
@@ -192,6 +198,30 @@ run_corpus() {
 	echo "check-outputs: $n_cases cases recorded from $bindir in $out"
 }
 
+# vm_corpus BUILD_DIR OUT_DIR: the guests with this build's bar-inspect.
+vm_corpus() {
+	local bi_bin=$1/tools/bar-inspect out=$2 boot args
+	local boots=("acs-on" "acs-off --rp1-acs off")
+	if [ "$vm" = iommufd ]; then
+		local image
+		image=$(JOBS=$jobs "$top/tests/vm/build-kernel.sh" "$top/build-vm/kernel") ||
+			die "building the guest kernel failed"
+		boots+=("cdev --kernel-image $image --mode cdev"
+			"noiommu --kernel-image $image --mode noiommu")
+	fi
+	for args in "${boots[@]}"; do
+		boot=${args%% *}
+		# shellcheck disable=SC2086
+		"$top/tests/vm/run-guest.sh" --boot $args --out "$out/../vm-$boot" \
+			--bar-inspect "$bi_bin" >"$out/../vm-$boot.log" 2>&1 ||
+			die "guest $boot failed (see $out/../vm-$boot.log)"
+		local b
+		for b in "$out/../vm-$boot"/blocks/bi-*; do
+			cp "$b" "$out/vm-$boot-$(basename "$b")"
+		done
+	done
+}
+
 # ---- builds ---------------------------------------------------------------------------
 
 build_tools() { # SRC BUILD
@@ -212,6 +242,7 @@ build_tools() { # SRC BUILD
 
 main() {
 	local base="" build=$top/build
+	vm=""
 	case "${1:-}" in
 	--run)
 		[ $# -eq 3 ] || die "usage: --run BUILD_DIR OUT_DIR"
@@ -222,12 +253,16 @@ main() {
 		[ $# -ge 2 ] || die "usage: --base REV [--build DIR]"
 		base=$2
 		shift 2
-		if [ "${1:-}" = --build ]; then
-			[ $# -eq 2 ] || die "usage: --base REV [--build DIR]"
-			build=$2
-		fi
+		while [ $# -gt 0 ]; do
+			case $1 in
+			--build) [ $# -ge 2 ] || die "--build needs a folder"; build=$2; shift 2 ;;
+			--vm) vm=guest; shift ;;
+			--vm-iommufd) vm=iommufd; shift ;;
+			*) die "unknown option $1" ;;
+			esac
+		done
 		;;
-	*) die "usage: $0 --base REV [--build DIR] | --run BUILD_DIR OUT_DIR" ;;
+	*) die "usage: $0 --base REV [--build DIR] [--vm|--vm-iommufd] | --run BUILD_DIR OUT_DIR" ;;
 	esac
 	local sha
 	sha=$(git -C "$top" rev-parse --verify "$base^{commit}") || die "no commit $base"
@@ -243,9 +278,15 @@ main() {
 	build_tools "$top" "$build"
 	run_corpus "$work/build" "$work/out-base"
 	run_corpus "$build" "$work/out-this"
+	if [ -n "$vm" ]; then
+		echo "check-outputs: the QEMU guests with each build's bar-inspect"
+		vm_corpus "$work/build" "$work/out-base"
+		vm_corpus "$build" "$work/out-this"
+	fi
 	if diff -rq "$work/out-base" "$work/out-this" >"$work/diff-list"; then
 		echo "check-outputs: identical: $(find "$work/out-this" -name '*.rc' | wc -l) cases," \
-			"stdout, stderr and exit status byte for byte (base ${sha:0:12})"
+			"stdout, stderr and exit status byte for byte;" \
+			"$(find "$work/out-this" -name 'vm-*' | wc -l) guest outputs (base ${sha:0:12})"
 		return 0
 	fi
 	echo "check-outputs: DIFFERENCES against base ${sha:0:12}:"
