@@ -71,90 +71,90 @@ static int peer_bar_index(const struct p2ps_dev *d)
 	return best;
 }
 
-/* A GPU's BAR1 (size known) against its VRAM: a blocker when smaller, with the
- * Resizable BAR size that would fit; where VRAM is unknown, what the generation's
- * minimum VRAM and the largest ReBAR size still tell. resize_sizes is the BAR's ReBAR
- * bitmap (bit n => 2^n MiB), 0 when it has none. */
-static void bar1_vs_vram(struct p2ps_an_ctx *c, struct p2ps_gpu_report *g, const char *lbl,
-                         uint64_t resize_sizes)
+/* BAR1 smaller than the known VRAM: a blocker, with the Resizable BAR size that would
+ * fit. resize_sizes is the BAR's ReBAR bitmap (bit n => 2^n MiB), 0 when it has none. */
+static void bar1_below_vram(struct p2ps_an_ctx *c, struct p2ps_gpu_report *g, const char *lbl,
+                            uint64_t resize_sizes)
+{
+	const struct p2ps_dev *d = &c->host->devs[g->dev_idx];
+	char s1[32], s2[32];
+	struct p2ps_reason *x =
+	        p2ps_an_add(c, &g->reasons, P2PS_R_BAR1_SMALLER_THAN_VRAM, P2PS_SEV_BLOCKER,
+	                    g->dev_idx, "%s: BAR1 is %s, smaller than its %s of VRAM", lbl,
+	                    p2ps_size_format(g->bar1_size, s1, sizeof(s1)),
+	                    p2ps_size_format(d->gpu.vram_bytes, s2, sizeof(s2)));
+	int fit = rebar_bitmap_fit(resize_sizes, d->gpu.vram_bytes);
+	if (fit >= 0)
+		p2ps_an_fix(x,
+		            "enable 'Above 4G Decoding' and 'Resizable BAR' in the firmware setup; "
+		            "the GPU offers %s (with no driver bound, Linux >= 6.1: echo %d > "
+		            "/sys/bus/pci/devices/%s/resource%d_resize)",
+		            p2ps_size_format(p2ps_rebar_size_bytes((uint8_t)fit), s1, sizeof(s1)),
+		            fit, d->bdf_str, g->bar1_index);
+	else if (resize_sizes)
+		p2ps_an_fix(x,
+		            "the GPU's Resizable BAR offers at most %s: BAR1 cannot cover VRAM "
+		            "without a VBIOS that advertises larger sizes",
+		            p2ps_size_format(g->rebar_max, s1, sizeof(s1)));
+	else
+		p2ps_an_fix(x, "enable 'Above 4G Decoding' and 'Resizable BAR' in the firmware "
+		               "setup (and a VBIOS with Resizable BAR support)");
+}
+
+/* VRAM unknown: what the generation's minimum VRAM and the largest ReBAR size still
+ * tell about BAR1. */
+static void bar1_vram_unknown(struct p2ps_an_ctx *c, struct p2ps_gpu_report *g, const char *lbl)
 {
 	const struct p2ps_dev *d = &c->host->devs[g->dev_idx];
 	char s1[32], s2[32];
 	enum p2ps_nv_generation gen = d->chip ? d->chip->generation : P2PS_NV_GEN_UNKNOWN;
-	if (d->gpu.vram_known) {
-		g->bar1_covers_vram = g->bar1_size >= d->gpu.vram_bytes;
-		if (!g->bar1_covers_vram) {
-			struct p2ps_reason *x = p2ps_an_add(
-			        c, &g->reasons, P2PS_R_BAR1_SMALLER_THAN_VRAM, P2PS_SEV_BLOCKER,
-			        g->dev_idx, "%s: BAR1 is %s, smaller than its %s of VRAM", lbl,
-			        p2ps_size_format(g->bar1_size, s1, sizeof(s1)),
-			        p2ps_size_format(d->gpu.vram_bytes, s2, sizeof(s2)));
-			int fit = rebar_bitmap_fit(resize_sizes, d->gpu.vram_bytes);
-			if (fit >= 0)
-				p2ps_an_fix(
-				        x,
-				        "enable 'Above 4G Decoding' and 'Resizable BAR' in the "
-				        "firmware "
-				        "setup; the GPU offers %s (with no driver bound, Linux >= "
-				        "6.1: "
-				        "echo %d > /sys/bus/pci/devices/%s/resource%d_resize)",
-				        p2ps_size_format(p2ps_rebar_size_bytes((uint8_t)fit), s1,
-				                         sizeof(s1)),
-				        fit, d->bdf_str, g->bar1_index);
-			else if (resize_sizes)
-				p2ps_an_fix(
-				        x,
-				        "the GPU's Resizable BAR offers at most %s: BAR1 cannot "
-				        "cover VRAM "
-				        "without a VBIOS that advertises larger sizes",
-				        p2ps_size_format(g->rebar_max, s1, sizeof(s1)));
-			else
-				p2ps_an_fix(
-				        x,
-				        "enable 'Above 4G Decoding' and 'Resizable BAR' in the "
-				        "firmware setup (and a VBIOS with Resizable BAR support)");
-		}
-		return;
-	}
-
 	const char *why = p2ps_dev_unknown(d, P2PS_FACT_VRAM);
+	if (!why)
+		why = "no NVML or nvidia-smi report";
 	if (gen >= P2PS_NV_GEN_TURING && g->bar1_size < MIN_VRAM_TURING_PLUS) {
 		struct p2ps_reason *x = p2ps_an_add(
 		        c, &g->reasons, P2PS_R_BAR1_SMALLER_THAN_VRAM, P2PS_SEV_BLOCKER, g->dev_idx,
 		        "%s: BAR1 is %s; every %s-or-later GPU has at least 2 GiB of VRAM "
 		        "(exact VRAM unknown: %s)",
 		        lbl, p2ps_size_format(g->bar1_size, s1, sizeof(s1)),
-		        p2ps_nv_generation_name(P2PS_NV_GEN_TURING),
-		        why ? why : "no NVML or nvidia-smi report");
+		        p2ps_nv_generation_name(P2PS_NV_GEN_TURING), why);
 		if (g->rebar_max > g->bar1_size)
 			p2ps_an_fix(
 			        x,
 			        "enable 'Above 4G Decoding' and 'Resizable BAR' in the firmware "
-			        "setup; "
-			        "the GPU offers up to %s",
+			        "setup; the GPU offers up to %s",
 			        p2ps_size_format(g->rebar_max, s2, sizeof(s2)));
 		else
-			p2ps_an_fix(
-			        x, "enable 'Above 4G Decoding' and 'Resizable BAR' in the firmware "
-			           "setup (and a VBIOS with Resizable BAR support)");
-		return;
-	}
-	if (g->rebar_max > g->bar1_size) {
+			p2ps_an_fix(x, "enable 'Above 4G Decoding' and 'Resizable BAR' in the "
+			               "firmware setup (and a VBIOS with Resizable BAR support)");
+	} else if (g->rebar_max > g->bar1_size) {
 		struct p2ps_reason *x = p2ps_an_add(
 		        c, &g->reasons, P2PS_R_BAR1_NOT_MAXIMAL, P2PS_SEV_UNKNOWN, g->dev_idx,
 		        "%s: VRAM unknown (%s); BAR1 is %s while the GPU offers up to %s: "
 		        "Resizable BAR is probably not in effect",
-		        lbl, why ? why : "no NVML or nvidia-smi report",
-		        p2ps_size_format(g->bar1_size, s1, sizeof(s1)),
+		        lbl, why, p2ps_size_format(g->bar1_size, s1, sizeof(s1)),
 		        p2ps_size_format(g->rebar_max, s2, sizeof(s2)));
 		p2ps_an_fix(x,
 		            "enable 'Above 4G Decoding' and 'Resizable BAR' in the firmware setup");
+	} else {
+		p2ps_an_add(c, &g->reasons, P2PS_R_VRAM_UNKNOWN, P2PS_SEV_UNKNOWN, g->dev_idx,
+		            "%s: VRAM unknown, so BAR1 (%s) cannot be compared with it: %s", lbl,
+		            p2ps_size_format(g->bar1_size, s1, sizeof(s1)), why);
+	}
+}
+
+/* A GPU's BAR1 (size known) against its VRAM. */
+static void bar1_vs_vram(struct p2ps_an_ctx *c, struct p2ps_gpu_report *g, const char *lbl,
+                         uint64_t resize_sizes)
+{
+	const struct p2ps_dev *d = &c->host->devs[g->dev_idx];
+	if (!d->gpu.vram_known) {
+		bar1_vram_unknown(c, g, lbl);
 		return;
 	}
-	p2ps_an_add(c, &g->reasons, P2PS_R_VRAM_UNKNOWN, P2PS_SEV_UNKNOWN, g->dev_idx,
-	            "%s: VRAM unknown, so BAR1 (%s) cannot be compared with it: %s", lbl,
-	            p2ps_size_format(g->bar1_size, s1, sizeof(s1)),
-	            why ? why : "no NVML or nvidia-smi report");
+	g->bar1_covers_vram = g->bar1_size >= d->gpu.vram_bytes;
+	if (!g->bar1_covers_vram)
+		bar1_below_vram(c, g, lbl, resize_sizes);
 }
 
 static void gpu_bar1(struct p2ps_an_ctx *c, struct p2ps_gpu_report *g, int gi)
