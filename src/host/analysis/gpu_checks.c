@@ -71,6 +71,15 @@ static int peer_bar_index(const struct p2ps_dev *d)
 	return best;
 }
 
+/* The firmware switches every BAR1-size fix starts with. */
+#define FIRMWARE_REBAR "enable 'Above 4G Decoding' and 'Resizable BAR' in the firmware setup"
+
+/* The fix when the GPU's Resizable BAR does not help: the firmware, and a VBIOS that has it. */
+static void fix_firmware_and_vbios(struct p2ps_reason *x)
+{
+	p2ps_an_fix(x, "%s (and a VBIOS with Resizable BAR support)", FIRMWARE_REBAR);
+}
+
 /* BAR1 smaller than the known VRAM: a blocker, with the Resizable BAR size that would
  * fit. resize_sizes is the BAR's ReBAR bitmap (bit n => 2^n MiB), 0 when it has none. */
 static void bar1_below_vram(struct p2ps_an_ctx *c, struct p2ps_gpu_report *g, const char *lbl,
@@ -86,8 +95,9 @@ static void bar1_below_vram(struct p2ps_an_ctx *c, struct p2ps_gpu_report *g, co
 	int fit = rebar_bitmap_fit(resize_sizes, d->gpu.vram_bytes);
 	if (fit >= 0)
 		p2ps_an_fix(x,
-		            "enable 'Above 4G Decoding' and 'Resizable BAR' in the firmware setup; "
-		            "the GPU offers %s (with no driver bound, Linux >= 6.1: echo %d > "
+		            FIRMWARE_REBAR
+		            "; the GPU offers %s (with no driver bound, Linux >= 6.1: "
+		            "echo %d > "
 		            "/sys/bus/pci/devices/%s/resource%d_resize)",
 		            p2ps_size_format(p2ps_rebar_size_bytes((uint8_t)fit), s1, sizeof(s1)),
 		            fit, d->bdf_str, g->bar1_index);
@@ -97,8 +107,7 @@ static void bar1_below_vram(struct p2ps_an_ctx *c, struct p2ps_gpu_report *g, co
 		            "without a VBIOS that advertises larger sizes",
 		            p2ps_size_format(g->rebar_max, s1, sizeof(s1)));
 	else
-		p2ps_an_fix(x, "enable 'Above 4G Decoding' and 'Resizable BAR' in the firmware "
-		               "setup (and a VBIOS with Resizable BAR support)");
+		fix_firmware_and_vbios(x);
 }
 
 /* VRAM unknown: what the generation's minimum VRAM and the largest ReBAR size still
@@ -119,14 +128,10 @@ static void bar1_vram_unknown(struct p2ps_an_ctx *c, struct p2ps_gpu_report *g, 
 		        lbl, p2ps_size_format(g->bar1_size, s1, sizeof(s1)),
 		        p2ps_nv_generation_name(P2PS_NV_GEN_TURING), why);
 		if (g->rebar_max > g->bar1_size)
-			p2ps_an_fix(
-			        x,
-			        "enable 'Above 4G Decoding' and 'Resizable BAR' in the firmware "
-			        "setup; the GPU offers up to %s",
-			        p2ps_size_format(g->rebar_max, s2, sizeof(s2)));
+			p2ps_an_fix(x, FIRMWARE_REBAR "; the GPU offers up to %s",
+			            p2ps_size_format(g->rebar_max, s2, sizeof(s2)));
 		else
-			p2ps_an_fix(x, "enable 'Above 4G Decoding' and 'Resizable BAR' in the "
-			               "firmware setup (and a VBIOS with Resizable BAR support)");
+			fix_firmware_and_vbios(x);
 	} else if (g->rebar_max > g->bar1_size) {
 		struct p2ps_reason *x = p2ps_an_add(
 		        c, &g->reasons, P2PS_R_BAR1_NOT_MAXIMAL, P2PS_SEV_UNKNOWN, g->dev_idx,
@@ -134,8 +139,7 @@ static void bar1_vram_unknown(struct p2ps_an_ctx *c, struct p2ps_gpu_report *g, 
 		        "Resizable BAR is probably not in effect",
 		        lbl, why, p2ps_size_format(g->bar1_size, s1, sizeof(s1)),
 		        p2ps_size_format(g->rebar_max, s2, sizeof(s2)));
-		p2ps_an_fix(x,
-		            "enable 'Above 4G Decoding' and 'Resizable BAR' in the firmware setup");
+		p2ps_an_fix(x, "%s", FIRMWARE_REBAR);
 	} else {
 		p2ps_an_add(c, &g->reasons, P2PS_R_VRAM_UNKNOWN, P2PS_SEV_UNKNOWN, g->dev_idx,
 		            "%s: VRAM unknown, so BAR1 (%s) cannot be compared with it: %s", lbl,
