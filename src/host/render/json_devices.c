@@ -221,12 +221,19 @@ struct json_object *p2ps_json_device(const struct p2ps_analysis *a, int idx)
 	const struct p2ps_dev *d = &h->devs[idx];
 	struct json_object *o = json_object_new_object();
 	put(o, "bdf", json_object_new_string(d->bdf_str));
-	put(o, "vendor_id", json_object_new_int(d->vendor_id));
-	put(o, "device_id", json_object_new_int(d->device_id));
-	put(o, "subsystem_vendor_id", json_object_new_int(d->subsys_vendor_id));
-	put(o, "subsystem_id", json_object_new_int(d->subsys_id));
-	put(o, "class", json_object_new_int((int32_t)d->class_code));
-	put(o, "revision", json_object_new_int(d->revision));
+	const struct {
+		const char *key;
+		int32_t v;
+	} ids[] = {
+	        {"vendor_id", d->vendor_id},
+	        {"device_id", d->device_id},
+	        {"subsystem_vendor_id", d->subsys_vendor_id},
+	        {"subsystem_id", d->subsys_id},
+	        {"class", (int32_t)d->class_code},
+	        {"revision", d->revision},
+	};
+	for (size_t i = 0; i < sizeof(ids) / sizeof(ids[0]); i++)
+		put(o, ids[i].key, json_object_new_int(ids[i].v));
 	put(o, "vendor_name", p2ps_json_str_or_null(d->vendor_name));
 	put(o, "device_name", p2ps_json_str_or_null(d->device_name));
 	put(o, "chip", chip_json(d->chip));

@@ -201,11 +201,23 @@ struct json_object *p2ps_nv_boot0_json(const struct p2ps_nv_boot0 *b)
 	add_bool(o, "responding", b->responding);
 	if (!b->responding)
 		return o;
-	add_hex(o, "architecture", b->architecture);
-	add_hex(o, "implementation", b->implementation);
-	add_hex(o, "chip_id", b->chip_id);
-	add_int(o, "major_revision", b->major_rev);
-	add_int(o, "minor_revision", b->minor_rev);
+	/* The decoded fields: identifiers in hex, revisions as numbers. */
+	const struct {
+		const char *key;
+		uint64_t v;
+		bool hex;
+	} fields[] = {
+	        {"architecture", b->architecture, true},
+	        {"implementation", b->implementation, true},
+	        {"chip_id", b->chip_id, true},
+	        {"major_revision", b->major_rev, false},
+	        {"minor_revision", b->minor_rev, false},
+	};
+	for (size_t i = 0; i < sizeof(fields) / sizeof(fields[0]); i++)
+		if (fields[i].hex)
+			add_hex(o, fields[i].key, fields[i].v);
+		else
+			add_int(o, fields[i].key, (int64_t)fields[i].v);
 	add_str(o, "arch_name", b->arch_name);
 	add_str(o, "chip", b->chip_name);
 	add_str(o, "gmmu_format", b->gmmu);
