@@ -610,8 +610,8 @@ static int walk_pte(void *ctx, const struct gmmu_mapping *m, struct p2ps_error *
 	char where[80];
 	snprintf(where, sizeof(where), "%s[%u]@%s:0x%llx", m->level ? m->level->name : "?",
 	         m->index, p2ps_mem_space_name(m->space), (unsigned long long)m->entry_pa);
-	uint64_t w[2] = {m->raw, 0};
-	print_entry(r, m->index, true, m->va, m->page_shift, m->level, GMMU_ENTRY_PTE, w, where);
+	uint64_t w[2] = {m->raw, m->raw_hi};
+	print_entry(r, m->index, true, m->va, m->page_shift, m->level, m->entry, w, where);
 	return 0;
 }
 
@@ -1108,16 +1108,23 @@ static int run_cmd(int argc, char **argv)
 				                       json_object_new_uint64(wst.tables));
 				json_object_object_add(top, "pdes",
 				                       json_object_new_uint64(wst.pdes));
+				json_object_object_add(top, "sparse_pdes",
+				                       json_object_new_uint64(wst.pdes_sparse));
 			}
 			puts(json_object_to_json_string_ext(top, JSON_C_TO_STRING_PRETTY |
 			                                                 JSON_C_TO_STRING_SPACED));
 			json_object_put(top);
 		} else {
 			summary_totals(&r, NULL);
-			if (o.has_pdb)
-				printf("# walk: %llu tables, %llu PDEs followed\n",
+			if (o.has_pdb) {
+				printf("# walk: %llu tables, %llu PDEs followed",
 				       (unsigned long long)wst.tables,
 				       (unsigned long long)wst.pdes);
+				if (wst.pdes_sparse)
+					printf(", %llu sparse",
+					       (unsigned long long)wst.pdes_sparse);
+				putchar('\n');
+			}
 		}
 	}
 	json_object_put(r.jranges);
