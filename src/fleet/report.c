@@ -246,21 +246,16 @@ static void read_gpu(struct ctx *x, struct json_object *d, struct json_object *g
 	read_reasons(x, arr_at(r, gpu, gp, "reasons"), lp);
 }
 
-/* Two passes: every device's label first (a GPU's ACS finding names a bridge that may
- * come later in the list), then the endpoints with their findings. */
-static void read_devices(struct ctx *x, struct json_object *devs, struct labels *l)
+/* Labels of the devices (and, when the report has them, of the bridges on the GPUs'
+ * paths), so that a finding can name the model of the device it is about. */
+static void read_labels(struct rd *r, struct json_object *arr, const char *what, struct labels *l)
 {
-	struct rd *r = x->r;
 	char p[48];
-	size_t n = json_object_array_length(devs), cap_gpus = 0;
-	for (size_t i = 0; i < n && !r->err[0]; i++) {
-		struct json_object *d = json_object_array_get_idx(devs, i);
-		snprintf(p, sizeof(p), "devices[%zu]", i);
-		if (!json_object_is_type(d, json_type_object)) {
-			wrong(r, "", p, "a device object");
-			return;
-		}
-		const char *bdf = str_at(r, d, p, "bdf");
+	for (size_t i = 0; arr && i < json_object_array_length(arr) && !r->err[0]; i++) {
+		struct json_object *d = json_object_array_get_idx(arr, i);
+		snprintf(p, sizeof(p), "%s[%zu]", what, i);
+		const char *bdf = json_object_is_type(d, json_type_object) ? str_at(r, d, p, "bdf")
+		                                                           : NULL;
 		if (!bdf) {
 			wrong(r, p, "bdf", "a string");
 			return;
@@ -271,7 +266,19 @@ static void read_devices(struct ctx *x, struct json_object *devs, struct labels 
 		}
 		l->v[l->n++] = (struct label){bdf, model_of(r, d, p)};
 	}
-	for (size_t i = 0; i < n && !r->err[0] && !r->oom; i++) {
+}
+
+/* Every label first (a GPU's ACS finding names a bridge that may come later in the
+ * list), then the endpoints with their findings. */
+static void read_devices(struct ctx *x, struct json_object *root, struct labels *l)
+{
+	struct rd *r = x->r;
+	struct json_object *devs = member(root, "devices");
+	read_labels(r, devs, "devices", l);
+	read_labels(r, arr_at(r, root, "", "bridges"), "bridges", l);
+	char p[48];
+	size_t cap_gpus = 0;
+	for (size_t i = 0; i < json_object_array_length(devs) && !r->err[0] && !r->oom; i++) {
 		struct json_object *d = json_object_array_get_idx(devs, i);
 		snprintf(p, sizeof(p), "devices[%zu]", i);
 		struct json_object *gpu = obj_at(r, d, p, "gpu");
@@ -404,6 +411,13 @@ static bool check_envelope(struct fl_batch *b, const char *source, struct json_o
 		              "no \"tool\": \"bar-inspect\" member");
 		return false;
 	}
+	struct json_object *kind = member(root, "kind");
+	if (kind && json_object_is_type(kind, json_type_string) &&
+	    !strcmp(json_object_get_string(kind), "fleet")) {
+		fl_batch_skip(b, source, P2PS_FLEET_SKIP_NOT_REPORT,
+		              "a fleet summary (bar-inspect --fleet --json), not one host's report");
+		return false;
+	}
 	if (!sv || !json_object_is_type(sv, json_type_int) || json_object_get_int64(sv) < 1) {
 		fl_batch_skip(b, source, P2PS_FLEET_SKIP_MALFORMED,
 		              "schema_version: expected a positive integer");
@@ -445,7 +459,7 @@ void fl_read_report(struct fl_batch *b, const char *source, struct json_object *
 	h.name = h.name_from_source ? name_from_source(&r, source) : fl_strdup(hostname, &r.oom);
 	h.source = fl_strdup(source, &r.oom);
 	h.tool_version = fl_strdup(str_at(&r, root, "", "version"), &r.oom);
-	read_devices(&x, member(root, "devices"), &labels);
+	read_devices(&x, root, &labels);
 	read_reasons(&x, arr_at(&r, host, "host", "reasons"), "host.reasons");
 	read_pairs(&x, member(root, "pairs"));
 	h.iommu = host_iommu(&r, &h, known, present);
