@@ -81,27 +81,28 @@ enum p2ps_fleet_severity {
  * and devices it appears on. */
 struct p2ps_fleet_cause {
 	char *code;    /* bar-inspect's reason code, e.g. "iommu_translating" */
-	char *subject; /* what it is about across hosts (bridge model, IOMMU kind, GPU model) or NULL */
+	char *subject; /* what it is about across hosts (bridge model, IOMMU kind, GPU model) or
+	                  NULL */
 	enum p2ps_fleet_severity severity;
-	char *fix;  /* the report's fix for its first occurrence, or NULL */
-	char *text; /* the report's text for its first occurrence */
+	char *fix;      /* the report's fix for its first occurrence, or NULL */
+	char *text;     /* the report's text for its first occurrence */
 	unsigned count; /* occurrences on this host (pairs, GPUs) */
 };
 
 struct p2ps_fleet_host {
-	char *name;             /* the report's hostname; the source's name when it has none */
-	bool name_from_source;  /* true when the report carried no hostname */
-	char *source;           /* file (with "#N" for the Nth document of a stream), folder */
-	char *boot_id, *time;   /* NULL when the report predates these fields */
+	char *name;            /* the report's hostname; the source's name when it has none */
+	bool name_from_source; /* true when the report carried no hostname */
+	char *source;          /* file (with "#N" for the Nth document of a stream), folder */
+	char *boot_id, *time;  /* NULL when the report predates these fields */
 	char *tool_version, *kernel, *driver;
-	char *backend;          /* "sysfs", "snapshot", "lspci-dump" */
+	char *backend; /* "sysfs", "snapshot", "lspci-dump" */
 	int schema_version;
-	bool config_limited;    /* not root: ACS, ReBAR, link registers unread */
-	char *iommu;            /* "off", "translating", "identity", "mixed", "unknown" ... */
+	bool config_limited; /* not root: ACS, ReBAR, link registers unread */
+	char *iommu;         /* "off", "translating", "identity", "mixed", "unknown" ... */
 	struct p2ps_fleet_gpu *gpus;
 	size_t n_gpus;
 	enum p2ps_fleet_status status;
-	bool moot;              /* every pair with the worst verdict is connected by NVLink */
+	bool moot; /* every pair with the worst verdict is connected by NVLink */
 	size_t n_pairs, pairs_ready, pairs_not_ready, pairs_unknown, pairs_moot;
 	struct p2ps_fleet_cause *causes; /* blockers first, then unknowns, then warnings */
 	size_t n_causes;
@@ -117,10 +118,10 @@ struct p2ps_fleet_skip {
 struct p2ps_fleet_group {
 	const char *code, *subject; /* point into the first host's cause */
 	enum p2ps_fleet_severity severity;
-	const char *title;          /* a short name for the code ("IOMMU translates peer DMA") */
-	const char *fix;            /* the fix; when hosts differ, the first host's */
-	const char *fix_host;       /* NULL when every host has the same fix, else the first host */
-	size_t *hosts;              /* indices into hosts[] */
+	const char *title;    /* a short name for the code ("IOMMU translates peer DMA") */
+	const char *fix;      /* the fix; when hosts differ, the first host's */
+	const char *fix_host; /* NULL when every host has the same fix, else the first host */
+	size_t *hosts;        /* indices into hosts[] */
 	size_t n_hosts;
 };
 
@@ -148,8 +149,8 @@ typedef void (*p2ps_fleet_sink_fn)(void *ctx, const char *s, size_t n);
 struct p2ps_fleet_opts {
 	p2ps_fleet_snapshot_fn snapshot; /* NULL: snapshots and tarballs are skipped, said so */
 	void *snapshot_ctx;
-	unsigned threads;                /* JSON files read in parallel; 0 = online CPUs (max 8) */
-	const char *tool_version;        /* for the summary's header */
+	unsigned threads;         /* JSON files read in parallel; 0 = online CPUs (max 8) */
+	const char *tool_version; /* for the summary's header */
 };
 
 struct p2ps_fleet {
@@ -159,7 +160,8 @@ struct p2ps_fleet {
 	size_t n_skipped;
 	char **missing; /* p2ps_fleet_expect() names without a report */
 	size_t n_missing;
-	struct p2ps_fleet_group *groups; /* blockers, then unknowns, then warnings; most hosts first */
+	struct p2ps_fleet_group
+	        *groups; /* blockers, then unknowns, then warnings; most hosts first */
 	size_t n_groups;
 	struct p2ps_fleet_drift *drift;
 	size_t n_drift;

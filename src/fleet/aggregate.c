@@ -133,9 +133,10 @@ static long group_of(struct p2ps_fleet *f, struct lh_table *t, struct keys *k,
 	if (!ngp)
 		return -1;
 	*gp = ngp;
-	f->groups[n] = (struct p2ps_fleet_group){
-	        .code = c->code, .subject = c->subject, .severity = c->severity,
-	        .title = fl_code_title(c->code)};
+	f->groups[n] = (struct p2ps_fleet_group){.code = c->code,
+	                                         .subject = c->subject,
+	                                         .severity = c->severity,
+	                                         .title = fl_code_title(c->code)};
 	(*gp)[n] = (struct group_priv){0};
 	f->n_groups++;
 	if (lh_table_insert(t, key, (void *)(uintptr_t)n) != 0)
@@ -171,15 +172,15 @@ struct tally {
 	struct {
 		char *value;
 		size_t count;
-	} *v;
+	} * v;
 	size_t n, cap, total, top; /* top: index of the most frequent value */
 };
 
 /* Facts compared within a GPU model. The trained link speed is not one: NVIDIA GPUs drop
  * to 2.5 GT/s when idle, so it differs between identical hosts from minute to minute. */
 enum { FACT_WIDTH, FACT_LINK_CAP, FACT_BAR1, FACT_DRIVER, FACT_KERNEL, N_FACTS };
-static const char *const fact_names[N_FACTS] = {"link width", "link capability", "BAR1",
-                                                "driver", "kernel"};
+static const char *const fact_names[N_FACTS] = {"link width", "link capability", "BAR1", "driver",
+                                                "kernel"};
 
 /* The value of fact for GPU g of host h (host-wide facts for g == 0 only); false if
  * unknown or not applicable. */
@@ -187,8 +188,7 @@ static bool fact_value(const struct p2ps_fleet_host *h, size_t g, int fact, char
 {
 	const struct p2ps_fleet_gpu *gpu = &h->gpus[g];
 	switch (fact) {
-	case FACT_WIDTH:
-		return gpu->width && snprintf(buf, n, "x%d", gpu->width) > 0;
+	case FACT_WIDTH: return gpu->width && snprintf(buf, n, "x%d", gpu->width) > 0;
 	case FACT_LINK_CAP:
 		return gpu->cap_width && gpu->cap_speed_gts > 0 &&
 		       snprintf(buf, n, "%g GT/s x%d", gpu->cap_speed_gts, gpu->cap_width) > 0;
@@ -258,15 +258,15 @@ static bool add_drift(struct p2ps_fleet *f, struct drift_ctx *d, size_t host, si
 	if (!fl_grow((void **)&f->drift, &d->cap_drift, f->n_drift + 1, sizeof(*f->drift)))
 		return false;
 	bool oom = false;
-	f->drift[f->n_drift++] = (struct p2ps_fleet_drift){
-	        .model = h->gpus[g].model,
-	        .host = host,
-	        .bdf = fact < FACT_DRIVER ? h->gpus[g].bdf : NULL,
-	        .fact = fact_names[fact],
-	        .value = fl_strdup(value, &oom),
-	        .majority = fl_strdup(ty->v[ty->top].value, &oom),
-	        .n_majority = ty->v[ty->top].count,
-	        .n_total = ty->total};
+	f->drift[f->n_drift++] =
+	        (struct p2ps_fleet_drift){.model = h->gpus[g].model,
+	                                  .host = host,
+	                                  .bdf = fact < FACT_DRIVER ? h->gpus[g].bdf : NULL,
+	                                  .fact = fact_names[fact],
+	                                  .value = fl_strdup(value, &oom),
+	                                  .majority = fl_strdup(ty->v[ty->top].value, &oom),
+	                                  .n_majority = ty->v[ty->top].count,
+	                                  .n_total = ty->total};
 	return !oom;
 }
 
@@ -279,7 +279,8 @@ static bool drift_pass(struct p2ps_fleet *f, struct drift_ctx *d, int pass)
 		const struct p2ps_fleet_host *h = &f->hosts[i];
 		for (size_t g = 0; g < h->n_gpus; g++) {
 			for (int fact = 0; fact < N_FACTS; fact++) {
-				/* host-wide facts are compared among hosts of the first GPU's model */
+				/* host-wide facts are compared among hosts of the first GPU's model
+				 */
 				if (!fact_value(h, g, fact, value, sizeof(value)))
 					continue;
 				struct tally *ty = tally_of(d, h->gpus[g].model, fact);

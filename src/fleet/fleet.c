@@ -20,12 +20,15 @@ const char *p2ps_fleet_status_name(enum p2ps_fleet_status s)
 
 const char *p2ps_fleet_skip_name(enum p2ps_fleet_skip_kind k)
 {
-	static const char *const names[] = {
-	        [P2PS_FLEET_SKIP_UNREADABLE] = "unreadable", [P2PS_FLEET_SKIP_MALFORMED] = "malformed",
-	        [P2PS_FLEET_SKIP_TRUNCATED] = "truncated",   [P2PS_FLEET_SKIP_NOT_REPORT] = "not a report",
-	        [P2PS_FLEET_SKIP_VERSION] = "version",       [P2PS_FLEET_SKIP_DUPLICATE] = "duplicate",
-	        [P2PS_FLEET_SKIP_SUPERSEDED] = "superseded", [P2PS_FLEET_SKIP_EMPTY] = "empty",
-	        [P2PS_FLEET_SKIP_SNAPSHOT] = "snapshot"};
+	static const char *const names[] = {[P2PS_FLEET_SKIP_UNREADABLE] = "unreadable",
+	                                    [P2PS_FLEET_SKIP_MALFORMED] = "malformed",
+	                                    [P2PS_FLEET_SKIP_TRUNCATED] = "truncated",
+	                                    [P2PS_FLEET_SKIP_NOT_REPORT] = "not a report",
+	                                    [P2PS_FLEET_SKIP_VERSION] = "version",
+	                                    [P2PS_FLEET_SKIP_DUPLICATE] = "duplicate",
+	                                    [P2PS_FLEET_SKIP_SUPERSEDED] = "superseded",
+	                                    [P2PS_FLEET_SKIP_EMPTY] = "empty",
+	                                    [P2PS_FLEET_SKIP_SNAPSHOT] = "snapshot"};
 	return (unsigned)k < sizeof(names) / sizeof(names[0]) ? names[k] : "?";
 }
 
@@ -131,20 +134,22 @@ static bool drop_host(struct fl_batch *b, const struct p2ps_fleet_host *gone,
 		              "duplicate of %s's report in %s (same %s)", kept->name, kept->source,
 		              kept->boot_id ? "boot id" : "time");
 	else
-		fl_batch_skip(b, gone->source, P2PS_FLEET_SKIP_SUPERSEDED,
-		              "older report of %s (time %s, boot %s) than the one in %s (time %s, boot "
-		              "%s)",
-		              gone->name, gone->time ? gone->time : "unknown",
-		              gone->boot_id ? gone->boot_id : "unknown", kept->source,
-		              kept->time ? kept->time : "unknown",
-		              kept->boot_id ? kept->boot_id : "unknown");
+		fl_batch_skip(
+		        b, gone->source, P2PS_FLEET_SKIP_SUPERSEDED,
+		        "older report of %s (time %s, boot %s) than the one in %s (time %s, boot "
+		        "%s)",
+		        gone->name, gone->time ? gone->time : "unknown",
+		        gone->boot_id ? gone->boot_id : "unknown", kept->source,
+		        kept->time ? kept->time : "unknown",
+		        kept->boot_id ? kept->boot_id : "unknown");
 	return !b->oom;
 }
 
 /* One report per hostname: the newest; the others become skipped entries. */
 static bool dedupe(struct p2ps_fleet *f)
 {
-	struct lh_table *seen = lh_kchar_table_new(f->n_hosts > 8 ? (int)(f->n_hosts * 2) : 16, NULL);
+	struct lh_table *seen =
+	        lh_kchar_table_new(f->n_hosts > 8 ? (int)(f->n_hosts * 2) : 16, NULL);
 	bool *dead = calloc(f->n_hosts ? f->n_hosts : 1, sizeof(bool));
 	struct fl_batch b = {0};
 	bool ok = seen && dead;

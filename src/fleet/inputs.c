@@ -78,7 +78,8 @@ static bool exists_under(const char *dir, const char *rel)
 /* A capture-host.sh snapshot (unpacked) or any tree bar-inspect --root reads. */
 static bool is_snapshot_dir(const char *dir)
 {
-	return exists_under(dir, "p2pscope/snapshot-info") || exists_under(dir, "sys/bus/pci/devices");
+	return exists_under(dir, "p2pscope/snapshot-info") ||
+	       exists_under(dir, "sys/bus/pci/devices");
 }
 
 static int no_dotfiles(const struct dirent *d)
@@ -159,16 +160,19 @@ static void expand(struct items *it, const char *arg)
 	}
 	int saved = errno;
 	if (!strpbrk(arg, "*?[")) {
-		fl_batch_skip(&it->problems, arg, P2PS_FLEET_SKIP_UNREADABLE, "%s", strerror(saved));
+		fl_batch_skip(&it->problems, arg, P2PS_FLEET_SKIP_UNREADABLE, "%s",
+		              strerror(saved));
 		return;
 	}
 	/* Patterns too long for the shell's command line, or quoted on purpose. */
 	glob_t g;
 	int rc = glob(arg, 0, NULL, &g);
 	if (rc == GLOB_NOMATCH)
-		fl_batch_skip(&it->problems, arg, P2PS_FLEET_SKIP_EMPTY, "the pattern matches nothing");
+		fl_batch_skip(&it->problems, arg, P2PS_FLEET_SKIP_EMPTY,
+		              "the pattern matches nothing");
 	else if (rc != 0)
-		fl_batch_skip(&it->problems, arg, P2PS_FLEET_SKIP_UNREADABLE, "cannot expand the pattern");
+		fl_batch_skip(&it->problems, arg, P2PS_FLEET_SKIP_UNREADABLE,
+		              "cannot expand the pattern");
 	for (size_t i = 0; rc == 0 && i < g.gl_pathc; i++)
 		if (stat(g.gl_pathv[i], &st) == 0)
 			classify(it, g.gl_pathv[i], &st);
@@ -181,7 +185,8 @@ static void read_json_item(struct item *x)
 	size_t len = 0;
 	char *buf = fl_read_file(x->kind == ITEM_STDIN ? "/dev/stdin" : x->path, &len);
 	if (!buf) {
-		fl_batch_skip(&x->batch, x->path, P2PS_FLEET_SKIP_UNREADABLE, "%s", strerror(errno));
+		fl_batch_skip(&x->batch, x->path, P2PS_FLEET_SKIP_UNREADABLE, "%s",
+		              strerror(errno));
 		return;
 	}
 	fl_read_stream(&x->batch, x->path, buf, len);
@@ -264,8 +269,14 @@ static int run_tar(const char *file, const char *dir)
 	posix_spawn_file_actions_addopen(&fa, 0, "/dev/null", O_RDONLY, 0);
 	posix_spawn_file_actions_addopen(&fa, 1, "/dev/null", O_WRONLY, 0);
 	posix_spawn_file_actions_addopen(&fa, 2, errfile, O_WRONLY | O_CREAT | O_TRUNC, 0600);
-	char *argv[] = {"tar", "-xf", (char *)file, "-C", (char *)dir, "--no-same-owner",
-	                "--no-same-permissions", NULL};
+	char *argv[] = {"tar",
+	                "-xf",
+	                (char *)file,
+	                "-C",
+	                (char *)dir,
+	                "--no-same-owner",
+	                "--no-same-permissions",
+	                NULL};
 	pid_t pid;
 	int rc = posix_spawnp(&pid, "tar", &fa, NULL, argv, environ);
 	posix_spawn_file_actions_destroy(&fa);
@@ -290,7 +301,8 @@ static bool find_root(const char *dir, char *out, size_t n, int depth)
 	char sub[4096];
 	for (int i = 0; i < k; i++) {
 		struct stat st;
-		if (!found && snprintf(sub, sizeof(sub), "%s/%s", dir, list[i]->d_name) < (int)sizeof(sub) &&
+		if (!found &&
+		    snprintf(sub, sizeof(sub), "%s/%s", dir, list[i]->d_name) < (int)sizeof(sub) &&
 		    lstat(sub, &st) == 0 && S_ISDIR(st.st_mode))
 			found = find_root(sub, out, n, depth + 1);
 		free(list[i]);
@@ -311,8 +323,9 @@ static void tar_failed(struct fl_batch *b, const char *file, const char *dir, in
 	if (rc < 0)
 		fl_batch_skip(b, file, P2PS_FLEET_SKIP_UNREADABLE, "cannot run tar");
 	else
-		fl_batch_skip(b, file, P2PS_FLEET_SKIP_UNREADABLE, "tar cannot unpack it (exit %d%s%s)",
-		              rc, msg && *msg ? ": " : "", msg ? msg : "");
+		fl_batch_skip(b, file, P2PS_FLEET_SKIP_UNREADABLE,
+		              "tar cannot unpack it (exit %d%s%s)", rc, msg && *msg ? ": " : "",
+		              msg ? msg : "");
 	free(msg);
 }
 
@@ -322,8 +335,8 @@ static void read_tarball(const struct p2ps_fleet_opts *o, struct fl_batch *b, co
 	char dir[4096], root[4096];
 	snprintf(dir, sizeof(dir), "%s/p2ps-fleet-XXXXXX", tmpdir && *tmpdir ? tmpdir : "/tmp");
 	if (!mkdtemp(dir)) {
-		fl_batch_skip(b, file, P2PS_FLEET_SKIP_UNREADABLE, "cannot make a folder to unpack it: %s",
-		              strerror(errno));
+		fl_batch_skip(b, file, P2PS_FLEET_SKIP_UNREADABLE,
+		              "cannot make a folder to unpack it: %s", strerror(errno));
 		return;
 	}
 	int rc = run_tar(file, dir);
@@ -331,7 +344,8 @@ static void read_tarball(const struct p2ps_fleet_opts *o, struct fl_batch *b, co
 		tar_failed(b, file, dir, rc);
 	else if (!find_root(dir, root, sizeof(root), 0))
 		fl_batch_skip(b, file, P2PS_FLEET_SKIP_NOT_REPORT,
-		              "no snapshot in the tarball (expected capture-host.sh's sys/ and p2pscope/)");
+		              "no snapshot in the tarball (expected capture-host.sh's sys/ and "
+		              "p2pscope/)");
 	else
 		read_snapshot(o, b, root, file);
 	nftw(dir, remove_entry, 16, FTW_DEPTH | FTW_PHYS);

@@ -8,12 +8,29 @@
 #include <stdlib.h>
 #include <string.h>
 
-static const char *const header[] = {
-        "host",    "status",   "moot",     "gpus",        "models",       "bar1",
-        "vram",    "bar1_covers_vram",     "iommu",       "pairs",        "pairs_not_ready",
-        "pairs_unknown",       "blockers", "unknowns",    "warnings",     "drift",
-        "driver",  "kernel",   "boot_id",  "time",        "tool_version", "source",
-        "note"};
+static const char *const header[] = {"host",
+                                     "status",
+                                     "moot",
+                                     "gpus",
+                                     "models",
+                                     "bar1",
+                                     "vram",
+                                     "bar1_covers_vram",
+                                     "iommu",
+                                     "pairs",
+                                     "pairs_not_ready",
+                                     "pairs_unknown",
+                                     "blockers",
+                                     "unknowns",
+                                     "warnings",
+                                     "drift",
+                                     "driver",
+                                     "kernel",
+                                     "boot_id",
+                                     "time",
+                                     "tool_version",
+                                     "source",
+                                     "note"};
 #define N_FIELDS (sizeof(header) / sizeof(header[0]))
 
 /* A field, quoted when it holds a comma, quote or line break. */
@@ -63,7 +80,8 @@ static void drift_of(const struct p2ps_fleet *f, const size_t *head, const size_
 	for (size_t i = head[host]; i != SIZE_MAX && len < n; i = next[i]) {
 		const struct p2ps_fleet_drift *d = &f->drift[i];
 		int w = snprintf(buf + len, n - len, "%s%s%s%s=%s (majority %s)", len ? ";" : "",
-		                 d->bdf ? d->bdf : "", d->bdf ? " " : "", d->fact, d->value, d->majority);
+		                 d->bdf ? d->bdf : "", d->bdf ? " " : "", d->fact, d->value,
+		                 d->majority);
 		len = w < 0 ? n : len + (size_t)w;
 	}
 }
@@ -86,19 +104,30 @@ static void host_row(struct fl_out *o, const struct p2ps_fleet *f, size_t i, con
 	codes(h, P2PS_FLEET_SEV_WARNING, warnings, sizeof(warnings));
 	int covers = g ? g->bar1_covers_vram : -1;
 	const char *v[N_FIELDS] = {
-	        h->name,      p2ps_fleet_status_name(h->status),
+	        h->name,
+	        p2ps_fleet_status_name(h->status),
 	        h->moot ? "yes" : "no",
-	        n_gpus,       models,
+	        n_gpus,
+	        models,
 	        g && g->bar1_size >= 0 ? bar1 : "",
 	        g && g->vram >= 0 ? vram : "",
-	        covers < 0 ? "" : covers ? "yes" : "no",
-	        h->iommu,     pairs,
-	        bad,          unk,
-	        blockers,     unknowns,
-	        warnings,     drift,
-	        h->driver,    h->kernel,
-	        h->boot_id,   h->time,
-	        h->tool_version, h->source,
+	        covers < 0 ? ""
+	        : covers   ? "yes"
+	                   : "no",
+	        h->iommu,
+	        pairs,
+	        bad,
+	        unk,
+	        blockers,
+	        unknowns,
+	        warnings,
+	        drift,
+	        h->driver,
+	        h->kernel,
+	        h->boot_id,
+	        h->time,
+	        h->tool_version,
+	        h->source,
 	        h->name_from_source ? "no hostname in the report: named after its file" : ""};
 	row(o, v);
 }

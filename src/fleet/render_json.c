@@ -42,7 +42,8 @@ static struct json_object *gpu_json(const struct p2ps_fleet_gpu *g)
 	put(l, "width", g->width ? json_object_new_int(g->width) : NULL);
 	put(l, "cap_width", g->cap_width ? json_object_new_int(g->cap_width) : NULL);
 	put(l, "speed_gts", g->speed_gts > 0 ? json_object_new_double(g->speed_gts) : NULL);
-	put(l, "cap_speed_gts", g->cap_speed_gts > 0 ? json_object_new_double(g->cap_speed_gts) : NULL);
+	put(l, "cap_speed_gts",
+	    g->cap_speed_gts > 0 ? json_object_new_double(g->cap_speed_gts) : NULL);
 	put(o, "link", l);
 	put(o, "iommu_mode", str_or_null(g->iommu_mode));
 	return o;
@@ -64,10 +65,14 @@ static struct json_object *host_json(const struct p2ps_fleet_host *h)
 {
 	struct json_object *o = json_object_new_object(), *p = json_object_new_object();
 	struct json_object *gpus = json_object_new_array(), *causes = json_object_new_array();
-	const char *strs[][2] = {{"name", h->name},       {"source", h->source},
-	                         {"boot_id", h->boot_id}, {"time", h->time},
-	                         {"tool_version", h->tool_version}, {"kernel", h->kernel},
-	                         {"driver", h->driver},   {"backend", h->backend},
+	const char *strs[][2] = {{"name", h->name},
+	                         {"source", h->source},
+	                         {"boot_id", h->boot_id},
+	                         {"time", h->time},
+	                         {"tool_version", h->tool_version},
+	                         {"kernel", h->kernel},
+	                         {"driver", h->driver},
+	                         {"backend", h->backend},
 	                         {"iommu", h->iommu}};
 	for (size_t i = 0; i < sizeof(strs) / sizeof(strs[0]); i++)
 		put(o, strs[i][0], str_or_null(strs[i][1]));
@@ -176,7 +181,8 @@ int p2ps_fleet_render_json(const struct p2ps_fleet *f, p2ps_fleet_sink_fn sink, 
 	        JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_SPACED | JSON_C_TO_STRING_NOSLASHESCAPE);
 	if (!s) {
 		json_object_put(root);
-		return p2ps_error_set(err, P2PS_ENOMEM, "out of memory rendering the fleet as JSON");
+		return p2ps_error_set(err, P2PS_ENOMEM,
+		                      "out of memory rendering the fleet as JSON");
 	}
 	sink(ctx, s, strlen(s));
 	sink(ctx, "\n", 1);

@@ -9,8 +9,8 @@
 #define HOSTS_LISTED_MAX 8 /* names under a cause group; JSON and CSV list them all */
 
 enum { COL_HOST, COL_GPUS, COL_BAR1, COL_IOMMU, COL_P2P, COL_CAUSES, COL_DRIFT, N_COLS };
-static const char *const col_names[N_COLS] = {"HOST",  "GPUS",   "BAR1/VRAM", "IOMMU",
-                                              "P2P",   "CAUSES", "DRIFT"};
+static const char *const col_names[N_COLS] = {"HOST", "GPUS",   "BAR1/VRAM", "IOMMU",
+                                              "P2P",  "CAUSES", "DRIFT"};
 
 struct row {
 	char cell[N_COLS][160];
@@ -62,7 +62,8 @@ static void causes_cell(const struct p2ps_fleet_host *h, char *buf, size_t n)
 	buf[0] = '\0';
 	for (size_t i = 0; i < h->n_causes; i++)
 		if (h->causes[i].severity == P2PS_FLEET_SEV_BLOCKER ||
-		    (h->causes[i].severity == P2PS_FLEET_SEV_UNKNOWN && h->status != P2PS_FLEET_NOT_READY))
+		    (h->causes[i].severity == P2PS_FLEET_SEV_UNKNOWN &&
+		     h->status != P2PS_FLEET_NOT_READY))
 			list_add(buf, n, h->causes[i].code);
 	if (!buf[0])
 		snprintf(buf, n, "-");
@@ -134,8 +135,8 @@ static void groups(struct fl_out *o, const struct p2ps_fleet *f)
 		        g->subject ? ": " : "", g->subject ? g->subject : "");
 		host_list(o, f, g->hosts, g->n_hosts);
 		if (g->fix && g->fix_host)
-			fl_emit(o, "           fix (as on %s; it differs per host): %s\n", g->fix_host,
-			        g->fix);
+			fl_emit(o, "           fix (as on %s; it differs per host): %s\n",
+			        g->fix_host, g->fix);
 		else if (g->fix)
 			fl_emit(o, "           fix: %s\n", g->fix);
 	}
@@ -186,7 +187,7 @@ int p2ps_fleet_render_text(const struct p2ps_fleet *f, p2ps_fleet_sink_fn sink, 
                            struct p2ps_error *err)
 {
 	struct fl_out o = {sink, ctx};
-	char (*drift)[64] = calloc(f->n_hosts ? f->n_hosts : 1, sizeof(*drift));
+	char(*drift)[64] = calloc(f->n_hosts ? f->n_hosts : 1, sizeof(*drift));
 	if (!drift)
 		return p2ps_error_set(err, P2PS_ENOMEM, "out of memory rendering the fleet");
 	for (size_t i = 0; i < f->n_drift; i++)

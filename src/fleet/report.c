@@ -117,17 +117,24 @@ static const char *subject_of(const char *code, const char *device, const struct
 	return NULL;
 }
 
+/* The index of s in names[0..n), or -1. */
+static int find(const char *s, const char *const *names, int n)
+{
+	for (int i = 0; i < n; i++)
+		if (!strcmp(s, names[i]))
+			return i;
+	return -1;
+}
+
+/* A report's severity as enum p2ps_fleet_severity; -1 for "info" (not a cause), -2 for
+ * anything else. */
 static int severity_of(const char *s)
 {
-	if (!strcmp(s, "blocker"))
-		return P2PS_FLEET_SEV_BLOCKER;
-	if (!strcmp(s, "unknown"))
-		return P2PS_FLEET_SEV_UNKNOWN;
-	if (!strcmp(s, "warning"))
-		return P2PS_FLEET_SEV_WARNING;
-	if (!strcmp(s, "info"))
-		return -1;
-	return -2;
+	static const char *const names[] = {[P2PS_FLEET_SEV_BLOCKER] = "blocker",
+	                                    [P2PS_FLEET_SEV_UNKNOWN] = "unknown",
+	                                    [P2PS_FLEET_SEV_WARNING] = "warning"};
+	int i = find(s, names, 3);
+	return i >= 0 ? i : !strcmp(s, "info") ? -1 : -2;
 }
 
 static void add_cause(struct rd *r, struct p2ps_fleet_host *h, struct p2ps_fleet_cause *c,
@@ -139,6 +146,13 @@ static void add_cause(struct rd *r, struct p2ps_fleet_host *h, struct p2ps_fleet
 		    (o->subject && c->subject ? !strcmp(o->subject, c->subject)
 		                              : o->subject == c->subject)) {
 			o->count++;
+			/* keep the text and fix of the most severe occurrence */
+			if (c->severity < o->severity || (!o->fix && c->fix)) {
+				free(o->fix);
+				free(o->text);
+				o->fix = fl_strdup(c->fix, &r->oom);
+				o->text = fl_strdup(c->text, &r->oom);
+			}
 			if (c->severity < o->severity)
 				o->severity = c->severity;
 			return;
@@ -213,8 +227,8 @@ static char *model_of(struct rd *r, struct json_object *d, const char *p)
 	                 (unsigned long long)ven & 0xffff, (unsigned long long)dev & 0xffff);
 }
 
-static void read_gpu(struct ctx *x, struct json_object *d, struct json_object *gpu,
-                     const char *p, size_t *cap_gpus)
+static void read_gpu(struct ctx *x, struct json_object *d, struct json_object *gpu, const char *p,
+                     size_t *cap_gpus)
 {
 	struct rd *r = x->r;
 	struct p2ps_fleet_host *h = x->h;
@@ -254,8 +268,8 @@ static void read_labels(struct rd *r, struct json_object *arr, const char *what,
 	for (size_t i = 0; arr && i < json_object_array_length(arr) && !r->err[0]; i++) {
 		struct json_object *d = json_object_array_get_idx(arr, i);
 		snprintf(p, sizeof(p), "%s[%zu]", what, i);
-		const char *bdf = json_object_is_type(d, json_type_object) ? str_at(r, d, p, "bdf")
-		                                                           : NULL;
+		const char *bdf =
+		        json_object_is_type(d, json_type_object) ? str_at(r, d, p, "bdf") : NULL;
 		if (!bdf) {
 			wrong(r, p, "bdf", "a string");
 			return;
@@ -309,15 +323,13 @@ static const char *read_host(struct ctx *x, struct json_object *host, int *iommu
 	return str_at(r, iommu, "host.iommu", "kind");
 }
 
+/* A pair's verdict as the host status it leads to, or -1. */
 static int verdict_rank(const char *v)
 {
-	if (!strcmp(v, "not ready"))
-		return P2PS_FLEET_NOT_READY;
-	if (!strcmp(v, "unknown"))
-		return P2PS_FLEET_UNKNOWN;
-	if (!strcmp(v, "ready"))
-		return P2PS_FLEET_READY;
-	return -1;
+	static const char *const names[] = {[P2PS_FLEET_NOT_READY] = "not ready",
+	                                    [P2PS_FLEET_UNKNOWN] = "unknown",
+	                                    [P2PS_FLEET_READY] = "ready"};
+	return find(v, names, 3);
 }
 
 static void read_pairs(struct ctx *x, struct json_object *pairs)
@@ -330,8 +342,9 @@ static void read_pairs(struct ctx *x, struct json_object *pairs)
 	for (size_t i = 0; i < json_object_array_length(pairs) && !r->err[0]; i++) {
 		struct json_object *o = json_object_array_get_idx(pairs, i);
 		snprintf(p, sizeof(p), "pairs[%zu]", i);
-		const char *v = json_object_is_type(o, json_type_object) ? str_at(r, o, p, "verdict")
-		                                                          : NULL;
+		const char *v = json_object_is_type(o, json_type_object)
+		                        ? str_at(r, o, p, "verdict")
+		                        : NULL;
 		int rank = v ? verdict_rank(v) : -1;
 		if (rank < 0) {
 			wrong(r, p, "verdict", "\"ready\", \"not ready\" or \"unknown\"");
@@ -414,8 +427,9 @@ static bool check_envelope(struct fl_batch *b, const char *source, struct json_o
 	struct json_object *kind = member(root, "kind");
 	if (kind && json_object_is_type(kind, json_type_string) &&
 	    !strcmp(json_object_get_string(kind), "fleet")) {
-		fl_batch_skip(b, source, P2PS_FLEET_SKIP_NOT_REPORT,
-		              "a fleet summary (bar-inspect --fleet --json), not one host's report");
+		fl_batch_skip(
+		        b, source, P2PS_FLEET_SKIP_NOT_REPORT,
+		        "a fleet summary (bar-inspect --fleet --json), not one host's report");
 		return false;
 	}
 	if (!sv || !json_object_is_type(sv, json_type_int) || json_object_get_int64(sv) < 1) {
@@ -435,8 +449,8 @@ static bool check_envelope(struct fl_batch *b, const char *source, struct json_o
 	json_type types[] = {json_type_object, json_type_array, json_type_array};
 	for (size_t i = 0; i < 3; i++) {
 		if (!json_object_is_type(member(root, need[i]), types[i])) {
-			fl_batch_skip(b, source, P2PS_FLEET_SKIP_MALFORMED, "%s: expected %s", need[i],
-			              i ? "an array" : "an object");
+			fl_batch_skip(b, source, P2PS_FLEET_SKIP_MALFORMED, "%s: expected %s",
+			              need[i], i ? "an array" : "an object");
 			return false;
 		}
 	}

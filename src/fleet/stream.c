@@ -41,8 +41,8 @@ static size_t skip_space(const char *buf, size_t len, size_t pos)
 {
 	if (pos == 0 && len >= 3 && !memcmp(buf, "\xef\xbb\xbf", 3))
 		pos = 3; /* UTF-8 byte-order mark */
-	while (pos < len && (buf[pos] == ' ' || buf[pos] == '\t' || buf[pos] == '\n' ||
-	                     buf[pos] == '\r'))
+	while (pos < len &&
+	       (buf[pos] == ' ' || buf[pos] == '\t' || buf[pos] == '\n' || buf[pos] == '\r'))
 		pos++;
 	return pos;
 }

@@ -82,7 +82,8 @@ bool fl_batch_merge(struct p2ps_fleet *f, struct fl_batch *b)
 	struct p2ps_fleet_priv *p = f->priv;
 	if (b->oom)
 		return false;
-	if (!fl_grow((void **)&f->hosts, &p->cap_hosts, f->n_hosts + b->n_hosts, sizeof(*f->hosts)) ||
+	if (!fl_grow((void **)&f->hosts, &p->cap_hosts, f->n_hosts + b->n_hosts,
+	             sizeof(*f->hosts)) ||
 	    !fl_grow((void **)&f->skipped, &p->cap_skipped, f->n_skipped + b->n_skips,
 	             sizeof(*f->skipped)))
 		return false;
@@ -110,7 +111,7 @@ void fl_batch_free(struct fl_batch *b)
 
 void fl_host_free(struct p2ps_fleet_host *h)
 {
-	char **strs[] = {&h->name,   &h->source, &h->boot_id, &h->time,  &h->tool_version,
+	char **strs[] = {&h->name,   &h->source, &h->boot_id, &h->time, &h->tool_version,
 	                 &h->kernel, &h->driver, &h->backend, &h->iommu};
 	for (size_t i = 0; i < sizeof(strs) / sizeof(strs[0]); i++)
 		free(*strs[i]);
