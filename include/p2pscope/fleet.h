@@ -84,9 +84,10 @@ struct p2ps_fleet_cause {
 	char *subject; /* what it is about across hosts (bridge model, IOMMU kind, GPU model) or
 	                  NULL */
 	enum p2ps_fleet_severity severity;
-	char *fix;      /* the report's fix for its first occurrence, or NULL */
-	char *text;     /* the report's text for its first occurrence */
-	unsigned count; /* occurrences on this host (pairs, GPUs) */
+	char *fix;       /* the report's fix for its first occurrence, or NULL */
+	char *text;      /* the report's text for its first occurrence */
+	unsigned count;  /* occurrences on this host (pairs, GPUs) */
+	bool fix_varies; /* the occurrences have different fixes (other bridges, say) */
 };
 
 struct p2ps_fleet_host {

@@ -93,9 +93,9 @@ static bool group_add(struct p2ps_fleet_group *g, struct group_priv *gp, size_t 
 	if (c->fix && !g->fix) {
 		g->fix = c->fix;
 		gp->fix_from = h->name;
-	} else if (c->fix && strcmp(c->fix, g->fix)) {
-		g->fix_host = gp->fix_from;
 	}
+	if (c->fix && (c->fix_varies || strcmp(c->fix, g->fix)))
+		g->fix_host = gp->fix_from;
 	return true;
 }
 

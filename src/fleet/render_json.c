@@ -58,6 +58,7 @@ static struct json_object *cause_json(const struct p2ps_fleet_cause *c)
 	put(o, "count", json_object_new_int64(c->count));
 	put(o, "text", str_or_null(c->text));
 	put(o, "fix", str_or_null(c->fix));
+	put(o, "fix_varies", json_object_new_boolean(c->fix_varies));
 	return o;
 }
 

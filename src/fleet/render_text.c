@@ -135,7 +135,7 @@ static void groups(struct fl_out *o, const struct p2ps_fleet *f)
 		        g->subject ? ": " : "", g->subject ? g->subject : "");
 		host_list(o, f, g->hosts, g->n_hosts);
 		if (g->fix && g->fix_host)
-			fl_emit(o, "           fix (as on %s; it differs per host): %s\n",
+			fl_emit(o, "           fix (as on %s; it differs per host or device): %s\n",
 			        g->fix_host, g->fix);
 		else if (g->fix)
 			fl_emit(o, "           fix: %s\n", g->fix);
@@ -173,13 +173,13 @@ static void skipped_section(struct fl_out *o, const struct p2ps_fleet *f)
 
 static void totals(struct fl_out *o, const struct p2ps_fleet *f)
 {
-	fl_emit(o,
-	        "\n%zu host%s: %zu not ready, %zu unknown, %zu ready, %zu without a GPU pair; "
-	        "NVLink joins every worst pair on %zu. %zu input%s skipped, %zu expected host%s "
-	        "missing.\n",
+	fl_emit(o, "\n%zu host%s: %zu not ready, %zu unknown, %zu ready, %zu without a GPU pair",
 	        f->n_hosts, f->n_hosts == 1 ? "" : "s", f->by_status[P2PS_FLEET_NOT_READY],
 	        f->by_status[P2PS_FLEET_UNKNOWN], f->by_status[P2PS_FLEET_READY],
-	        f->by_status[P2PS_FLEET_NO_PAIR], f->n_moot, f->n_skipped,
+	        f->by_status[P2PS_FLEET_NO_PAIR]);
+	if (f->n_moot)
+		fl_emit(o, " (on %zu, NVLink joins every pair with the worst verdict)", f->n_moot);
+	fl_emit(o, "; %zu input%s skipped, %zu expected host%s missing.\n", f->n_skipped,
 	        f->n_skipped == 1 ? "" : "s", f->n_missing, f->n_missing == 1 ? "" : "s");
 }
 

@@ -146,6 +146,8 @@ static void add_cause(struct rd *r, struct p2ps_fleet_host *h, struct p2ps_fleet
 		    (o->subject && c->subject ? !strcmp(o->subject, c->subject)
 		                              : o->subject == c->subject)) {
 			o->count++;
+			if (c->fix && o->fix && strcmp(c->fix, o->fix))
+				o->fix_varies = true;
 			/* keep the text and fix of the most severe occurrence */
 			if (c->severity < o->severity || (!o->fix && c->fix)) {
 				free(o->fix);

@@ -93,6 +93,19 @@ assert "0000:00:06.0 BAR1=32G (majority 256G)" in row["drift"], row["drift"]
 assert row["time"] == "2026-11-22T00:00:00Z" and row["boot_id"], row
 EOF
 
+# The example in docs/fleet.md is this tool's output on the seven planted hosts.
+mkdir -p "$tmp/doc/reports"
+for h in gpu-a1 gpu-a2 gpu-a3 gpu-iommu gpu-bar1 gpu-h100; do
+	"$bi" --root "$tmp/snaps/$h" --json >"$tmp/doc/reports/$h.json"
+done
+cp "$tmp/sw-acs.json" "$tmp/doc/reports/"
+printf '%s\n' gpu-a1 gpu-a2 gpu-a3 gpu-iommu gpu-bar1 sw-acs gpu-h100 gpu-down >"$tmp/doc/expected"
+(cd "$tmp/doc" && "$bi" --fleet --expect expected reports >out.txt)
+awk '/^The text output for seven hosts/ { on = 1 } on && /^```$/ { if (n++) exit; next }
+	on && n == 1' "$top/docs/fleet.md" >"$tmp/doc/doc.txt"
+diff -u "$tmp/doc/doc.txt" "$tmp/doc/out.txt" >"$tmp/doc/diff" ||
+	bad "docs/fleet.md's example differs from the output: $(head -n 20 "$tmp/doc/diff")"
+
 # Every input a host and no one missing: exit 0.
 run clean --fleet "$tmp/r/rack1"
 [ "$rc" -eq 0 ] || bad "a clean fleet exits $rc"
