@@ -245,7 +245,8 @@ int p2ps_fleet_finish(struct p2ps_fleet *f, struct p2ps_error *err)
 	f->priv->finished = true;
 	if (!dedupe(f) || !find_missing(f))
 		return p2ps_error_set(err, P2PS_ENOMEM, "out of memory summarising the fleet");
-	qsort(f->hosts, f->n_hosts, sizeof(*f->hosts), host_cmp);
+	if (f->n_hosts > 1)
+		qsort(f->hosts, f->n_hosts, sizeof(*f->hosts), host_cmp);
 	for (size_t i = 0; i < f->n_hosts; i++) {
 		f->by_status[f->hosts[i].status]++;
 		f->n_moot += f->hosts[i].moot;
