@@ -47,27 +47,29 @@ for s in "$work"/snaps/*; do
 	"$bi" --root "$s" --json "${peers[@]}" >"$work/base/$v.json"
 done
 
-# measure OUT CMD...: "wall_s max_rss_kib" of CMD (stdout to OUT), via GNU time.
+# measure OUT CMD...: "wall_s max_rss_kib cpu_s" of CMD (stdout to OUT), via GNU time.
 measure() {
 	local out=$1
 	shift
-	/usr/bin/time -f '%e %M' -o "$work/time" "$@" >"$out" 2>/dev/null || [ $? -eq 1 ]
-	tail -n 1 "$work/time" # after "Command exited with non-zero status 1"
+	/usr/bin/time -f '%e %M %U %S' -o "$work/time" "$@" >"$out" 2>/dev/null || [ $? -eq 1 ]
+	tail -n 1 "$work/time" | awk '{ print $1, $2, $3 + $4 }' # after "Command exited ..."
 }
 
 echo "fleet-bench: $(nproc) CPUs, load $(cut -d' ' -f1 /proc/loadavg), $runs runs per size," \
 	"threads ${P2PS_FLEET_THREADS:-auto}"
-printf '%8s %9s %11s %11s %10s %12s %s\n' hosts MB "best s" "median s" "max RSS" "us per host" check
+printf '%8s %6s %9s %9s %9s %10s %12s %s\n' hosts MB "best s" "median s" "best cpu" "max RSS" \
+	"us per host" check
 status=0
 for n in "${sizes[@]}"; do
 	expect=$(python3 "$top/bench/fleet-gen.py" "$work/base" "$work/r$n" "$n")
 	mb=$(du -sm "$work/r$n" | cut -f1)
 	cat "$work/r$n"/*.json >/dev/null # page cache
-	walls=() rss=0
+	walls=() rss=0 cpu=
 	for ((i = 0; i < runs; i++)); do
-		read -r w m <<<"$(measure "$work/out$n.txt" "$bi" --fleet "$work/r$n")"
+		read -r w m c <<<"$(measure "$work/out$n.txt" "$bi" --fleet "$work/r$n")"
 		walls+=("$w")
 		[ "$m" -gt "$rss" ] && rss=$m
+		cpu=$(awk -v a="${cpu:-$c}" -v b="$c" 'BEGIN { print (b < a ? b : a) }')
 	done
 	read -r best median <<<"$(printf '%s\n' "${walls[@]}" | sort -n |
 		awk '{ v[NR] = $1 } END { print v[1], v[int((NR + 1) / 2)] }')"
@@ -83,7 +85,8 @@ for n in "${sizes[@]}"; do
 	EOF
 	)
 	[ "$check" = ok ] || status=1
-	awk -v n="$n" -v mb="$mb" -v b="$best" -v m="$median" -v r="$rss" -v c="$check" 'BEGIN {
-		printf "%8d %9d %11.3f %11.3f %7.1f MB %12.1f %s\n", n, mb, b, m, r / 1024, b / n * 1e6, c }'
+	awk -v n="$n" -v mb="$mb" -v b="$best" -v m="$median" -v u="$cpu" -v r="$rss" -v c="$check" \
+		'BEGIN { printf "%8d %6d %9.3f %9.3f %9.3f %7.1f MB %12.1f %s\n", n, mb, b, m, u, r / 1024,
+		         b / n * 1e6, c }'
 done
 exit $status
