@@ -388,13 +388,14 @@ static char *host_iommu(struct rd *r, const struct p2ps_fleet_host *h, int known
 	return fl_strdup(mode, &r->oom);
 }
 
-/* Blockers first, then unknowns, then warnings; by code within each. */
+/* Blockers first, then unknowns, then warnings; by code and subject within each. */
 static int cause_cmp(const void *a, const void *b)
 {
 	const struct p2ps_fleet_cause *x = a, *y = b;
 	if (x->severity != y->severity)
 		return x->severity < y->severity ? -1 : 1;
-	return strcmp(x->code, y->code);
+	int c = strcmp(x->code, y->code);
+	return c ? c : strcmp(x->subject ? x->subject : "", y->subject ? y->subject : "");
 }
 
 /* The file name without folders and ".json": the host's name when the report has none. */
