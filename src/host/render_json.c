@@ -406,9 +406,9 @@ static struct json_object *bridges_json(const struct p2ps_analysis *a)
 		put(o, "device_id", json_object_new_int(d->device_id));
 		put(o, "vendor_name", str_or_null(d->vendor_name));
 		put(o, "device_name", str_or_null(d->device_name));
-		put(o, "pcie_type",
-		    d->pcie.present ? json_object_new_string(p2ps_pcie_type_name(d->pcie.port_type))
-		                    : NULL);
+		put(o, "pcie_type", d->pcie.present
+		                            ? json_object_new_string(p2ps_pcie_type_name(d->pcie.port_type))
+		                            : NULL);
 		put(o, "acs", acs_json(d));
 		json_object_array_add(arr, o);
 	}

@@ -38,9 +38,9 @@ struct cli {
 	bool version;
 	char **inputs; /* non-option arguments (--fleet only) */
 	size_t n_inputs;
-	struct bi_vfio_cli vfio;   /* --vfio, --vfio-flow, --read-reg, --map-peer (vfio_cli.c) */
+	struct bi_vfio_cli vfio; /* --vfio, --vfio-flow, --read-reg, --map-peer (vfio_cli.c) */
 	struct bi_fleet_cli fleet; /* --fleet, --csv, --expect (fleet_cli.c) */
-	char err[256];             /* set by a handler that rejects its argument */
+	char err[256];           /* set by a handler that rejects its argument */
 };
 
 typedef int (*opt_handler)(struct cli *c, const char *arg);
