@@ -385,36 +385,6 @@ static struct json_object *host_json(const struct p2ps_analysis *a)
 	return o;
 }
 
-/* The bridges on the endpoints' paths to their host bridges, with what names them and
- * their ACS state: enough to tell one switch model from another across reports without
- * --all (bar-inspect --fleet groups ACS findings by it). */
-static struct json_object *bridges_json(const struct p2ps_analysis *a)
-{
-	const struct p2ps_host *h = a->host;
-	struct json_object *arr = json_object_new_array();
-	for (size_t i = 0; i < h->n_devs; i++) {
-		bool on_path = false;
-		for (size_t g = 0; g < a->n_gpus && !on_path; g++)
-			for (int k = 0; k < a->gpus[g].path_len && !on_path; k++)
-				on_path = a->gpus[g].path[k] == (int)i;
-		if (!on_path)
-			continue;
-		const struct p2ps_dev *d = &h->devs[i];
-		struct json_object *o = json_object_new_object();
-		put(o, "bdf", json_object_new_string(d->bdf_str));
-		put(o, "vendor_id", json_object_new_int(d->vendor_id));
-		put(o, "device_id", json_object_new_int(d->device_id));
-		put(o, "vendor_name", str_or_null(d->vendor_name));
-		put(o, "device_name", str_or_null(d->device_name));
-		put(o, "pcie_type", d->pcie.present
-		                            ? json_object_new_string(p2ps_pcie_type_name(d->pcie.port_type))
-		                            : NULL);
-		put(o, "acs", acs_json(d));
-		json_object_array_add(arr, o);
-	}
-	return arr;
-}
-
 int p2ps_render_json(const struct p2ps_analysis *a, const struct p2ps_render_opts *o,
                      struct json_object **out, struct p2ps_error *err)
 {
@@ -430,7 +400,6 @@ int p2ps_render_json(const struct p2ps_analysis *a, const struct p2ps_render_opt
 		if (p2ps_dev_shown(a, o, (int)i))
 			json_object_array_add(devs, device_json(a, (int)i));
 	put(root, "devices", devs);
-	put(root, "bridges", bridges_json(a));
 	put(root, "topology", topo_json(a));
 	struct json_object *pairs = json_object_new_array();
 	for (size_t k = 0; k < a->n_pairs; k++)

@@ -51,7 +51,8 @@ struct snapshot_ctx {
 	const char *version;
 };
 
-/* A snapshot folder into the report bar-inspect --root DIR --json would print. */
+/* A snapshot folder into the report bar-inspect --root DIR --all --json would print
+ * (--all, so that the summary can name the bridges of ACS findings). */
 static int snapshot_report(void *ctx, const char *dir, struct json_object **report,
                            struct p2ps_error *err)
 {
@@ -64,7 +65,7 @@ static int snapshot_report(void *ctx, const char *dir, struct json_object **repo
 	struct p2ps_analysis an;
 	int rc = p2ps_analysis_run_opts(&host, c->ao, &an, err);
 	if (rc == 0) {
-		struct p2ps_render_opts ro = {.version = c->version};
+		struct p2ps_render_opts ro = {.all = true, .version = c->version};
 		rc = p2ps_render_json(&an, &ro, report, err);
 		p2ps_analysis_free(&an);
 	}
