@@ -346,9 +346,6 @@ struct p2ps_host {
 	bool config_limited_any; /* some device's config space was cut at 64 bytes */
 	bool is_root;            /* LIVE: effective uid 0; SNAPSHOT: captured as root (if known) */
 	char hostname[64];       /* where known ("" otherwise) */
-	char boot_id[40];        /* /proc/sys/kernel/random/boot_id ("" when not known) */
-	char time[24];           /* when the facts were read, UTC "2026-11-22T00:27:01Z" ("" unknown) */
-	char kernel[128];        /* uname -r of the host ("" when not known) */
 };
 
 /* A backend: one per file (src/host/backend_*.c), each ending with one static-like

@@ -345,9 +345,6 @@ static struct json_object *host_json(const struct p2ps_analysis *a)
 	put(o, "backend", str_or_null(h->backend_name));
 	put(o, "source", str_or_null(h->source_path));
 	put(o, "hostname", str_or_null(h->hostname));
-	put(o, "boot_id", str_or_null(h->boot_id));
-	put(o, "time", str_or_null(h->time));
-	put(o, "kernel", str_or_null(h->kernel));
 	put(o, "is_root", json_object_new_boolean(h->is_root));
 	put(o, "config_limited", json_object_new_boolean(h->config_limited_any));
 

@@ -15,7 +15,6 @@
 #include "p2pscope/analysis.h"
 #include "p2pscope/host.h"
 #include "p2pscope/render.h"
-#include "fleet_cli.h"
 #include "output.h"
 #include "vfio_cli.h"
 
@@ -36,10 +35,7 @@ struct cli {
 	size_t n_peers;
 	bool help;
 	bool version;
-	char **inputs; /* non-option arguments (--fleet only) */
-	size_t n_inputs;
 	struct bi_vfio_cli vfio; /* --vfio, --vfio-flow, --read-reg, --map-peer (vfio_cli.c) */
-	struct bi_fleet_cli fleet; /* --fleet, --csv, --expect (fleet_cli.c) */
 	char err[256];           /* set by a handler that rejects its argument */
 };
 
@@ -211,22 +207,6 @@ static int opt_map_peer(struct cli *c, const char *arg)
 	return bi_vfio_opt_map_peer(&c->vfio, arg, c->err, sizeof(c->err));
 }
 
-/* Fleet options (issue 15): parsed and run in fleet_cli.c. */
-static int opt_fleet(struct cli *c, const char *arg)
-{
-	return bi_fleet_opt_fleet(&c->fleet, arg, c->err, sizeof(c->err));
-}
-
-static int opt_csv(struct cli *c, const char *arg)
-{
-	return bi_fleet_opt_csv(&c->fleet, arg, c->err, sizeof(c->err));
-}
-
-static int opt_expect(struct cli *c, const char *arg)
-{
-	return bi_fleet_opt_expect(&c->fleet, arg, c->err, sizeof(c->err));
-}
-
 static const struct cli_option options[] = {
         {"root", 0, "DIR",
          "read a snapshot captured by scripts/capture-host.sh (unpacked) "
@@ -259,13 +239,6 @@ static const struct cli_option options[] = {
          "VFIO_IOMMU_MAP_DMA B's BAR into A's container and report "
          "the IOVA or refusal; opens A and B via VFIO (CAN RESET THEM)",
          opt_map_peer},
-        {"fleet", 0, NULL,
-         "summarise many hosts: the arguments are reports (--json output), folders, "
-         "globs, capture tarballs, snapshot folders or - (docs/fleet.md)",
-         opt_fleet},
-        {"csv", 0, NULL, "with --fleet: CSV, one row per host", opt_csv},
-        {"expect", 0, "FILE", "with --fleet: hosts that should have reported, one a line",
-         opt_expect},
         {"help", 'h', NULL, "this help", opt_help},
         {"version", 'V', NULL, "print the version", opt_version},
 };
@@ -274,8 +247,7 @@ static const struct cli_option options[] = {
 static void usage(FILE *f)
 {
 	fprintf(f, "Usage: bar-inspect [--root DIR | --lspci-dump FILE] [-s SLOT] [--all] "
-	           "[--json | --dot]\n"
-	           "       bar-inspect --fleet [--json | --csv] [--expect FILE] INPUT...\n\n"
+	           "[--json | --dot]\n\n"
 	           "Reports each NVIDIA GPU's BARs, BAR1 against VRAM, Resizable BAR, PCIe link, "
 	           "bridge path\nwith ACS, IOMMU mode, the nvidia-smi-style topology matrix and, "
 	           "per GPU pair, whether\nstatic BAR1 P2P can work, with every reason and fix. "
@@ -337,28 +309,11 @@ static int parse_args(int argc, char **argv, struct cli *c)
 		if (o->handle(c, optarg) < 0)
 			return -1;
 	}
-	if (optind < argc && !bi_fleet_wanted(&c->fleet)) {
+	if (optind < argc) {
 		snprintf(c->err, sizeof(c->err), "unexpected argument '%s' (try --help)",
 		         argv[optind]);
 		return -1;
 	}
-	c->inputs = argv + optind;
-	c->n_inputs = (size_t)(argc - optind);
-	return 0;
-}
-
-/* --fleet reads reports, not one host: the options that pick or shape one host's
- * report do not apply. */
-static int check_fleet(const struct cli *c)
-{
-	if (!bi_fleet_wanted(&c->fleet))
-		return 0;
-	if (!c->fleet.fleet)
-		return bi_die("--csv and --expect need --fleet");
-	if (c->have_source || c->format == OUT_DOT || c->all || c->have_filter ||
-	    bi_vfio_wanted(&c->vfio))
-		return bi_die("--fleet takes reports as arguments: --root, --lspci-dump, --dot, "
-		              "--all, -s and the VFIO options do not apply");
 	return 0;
 }
 
@@ -377,11 +332,6 @@ int main(int argc, char **argv)
 	}
 
 	struct p2ps_analysis_opts ao = {.peers = c.peers, .n_peers = c.n_peers};
-	if (check_fleet(&c))
-		return BI_EXIT_USAGE;
-	if (c.fleet.fleet)
-		return bi_fleet_run(&c.fleet, c.inputs, c.n_inputs, c.format == OUT_JSON,
-		                    c.src.flags, &ao, TOOL_VERSION);
 	if (bi_vfio_wanted(&c.vfio)) {
 		struct p2ps_render_opts vro = {.all = c.all,
 		                               .filter = c.have_filter ? &c.filter : NULL,
