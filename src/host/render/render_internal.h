@@ -1,0 +1,55 @@
+/* Private helpers shared by the renderers (not installed). */
+#ifndef P2PS_RENDER_INTERNAL_H
+#define P2PS_RENDER_INTERNAL_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "p2pscope/render.h"
+#include "p2pscope/vfio/facts.h"
+
+struct json_object;
+
+/* ---- common.c ---- */
+
+/* lspci's compact size spelling ("16M", "256G"). */
+char *p2ps_size_short(uint64_t bytes, char *buf, size_t size);
+
+/* Whether the device at host->devs[idx] is shown under o (filter, --all). */
+bool p2ps_dev_shown(const struct p2ps_analysis *a, const struct p2ps_render_opts *o, int idx);
+
+/* Whether a pair is shown under o's filter (either GPU matches). */
+bool p2ps_pair_shown(const struct p2ps_analysis *a, const struct p2ps_render_opts *o,
+                     const struct p2ps_pair *p);
+
+/* ---- text.c, text_devices.c, vfio_text.c ---- */
+
+/* Findings, one per line ("blocker  text" and an indented "fix: ..."). */
+void p2ps_text_reasons(struct p2ps_strbuf *b, const struct p2ps_reasons *r, const char *ind,
+                       bool with_info);
+
+/* The block of endpoint gi (a GPU or an extra peer), and of any other device (--all). */
+void p2ps_text_gpu_block(struct p2ps_strbuf *b, const struct p2ps_analysis *a, size_t gi);
+void p2ps_text_other_block(struct p2ps_strbuf *b, const struct p2ps_analysis *a, int idx);
+
+/* The VFIO sections after the report: devices, register reads, the peer mapping. */
+void p2ps_text_vfio(struct p2ps_strbuf *b, const struct p2ps_vfio_facts *f);
+
+/* ---- json.c, json_devices.c, vfio_json.c ---- */
+
+struct json_object *p2ps_json_str_or_null(const char *s);
+
+/* GB/s rounded to two decimals ("63.02"); null for 0 (unknown). */
+struct json_object *p2ps_json_gbps(double v);
+
+/* The "devices" entry of host->devs[idx]. */
+struct json_object *p2ps_json_device(const struct p2ps_analysis *a, int idx);
+
+/* A list of findings. */
+struct json_object *p2ps_json_reasons(const struct p2ps_analysis *a, const struct p2ps_reasons *r);
+
+/* The top-level "vfio" object. */
+struct json_object *p2ps_json_vfio(const struct p2ps_vfio_facts *f);
+
+#endif
