@@ -7,7 +7,7 @@ here=$top/tests/fleet
 # unavailable WHAT: the test cannot run here.
 unavailable() {
 	if [ "${CI:-}" = true ]; then
-		echo "FAIL: $1 (CI must run this test: scripts/deps.d/fleet.txt lists the packages)" >&2
+		echo "FAIL: $1 (CI must run this test; scripts/deps.d/fleet.txt lists its packages)" >&2
 		exit 1
 	fi
 	echo "SKIPPED: $1" >&2
