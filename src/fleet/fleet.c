@@ -77,7 +77,11 @@ int p2ps_fleet_add_buffer(struct p2ps_fleet *f, const char *name, const char *bu
                           struct p2ps_error *err)
 {
 	struct fl_batch b = {0};
-	fl_read_stream(&b, name, buf, len);
+	json_tokener *tok = json_tokener_new();
+	if (!tok)
+		return p2ps_error_set(err, P2PS_ENOMEM, "out of memory reading reports");
+	fl_read_stream(&b, tok, name, buf, len);
+	json_tokener_free(tok);
 	return merged(f, &b, err);
 }
 

@@ -7,6 +7,8 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include <json-c/json_tokener.h>
+
 #include "p2pscope/fleet.h"
 
 /* What reading one input produced: hosts and skipped entries, in input order. Filled by
@@ -51,9 +53,20 @@ void fl_skip_free(struct p2ps_fleet_skip *s);
 void fl_read_report(struct fl_batch *b, const char *source, struct json_object *root);
 
 /* stream.c: a buffer of concatenated documents (name labels them: "NAME", or "NAME#N"
- * when it holds several). */
-void fl_read_stream(struct fl_batch *b, const char *name, const char *buf, size_t len);
-/* Reads a whole file (NUL-terminated); NULL with errno set on failure. */
+ * when it holds several), parsed with the caller's tokener. */
+void fl_read_stream(struct fl_batch *b, json_tokener *tok, const char *name, const char *buf,
+                    size_t len);
+
+/* What one reading thread reuses from file to file: the tokener and the file buffer
+ * (allocating them per file costs more than the summary's own work). */
+struct fl_reader {
+	json_tokener *tok;
+	char *buf;
+	size_t cap;
+};
+/* Reads a whole file into r->buf (NUL-terminated); false with errno set on failure. */
+bool fl_read_file_into(struct fl_reader *r, const char *path, size_t *len);
+/* Reads a whole file into a new buffer (free it); NULL with errno set on failure. */
 char *fl_read_file(const char *path, size_t *len);
 
 /* aggregate.c: cause groups and drift of the (deduplicated, sorted) hosts. */

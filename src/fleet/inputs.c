@@ -180,17 +180,26 @@ static void expand(struct items *it, const char *arg)
 		globfree(&g);
 }
 
-static void read_json_item(struct item *x)
+static void read_json_item(struct fl_reader *r, struct item *x)
 {
 	size_t len = 0;
-	char *buf = fl_read_file(x->kind == ITEM_STDIN ? "/dev/stdin" : x->path, &len);
-	if (!buf) {
+	if (!r->tok && !(r->tok = json_tokener_new())) {
+		x->batch.oom = true;
+		return;
+	}
+	if (!fl_read_file_into(r, x->kind == ITEM_STDIN ? "/dev/stdin" : x->path, &len)) {
 		fl_batch_skip(&x->batch, x->path, P2PS_FLEET_SKIP_UNREADABLE, "%s",
 		              strerror(errno));
 		return;
 	}
-	fl_read_stream(&x->batch, x->path, buf, len);
-	free(buf);
+	fl_read_stream(&x->batch, r->tok, x->path, r->buf, len);
+}
+
+static void reader_free(struct fl_reader *r)
+{
+	if (r->tok)
+		json_tokener_free(r->tok);
+	free(r->buf);
 }
 
 struct work {
@@ -202,13 +211,16 @@ struct work {
 static void *worker(void *arg)
 {
 	struct work *w = arg;
+	struct fl_reader r = {0};
 	for (;;) {
 		size_t i = atomic_fetch_add(&w->next, 1);
 		if (i >= w->n)
-			return NULL;
+			break;
 		if (w->items[i].kind == ITEM_JSON)
-			read_json_item(&w->items[i]);
+			read_json_item(&r, &w->items[i]);
 	}
+	reader_free(&r);
+	return NULL;
 }
 
 /* Reads every JSON file, on up to `threads` threads (this one included). */
@@ -361,9 +373,11 @@ int p2ps_fleet_add_inputs(struct p2ps_fleet *f, const char *const *inputs, size_
 	read_json_items(&it, o->threads);
 	for (size_t i = 0; i < it.n; i++) {
 		struct item *x = &it.v[i];
-		if (x->kind == ITEM_STDIN)
-			read_json_item(x);
-		else if (x->kind == ITEM_SNAPSHOT)
+		if (x->kind == ITEM_STDIN) {
+			struct fl_reader r = {0};
+			read_json_item(&r, x);
+			reader_free(&r);
+		} else if (x->kind == ITEM_SNAPSHOT)
 			read_snapshot(o, &x->batch, x->path, x->path);
 		else if (x->kind == ITEM_TARBALL)
 			read_tarball(o, &x->batch, x->path);

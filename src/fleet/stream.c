@@ -106,13 +106,9 @@ static bool read_one(struct fl_batch *b, json_tokener *tok, const char *label, c
 	return true;
 }
 
-void fl_read_stream(struct fl_batch *b, const char *name, const char *buf, size_t len)
+void fl_read_stream(struct fl_batch *b, json_tokener *tok, const char *name, const char *buf,
+                    size_t len)
 {
-	json_tokener *tok = json_tokener_new();
-	if (!tok) {
-		b->oom = true;
-		return;
-	}
 	struct linepos lp = {.buf = buf, .line = 1};
 	size_t pos = 0, first_idx = 0;
 	bool first_host = false;
@@ -134,51 +130,63 @@ void fl_read_stream(struct fl_batch *b, const char *name, const char *buf, size_
 		if (!more)
 			break;
 	}
-	json_tokener_free(tok);
 	if (!doc)
 		fl_batch_skip(b, name, P2PS_FLEET_SKIP_EMPTY, "no JSON document in it");
 }
 
-char *fl_read_file(const char *path, size_t *len)
+/* Grows r's buffer to hold at least need bytes; false (errno ENOMEM) when it cannot. */
+static bool reserve(struct fl_reader *r, size_t need)
+{
+	if (need <= r->cap)
+		return true;
+	size_t cap = r->cap ? r->cap : 65536;
+	while (cap < need)
+		cap *= 2;
+	char *nb = realloc(r->buf, cap);
+	if (!nb) {
+		errno = ENOMEM;
+		return false;
+	}
+	r->buf = nb;
+	r->cap = cap;
+	return true;
+}
+
+bool fl_read_file_into(struct fl_reader *r, const char *path, size_t *len)
 {
 	int fd = open(path, O_RDONLY | O_CLOEXEC);
 	if (fd < 0)
-		return NULL;
-	/* A regular file's size plus room to see the end without growing. */
+		return false;
+	/* A regular file's size plus room to see its end without growing the buffer. */
 	struct stat st;
-	size_t cap = fstat(fd, &st) == 0 && S_ISREG(st.st_mode) ? (size_t)st.st_size + 2 : 65536;
-	char *buf = malloc(cap);
 	size_t n = 0;
-	while (buf) {
-		if (n + 1 >= cap) {
-			char *nb = realloc(buf, cap * 2);
-			if (!nb) {
-				free(buf);
-				buf = NULL;
-				errno = ENOMEM;
-				break;
-			}
-			buf = nb;
-			cap *= 2;
-		}
-		ssize_t r = read(fd, buf + n, cap - n - 1);
-		if (r == 0)
+	bool ok =
+	        reserve(r, fstat(fd, &st) == 0 && S_ISREG(st.st_mode) ? (size_t)st.st_size + 2 : 1);
+	while (ok) {
+		ok = n + 1 < r->cap || reserve(r, r->cap * 2);
+		ssize_t got = ok ? read(fd, r->buf + n, r->cap - n - 1) : -1;
+		if (got == 0)
 			break;
-		if (r < 0 && errno == EINTR)
+		if (got < 0 && ok && errno == EINTR)
 			continue;
-		if (r < 0) {
-			int saved = errno;
-			free(buf);
-			buf = NULL;
-			errno = saved;
-			break;
-		}
-		n += (size_t)r;
+		ok = ok && got > 0;
+		n += ok ? (size_t)got : 0;
 	}
+	int saved = errno;
 	close(fd);
-	if (buf) {
-		buf[n] = '\0';
+	errno = saved;
+	if (ok) {
+		r->buf[n] = '\0';
 		*len = n;
 	}
-	return buf;
+	return ok;
+}
+
+char *fl_read_file(const char *path, size_t *len)
+{
+	struct fl_reader r = {0};
+	if (fl_read_file_into(&r, path, len))
+		return r.buf;
+	free(r.buf);
+	return NULL;
 }
