@@ -327,6 +327,12 @@ struct p2ps_host {
 	bool config_limited_any; /* some device's config space was cut at 64 bytes */
 	bool is_root;            /* LIVE: effective uid 0; SNAPSHOT: captured as root (if known) */
 	char hostname[64];       /* where known ("" otherwise) */
+	/* Which boot of which host, and when: what tells reports from many machines apart
+	 * (bar-inspect --fleet). "" when not known. */
+	char boot_id[40]; /* /proc/sys/kernel/random/boot_id (older captures lack it) */
+	char time[24];    /* when the facts were read, UTC "2026-11-22T00:27:01Z": now for a
+	                   * live host, the capture time for a snapshot */
+	char kernel[128]; /* the running kernel's release (uname -r; a snapshot's kernel=) */
 
 	/* What the VFIO options found (include/p2pscope/vfio/facts.h): the devices opened
 	 * through VFIO, register reads, the peer-mapping attempt. NULL when none was asked. */

@@ -14,8 +14,8 @@ mkdir -p "$logs"
 status=0
 
 # The files of bench/ that are not benchmarks, and the benches run below.
-known=(README.md CMakeLists.txt gen-ad102-dump.c libgmmu-views.c
-	bar-inspect-vs-lspci.sh pte-decode-vs-cat.sh libgmmu-views.sh
+known=(README.md CMakeLists.txt gen-ad102-dump.c libgmmu-views.c fleet-gen.py
+	bar-inspect-vs-lspci.sh pte-decode-vs-cat.sh libgmmu-views.sh fleet-bench.sh
 	p2p-bench-device.sh sm-sweep.cu p2p-compare.py p2p-heatmap.py)
 for f in bench/*; do
 	name=${f#bench/}
@@ -56,6 +56,8 @@ smoke bar-inspect-vs-lspci '^  bar-inspect --all --json +median' \
 	env RUNS=1 BUILD_DIR="$build" bench/bar-inspect-vs-lspci.sh
 smoke pte-decode-vs-cat 'ratio pte-decode/cat' env RUNS=1 bench/pte-decode-vs-cat.sh "$build" 4
 smoke libgmmu-views 'gmmu_entry_decode: ' env BUILD_DIR="$build" bench/libgmmu-views.sh 4
+# --short is also the ctest fleet_bench_short, which checks the counts it prints.
+smoke fleet-bench '^ +300 .* ok$' bench/fleet-bench.sh --short "$build"
 
 # The p2p-bench run needs GPUs (the workplace's device machines): here its options only.
 smoke p2p-bench-device '^  --sm-sweep ' bash bench/p2p-bench-device.sh --help

@@ -4,7 +4,8 @@
  * Read-only: it never writes config space; the fixes it prints are for the user to apply.
  *
  * One pipeline: load the host model (p2ps_host_load, which also carries out the VFIO
- * options), analyse it, render it as text, JSON or dot. Options live in one table
+ * options), analyse it, render it as text, JSON or dot. --fleet (fleet_opts.c) runs that
+ * pipeline on each snapshot among its inputs and summarises many reports. Options live in one table
  * (options[] below): adding one is a row there plus a handler, and the help text and
  * getopt_long table are generated from it. */
 #include <getopt.h>
@@ -16,6 +17,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "fleet_opts.h"
 #include "p2pscope/analysis.h"
 #include "p2pscope/host_load.h"
 #include "p2pscope/render.h"
@@ -41,8 +43,11 @@ struct cli {
 	size_t n_peers;
 	bool help;
 	bool version;
-	struct bi_vfio_opts vfio; /* --vfio, --vfio-flow, --read-reg, --map-peer (vfio_opts.c) */
-	char err[256];            /* set by a handler that rejects its argument */
+	struct bi_vfio_opts vfio;   /* --vfio, --vfio-flow, --read-reg, --map-peer (vfio_opts.c) */
+	struct bi_fleet_opts fleet; /* --fleet, --csv, --expect (fleet_opts.c) */
+	char **inputs;              /* the non-option arguments (--fleet only) */
+	size_t n_inputs;
+	char err[256]; /* set by a handler that rejects its argument */
 };
 
 typedef int (*opt_handler)(struct cli *c, const char *arg);
@@ -179,6 +184,11 @@ static int opt_map_peer(struct cli *c, const char *arg)
 	return bi_vfio_opt_map_peer(&c->vfio, arg, c->err, sizeof(c->err));
 }
 
+static int opt_expect(struct cli *c, const char *arg)
+{
+	return bi_fleet_opt_expect(&c->fleet, arg, c->err, sizeof(c->err));
+}
+
 static const struct cli_option options[] = {
         {"root", 0, "DIR",
          "read a snapshot captured by scripts/capture-host.sh (unpacked) "
@@ -214,6 +224,14 @@ static const struct cli_option options[] = {
          "VFIO_IOMMU_MAP_DMA B's BAR into A's container and report "
          "the IOVA or refusal; opens A and B via VFIO (CAN RESET THEM)",
          opt_map_peer, 0, 0},
+        {"fleet", 0, NULL,
+         "summarise many hosts: the arguments are reports (--json output), folders, "
+         "globs, capture tarballs, snapshot folders or - (docs/fleet.md)",
+         NULL, offsetof(struct cli, fleet.fleet), 0},
+        {"csv", 0, NULL, "with --fleet: CSV, one row per host", NULL,
+         offsetof(struct cli, fleet.csv), 0},
+        {"expect", 0, "FILE", "with --fleet: the hosts that should have reported, one a line",
+         opt_expect, 0, 0},
         {"help", 'h', NULL, "this help", NULL, offsetof(struct cli, help), 0},
         {"version", 'V', NULL, "print the version", NULL, offsetof(struct cli, version), 0},
 };
@@ -222,7 +240,8 @@ static const struct cli_option options[] = {
 static void usage(FILE *f)
 {
 	fprintf(f, "Usage: bar-inspect [--root DIR | --lspci-dump FILE] [-s SLOT] [--all] "
-	           "[--json | --dot]\n\n"
+	           "[--json | --dot]\n"
+	           "       bar-inspect --fleet [--json | --csv] [--expect FILE] INPUT...\n\n"
 	           "Reports each NVIDIA GPU's BARs, BAR1 against VRAM, Resizable BAR, PCIe link, "
 	           "bridge path\nwith ACS, IOMMU mode, the nvidia-smi-style topology matrix and, "
 	           "per GPU pair, whether\nstatic BAR1 P2P can work, with every reason and fix. "
@@ -239,7 +258,9 @@ static void usage(FILE *f)
 			         o->arg ? o->arg : "");
 		fprintf(f, "  %-36s %s\n", lhs, o->help);
 	}
-	fprintf(f, "\nExit status: 0 report printed, 2 bad usage or unreadable input.\n");
+	fprintf(f,
+	        "\nExit status: 0 report printed, 2 bad usage or unreadable input; with --fleet,\n"
+	        "1 when the summary lists skipped inputs or expected hosts without a report.\n");
 }
 
 /* Parses argv into c. Returns 0, or -1 with c->err set. */
@@ -288,12 +309,33 @@ static int parse_args(int argc, char **argv, struct cli *c)
 		else if (!o->handle)
 			*(bool *)((char *)c + o->set) = true;
 	}
-	if (optind < argc) {
+	if (optind < argc && !c->fleet.fleet) {
 		snprintf(c->err, sizeof(c->err), "unexpected argument '%s' (try --help)",
 		         argv[optind]);
 		return -1;
 	}
+	c->inputs = argv + optind;
+	c->n_inputs = (size_t)(argc - optind);
 	return 0;
+}
+
+/* --fleet reads reports, not one host: the options that pick or shape one host's report
+ * do not apply to it, and its own options need it. Returns 0, or -1 with c->err set. */
+static int check_fleet(struct cli *c)
+{
+	const struct bi_vfio_opts *v = &c->vfio;
+	bool vfio = v->vfio || v->n_targets || v->asked.read_reg || v->asked.map_peer;
+	if (!c->fleet.fleet && (c->fleet.csv || c->fleet.expect))
+		snprintf(c->err, sizeof(c->err), "--csv and --expect need --fleet");
+	else if (c->fleet.fleet &&
+	         (c->have_source || c->format == OUT_DOT || c->all || c->have_filter || vfio))
+		snprintf(c->err, sizeof(c->err),
+		         "--fleet takes reports as arguments: --root, --lspci-dump, --dot, --all, "
+		         "-s "
+		         "and the VFIO options do not apply");
+	else
+		return 0;
+	return -1;
 }
 
 /* Renders the analysis in the chosen format into out. */
@@ -343,7 +385,7 @@ static int run(struct cli *c)
 int main(int argc, char **argv)
 {
 	struct cli c = {.src.kind = P2PS_HOST_LIVE};
-	if (parse_args(argc, argv, &c) < 0)
+	if (parse_args(argc, argv, &c) < 0 || check_fleet(&c) < 0)
 		return bi_die(c.err);
 	if (c.help) {
 		usage(stdout);
@@ -352,6 +394,11 @@ int main(int argc, char **argv)
 	if (c.version) {
 		printf("bar-inspect %s\n", P2PS_VERSION);
 		return 0;
+	}
+	if (c.fleet.fleet) {
+		struct p2ps_analysis_opts ao = {.peers = c.peers, .n_peers = c.n_peers};
+		return bi_fleet_run(&c.fleet, c.inputs, c.n_inputs, c.format == OUT_JSON,
+		                    c.src.flags, &ao);
 	}
 	return run(&c);
 }

@@ -46,6 +46,11 @@ struct json_object *p2ps_json_gbps(double v);
 /* The "devices" entry of host->devs[idx]. */
 struct json_object *p2ps_json_device(const struct p2ps_analysis *a, int idx);
 
+/* The top-level "bridges": every bridge on an endpoint's path to its host bridge, named
+ * and with its ACS state, so that reports without --all still say which switch model
+ * redirects (bar-inspect --fleet groups ACS findings by it). */
+struct json_object *p2ps_json_path_bridges(const struct p2ps_analysis *a);
+
 /* A list of findings. */
 struct json_object *p2ps_json_reasons(const struct p2ps_analysis *a, const struct p2ps_reasons *r);
 
