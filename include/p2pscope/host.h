@@ -44,12 +44,13 @@ enum p2ps_host_backend_kind {
 	P2PS_HOST_SNAPSHOT = 1,   /* a captured tree: DIR/sys/..., DIR/proc/... (--root DIR) */
 	P2PS_HOST_LSPCI_DUMP = 2, /* lspci -x/-xxx/-xxxx text (--lspci-dump FILE) */
 	P2PS_HOST_VFIO = 3,       /* VFIO device fds (issue 5) */
+	P2PS_HOST_PASTE = 4,      /* text pasted into a bug report (--paste FILE|-) */
 };
 
 /* Where to load a host from. Zero-initialise and set what you need. */
 struct p2ps_host_source {
 	enum p2ps_host_backend_kind kind;
-	const char *path; /* SNAPSHOT: root DIR; LSPCI_DUMP: FILE; LIVE: NULL (or "/" ) */
+	const char *path; /* SNAPSHOT: root DIR; LSPCI_DUMP, PASTE: FILE ("-" stdin); LIVE: NULL */
 	unsigned flags;   /* P2PS_HOST_F_* */
 	/* NCCL_* variables to report. NULL: LIVE takes them from the process environment,
 	 * SNAPSHOT from DIR/p2pscope/env (one NAME=value a line). */
@@ -342,6 +343,10 @@ struct p2ps_host {
 
 	int n_nccl_env;
 	char nccl_env[P2PS_HOST_MAX_NCCL_ENV][128]; /* "NCCL_P2P_DISABLE=1" */
+
+	/* PASTE: the parsed paste (include/p2pscope/paste.h), whose blocks, kernel lines and
+	 * CUDA results the paste findings read; owned by the model. NULL otherwise. */
+	struct p2ps_paste *paste;
 
 	bool config_limited_any; /* some device's config space was cut at 64 bytes */
 	bool is_root;            /* LIVE: effective uid 0; SNAPSHOT: captured as root (if known) */

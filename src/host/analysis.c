@@ -590,7 +590,9 @@ static void gpu_bar1(struct ctx *c, struct p2ps_gpu_report *g, int gi)
 		g->bar1_size_known = true;
 		g->bar1_size = bar->size;
 		g->bar1_size_source =
-		        c->host->kind == P2PS_HOST_LSPCI_DUMP ? "ReBAR control" : "resource";
+		        c->host->kind == P2PS_HOST_LSPCI_DUMP ? "ReBAR control"
+		        : c->host->kind == P2PS_HOST_PASTE    ? "lspci"
+		                                              : "resource";
 	} else if (g->rebar_entry >= 0) {
 		g->bar1_size_known = true;
 		g->bar1_size = p2ps_rebar_size_bytes(d->rebar.e[g->rebar_entry].current);
@@ -1124,7 +1126,10 @@ static void pair_models(struct ctx *c, struct p2ps_pair *p)
 	const struct p2ps_host *h = c->host;
 	const struct p2ps_dev *da = &h->devs[c->a->gpus[p->a].dev_idx];
 	const struct p2ps_dev *db = &h->devs[c->a->gpus[p->b].dev_idx];
-	if (!c->a->gpus[p->a].is_gpu || !c->a->gpus[p->b].is_gpu || da->device_id == db->device_id)
+	/* Device id 0: not known (a paste may name only the board); the chips still compare. */
+	bool ids = da->device_id && db->device_id;
+	if (!c->a->gpus[p->a].is_gpu || !c->a->gpus[p->b].is_gpu ||
+	    (ids && da->device_id == db->device_id))
 		return;
 	if (da->chip && db->chip && strcmp(da->chip->generation, db->chip->generation)) {
 		add(c, &p->reasons, P2PS_R_MIXED_GENERATIONS, P2PS_SEV_BLOCKER, -1,
@@ -1136,7 +1141,7 @@ static void pair_models(struct ctx *c, struct p2ps_pair *p)
 		    "different chips: %s and %s; users report that mixed-model pairs never peer "
 		    "with the patched driver",
 		    da->chip->chip, db->chip->chip);
-	} else {
+	} else if (ids) {
 		add(c, &p->reasons, P2PS_R_MIXED_MODELS, P2PS_SEV_WARNING, -1,
 		    "different models: device ids %04x and %04x%s%s", da->device_id, db->device_id,
 		    da->chip ? " of chip " : "", da->chip ? da->chip->chip : "");
@@ -1186,6 +1191,7 @@ static void host_findings(struct ctx *c)
 	if (!h->iommu.known) {
 		snprintf(a->iommu_summary, sizeof(a->iommu_summary), "unknown (%s)",
 		         h->kind == P2PS_HOST_LSPCI_DUMP ? "an lspci dump carries no IOMMU state"
+		         : h->kind == P2PS_HOST_PASTE    ? "not in the paste"
 		                                         : "not captured");
 	} else if (!h->iommu.present) {
 		snprintf(a->iommu_summary, sizeof(a->iommu_summary),

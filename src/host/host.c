@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "p2pscope/nvidia_chips.h"
+#include "p2pscope/paste.h"
 
 /* One line per backend this build knows; a new backend file adds its table here. */
 static const struct p2ps_host_backend *const backends[] = {
@@ -15,6 +16,7 @@ static const struct p2ps_host_backend *const backends[] = {
         &p2ps_host_backend_snapshot,
         &p2ps_host_backend_lspci_dump,
         &p2ps_host_backend_vfio,
+        &p2ps_host_backend_paste,
 };
 
 const struct p2ps_host_backend *p2ps_host_backend_find(enum p2ps_host_backend_kind kind)
@@ -275,7 +277,8 @@ int p2ps_host_load(struct p2ps_host *host, const struct p2ps_host_source *src,
 	p2ps_host_sort_and_link(host);
 	for (size_t i = 0; i < host->n_devs; i++) {
 		struct p2ps_dev *d = &host->devs[i];
-		if (d->vendor_id == 0x10de)
+		/* A backend may know the chip without a device id (a paste names the board). */
+		if (d->vendor_id == 0x10de && p2ps_nvidia_chip_lookup(d->device_id))
 			d->chip = p2ps_nvidia_chip_lookup(d->device_id);
 	}
 	return 0;
@@ -287,5 +290,9 @@ void p2ps_host_free(struct p2ps_host *host)
 		return;
 	free(host->devs);
 	free(host->cmdline.raw);
+	if (host->paste) {
+		p2ps_paste_free(host->paste);
+		free(host->paste);
+	}
 	memset(host, 0, sizeof(*host));
 }

@@ -2,6 +2,7 @@
  * (schema_version 1) is documented in docs/bar-inspect.md; fields are only added. */
 #include "p2pscope/render.h"
 #include "render_internal.h"
+#include "paste_render.h"
 
 #include <json-c/json.h>
 #include <stdio.h>
@@ -403,6 +404,11 @@ int p2ps_render_json(const struct p2ps_analysis *a, const struct p2ps_render_opt
 		if (p2ps_pair_shown(a, o, &a->pairs[k]))
 			json_object_array_add(pairs, pair_json(a, &a->pairs[k]));
 	put(root, "pairs", pairs);
+	int rc = p2ps_render_paste_section_json(a, root, err);
+	if (rc < 0) {
+		json_object_put(root);
+		return rc;
+	}
 	*out = root;
 	return 0;
 }

@@ -3,6 +3,7 @@
  * verdict per GPU pair with every reason and fix, then host-wide findings. */
 #include "p2pscope/render.h"
 #include "render_internal.h"
+#include "paste_render.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -484,6 +485,9 @@ int p2ps_render_text(const struct p2ps_analysis *a, const struct p2ps_render_opt
 		                   h->source_path);
 		break;
 	case P2PS_HOST_VFIO: p2ps_strbuf_puts(b, "VFIO devices"); break;
+	case P2PS_HOST_PASTE:
+		p2ps_strbuf_printf(b, "paste %s (facts as pasted; the rest unknown)", h->source_path);
+		break;
 	}
 	if (h->hostname[0])
 		p2ps_strbuf_printf(b, " [%s]", h->hostname);
@@ -536,6 +540,9 @@ int p2ps_render_text(const struct p2ps_analysis *a, const struct p2ps_render_opt
 	else if (h->nvidia.nvml_status[0])
 		p2ps_strbuf_printf(b, "\tNVML: %s\n", h->nvidia.nvml_status);
 	reasons(b, &a->host_reasons, "\t", true);
+	int rc = p2ps_render_paste_section_text(a, b, err);
+	if (rc < 0)
+		return rc;
 	if (b->oom)
 		return p2ps_error_set(err, P2PS_ENOMEM, "text report: out of memory");
 	return 0;

@@ -52,12 +52,15 @@ struct cli_option {
 static int set_source(struct cli *c, enum p2ps_host_backend_kind kind, const char *arg)
 {
 	if (c->have_source) {
-		snprintf(c->err, sizeof(c->err), "--root and --lspci-dump are mutually exclusive");
+		snprintf(c->err, sizeof(c->err),
+		         "--root, --lspci-dump and --paste are mutually exclusive");
 		return -1;
 	}
 	if (!arg[0]) {
 		snprintf(c->err, sizeof(c->err), "%s needs a non-empty path",
-		         kind == P2PS_HOST_SNAPSHOT ? "--root" : "--lspci-dump");
+		         kind == P2PS_HOST_SNAPSHOT ? "--root"
+		         : kind == P2PS_HOST_PASTE  ? "--paste"
+		                                    : "--lspci-dump");
 		return -1;
 	}
 	c->have_source = true;
@@ -74,6 +77,11 @@ static int opt_root(struct cli *c, const char *arg)
 static int opt_lspci_dump(struct cli *c, const char *arg)
 {
 	return set_source(c, P2PS_HOST_LSPCI_DUMP, arg);
+}
+
+static int opt_paste(struct cli *c, const char *arg)
+{
+	return set_source(c, P2PS_HOST_PASTE, arg);
 }
 
 /* -s uses libpci's own slot syntax, [[[[<domain>]:]<bus>]:][<slot>][.[<func>]], as lspci. */
@@ -214,6 +222,9 @@ static const struct cli_option options[] = {
          opt_root},
         {"lspci-dump", 'F', "FILE", "read `lspci -x`/`-xxx`/`-xxxx` output (no sysfs facts)",
          opt_lspci_dump},
+        {"paste", 0, "FILE|-",
+         "read what a bug report pasted (lspci, nvidia-smi, dmesg, CUDA samples; - for stdin)",
+         opt_paste},
         {"slot", 's', "[[[[DOMAIN]:]BUS]:][DEV][.[FN]]", "show only matching devices (as lspci -s)",
          opt_slot},
         {"all", 'a', NULL, "show every PCI device, not only the NVIDIA GPUs", opt_all},
@@ -246,7 +257,7 @@ static const struct cli_option options[] = {
 
 static void usage(FILE *f)
 {
-	fprintf(f, "Usage: bar-inspect [--root DIR | --lspci-dump FILE] [-s SLOT] [--all] "
+	fprintf(f, "Usage: bar-inspect [--root DIR | --lspci-dump FILE | --paste FILE] [-s SLOT] [--all] "
 	           "[--json | --dot]\n\n"
 	           "Reports each NVIDIA GPU's BARs, BAR1 against VRAM, Resizable BAR, PCIe link, "
 	           "bridge path\nwith ACS, IOMMU mode, the nvidia-smi-style topology matrix and, "

@@ -1,0 +1,240 @@
+/* The paste reader's entry points and the bookkeeping its parsers share: devices by
+ * address, GPUs by nvidia-smi index / CUDA ordinal / address, matrices, kernel events,
+ * block summaries and provenance. After all blocks are read, GPUs known only by their
+ * nvidia-smi index are given addresses where the paste allows it (nvidia-smi numbers
+ * GPUs in PCI bus order), so every block's facts land on the same GPU. */
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "paste_internal.h"
+
+const char *p2ps_paste_kind_name(enum p2ps_paste_kind k)
+{
+	static const char *const names[P2PS_PASTE_KIND_COUNT] = {
+	        [P2PS_PASTE_LSPCI] = "lspci",
+	        [P2PS_PASTE_LSPCI_TREE] = "lspci -t",
+	        [P2PS_PASTE_NVSMI_Q] = "nvidia-smi -q",
+	        [P2PS_PASTE_NVSMI_TOPO] = "nvidia-smi topo -m",
+	        [P2PS_PASTE_NVSMI_P2P] = "nvidia-smi topo -p2p",
+	        [P2PS_PASTE_KERNEL] = "kernel log",
+	        [P2PS_PASTE_CMDLINE] = "/proc/cmdline",
+	        [P2PS_PASTE_IOMMU_GROUPS] = "IOMMU groups",
+	        [P2PS_PASTE_CUDA] = "CUDA samples",
+	        [P2PS_PASTE_TEXT] = "text",
+	};
+	return (unsigned)k < P2PS_PASTE_KIND_COUNT ? names[k] : "?";
+}
+
+const char *p2ps_paste_dfact_name(enum p2ps_paste_dfact f)
+{
+	static const char *const names[P2PS_PD_COUNT] = {
+	        "ident", "class", "bars",   "link", "acs",         "rebar",
+	        "bridge", "driver", "numa_node", "iommu_group", "parent", "caps",
+	};
+	return (unsigned)f < P2PS_PD_COUNT ? names[f] : "?";
+}
+
+const char *p2ps_paste_matrix_name(enum p2ps_paste_matrix_kind k)
+{
+	static const char *const names[P2PS_PM_COUNT] = {
+	        "topo", "p2p", "cuda_access", "cuda_connectivity", "bw_uni_p2p_off",
+	        "bw_uni_p2p_on", "bw_bi_p2p_off", "bw_bi_p2p_on", "latency_p2p_off", "latency_p2p_on",
+	};
+	return (unsigned)k < P2PS_PM_COUNT ? names[k] : "?";
+}
+
+struct p2ps_paste_where pt_where(const struct pctx *c, int line)
+{
+	return (struct p2ps_paste_where){c->block, line};
+}
+
+char *p2ps_paste_where_format(const struct p2ps_paste *p, struct p2ps_paste_where w, char *buf,
+                              size_t size)
+{
+	if (!w.line)
+		snprintf(buf, size, "%s", "");
+	else if (w.block >= 0 && (size_t)w.block < p->n_blocks)
+		snprintf(buf, size, "line %d (block %d, %s)", w.line, w.block + 1,
+		         p2ps_paste_kind_name(p->blocks[w.block].kind));
+	else
+		snprintf(buf, size, "line %d", w.line);
+	return buf;
+}
+
+void pt_summary(struct pctx *c, const char *fmt, ...)
+{
+	if (c->block < 0)
+		return;
+	struct p2ps_paste_block *b = &c->p->blocks[c->block];
+	size_t n = strlen(b->summary);
+	if (n && n + 2 < sizeof(b->summary)) {
+		memcpy(b->summary + n, "; ", 3);
+		n += 2;
+	}
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(b->summary + n, sizeof(b->summary) - n, fmt, ap);
+	va_end(ap);
+}
+
+struct p2ps_paste_dev *p2ps_paste_find_dev(const struct p2ps_paste *p, const struct p2ps_bdf *b)
+{
+	for (size_t i = 0; i < p->n_devs; i++)
+		if (p2ps_bdf_equal(&p->devs[i].d.bdf, b))
+			return &p->devs[i];
+	return NULL;
+}
+
+struct p2ps_paste_dev *pt_dev(struct pctx *c, const struct p2ps_bdf *b)
+{
+	struct p2ps_paste *p = c->p;
+	struct p2ps_paste_dev *pd = p2ps_paste_find_dev(p, b);
+	if (pd)
+		return pd;
+	if (p->n_devs >= 4096) /* more than any machine has: a paste of noise */
+		return NULL;
+	struct p2ps_paste_dev *nd = realloc(p->devs, (p->n_devs + 1) * sizeof(*nd));
+	if (!nd) {
+		c->oom = true;
+		return NULL;
+	}
+	p->devs = nd;
+	pd = &p->devs[p->n_devs++];
+	memset(pd, 0, sizeof(*pd));
+	pd->d.bdf = *b;
+	p2ps_bdf_format(b, pd->d.bdf_str, sizeof(pd->d.bdf_str));
+	pd->d.parent_idx = -1;
+	pd->d.numa_node = -1;
+	pd->d.iommu_group = -1;
+	pd->d.boot_vga = -1;
+	for (int i = 0; i < P2PS_HOST_MAX_BARS; i++)
+		pd->d.bars[i].index = (uint8_t)i;
+	for (int f = 0; f < P2PS_PD_COUNT; f++)
+		pd->from[f].block = -1;
+	return pd;
+}
+
+static struct p2ps_paste_gpu *new_gpu(struct pctx *c)
+{
+	struct p2ps_paste *p = c->p;
+	if (p->n_gpus == P2PS_PASTE_MAX_GPUS)
+		return NULL;
+	struct p2ps_paste_gpu *g = &p->gpus[p->n_gpus++];
+	memset(g, 0, sizeof(*g));
+	g->smi = g->cuda = g->display = -1;
+	g->bar1_from.block = g->vram_from.block = g->link_from.block = -1;
+	return g;
+}
+
+struct p2ps_paste_gpu *pt_gpu_cuda(struct pctx *c, int cuda)
+{
+	for (size_t i = 0; i < c->p->n_gpus; i++)
+		if (c->p->gpus[i].cuda == cuda)
+			return &c->p->gpus[i];
+	struct p2ps_paste_gpu *g = new_gpu(c);
+	if (g)
+		g->cuda = cuda;
+	return g;
+}
+
+struct p2ps_paste_gpu *pt_gpu_smi(struct pctx *c, int smi)
+{
+	for (size_t i = 0; i < c->p->n_gpus; i++)
+		if (c->p->gpus[i].smi == smi)
+			return &c->p->gpus[i];
+	struct p2ps_paste_gpu *g = new_gpu(c);
+	if (g)
+		g->smi = smi;
+	return g;
+}
+
+struct p2ps_paste_gpu *pt_gpu_bdf(struct pctx *c, const struct p2ps_bdf *b)
+{
+	for (size_t i = 0; i < c->p->n_gpus; i++)
+		if (c->p->gpus[i].bdf_known && p2ps_bdf_equal(&c->p->gpus[i].bdf, b))
+			return &c->p->gpus[i];
+	struct p2ps_paste_gpu *g = new_gpu(c);
+	if (g) {
+		g->bdf_known = true;
+		g->bdf = *b;
+	}
+	return g;
+}
+
+const struct p2ps_paste_gpu *p2ps_paste_gpu_smi(const struct p2ps_paste *p, int i)
+{
+	for (size_t k = 0; k < p->n_gpus; k++)
+		if (p->gpus[k].smi == i)
+			return &p->gpus[k];
+	return NULL;
+}
+
+const struct p2ps_paste_gpu *p2ps_paste_gpu_cuda(const struct p2ps_paste *p, int i)
+{
+	for (size_t k = 0; k < p->n_gpus; k++)
+		if (p->gpus[k].cuda == i)
+			return &p->gpus[k];
+	return NULL;
+}
+
+bool pt_matrix(struct pctx *c, enum p2ps_paste_matrix_kind k, int n, int line)
+{
+	struct p2ps_paste_matrix *m = &c->p->m[k];
+	if (n < 1 || n > P2PS_PASTE_MAX_GPUS)
+		return false;
+	if (m->present)
+		return m->n == n;
+	m->cell = calloc((size_t)n * (size_t)n, sizeof(*m->cell));
+	if (!m->cell) {
+		c->oom = true;
+		return false;
+	}
+	m->present = true;
+	m->n = n;
+	m->from = pt_where(c, line);
+	return true;
+}
+
+void pt_cell_set(struct p2ps_paste_matrix *m, int i, int j, const char *s, size_t len)
+{
+	if (i < 0 || j < 0 || i >= m->n || j >= m->n)
+		return;
+	if (len >= P2PS_PASTE_CELL)
+		len = P2PS_PASTE_CELL - 1;
+	memcpy(m->cell[i * m->n + j], s, len);
+	m->cell[i * m->n + j][len] = '\0';
+}
+
+const char *p2ps_paste_cell(const struct p2ps_paste *p, enum p2ps_paste_matrix_kind k, int i,
+                            int j)
+{
+	const struct p2ps_paste_matrix *m = (unsigned)k < P2PS_PM_COUNT ? &p->m[k] : NULL;
+	if (!m || !m->present || i < 0 || j < 0 || i >= m->n || j >= m->n ||
+	    !m->cell[i * m->n + j][0])
+		return NULL;
+	return m->cell[i * m->n + j];
+}
+
+struct p2ps_paste_event *pt_event(struct pctx *c, enum p2ps_paste_event_kind k, int line)
+{
+	struct p2ps_paste *p = c->p;
+	p->event_count[k]++;
+	if (p->n_events == P2PS_PASTE_MAX_EVENTS)
+		return NULL;
+	if (!p->events) {
+		p->events = calloc(P2PS_PASTE_MAX_EVENTS, sizeof(*p->events));
+		if (!p->events) {
+			c->oom = true;
+			return NULL;
+		}
+	}
+	struct p2ps_paste_event *ev = &p->events[p->n_events++];
+	memset(ev, 0, sizeof(*ev));
+	ev->kind = k;
+	ev->from = pt_where(c, line);
+	ev->gpu_a = ev->gpu_b = -1;
+	return ev;
+}
