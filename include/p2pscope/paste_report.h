@@ -49,7 +49,7 @@ enum p2ps_paste_finding_code {
 };
 const char *p2ps_paste_finding_name(enum p2ps_paste_finding_code c); /* "iommu_fault", ... */
 
-#define P2PS_PASTE_TEXT_MAX 400
+#define P2PS_PASTE_TEXT_MAX 512
 
 struct p2ps_paste_finding {
 	enum p2ps_paste_finding_code code;

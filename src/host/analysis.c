@@ -564,6 +564,10 @@ static void gpu_bar1(struct ctx *c, struct p2ps_gpu_report *g, int gi)
 	char lbl[48];
 	gpu_label(c->a, gi, lbl, sizeof(lbl));
 	g->bar1_index = g->is_gpu ? p2ps_gpu_bar1_index(d) : peer_bar_index(d);
+	/* Without the BAR registers (a paste of the Resizable BAR lines alone), the capability
+	 * still lists the GPU's BARs in register order: its second entry is BAR1. */
+	if (g->bar1_index < 0 && g->is_gpu && d->rebar.present && d->rebar.count >= 2)
+		g->bar1_index = d->rebar.e[1].bar;
 	g->rebar_entry = -1;
 	g->bar1_size_source = "";
 	if (g->bar1_index < 0) {

@@ -89,11 +89,16 @@ void po_devices(struct octx *c)
 			po_ask(c, cmd, "what %s is (vendor and device ids)", pd->d.bdf_str);
 		}
 	}
-	if (denied)
+	if (denied) {
 		po_add(c, P2PS_PF_CAPS_DENIED, P2PS_SEV_UNKNOWN, at,
-		       "capabilities denied: lspci ran without root for %s, so ACS, Resizable BAR and "
-		       "the PCIe link of %s are unknown",
-		       list, denied == 1 ? "it" : "them");
+		       "capabilities denied: lspci ran without root for %s, so %s ACS, Resizable BAR "
+		       "and PCIe link are unknown",
+		       list, denied == 1 ? "its" : "their");
+		po_ask(c, "sudo lspci -vvv",
+		       "the capabilities lspci could not read without root (ACS, Resizable BAR, link) of "
+		       "%s: capabilities denied, run lspci as root",
+		       list);
+	}
 	for (int k = 0; k < P2PS_PM_COUNT; k++)
 		if (p->m[k].present && p->m[k].ragged)
 			po_add(c, P2PS_PF_MALFORMED, P2PS_SEV_INFO, p->m[k].from,
@@ -132,8 +137,8 @@ void po_nvidia_smi(struct octx *c)
 			continue;
 		struct p2ps_paste_finding *f = po_add(
 		        c, P2PS_PF_NVIDIA_P2P_STATUS, P2PS_SEV_BLOCKER, m->from,
-		        "nvidia-smi topo -p2p %s reports %s for %d directed pair%s: %s",
-		        m->mode[0] ? m->mode : "", p2p_status[s].status, n, n == 1 ? "" : "s",
+		        "nvidia-smi topo -p2p%s%s reports %s for %d directed pair%s: %s",
+		        m->mode[0] ? " " : "", m->mode, p2p_status[s].status, n, n == 1 ? "" : "s",
 		        p2p_status[s].meaning);
 		po_fix(f, "%s", p2p_status[s].fix);
 	}
@@ -145,9 +150,9 @@ void po_nvidia_smi(struct octx *c)
 			}
 	if (cells && ok == cells)
 		po_add(c, P2PS_PF_NVIDIA_P2P_STATUS, P2PS_SEV_INFO, m->from,
-		       "nvidia-smi topo -p2p %s reports OK for all %d directed pairs (it checks chipset "
+		       "nvidia-smi topo -p2p%s%s reports OK for all %d directed pairs (it checks chipset "
 		       "and GPU, not whether peer copies work)",
-		       m->mode, cells);
+		       m->mode[0] ? " " : "", m->mode, cells);
 	const struct p2ps_paste_matrix *t = &c->p->m[P2PS_PM_TOPO];
 	int sys = 0;
 	for (int i = 0; t->present && i < t->n; i++)
@@ -185,17 +190,23 @@ static void bandwidth(struct octx *c)
 			if (!on_min || a < on_min)
 				on_min = a, off_at = b;
 		}
-	if (slower)
-		po_add(c, P2PS_PF_P2P_NO_GAIN, P2PS_SEV_BLOCKER, on->from,
-		       "P2P enabled is slower than copying through host memory for %d directed pair%s "
-		       "(down to %.2f GB/s against %.2f GB/s with P2P off): peer writes take a detour, "
-		       "typically ACS redirecting them to the root complex and the IOMMU translating them",
-		       slower, slower == 1 ? "" : "s", on_min, off_at);
-	else if (equal && !faster)
+	if (slower) {
+		struct p2ps_paste_finding *f = po_add(
+		        c, P2PS_PF_P2P_NO_GAIN, P2PS_SEV_BLOCKER, on->from,
+		        "P2P enabled is slower than copying through host memory for %d directed pair%s "
+		        "(down to %.2f GB/s against %.2f GB/s with P2P off): peer writes take a detour, "
+		        "typically ACS redirecting them to the root complex and the IOMMU translating "
+		        "them",
+		        slower, slower == 1 ? "" : "s", on_min, off_at);
+		po_fix(f, "clear ACS redirect on the switch and root ports between the GPUs and put the "
+		          "IOMMU in pass-through or off (the lspci and command-line output asked for "
+		          "below say which applies)");
+	} else if (equal && !faster) {
 		po_add(c, P2PS_PF_P2P_NO_GAIN, P2PS_SEV_WARNING, on->from,
 		       "P2P enabled bandwidth equals disabled (%d directed pair%s): the copies go "
 		       "through host memory",
 		       equal, equal == 1 ? "" : "s");
+	}
 	const struct p2ps_paste_matrix *lon = &p->m[P2PS_PM_LAT_ON];
 	double l_on = cell_num(p, P2PS_PM_LAT_ON, 0, 1), l_off = cell_num(p, P2PS_PM_LAT_OFF, 0, 1);
 	if (lon->present && l_on > 0 && l_off > 0 && l_on * 3 < l_off)

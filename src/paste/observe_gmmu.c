@@ -38,11 +38,11 @@ static void smear(const struct gmmu_format *f, const char *chip, char *buf, size
 	uint64_t k = gmmu_field_get(kind, w);
 	const char *name = gmmu_field_value_name(kind, k, true);
 	snprintf(buf, size,
-	         "; libgmmu (%s, %s): the stock PEER entry carries NVRM's invalid peer id "
-	         "0xffffffff, which its %u-bit peer field %s (%u:%u) cannot hold, and a release "
-	         "build spills the rest into the same 32-bit word: KIND becomes 0x%llx, %s%s",
+	         ". libgmmu (%s, %s): NVRM's invalid peer id 0xffffffff does not fit the %u-bit "
+	         "%s (%u:%u); a release build writes the rest into its 32-bit word, so KIND becomes "
+	         "0x%llx, %s%s",
 	         chip, f->name, gmmu_field_width(peer), peer->name, peer->hi, peer->lo,
-	         (unsigned long long)k, name ? "the kind " : "a kind this GPU does not have",
+	         (unsigned long long)k, name ? "kind " : "a kind this GPU does not have",
 	         name ? name : "");
 }
 
@@ -69,10 +69,9 @@ void po_gmmu_fault(struct octx *c, const struct p2ps_paste_event *ev)
 		                           "not name (lspci -nn does)");
 	struct p2ps_paste_finding *x = po_add(
 	        c, P2PS_PF_MMU_FAULT, peer || kind ? P2PS_SEV_BLOCKER : P2PS_SEV_WARNING, ev->from,
-	        "Xid 31 MMU fault on %s: %s at 0x%llx%s%s", who, ev->detail[0] ? ev->detail : "fault",
-	        (unsigned long long)ev->b,
-	        peer ? " after the driver added BAR1 P2P mappings" : "",
-	        kind && peer ? ": the peer-id smear of a PEER-aperture entry" : "");
+	        "Xid 31 MMU fault on %s (%s at 0x%llx)%s%s", who, ev->detail[0] ? ev->detail : "fault",
+	        (unsigned long long)ev->b, peer ? " after the driver added BAR1 P2P mappings" : "",
+	        kind && peer ? ": the peer-id smear" : "");
 	if (x) {
 		size_t n = strlen(x->text);
 		snprintf(x->text + n, sizeof(x->text) - n, "%s", dec);

@@ -34,6 +34,21 @@ static void add_bdf(char *list, size_t size, const char *bdf)
 		snprintf(list + n, size - n, "%s%s", n ? ", " : "", bdf);
 }
 
+/* Whether the IOMMU translates the GPUs' DMA. */
+static void iommu_asks(struct octx *c)
+{
+	if (c->h->iommu.known && c->h->iommu.present) {
+		po_ask(c, "cat /sys/kernel/iommu_groups/*/type",
+		       "whether the IOMMU translates the GPUs' DMA (DMA, DMA-FQ) or passes it through "
+		       "(identity)");
+		return;
+	}
+	po_ask(c, "cat /proc/cmdline",
+	       "the IOMMU flags the kernel booted with (iommu=, intel_iommu=, amd_iommu=)");
+	po_ask(c, "sudo dmesg | grep -iE 'iommu|dmar|amd-vi'",
+	       "whether an IOMMU is on and in which default domain");
+}
+
 /* The command that settles an unknown analysis reason, if there is one. */
 static void ask_for(struct octx *c, const struct p2ps_reason *x, struct lists *lists)
 {
@@ -47,24 +62,15 @@ static void ask_for(struct octx *c, const struct p2ps_reason *x, struct lists *l
 	case P2PS_R_BAR1_NOT_MAXIMAL:
 		po_ask(c, "nvidia-smi -q -d MEMORY", "VRAM (FB Memory Usage) and BAR1 of every GPU");
 		break;
-	case P2PS_R_IOMMU_UNKNOWN:
-		if (c->h->iommu.known && c->h->iommu.present) {
-			po_ask(c, "cat /sys/kernel/iommu_groups/*/type",
-			       "whether the IOMMU translates the GPUs' DMA (DMA, DMA-FQ) or passes it "
-			       "through (identity)");
-		} else {
-			po_ask(c, "cat /proc/cmdline", "the IOMMU flags the kernel booted with (iommu=, "
-			                               "intel_iommu=, amd_iommu=)");
-			po_ask(c, "sudo dmesg | grep -iE 'iommu|dmar|amd-vi'",
-			       "whether an IOMMU is on and in which default domain");
-		}
-		break;
+	case P2PS_R_IOMMU_UNKNOWN: iommu_asks(c); break;
 	case P2PS_R_ACS_UNKNOWN:
 		if (d)
 			add_bdf(lists->acs, sizeof(lists->acs), d->bdf_str);
 		break;
 	case P2PS_R_TOPOLOGY_UNKNOWN:
+		/* Without the tree no pair knows the ports its traffic turns at, or their ACS. */
 		po_ask(c, "lspci -tv", "how the GPUs hang off PCIe switches and root ports");
+		add_bdf(lists->acs, sizeof(lists->acs), "the bridges between the GPUs");
 		break;
 	default: break;
 	}
@@ -102,14 +108,16 @@ static void no_pairs(struct octx *c, struct lists *lists)
 		if (p2ps_dev_is_bridge(br) && !br->acs.present && p2ps_dev_unknown(br, P2PS_FACT_ACS))
 			add_bdf(lists->acs, sizeof(lists->acs), br->bdf_str);
 	}
-	if (!lists->acs[0])
+	if (!lists->acs[0] && a->n_gpus == 1)
+		snprintf(lists->acs, sizeof(lists->acs), "the bridges above %s",
+		         c->h->devs[a->gpus[0].dev_idx].bdf_str);
+	else if (!lists->acs[0])
 		snprintf(lists->acs, sizeof(lists->acs), "the bridges between the GPUs");
-	if (!c->h->iommu.known) {
-		po_ask(c, "cat /proc/cmdline",
-		       "the IOMMU flags the kernel booted with (iommu=, intel_iommu=, amd_iommu=)");
-		po_ask(c, "sudo dmesg | grep -iE 'iommu|dmar|amd-vi'",
-		       "whether an IOMMU is on and in which default domain");
-	}
+	bool domains = false;
+	for (size_t gi = 0; gi < a->n_gpus; gi++)
+		domains |= a->gpus[gi].iommu != P2PS_IOMMU_UNKNOWN;
+	if (!domains)
+		iommu_asks(c);
 	for (size_t gi = 0; gi < a->n_gpus; gi++)
 		if (p2ps_dev_unknown(&c->h->devs[a->gpus[gi].dev_idx], P2PS_FACT_PARENT))
 			po_ask(c, "lspci -tv", "how the GPUs hang off PCIe switches and root ports");
@@ -146,9 +154,15 @@ static void paste_asks(struct octx *c)
 		       "whether a GPU drives a display");
 	}
 	const struct p2ps_paste_matrix *m = &p->m[P2PS_PM_P2P];
-	bool cns = false;
-	for (int i = 0; m->present && i < m->n * m->n; i++)
+	bool cns = false, gns = false;
+	for (int i = 0; m->present && i < m->n * m->n; i++) {
 		cns |= !strcmp(m->cell[i], "CNS");
+		gns |= !strcmp(m->cell[i], "GNS");
+	}
+	if (gns)
+		po_ask(c, "cat /proc/driver/nvidia/version",
+		       "which driver is loaded (the P2P-patched builds are open kernel modules of a "
+		       "named release)");
 	if (cns) {
 		po_ask(c, "lspci -tv", "how the GPUs hang off PCIe switches and root ports");
 		po_ask(c, "lspci -nn | grep -i 'host bridge'", "the root complex the driver checked");
@@ -159,7 +173,8 @@ static void paste_asks(struct octx *c)
 /* One lspci run for the BAR1 sizes and ACS registers the verdict needs. */
 static void lspci_asks(struct octx *c, const struct lists *l)
 {
-	const char *root = ": run lspci as root, without root the capabilities are denied";
+	const char *root = ": run lspci as root (without root, lspci prints its capabilities as "
+	                   "denied)";
 	char cmd[256];
 	if (l->bar1[0] && l->acs[0]) {
 		po_ask(c, "sudo lspci -vvv",
@@ -208,6 +223,12 @@ void po_verdict(struct octx *c)
 		                          : "facts the verdict needs are not in the paste");
 	else
 		snprintf(r->verdict_why, sizeof(r->verdict_why), "nothing in the paste blocks BAR1 P2P");
+	for (size_t i = 0; i < r->n_findings; i++)
+		if (r->findings[i].code == P2PS_PF_P2P_NO_GAIN && r->findings[i].sev == P2PS_SEV_BLOCKER) {
+			iommu_asks(c); /* the detour goes through the root complex: which turn sends it */
+			if (!lists.acs[0])
+				snprintf(lists.acs, sizeof(lists.acs), "the switch and root ports between the GPUs");
+		}
 	lspci_asks(c, &lists);
 	paste_asks(c);
 	if (r->verdict == P2PS_VERDICT_UNKNOWN)

@@ -170,6 +170,10 @@ static void host_facts(const struct p2ps_paste *p, struct p2ps_host *host)
 	host->iommu.present = ph->iommu_present;
 	snprintf(host->iommu.kind, sizeof(host->iommu.kind), "%s", ph->iommu_kind);
 	host->iommu.n_groups = ph->iommu_groups > 0 ? ph->iommu_groups : 0;
+	/* lspci prints "IOMMU group: N" only when an IOMMU registered the device. */
+	for (size_t i = 0; !host->iommu.known && i < p->n_devs; i++)
+		if (p->devs[i].d.iommu_group >= 0)
+			host->iommu.known = host->iommu.present = true;
 	if (ph->cmdline_known) {
 		host->cmdline.known = true;
 		host->cmdline.raw = strdup(ph->cmdline);
