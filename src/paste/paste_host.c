@@ -134,9 +134,10 @@ static void nvlinks(const struct p2ps_paste *p, struct p2ps_host *host)
 		struct p2ps_dev *d = gi && gi->bdf_known ? p2ps_host_find(host, &gi->bdf) : NULL;
 		if (!d)
 			continue;
-		d->gpu.nvlink_known = true;
 		for (int j = 0; j < m->n; j++) {
 			const char *cell = m->cell[i * m->n + j];
+			/* Known as soon as the row has a cell for another GPU (as the snapshot reads). */
+			d->gpu.nvlink_known |= j != i && cell[0];
 			const struct p2ps_paste_gpu *gj = p2ps_paste_gpu_smi(p, j);
 			int links;
 			if (j == i || !gj || !gj->bdf_known || sscanf(cell, "NV%d", &links) != 1 ||
