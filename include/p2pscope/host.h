@@ -56,6 +56,10 @@ struct p2ps_host_source {
 	 * SNAPSHOT from DIR/p2pscope/env (one NAME=value a line). */
 	const char *const *envp;
 	const char *vfio_bdfs; /* VFIO only: comma-separated BDFs (issue 5) */
+	/* PASTE only: the pasted text itself instead of path (tests, fuzzing); path, if set,
+	 * names it in messages. */
+	const char *text;
+	size_t text_len;
 };
 
 #define P2PS_HOST_F_NO_NVML  0x1u /* never dlopen libnvidia-ml (tests, reproducibility) */

@@ -5,6 +5,7 @@
  * the GPUs and the bridges above them are drawn. */
 #include "p2pscope/render.h"
 #include "render_internal.h"
+#include "paste_render.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -149,8 +150,11 @@ int p2ps_render_dot(const struct p2ps_analysis *a, const struct p2ps_render_opts
 		p2ps_strbuf_printf(b, "\\n%s\"];\n",
 		                   p->moot ? "moot (NVLink)" : p2ps_verdict_name(p->verdict));
 	}
+	int rc = p2ps_render_paste_section_dot(a, b, err);
 	p2ps_strbuf_puts(b, "}\n");
 	free(want);
+	if (rc < 0)
+		return rc;
 	if (b->oom)
 		return p2ps_error_set(err, P2PS_ENOMEM, "dot: out of memory");
 	return 0;

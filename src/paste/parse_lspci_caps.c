@@ -66,7 +66,8 @@ static bool region(struct pctx *c, struct p2ps_paste_dev *pd, const char *t, int
 		return true;
 	}
 	bar_attrs(b, p);
-	mark(c, pd, P2PS_PD_BARS, line);
+	if (!pd->from[P2PS_PD_BARS].line) /* where the region lines start */
+		mark(c, pd, P2PS_PD_BARS, line);
 	return true;
 }
 

@@ -250,12 +250,13 @@ static int to_host(const struct p2ps_paste *p, struct p2ps_host *host, struct p2
 static int paste_load(struct p2ps_host *host, const struct p2ps_host_source *src,
                       struct p2ps_error *err)
 {
-	if (!src->path || !*src->path)
+	if (!src->text && (!src->path || !*src->path))
 		return p2ps_error_set(err, P2PS_EINVAL, "paste: no file given");
 	struct p2ps_paste *p = calloc(1, sizeof(*p));
 	if (!p)
 		return p2ps_error_set(err, P2PS_ENOMEM, "paste: out of memory");
-	int rc = p2ps_paste_load(src->path, p, err);
+	int rc = src->text ? p2ps_paste_parse(src->text, src->text_len, src->path, p, err)
+	                   : p2ps_paste_load(src->path, p, err);
 	if (rc < 0) {
 		free(p);
 		return rc;

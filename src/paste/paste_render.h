@@ -24,5 +24,8 @@ int p2ps_render_paste_section_text(const struct p2ps_analysis *a, struct p2ps_st
                                    struct p2ps_error *err);
 int p2ps_render_paste_section_json(const struct p2ps_analysis *a, struct json_object *root,
                                    struct p2ps_error *err);
+/* DOT: a note node and the observed pair edges, appended before the graph's closing brace. */
+int p2ps_render_paste_section_dot(const struct p2ps_analysis *a, struct p2ps_strbuf *b,
+                                  struct p2ps_error *err);
 
 #endif

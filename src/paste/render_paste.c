@@ -12,7 +12,8 @@ static void blocks(struct p2ps_strbuf *b, const struct p2ps_paste *p)
 {
 	p2ps_strbuf_printf(b, "Paste %s: %d line%s, %zu block%s\n", p->source, p->lines,
 	                   p->lines == 1 ? "" : "s", p->n_blocks, p->n_blocks == 1 ? "" : "s");
-	for (size_t i = 0; i < p->n_blocks; i++) {
+	size_t shown = p->n_blocks > 60 ? 50 : p->n_blocks; /* a paste of noise has thousands */
+	for (size_t i = 0; i < shown; i++) {
 		const struct p2ps_paste_block *k = &p->blocks[i];
 		bool skipped = k->kind == P2PS_PASTE_TEXT;
 		p2ps_strbuf_printf(b, "\t%-7s %zu, lines %d-%d: %s%s%s%s%s: %s%s\n",
@@ -20,8 +21,9 @@ static void blocks(struct p2ps_strbuf *b, const struct p2ps_paste *p)
 		                   p2ps_paste_kind_name(k->kind), k->command[0] ? " (`" : "", k->command,
 		                   k->command[0] ? "`)" : "", "", k->summary, k->cut ? "; cut off" : "");
 	}
-	if (p->blocks_dropped)
-		p2ps_strbuf_printf(b, "\t... and %zu more blocks (not listed)\n", p->blocks_dropped);
+	if (shown < p->n_blocks || p->blocks_dropped)
+		p2ps_strbuf_printf(b, "\t... and %zu more blocks (--json lists %zu of them)\n",
+		                   p->n_blocks - shown + p->blocks_dropped, p->n_blocks - shown);
 }
 
 static void finding(struct p2ps_strbuf *b, const struct p2ps_paste *p,
