@@ -19,14 +19,16 @@
 
 static void check_where(const struct p2ps_paste *p, struct p2ps_paste_where w)
 {
-	if (w.line < 0 || w.line > p->lines || w.block < -1 || (w.block >= 0 && (size_t)w.block >= p->n_blocks))
+	if (w.line < 0 || w.line > p->lines || w.block < -1 ||
+	    (w.block >= 0 && (size_t)w.block >= p->n_blocks))
 		abort();
 }
 
 static void check_paste(const struct p2ps_paste *p)
 {
 	for (size_t i = 0; i < p->n_blocks; i++)
-		if (p->blocks[i].first_line < 1 || p->blocks[i].last_line < p->blocks[i].first_line ||
+		if (p->blocks[i].first_line < 1 ||
+		    p->blocks[i].last_line < p->blocks[i].first_line ||
 		    p->blocks[i].last_line > p->lines || strchr(p->blocks[i].summary, '\n'))
 			abort();
 	for (size_t i = 0; i < p->n_devs; i++)
@@ -47,7 +49,8 @@ static void check_report(const struct p2ps_paste_report *r)
 	for (size_t i = 0; i < r->n_asks; i++)
 		if (!r->asks[i].command[0] || strchr(r->asks[i].what, '\n'))
 			abort();
-	if (r->verdict > P2PS_VERDICT_UNKNOWN || (r->verdict == P2PS_VERDICT_NOT_READY) != (r->n_causes > 0))
+	if (r->verdict > P2PS_VERDICT_UNKNOWN ||
+	    (r->verdict == P2PS_VERDICT_NOT_READY) != (r->n_causes > 0))
 		abort();
 }
 
@@ -75,8 +78,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	struct p2ps_host h;
 	struct p2ps_error err = {0};
-	struct p2ps_host_source src = {
-	        .kind = P2PS_HOST_PASTE, .path = "fuzz", .text = (const char *)data, .text_len = size};
+	struct p2ps_host_source src = {.kind = P2PS_HOST_PASTE,
+	                               .path = "fuzz",
+	                               .text = (const char *)data,
+	                               .text_len = size};
 	if (p2ps_host_load(&h, &src, &err) < 0) {
 		if ((err.code != P2PS_EINVAL && err.code != P2PS_ENOMEM) || strchr(err.msg, '\n'))
 			abort();

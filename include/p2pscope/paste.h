@@ -95,30 +95,30 @@ const char *p2ps_paste_dfact_name(enum p2ps_paste_dfact f); /* "bars", "link", .
 struct p2ps_paste_dev {
 	struct p2ps_dev d;
 	struct p2ps_paste_where from[P2PS_PD_COUNT];
-	bool ids_known;       /* numeric vendor and device ids read ([10de:2684], "Device 2684") */
-	bool vendor_known;    /* vendor known (ids or a vendor name lspci prints) */
-	bool class_known;     /* class known ([0302], or a class name lspci prints) */
-	bool in_text;         /* described by an lspci text block (not only a tree or log) */
-	int verbosity;        /* lspci text: 0 one-line listing, 1 -v, 2 -vv and more */
-	bool caps_denied;     /* "Capabilities: <access denied>" */
-	bool caps_seen;       /* some capability line was read */
-	bool ext_caps_seen;   /* an extended capability ([100+]) was read */
-	bool express_seen;    /* PCI Express capability line */
-	bool cut;             /* its lspci block ends early */
-	bool complete;        /* its lspci block ran to its natural end (driver line or next) */
-	bool from_hex;        /* config bytes from an lspci -x block */
-	bool driver_line;     /* "Kernel driver in use" read */
-	bool link_down_seen;  /* LnkSta Width x0 */
-	bool gpu_named;       /* the driver's log, nvidia-smi or CUDA calls it a GPU */
-	int iommu_faults;     /* IOMMU faults the kernel logged for it */
-	char name[160];       /* "NVIDIA Corporation AD102 [GeForce RTX 4090]" as printed */
+	bool ids_known;      /* numeric vendor and device ids read ([10de:2684], "Device 2684") */
+	bool vendor_known;   /* vendor known (ids or a vendor name lspci prints) */
+	bool class_known;    /* class known ([0302], or a class name lspci prints) */
+	bool in_text;        /* described by an lspci text block (not only a tree or log) */
+	int verbosity;       /* lspci text: 0 one-line listing, 1 -v, 2 -vv and more */
+	bool caps_denied;    /* "Capabilities: <access denied>" */
+	bool caps_seen;      /* some capability line was read */
+	bool ext_caps_seen;  /* an extended capability ([100+]) was read */
+	bool express_seen;   /* PCI Express capability line */
+	bool cut;            /* its lspci block ends early */
+	bool complete;       /* its lspci block ran to its natural end (driver line or next) */
+	bool from_hex;       /* config bytes from an lspci -x block */
+	bool driver_line;    /* "Kernel driver in use" read */
+	bool link_down_seen; /* LnkSta Width x0 */
+	bool gpu_named;      /* the driver's log, nvidia-smi or CUDA calls it a GPU */
+	int iommu_faults;    /* IOMMU faults the kernel logged for it */
+	char name[160];      /* "NVIDIA Corporation AD102 [GeForce RTX 4090]" as printed */
 };
 
 /* A GPU as nvidia-smi and CUDA number it. */
 struct p2ps_paste_gpu {
-	int smi;         /* nvidia-smi index (topo GPUn, n-th -q section), -1 unknown */
-	int cuda;        /* CUDA device ordinal, -1 unknown */
-	bool bdf_known;  /* address known (CUDA gives domain:bus:device; function 0) */
+	int smi;        /* nvidia-smi index (topo GPUn, n-th -q section), -1 unknown */
+	int cuda;       /* CUDA device ordinal, -1 unknown */
+	bool bdf_known; /* address known (CUDA gives domain:bus:device; function 0) */
 	struct p2ps_bdf bdf;
 	char name[96];   /* product name ("NVIDIA GeForce RTX 5090") */
 	bool bar1_known; /* nvidia-smi -q BAR1 Memory Usage Total */
@@ -130,7 +130,7 @@ struct p2ps_paste_gpu {
 	struct p2ps_link link_max; /* nvidia-smi -q PCIe generation / link width (0 unknown) */
 	struct p2ps_link link_cur;
 	struct p2ps_paste_where link_from;
-	int display;     /* display attached/active per nvidia-smi: 1, 0, -1 unknown */
+	int display; /* display attached/active per nvidia-smi: 1, 0, -1 unknown */
 };
 
 /* A GPU-by-GPU matrix as printed. Cells are kept as text ("NV18", "PIX", "OK", "CNS",
@@ -165,9 +165,9 @@ struct p2ps_paste_matrix {
 
 /* Lines of the kernel log that decide something. */
 enum p2ps_paste_event_kind {
-	P2PS_PE_DRIVER_LOAD = 0,    /* NVRM: loading NVIDIA UNIX [Open] Kernel Module ... VERSION */
-	P2PS_PE_STATIC_BAR1,        /* NVRM: ... Static bar1 mapped offset 0x0 size 0x... */
-	P2PS_PE_BAR1_P2P_MAPPING,   /* NVRM: ... added PCIe BAR1 P2P mapping between GPUa and GPUb */
+	P2PS_PE_DRIVER_LOAD = 0,  /* NVRM: loading NVIDIA UNIX [Open] Kernel Module ... VERSION */
+	P2PS_PE_STATIC_BAR1,      /* NVRM: ... Static bar1 mapped offset 0x0 size 0x... */
+	P2PS_PE_BAR1_P2P_MAPPING, /* NVRM: ... added PCIe BAR1 P2P mapping between GPUa and GPUb */
 	P2PS_PE_PEER_DMA_UNALIGNED, /* NVRM: The peer DMA address 0x.. is not aligned at 0x.. */
 	P2PS_PE_IOMMU_MAP_FAILED,   /* NVRM: IOMMU mapping failed from GPUa to GPUb */
 	P2PS_PE_ASSERT,             /* NVRM: nvAssertFailed: ... */
@@ -195,9 +195,9 @@ struct p2ps_paste_event {
 
 /* What CUDA's samples said. */
 struct p2ps_paste_cuda {
-	char test[48];  /* "p2pBandwidthLatencyTest", "simpleP2P", "nccl-tests" */
-	int result;     /* 1 passed, 0 failed, -1 not in the paste */
-	bool waived;    /* simpleP2P: "waiving test" (no peer access) */
+	char test[48]; /* "p2pBandwidthLatencyTest", "simpleP2P", "nccl-tests" */
+	int result;    /* 1 passed, 0 failed, -1 not in the paste */
+	bool waived;   /* simpleP2P: "waiving test" (no peer access) */
 	int verify_errors;
 	struct p2ps_paste_where first_error;
 	char first_error_text[128];
@@ -211,16 +211,16 @@ struct p2ps_paste_host {
 	bool cmdline_known;
 	char cmdline[1024];
 	struct p2ps_paste_where cmdline_from;
-	bool iommu_known;   /* whether an IOMMU translates is known (groups listed or logged) */
-	bool iommu_present; /* valid when iommu_known */
+	bool iommu_known;    /* whether an IOMMU translates is known (groups listed or logged) */
+	bool iommu_present;  /* valid when iommu_known */
 	char iommu_kind[16]; /* "intel", "amd", "" */
 	struct p2ps_paste_where iommu_from;
-	int iommu_groups;           /* distinct groups listed, -1 no listing */
-	char default_domain[16];    /* "DMA", "identity" from the kernel log, "" */
-	char driver_version[64];    /* NVIDIA driver version (NVRM load line, nvidia-smi -q) */
+	int iommu_groups;        /* distinct groups listed, -1 no listing */
+	char default_domain[16]; /* "DMA", "identity" from the kernel log, "" */
+	char driver_version[64]; /* NVIDIA driver version (NVRM load line, nvidia-smi -q) */
 	struct p2ps_paste_where driver_from;
-	int driver_open;            /* 1 open kernel modules, 0 proprietary, -1 unknown */
-	bool vm;                    /* the log names a hypervisor */
+	int driver_open; /* 1 open kernel modules, 0 proprietary, -1 unknown */
+	bool vm;         /* the log names a hypervisor */
 	char hypervisor[32];
 };
 

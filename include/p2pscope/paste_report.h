@@ -62,7 +62,7 @@ struct p2ps_paste_finding {
 /* One GPU pair as every source in the paste sees it. GPUs are numbered as nvidia-smi
  * numbers them where the paste allows (else by CUDA ordinal, else by address order). */
 struct p2ps_paste_pair {
-	char a[40], b[40];  /* "GPU0 0000:01:00.0", "GPU3 (no address)" */
+	char a[40], b[40];            /* "GPU0 0000:01:00.0", "GPU3 (no address)" */
 	const struct p2ps_pair *ours; /* the analysis' pair, NULL when an address is missing */
 	char topo[P2PS_PASTE_CELL];   /* nvidia-smi topo -m, "" */
 	char p2p_ab[P2PS_PASTE_CELL]; /* nvidia-smi topo -p2p, a->b and b->a, "" */

@@ -593,10 +593,9 @@ static void gpu_bar1(struct ctx *c, struct p2ps_gpu_report *g, int gi)
 	if (bar->size_known) {
 		g->bar1_size_known = true;
 		g->bar1_size = bar->size;
-		g->bar1_size_source =
-		        c->host->kind == P2PS_HOST_LSPCI_DUMP ? "ReBAR control"
-		        : c->host->kind == P2PS_HOST_PASTE    ? "lspci"
-		                                              : "resource";
+		g->bar1_size_source = c->host->kind == P2PS_HOST_LSPCI_DUMP ? "ReBAR control"
+		                      : c->host->kind == P2PS_HOST_PASTE    ? "lspci"
+		                                                            : "resource";
 	} else if (g->rebar_entry >= 0) {
 		g->bar1_size_known = true;
 		g->bar1_size = p2ps_rebar_size_bytes(d->rebar.e[g->rebar_entry].current);

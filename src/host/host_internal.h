@@ -11,7 +11,7 @@
 extern const struct p2ps_host_backend p2ps_host_backend_sysfs;
 extern const struct p2ps_host_backend p2ps_host_backend_snapshot;
 extern const struct p2ps_host_backend p2ps_host_backend_lspci_dump;
-extern const struct p2ps_host_backend p2ps_host_backend_vfio; /* vfio_backend.c (issue 5) */
+extern const struct p2ps_host_backend p2ps_host_backend_vfio;  /* vfio_backend.c (issue 5) */
 extern const struct p2ps_host_backend p2ps_host_backend_paste; /* src/paste/paste_host.c */
 
 /* Records why a fact is unknown (printf-style). */

@@ -486,7 +486,8 @@ int p2ps_render_text(const struct p2ps_analysis *a, const struct p2ps_render_opt
 		break;
 	case P2PS_HOST_VFIO: p2ps_strbuf_puts(b, "VFIO devices"); break;
 	case P2PS_HOST_PASTE:
-		p2ps_strbuf_printf(b, "paste %s (facts as pasted; the rest unknown)", h->source_path);
+		p2ps_strbuf_printf(b, "paste %s (facts as pasted; the rest unknown)",
+		                   h->source_path);
 		break;
 	}
 	if (h->hostname[0])

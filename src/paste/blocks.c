@@ -14,7 +14,7 @@
 
 struct finder {
 	struct pctx *c;
-	int kind;       /* open block's enum p2ps_paste_kind, -1 none */
+	int kind; /* open block's enum p2ps_paste_kind, -1 none */
 	struct pl_span span;
 	enum pt_class prev; /* class of the open block's last non-blank line */
 	char command[128];  /* pending command for the next block */
@@ -152,6 +152,7 @@ static void feed(struct finder *f, const struct pl_line *l, int *blank_end)
 		cls = PT_KERNEL;
 	f->blank_gap = false;
 	f->prev_len = l->n;
+	*blank_end = l->no;
 	if (f->want_cmdline && cls != PT_COMMAND && cls != PT_FENCE) {
 		f->want_cmdline = false;
 		open_block(f, P2PS_PASTE_CMDLINE, l, PT_CMDLINE);
@@ -172,7 +173,6 @@ static void feed(struct finder *f, const struct pl_line *l, int *blank_end)
 	} else {
 		open_block(f, k, l, cls);
 	}
-	*blank_end = l->no;
 }
 
 int pt_find_blocks(struct pctx *c, char *text, int lines)

@@ -26,8 +26,8 @@ static bool is_sep(const char *t)
 
 static bool is_ellipsis(const char *t)
 {
-	static const char *const marks[] = {"[...]", "...", "[excerpt", "<snip>", "[snip", "(...)",
-	                                    "[remaining", "[truncated", "…"};
+	static const char *const marks[] = {"[...]", "...",        "[excerpt",   "<snip>", "[snip",
+	                                    "(...)", "[remaining", "[truncated", "…"};
 	if (!any_prefix(t, marks, sizeof(marks) / sizeof(marks[0])))
 		return false;
 	/* "..." alone or a bracketed note; not a sentence that starts with dots. */
@@ -47,9 +47,9 @@ static bool is_kernel(const char *s, enum pt_class prev)
 	const char *k = strstr(s, " kernel: ");
 	if (k && k - s < 80 && isalnum((unsigned char)s[0]))
 		return true;
-	static const char *const tags[] = {"NVRM: ",    "nvidia-nvlink: ", "pci 0000:", "pci_bus 0",
-	                                   "AMD-Vi: ",  "DMAR: ",          "DMAR-IR: ", "iommu: ",
-	                                   "nvidia-modeset: "};
+	static const char *const tags[] = {
+	        "NVRM: ", "nvidia-nvlink: ", "pci 0000:", "pci_bus 0",       "AMD-Vi: ",
+	        "DMAR: ", "DMAR-IR: ",       "iommu: ",   "nvidia-modeset: "};
 	if (any_prefix(s, tags, sizeof(tags) / sizeof(tags[0])))
 		return true;
 	if (pt_starts(s, "nvidia ") && isdigit((unsigned char)s[7]))
@@ -65,7 +65,7 @@ static bool is_kernel(const char *s, enum pt_class prev)
 static bool is_hex_row(const char *s)
 {
 	size_t n = 0;
-	while (isxdigit((unsigned char)s[n]) && n < 4)
+	while (n < 4 && isxdigit((unsigned char)s[n]))
 		n++;
 	if (n < 2 || s[n] != ':')
 		return false;
@@ -165,9 +165,10 @@ static bool is_cuda(const char *t, enum pt_class prev)
 		return true;
 	if (prev != PT_CUDA)
 		return false;
-	/* Matrix headers and rows of the sample: "D\D 0 1", "GPU 0 1", "CPU 0 1", "0 2.07 14.31". */
-	if (pt_starts(t, "D\\D") || ((pt_starts(t, "GPU") || pt_starts(t, "CPU")) &&
-	                             (t[3] == ' ' || t[3] == '\t')))
+	/* Matrix headers and rows of the sample: "D\D 0 1", "GPU 0 1", "CPU 0 1", "0 2.07 14.31".
+	 */
+	if (pt_starts(t, "D\\D") ||
+	    ((pt_starts(t, "GPU") || pt_starts(t, "CPU")) && (t[3] == ' ' || t[3] == '\t')))
 		return true;
 	return strspn(t, "0123456789. \t") == strlen(t);
 }
@@ -211,12 +212,9 @@ static bool is_legend(const char *t, enum pt_class prev)
 static bool is_smi_q(const char *s, enum pt_class prev)
 {
 	const char *t = pt_skip_ws(s);
-	static const char *const marks[] = {"==============NVSMI LOG",
-	                                    "Driver Version ",
-	                                    "Attached GPUs ",
-	                                    "BAR1 Memory Usage",
-	                                    "FB Memory Usage",
-	                                    "CUDA Version "};
+	static const char *const marks[] = {"==============NVSMI LOG", "Driver Version ",
+	                                    "Attached GPUs ",          "BAR1 Memory Usage",
+	                                    "FB Memory Usage",         "CUDA Version "};
 	if (any_prefix(t, marks, sizeof(marks) / sizeof(marks[0])))
 		return true;
 	struct p2ps_bdf b;
@@ -234,9 +232,9 @@ static bool is_cmdline(const char *t)
 		return true;
 	int tokens = 0, eq = 0;
 	bool key = false;
-	static const char *const keys[] = {"root=", "console=", "iommu=", "intel_iommu=",
-	                                   "amd_iommu=", "pci=", "mitigations=", "rdinit=",
-	                                   "init="};
+	static const char *const keys[] = {
+	        "root=", "console=",     "iommu=",  "intel_iommu=", "amd_iommu=",
+	        "pci=",  "mitigations=", "rdinit=", "init="};
 	for (const char *p = t; *p;) {
 		const char *e = p + strcspn(p, " ");
 		tokens++;
@@ -257,9 +255,10 @@ static bool is_lspci_detail(const char *s, enum pt_class prev)
 	const char *t = pt_skip_ws(s);
 	if (t != s && (prev == PT_LSPCI_DEV || prev == PT_LSPCI_DETAIL || prev == PT_HEX))
 		return true;
-	static const char *const marks[] = {"BAR ",     "Region ",  "LnkSta:", "LnkCap:",
-	                                    "ACSCtl:",  "ACSCap:",  "Capabilities: [",
-	                                    "Kernel driver in use:", "Memory at ", "Express ("};
+	static const char *const marks[] = {
+	        "BAR ",       "Region ",  "LnkSta:",         "LnkCap:",
+	        "ACSCtl:",    "ACSCap:",  "Capabilities: [", "Kernel driver in use:",
+	        "Memory at ", "Express ("};
 	if (!any_prefix(t, marks, sizeof(marks) / sizeof(marks[0])))
 		return false;
 	return !pt_starts(t, "BAR ") || strstr(t, "current size:");
@@ -273,7 +272,8 @@ enum pt_class pt_classify(const char *s, enum pt_class prev)
 	if (pt_starts(t, "```") || pt_starts(t, "~~~"))
 		return PT_FENCE;
 	if (is_sep(t))
-		return (!strcmp(t, "--") && (prev == PT_SMI_Q || prev == PT_KERNEL)) ? prev : PT_SEP;
+		return (!strcmp(t, "--") && (prev == PT_SMI_Q || prev == PT_KERNEL)) ? prev
+		                                                                     : PT_SEP;
 	if (is_ellipsis(t))
 		return PT_ELLIPSIS;
 	if (pt_command(s))

@@ -107,8 +107,8 @@ static const struct p2ps_nvidia_chip *chip_by_board(const char *s)
 	size_t best_len = 0;
 	for (size_t i = 0; i < gmmu_chip_count(); i++) {
 		const struct gmmu_chip *g = gmmu_chip_at(i);
-		const char *e = g->examples;
-		while (e && *e) {
+		const char *e = g->examples ? g->examples : "";
+		while (*e) {
 			char board[64];
 			size_t k = strcspn(e, ",");
 			if (k < sizeof(board)) {

@@ -123,8 +123,8 @@ static void q_section(struct q_state *q, int level, const char *t, int no)
 		start(q, no);
 }
 
-void p2ps_nvsmi_q_read(const char *text, size_t len, p2ps_nvsmi_rec_fn fn, void *arg,
-                       char *driver, size_t size)
+void p2ps_nvsmi_q_read(const char *text, size_t len, p2ps_nvsmi_rec_fn fn, void *arg, char *driver,
+                       size_t size)
 {
 	struct q_state *q = calloc(1, sizeof(*q));
 	if (!q)
@@ -228,14 +228,15 @@ static void row(struct p2ps_nvsmi_matrix *m, char **tok, int n, int i)
 {
 	if (i < 0 || i >= m->n) {
 		if (!m->ragged)
-			snprintf(m->why, sizeof(m->why), "row GPU%d outside the %d columns", i, m->n);
+			snprintf(m->why, sizeof(m->why), "row GPU%d outside the %d columns", i,
+			         m->n);
 		m->ragged = true;
 		return;
 	}
 	int cells = n - 1 < m->n ? n - 1 : m->n;
 	if (cells < m->n && !m->ragged) {
-		snprintf(m->why, sizeof(m->why), "row GPU%d has %d cells, the header %d GPU columns",
-		         i, cells, m->n);
+		snprintf(m->why, sizeof(m->why),
+		         "row GPU%d has %d cells, the header %d GPU columns", i, cells, m->n);
 		m->ragged = true;
 	}
 	for (int j = 0; j < cells; j++) {

@@ -15,15 +15,15 @@
 /* One GPU section of nvidia-smi -q (or, for grep'd output, one run of its lines). Line
  * numbers are 0-based offsets from the first line of the text. */
 struct p2ps_nvsmi_rec {
-	int index;        /* section order: nvidia-smi's GPU index */
-	bool bdf_known;   /* "GPU 00000000:01:00.0" or "Bus Id" */
+	int index;      /* section order: nvidia-smi's GPU index */
+	bool bdf_known; /* "GPU 00000000:01:00.0" or "Bus Id" */
 	struct p2ps_bdf bdf;
 	int line;         /* the section line (or first line of the run) */
 	char product[96]; /* Product Name */
 	bool fb_known;    /* FB Memory Usage / Total */
 	uint64_t fb;
 	int fb_line;
-	bool bar1_known;  /* BAR1 Memory Usage / Total */
+	bool bar1_known; /* BAR1 Memory Usage / Total */
 	uint64_t bar1;
 	int bar1_line;
 	struct p2ps_link link_max; /* PCIe Generation / Link Width, Max and Current */
@@ -36,8 +36,8 @@ typedef void (*p2ps_nvsmi_rec_fn)(void *arg, const struct p2ps_nvsmi_rec *r);
 
 /* Reads nvidia-smi -q text, calling fn once per GPU. driver (size bytes, may be NULL)
  * receives "Driver Version". Linear; never fails (unknown lines are skipped). */
-void p2ps_nvsmi_q_read(const char *text, size_t len, p2ps_nvsmi_rec_fn fn, void *arg,
-                       char *driver, size_t size);
+void p2ps_nvsmi_q_read(const char *text, size_t len, p2ps_nvsmi_rec_fn fn, void *arg, char *driver,
+                       size_t size);
 
 #define P2PS_NVSMI_CELL     12
 #define P2PS_NVSMI_MAX_GPUS 64 /* columns a matrix may have */
@@ -48,10 +48,10 @@ struct p2ps_nvsmi_matrix {
 	char (*cell)[P2PS_NVSMI_CELL]; /* n*n, malloc'ed; free() it */
 	int rows;                      /* GPU rows read */
 	int header_line;               /* 0-based line of the header, -1 none */
-	bool ragged;    /* a row had fewer cells than the header has GPU columns, or an
-	                 * index outside it */
-	bool p2p;       /* the cells are -p2p statuses (OK, CNS, GNS, TNS, NS, DR, U) */
-	char why[96];   /* first problem found, "" if none */
+	bool ragged;  /* a row had fewer cells than the header has GPU columns, or an
+	               * index outside it */
+	bool p2p;     /* the cells are -p2p statuses (OK, CNS, GNS, TNS, NS, DR, U) */
+	char why[96]; /* first problem found, "" if none */
 };
 
 /* Reads the first matrix of text. Returns 0 with *m filled (m->n == 0 when no header was

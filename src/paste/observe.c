@@ -99,10 +99,12 @@ const char *po_gpu_label(const struct octx *c, const struct p2ps_bdf *b, char *b
 const char *po_iommu_fix(const char *kind)
 {
 	if (!strcmp(kind, "intel"))
-		return "boot with intel_iommu=on iommu=pt (pass-through) or intel_iommu=off, or disable "
+		return "boot with intel_iommu=on iommu=pt (pass-through) or intel_iommu=off, or "
+		       "disable "
 		       "VT-d in the firmware setup";
 	if (!strcmp(kind, "amd"))
-		return "boot with iommu=pt (pass-through) or amd_iommu=off, or disable AMD-Vi/IOMMU in "
+		return "boot with iommu=pt (pass-through) or amd_iommu=off, or disable "
+		       "AMD-Vi/IOMMU in "
 		       "the firmware setup";
 	return "boot with iommu=pt (or iommu.passthrough=1), or turn the IOMMU off";
 }
@@ -128,30 +130,36 @@ static void driver_findings(struct octx *c)
 		       : h->driver_open == 0 ? " (proprietary kernel module: the BAR1-P2P patches "
 		                               "modify the open one)"
 		                             : "",
-		       strstr(h->driver_version, "p2p") ? "; the version names a P2P-patched build" : "");
+		       strstr(h->driver_version, "p2p") ? "; the version names a P2P-patched build"
+		                                        : "");
 	const struct p2ps_paste_event *st = first(p, P2PS_PE_STATIC_BAR1);
 	const struct p2ps_paste_event *mp = first(p, P2PS_PE_BAR1_P2P_MAPPING);
 	char s[32];
 	if (st || mp)
 		po_add(c, P2PS_PF_BAR1_P2P_PATH, P2PS_SEV_INFO, (st ? st : mp)->from,
-		       "the driver takes the BAR1-P2P path: %s%s%s%s", st ? "static BAR1 mapping of " : "",
+		       "the driver takes the BAR1-P2P path: %s%s%s%s",
+		       st ? "static BAR1 mapping of " : "",
 		       st ? p2ps_size_format(st->b, s, sizeof(s)) : "",
 		       st && mp ? " logged, and " : (st ? " logged" : ""),
 		       mp ? "BAR1 P2P mappings added between GPUs (NVRM's instance numbers)" : "");
 	const struct p2ps_paste_event *un = first(p, P2PS_PE_PEER_DMA_UNALIGNED);
 	if (un) {
 		const struct p2ps_paste_event *mf = first(p, P2PS_PE_IOMMU_MAP_FAILED);
-		struct p2ps_paste_finding *f = po_add(
-		        c, P2PS_PF_PEER_DMA_UNALIGNED, P2PS_SEV_BLOCKER, un->from,
-		        "the driver refused the static BAR1 peer mapping: peer DMA address 0x%llx is not "
-		        "aligned to 0x%llx (%s)%s; the peer's BAR1 base plus the driver's reserved offset "
-		        "misses the alignment its check demands",
-		        (unsigned long long)un->a, (unsigned long long)un->b,
-		        p2ps_size_format(un->b, s, sizeof(s)),
-		        mf ? ", then \"IOMMU mapping failed\" (NVRM's name for the peer mapping; it fails "
-		             "with the IOMMU off too)"
-		           : "");
-		po_fix(f, "a driver change, not a BIOS, IOMMU or ACS setting: relax the alignment check of "
+		struct p2ps_paste_finding *f =
+		        po_add(c, P2PS_PF_PEER_DMA_UNALIGNED, P2PS_SEV_BLOCKER, un->from,
+		               "the driver refused the static BAR1 peer mapping: peer DMA address "
+		               "0x%llx is not "
+		               "aligned to 0x%llx (%s)%s; the peer's BAR1 base plus the driver's "
+		               "reserved offset "
+		               "misses the alignment its check demands",
+		               (unsigned long long)un->a, (unsigned long long)un->b,
+		               p2ps_size_format(un->b, s, sizeof(s)),
+		               mf ? ", then \"IOMMU mapping failed\" (NVRM's name for the peer "
+		                    "mapping; it fails "
+		                    "with the IOMMU off too)"
+		                  : "");
+		po_fix(f, "a driver change, not a BIOS, IOMMU or ACS setting: relax the alignment "
+		          "check of "
 		          "the static BAR1 peer mapping (_kbusCreateStaticBar1IOMMUMapping; "
 		          "tinygrad/open-gpu-kernel-modules PR #48 turns it into a warning)");
 	}
@@ -161,7 +169,8 @@ static void driver_findings(struct octx *c)
 		       "%d driver assertion%s failed, first: %s%s", p->event_count[P2PS_PE_ASSERT],
 		       p->event_count[P2PS_PE_ASSERT] == 1 ? "" : "s", as->text,
 		       strstr(as->text, "pField")
-		               ? " (a value too wide for its page-table field: a release build writes "
+		               ? " (a value too wide for its page-table field: a release build "
+		                 "writes "
 		                 "it anyway and the high bits spill into the neighbouring fields)"
 		               : "");
 }
@@ -183,10 +192,12 @@ static void iommu_faults(struct octx *c)
 		struct p2ps_paste_finding *f = po_add(
 		        c, P2PS_PF_IOMMU_FAULT, P2PS_SEV_BLOCKER,
 		        ev ? ev->from : (struct p2ps_paste_where){-1, 0},
-		        "the %s IOMMU faulted %d DMA access%s of %s (first at 0x%llx): it translates "
+		        "the %s IOMMU faulted %d DMA access%s of %s (first at 0x%llx): it "
+		        "translates "
 		        "this device's DMA, so peer writes to another GPU's BAR are not mapped",
 		        ev && !strcmp(ev->detail, "amd") ? "AMD" : "Intel", pd->iommu_faults,
-		        pd->iommu_faults == 1 ? "" : "es", po_gpu_label(c, &pd->d.bdf, lbl, sizeof(lbl)),
+		        pd->iommu_faults == 1 ? "" : "es",
+		        po_gpu_label(c, &pd->d.bdf, lbl, sizeof(lbl)),
 		        ev ? (unsigned long long)ev->a : 0ull);
 		po_fix(f, "%s", po_iommu_fix(ev ? ev->detail : ""));
 	}
@@ -198,11 +209,12 @@ static void kernel_bars(struct octx *c)
 		const struct p2ps_paste_event *ev = &c->p->events[i];
 		if (ev->kind != P2PS_PE_BAR1_INVALID)
 			continue;
-		struct p2ps_paste_finding *f = po_add(c, P2PS_PF_BAR_UNASSIGNABLE, P2PS_SEV_BLOCKER,
-		                                      ev->from, "no address space for a GPU BAR: %s",
-		                                      ev->text);
-		po_fix(f, "enable 'Above 4G Decoding' (and 'Resizable BAR') in the firmware setup; if "
-		          "it is on, boot with pci=realloc");
+		struct p2ps_paste_finding *f =
+		        po_add(c, P2PS_PF_BAR_UNASSIGNABLE, P2PS_SEV_BLOCKER, ev->from,
+		               "no address space for a GPU BAR: %s", ev->text);
+		po_fix(f,
+		       "enable 'Above 4G Decoding' (and 'Resizable BAR') in the firmware setup; if "
+		       "it is on, boot with pci=realloc");
 	}
 }
 

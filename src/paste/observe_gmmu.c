@@ -37,13 +37,14 @@ static void smear(const struct gmmu_format *f, const char *chip, char *buf, size
 	const uint64_t w[2] = {res.pte, 0};
 	uint64_t k = gmmu_field_get(kind, w);
 	const char *name = gmmu_field_value_name(kind, k, true);
-	snprintf(buf, size,
-	         ". libgmmu (%s, %s): NVRM's invalid peer id 0xffffffff does not fit the %u-bit "
-	         "%s (%u:%u); a release build writes the rest into its 32-bit word, so KIND becomes "
-	         "0x%llx, %s%s",
-	         chip, f->name, gmmu_field_width(peer), peer->name, peer->hi, peer->lo,
-	         (unsigned long long)k, name ? "kind " : "a kind this GPU does not have",
-	         name ? name : "");
+	snprintf(
+	        buf, size,
+	        ". libgmmu (%s, %s): NVRM's invalid peer id 0xffffffff does not fit the %u-bit "
+	        "%s (%u:%u); a release build writes the rest into its 32-bit word, so KIND becomes "
+	        "0x%llx, %s%s",
+	        chip, f->name, gmmu_field_width(peer), peer->name, peer->hi, peer->lo,
+	        (unsigned long long)k, name ? "kind " : "a kind this GPU does not have",
+	        name ? name : "");
 }
 
 void po_gmmu_fault(struct octx *c, const struct p2ps_paste_event *ev)
@@ -59,26 +60,28 @@ void po_gmmu_fault(struct octx *c, const struct p2ps_paste_event *ev)
 	bool peer = p->event_count[P2PS_PE_BAR1_P2P_MAPPING] > 0;
 	bool kind = !strncmp(ev->detail, "UNSUPPORTED_KIND", 16);
 	const struct p2ps_dev *d = ev->bdf_known ? p2ps_host_find(c->h, &ev->bdf) : NULL;
-	const struct gmmu_format *f =
-	        d && d->chip ? p2ps_nvidia_chip_gmmu(d->chip->chip) : NULL;
+	const struct gmmu_format *f = d && d->chip ? p2ps_nvidia_chip_gmmu(d->chip->chip) : NULL;
 	char dec[320] = "";
 	if (kind && f)
 		smear(f, d->chip->chip, dec, sizeof(dec));
 	else if (kind)
-		snprintf(dec, sizeof(dec), "; the decode needs the GPU's chip, which the paste does "
-		                           "not name (lspci -nn does)");
-	struct p2ps_paste_finding *x = po_add(
-	        c, P2PS_PF_MMU_FAULT, peer || kind ? P2PS_SEV_BLOCKER : P2PS_SEV_WARNING, ev->from,
-	        "Xid 31 MMU fault on %s (%s at 0x%llx)%s%s", who, ev->detail[0] ? ev->detail : "fault",
-	        (unsigned long long)ev->b, peer ? " after the driver added BAR1 P2P mappings" : "",
-	        kind && peer ? ": the peer-id smear" : "");
+		snprintf(dec, sizeof(dec),
+		         "; the decode needs the GPU's chip, which the paste does "
+		         "not name (lspci -nn does)");
+	struct p2ps_paste_finding *x =
+	        po_add(c, P2PS_PF_MMU_FAULT, peer || kind ? P2PS_SEV_BLOCKER : P2PS_SEV_WARNING,
+	               ev->from, "Xid 31 MMU fault on %s (%s at 0x%llx)%s%s", who,
+	               ev->detail[0] ? ev->detail : "fault", (unsigned long long)ev->b,
+	               peer ? " after the driver added BAR1 P2P mappings" : "",
+	               kind && peer ? ": the peer-id smear" : "");
 	if (x) {
 		size_t n = strlen(x->text);
 		snprintf(x->text + n, sizeof(x->text) - n, "%s", dec);
 	}
 	if (kind)
 		po_fix(x,
-		       "use a BAR1-P2P driver that writes peer entries as SYS_NONCOH with the peer's BAR1 "
+		       "use a BAR1-P2P driver that writes peer entries as SYS_NONCOH with the "
+		       "peer's BAR1 "
 		       "bus address and no peer id (the tinygrad/aikitoria patch); `pte-decode p2p "
 		       "--chip %s --mode bar1` prints the entry it should write",
 		       d && d->chip ? d->chip->chip : "CHIP");

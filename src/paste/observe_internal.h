@@ -32,12 +32,12 @@ const char *po_gpu_label(const struct octx *c, const struct p2ps_bdf *b, char *b
 /* The IOMMU fix for the host's IOMMU kind (as the analysis prints it). */
 const char *po_iommu_fix(const char *kind);
 
-void po_kernel(struct octx *c);  /* NVRM, IOMMU and PCI-core lines */
+void po_kernel(struct octx *c); /* NVRM, IOMMU and PCI-core lines */
 void po_gmmu_fault(struct octx *c, const struct p2ps_paste_event *ev); /* Xid 31 */
-void po_devices(struct octx *c); /* capabilities denied, Resizable BAR ceilings */
+void po_devices(struct octx *c);    /* capabilities denied, Resizable BAR ceilings */
 void po_nvidia_smi(struct octx *c); /* topo -m and topo -p2p */
-void po_cuda(struct octx *c);    /* peer access, bandwidth, verification */
-int po_pairs(struct octx *c);    /* the per-pair table and its disagreements */
-void po_verdict(struct octx *c); /* causes, verdict, what to send next */
+void po_cuda(struct octx *c);       /* peer access, bandwidth, verification */
+int po_pairs(struct octx *c);       /* the per-pair table and its disagreements */
+void po_verdict(struct octx *c);    /* causes, verdict, what to send next */
 
 #endif

@@ -9,7 +9,7 @@
 #include "observe_internal.h"
 
 struct ugpu {
-	int gi;       /* analysis GPU index, -1 */
+	int gi; /* analysis GPU index, -1 */
 	int smi, cuda;
 	char label[40];
 };
@@ -24,7 +24,8 @@ static int unified(const struct octx *c, struct ugpu *u, int max)
 		struct ugpu *x = &u[n++];
 		*x = (struct ugpu){(int)gi, -1, -1, ""};
 		for (size_t k = 0; k < c->p->n_gpus; k++)
-			if (c->p->gpus[k].bdf_known && p2ps_bdf_equal(&c->p->gpus[k].bdf, &d->bdf)) {
+			if (c->p->gpus[k].bdf_known &&
+			    p2ps_bdf_equal(&c->p->gpus[k].bdf, &d->bdf)) {
 				x->smi = c->p->gpus[k].smi;
 				x->cuda = c->p->gpus[k].cuda;
 			}
@@ -35,8 +36,8 @@ static int unified(const struct octx *c, struct ugpu *u, int max)
 		if (g->bdf_known)
 			continue;
 		u[n] = (struct ugpu){-1, g->smi, g->cuda, ""};
-		snprintf(u[n].label, sizeof(u[n].label), "%s%d (no address)", g->smi >= 0 ? "GPU" : "CUDA",
-		         g->smi >= 0 ? g->smi : g->cuda);
+		snprintf(u[n].label, sizeof(u[n].label), "%s%d (no address)",
+		         g->smi >= 0 ? "GPU" : "CUDA", g->smi >= 0 ? g->smi : g->cuda);
 		n++;
 	}
 	return n;
@@ -75,7 +76,8 @@ static void disagreement(struct p2ps_paste_pair *x)
 		         "measured it");
 	else if (ok && cannot)
 		snprintf(x->note, sizeof(x->note),
-		         "nvidia-smi reports OK but CUDA cannot access the peer: topo -p2p checks the "
+		         "nvidia-smi reports OK but CUDA cannot access the peer: topo -p2p checks "
+		         "the "
 		         "chipset and the GPU, not whether the driver maps this pair");
 	else if (not_ok && can)
 		snprintf(x->note, sizeof(x->note),
@@ -119,8 +121,8 @@ int po_pairs(struct octx *c)
 			struct p2ps_paste_pair *x = &c->r->pairs[c->r->n_pairs];
 			fill(c, x, &u[i], &u[j]);
 			/* A pair only the analysis speaks about is in its own pair list already. */
-			bool any = x->topo[0] || x->p2p_ab[0] || x->cuda_ab >= 0 || x->cuda_ba >= 0 ||
-			           x->bw_on > 0 || x->bw_off > 0;
+			bool any = x->topo[0] || x->p2p_ab[0] || x->cuda_ab >= 0 ||
+			           x->cuda_ba >= 0 || x->bw_on > 0 || x->bw_off > 0;
 			if (!any)
 				continue;
 			c->r->n_pairs++;

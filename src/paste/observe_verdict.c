@@ -39,7 +39,8 @@ static void iommu_asks(struct octx *c)
 {
 	if (c->h->iommu.known && c->h->iommu.present) {
 		po_ask(c, "cat /sys/kernel/iommu_groups/*/type",
-		       "whether the IOMMU translates the GPUs' DMA (DMA, DMA-FQ) or passes it through "
+		       "whether the IOMMU translates the GPUs' DMA (DMA, DMA-FQ) or passes it "
+		       "through "
 		       "(identity)");
 		return;
 	}
@@ -60,7 +61,8 @@ static void ask_for(struct octx *c, const struct p2ps_reason *x, struct lists *l
 		break;
 	case P2PS_R_VRAM_UNKNOWN:
 	case P2PS_R_BAR1_NOT_MAXIMAL:
-		po_ask(c, "nvidia-smi -q -d MEMORY", "VRAM (FB Memory Usage) and BAR1 of every GPU");
+		po_ask(c, "nvidia-smi -q -d MEMORY",
+		       "VRAM (FB Memory Usage) and BAR1 of every GPU");
 		break;
 	case P2PS_R_IOMMU_UNKNOWN: iommu_asks(c); break;
 	case P2PS_R_ACS_UNKNOWN:
@@ -81,9 +83,10 @@ static void from_analysis(struct octx *c, struct lists *lists, bool *unknown)
 {
 	const struct p2ps_analysis *a = c->a;
 	for (size_t k = 0; k <= a->n_gpus + a->n_pairs; k++) {
-		const struct p2ps_reasons *r = k < a->n_gpus                ? &a->gpus[k].reasons
-		                               : k < a->n_gpus + a->n_pairs ? &a->pairs[k - a->n_gpus].reasons
-		                                                            : &a->host_reasons;
+		const struct p2ps_reasons *r = k < a->n_gpus ? &a->gpus[k].reasons
+		                               : k < a->n_gpus + a->n_pairs
+		                                       ? &a->pairs[k - a->n_gpus].reasons
+		                                       : &a->host_reasons;
 		for (size_t i = 0; i < r->n; i++) {
 			const struct p2ps_reason *x = &r->v[i];
 			if (x->sev == P2PS_SEV_BLOCKER)
@@ -105,7 +108,8 @@ static void no_pairs(struct octx *c, struct lists *lists)
 		return;
 	for (size_t i = 0; i < c->h->n_devs; i++) {
 		const struct p2ps_dev *br = &c->h->devs[i];
-		if (p2ps_dev_is_bridge(br) && !br->acs.present && p2ps_dev_unknown(br, P2PS_FACT_ACS))
+		if (p2ps_dev_is_bridge(br) && !br->acs.present &&
+		    p2ps_dev_unknown(br, P2PS_FACT_ACS))
 			add_bdf(lists->acs, sizeof(lists->acs), br->bdf_str);
 	}
 	if (!lists->acs[0] && a->n_gpus == 1)
@@ -120,7 +124,8 @@ static void no_pairs(struct octx *c, struct lists *lists)
 		iommu_asks(c);
 	for (size_t gi = 0; gi < a->n_gpus; gi++)
 		if (p2ps_dev_unknown(&c->h->devs[a->gpus[gi].dev_idx], P2PS_FACT_PARENT))
-			po_ask(c, "lspci -tv", "how the GPUs hang off PCIe switches and root ports");
+			po_ask(c, "lspci -tv",
+			       "how the GPUs hang off PCIe switches and root ports");
 }
 
 /* Asks only a paste needs: addresses of nvidia-smi's GPUs, the driver's log, CUDA's data. */
@@ -142,12 +147,15 @@ static void paste_asks(struct octx *c)
 	            p->event_count[P2PS_PE_BAR1_P2P_MAPPING];
 	if (c->r->verdict != P2PS_VERDICT_NOT_READY && (c->a->n_gpus || p->n_gpus) && !nvrm)
 		po_ask(c, "sudo dmesg | grep NVRM",
-		       "which driver runs and whether it maps BAR1 statically on every GPU (a GPU that "
+		       "which driver runs and whether it maps BAR1 statically on every GPU (a GPU "
+		       "that "
 		       "drives a display loses its static BAR1 mapping)");
-	bool measured = p->m[P2PS_PM_BW_UNI_ON].present || p->cuda.verify_errors || p->cuda.result >= 0;
+	bool measured =
+	        p->m[P2PS_PM_BW_UNI_ON].present || p->cuda.verify_errors || p->cuda.result >= 0;
 	if (can && !measured) {
 		po_ask(c, "./p2pBandwidthLatencyTest",
-		       "the whole output: its P2P=Enabled matrices show whether peer copies beat host "
+		       "the whole output: its P2P=Enabled matrices show whether peer copies beat "
+		       "host "
 		       "copies");
 		po_ask(c, "./simpleP2P", "whether peer copies deliver the right data");
 		po_ask(c, "nvidia-smi --query-gpu=index,pci.bus_id,display_active --format=csv",
@@ -161,11 +169,13 @@ static void paste_asks(struct octx *c)
 	}
 	if (gns)
 		po_ask(c, "cat /proc/driver/nvidia/version",
-		       "which driver is loaded (the P2P-patched builds are open kernel modules of a "
+		       "which driver is loaded (the P2P-patched builds are open kernel modules of "
+		       "a "
 		       "named release)");
 	if (cns) {
 		po_ask(c, "lspci -tv", "how the GPUs hang off PCIe switches and root ports");
-		po_ask(c, "lspci -nn | grep -i 'host bridge'", "the root complex the driver checked");
+		po_ask(c, "lspci -nn | grep -i 'host bridge'",
+		       "the root complex the driver checked");
 		po_ask(c, "systemd-detect-virt", "whether this is a virtual machine");
 	}
 }
@@ -178,8 +188,8 @@ static void lspci_asks(struct octx *c, const struct lists *l)
 	char cmd[256];
 	if (l->bar1[0] && l->acs[0]) {
 		po_ask(c, "sudo lspci -vvv",
-		       "BAR1 sizes (the Region lines) of %s and ACS (the ACSCtl line) of %s%s", l->bar1,
-		       l->acs, root);
+		       "BAR1 sizes (the Region lines) of %s and ACS (the ACSCtl line) of %s%s",
+		       l->bar1, l->acs, root);
 	} else if (l->acs[0]) {
 		po_ask(c, "sudo lspci -vvv", "ACS (the ACSCtl line) of %s%s", l->acs, root);
 	} else if (l->bar1[0]) {
@@ -210,28 +220,33 @@ void po_verdict(struct octx *c)
 		       "the paste names no NVIDIA GPU");
 	if (!gpus)
 		po_ask(c, "lspci -nn | grep -i nvidia", "which NVIDIA GPUs the machine has");
-	r->verdict = r->n_causes                       ? P2PS_VERDICT_NOT_READY
+	r->verdict = r->n_causes                          ? P2PS_VERDICT_NOT_READY
 	             : unknown || !gpus || !c->a->n_pairs ? P2PS_VERDICT_UNKNOWN
-	                                                 : P2PS_VERDICT_READY;
+	                                                  : P2PS_VERDICT_READY;
 	if (r->n_causes)
-		snprintf(r->verdict_why, sizeof(r->verdict_why), "%zu blocking cause%s", r->n_causes,
-		         r->n_causes == 1 ? "" : "s");
+		snprintf(r->verdict_why, sizeof(r->verdict_why), "%zu blocking cause%s",
+		         r->n_causes, r->n_causes == 1 ? "" : "s");
 	else if (r->verdict == P2PS_VERDICT_UNKNOWN)
 		snprintf(r->verdict_why, sizeof(r->verdict_why), "%s",
-		         !gpus             ? "no NVIDIA GPU in the paste"
+		         !gpus            ? "no NVIDIA GPU in the paste"
 		         : !c->a->n_pairs ? "no GPU pair the analysis can judge from the paste"
 		                          : "facts the verdict needs are not in the paste");
 	else
-		snprintf(r->verdict_why, sizeof(r->verdict_why), "nothing in the paste blocks BAR1 P2P");
+		snprintf(r->verdict_why, sizeof(r->verdict_why),
+		         "nothing in the paste blocks BAR1 P2P");
 	for (size_t i = 0; i < r->n_findings; i++)
-		if (r->findings[i].code == P2PS_PF_P2P_NO_GAIN && r->findings[i].sev == P2PS_SEV_BLOCKER) {
-			iommu_asks(c); /* the detour goes through the root complex: which turn sends it */
+		if (r->findings[i].code == P2PS_PF_P2P_NO_GAIN &&
+		    r->findings[i].sev == P2PS_SEV_BLOCKER) {
+			iommu_asks(c); /* the detour goes through the root complex: which turn sends
+			                  it */
 			if (!lists.acs[0])
-				snprintf(lists.acs, sizeof(lists.acs), "the switch and root ports between the GPUs");
+				snprintf(lists.acs, sizeof(lists.acs),
+				         "the switch and root ports between the GPUs");
 		}
 	lspci_asks(c, &lists);
 	paste_asks(c);
 	if (r->verdict == P2PS_VERDICT_UNKNOWN)
 		po_ask(c, "sudo scripts/capture-host.sh",
-		       "everything above at once: p2pscope's capture, which bar-inspect --root reads");
+		       "everything above at once: p2pscope's capture, which bar-inspect --root "
+		       "reads");
 }

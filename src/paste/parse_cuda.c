@@ -44,8 +44,8 @@ static void device_line(struct pctx *c, struct cuda_state *st, const char *t)
 	           *dom = strstr(p, "pciDomainID:");
 	uint64_t b = 0, d = 0, m = 0;
 	bool addr = bus && dev && dom && pt_hex(pt_skip_ws(bus + 9), &b, NULL) &&
-	            pt_hex(pt_skip_ws(dev + 12), &d, NULL) && pt_hex(pt_skip_ws(dom + 12), &m, NULL) &&
-	            b <= 0xff && d <= 0x1f;
+	            pt_hex(pt_skip_ws(dev + 12), &d, NULL) &&
+	            pt_hex(pt_skip_ws(dom + 12), &m, NULL) && b <= 0xff && d <= 0x1f;
 	struct p2ps_bdf bdf = {(uint32_t)m, (uint8_t)b, (uint8_t)d, 0};
 	struct p2ps_paste_gpu *g = addr ? pt_gpu_bdf(c, &bdf) : pt_gpu_cuda(c, (int)idx);
 	if (!g)
@@ -189,7 +189,8 @@ static void cuda_line(struct pctx *c, struct cuda_state *st, const char *t, int 
 		access_set(st, i, j, 1, line);
 	} else if (sscanf(t, "Device=%d CANNOT Access Peer Device=%d", &i, &j) == 2) {
 		access_set(st, i, j, 0, line);
-	} else if (pt_starts(t, "> Peer access from") || pt_starts(t, "> Peer-to-Peer (P2P) access")) {
+	} else if (pt_starts(t, "> Peer access from") ||
+	           pt_starts(t, "> Peer-to-Peer (P2P) access")) {
 		simple_access(st, t, line);
 	} else if (pt_starts(t, "#  Rank") || pt_starts(t, "# Rank")) {
 		nccl_rank(c, st, t);

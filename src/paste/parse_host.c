@@ -33,8 +33,8 @@ void pt_parse_cmdline(struct pctx *c, const struct pl_span *sp)
 struct iommu_state {
 	bool seen[1024]; /* group numbers listed */
 	int groups, devices;
-	bool dir_only;   /* only the groups directory itself */
-	long group;      /* the "IOMMU Group N:" being listed, -1 none */
+	bool dir_only; /* only the groups directory itself */
+	long group;    /* the "IOMMU Group N:" being listed, -1 none */
 	struct p2ps_paste_dev *dev;
 	size_t dev_idx;
 	int capctx;
@@ -133,7 +133,7 @@ void pt_parse_iommu(struct pctx *c, const struct pl_span *sp)
 	if (st->dir_only)
 		pt_summary(c, "IOMMU groups directory with no group in it: no IOMMU is active");
 	else
-		pt_summary(c, "%d IOMMU group%s, %d device%s", st->groups, st->groups == 1 ? "" : "s",
-		           st->devices, st->devices == 1 ? "" : "s");
+		pt_summary(c, "%d IOMMU group%s, %d device%s", st->groups,
+		           st->groups == 1 ? "" : "s", st->devices, st->devices == 1 ? "" : "s");
 	free(st);
 }

@@ -86,7 +86,8 @@ static bool nvrm(struct pctx *c, const char *m, int line)
 			ev->a = a, ev->b = b;
 	} else if ((p = strstr(m, "IOMMU mapping failed from GPU"))) {
 		if ((ev = pt_event(c, P2PS_PE_IOMMU_MAP_FAILED, line)))
-			sscanf(p, "IOMMU mapping failed from GPU%d to GPU%d", &ev->gpu_a, &ev->gpu_b);
+			sscanf(p, "IOMMU mapping failed from GPU%d to GPU%d", &ev->gpu_a,
+			       &ev->gpu_b);
 	} else if (strstr(m, "nvAssertFailed") || strstr(m, "Assertion failed")) {
 		ev = pt_event(c, P2PS_PE_ASSERT, line);
 	} else if (pt_starts(m, "NVRM: Xid ")) {
@@ -109,7 +110,8 @@ static bool iommu(struct pctx *c, const char *m, const char *dev_rest, const str
                   int line)
 {
 	const char *t = dev_rest ? dev_rest : m;
-	bool amd = pt_starts(t, "AMD-Vi:"), intel = pt_starts(t, "DMAR:") || pt_starts(t, "DMAR-IR:");
+	bool amd = pt_starts(t, "AMD-Vi:"),
+	     intel = pt_starts(t, "DMAR:") || pt_starts(t, "DMAR-IR:");
 	struct p2ps_paste_host *h = &c->p->host;
 	if (pt_starts(m, "iommu: Default domain type: ")) {
 		struct p2ps_paste_event *ev = pt_event(c, P2PS_PE_DEFAULT_DOMAIN, line);
@@ -183,7 +185,8 @@ void pt_parse_kernel(struct pctx *c, const struct pl_span *sp)
 		            pt_classify(l.s, PT_KERNEL) != PT_KERNEL;
 		if (cont) {
 			size_t n = strlen(joined);
-			snprintf(joined + n, sizeof(joined) - n, "%s%s", l.s[0] == ' ' ? "" : " ", l.s);
+			snprintf(joined + n, sizeof(joined) - n, "%s%s", l.s[0] == ' ' ? "" : " ",
+			         l.s);
 			continue;
 		}
 		if (joined[0])

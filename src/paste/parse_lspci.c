@@ -33,7 +33,8 @@ static void header_class(struct p2ps_paste_dev *pd, const char *s, size_t n)
 	uint64_t v;
 	const char *e;
 	bool known = false;
-	if (n >= 6 && s[n - 1] == ']' && s[n - 6] == '[' && pt_hex(s + n - 5, &v, &e) && e == s + n - 1)
+	if (n >= 6 && s[n - 1] == ']' && s[n - 6] == '[' && pt_hex(s + n - 5, &v, &e) &&
+	    e == s + n - 1)
 		code = (uint16_t)v, known = true;
 	else if (pt_starts(s, "Class ") && pt_hex(s + 6, &v, &e) && e == s + n && v <= 0xffff)
 		code = (uint16_t)v, known = true;
@@ -238,7 +239,8 @@ void pt_parse_lspci(struct pctx *c, const struct pl_span *sp)
 			if (!st.dev && !st.orphans && (st.dev = orphan_owner(c)) != NULL)
 				st.dev_idx = (size_t)(st.dev - c->p->devs);
 			if (st.dev)
-				st.dev = &c->p->devs[st.dev_idx]; /* pt_dev may have moved the array */
+				st.dev = &c->p->devs[st.dev_idx]; /* pt_dev may have moved the array
+				                                   */
 			if (st.dev && pt_lspci_detail(c, st.dev, &l, &st.capctx))
 				st.details++;
 			else if (!st.dev)
@@ -252,9 +254,9 @@ void pt_parse_lspci(struct pctx *c, const struct pl_span *sp)
 		pt_lspci_hex(c, st.dump, st.dump_len, st.dump_first);
 	free(st.dump);
 	if (st.devices || st.details)
-		pt_summary(c, "%d device%s, %d detail line%s", st.devices, st.devices == 1 ? "" : "s",
-		           st.details, st.details == 1 ? "" : "s");
+		pt_summary(c, "%d device%s, %d detail line%s", st.devices,
+		           st.devices == 1 ? "" : "s", st.details, st.details == 1 ? "" : "s");
 	if (st.orphans)
-		pt_summary(c, "%d lspci line%s without a device line (no -s SLOT): skipped", st.orphans,
-		           st.orphans == 1 ? "" : "s");
+		pt_summary(c, "%d lspci line%s without a device line (no -s SLOT): skipped",
+		           st.orphans, st.orphans == 1 ? "" : "s");
 }

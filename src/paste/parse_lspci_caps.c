@@ -125,7 +125,8 @@ static const struct {
 };
 
 /* "Express (v2) Root Port (Slot+), IntMsgNum 0", "Express Endpoint, MSI 00". */
-static bool express(struct pctx *c, struct p2ps_paste_dev *pd, const char *p, uint16_t off, int line)
+static bool express(struct pctx *c, struct p2ps_paste_dev *pd, const char *p, uint16_t off,
+                    int line)
 {
 	if (!pt_starts(p, "Express "))
 		return false;
@@ -148,8 +149,7 @@ static bool express(struct pctx *c, struct p2ps_paste_dev *pd, const char *p, ui
 }
 
 /* "Capabilities: [bb0 v1] Physical Resizable BAR", "Capabilities: <access denied>". */
-static bool capability(struct pctx *c, struct p2ps_paste_dev *pd, const char *t, int line,
-                       int *ctx)
+static bool capability(struct pctx *c, struct p2ps_paste_dev *pd, const char *t, int line, int *ctx)
 {
 	if (!pt_starts(t, "Capabilities: "))
 		return false;
@@ -253,8 +253,7 @@ static int size_log2_mib(const char *s, const char **end)
 }
 
 /* "BAR 1: current size: 256MB, supported: 64MB 128MB 256MB". */
-static bool rebar_entry(struct pctx *c, struct p2ps_paste_dev *pd, const char *t, int line,
-                        int ctx)
+static bool rebar_entry(struct pctx *c, struct p2ps_paste_dev *pd, const char *t, int line, int ctx)
 {
 	long bar;
 	const char *p;
@@ -297,7 +296,8 @@ static bool misc(struct pctx *c, struct p2ps_paste_dev *pd, const char *t, int l
 	long v;
 	const char *p;
 	if ((pt_starts(t, "NUMA node: ") && pt_dec(t + 11, &v, NULL)) ||
-	    (pt_starts(t, "Flags: ") && (p = strstr(t, "NUMA node ")) && pt_dec(p + 10, &v, NULL))) {
+	    (pt_starts(t, "Flags: ") && (p = strstr(t, "NUMA node ")) &&
+	     pt_dec(p + 10, &v, NULL))) {
 		pd->d.numa_node = (int)v;
 		mark(c, pd, P2PS_PD_NUMA, line);
 	} else if (pt_starts(t, "IOMMU group: ") && pt_dec(t + 13, &v, NULL)) {
@@ -328,6 +328,6 @@ bool pt_lspci_detail(struct pctx *c, struct p2ps_paste_dev *pd, const struct pl_
 	if (pt_starts(t, "Express ")) /* IOMMU listings print it without the header */
 		return express(c, pd, t, 0, l->no);
 	return region(c, pd, t, l->no) || bridge_line(c, pd, t, l->no) || link(c, pd, t, l->no) ||
-	       acs(c, pd, t, l->no) || rebar_entry(c, pd, t, l->no, *ctx) || misc(c, pd, t, l->no) ||
-	       pt_starts(t, "Expansion ROM at ");
+	       acs(c, pd, t, l->no) || rebar_entry(c, pd, t, l->no, *ctx) ||
+	       misc(c, pd, t, l->no) || pt_starts(t, "Expansion ROM at ");
 }

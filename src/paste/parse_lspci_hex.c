@@ -46,8 +46,8 @@ static void merge(struct p2ps_paste_dev *pd, const struct p2ps_dev *hd, struct p
 	pd->caps_seen = true;
 	pd->ext_caps_seen |= hd->config_len > 256;
 	pd->express_seen |= hd->pcie.present;
-	static const enum p2ps_paste_dfact facts[] = {P2PS_PD_IDENT,  P2PS_PD_CLASS, P2PS_PD_LINK,
-	                                              P2PS_PD_ACS,    P2PS_PD_REBAR, P2PS_PD_BRIDGE,
+	static const enum p2ps_paste_dfact facts[] = {P2PS_PD_IDENT, P2PS_PD_CLASS, P2PS_PD_LINK,
+	                                              P2PS_PD_ACS,   P2PS_PD_REBAR, P2PS_PD_BRIDGE,
 	                                              P2PS_PD_CAPS};
 	for (size_t i = 0; i < sizeof(facts) / sizeof(facts[0]); i++)
 		pd->from[facts[i]] = w;

@@ -17,7 +17,8 @@ static void on_record(void *arg, const struct p2ps_nvsmi_rec *r)
 {
 	struct q_glue *g = arg;
 	struct pctx *c = g->c;
-	struct p2ps_paste_gpu *gpu = r->bdf_known ? pt_gpu_bdf(c, &r->bdf) : pt_gpu_smi(c, r->index);
+	struct p2ps_paste_gpu *gpu =
+	        r->bdf_known ? pt_gpu_bdf(c, &r->bdf) : pt_gpu_smi(c, r->index);
 	if (!gpu)
 		return;
 	/* nvidia-smi numbers GPUs in the order -q prints them. */
@@ -54,7 +55,8 @@ void pt_parse_nvsmi_q(struct pctx *c, const struct pl_span *sp)
 	char driver[64] = "";
 	p2ps_nvsmi_q_read(sp->start, pt_span_len(sp), on_record, &g, driver, sizeof(driver));
 	if (driver[0] && !c->p->host.driver_version[0]) {
-		snprintf(c->p->host.driver_version, sizeof(c->p->host.driver_version), "%s", driver);
+		snprintf(c->p->host.driver_version, sizeof(c->p->host.driver_version), "%s",
+		         driver);
 		c->p->host.driver_from = pt_where(c, sp->first);
 	}
 	pt_summary(c, "%d GPU section%s, %d facts (BAR1, FB memory, PCIe)", g.gpus,
@@ -102,8 +104,9 @@ void pt_parse_topo(struct pctx *c, const struct pl_span *sp, bool p2p)
 			p2p_mode(b->command, pm->mode, sizeof(pm->mode));
 		for (int i = 0; i < m.n; i++)
 			pt_gpu_smi(c, i);
-		pt_summary(c, "%dx%d %s matrix, %d row%s%s%s", m.n, m.n, p2p ? "P2P status" : "topology",
-		           m.rows, m.rows == 1 ? "" : "s", m.ragged ? "; " : "", m.why);
+		pt_summary(c, "%dx%d %s matrix, %d row%s%s%s", m.n, m.n,
+		           p2p ? "P2P status" : "topology", m.rows, m.rows == 1 ? "" : "s",
+		           m.ragged ? "; " : "", m.why);
 	}
 	free(m.cell);
 }

@@ -31,7 +31,7 @@ const char *p2ps_paste_kind_name(enum p2ps_paste_kind k)
 const char *p2ps_paste_dfact_name(enum p2ps_paste_dfact f)
 {
 	static const char *const names[P2PS_PD_COUNT] = {
-	        "ident", "class", "bars",   "link", "acs",         "rebar",
+	        "ident",  "class",  "bars",      "link",        "acs",    "rebar",
 	        "bridge", "driver", "numa_node", "iommu_group", "parent", "caps",
 	};
 	return (unsigned)f < P2PS_PD_COUNT ? names[f] : "?";
@@ -40,8 +40,16 @@ const char *p2ps_paste_dfact_name(enum p2ps_paste_dfact f)
 const char *p2ps_paste_matrix_name(enum p2ps_paste_matrix_kind k)
 {
 	static const char *const names[P2PS_PM_COUNT] = {
-	        "topo", "p2p", "cuda_access", "cuda_connectivity", "bw_uni_p2p_off",
-	        "bw_uni_p2p_on", "bw_bi_p2p_off", "bw_bi_p2p_on", "latency_p2p_off", "latency_p2p_on",
+	        "topo",
+	        "p2p",
+	        "cuda_access",
+	        "cuda_connectivity",
+	        "bw_uni_p2p_off",
+	        "bw_uni_p2p_on",
+	        "bw_bi_p2p_off",
+	        "bw_bi_p2p_on",
+	        "latency_p2p_off",
+	        "latency_p2p_on",
 	};
 	return (unsigned)k < P2PS_PM_COUNT ? names[k] : "?";
 }
@@ -208,8 +216,7 @@ void pt_cell_set(struct p2ps_paste_matrix *m, int i, int j, const char *s, size_
 	m->cell[i * m->n + j][len] = '\0';
 }
 
-const char *p2ps_paste_cell(const struct p2ps_paste *p, enum p2ps_paste_matrix_kind k, int i,
-                            int j)
+const char *p2ps_paste_cell(const struct p2ps_paste *p, enum p2ps_paste_matrix_kind k, int i, int j)
 {
 	const struct p2ps_paste_matrix *m = (unsigned)k < P2PS_PM_COUNT ? &p->m[k] : NULL;
 	if (!m || !m->present || i < 0 || j < 0 || i >= m->n || j >= m->n ||

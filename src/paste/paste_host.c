@@ -18,7 +18,8 @@ static void why_missing(const struct p2ps_paste_dev *pd, char *buf, size_t size)
 {
 	const char *b = pd->d.bdf_str;
 	if (pd->caps_denied)
-		snprintf(buf, size, "capabilities denied: lspci ran without root (run sudo lspci -vvv -s %s)",
+		snprintf(buf, size,
+		         "capabilities denied: lspci ran without root (run sudo lspci -vvv -s %s)",
 		         b);
 	else if (!pd->in_text && !pd->from_hex)
 		snprintf(buf, size, "the paste has no lspci -vvv block for %s", b);
@@ -62,8 +63,8 @@ static void device_reasons(const struct p2ps_paste *p, const struct p2ps_paste_d
 	if (pd->caps_denied)
 		p2ps_dev_set_unknown(d, P2PS_FACT_CAPS, "%s", why);
 	if (!d->driver[0] && !(pd->in_text && pd->complete))
-		p2ps_dev_set_unknown(d, P2PS_FACT_DRIVER, "not in the paste (lspci -k -s %s shows it)",
-		                     d->bdf_str);
+		p2ps_dev_set_unknown(d, P2PS_FACT_DRIVER,
+		                     "not in the paste (lspci -k -s %s shows it)", d->bdf_str);
 	if (d->numa_node < 0 && !pd->from[P2PS_PD_NUMA].line)
 		p2ps_dev_set_unknown(d, P2PS_FACT_NUMA, "not in the paste");
 	if (d->iommu_group < 0 && !(p->host.iommu_known && !p->host.iommu_present))
@@ -86,11 +87,10 @@ static struct p2ps_dev *gpu_device(struct p2ps_host *host, size_t *cap,
 	d->chip = g->name[0] ? pt_chip_by_name(g->name) : NULL;
 	snprintf(d->device_name, sizeof(d->device_name), "%s", g->name);
 	const char *why = "the paste has no lspci -vvv block for this GPU";
-	static const enum p2ps_fact facts[] = {P2PS_FACT_CONFIG,      P2PS_FACT_BAR_SIZES,
-	                                       P2PS_FACT_LINK_CAP,    P2PS_FACT_LINK_STATUS,
-	                                       P2PS_FACT_REBAR,       P2PS_FACT_DRIVER,
-	                                       P2PS_FACT_NUMA,        P2PS_FACT_IOMMU_GROUP,
-	                                       P2PS_FACT_BOOT_VGA};
+	static const enum p2ps_fact facts[] = {
+	        P2PS_FACT_CONFIG,      P2PS_FACT_BAR_SIZES,   P2PS_FACT_LINK_CAP,
+	        P2PS_FACT_LINK_STATUS, P2PS_FACT_REBAR,       P2PS_FACT_DRIVER,
+	        P2PS_FACT_NUMA,        P2PS_FACT_IOMMU_GROUP, P2PS_FACT_BOOT_VGA};
 	for (size_t i = 0; i < sizeof(facts) / sizeof(facts[0]); i++)
 		p2ps_dev_set_unknown(d, facts[i], "%s", why);
 	return d;
@@ -136,7 +136,8 @@ static void nvlinks(const struct p2ps_paste *p, struct p2ps_host *host)
 			continue;
 		for (int j = 0; j < m->n; j++) {
 			const char *cell = m->cell[i * m->n + j];
-			/* Known as soon as the row has a cell for another GPU (as the snapshot reads). */
+			/* Known as soon as the row has a cell for another GPU (as the snapshot
+			 * reads). */
 			d->gpu.nvlink_known |= j != i && cell[0];
 			const struct p2ps_paste_gpu *gj = p2ps_paste_gpu_smi(p, j);
 			int links;
@@ -217,7 +218,8 @@ static int to_host(const struct p2ps_paste *p, struct p2ps_host *host, struct p2
 	for (size_t i = 0; i < p->n_devs; i++) {
 		struct p2ps_dev *d = p2ps_host_add_dev(host, &cap);
 		if (!d)
-			return p2ps_error_set(err, P2PS_ENOMEM, "paste %s: out of memory", p->source);
+			return p2ps_error_set(err, P2PS_ENOMEM, "paste %s: out of memory",
+			                      p->source);
 		copy_device(p, &p->devs[i], d);
 	}
 	for (size_t i = 0; i < p->n_gpus; i++) {
@@ -226,7 +228,8 @@ static int to_host(const struct p2ps_paste *p, struct p2ps_host *host, struct p2
 			continue;
 		struct p2ps_dev *d = p2ps_host_find(host, &g->bdf);
 		if (!d && !(d = gpu_device(host, &cap, g)))
-			return p2ps_error_set(err, P2PS_ENOMEM, "paste %s: out of memory", p->source);
+			return p2ps_error_set(err, P2PS_ENOMEM, "paste %s: out of memory",
+			                      p->source);
 		gpu_facts(d, g);
 	}
 	nvlinks(p, host);
@@ -238,8 +241,9 @@ static int to_host(const struct p2ps_paste *p, struct p2ps_host *host, struct p2
 		if (!p2ps_dev_is_nvidia_gpu(d))
 			continue;
 		if (!d->gpu.vram_known)
-			p2ps_dev_set_unknown(d, P2PS_FACT_VRAM,
-			                     "not in the paste (nvidia-smi -q shows FB Memory Usage)");
+			p2ps_dev_set_unknown(
+			        d, P2PS_FACT_VRAM,
+			        "not in the paste (nvidia-smi -q shows FB Memory Usage)");
 		if (!d->gpu.nvlink_known)
 			p2ps_dev_set_unknown(d, P2PS_FACT_NVLINK,
 			                     "not in the paste (nvidia-smi topo -m shows it)");

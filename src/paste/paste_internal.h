@@ -157,8 +157,7 @@ void pt_lspci_names(struct pctx *c, struct p2ps_paste_dev *pd, const char *rest,
 /* lspci detail lines (caps, link, ACS, ReBAR, bridge windows) for one device; returns
  * true when the line was one of them. *ctx is the capability being read (0 at the
  * device line; the parser keeps it). */
-bool pt_lspci_detail(struct pctx *c, struct p2ps_paste_dev *pd, const struct pl_line *l,
-                     int *ctx);
+bool pt_lspci_detail(struct pctx *c, struct p2ps_paste_dev *pd, const struct pl_line *l, int *ctx);
 /* Hex rows of one lspci -x block: config bytes decoded through the dump backend. */
 void pt_lspci_hex(struct pctx *c, const char *dump, size_t len, int first_line);
 

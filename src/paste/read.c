@@ -85,7 +85,8 @@ static void tie_gpus(struct p2ps_paste *p)
 		g->bdf = addr[g->smi];
 		g->bdf_known = true;
 		for (size_t k = 0; k < p->n_gpus; k++)
-			if (k != i && p->gpus[k].bdf_known && p2ps_bdf_equal(&p->gpus[k].bdf, &g->bdf)) {
+			if (k != i && p->gpus[k].bdf_known &&
+			    p2ps_bdf_equal(&p->gpus[k].bdf, &g->bdf)) {
 				merge_gpu(p, k, i);
 				i--; /* entry i is gone: look at the one that moved in */
 				break;
@@ -106,11 +107,13 @@ int p2ps_paste_parse(const char *text, size_t len, const char *source, struct p2
 	out->cuda.first_error.block = out->cuda.from.block = -1;
 	out->host.iommu_groups = -1;
 	out->host.driver_open = -1;
-	out->host.cmdline_from.block = out->host.iommu_from.block = out->host.driver_from.block = -1;
+	out->host.cmdline_from.block = out->host.iommu_from.block = out->host.driver_from.block =
+	        -1;
 	snprintf(out->source, sizeof(out->source), "%s", source ? source : "paste");
 	if (len > P2PS_PASTE_MAX_BYTES)
-		return p2ps_error_set(err, P2PS_EINVAL, "paste %s: %zu bytes, more than the %u MiB read",
-		                      out->source, len, P2PS_PASTE_MAX_BYTES >> 20);
+		return p2ps_error_set(err, P2PS_EINVAL,
+		                      "paste %s: %zu bytes, more than the %u MiB read", out->source,
+		                      len, P2PS_PASTE_MAX_BYTES >> 20);
 	if (pt_is_binary(text, len))
 		return p2ps_error_set(err, P2PS_EINVAL,
 		                      "paste %s: binary data, not text (expected what lspci, "
@@ -139,8 +142,8 @@ int p2ps_paste_load(const char *path, struct p2ps_paste *out, struct p2ps_error 
 	bool in = !strcmp(path, "-");
 	FILE *f = in ? stdin : fopen(path, "rb");
 	if (!f)
-		return p2ps_error_set(err, errno == EACCES ? P2PS_EACCES : P2PS_ENOENT, "paste %s: %s",
-		                      path, strerror(errno));
+		return p2ps_error_set(err, errno == EACCES ? P2PS_EACCES : P2PS_ENOENT,
+		                      "paste %s: %s", path, strerror(errno));
 	size_t cap = 1 << 16, len = 0;
 	char *buf = malloc(cap);
 	int rc = 0;

@@ -18,8 +18,9 @@ static void blocks(struct p2ps_strbuf *b, const struct p2ps_paste *p)
 		bool skipped = k->kind == P2PS_PASTE_TEXT;
 		p2ps_strbuf_printf(b, "\t%-7s %zu, lines %d-%d: %s%s%s%s%s: %s%s\n",
 		                   skipped ? "skipped" : "read", i + 1, k->first_line, k->last_line,
-		                   p2ps_paste_kind_name(k->kind), k->command[0] ? " (`" : "", k->command,
-		                   k->command[0] ? "`)" : "", "", k->summary, k->cut ? "; cut off" : "");
+		                   p2ps_paste_kind_name(k->kind), k->command[0] ? " (`" : "",
+		                   k->command, k->command[0] ? "`)" : "", "", k->summary,
+		                   k->cut ? "; cut off" : "");
 	}
 	if (shown < p->n_blocks || p->blocks_dropped)
 		p2ps_strbuf_printf(b, "\t... and %zu more blocks (--json lists %zu of them)\n",
@@ -34,7 +35,8 @@ static void finding(struct p2ps_strbuf *b, const struct p2ps_paste *p,
 	if (f->fix[0])
 		p2ps_strbuf_printf(b, "\t         fix: %s\n", f->fix);
 	if (f->from.line)
-		p2ps_strbuf_printf(b, "\t         seen: %s\n", p2ps_paste_where_format(p, f->from, w, sizeof(w)));
+		p2ps_strbuf_printf(b, "\t         seen: %s\n",
+		                   p2ps_paste_where_format(p, f->from, w, sizeof(w)));
 }
 
 static const char *access_str(int v)
@@ -51,8 +53,9 @@ static void pair(struct p2ps_strbuf *b, const struct p2ps_paste_pair *x)
 		                   x->ours->topo == P2PS_TOPO_NV ? "" : "");
 	if (x->topo[0] || x->p2p_ab[0])
 		p2ps_strbuf_printf(b, "; nvidia-smi: %s%s%s%s%s", x->topo[0] ? x->topo : "",
-		                   x->topo[0] && x->p2p_ab[0] ? ", " : "", x->p2p_ab[0] ? "P2P " : "",
-		                   x->p2p_ab, x->p2p_ba[0] && strcmp(x->p2p_ab, x->p2p_ba) ? "/" : "");
+		                   x->topo[0] && x->p2p_ab[0] ? ", " : "",
+		                   x->p2p_ab[0] ? "P2P " : "", x->p2p_ab,
+		                   x->p2p_ba[0] && strcmp(x->p2p_ab, x->p2p_ba) ? "/" : "");
 	if (x->p2p_ba[0] && strcmp(x->p2p_ab, x->p2p_ba))
 		p2ps_strbuf_puts(b, x->p2p_ba);
 	if (x->cuda_ab >= 0 || x->cuda_ba >= 0)
@@ -98,7 +101,8 @@ void p2ps_render_paste_text(const struct p2ps_paste *p, const struct p2ps_paste_
 	if (r->n_asks) {
 		p2ps_strbuf_puts(b, "\nWhat to send next (paste the output into the thread):\n");
 		for (size_t i = 0; i < r->n_asks; i++)
-			p2ps_strbuf_printf(b, "\t%s\n\t\t# %s\n", r->asks[i].command, r->asks[i].what);
+			p2ps_strbuf_printf(b, "\t%s\n\t\t# %s\n", r->asks[i].command,
+			                   r->asks[i].what);
 	}
 }
 

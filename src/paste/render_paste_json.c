@@ -88,9 +88,10 @@ static struct json_object *pairs(const struct p2ps_paste_report *r)
 		                   *cuda = json_object_new_array();
 		put(o, "a", json_object_new_string(x->a));
 		put(o, "b", json_object_new_string(x->b));
-		put(o, "verdict", x->ours ? json_object_new_string(p2ps_verdict_name(x->ours->verdict))
-		                          : NULL);
-		put(o, "topology", x->ours ? json_object_new_string(p2ps_topo_name(x->ours->topo)) : NULL);
+		put(o, "verdict",
+		    x->ours ? json_object_new_string(p2ps_verdict_name(x->ours->verdict)) : NULL);
+		put(o, "topology",
+		    x->ours ? json_object_new_string(p2ps_topo_name(x->ours->topo)) : NULL);
 		put(o, "nvidia_smi_topology", str_or_null(x->topo));
 		json_object_array_add(p2p, str_or_null(x->p2p_ab));
 		json_object_array_add(p2p, str_or_null(x->p2p_ba));
@@ -98,8 +99,10 @@ static struct json_object *pairs(const struct p2ps_paste_report *r)
 		json_object_array_add(cuda, access(x->cuda_ab));
 		json_object_array_add(cuda, access(x->cuda_ba));
 		put(o, "cuda_peer_access", cuda);
-		put(o, "bandwidth_p2p_off_gbps", x->bw_off > 0 ? json_object_new_double(x->bw_off) : NULL);
-		put(o, "bandwidth_p2p_on_gbps", x->bw_on > 0 ? json_object_new_double(x->bw_on) : NULL);
+		put(o, "bandwidth_p2p_off_gbps",
+		    x->bw_off > 0 ? json_object_new_double(x->bw_off) : NULL);
+		put(o, "bandwidth_p2p_on_gbps",
+		    x->bw_on > 0 ? json_object_new_double(x->bw_on) : NULL);
 		put(o, "disagreement", str_or_null(x->note));
 		json_object_array_add(arr, o);
 	}

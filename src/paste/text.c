@@ -14,8 +14,8 @@ bool pt_is_binary(const char *s, size_t len)
 		unsigned char ch = (unsigned char)s[i];
 		if (!ch)
 			return true;
-		if ((ch < 0x20 && ch != '\t' && ch != '\n' && ch != '\r' && ch != 0x1b && ch != '\f' &&
-		     ch != '\v') ||
+		if ((ch < 0x20 && ch != '\t' && ch != '\n' && ch != '\r' && ch != 0x1b &&
+		     ch != '\f' && ch != '\v') ||
 		    ch == 0x7f)
 			ctl++;
 	}
@@ -71,7 +71,8 @@ int pt_normalize(char *buf, size_t len)
 			e++;
 		size_t n = e - r;
 		memmove(buf + w, buf + r, n);
-		while (n && (buf[w + n - 1] == '\r' || buf[w + n - 1] == ' ' || buf[w + n - 1] == '\t'))
+		while (n &&
+		       (buf[w + n - 1] == '\r' || buf[w + n - 1] == ' ' || buf[w + n - 1] == '\t'))
 			n--;
 		n = strip_ansi(buf + w, n);
 		n = strip_markup(buf + w, n);
@@ -140,7 +141,8 @@ bool pt_hex(const char *s, uint64_t *v, const char **end)
 			continue;
 		if (++n > 16)
 			return false;
-		int d = isdigit((unsigned char)*s) ? *s - '0' : tolower((unsigned char)*s) - 'a' + 10;
+		int d = isdigit((unsigned char)*s) ? *s - '0'
+		                                   : tolower((unsigned char)*s) - 'a' + 10;
 		x = x << 4 | (uint64_t)d;
 	}
 	if (!n)
@@ -242,10 +244,13 @@ uint8_t pt_speed(const char *s)
 static bool known_command(const char *s)
 {
 	static const char *const cmds[] = {
-	        "lspci",     "nvidia-smi", "dmesg",     "journalctl",       "cat /proc/",
-	        "cat /sys/", "find /sys/", "ls /sys/",  "setpci",           "modinfo",
-	        "uname",     "./",         "for d in ", "grep ",            "p2pBandwidthLatencyTest",
-	        "simpleP2P", "all_reduce_perf",         "bar-inspect",      "sudo ",
+	        "lspci",      "nvidia-smi",      "dmesg",
+	        "journalctl", "cat /proc/",      "cat /sys/",
+	        "find /sys/", "ls /sys/",        "setpci",
+	        "modinfo",    "uname",           "./",
+	        "for d in ",  "grep ",           "p2pBandwidthLatencyTest",
+	        "simpleP2P",  "all_reduce_perf", "bar-inspect",
+	        "sudo ",
 	};
 	for (size_t i = 0; i < sizeof(cmds) / sizeof(cmds[0]); i++) {
 		size_t n = strlen(cmds[i]);
@@ -273,7 +278,7 @@ static const char *after_prompt(const char *s)
 	if (s[0] == '#' && s[1] == ' ')
 		return known_command(pt_skip_ws(s + 2)) ? s + 2 : NULL;
 	bool at = false, bracket = s[0] == '[';
-	for (int i = 0; s[i] && i < 120; i++) {
+	for (int i = 0; i < 120 && s[i]; i++) {
 		char ch = s[i];
 		if (ch == '@')
 			at = true;

@@ -100,7 +100,8 @@ static void same_gpu_facts(const struct p2ps_dev *s, const struct p2ps_dev *p)
 	assert_int_equal(s->gpu.nvlink_known, p->gpu.nvlink_known);
 	assert_int_equal(s->gpu.n_nvlink_peers, p->gpu.n_nvlink_peers);
 	for (int k = 0; k < s->gpu.n_nvlink_peers; k++) {
-		assert_true(p2ps_bdf_equal(&s->gpu.nvlink_peers[k].bdf, &p->gpu.nvlink_peers[k].bdf));
+		assert_true(
+		        p2ps_bdf_equal(&s->gpu.nvlink_peers[k].bdf, &p->gpu.nvlink_peers[k].bdf));
 		assert_int_equal(s->gpu.nvlink_peers[k].links, p->gpu.nvlink_peers[k].links);
 	}
 }
@@ -178,7 +179,8 @@ static void test_h200x2(void **state)
 	        {"sudo lspci -D -vvv -nn", "tests/fixtures/h200x2/p2pscope/lspci-vvv.txt"},
 	        {"nvidia-smi -q", "tests/fixtures/h200x2/p2pscope/nvidia-smi-q.txt"},
 	        {"lspci -tv", "tests/fixtures/h200x2/p2pscope/lspci-tv.txt"},
-	        {"nvidia-smi topo -p2p r", "tests/fixtures/h200x2/p2pscope/nvidia-smi-topo-p2p.txt"},
+	        {"nvidia-smi topo -p2p r",
+	         "tests/fixtures/h200x2/p2pscope/nvidia-smi-topo-p2p.txt"},
 	};
 	assert_int_equal(compare("tests/fixtures/h200x2", assemble(pieces, 5)), 2);
 }

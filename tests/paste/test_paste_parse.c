@@ -46,7 +46,8 @@ static void test_lspci_vvv(void **state)
 	parse("Here is my lspci:\n"
 	      "```\n"
 	      "$ sudo lspci -vvv -nn -s 01:00.0\n"
-	      "01:00.0 VGA compatible controller [0300]: NVIDIA Corporation AD102 [GeForce RTX 4090] "
+	      "01:00.0 VGA compatible controller [0300]: NVIDIA Corporation AD102 [GeForce RTX "
+	      "4090] "
 	      "[10de:2684] (rev a1) (prog-if 00 [VGA controller])\n"
 	      "\tRegion 0: Memory at f2000000 (32-bit, non-prefetchable) [size=16M]\n"
 	      "\tRegion 1: Memory at 28800000000 (64-bit, prefetchable) [size=32G]\n"
@@ -57,7 +58,8 @@ static void test_lspci_vvv(void **state)
 	      "\t\tLnkSta:\tSpeed 2.5GT/s (downgraded), Width x8 (downgraded)\n"
 	      "\tCapabilities: [bb0 v1] Physical Resizable BAR\n"
 	      "\t\tBAR 0: current size: 16MB, supported: 16MB\n"
-	      "\t\tBAR 1: current size: 32GB, supported: 64MB 128MB 256MB 512MB 1GB 2GB 4GB 8GB 16GB "
+	      "\t\tBAR 1: current size: 32GB, supported: 64MB 128MB 256MB 512MB 1GB 2GB 4GB 8GB "
+	      "16GB "
 	      "32GB\n"
 	      "\tKernel driver in use: nvidia\n"
 	      "\tKernel modules: nvidiafb, nouveau, nvidia_drm, nvidia\n"
@@ -88,7 +90,7 @@ static void test_lspci_vvv(void **state)
 	assert_int_equal(pd->d.pcie.sta.width, 8);
 	assert_int_equal(pd->d.rebar.count, 2);
 	assert_int_equal(pd->d.rebar.e[1].bar, 1);
-	assert_int_equal(pd->d.rebar.e[1].current, 15);    /* 32 GiB = 2^15 MiB */
+	assert_int_equal(pd->d.rebar.e[1].current, 15);   /* 32 GiB = 2^15 MiB */
 	assert_int_equal(pd->d.rebar.e[1].sizes, 0xffc0); /* 64 MiB .. 32 GiB */
 	assert_string_equal(pd->d.driver, "nvidia");
 	assert_true(pd->complete);
@@ -193,7 +195,8 @@ static void test_tree(void **state)
 	(void)state;
 	parse("$ lspci -tv\n"
 	      "-+-[0000:00]-+-00.0  Intel Corporation Device 0d57\n"
-	      " |           +-01.0-[01-03]----00.0-[02-03]--+-08.0-[03]----00.0  NVIDIA Corporation "
+	      " |           +-01.0-[01-03]----00.0-[02-03]--+-08.0-[03]----00.0  NVIDIA "
+	      "Corporation "
 	      "GA102 [GeForce RTX 3090]\n"
 	      " |           |                               \\-10.0-[04]--\n"
 	      " |           \\-06.0  Device 10de:2330\n"
@@ -293,12 +296,15 @@ static void test_kernel_log(void **state)
 	      "Release Build\n"
 	      "May 02 10:00:01 box kernel: NVRM: kbusEnableStaticBar1Mapping_GH100: Static bar1 "
 	      "mapped offset 0x0 size 0x5e9200000\n"
-	      "2024-05-02T10:00:02+0000 box kernel: NVRM: kbusCreateP2PMappingForBar1P2P_GH100: added "
+	      "2024-05-02T10:00:02+0000 box kernel: NVRM: kbusCreateP2PMappingForBar1P2P_GH100: "
+	      "added "
 	      "PCIe BAR1 P2P mapping between GPU0 and GPU1\n"
-	      "[ 3742.865956] NVRM: Xid (PCI:0000:01:00): 31, pid=21804, name=simpleP2P, Ch 00000013, "
+	      "[ 3742.865956] NVRM: Xid (PCI:0000:01:00): 31, pid=21804, name=simpleP2P, Ch "
+	      "00000013, "
 	      "intr 00000000. MMU Fault: ENGINE CE3 HUBCLIENT_CE1 faulted @ 0x7f97_94000000.\n"
 	      "Fault is of type FAULT_INFO_TYPE_UNSUPPORTED_KIND ACCESS_TYPE_VIRT_WRITE\n"
-	      "[    0.17] pci 0000:01:00.0: [10de:2684] type 00 class 0x030000 PCIe Legacy Endpoint\n"
+	      "[    0.17] pci 0000:01:00.0: [10de:2684] type 00 class 0x030000 PCIe Legacy "
+	      "Endpoint\n"
 	      "[    0.18] pci 0000:01:00.0: BAR 1 [mem 0x28800000000-0x28fffffffff 64bit pref]\n"
 	      "[    0.19] pci 0000:02:00.0: BAR 1 [mem size 0x800000000 64bit pref]: can't assign; "
 	      "no space\n"
@@ -405,7 +411,8 @@ static void test_bad_input(void **state)
 	parse("d8:00.0 VGA compatible controller: NVIDIA Corporation GA102 [GeForce RTX 3090]\n"
 	      "[...]\n"
 	      "        Capabilities: [bb0 v1] Physical Resizable BAR\n"
-	      "                BAR 1: current size: 256MB, supported: 64MB 128MB 256MB 512MB 1GB\n");
+	      "                BAR 1: current size: 256MB, supported: 64MB 128MB 256MB 512MB "
+	      "1GB\n");
 	const struct p2ps_paste_dev *pd = dev("d8:00.0");
 	assert_true(pd->cut);
 	assert_true(P.blocks[0].cut);

@@ -257,7 +257,8 @@ static const struct cli_option options[] = {
 
 static void usage(FILE *f)
 {
-	fprintf(f, "Usage: bar-inspect [--root DIR | --lspci-dump FILE | --paste FILE] [-s SLOT] [--all] "
+	fprintf(f, "Usage: bar-inspect [--root DIR | --lspci-dump FILE | --paste FILE] [-s SLOT] "
+	           "[--all] "
 	           "[--json | --dot]\n\n"
 	           "Reports each NVIDIA GPU's BARs, BAR1 against VRAM, Resizable BAR, PCIe link, "
 	           "bridge path\nwith ACS, IOMMU mode, the nvidia-smi-style topology matrix and, "
