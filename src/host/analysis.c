@@ -570,6 +570,14 @@ static void gpu_bar1(struct ctx *c, struct p2ps_gpu_report *g, int gi)
 		g->bar1_index = d->rebar.e[1].bar;
 	g->rebar_entry = -1;
 	g->bar1_size_source = "";
+	if (g->bar1_index < 0 && g->is_gpu && d->gpu.bar1_known) {
+		/* No BAR registers in the source, but the driver said how large BAR1 is. */
+		g->bar1_size_known = true;
+		g->bar1_size = d->gpu.bar1_total_bytes;
+		g->bar1_size_source = "driver";
+		bar1_vs_vram(c, g, lbl, 0);
+		return;
+	}
 	if (g->bar1_index < 0) {
 		add(c, &g->reasons, P2PS_R_BAR1_UNKNOWN, P2PS_SEV_UNKNOWN, g->dev_idx,
 		    "%s: no %s found%s%s", lbl,

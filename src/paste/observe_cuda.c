@@ -230,6 +230,11 @@ static void bandwidth(struct octx *c)
 		       "P2P enabled bandwidth equals disabled (%d directed pair%s): the copies go "
 		       "through host memory",
 		       equal, equal == 1 ? "" : "s");
+	} else if (faster) {
+		po_add(c, P2PS_PF_P2P_NO_GAIN, P2PS_SEV_INFO, on->from,
+		       "P2P enabled beats copying through host memory for %d directed pair%s (the "
+		       "slowest %.2f GB/s against %.2f GB/s with P2P off): peer copies are live",
+		       faster, faster == 1 ? "" : "s", on_min, off_at);
 	}
 	const struct p2ps_paste_matrix *lon = &p->m[P2PS_PM_LAT_ON];
 	double l_on = cell_num(p, P2PS_PM_LAT_ON, 0, 1), l_off = cell_num(p, P2PS_PM_LAT_OFF, 0, 1);

@@ -17,6 +17,13 @@ void p2ps_render_paste_text(const struct p2ps_paste *p, const struct p2ps_paste_
 struct json_object *p2ps_render_paste_json(const struct p2ps_paste *p,
                                            const struct p2ps_paste_report *r);
 
+/* Calls fn with the paste's findings (computed once, freed after); 0 without calling it
+ * when a's model is not a paste, else fn's result or a negative P2PS_E* code. */
+typedef int (*p2ps_paste_report_fn)(void *ctx, const struct p2ps_paste *p,
+                                    const struct p2ps_paste_report *r, struct p2ps_error *err);
+int p2ps_paste_with_report(const struct p2ps_analysis *a, struct p2ps_error *err,
+                           p2ps_paste_report_fn fn, void *ctx);
+
 /* For a model that came from a paste (a->host->paste): the findings computed and rendered
  * after the host report (text), or added as the "paste" member of root (JSON). 0 when the
  * model is not a paste; a negative P2PS_E* code with err filled otherwise. */

@@ -48,9 +48,10 @@ static void pair(struct p2ps_strbuf *b, const struct p2ps_paste_pair *x)
 {
 	p2ps_strbuf_printf(b, "\t%s <-> %s\n\t\tours: %s", x->a, x->b,
 	                   x->ours ? p2ps_verdict_name(x->ours->verdict) : "- (no address)");
-	if (x->ours)
-		p2ps_strbuf_printf(b, " (%s%s)", p2ps_topo_name(x->ours->topo),
-		                   x->ours->topo == P2PS_TOPO_NV ? "" : "");
+	if (x->ours && x->ours->topo == P2PS_TOPO_NV)
+		p2ps_strbuf_printf(b, " (NV%d)", x->ours->nvlinks);
+	else if (x->ours)
+		p2ps_strbuf_printf(b, " (%s)", p2ps_topo_name(x->ours->topo));
 	if (x->topo[0] || x->p2p_ab[0])
 		p2ps_strbuf_printf(b, "; nvidia-smi: %s%s%s%s%s", x->topo[0] ? x->topo : "",
 		                   x->topo[0] && x->p2p_ab[0] ? ", " : "",
@@ -106,8 +107,8 @@ void p2ps_render_paste_text(const struct p2ps_paste *p, const struct p2ps_paste_
 	}
 }
 
-int p2ps_render_paste_section_text(const struct p2ps_analysis *a, struct p2ps_strbuf *b,
-                                   struct p2ps_error *err)
+int p2ps_paste_with_report(const struct p2ps_analysis *a, struct p2ps_error *err,
+                           p2ps_paste_report_fn fn, void *ctx)
 {
 	if (!a->host->paste)
 		return 0;
@@ -115,7 +116,21 @@ int p2ps_render_paste_section_text(const struct p2ps_analysis *a, struct p2ps_st
 	int rc = p2ps_paste_observe(a, &r, err);
 	if (rc < 0)
 		return rc;
-	p2ps_render_paste_text(a->host->paste, &r, b);
+	rc = fn(ctx, a->host->paste, &r, err);
 	p2ps_paste_report_free(&r);
+	return rc;
+}
+
+static int text_section(void *ctx, const struct p2ps_paste *p, const struct p2ps_paste_report *r,
+                        struct p2ps_error *err)
+{
+	(void)err;
+	p2ps_render_paste_text(p, r, ctx);
 	return 0;
+}
+
+int p2ps_render_paste_section_text(const struct p2ps_analysis *a, struct p2ps_strbuf *b,
+                                   struct p2ps_error *err)
+{
+	return p2ps_paste_with_report(a, err, text_section, b);
 }

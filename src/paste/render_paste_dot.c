@@ -64,17 +64,17 @@ static void edges(struct p2ps_strbuf *b, const struct p2ps_paste_report *r)
 	}
 }
 
+static int dot_section(void *ctx, const struct p2ps_paste *p, const struct p2ps_paste_report *r,
+                       struct p2ps_error *err)
+{
+	(void)err;
+	note(ctx, p, r);
+	edges(ctx, r);
+	return 0;
+}
+
 int p2ps_render_paste_section_dot(const struct p2ps_analysis *a, struct p2ps_strbuf *b,
                                   struct p2ps_error *err)
 {
-	if (!a->host->paste)
-		return 0;
-	struct p2ps_paste_report r;
-	int rc = p2ps_paste_observe(a, &r, err);
-	if (rc < 0)
-		return rc;
-	note(b, a->host->paste, &r);
-	edges(b, &r);
-	p2ps_paste_report_free(&r);
-	return 0;
+	return p2ps_paste_with_report(a, err, dot_section, b);
 }

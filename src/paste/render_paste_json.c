@@ -142,19 +142,18 @@ struct json_object *p2ps_render_paste_json(const struct p2ps_paste *p,
 	return o;
 }
 
+static int json_section(void *ctx, const struct p2ps_paste *p, const struct p2ps_paste_report *r,
+                        struct p2ps_error *err)
+{
+	struct json_object *o = p2ps_render_paste_json(p, r);
+	if (!o)
+		return p2ps_error_set(err, P2PS_ENOMEM, "json: out of memory");
+	json_object_object_add(ctx, "paste", o);
+	return 0;
+}
+
 int p2ps_render_paste_section_json(const struct p2ps_analysis *a, struct json_object *root,
                                    struct p2ps_error *err)
 {
-	if (!a->host->paste)
-		return 0;
-	struct p2ps_paste_report r;
-	int rc = p2ps_paste_observe(a, &r, err);
-	if (rc < 0)
-		return rc;
-	struct json_object *o = p2ps_render_paste_json(a->host->paste, &r);
-	p2ps_paste_report_free(&r);
-	if (!o)
-		return p2ps_error_set(err, P2PS_ENOMEM, "json: out of memory");
-	json_object_object_add(root, "paste", o);
-	return 0;
+	return p2ps_paste_with_report(a, err, json_section, root);
 }
