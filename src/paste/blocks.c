@@ -147,9 +147,15 @@ static void feed(struct finder *f, const struct pl_line *l, int *blank_end)
 		f->blank_gap = true;
 		return;
 	}
-	/* A kernel line the mail client or terminal wrapped goes on on the next line. */
-	if (cls == PT_TEXT && f->kind == P2PS_PASTE_KERNEL && !f->blank_gap && f->prev_len >= 72)
+	/* A kernel or lspci line the mail client or terminal wrapped goes on on the next line;
+	 * lspci's own warnings ("pcilib: ...") sit between its lines. */
+	bool wrapped =
+	        cls == PT_TEXT && !f->blank_gap && f->prev_len + 1 + strcspn(l->s, " ") >= 66;
+	if (wrapped && f->kind == P2PS_PASTE_KERNEL)
 		cls = PT_KERNEL;
+	if (cls == PT_TEXT && f->kind == P2PS_PASTE_LSPCI &&
+	    (wrapped || pt_starts(l->s, "pcilib: ") || pt_starts(l->s, "lspci: ")))
+		cls = PT_LSPCI_DETAIL;
 	f->blank_gap = false;
 	f->prev_len = l->n;
 	*blank_end = l->no;

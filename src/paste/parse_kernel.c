@@ -181,8 +181,7 @@ void pt_parse_kernel(struct pctx *c, const struct pl_span *sp)
 	pl_iter_init(&it, sp);
 	while (pl_next(&it, &l) && !c->oom) {
 		/* A wrapped line goes on without a timestamp or tag of its own. */
-		bool cont = joined[0] && strlen(joined) >= 72 &&
-		            pt_classify(l.s, PT_KERNEL) != PT_KERNEL;
+		bool cont = joined[0] && pt_classify(l.s, PT_KERNEL) != PT_KERNEL;
 		if (cont) {
 			size_t n = strlen(joined);
 			snprintf(joined + n, sizeof(joined) - n, "%s%s", l.s[0] == ' ' ? "" : " ",
