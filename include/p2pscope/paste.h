@@ -150,7 +150,8 @@ enum p2ps_paste_matrix_kind {
 };
 const char *p2ps_paste_matrix_name(enum p2ps_paste_matrix_kind k);
 
-#define P2PS_PASTE_MAX_GPUS 64
+#define P2PS_PASTE_MAX_GPUS 64   /* GPUs a paste may name (more: the rest not used) */
+#define P2PS_PASTE_MAX_DEVS 1024 /* PCI functions a paste may name */
 #define P2PS_PASTE_CELL     12
 
 struct p2ps_paste_matrix {
@@ -233,6 +234,7 @@ struct p2ps_paste {
 
 	struct p2ps_paste_dev *devs;
 	size_t n_devs;
+	size_t gpus_dropped; /* NVIDIA GPUs beyond P2PS_PASTE_MAX_GPUS, not used */
 	struct p2ps_paste_gpu gpus[P2PS_PASTE_MAX_GPUS];
 	size_t n_gpus;
 	struct p2ps_paste_matrix m[P2PS_PM_COUNT];

@@ -76,12 +76,17 @@ static void close_block(struct finder *f)
 	struct pctx *c = f->c;
 	struct p2ps_paste *p = c->p;
 	int idx = -1;
-	if (p->n_blocks < MAX_STORED_BLOCKS) {
-		struct p2ps_paste_block *nb = realloc(p->blocks, (p->n_blocks + 1) * sizeof(*nb));
-		if (!nb) {
-			c->oom = true;
-		} else {
+	if (p->n_blocks < MAX_STORED_BLOCKS && p->n_blocks == c->blocks_cap) {
+		size_t cap = c->blocks_cap ? 2 * c->blocks_cap : 16;
+		struct p2ps_paste_block *nb = realloc(p->blocks, cap * sizeof(*nb));
+		if (nb) {
 			p->blocks = nb;
+			c->blocks_cap = cap;
+		}
+		c->oom |= !nb;
+	}
+	if (p->n_blocks < MAX_STORED_BLOCKS) {
+		if (!c->oom) {
 			idx = (int)p->n_blocks++;
 			struct p2ps_paste_block *b = &p->blocks[idx];
 			memset(b, 0, sizeof(*b));

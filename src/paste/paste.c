@@ -96,21 +96,41 @@ struct p2ps_paste_dev *p2ps_paste_find_dev(const struct p2ps_paste *p, const str
 	return NULL;
 }
 
+/* Slot of b in the parse's address index (open addressing over P2PS_PASTE_MAX_DEVS * 2
+ * slots holding devs index + 1), so that finding a device costs the same for the first
+ * and the thousandth. */
+static size_t *dev_slot(struct pctx *c, const struct p2ps_bdf *b)
+{
+	uint32_t h =
+	        (b->domain * 2654435761u) ^ ((uint32_t)b->bus << 8 | (uint32_t)b->dev << 3 | b->fn);
+	h *= 2246822519u;
+	for (size_t i = 0, k = h % PT_DEV_SLOTS;; i++, k = (k + 1) % PT_DEV_SLOTS) {
+		size_t v = c->dev_index[k];
+		if (!v || p2ps_bdf_equal(&c->p->devs[v - 1].d.bdf, b) || i == PT_DEV_SLOTS)
+			return &c->dev_index[k];
+	}
+}
+
 struct p2ps_paste_dev *pt_dev(struct pctx *c, const struct p2ps_bdf *b)
 {
 	struct p2ps_paste *p = c->p;
-	struct p2ps_paste_dev *pd = p2ps_paste_find_dev(p, b);
-	if (pd)
-		return pd;
-	if (p->n_devs >= 4096) /* more than any machine has: a paste of noise */
+	size_t *slot = dev_slot(c, b);
+	if (*slot)
+		return &p->devs[*slot - 1];
+	if (p->n_devs >= P2PS_PASTE_MAX_DEVS) /* more than any machine has: a paste of noise */
 		return NULL;
-	struct p2ps_paste_dev *nd = realloc(p->devs, (p->n_devs + 1) * sizeof(*nd));
-	if (!nd) {
-		c->oom = true;
-		return NULL;
+	if (p->n_devs == c->devs_cap) {
+		size_t cap = c->devs_cap ? 2 * c->devs_cap : 16;
+		struct p2ps_paste_dev *nd = realloc(p->devs, cap * sizeof(*nd));
+		if (!nd) {
+			c->oom = true;
+			return NULL;
+		}
+		p->devs = nd;
+		c->devs_cap = cap;
 	}
-	p->devs = nd;
-	pd = &p->devs[p->n_devs++];
+	struct p2ps_paste_dev *pd = &p->devs[p->n_devs++];
+	*slot = p->n_devs;
 	memset(pd, 0, sizeof(*pd));
 	pd->d.bdf = *b;
 	p2ps_bdf_format(b, pd->d.bdf_str, sizeof(pd->d.bdf_str));

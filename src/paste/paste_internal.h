@@ -112,8 +112,12 @@ struct pctx {
 	bool oom;
 	bool at_eof;       /* the block being parsed ends the paste */
 	int lspci_cut_dev; /* devs index of the device a "[...]" interrupted, -1 */
-	int smi_anon;      /* GPUs of grep'd nvidia-smi -q output without a section line */
+	size_t *dev_index; /* address index of p->devs (PT_DEV_SLOTS entries, pt_dev) */
+	size_t devs_cap;   /* room in p->devs */
+	size_t blocks_cap; /* room in p->blocks */
 };
+
+#define PT_DEV_SLOTS (2 * P2PS_PASTE_MAX_DEVS)
 
 struct p2ps_paste_where pt_where(const struct pctx *c, int line);
 

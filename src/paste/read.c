@@ -44,6 +44,25 @@ static size_t gpu_addresses(const struct p2ps_paste *p, struct p2ps_bdf *out)
 	return n;
 }
 
+/* A paste that names more NVIDIA GPUs than any machine has is noise past the first
+ * P2PS_PASTE_MAX_GPUS: the rest are dropped (and counted) so that the pairs stay few. */
+static void limit_gpus(struct p2ps_paste *p)
+{
+	size_t w = 0, gpus = 0;
+	for (size_t r = 0; r < p->n_devs; r++) {
+		bool gpu = dev_is_gpu(&p->devs[r]);
+		if (gpu && gpus == P2PS_PASTE_MAX_GPUS) {
+			p->gpus_dropped++;
+			continue;
+		}
+		gpus += gpu;
+		if (w != r)
+			p->devs[w] = p->devs[r];
+		w++;
+	}
+	p->n_devs = w;
+}
+
 /* Moves what entry `from` knows into `to` and removes `from`. */
 static void merge_gpu(struct p2ps_paste *p, size_t to, size_t from)
 {
@@ -126,12 +145,15 @@ int p2ps_paste_parse(const char *text, size_t len, const char *source, struct p2
 	buf[len] = buf[len + 1] = '\0';
 	out->lines = pt_normalize(buf, len);
 	struct pctx c = {.p = out, .block = -1, .err = err, .lspci_cut_dev = -1};
-	int rc = pt_find_blocks(&c, buf, out->lines);
+	c.dev_index = calloc(PT_DEV_SLOTS, sizeof(*c.dev_index));
+	int rc = c.dev_index ? pt_find_blocks(&c, buf, out->lines) : P2PS_ENOMEM;
+	free(c.dev_index);
 	free(buf);
 	if (rc < 0) {
 		p2ps_paste_free(out);
 		return p2ps_error_set(err, P2PS_ENOMEM, "paste %s: out of memory", source);
 	}
+	limit_gpus(out);
 	tie_gpus(out);
 	return 0;
 }

@@ -22,6 +22,9 @@ static void blocks(struct p2ps_strbuf *b, const struct p2ps_paste *p)
 		                   k->command, k->command[0] ? "`)" : "", "", k->summary,
 		                   k->cut ? "; cut off" : "");
 	}
+	if (p->gpus_dropped)
+		p2ps_strbuf_printf(b, "\tmore than %d NVIDIA GPUs: %zu more not used\n",
+		                   P2PS_PASTE_MAX_GPUS, p->gpus_dropped);
 	if (shown < p->n_blocks || p->blocks_dropped)
 		p2ps_strbuf_printf(b, "\t... and %zu more blocks (--json lists %zu of them)\n",
 		                   p->n_blocks - shown + p->blocks_dropped, p->n_blocks - shown);

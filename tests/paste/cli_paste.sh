@@ -103,6 +103,16 @@ grep -q 'no NVIDIA GPU in the paste' "$tmp/out" || fail "noise: verdict"
 [ "$secs" -le ${P2PS_PASTE_NOISE_SECONDS:-60} ] || fail "noise took $secs s"
 echo "100 MB of noise: $secs s"
 
+# Thousands of distinct GPU device lines: the first 64 GPUs are used, the rest counted, and
+# reading stays fast (no pass over all pairs of thousands of devices).
+awk 'BEGIN { srand(2); for (i = 0; i < 60000; i++)
+	printf "%02x:%02x.%x VGA compatible controller: NVIDIA Corporation Device %04x\n", int(rand() * 256), int(rand() * 32), int(rand() * 8), int(rand() * 65536) }' >"$tmp/gpus.txt"
+start=$(date +%s)
+expect_report "many devices" "$tmp/gpus.txt"
+secs=$(($(date +%s) - start))
+grep -q 'more than 64 NVIDIA GPUs: [0-9]* more not used' "$tmp/out" || fail "many devices: cap not reported"
+[ "$secs" -le ${P2PS_PASTE_NOISE_SECONDS:-60} ] || fail "many devices took $secs s"
+
 # The documented example (README section and docs/bar-inspect.md) is what the tool prints.
 src=${P2PS_SOURCE_DIR:?}
 (cd "$src" && "$bi" --paste tests/fixtures/h200x2-paste/paste.txt) | sed -n '/^Paste /,$p' >"$tmp/example"
