@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "p2pscope/host.h"
+#include "p2pscope/host_load.h"
 
 /* Writes data to a memfd and loads it as an lspci dump (no NVML, numeric ids only).
  * Returns p2ps_host_load()'s result, or 1 when the memfd could not be made or filled

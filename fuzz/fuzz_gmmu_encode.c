@@ -46,6 +46,8 @@ static void fuzz_p2p(const struct gmmu_format *f, const uint8_t *p)
 	        .atomic_disable = p[34] & 8,
 	        .access_counting = p[34] & 16,
 	        .write_mode = (enum gmmu_write_mode)((p[34] >> 5) & 1),
+	        .bar1_form = (enum gmmu_bar1_form)(p[35] % 5), /* 4: not a form */
+	        .bar1_peer_index = p[35] & 8,
 	};
 	struct gmmu_p2p_result r;
 	struct p2ps_error err;
@@ -57,10 +59,11 @@ static void fuzz_p2p(const struct gmmu_format *f, const uint8_t *p)
 		return;
 	struct gmmu_pte_view v;
 	gmmu_pte_view(f, r.pte, &v);
-	if (!v.valid || v.addr != r.addr)
+	if (!v.valid || v.addr != r.addr || v.aperture != r.aperture)
 		abort();
 	if (rq.mode == GMMU_P2P_BAR1 &&
-	    (v.aperture != GMMU_APERTURE_SYS_NONCOH || r.addr != rq.bar1_base + rq.offset))
+	    (r.addr != rq.bar1_base + rq.offset ||
+	     (rq.bar1_form == GMMU_BAR1_PATCH && v.aperture != GMMU_APERTURE_SYS_NONCOH)))
 		abort();
 	if (rq.mode != GMMU_P2P_BAR1 &&
 	    (v.aperture != GMMU_APERTURE_PEER || v.peer_index != rq.peer_index))

@@ -1,4 +1,4 @@
-// fuzz-links: p2pshost
+// fuzz-links: p2pshost p2ps_backends_private
 /* libFuzzer target for the config-space decoders shared by every backend (and the
  * VFIO one, which hands them raw config bytes): the input is one device's config
  * space (its length is the readable length), decoded as header plus PCIe, ACS and
@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../src/host/decode.h"
+#include "config_decode.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {

@@ -1,4 +1,4 @@
-// fuzz-links: p2pshost
+// fuzz-links: p2pshost p2ps_backends_private
 /* libFuzzer target for the parsers of captured nvidia-smi output (a snapshot's
  * p2pscope/nvidia-smi-q.txt and nvidia-smi-topo-m.txt): the first byte picks the
  * parser, the rest is the text. The host is two NVIDIA GPUs at 0000:00:06.0 and
@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../src/host/nvfacts.h"
+#include "nvfacts.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {

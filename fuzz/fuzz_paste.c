@@ -14,6 +14,7 @@
 
 #include "p2pscope/analysis.h"
 #include "p2pscope/host.h"
+#include "p2pscope/host_load.h"
 #include "p2pscope/paste_report.h"
 #include "p2pscope/render.h"
 

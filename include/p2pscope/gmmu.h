@@ -112,6 +112,9 @@ struct gmmu_value {
 /* Field flags. */
 #define GMMU_FIELD_F_ALIAS     0x1u /* same bits as another field; accepted, not displayed */
 #define GMMU_FIELD_F_READ_ONLY 0x2u /* header marks the values R---V (ENCRYPTED on v2) */
+/* Shown only when non-zero: a field the header defines but no writer sets (the peer index
+ * of a v2 PDE). */
+#define GMMU_FIELD_F_IF_SET 0x4u
 
 struct gmmu_field {
 	const char *name; /* hwref name without NV_MMU_VERn_{PTE,PDE,DUAL_PDE}_ */
@@ -165,6 +168,9 @@ struct gmmu_entry_format {
 	/* Fast paths: PTE and PDE use fast[0]; a dual PDE uses fast[0] for the big half and
 	 * fast[1] for the small half. */
 	struct gmmu_fast fast[2];
+	/* The entry the driver writes to mark this entry sparse (the format family's sparsePte,
+	 * sparsePde and sparsePdeMulti templates), w[1] for the upper half of a dual PDE. */
+	uint64_t sparse[2];
 };
 
 struct gmmu_level {
@@ -191,6 +197,12 @@ struct gmmu_format {
 /* The format can continue a peer address from ADDRESS_VID into COMPTAGLINE (the NVSwitch
  * "47-bit peer addressing" of kgmmuFmtInitPeerPteFld_TU10X: TU10x, GA10x, AD10x). */
 #define GMMU_FORMAT_F_NVSWITCH_PEER 0x1u
+/* The stock driver has a BAR1-P2P path for these chips (kbusCreateP2PMappingForBar1P2P_GH100
+ * in the HAL of GH100 and every Blackwell chip). */
+#define GMMU_FORMAT_F_BAR1P2P 0x2u
+/* ... and maps the peer's BAR1 SYSTEM_COHERENT, because BAR1-P2P atomics are enabled
+ * (_nvGpuOpsIsBar1P2pAtomicEnabled: Blackwell and later); otherwise SYSTEM_NON_COHERENT. */
+#define GMMU_FORMAT_F_BAR1P2P_COHERENT 0x4u
 
 struct gmmu_chip {
 	const char *name;     /* HAL name, "AD102" */
@@ -295,8 +307,9 @@ struct gmmu_decoded {
 };
 void gmmu_entry_decode(const struct gmmu_entry_format *ef, const uint64_t w[2],
                        struct gmmu_decoded *out);
-/* "VALUE" or "unknown (raw=0x..)" form for a shown field, written into buf; returns buf.
- * ADDR fields print the byte address (0x..); BOOL TRUE/FALSE; ENUM its name. */
+/* The value of a shown field as pte-decode prints it, written into buf; returns buf.
+ * ADDR fields print the byte address (0x..); BOOL and ENUM their name, or the number (0x..)
+ * when the value has no name, so that the text parses back (gmmu_field_value_parse). */
 const char *gmmu_decoded_value_str(const struct gmmu_decoded *d, size_t i, char *buf, size_t len);
 /* The entry as pte-decode prints it: "0x" + 16 hex digits, or 32 for a dual PDE (bit 127
  * first), written into buf (40 bytes hold either); returns buf. */
@@ -319,6 +332,9 @@ struct gmmu_pte_view {
 	bool acd;             /* v3: access counting disabled */
 	uint32_t comptagline; /* v2 only */
 };
+/* sparse: v2 VALID=0 with VOL=1 (the view does not tell the "no valid 4 KB page" marking of
+ * a big-page PTE, VALID=0 VOL=1 PRIVILEGE=1 in kgmmuFmtFamiliesInit_GV100, from it); v3
+ * VALID=0 with PCF SPARSE. */
 
 struct gmmu_pde_view {
 	bool valid; /* aperture != INVALID */
@@ -327,6 +343,10 @@ struct gmmu_pde_view {
 	uint64_t addr; /* byte address of the next-level table */
 	bool vol;      /* v2 VOL; v3: PCF says uncached */
 	uint8_t pcf;   /* v3 only */
+	/* Aperture INVALID with the bit that means "uncached" in a valid entry set: v2 VOL,
+	 * v3 PCF SPARSE_ATS_*. The driver's sparse directory entry: no table below, every
+	 * address in its range reads as sparse. */
+	bool sparse;
 };
 
 static inline uint64_t gmmu_bits_get(const struct gmmu_bits *b, const uint64_t *w)
@@ -375,13 +395,16 @@ static inline void gmmu_pde_view_fast(const struct gmmu_fast *x, const uint64_t 
 {
 	unsigned ap = (unsigned)gmmu_bits_get(&x->aperture, w);
 	unsigned pcf = (unsigned)gmmu_bits_get(&x->pcf, w);
+	bool valid = x->aperture_sw[ap] != GMMU_APERTURE_INVALID;
+	bool vol = gmmu_bits_get(&x->vol, w) || (pcf & x->pcf_uncached);
 	*v = (struct gmmu_pde_view){
-	        .valid = x->aperture_sw[ap] != GMMU_APERTURE_INVALID,
+	        .valid = valid,
 	        .aperture = x->aperture_sw[ap],
 	        .aperture_hw = (uint8_t)ap,
 	        .addr = gmmu_bits_get(&x->addr[ap], w) << x->addr[ap].shift,
-	        .vol = gmmu_bits_get(&x->vol, w) || (pcf & x->pcf_uncached),
+	        .vol = vol,
 	        .pcf = (uint8_t)pcf,
+	        .sparse = !valid && vol,
 	};
 }
 
@@ -416,10 +439,30 @@ enum gmmu_p2p_mode {
 	/* Stock driver, NVLink peer: as STOCK with the fabric base (direct-connect vidmem base or
 	 * NVSwitch unique fabric base) added to the address (_kgmmuEncodePeerAddrs). */
 	GMMU_P2P_NVLINK = 1,
-	/* The BAR1-P2P patch (tinygrad): APERTURE=SYSTEM_NON_COHERENT_MEMORY, sysmem address
-	 * field = peer BAR1 bus base + FB offset, no peer index. Also the shape of stock
-	 * Hopper BAR1P2P (dmaAllocBar1P2PMapping_GH100). */
+	/* A sysmem-shaped entry holding the peer's BAR1 address + FB offset; which of its forms
+	 * is set by gmmu_p2p_request.bar1_form (default: the kernel patch's). */
 	GMMU_P2P_BAR1 = 2,
+};
+
+/* The forms of a BAR1-P2P entry (see docs/gmmu.md, "The BAR1-P2P entry, form by form"). */
+enum gmmu_bar1_form {
+	/* The kernel patch (tinygrad/open-gpu-kernel-modules, nvGpuOpsBuildExternalAllocPtes):
+	 * APERTURE=SYSTEM_NON_COHERENT_MEMORY, the sysmem address field = peer BAR1 bus base +
+	 * FB offset, no peer index. The patch's intent on every format. */
+	GMMU_BAR1_PATCH = 0,
+	/* The patch as published (550.54.15-p2p .. 565.57.01-p2p) compiled for v3: the aperture
+	 * rewrite sits in the v2 branch only, so a v3 entry keeps APERTURE=PEER_MEMORY (with the
+	 * BAR1 address and PEER_ID 0, the peer write being commented out). v2: as PATCH. */
+	GMMU_BAR1_PATCH_AS_PUBLISHED = 1,
+	/* tinygrad's userspace driver (runtime/support/nv/nvdev.py): SYSTEM_COHERENT_MEMORY,
+	 * KIND GENERIC_MEMORY, v3 PCF with access counting enabled (ACE), no peer index. */
+	GMMU_BAR1_TINYGRAD = 2,
+	/* The stock driver's own BAR1-P2P (GH100 and Blackwell only, GMMU_FORMAT_F_BAR1P2P):
+	 * SYSTEM_NON_COHERENT_MEMORY, or SYSTEM_COHERENT_MEMORY where BAR1-P2P atomics are on
+	 * (Blackwell, GMMU_FORMAT_F_BAR1P2P_COHERENT); the address is the peer BAR1's DMA address
+	 * as the mapping GPU sees it (kbusGetBar1P2PDmaInfo: the IOMMU address when there is
+	 * one) + FB offset. */
+	GMMU_BAR1_STOCK = 3,
 };
 
 struct gmmu_p2p_request {
@@ -431,7 +474,11 @@ struct gmmu_p2p_request {
 	uint64_t offset;      /* offset in the peer's framebuffer (bytes) */
 	uint64_t page_size;   /* bytes; 0 = 4 KiB. Must be a page size of the format */
 	uint32_t kind;        /* KIND value written (e.g. GENERIC_MEMORY 6 on TU+, 0 PITCH) */
-	bool vol;             /* uncached in GPU L2 (v3: PCF UNCACHED) */
+	/* Uncached in GPU L2 (v3: PCF UNCACHED). The driver sets it for peer and BAR1-P2P
+	 * mappings unless the peer allocation is P2P-cacheable (memdescGetGpuP2PCacheAttrib;
+	 * NVOS32_ATTR2_P2P_GPU_CACHEABLE defaults to NO): set it to model a default allocation,
+	 * as pte-decode p2p --mode bar1 does. tinygrad's userspace driver leaves it clear. */
+	bool vol;
 	bool read_only;
 	bool privilege;
 	bool atomic_disable;
@@ -442,6 +489,13 @@ struct gmmu_p2p_request {
 	 * address >> 12 fills ADDRESS_VID (low 25 bits) and then COMPTAGLINE (next 20 bits).
 	 * Refused (P2PS_ENOTSUP) on other formats; v3's ADDRESS needs no such mode. */
 	bool nvswitch;
+	/* BAR1: which form (default GMMU_BAR1_PATCH). */
+	enum gmmu_bar1_form bar1_form;
+	/* BAR1, PATCH forms: also write peer_index into the peer-index field, in the stock
+	 * order (before the address), as a port that kept the stock peer write does. On v2 the
+	 * address write then overwrites 35:33 (only an oversized id's spill into KIND stays); on
+	 * v3 PEER_ID 63:61 stays. Default false: the patch writes no peer index. */
+	bool bar1_peer_index;
 };
 
 struct gmmu_p2p_result {
@@ -449,6 +503,8 @@ struct gmmu_p2p_result {
 	const struct gmmu_field *addr_field; /* field holding the address */
 	uint64_t addr;                       /* byte address written (offset + base) */
 	const struct gmmu_level *level;      /* level a PTE of this page size lives in */
+	uint64_t page_size;                  /* bytes (the request's, 0 made 4096) */
+	enum gmmu_aperture aperture;         /* the aperture written */
 };
 
 /* Builds the PTE the chosen path writes for a page at `offset` in the peer. Errors
@@ -459,8 +515,12 @@ int gmmu_p2p_encode(const struct gmmu_format *f, const struct gmmu_p2p_request *
                     struct gmmu_p2p_result *out, struct p2ps_error *err);
 const char *gmmu_p2p_mode_name(enum gmmu_p2p_mode m); /* "stock", "nvlink", "bar1" */
 int gmmu_p2p_mode_parse(const char *s, enum gmmu_p2p_mode *out, struct p2ps_error *err);
+/* "patch", "patch-as-published", "tinygrad", "stock" */
+const char *gmmu_bar1_form_name(enum gmmu_bar1_form f);
+int gmmu_bar1_form_parse(const char *s, enum gmmu_bar1_form *out, struct p2ps_error *err);
 
-/* Level of format f whose PTEs map pages of 2^page_shift bytes, or NULL. */
+/* Level of format f whose PTEs map pages of 2^page_shift bytes, or NULL. Takes the page
+ * shift (12 for 4 KiB, 21 for 2 MiB), not the size. */
 const struct gmmu_level *gmmu_level_for_page(const struct gmmu_format *f, unsigned page_shift);
 
 #ifdef __cplusplus

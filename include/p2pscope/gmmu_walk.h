@@ -30,10 +30,12 @@
 extern "C" {
 #endif
 
-/* One PTE: read from a flat table or found by a walk. */
+/* One PTE: read from a flat table or found by a walk. A walk also reports a sparse directory
+ * entry this way (entry != GMMU_ENTRY_PTE): it covers its whole VA span as one sparse page of
+ * 2^page_shift bytes, v says valid false and sparse true, and raw/raw_hi hold the entry. */
 struct gmmu_mapping {
 	uint64_t va;                    /* first byte the entry maps */
-	uint64_t raw;                   /* the 8-byte entry as stored */
+	uint64_t raw;                   /* the 8-byte entry as stored (a dual PDE: bits 63:0) */
 	uint8_t page_shift;             /* log2 of the page size */
 	const struct gmmu_level *level; /* level holding the entry (NULL: unknown) */
 	struct gmmu_pte_view v;
@@ -41,11 +43,34 @@ struct gmmu_mapping {
 	enum p2ps_mem_space space;
 	uint64_t entry_pa;
 	uint32_t index;
+	enum gmmu_entry_type entry; /* GMMU_ENTRY_PTE, or the sparse directory entry's type */
+	uint64_t raw_hi;            /* dual PDE: bits 127:64 */
 };
 
 typedef int (*gmmu_mapping_fn)(void *ctx, const struct gmmu_mapping *m, struct p2ps_error *err);
 
 /* ---- walk ---------------------------------------------------------------- */
+
+/* One directory entry (or one half of a dual PDE) that a walk follows. */
+struct gmmu_dir_entry {
+	const struct gmmu_level *level; /* level holding the entry */
+	uint32_t index;                 /* within its table */
+	enum p2ps_mem_space space;      /* where the entry lives */
+	uint64_t entry_pa;
+	uint64_t va;                    /* first VA the entry covers */
+	uint64_t w[2];                  /* the entry as stored (w[1] only for dual PDEs) */
+	enum gmmu_half half;            /* GMMU_HALF_BIG/SMALL for dual PDEs, else NONE */
+	const struct gmmu_level *next;  /* level of the table it points at */
+	enum p2ps_mem_space next_space; /* and where that table is */
+	uint64_t next_pa;
+};
+
+typedef int (*gmmu_dir_fn)(void *ctx, const struct gmmu_dir_entry *e, struct p2ps_error *err);
+
+/* Asked for a table the memory set lacks: may add the bytes [pa, pa + len) of space to the
+ * set (through its own handle on it) and return 0; the walk then looks again. */
+typedef int (*gmmu_fetch_fn)(void *ctx, enum p2ps_mem_space space, uint64_t pa, uint64_t len,
+                             struct p2ps_error *err);
 
 struct gmmu_walk_opts {
 	const struct gmmu_format *fmt;
@@ -55,6 +80,12 @@ struct gmmu_walk_opts {
 	/* Report PTEs that are not valid but not zero either (sparse, stale
 	 * addresses). Zero entries are never reported: they are the holes. */
 	bool report_invalid;
+	/* Optional: reads tables on demand (fetch_ctx is its context). */
+	gmmu_fetch_fn fetch;
+	void *fetch_ctx;
+	/* Optional: called (with the walk's ctx) for each directory entry followed, before
+	 * the table it points at is read. */
+	gmmu_dir_fn dir_fn;
 };
 
 struct gmmu_walk_stats {
@@ -62,12 +93,17 @@ struct gmmu_walk_stats {
 	uint64_t pdes;         /* valid PDEs followed (a dual PDE counts per half) */
 	uint64_t ptes_valid;   /* valid PTEs */
 	uint64_t ptes_invalid; /* non-zero invalid PTEs */
+	uint64_t pdes_sparse;  /* sparse directory entries (a dual PDE counts once) */
 };
 
 /* Walks the hierarchy rooted at o->pdb and calls fn for each valid PTE (and
- * each non-zero invalid one with report_invalid) in table order: ascending VA,
- * except that within a dual PDE the big-page table's PTEs come before the
- * small-page table's. Errors (P2PS_EINVAL unless said): a table not inside
+ * each non-zero invalid one, and each sparse directory entry, with
+ * report_invalid) in table order: ascending VA, except that within a dual PDE
+ * the big-page table's PTEs come before the small-page table's. A sparse
+ * directory entry (aperture INVALID, marked sparse: the driver's sparsePde)
+ * ends the walk of its range as sparse, as an INVALID one ends it as a hole;
+ * a dual PDE is sparse when neither half is valid and one is marked sparse.
+ * Errors (P2PS_EINVAL unless said): a table not inside
  * one --mem chunk, a PDE whose aperture names no memory (PEER), a PTE bit set
  * where the level holds no pages, a table reached twice (P2PS_ELOOP when it is
  * its own ancestor: a cycle). Each table is read once, so the work is bounded

@@ -1,20 +1,21 @@
 /* p2pscope: the host model — what bar-inspect knows about a machine's PCI devices,
  * IOMMU, kernel command line and NVIDIA driver, independent of where it came from.
  *
- * One model, several backends. p2ps_host_load() fills a struct p2ps_host from a
- * source: the live machine (libpci's sysfs method plus sysfs/proc attributes), a
- * captured snapshot tree (the same code with every path under a root DIR), an
- * `lspci -x/-xxx/-xxxx` dump (libpci's dump method; no sysfs attributes, topology
- * from bridge bus numbers), or VFIO (issue 5, fills the same structs).
+ * One model, several backends (include/p2pscope/host_load.h): the live machine (libpci's
+ * sysfs method plus sysfs/proc attributes), a captured snapshot tree (the same code with
+ * every path under a root DIR), an `lspci -x/-xxx/-xxxx` dump (libpci's dump method; no
+ * sysfs attributes, topology from bridge bus numbers), or VFIO (the live model with what
+ * vfio-pci tells about its devices laid over it, and those facts kept in host->vfio).
  *
- * Contract for readers (the analysis and renderers, issue 3b):
+ * Contract for readers (the analysis and renderers):
  *  - Every fact has a "known" flag or a sentinel documented on the field. A fact that
  *    is not known has a reason in dev->unknown[P2PS_FACT_*] (p2ps_dev_unknown()),
  *    e.g. "needs root: config space past 64 bytes is not readable".
  *  - Fields are only ever added to these structs, never renamed or removed.
  *  - The model owns all memory; p2ps_host_free() releases it. Pointers into the model
- *    (dev->parent, dev->chip) stay valid until then.
- *  - Nothing here writes config space, maps a BAR or opens a VFIO device.
+ *    (dev->parent, dev->chip, host->vfio) stay valid until then.
+ *  - Nothing here reads files, writes config space, maps a BAR or opens a VFIO device:
+ *    the backends do the reading, and only they.
  *
  * Library functions return 0 or a negative P2PS_E* code and fill struct p2ps_error.
  */
@@ -26,6 +27,7 @@
 #include <stdint.h>
 
 #include "p2pscope/error.h"
+#include "p2pscope/pci_addr.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -43,27 +45,9 @@ enum p2ps_host_backend_kind {
 	P2PS_HOST_LIVE = 0,       /* this machine: /sys, /proc, libpci linux_sysfs */
 	P2PS_HOST_SNAPSHOT = 1,   /* a captured tree: DIR/sys/..., DIR/proc/... (--root DIR) */
 	P2PS_HOST_LSPCI_DUMP = 2, /* lspci -x/-xxx/-xxxx text (--lspci-dump FILE) */
-	P2PS_HOST_VFIO = 3,       /* VFIO device fds (issue 5) */
+	P2PS_HOST_VFIO = 3,       /* live sysfs plus devices opened through VFIO (--vfio) */
 	P2PS_HOST_PASTE = 4,      /* text pasted into a bug report (--paste FILE|-) */
 };
-
-/* Where to load a host from. Zero-initialise and set what you need. */
-struct p2ps_host_source {
-	enum p2ps_host_backend_kind kind;
-	const char *path; /* SNAPSHOT: root DIR; LSPCI_DUMP, PASTE: FILE ("-" stdin); LIVE: NULL */
-	unsigned flags;   /* P2PS_HOST_F_* */
-	/* NCCL_* variables to report. NULL: LIVE takes them from the process environment,
-	 * SNAPSHOT from DIR/p2pscope/env (one NAME=value a line). */
-	const char *const *envp;
-	const char *vfio_bdfs; /* VFIO only: comma-separated BDFs (issue 5) */
-	/* PASTE only: the pasted text itself instead of path (tests, fuzzing); path, if set,
-	 * names it in messages. */
-	const char *text;
-	size_t text_len;
-};
-
-#define P2PS_HOST_F_NO_NVML  0x1u /* never dlopen libnvidia-ml (tests, reproducibility) */
-#define P2PS_HOST_F_NO_NAMES 0x2u /* skip pci.ids name lookups (numeric only) */
 
 /* Facts that can be unknown, each with a reason string in dev->unknown[]. */
 enum p2ps_fact {
@@ -82,14 +66,6 @@ enum p2ps_fact {
 	P2PS_FACT_VRAM,        /* GPU memory size (NVML or captured nvidia-smi -q) */
 	P2PS_FACT_NVLINK,      /* NVLink peers */
 	P2PS_FACT_COUNT
-};
-
-/* A PCI address. domain is 32-bit because VMD domains start at 0x10000. */
-struct p2ps_bdf {
-	uint32_t domain;
-	uint8_t bus;
-	uint8_t dev; /* 0..31 */
-	uint8_t fn;  /* 0..7 */
 };
 
 /* One BAR as both the device and the kernel see it. bars[] is indexed by BAR
@@ -236,6 +212,7 @@ struct p2ps_gpu_facts {
 };
 
 struct p2ps_nvidia_chip; /* include/p2pscope/nvidia_chips.h */
+struct p2ps_vfio_facts;  /* include/p2pscope/vfio/facts.h */
 
 struct p2ps_dev {
 	struct p2ps_bdf bdf;
@@ -334,8 +311,8 @@ struct p2ps_host_vm {
 
 struct p2ps_host {
 	enum p2ps_host_backend_kind kind;
-	const char *backend_name; /* ops table name: "sysfs", "snapshot", "lspci-dump", "vfio" */
-	char source_path[4096];   /* --root DIR or --lspci-dump FILE; "" for live */
+	const char *backend_name; /* "sysfs", "snapshot", "lspci-dump", "vfio", "paste" */
+	char source_path[4096];   /* --root DIR, --lspci-dump FILE or --paste FILE; "" for live */
 
 	struct p2ps_dev *devs; /* sorted by domain, bus, dev, fn */
 	size_t n_devs;
@@ -348,55 +325,40 @@ struct p2ps_host {
 	int n_nccl_env;
 	char nccl_env[P2PS_HOST_MAX_NCCL_ENV][128]; /* "NCCL_P2P_DISABLE=1" */
 
-	/* PASTE: the parsed paste (include/p2pscope/paste.h), whose blocks, kernel lines and
-	 * CUDA results the paste findings read; owned by the model. NULL otherwise. */
-	struct p2ps_paste *paste;
-
 	bool config_limited_any; /* some device's config space was cut at 64 bytes */
 	bool is_root;            /* LIVE: effective uid 0; SNAPSHOT: captured as root (if known) */
 	char hostname[64];       /* where known ("" otherwise) */
-};
 
-/* A backend: one per file (src/host/backend_*.c), each ending with one static-like
- * const table. load() fills every field it can and leaves the rest to the defaults
- * p2ps_host_load() set (unknown). */
-struct p2ps_host_backend {
-	const char *name;
-	enum p2ps_host_backend_kind kind;
-	const char *help;
-	int (*load)(struct p2ps_host *host, const struct p2ps_host_source *src,
-	            struct p2ps_error *err);
-};
+	/* What the VFIO options found (include/p2pscope/vfio/facts.h): the devices opened
+	 * through VFIO, register reads, the peer-mapping attempt. NULL when none was asked. */
+	struct p2ps_vfio_facts *vfio;
 
-/* Loads host from src. On success returns 0; on failure returns a negative P2PS_E* code,
- * fills err with one line (e.g. "snapshot /x: no sys/bus/pci/devices directory") and
- * leaves host empty (safe to p2ps_host_free). */
-int p2ps_host_load(struct p2ps_host *host, const struct p2ps_host_source *src,
-                   struct p2ps_error *err);
+	/* PASTE: the parsed paste (include/p2pscope/paste.h), whose blocks, kernel lines and
+	 * CUDA results the paste findings read; owned by the model. NULL otherwise. */
+	struct p2ps_paste *paste;
+};
 
 /* Releases everything the model owns and zeroes it. NULL is fine. */
 void p2ps_host_free(struct p2ps_host *host);
 
-/* The backend table for a kind, or NULL if this build lacks it. */
-const struct p2ps_host_backend *p2ps_host_backend_find(enum p2ps_host_backend_kind kind);
-
 /* Device lookup by BDF; NULL if absent. */
 struct p2ps_dev *p2ps_host_find(const struct p2ps_host *host, const struct p2ps_bdf *bdf);
-
-/* Parses "BB:DD.F" or "DDDD:BB:DD.F" (hex). Returns 0 or P2PS_EINVAL. */
-int p2ps_bdf_parse(const char *s, struct p2ps_bdf *out);
-
-/* Formats "DDDD:BB:DD.F" into buf (>= 16 bytes); returns buf. */
-char *p2ps_bdf_format(const struct p2ps_bdf *bdf, char *buf, size_t size);
-
-/* Whether two addresses name the same function. */
-bool p2ps_bdf_equal(const struct p2ps_bdf *a, const struct p2ps_bdf *b);
 
 /* The reason a fact is unknown, or NULL when it is known / applicable. */
 const char *p2ps_dev_unknown(const struct p2ps_dev *dev, enum p2ps_fact fact);
 
 /* Short name of a fact ("link_cap", "acs", ...) for JSON keys and messages. */
 const char *p2ps_fact_name(enum p2ps_fact fact);
+
+/* Which devices to select, as lspci's -s: each field is -1 for "any". */
+struct p2ps_slot_filter {
+	int domain;
+	int bus;
+	int dev;
+	int fn;
+};
+
+bool p2ps_slot_match(const struct p2ps_slot_filter *f, const struct p2ps_bdf *bdf);
 
 /* Class helpers. */
 bool p2ps_dev_is_bridge(const struct p2ps_dev *dev);     /* header type 1 */

@@ -1,7 +1,8 @@
 /* p2pscope: bar-inspect's renderers — the analysis as readable text, JSON (json-c) or a
  * Graphviz graph. Renderers only format: every fact and verdict comes from
- * struct p2ps_analysis (include/p2pscope/analysis.h). They write into memory; the
- * caller decides where the bytes go. The JSON schema is in docs/bar-inspect.md.
+ * struct p2ps_analysis (include/p2pscope/analysis.h) and the host model it points to,
+ * VFIO facts (host->vfio) included. They write into memory; the caller decides where the
+ * bytes go. The JSON schema is in docs/bar-inspect.md, the VFIO keys in docs/vfio.md.
  */
 #ifndef P2PSCOPE_RENDER_H
 #define P2PSCOPE_RENDER_H
@@ -11,6 +12,7 @@
 
 #include "p2pscope/analysis.h"
 #include "p2pscope/error.h"
+#include "p2pscope/vfio/facts.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -32,16 +34,6 @@ void p2ps_strbuf_printf(struct p2ps_strbuf *b, const char *fmt, ...)
 void p2ps_strbuf_puts(struct p2ps_strbuf *b, const char *s);
 void p2ps_strbuf_free(struct p2ps_strbuf *b);
 
-/* Which devices to show, like lspci's -s: each field is -1 for "any". */
-struct p2ps_slot_filter {
-	int domain;
-	int bus;
-	int dev;
-	int fn;
-};
-
-bool p2ps_slot_match(const struct p2ps_slot_filter *f, const struct p2ps_bdf *bdf);
-
 struct p2ps_render_opts {
 	bool all; /* every PCI device, not only the NVIDIA GPUs */
 	/* Devices to show (NULL: all). GPU pairs are shown when either GPU matches; the
@@ -50,11 +42,13 @@ struct p2ps_render_opts {
 	const char *version; /* tool version for headers, or NULL */
 };
 
-/* Text report, readable in a terminal (nvidia-smi / lspci style). */
+/* Text report, readable in a terminal (nvidia-smi / lspci style); the VFIO sections
+ * follow the host findings when the model has VFIO facts. */
 int p2ps_render_text(const struct p2ps_analysis *a, const struct p2ps_render_opts *o,
                      struct p2ps_strbuf *out, struct p2ps_error *err);
 
-/* Builds the JSON document; *out receives a new reference (json_object_put it). */
+/* Builds the JSON document; *out receives a new reference (json_object_put it). With
+ * VFIO facts, each device entry gets "vfio" and the document a top-level "vfio". */
 int p2ps_render_json(const struct p2ps_analysis *a, const struct p2ps_render_opts *o,
                      struct json_object **out, struct p2ps_error *err);
 
@@ -71,6 +65,24 @@ int p2ps_render_json_text(const struct p2ps_analysis *a, const struct p2ps_rende
  * GPU pair coloured by verdict. */
 int p2ps_render_dot(const struct p2ps_analysis *a, const struct p2ps_render_opts *o,
                     struct p2ps_strbuf *out, struct p2ps_error *err);
+
+/* ---- the VFIO facts on their own (JSON objects and text lines for other callers) ---- */
+
+/* The per-device "vfio" object; see docs/vfio.md for the keys. Caller owns the result
+ * (json_object_put). NULL when out of memory. */
+struct json_object *p2ps_vfio_report_json(const struct p2ps_vfio_dev_report *r);
+struct json_object *p2ps_vfio_peer_map_json(const struct p2ps_vfio_peer_map *m);
+struct json_object *p2ps_nv_boot0_json(const struct p2ps_nv_boot0 *b);
+
+/* Text: calls line(ctx, s) once per output line (no trailing newline). indent is
+ * prepended to each line. */
+typedef void (*p2ps_vfio_line_fn)(void *ctx, const char *line);
+void p2ps_vfio_report_text(const struct p2ps_vfio_dev_report *r, const char *indent,
+                           p2ps_vfio_line_fn line, void *ctx);
+void p2ps_vfio_peer_map_text(const struct p2ps_vfio_peer_map *m, const char *indent,
+                             p2ps_vfio_line_fn line, void *ctx);
+void p2ps_nv_boot0_text(const struct p2ps_nv_boot0 *b, const char *indent, p2ps_vfio_line_fn line,
+                        void *ctx);
 
 #ifdef __cplusplus
 }

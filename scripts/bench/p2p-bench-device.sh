@@ -51,19 +51,8 @@ for p in json-c libpci cmocka; do pkg-config --exists "$p" 2>/dev/null && echo "
 { nvidia-smi -q; nvidia-smi topo -m; nvidia-smi nvlink --status; } >"$res/nvidia-smi.txt" 2>&1
 
 step build dependencies
-sr=/tmp/p2ps-sysroot
-if ! { pkg-config --exists json-c libpci cmocka; } 2>/dev/null; then
-	mkdir -p $sr
-	for f in .cmp/debs/*.deb; do dpkg -x "$f" $sr; done
-	lib=$sr/usr/lib/x86_64-linux-gnu
-	for pc in "$lib"/pkgconfig/*.pc "$sr"/usr/share/pkgconfig/*.pc; do
-		[ -e "$pc" ] && sed -i "s#=/usr#=$sr/usr#" "$pc"
-	done
-	export PATH=$sr/usr/bin:$PATH LD_LIBRARY_PATH=$lib:${LD_LIBRARY_PATH:-}
-	export PKG_CONFIG_PATH=$lib/pkgconfig:$sr/usr/share/pkgconfig
-	command -v pkg-config >/dev/null || ln -sf pkgconf $sr/usr/bin/pkg-config
-	echo "using unpacked packages in $sr"
-fi
+. scripts/device-deps.sh
+p2ps_unpack_debs .cmp/debs json-c libpci cmocka
 
 step build p2p-bench
 bld=/tmp/p2ps-build

@@ -50,6 +50,8 @@ void gmmu_entry_decode(const struct gmmu_entry_format *ef, const uint64_t w[2],
 			continue;
 		bool shown = fd->apertures == GMMU_APER_ALL ||
 		             (fd->apertures & GMMU_APER_HW(out->aperture_hw[fd->half]));
+		if ((fd->flags & GMMU_FIELD_F_IF_SET) && !out->value[i])
+			shown = false; /* a zero of a field no writer sets says nothing */
 		out->shown[i] = shown;
 		if (shown)
 			field_bits(fd, covered);
@@ -73,11 +75,12 @@ const char *gmmu_decoded_value_str(const struct gmmu_decoded *d, size_t i, char 
 		break;
 	case GMMU_FIELD_BOOL:
 	case GMMU_FIELD_ENUM:
+		/* A value without a name prints as its number, which parses back. */
 		name = gmmu_field_value_name(fd, v, d->half_valid[fd->half]);
 		if (name)
 			snprintf(buf, len, "%s", name);
 		else
-			snprintf(buf, len, "unknown (raw=0x%" PRIx64 ")", v);
+			snprintf(buf, len, "0x%" PRIx64, v);
 		break;
 	}
 	return buf;

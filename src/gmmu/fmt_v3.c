@@ -1,5 +1,6 @@
 /* MMU format version 3: Hopper (GH100), Blackwell (GB10x, GB20x). Bits from NV_MMU_VER3_* in
- * hopper/gh100/dev_mmu.h (the only header with v3 entries; the Blackwell headers add kinds).
+ * hopper/gh100/dev_mmu.h (the only header with v3 entries: swref, and the same defines in the
+ * hwref copy); Blackwell's KIND names from blackwell/gb202/dev_mmu.h (gb20b lists the same).
  *
  * 57-bit virtual address, six levels (kgmmuFmtInitLevels_GH10X):
  *
@@ -99,22 +100,27 @@ static const struct gmmu_value v3_pde_pcf_invalid_values[4] = {
 
 #define SRC .source = "hopper/gh100"
 
-static const struct gmmu_field v3_pte_fields[] = {
-        GMMU_ROW("VALID", V3_PTE_VALID, .kind = GMMU_FIELD_BOOL, .role = GMMU_ROLE_VALID,
-                 .apertures = GMMU_APER_ALL, GMMU_VALUES(gmmu_bool_values), SRC),
-        GMMU_ROW("APERTURE", V3_PTE_APERTURE, .kind = GMMU_FIELD_ENUM, .role = GMMU_ROLE_APERTURE,
-                 .apertures = GMMU_APER_ALL, GMMU_VALUES(gmmu_pte_aperture_values), SRC),
-        GMMU_ROW("PCF", V3_PTE_PCF, .kind = GMMU_FIELD_ENUM, .role = GMMU_ROLE_PCF,
-                 .apertures = GMMU_APER_ALL, GMMU_VALUES(v3_pte_pcf_values),
-                 GMMU_VALUES_INVALID(v3_pte_pcf_invalid_values), SRC),
-        GMMU_ROW("KIND", V3_PTE_KIND, .kind = GMMU_FIELD_ENUM, .role = GMMU_ROLE_KIND,
-                 .apertures = GMMU_APER_ALL, GMMU_VALUES(gmmu_kind_values_tu), SRC),
-        GMMU_ROW("ADDRESS", V3_PTE_ADDRESS, .kind = GMMU_FIELD_ADDR, .role = GMMU_ROLE_ADDR,
-                 .setter = GMMU_SETTER_DESC64, .addr_shift = V3_PTE_ADDRESS_SHIFT,
-                 .apertures = GMMU_APER_ALL, SRC),
-        GMMU_ROW("PEER_ID", V3_PTE_PEER_ID, .kind = GMMU_FIELD_INT, .role = GMMU_ROLE_PEER_INDEX,
-                 .apertures = GMMU_APER_PTE_PEER, SRC),
-};
+/* The PTE rows; kinds_source names the header of the KIND values (NULL: hopper/gh100). */
+#define V3_PTE_ROWS(kinds_source)                                                                  \
+	GMMU_ROW("VALID", V3_PTE_VALID, .kind = GMMU_FIELD_BOOL, .role = GMMU_ROLE_VALID,          \
+	         .apertures = GMMU_APER_ALL, GMMU_VALUES(gmmu_bool_values), SRC),                  \
+	        GMMU_ROW("APERTURE", V3_PTE_APERTURE, .kind = GMMU_FIELD_ENUM,                     \
+	                 .role = GMMU_ROLE_APERTURE, .apertures = GMMU_APER_ALL,                   \
+	                 GMMU_VALUES(gmmu_pte_aperture_values), SRC),                              \
+	        GMMU_ROW("PCF", V3_PTE_PCF, .kind = GMMU_FIELD_ENUM, .role = GMMU_ROLE_PCF,        \
+	                 .apertures = GMMU_APER_ALL, GMMU_VALUES(v3_pte_pcf_values),               \
+	                 GMMU_VALUES_INVALID(v3_pte_pcf_invalid_values), SRC),                     \
+	        GMMU_ROW("KIND", V3_PTE_KIND, .kind = GMMU_FIELD_ENUM, .role = GMMU_ROLE_KIND,     \
+	                 .apertures = GMMU_APER_ALL, GMMU_VALUES(gmmu_kind_values_tu), SRC,        \
+	                 .values_source = (kinds_source)),                                         \
+	        GMMU_ROW("ADDRESS", V3_PTE_ADDRESS, .kind = GMMU_FIELD_ADDR,                       \
+	                 .role = GMMU_ROLE_ADDR, .setter = GMMU_SETTER_DESC64,                     \
+	                 .addr_shift = V3_PTE_ADDRESS_SHIFT, .apertures = GMMU_APER_ALL, SRC),     \
+	        GMMU_ROW("PEER_ID", V3_PTE_PEER_ID, .kind = GMMU_FIELD_INT,                        \
+	                 .role = GMMU_ROLE_PEER_INDEX, .apertures = GMMU_APER_PTE_PEER, SRC)
+
+static const struct gmmu_field v3_pte_fields_gh[] = {V3_PTE_ROWS(NULL)};
+static const struct gmmu_field v3_pte_fields_gb[] = {V3_PTE_ROWS("blackwell/gb202")};
 
 static const struct gmmu_field v3_pde_fields[] = {
         GMMU_ROW("IS_PTE", V3_PDE_IS_PTE, .kind = GMMU_FIELD_BOOL, .apertures = GMMU_APER_ALL,
@@ -167,33 +173,39 @@ static const struct gmmu_field v3_dual_pde_fields[] = {
 		.aperture_sw = GMMU_PDE_APERTURE_SW, .pcf_uncached = V3_PDE_PCF_UNCACHED,          \
 	}
 
-static const struct gmmu_entry_format v3_pte = {
-        .type = GMMU_ENTRY_PTE,
-        .prefix = "NV_MMU_VER3_PTE_",
-        .size = 8,
-        .addr_shift = V3_PTE_ADDRESS_SHIFT,
-        .fields = v3_pte_fields,
-        .n_fields = GMMU_ARRAY_SIZE(v3_pte_fields),
-        .fast = {{
-                .valid = GMMU_BITS(0, V3_PTE_VALID),
-                .aperture = GMMU_BITS(0, V3_PTE_APERTURE),
-                .peer_index = GMMU_BITS(0, V3_PTE_PEER_ID),
-                .kind = GMMU_BITS(0, V3_PTE_KIND),
-                .pcf = GMMU_BITS(0, V3_PTE_PCF),
-                .addr = {GMMU_BITS(V3_PTE_ADDRESS_SHIFT, V3_PTE_ADDRESS),
-                         GMMU_BITS(V3_PTE_ADDRESS_SHIFT, V3_PTE_ADDRESS),
-                         GMMU_BITS(V3_PTE_ADDRESS_SHIFT, V3_PTE_ADDRESS),
-                         GMMU_BITS(V3_PTE_ADDRESS_SHIFT, V3_PTE_ADDRESS)},
-                .aperture_sw = {GMMU_APERTURE_VIDEO, GMMU_APERTURE_PEER, GMMU_APERTURE_SYS_COH,
-                                GMMU_APERTURE_SYS_NONCOH},
-                .pcf_uncached = V3_PCF_UNCACHED,
-                .pcf_privilege = V3_PCF_PRIVILEGE,
-                .pcf_read_only = V3_PCF_RO,
-                .pcf_no_atomic = V3_PCF_NO_ATOMIC,
-                .pcf_acd = V3_PCF_ACD,
-                .pcf_sparse = V3_PCF_SPARSE,
-        }},
-};
+/* What the driver writes for a sparse entry (kgmmuFmtFamiliesInit_GH100): a PTE VALID 0 with
+ * PCF SPARSE, a PDE APERTURE INVALID with PCF SPARSE_ATS_ALLOWED, a dual PDE both halves
+ * INVALID with PCF_BIG SPARSE_ATS_ALLOWED (only sub-level 0 gets the PCF). */
+#define V3_SPARSE_PCF (1ull << 3)
+
+#define V3_PTE(fields_)                                                                            \
+	{                                                                                          \
+		.type = GMMU_ENTRY_PTE, .prefix = "NV_MMU_VER3_PTE_", .size = 8,                   \
+		.addr_shift = V3_PTE_ADDRESS_SHIFT, .fields = (fields_),                           \
+		.n_fields = GMMU_ARRAY_SIZE(fields_), .sparse = {V3_SPARSE_PCF, 0},                \
+		.fast = {{                                                                         \
+		        .valid = GMMU_BITS(0, V3_PTE_VALID),                                       \
+		        .aperture = GMMU_BITS(0, V3_PTE_APERTURE),                                 \
+		        .peer_index = GMMU_BITS(0, V3_PTE_PEER_ID),                                \
+		        .kind = GMMU_BITS(0, V3_PTE_KIND),                                         \
+		        .pcf = GMMU_BITS(0, V3_PTE_PCF),                                           \
+		        .addr = {GMMU_BITS(V3_PTE_ADDRESS_SHIFT, V3_PTE_ADDRESS),                  \
+		                 GMMU_BITS(V3_PTE_ADDRESS_SHIFT, V3_PTE_ADDRESS),                  \
+		                 GMMU_BITS(V3_PTE_ADDRESS_SHIFT, V3_PTE_ADDRESS),                  \
+		                 GMMU_BITS(V3_PTE_ADDRESS_SHIFT, V3_PTE_ADDRESS)},                 \
+		        .aperture_sw = {GMMU_APERTURE_VIDEO, GMMU_APERTURE_PEER,                   \
+		                        GMMU_APERTURE_SYS_COH, GMMU_APERTURE_SYS_NONCOH},          \
+		        .pcf_uncached = V3_PCF_UNCACHED,                                           \
+		        .pcf_privilege = V3_PCF_PRIVILEGE,                                         \
+		        .pcf_read_only = V3_PCF_RO,                                                \
+		        .pcf_no_atomic = V3_PCF_NO_ATOMIC,                                         \
+		        .pcf_acd = V3_PCF_ACD,                                                     \
+		        .pcf_sparse = V3_PCF_SPARSE,                                               \
+		}},                                                                                \
+	}
+
+static const struct gmmu_entry_format v3_pte_gh = V3_PTE(v3_pte_fields_gh);
+static const struct gmmu_entry_format v3_pte_gb = V3_PTE(v3_pte_fields_gb);
 
 static const struct gmmu_entry_format v3_pde = {
         .type = GMMU_ENTRY_PDE,
@@ -203,6 +215,7 @@ static const struct gmmu_entry_format v3_pde = {
         .fields = v3_pde_fields,
         .n_fields = GMMU_ARRAY_SIZE(v3_pde_fields),
         .fast = {V3_PDE_FAST(V3_PDE)},
+        .sparse = {V3_SPARSE_PCF, 0},
 };
 
 static const struct gmmu_entry_format v3_dual_pde = {
@@ -214,6 +227,7 @@ static const struct gmmu_entry_format v3_dual_pde = {
         .fields = v3_dual_pde_fields,
         .n_fields = GMMU_ARRAY_SIZE(v3_dual_pde_fields),
         .fast = {V3_PDE_FAST(V3_DUAL_BIG), V3_PDE_FAST(V3_DUAL_SMALL)},
+        .sparse = {V3_SPARSE_PCF, 0},
 };
 
 /* kgmmuFmtInitLevels_GH10X; GB10X sets bPageTable on PD2 (256 GB pages). */
@@ -237,18 +251,20 @@ const struct gmmu_format gmmu_format_v3_gh = {
         .name = "v3-gh",
         .version = 3,
         .summary = "v3 (GH100)",
-        .entry = {&v3_pte, &v3_pde, &v3_dual_pde},
+        .entry = {&v3_pte_gh, &v3_pde, &v3_dual_pde},
         .levels = v3_levels_gh,
         .n_levels = GMMU_ARRAY_SIZE(v3_levels_gh),
         .va_bits = 57,
+        .flags = GMMU_FORMAT_F_BAR1P2P,
 };
 
 const struct gmmu_format gmmu_format_v3_gb = {
         .name = "v3-gb",
         .version = 3,
         .summary = "v3, 256 GB pages at PD2 (GB10x, GB20x)",
-        .entry = {&v3_pte, &v3_pde, &v3_dual_pde},
+        .entry = {&v3_pte_gb, &v3_pde, &v3_dual_pde},
         .levels = v3_levels_gb,
         .n_levels = GMMU_ARRAY_SIZE(v3_levels_gb),
         .va_bits = 57,
+        .flags = GMMU_FORMAT_F_BAR1P2P | GMMU_FORMAT_F_BAR1P2P_COHERENT,
 };

@@ -4,9 +4,13 @@
  * PEER, the bus peer id in the peer-index field (nvFieldSet32), KIND and the access flags,
  * and the FB offset in the peer address field (gmmuFmtPtePhysAddrFld(PEER): v2 ADDRESS_VID,
  * v3 ADDRESS). NVLink: the same with the fabric base added by _kgmmuEncodePeerAddrs.
- * BAR1-P2P patch: APERTURE = SYSTEM_NON_COHERENT, no peer index, the sysmem address field
- * (v2 ADDRESS_SYS, v3 ADDRESS) = peer BAR1 bus base + FB offset (fabricBaseAddress reused for
- * the BAR1 base, gmmuFmtPtePhysAddrFld(PEER) returning fldAddrSysmem).
+ * BAR1-P2P: the sysmem address field (v2 ADDRESS_SYS, v3 ADDRESS) = peer BAR1 base + FB
+ * offset, in one of four forms (enum gmmu_bar1_form): the kernel patch (SYSTEM_NON_COHERENT,
+ * fabricBaseAddress reused for the BAR1 base, gmmuFmtPtePhysAddrFld(PEER) returning
+ * fldAddrSysmem, no peer index), the patch as published compiled for v3 (the aperture
+ * rewrite only in the v2 branch: PEER), tinygrad's userspace driver (SYSTEM_COHERENT, access
+ * counting enabled) and the stock Hopper/Blackwell BAR1-P2P (SYS_NONCOH, or SYS_COH with
+ * BAR1-P2P atomics).
  */
 #include "gmmu_internal.h"
 
@@ -15,6 +19,16 @@
 #include <strings.h>
 
 static const char *const mode_names[] = {"stock", "nvlink", "bar1"};
+static const char *const form_names[] = {"patch", "patch-as-published", "tinygrad", "stock"};
+
+/* Index of s in names (case-insensitive), or -1. */
+static int name_index(const char *const *names, size_t n, const char *s)
+{
+	for (size_t i = 0; s && i < n; i++)
+		if (!strcasecmp(s, names[i]))
+			return (int)i;
+	return -1;
+}
 
 const char *gmmu_p2p_mode_name(enum gmmu_p2p_mode m)
 {
@@ -23,13 +37,29 @@ const char *gmmu_p2p_mode_name(enum gmmu_p2p_mode m)
 
 int gmmu_p2p_mode_parse(const char *s, enum gmmu_p2p_mode *out, struct p2ps_error *err)
 {
-	for (unsigned i = 0; i < GMMU_ARRAY_SIZE(mode_names); i++)
-		if (s && !strcasecmp(s, mode_names[i])) {
-			*out = (enum gmmu_p2p_mode)i;
-			return 0;
-		}
-	return p2ps_error_set(err, P2PS_EINVAL, "unknown P2P mode '%s' (stock, nvlink, bar1)",
-	                      s ? s : "");
+	int i = name_index(mode_names, GMMU_ARRAY_SIZE(mode_names), s);
+	if (i < 0)
+		return p2ps_error_set(err, P2PS_EINVAL,
+		                      "unknown P2P mode '%s' (stock, nvlink, bar1)", s ? s : "");
+	*out = (enum gmmu_p2p_mode)i;
+	return 0;
+}
+
+const char *gmmu_bar1_form_name(enum gmmu_bar1_form f)
+{
+	return (unsigned)f < GMMU_ARRAY_SIZE(form_names) ? form_names[f] : "unknown";
+}
+
+int gmmu_bar1_form_parse(const char *s, enum gmmu_bar1_form *out, struct p2ps_error *err)
+{
+	int i = name_index(form_names, GMMU_ARRAY_SIZE(form_names), s);
+	if (i < 0)
+		return p2ps_error_set(err, P2PS_EINVAL,
+		                      "unknown BAR1-P2P form '%s' (patch, patch-as-published, "
+		                      "tinygrad, stock)",
+		                      s ? s : "");
+	*out = (enum gmmu_bar1_form)i;
+	return 0;
 }
 
 /* Hardware aperture value of a software aperture in a PTE, or -1. */
@@ -93,30 +123,122 @@ static int set_nvswitch_peer_addr(const struct gmmu_entry_format *ef, uint64_t a
 }
 
 static int page_check(const struct gmmu_format *f, const struct gmmu_p2p_request *rq,
-                      const struct gmmu_level **level, struct p2ps_error *err)
+                      struct gmmu_p2p_result *out, struct p2ps_error *err)
 {
 	uint64_t ps = rq->page_size ? rq->page_size : 4096;
 	unsigned shift = 0;
 	while (shift < 63 && (1ull << shift) < ps)
 		shift++;
-	*level = (1ull << shift) == ps ? gmmu_level_for_page(f, shift) : NULL;
-	if (!*level)
+	out->level = (1ull << shift) == ps ? gmmu_level_for_page(f, shift) : NULL;
+	out->page_size = ps;
+	if (!out->level)
 		return p2ps_error_set(err, P2PS_EINVAL,
 		                      "page size 0x%" PRIx64 " is not a PTE page size of format %s",
 		                      ps, f->name);
+	/* A PTE maps a whole page: its entry is the same for every offset inside the page, so
+	 * the request names the page by its first byte. */
 	if (rq->offset & (ps - 1))
 		return p2ps_error_set(err, P2PS_EINVAL,
 		                      "offset 0x%" PRIx64
-		                      " is not aligned to the page size 0x%" PRIx64,
-		                      rq->offset, ps);
+		                      " is not aligned to the page size 0x%" PRIx64
+		                      ": a PTE maps a whole page; the page that contains it starts "
+		                      "at offset 0x%" PRIx64,
+		                      rq->offset, ps, rq->offset & ~(ps - 1));
 	return 0;
+}
+
+/* The aperture a BAR1-P2P form writes on format f. */
+static int bar1_aperture(const struct gmmu_format *f, const struct gmmu_p2p_request *rq,
+                         enum gmmu_aperture *out, struct p2ps_error *err)
+{
+	switch (rq->bar1_form) {
+	case GMMU_BAR1_PATCH: *out = GMMU_APERTURE_SYS_NONCOH; break;
+	case GMMU_BAR1_PATCH_AS_PUBLISHED:
+		*out = f->version >= 3 ? GMMU_APERTURE_PEER : GMMU_APERTURE_SYS_NONCOH;
+		break;
+	case GMMU_BAR1_TINYGRAD: *out = GMMU_APERTURE_SYS_COH; break;
+	case GMMU_BAR1_STOCK:
+		if (!(f->flags & GMMU_FORMAT_F_BAR1P2P))
+			return p2ps_error_set(
+			        err, P2PS_ENOTSUP,
+			        "the stock driver has a BAR1-P2P path on GH100 and "
+			        "Blackwell only (kbusCreateP2PMappingForBar1P2P_GH100)");
+		*out = f->flags & GMMU_FORMAT_F_BAR1P2P_COHERENT ? GMMU_APERTURE_SYS_COH
+		                                                 : GMMU_APERTURE_SYS_NONCOH;
+		break;
+	default:
+		return p2ps_error_set(err, P2PS_EINVAL, "unknown BAR1-P2P form %d",
+		                      (int)rq->bar1_form);
+	}
+	bool patch =
+	        rq->bar1_form == GMMU_BAR1_PATCH || rq->bar1_form == GMMU_BAR1_PATCH_AS_PUBLISHED;
+	if (rq->bar1_peer_index && !patch)
+		return p2ps_error_set(err, P2PS_ENOTSUP,
+		                      "the %s BAR1-P2P form writes no peer index",
+		                      gmmu_bar1_form_name(rq->bar1_form));
+	return 0;
+}
+
+/* Target address: offset plus the base of the path, aligned to the page. */
+static int p2p_target(const struct gmmu_p2p_request *rq, const struct gmmu_p2p_result *out,
+                      uint64_t *addr, struct p2ps_error *err)
+{
+	/* The base added to the offset: none for a PCIe peer, the fabric base for NVLink, the
+	 * peer's BAR1 address for BAR1-P2P. */
+	uint64_t base = rq->mode == GMMU_P2P_NVLINK ? rq->fabric_base
+	                : rq->mode == GMMU_P2P_BAR1 ? rq->bar1_base
+	                                            : 0;
+	*addr = base + rq->offset;
+	if (*addr < base)
+		return p2ps_error_set(err, P2PS_ERANGE,
+		                      "base 0x%" PRIx64 " + offset 0x%" PRIx64 " overflows 64 bits",
+		                      base, rq->offset);
+	/* A PTE maps a whole page: the target must be aligned to it as well (a BAR1 placed at
+	 * an odd boundary cannot back large pages). */
+	uint64_t ps = out->page_size;
+	if (*addr & (ps - 1))
+		return p2ps_error_set(err, P2PS_EINVAL,
+		                      "target 0x%" PRIx64 " (base 0x%" PRIx64 " + offset 0x%" PRIx64
+		                      ") is not aligned to the page size 0x%" PRIx64,
+		                      *addr, base, rq->offset, ps);
+	return 0;
+}
+
+/* Flags, aperture, KIND, COMPTAGLINE (v2) or PCF (v3), in the order of
+ * nvGpuOpsBuildExternalAllocPtes (the CUDA/UVM path the patch edits). */
+static int p2p_flags(const struct gmmu_entry_format *ef, const struct gmmu_p2p_request *rq, int ap,
+                     uint64_t w[2], struct p2ps_error *err)
+{
+	const struct gmmu_fast *x = &ef->fast[0];
+	enum gmmu_write_mode m = rq->write_mode;
+	int rc;
+	if ((rc = set_role(ef, GMMU_ROLE_VALID, 1, m, w, err)) ||
+	    (rc = set_role(ef, GMMU_ROLE_VOL, rq->vol, m, w, err)) ||
+	    (rc = set_role(ef, GMMU_ROLE_PRIVILEGE, rq->privilege, m, w, err)) ||
+	    (rc = set_role(ef, GMMU_ROLE_READ_ONLY, rq->read_only, m, w, err)) ||
+	    (rc = set_role(ef, GMMU_ROLE_ATOMIC_DISABLE, rq->atomic_disable, m, w, err)) ||
+	    (rc = set_role(ef, GMMU_ROLE_APERTURE, (uint64_t)ap, m, w, err)))
+		return rc;
+	if ((rc = set_role(ef, GMMU_ROLE_KIND, rq->kind, m, w, err)))
+		return p2ps_error_prefix(err, "kind");
+	if ((rc = set_role(ef, GMMU_ROLE_COMPTAGLINE, 0, m, w, err)))
+		return rc;
+	if (!x->pcf.mask)
+		return 0;
+	/* v3: the driver's default is ACD (access counting disabled) unless asked; tinygrad's
+	 * userspace driver leaves access counting enabled. */
+	bool ace = rq->access_counting ||
+	           (rq->mode == GMMU_P2P_BAR1 && rq->bar1_form == GMMU_BAR1_TINYGRAD);
+	uint64_t pcf = (rq->vol ? x->pcf_uncached : 0u) | (rq->privilege ? x->pcf_privilege : 0u) |
+	               (rq->read_only ? x->pcf_read_only : 0u) |
+	               (rq->atomic_disable ? x->pcf_no_atomic : 0u) | (ace ? 0u : x->pcf_acd);
+	return set_role(ef, GMMU_ROLE_PCF, pcf, m, w, err);
 }
 
 static int p2p_encode(const struct gmmu_format *f, const struct gmmu_p2p_request *rq,
                       struct gmmu_p2p_result *out, struct p2ps_error *err)
 {
 	const struct gmmu_entry_format *ef = f->entry[GMMU_ENTRY_PTE];
-	const struct gmmu_fast *x = &ef->fast[0];
 	enum gmmu_write_mode m = rq->write_mode;
 	uint64_t w[2] = {0, 0};
 	int rc;
@@ -129,77 +251,41 @@ static int p2p_encode(const struct gmmu_format *f, const struct gmmu_p2p_request
 		        err, P2PS_ENOTSUP,
 		        "NVSwitch peer addressing applies to nvlink mappings on TU10x, "
 		        "GA10x and AD10x (v2-tu, v2-ga) only");
-	rc = page_check(f, rq, &out->level, err);
-	if (rc)
+	bool bar1 = rq->mode == GMMU_P2P_BAR1;
+	out->aperture = GMMU_APERTURE_PEER;
+	if ((bar1 && (rc = bar1_aperture(f, rq, &out->aperture, err))) ||
+	    (rc = page_check(f, rq, out, err)))
 		return rc;
 
-	bool peer = rq->mode != GMMU_P2P_BAR1;
-	int ap = pte_aperture_hw(ef, peer ? GMMU_APERTURE_PEER : GMMU_APERTURE_SYS_NONCOH);
-	const struct gmmu_field *af = ap < 0 ? NULL : pte_addr_field(ef, ap);
-	if (!af)
+	/* The patch makes gmmuFmtPtePhysAddrFld(PEER) return the sysmem field, so every BAR1
+	 * form writes the address there, whatever its aperture. */
+	int ap = pte_aperture_hw(ef, out->aperture);
+	int ap_addr = bar1 ? pte_aperture_hw(ef, GMMU_APERTURE_SYS_NONCOH) : ap;
+	const struct gmmu_field *af = ap_addr < 0 ? NULL : pte_addr_field(ef, ap_addr);
+	if (ap < 0 || !af)
 		return p2ps_error_set(err, P2PS_ENOTSUP, "format %s has no address field for %s",
-		                      f->name, peer ? "PEER" : "SYS_NONCOH");
-
-	/* The base added to the offset: none for a PCIe peer, the fabric base for NVLink, the
-	 * peer's BAR1 bus address for the patch. */
-	uint64_t base = rq->mode == GMMU_P2P_NVLINK ? rq->fabric_base
-	                : rq->mode == GMMU_P2P_BAR1 ? rq->bar1_base
-	                                            : 0;
-	uint64_t addr = base + rq->offset;
-	if (addr < base)
-		return p2ps_error_set(err, P2PS_ERANGE,
-		                      "base 0x%" PRIx64 " + offset 0x%" PRIx64 " overflows 64 bits",
-		                      base, rq->offset);
-
-	/* A PTE maps a whole page: the target must be aligned to it as well (a BAR1 placed at
-	 * an odd boundary cannot back large pages). */
-	uint64_t ps = 1ull << out->level->page_shift;
-	if (out->level->alt_va_lo && rq->page_size == (1ull << out->level->alt_va_lo))
-		ps = rq->page_size;
-	if (addr & (ps - 1))
-		return p2ps_error_set(err, P2PS_EINVAL,
-		                      "target 0x%" PRIx64 " (base 0x%" PRIx64 " + offset 0x%" PRIx64
-		                      ") is not aligned to the page size 0x%" PRIx64,
-		                      addr, base, rq->offset, ps);
-
-	/* The order of nvGpuOpsBuildExternalAllocPtes (the CUDA/UVM path the patch edits):
-	 * flags, aperture, KIND, COMPTAGLINE = 0 (v2) or PCF (v3), then the peer index, then
-	 * the address. Order matters in as-written mode: an oversized peer index ORed in after
-	 * KIND smears into it. (The RM path, dmaUpdateVASpace_GM107, writes the peer index
-	 * before KIND, whose write then clears 63:56 again.) */
-	if ((rc = set_role(ef, GMMU_ROLE_VALID, 1, m, w, err)) ||
-	    (rc = set_role(ef, GMMU_ROLE_VOL, rq->vol, m, w, err)) ||
-	    (rc = set_role(ef, GMMU_ROLE_PRIVILEGE, rq->privilege, m, w, err)) ||
-	    (rc = set_role(ef, GMMU_ROLE_READ_ONLY, rq->read_only, m, w, err)) ||
-	    (rc = set_role(ef, GMMU_ROLE_ATOMIC_DISABLE, rq->atomic_disable, m, w, err)) ||
-	    (rc = set_role(ef, GMMU_ROLE_APERTURE, (uint64_t)ap, m, w, err)))
+		                      f->name, gmmu_aperture_name(out->aperture));
+	uint64_t addr;
+	if ((rc = p2p_target(rq, out, &addr, err)) || (rc = p2p_flags(ef, rq, ap, w, err)))
 		return rc;
-	if ((rc = set_role(ef, GMMU_ROLE_KIND, rq->kind, m, w, err)))
-		return p2ps_error_prefix(err, "kind");
-	if ((rc = set_role(ef, GMMU_ROLE_COMPTAGLINE, 0, m, w, err)))
-		return rc;
-	if (x->pcf.mask) {
-		/* v3: the driver's default is ACD (access counting disabled) unless asked. */
-		uint64_t pcf = (rq->vol ? x->pcf_uncached : 0u) |
-		               (rq->privilege ? x->pcf_privilege : 0u) |
-		               (rq->read_only ? x->pcf_read_only : 0u) |
-		               (rq->atomic_disable ? x->pcf_no_atomic : 0u) |
-		               (rq->access_counting ? 0u : x->pcf_acd);
-		if ((rc = set_role(ef, GMMU_ROLE_PCF, pcf, m, w, err)))
-			return rc;
-	}
-	if (peer && (rc = set_role(ef, GMMU_ROLE_PEER_INDEX, rq->peer_index, m, w, err)))
+	/* Then the peer index (stock paths; a BAR1 port that kept the peer write), then the
+	 * address. Order matters in as-written mode: an oversized peer index ORed in after KIND
+	 * smears into it, and on v2 the address write then overwrites 35:33 of a sysmem
+	 * entry. (The RM path, dmaUpdateVASpace_GM107, writes the peer index before KIND, whose
+	 * write then clears 63:56 again.) */
+	bool peer_write = !bar1 || rq->bar1_peer_index;
+	if (peer_write && (rc = set_role(ef, GMMU_ROLE_PEER_INDEX, rq->peer_index, m, w, err)))
 		return p2ps_error_prefix(err, "peer index %" PRIu32, rq->peer_index);
 	if (rq->nvswitch)
 		rc = set_nvswitch_peer_addr(ef, addr, m, w, err);
 	else
 		rc = gmmu_field_set_addr(af, addr, m, w, err);
 	if (rc)
-		return p2ps_error_prefix(err, "%s address (%s)",
-		                         rq->mode == GMMU_P2P_BAR1     ? "BAR1 base + offset"
+		return p2ps_error_prefix(err, "%s address (%s aperture)",
+		                         bar1                          ? "BAR1 base + offset"
 		                         : rq->mode == GMMU_P2P_NVLINK ? "fabric base + offset"
 		                                                       : "peer FB offset",
-		                         peer ? "PEER aperture" : "SYSTEM_NON_COHERENT aperture");
+		                         gmmu_aperture_name(out->aperture));
 	out->pte = w[0];
 	out->addr_field = af;
 	out->addr = addr;

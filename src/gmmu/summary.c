@@ -96,6 +96,19 @@ static int run_open(struct gmmu_summary *s, uint64_t raw, uint64_t va, unsigned 
 	return 0;
 }
 
+/* Opens a run at a sparse directory entry: its view is given, not decoded as a PTE. */
+static int run_open_dir(struct gmmu_summary *s, const struct gmmu_mapping *m,
+                        struct p2ps_error *err)
+{
+	int rc = run_open(s, m->raw, m->va, m->page_shift, m->level, err);
+	s->cur.v = m->v;
+	s->emit = m->v.sparse;
+	s->step = 0;
+	s->left = UINT64_MAX;
+	s->expect_raw = m->raw;
+	return rc;
+}
+
 int gmmu_summary_add(struct gmmu_summary *s, const struct gmmu_mapping *m, struct p2ps_error *err)
 {
 	if (s->open && s->left && !((m->raw ^ s->expect_raw) & s->cmp_mask) &&
@@ -107,6 +120,8 @@ int gmmu_summary_add(struct gmmu_summary *s, const struct gmmu_mapping *m, struc
 		s->next_va += 1ull << m->page_shift;
 		return 0;
 	}
+	if (m->entry != GMMU_ENTRY_PTE)
+		return run_open_dir(s, m, err);
 	return run_open(s, m->raw, m->va, m->page_shift, m->level, err);
 }
 

@@ -138,6 +138,29 @@ static int emit_pte(struct walk *w, const struct gmmu_level *lv, unsigned page_s
 	return w->fn(w->ctx, &m, err);
 }
 
+/* A sparse directory entry: its whole VA span reads as sparse (no table below). */
+static int emit_sparse_pde(struct walk *w, const struct gmmu_level *lv, enum gmmu_entry_type t,
+                           enum p2ps_mem_space space, uint64_t entry_pa, uint32_t index,
+                           uint64_t va, const uint64_t raw[2], struct p2ps_error *err)
+{
+	w->st.pdes_sparse++;
+	if (!w->o->report_invalid)
+		return 0;
+	struct gmmu_mapping m = {
+	        .va = va,
+	        .raw = raw[0],
+	        .raw_hi = raw[1],
+	        .page_shift = lv->va_lo,
+	        .level = lv,
+	        .space = space,
+	        .entry_pa = entry_pa,
+	        .index = index,
+	        .entry = t,
+	        .v = {.sparse = true, .aperture = GMMU_APERTURE_INVALID},
+	};
+	return w->fn(w->ctx, &m, err);
+}
+
 /* Maps a PDE's aperture to the space of --mem chunks the next table lives in. */
 static int pde_space(const struct gmmu_pde_view *v, enum p2ps_mem_space *out)
 {
@@ -147,6 +170,28 @@ static int pde_space(const struct gmmu_pde_view *v, enum p2ps_mem_space *out)
 	case GMMU_APERTURE_SYS_NONCOH: *out = P2PS_MEM_SYS; return 0;
 	default: return P2PS_EINVAL;
 	}
+}
+
+/* The optional hooks (gmmu_walk_opts): a followed directory entry, with its stored bytes;
+ * a table's bytes, read through fetch when the set lacks them. */
+static int report_dir(struct walk *w, struct gmmu_dir_entry *d, struct p2ps_error *err)
+{
+	const uint8_t *e = p2ps_mem_set_at(w->mem, d->space, d->entry_pa, d->level->entry_size);
+	d->w[0] = e ? p2ps_le64(e) : 0;
+	d->w[1] = e && d->level->entry_size > 8 ? p2ps_le64(e + 8) : 0;
+	return w->o->dir_fn(w->ctx, d, err);
+}
+
+static int table_bytes(struct walk *w, enum p2ps_mem_space space, uint64_t pa, uint64_t bytes,
+                       const uint8_t **t, struct p2ps_error *err)
+{
+	*t = p2ps_mem_set_at(w->mem, space, pa, bytes);
+	if (*t || !w->o->fetch)
+		return 0;
+	int rc = w->o->fetch(w->o->fetch_ctx, space, pa, bytes, err);
+	if (rc == 0)
+		*t = p2ps_mem_set_at(w->mem, space, pa, bytes);
+	return rc;
 }
 
 static int follow(struct walk *w, const struct gmmu_level *parent, uint32_t index,
@@ -163,6 +208,24 @@ static int follow(struct walk *w, const struct gmmu_level *parent, uint32_t inde
 		                      (unsigned long long)entry_pa, (unsigned long long)va,
 		                      v->aperture_hw, gmmu_aperture_name(v->aperture));
 	w->st.pdes++;
+	if (w->o->dir_fn) {
+		struct gmmu_dir_entry d = {
+		        .level = parent,
+		        .index = index,
+		        .space = space,
+		        .entry_pa = entry_pa,
+		        .va = va,
+		        .half = !*half           ? GMMU_HALF_NONE
+		                : half[1] == 'b' ? GMMU_HALF_BIG
+		                                 : GMMU_HALF_SMALL,
+		        .next = next,
+		        .next_space = ns,
+		        .next_pa = v->addr,
+		};
+		int rc = report_dir(w, &d, err);
+		if (rc)
+			return rc;
+	}
 	char from[96];
 	snprintf(from, sizeof(from), "%s[%u]%s at %s PA 0x%llx", level_name(parent), index, half,
 	         p2ps_mem_space_name(space), (unsigned long long)entry_pa);
@@ -218,7 +281,10 @@ static int walk_table(struct walk *w, const struct gmmu_level *lv, enum p2ps_mem
 		        "the address space",
 		        from, (unsigned long long)va_base, level_name(lv),
 		        p2ps_mem_space_name(space), (unsigned long long)pa);
-	const uint8_t *t = p2ps_mem_set_at(w->mem, space, pa, bytes);
+	const uint8_t *t;
+	int frc = table_bytes(w, space, pa, bytes, &t, err);
+	if (frc)
+		return frc;
 	if (!t)
 		return p2ps_error_set(
 		        err, P2PS_EINVAL,
@@ -266,6 +332,9 @@ static int walk_table(struct walk *w, const struct gmmu_level *lv, enum p2ps_mem
 			uint64_t ww[2] = {w0, p2ps_le64(e + 8)};
 			struct gmmu_pde_view big, small;
 			gmmu_dual_pde_view(w->fmt, ww, &big, &small);
+			if (!big.valid && !small.valid && (big.sparse || small.sparse))
+				rc = emit_sparse_pde(w, lv, GMMU_ENTRY_DUAL_PDE, space, epa,
+				                     (uint32_t)i, va, ww, err);
 			if (big.valid && w->big)
 				rc = follow(w, lv, (uint32_t)i, space, epa, &big, w->big, va,
 				            ".big", err);
@@ -276,8 +345,13 @@ static int walk_table(struct walk *w, const struct gmmu_level *lv, enum p2ps_mem
 		}
 		struct gmmu_pde_view v;
 		gmmu_pde_view(w->fmt, w0, &v);
-		if (!v.valid)
+		if (!v.valid) {
+			const uint64_t ww[2] = {w0, 0};
+			if (v.sparse)
+				rc = emit_sparse_pde(w, lv, GMMU_ENTRY_PDE, space, epa, (uint32_t)i,
+				                     va, ww, err);
 			continue;
+		}
 		if (!next)
 			return p2ps_error_set(err, P2PS_EINVAL, "%s: last level holds PDEs",
 			                      level_name(lv));

@@ -26,6 +26,7 @@
 
 #include "p2pscope/analysis.h"
 #include "p2pscope/host.h"
+#include "p2pscope/host_load.h"
 #include "p2pscope/render.h"
 #include "p2ps_test.h"
 

@@ -220,6 +220,26 @@ has "$W/err" "option '--raw' needs a value"
 expect 0 "$T" decode --raw --help
 has "$W/out" "usage: pte-decode decode"
 
+# ---- a sparse directory entry ends the walk as sparse (AD102) -------------------
+# PD3 0x100000 -> PD2 0x101000 -> PD1 0x102000: [0] -> PD0 0x103000, [1] sparse (APERTURE
+# INVALID, VOL 1 = 0x8); PD0 [0] 2M PTE vidmem 0x40000000 (VALID, KIND 6).
+S=$W/sparse.bin
+: >"$S"
+put64 "$S" 0x0000 0x10102
+put64 "$S" 0x1000 0x10202
+put64 "$S" 0x2000 0x10302
+put64 "$S" 0x2008 0x8
+put64 "$S" 0x3000 0x0600000004000001
+put64 "$S" 0x3ff8 0
+expect 0 "$T" decode --chip AD102 --mem 0x100000="$S" --pdb 0x100000 --summary
+has "$W/out" "# walk: 4 tables, 3 PDEs followed, 1 sparse"
+expect 0 "$T" decode --chip AD102 --mem 0x100000="$S" --pdb 0x100000 --summary --all
+has "$W/out" "0x000020000000-0x00003fffffff 512M x 1         SPARSE"
+expect 0 "$T" decode --chip AD102 --mem 0x100000="$S" --pdb 0x100000 --all
+has "$W/out" "VA 0x000020000000 512M PD1[1]@vid:0x102008 0x0000000000000008 IS_PTE=FALSE APERTURE=INVALID VOL=SPARSE NO_ATS=FALSE"
+expect 0 "$T" decode --chip AD102 --mem 0x100000="$S" --pdb 0x100000 --summary --json
+has "$W/out" '"sparse_pdes": 1'
+
 if [ "$fails" -ne 0 ]; then
 	echo "cli_pte_decode_dump: $fails failures"
 	exit 1

@@ -59,7 +59,7 @@ ATOMIC_DISABLE=FALSE
 ADDRESS_VID=0x0
 ADDRESS_VID_PEER=7
 COMPTAGLINE=0xfffff
-KIND=unknown (raw=0xff)" "$("$P" decode --chip AD102 0xfffffffe00000003)"
+KIND=0xff" "$("$P" decode --chip AD102 0xfffffffe00000003)"
 
 check "decode sysmem shows ADDRESS_SYS only" "ADDRESS_SYS=0x28800001000" \
 	"$("$P" decode --chip AD102 0x0600002880000107 | grep ADDRESS)"
@@ -73,8 +73,50 @@ check "decode --json" '"value":"PEER_MEMORY"' \
 	"$("$P" decode --chip AD102 --json 0x0600000200000103 | grep -o '"value":"PEER_MEMORY"')"
 check "decode --json one line per entry" 3 "$("$P" decode --json --chip GB202 0x1 0x3 0x5 | wc -l)"
 
-check "p2p bar1 gb202" 0x0000028923400687 \
+# The BAR1-P2P forms, by hand from dev_mmu.h: VALID 0:0, APERTURE 2:1 (SYS_COH 2 -> 0x4,
+# SYS_NONCOH 3 -> 0x6, PEER 1 -> 0x2), PCF 7:3 (0x11 UNCACHED_ACD -> 0x88, 0x10 -> 0x80,
+# 0x00 -> 0), KIND 11:8 = 6 -> 0x600, ADDRESS 51:12 = 0x28923400000 in place.
+check "p2p bar1 gb202 (uncached: the driver's default)" 0x000002892340068f \
 	"$("$P" p2p --chip GB202 --mode bar1 --bar1 0x28800000000 --offset 0x123400000 --page-size 2M -q)"
+check "p2p bar1 gb202 --cached" 0x0000028923400687 \
+	"$("$P" p2p --chip GB202 --mode bar1 --bar1 0x28800000000 --offset 0x123400000 --page-size 2M --cached -q)"
+check "p2p bar1 gb202 tinygrad" 0x0000028923400605 \
+	"$("$P" p2p --chip GB202 --mode bar1 --bar1-form tinygrad --bar1 0x28800000000 --offset 0x123400000 --page-size 2M -q)"
+check "p2p bar1 gb202 stock (atomics: SYS_COH)" 0x000002892340068d \
+	"$("$P" p2p --chip GB202 --mode bar1 --bar1-form stock --bar1 0x28800000000 --offset 0x123400000 --page-size 2M -q)"
+check "p2p bar1 gh100 stock (SYS_NONCOH)" 0x000002892340068f \
+	"$("$P" p2p --chip GH100 --mode bar1 --bar1-form stock --bar1 0x28800000000 --offset 0x123400000 --page-size 2M -q)"
+check "p2p bar1 gb202 patch-as-published (PEER)" 0x000002892340068b \
+	"$("$P" p2p --chip GB202 --mode bar1 --bar1-form patch-as-published --bar1 0x28800000000 --offset 0x123400000 --page-size 2M -q)"
+check "p2p bar1 ad102 patch-as-published = patch on v2" \
+	"$("$P" p2p --chip AD102 --mode bar1 --bar1 0x28800000000 -q)" \
+	"$("$P" p2p --chip AD102 --mode bar1 --bar1-form patch-as-published --bar1 0x28800000000 -q)"
+# v2: VALID 1 | SYS_NONCOH 0x6 | VOL 0x8; ADDRESS_SYS 53:8 = 0x28923400; KIND 63:56 = 6.
+check "p2p bar1 ad102 (VOL=TRUE)" 0x060000289234000f \
+	"$("$P" p2p --chip AD102 --mode bar1 --bar1 0x28800000000 --offset 0x123400000 --page-size 2M -q)"
+# --peer in bar1 mode: a port that kept the stock peer write. v3: PEER_ID 63:61 = 7 stays, in
+# a sysmem entry that uses no peer id; v2: 0xffffffff << 1 fills bits 63:33, then the address
+# write restores 53:8, leaving KIND 0xff and 55:54.
+check "p2p bar1 gb202 --peer invalid" 0xe00002892340068f \
+	"$("$P" p2p --chip GB202 --mode bar1 --peer 0xffffffff --as-written --bar1 0x28800000000 --offset 0x123400000 --page-size 2M -q)"
+check "p2p bar1 gb202 --peer: unexplained bits" "UNEXPLAINED_BITS=0xe000000000000000" \
+	"$("$P" p2p --chip GB202 --mode bar1 --peer 0xffffffff --as-written --bar1 0x28800000000 --offset 0x123400000 --page-size 2M | grep UNEXPLAINED)"
+check "p2p bar1 gb202 as published, --peer invalid: a PEER entry naming peer 7" "APERTURE=PEER_MEMORY PEER_ID=7" \
+	"$("$P" p2p --chip GB202 --mode bar1 --bar1-form patch-as-published --peer 0xffffffff --as-written --bar1 0x28800000000 --page-size 2M | grep -E '^(APERTURE|PEER_ID)=' | tr '\n' ' ' | sed 's/ $//')"
+check "p2p bar1 ad102 --peer invalid" 0xffc000289234000f \
+	"$("$P" p2p --chip AD102 --mode bar1 --peer 0xffffffff --as-written --bar1 0x28800000000 --offset 0x123400000 --page-size 2M -q)"
+check "p2p bar1 ad102 --peer 5 overwritten by the address" \
+	"$("$P" p2p --chip AD102 --mode bar1 --bar1 0x28800000000 -q)" \
+	"$("$P" p2p --chip AD102 --mode bar1 --peer 5 --bar1 0x28800000000 -q)"
+check "p2p level line" "# PTE of a 2M page at level PD0 (VA 28:21)" \
+	"$("$P" p2p --chip GB202 --mode bar1 --bar1 0x28800000000 --page-size 2M | grep '^# PTE')"
+check "p2p says the bits do not depend on the page size" 1 \
+	"$("$P" p2p --chip GB202 --mode stock --page-size 64K | grep -c 'same bits for every page size of v3-gb (4K, 64K, 128K, 2M, 512M, 256G)')"
+check "p2p 128K level" "# PTE of a 128K page at level PT_BIG (VA 20:17)" \
+	"$("$P" p2p --chip AD102 --mode stock --offset 128K --page-size 128K | grep '^# PTE')"
+check "p2p --help lists 128K" 1 "$("$P" p2p --help | grep -c '4K (default), 64K, 128K')"
+check "p2p --json level and page size" '"level":"PT_BIG","page_size":65536' \
+	"$("$P" p2p --chip AD102 --mode stock --page-size 64K --json | grep -o '"level":"PT_BIG","page_size":65536')"
 check "p2p stock gb202" 0x2000000123400683 \
 	"$("$P" p2p --chip GB202 --mode stock --peer 1 --offset 0x123400000 --page-size 2M -q)"
 check "p2p nvlink gh100" 0x2000100000200683 \
@@ -86,6 +128,53 @@ check "p2p as-written invalid peer" 0xfffffffe00000103 \
 check "p2p pascal default kind" "KIND=PITCH" "$("$P" p2p --chip GP102 --mode bar1 --bar1 0x4000000000 | grep KIND)"
 check "p2p --json mode" '"mode":"bar1"' \
 	"$("$P" p2p --chip AD102 --mode bar1 --bar1 0x28800000000 --json | grep -o '"mode":"bar1"')"
+
+# Issue 11: the v2 PDE and dual PDE of Turing's header (NO_ATS, IS_PTE), the sparse
+# directory entry, and unknown values that parse back.
+check "encode v2 pde NO_ATS" 0x0000000000000122 \
+	"$("$P" encode --chip GA102 --entry pde APERTURE=VIDEO_MEMORY NO_ATS=1 ADDRESS_VID=0x1000)"
+check "decode v2 pde NO_ATS" "IS_PTE=FALSE APERTURE=VIDEO_MEMORY VOL=FALSE NO_ATS=TRUE ADDRESS_VID=0x1000" \
+	"$("$P" decode --chip GA102 --entry pde 0x122 | tr '\n' ' ' | sed 's/ $//')"
+check "decode v2 sparse pde" "IS_PTE=FALSE APERTURE=INVALID VOL=SPARSE NO_ATS=FALSE" \
+	"$("$P" decode --chip TU102 --entry pde 0x8 | tr '\n' ' ' | sed 's/ $//')"
+check "decode pascal sparse pde" "APERTURE=INVALID VOL=SPARSE" \
+	"$("$P" decode --chip GP100 --entry pde 0x8 | tr '\n' ' ' | sed 's/ $//')"
+check "encode v2 sparse pde" 0x0000000000000008 "$("$P" encode --chip AD102 --entry pde VOL=SPARSE)"
+check "decode v2 sparse dual pde (big)" "VOL_BIG=SPARSE" \
+	"$("$P" decode --chip TU102 --entry dual-pde 0x8 | grep -E '^VOL_BIG|UNEXPLAINED')"
+check "decode v2 sparse dual pde (small)" "VOL_SMALL=SPARSE" \
+	"$("$P" decode --chip AD102 --entry dual-pde 0x80000000000000000 | grep -E '^VOL_SMALL|UNEXPLAINED')"
+check "decode v2 dual pde NO_ATS (tinygrad's small-only entry)" "NO_ATS=TRUE" \
+	"$("$P" decode --chip AD102 --entry dual-pde 0x00000000001234020000000000000020 | grep -E '^NO_ATS|UNEXPLAINED')"
+check "decode v2 pde peer index when set" "ADDRESS_VID_PEER=2" \
+	"$("$P" decode --chip AD102 --entry pde 0x400000102 | grep -E 'PEER|UNEXPLAINED')"
+check "decode unknown kind parses back" "KIND=0xe2" "$("$P" decode --chip AD102 0xe200000000000001 | grep KIND)"
+check "encode the decoded unknown kind" 0xe200000000000001 "$("$P" encode --chip AD102 VALID=TRUE KIND=0xe2)"
+check "decode --json unknown kind" '"value":"0xe2","value_name":"unknown"' \
+	"$("$P" decode --chip AD102 --json 0xe200000000000001 | grep -o '"value":"0xe2","value_name":"unknown"')"
+check "decode --json value_name" '"value":"PEER_MEMORY","value_name":"PEER_MEMORY"' \
+	"$("$P" decode --chip AD102 --json 0x0600000200000103 | grep -o '"value":"PEER_MEMORY","value_name":"PEER_MEMORY"')"
+
+# verify accepts the model's own BAR1-P2P entries against the SPEC of docs/pte-dumps.md
+# (its first ```json block: VOL / PCF uncached, SYS_NONCOH, GENERIC_MEMORY, BAR1 base +
+# offset), on v2 and v3.
+awk '/^```json/ { on = 1; next } /^```/ { if (on) exit } on' "$SRC/docs/pte-dumps.md" >"$tmp/spec.json"
+for chip in AD102 GB202; do
+	for i in 0 1 2 3; do
+		"$P" p2p --chip $chip --mode bar1 --bar1 0x38000000000 --offset $((i * 2))M --page-size 2M -q
+	done >"$tmp/model-$chip.txt"
+	sed -e "s/\"AD102\"/\"$chip\"/" -e 's/"24GiB"/"8M"/' "$tmp/spec.json" >"$tmp/spec-$chip.json"
+	"$P" verify --chip $chip --text "$tmp/model-$chip.txt" --level PD0 --va 0x7f0000000000 \
+		--expect "$tmp/spec-$chip.json" >"$tmp/verify.out" 2>&1
+	check "verify accepts the model's bar1 entries ($chip)" 0 "$?"
+	for i in 0 1 2 3; do
+		"$P" p2p --chip $chip --mode bar1 --cached --bar1 0x38000000000 --offset $((i * 2))M --page-size 2M -q
+	done >"$tmp/cached-$chip.txt"
+	"$P" verify --chip $chip --text "$tmp/cached-$chip.txt" --level PD0 --va 0x7f0000000000 \
+		--expect "$tmp/spec-$chip.json" >"$tmp/verify.out" 2>&1
+	check "verify refuses cached entries ($chip)" "1 wrong flags: vol expected 1 found 0" \
+		"$? $(grep -o 'wrong flags: vol expected 1 found 0' "$tmp/verify.out" | head -1)"
+done
 
 # formats
 check "formats lists GB202 under v3-gb" 1 "$("$P" formats | grep -A1 '^v3-gb' | grep -c GB202)"
@@ -110,6 +199,15 @@ bad "p2p bar1 needs --bar1" "needs --bar1" p2p --chip AD102 --mode bar1
 bad "p2p unaligned bar1 for 2M" "not aligned to the page size" \
 	p2p --chip GB202 --mode bar1 --bar1 0x28800001000 --page-size 2M
 bad "p2p 512M on turing" "page size 0x20000000" p2p --chip TU102 --mode bar1 --bar1 0 --page-size 512M
+bad "p2p unaligned offset names the page" "the page that contains it starts at offset 0x0" \
+	p2p --chip AD102 --mode bar1 --bar1 0x28800000000 --offset 0x1000 --page-size 2M
+bad "p2p stock bar1 form on v2" "GH100 and Blackwell only" \
+	p2p --chip AD102 --mode bar1 --bar1-form stock --bar1 0x28800000000
+bad "p2p --peer with the tinygrad form" "writes no peer index" \
+	p2p --chip GB202 --mode bar1 --bar1-form tinygrad --peer 1 --bar1 0x28800000000
+bad "p2p --vol and --cached" "not both" p2p --chip GB202 --mode bar1 --bar1 0 --vol --cached
+bad "p2p --bar1-form without bar1" "applies to --mode bar1" p2p --chip GB202 --mode stock --bar1-form tinygrad
+bad "p2p unknown bar1 form" "unknown BAR1-P2P form 'nvidia'" p2p --chip GB202 --mode bar1 --bar1 0 --bar1-form nvidia
 bad "bad entry type" "unknown entry type" decode --chip AD102 --entry pdx 0x1
 bad "bad value" "bad pte value" decode --chip AD102 0xzz
 bad "too many digits" "bad pte value" decode --chip AD102 0x00000000000000001

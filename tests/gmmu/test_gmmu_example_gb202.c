@@ -11,8 +11,9 @@
 
 /* A stand-in for the patched driver code under test: it writes the PTE field by field the
  * way the patched nvGpuOpsBuildExternalAllocPtes does (aperture SYS_NONCOH, fabric base =
- * peer BAR1, sysmem address field, no peer index). `forget_base` models a common porting
- * bug: the BAR1 base not added because the software aperture was already rewritten. */
+ * peer BAR1, sysmem address field, no peer index, PCF uncached because peer memory is not
+ * P2P-cacheable by default). `forget_base` models a common porting bug: the BAR1 base not
+ * added because the software aperture was already rewritten. */
 static uint64_t patched_driver_pte(const struct gmmu_format *f, uint64_t bar1, uint64_t offset,
                                    bool forget_base)
 {
@@ -22,7 +23,7 @@ static uint64_t patched_driver_pte(const struct gmmu_format *f, uint64_t bar1, u
 	gmmu_entry_set(ef, "APERTURE", "SYSTEM_NON_COHERENT_MEMORY", GMMU_WRITE_AS_WRITTEN, w,
 	               NULL);
 	gmmu_entry_set(ef, "KIND", "GENERIC_MEMORY", GMMU_WRITE_AS_WRITTEN, w, NULL);
-	gmmu_entry_set(ef, "PCF", "REGULAR_RW_ATOMIC_CACHED_ACD", GMMU_WRITE_AS_WRITTEN, w, NULL);
+	gmmu_entry_set(ef, "PCF", "REGULAR_RW_ATOMIC_UNCACHED_ACD", GMMU_WRITE_AS_WRITTEN, w, NULL);
 	gmmu_field_set_addr(gmmu_field_find(ef, "ADDRESS"), (forget_base ? 0 : bar1) + offset,
 	                    GMMU_WRITE_AS_WRITTEN, w, NULL);
 	return w[0];
@@ -47,15 +48,18 @@ static void gb202_bar1_p2p_pte(void **state)
 	        .bar1_base = PEER_BAR1,
 	        .offset = PEER_OFFSET,
 	        .page_size = 2u << 20,
-	        .kind = 6, /* GENERIC_MEMORY */
+	        .kind = 6,   /* GENERIC_MEMORY */
+	        .vol = true, /* GPU-uncached: the driver's default for peer memory */
 	        .write_mode = GMMU_WRITE_CHECKED,
+	        /* .bar1_form = GMMU_BAR1_PATCH (0) is the default: SYSTEM_NON_COHERENT */
 	};
 	struct gmmu_p2p_result want;
 	struct p2ps_error err;
 	assert_int_equal(gmmu_p2p_encode(f, &rq, &want, &err), 0);
-	/* By hand from dev_mmu.h: VALID 0:0 = 1, APERTURE 2:1 = SYS_NONCOH 3, PCF 7:3 = 0x10
-	 * (ACD), KIND 11:8 = 6, ADDRESS 51:12 = (0x28800000000 + 0x123400000) in place. */
-	assert_int_equal(want.pte, 0x0000028923400687ull);
+	/* By hand from dev_mmu.h: VALID 0:0 = 1, APERTURE 2:1 = SYS_NONCOH 3, PCF 7:3 = 0x11
+	 * (UNCACHED, ACD), KIND 11:8 = 6, ADDRESS 51:12 = (0x28800000000 + 0x123400000) in
+	 * place. */
+	assert_int_equal(want.pte, 0x000002892340068full);
 	assert_string_equal(want.level->name, "PD0"); /* 2 MiB PTEs live in PD0 */
 
 	/* What the ported driver code writes. */
@@ -77,11 +81,11 @@ static void gb202_bar1_p2p_pte(void **state)
 	assert_int_equal(v.addr, PEER_OFFSET); /* would hit host RAM at 0x123400000 */
 
 	/* And the stock PCIe entry for the same page, for comparison: PEER aperture, peer
-	 * index 1, the FB offset itself. */
+	 * index 1 in PEER_ID 63:61, the FB offset itself. */
 	rq.mode = GMMU_P2P_STOCK;
 	rq.peer_index = 1;
 	assert_int_equal(gmmu_p2p_encode(f, &rq, &want, &err), 0);
-	assert_int_equal(want.pte, 0x2000000123400683ull);
+	assert_int_equal(want.pte, 0x200000012340068bull);
 }
 /* doc-example-end */
 

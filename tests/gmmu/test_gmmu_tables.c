@@ -15,7 +15,7 @@
 #include "p2ps_test.h"
 
 #define GOLDEN    "tests/gmmu/golden/dev_mmu-595.45.04.txt"
-#define MAX_FACTS 1024
+#define MAX_FACTS 4096
 
 struct fact {
 	char kind[8];
@@ -273,10 +273,16 @@ static void no_overlap_and_unnamed_bits(void **state)
 	        /* v2 PTE: 55:54 unnamed on GP (COMPTAGLINE ends at 53), none on TU+. */
 	        {"v2-gp", GMMU_ENTRY_PTE, {0x00c0000000000000ull, 0}},
 	        {"v2-tu", GMMU_ENTRY_PTE, {0, 0}},
-	        /* v2 PDE: bit 0, 7:4 and 63:54. */
-	        {"v2-tu", GMMU_ENTRY_PDE, {0xffc00000000000f1ull, 0}},
-	        /* v2 dual PDE: bit 0, 63:54; second word bit 64, 71:68, 127:118. */
-	        {"v2-tu", GMMU_ENTRY_DUAL_PDE, {0xffc0000000000001ull, 0xffc00000000000f1ull}},
+	        /* v2 PDE of Pascal's header: bit 0, 7:4 and 63:54. */
+	        {"v2-gp", GMMU_ENTRY_PDE, {0xffc00000000000f1ull, 0}},
+	        /* v2 dual PDE of Pascal's header: bit 0, 63:54; second word bit 64, 71:68,
+	         * 127:118. */
+	        {"v2-gp", GMMU_ENTRY_DUAL_PDE, {0xffc0000000000001ull, 0xffc00000000000f1ull}},
+	        /* Turing's header adds IS_PTE (0) and NO_ATS (5): 7:6, 4 and 63:54 remain. */
+	        {"v2-tu", GMMU_ENTRY_PDE, {0xffc00000000000d0ull, 0}},
+	        {"v2-ga", GMMU_ENTRY_PDE, {0xffc00000000000d0ull, 0}},
+	        /* ... and in the dual PDE only 63:54 of the first word (4 is ADDRESS_BIG). */
+	        {"v2-tu", GMMU_ENTRY_DUAL_PDE, {0xffc0000000000000ull, 0xffc00000000000f1ull}},
 	        /* v3 PTE: 60:52. */
 	        {"v3-gh", GMMU_ENTRY_PTE, {0x1ff0000000000000ull, 0}},
 	        /* v3 PDE: 11:6 and 63:52. */

@@ -11,6 +11,7 @@
 
 #include "p2pscope/gmmu.h"
 #include "p2pscope/host.h"
+#include "p2pscope/host_load.h"
 #include "p2pscope/nvidia_chips.h"
 
 static json_object *jstr(const char *s)
@@ -54,10 +55,12 @@ static json_object *dev_obj(const struct p2ps_dev *d)
 	json_object_object_add(o, "device_name", jstr(d->device_name));
 	if (d->chip) {
 		json_object *c = json_object_new_object();
-		json_object_object_add(c, "name", json_object_new_string(d->chip->chip));
-		json_object_object_add(c, "generation",
-		                       json_object_new_string(d->chip->generation));
-		const struct gmmu_format *f = p2ps_nvidia_chip_gmmu(d->chip->chip);
+		json_object_object_add(c, "name",
+		                       json_object_new_string(p2ps_nvidia_chip_name(d->chip)));
+		json_object_object_add(
+		        c, "generation",
+		        json_object_new_string(p2ps_nv_generation_name(d->chip->generation)));
+		const struct gmmu_format *f = d->chip->gmmu.format;
 		json_object_object_add(c, "gmmu_format",
 		                       f ? json_object_new_string(f->name) : NULL);
 		json_object_object_add(o, "chip", c);

@@ -12,12 +12,13 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "decode.h"
+#include "config_decode.h"
 #include "hostfacts.h"
 #include "nvfacts.h"
 #include "p2ps_test.h"
 #include "p2pscope/bytes.h"
 #include "p2pscope/host.h"
+#include "p2pscope/host_load.h"
 #include "p2pscope/gmmu.h"
 #include "p2pscope/nvidia_chips.h"
 
@@ -64,10 +65,11 @@ static void test_h200_snapshot(void **state)
 		assert_true(p2ps_dev_is_nvidia_gpu(g));
 		assert_int_equal(g->device_id, 0x2335);
 		assert_non_null(g->chip);
-		assert_string_equal(g->chip->chip, "GH100");
+		assert_string_equal(p2ps_nvidia_chip_name(g->chip), "GH100");
 		/* libgmmu maps GH100 to the Hopper v3 layout (kern_gmmu HAL). */
-		assert_non_null(p2ps_nvidia_chip_gmmu(g->chip->chip));
-		assert_string_equal(p2ps_nvidia_chip_gmmu(g->chip->chip)->name, "v3-gh");
+		assert_non_null(p2ps_nvidia_chip_gmmu(p2ps_nvidia_chip_name(g->chip)));
+		assert_string_equal(p2ps_nvidia_chip_gmmu(p2ps_nvidia_chip_name(g->chip))->name,
+		                    "v3-gh");
 		assert_string_equal(g->driver, "nvidia");
 		assert_null(g->parent);
 		assert_string_equal(g->root_bus, "pci0000:00");
@@ -171,7 +173,7 @@ static void test_dump_acs_and_tree(void **state)
 	struct p2ps_dev *gpu = find(&h, "0000:02:00.0");
 	assert_non_null(gpu);
 	assert_ptr_equal(gpu->parent, rp);
-	assert_string_equal(gpu->chip->chip, "GP108");
+	assert_string_equal(p2ps_nvidia_chip_name(gpu->chip), "GP108");
 	assert_string_equal(gpu->root_bus, "pci0000:00");
 	p2ps_host_free(&h);
 
@@ -434,6 +436,12 @@ static void test_cmdline_and_versions(void **state)
 
 /* ---- chip table against the system's pci.ids ------------------------------------ */
 
+/* Whether two device-id blocks share an id. */
+static bool ranges_overlap(const struct p2ps_nv_id_range *x, const struct p2ps_nv_id_range *y)
+{
+	return x->last && y->last && x->first <= y->last && y->first <= x->last;
+}
+
 static void test_chip_table(void **state)
 {
 	(void)state;
@@ -441,16 +449,27 @@ static void test_chip_table(void **state)
 	const struct p2ps_nvidia_chip *t = p2ps_nvidia_chip_table(&n);
 	assert_true(n > 20);
 	for (size_t i = 0; i < n; i++) {
-		assert_true(t[i].first <= t[i].last);
-		if (i)
-			assert_true(t[i - 1].last < t[i].first);
-		/* libgmmu's chip map (from NVIDIA's kern_gmmu HAL) must know every chip
-		 * and agree on its family; the host side takes the format from it. */
-		const struct gmmu_chip *gc = gmmu_chip_find(t[i].chip);
+		for (size_t k = 0; k < P2PS_NV_MAX_ID_RANGES; k++) {
+			const struct p2ps_nv_id_range *r = &t[i].ids[k];
+			assert_true(r->first <= r->last);
+			/* Blocks do not overlap, within a row or across rows. */
+			for (size_t j = i; j < n; j++)
+				for (size_t l = j == i ? k + 1 : 0; l < P2PS_NV_MAX_ID_RANGES; l++)
+					if (ranges_overlap(r, &t[j].ids[l]))
+						fail_msg("%s and %s share device ids",
+						         t[i].gmmu.name, t[j].gmmu.name);
+		}
+		/* libgmmu's chip map (from NVIDIA's kern_gmmu HAL) is the table's rows with a
+		 * format; it agrees on the family, and the host side takes the format from it. */
+		const struct gmmu_chip *gc = gmmu_chip_find(t[i].gmmu.name);
+		if (!t[i].gmmu.format) {
+			assert_null(gc);
+			continue;
+		}
 		if (!gc)
-			fail_msg("%s: not in libgmmu's chip map", t[i].chip);
-		assert_string_equal(gc->family, t[i].generation);
-		assert_ptr_equal(p2ps_nvidia_chip_gmmu(t[i].chip), gc->format);
+			fail_msg("%s: not in libgmmu's chip map", t[i].gmmu.name);
+		assert_string_equal(gc->family, p2ps_nv_generation_name(t[i].generation));
+		assert_ptr_equal(p2ps_nvidia_chip_gmmu(t[i].gmmu.name), gc->format);
 	}
 	/* One chip per layout, by device id as bar-inspect resolves it. The expected names
 	 * are the HAL's per-family format choice (libgmmu's chip map, checked against
@@ -465,9 +484,10 @@ static void test_chip_table(void **state)
 	for (size_t i = 0; i < sizeof(by_id) / sizeof(by_id[0]); i++) {
 		const struct p2ps_nvidia_chip *c = p2ps_nvidia_chip_lookup(by_id[i].device_id);
 		assert_non_null(c);
-		assert_string_equal(c->chip, by_id[i].chip);
-		assert_non_null(p2ps_nvidia_chip_gmmu(c->chip));
-		assert_string_equal(p2ps_nvidia_chip_gmmu(c->chip)->name, by_id[i].format);
+		assert_string_equal(p2ps_nvidia_chip_name(c), by_id[i].chip);
+		assert_non_null(p2ps_nvidia_chip_gmmu(p2ps_nvidia_chip_name(c)));
+		assert_string_equal(p2ps_nvidia_chip_gmmu(p2ps_nvidia_chip_name(c))->name,
+		                    by_id[i].format);
 	}
 	/* No format without a chip libgmmu knows: Maxwell (v1, not modeled), none at all. */
 	assert_null(p2ps_nvidia_chip_gmmu("GM107"));
@@ -499,11 +519,13 @@ static void test_chip_table(void **state)
 			continue;
 		const struct p2ps_nvidia_chip *c = p2ps_nvidia_chip_lookup((uint16_t)id);
 		for (size_t i = 0; i < n; i++) {
-			if (strncmp(name, t[i].chip, 5) || strlen(name) < 5)
+			/* Rows without device-id blocks cover no pci.ids entry. */
+			if (!t[i].ids[0].last || strncmp(name, t[i].gmmu.name, 5) ||
+			    strlen(name) < 5)
 				continue;
-			if (!c || strcmp(c->chip, t[i].chip))
+			if (!c || strcmp(p2ps_nvidia_chip_name(c), t[i].gmmu.name))
 				fail_msg("pci.ids %04x %s: table says %s", id, name,
-				         c ? c->chip : "nothing");
+				         c ? p2ps_nvidia_chip_name(c) : "nothing");
 			checked++;
 			break;
 		}

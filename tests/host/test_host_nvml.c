@@ -15,6 +15,7 @@
 #include "nvfacts.h"
 #include "p2ps_test.h"
 #include "p2pscope/host.h"
+#include "p2pscope/host_load.h"
 
 static struct p2ps_dev *gpu(struct p2ps_host *h, unsigned dev)
 {

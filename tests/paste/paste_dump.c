@@ -13,8 +13,9 @@ static void dev_line(const struct p2ps_paste *p, const struct p2ps_paste_dev *pd
 	char w[96];
 	printf("dev %s ids=%04x:%04x%s class=%06x%s hdr=%u name=\"%s\" chip=%s v=%d%s%s%s%s\n",
 	       d->bdf_str, d->vendor_id, d->device_id, pd->ids_known ? "" : "?", d->class_code,
-	       pd->class_known ? "" : "?", d->header_type, pd->name, d->chip ? d->chip->chip : "-",
-	       pd->verbosity, pd->caps_denied ? " denied" : "", pd->cut ? " cut" : "",
+	       pd->class_known ? "" : "?", d->header_type, pd->name,
+	       d->chip ? p2ps_nvidia_chip_name(d->chip) : "-", pd->verbosity,
+	       pd->caps_denied ? " denied" : "", pd->cut ? " cut" : "",
 	       pd->complete ? " complete" : "", pd->gpu_named ? " gpu-named" : "");
 	for (int i = 0; i < P2PS_HOST_MAX_BARS; i++) {
 		const struct p2ps_bar *b = &d->bars[i];

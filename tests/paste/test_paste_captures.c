@@ -18,6 +18,7 @@
 #include "p2ps_test.h"
 #include "p2pscope/analysis.h"
 #include "p2pscope/host.h"
+#include "p2pscope/host_load.h"
 #include "p2pscope/paste.h"
 
 struct piece {

@@ -16,6 +16,7 @@
 #include "p2ps_test.h"
 #include "p2pscope/analysis.h"
 #include "p2pscope/host.h"
+#include "p2pscope/host_load.h"
 #include "p2pscope/paste_report.h"
 
 struct expect {

@@ -21,7 +21,7 @@
 #include <unistd.h>
 
 #include "p2pscope/vfio.h"
-#include "../../src/host/vfio_uapi.h"
+#include "../../src/host/vfio/vfio_uapi.h"
 
 #define FK_MAX_FD            256
 #define FK_PAGE              4096

@@ -10,7 +10,18 @@
 #include <json-c/json.h>
 
 #include "fake_kernel.h"
+#include "p2pscope/render.h"
 #include "p2pscope/vfio.h"
+
+/* Opens the device at the address text bdf: P2PS_EINVAL when it is none. */
+static int open_dev(struct p2ps_vfio *v, const char *bdf, struct p2ps_vfio_device *d,
+                    struct p2ps_error *err)
+{
+	struct p2ps_bdf b;
+	if (p2ps_bdf_parse(bdf, &b) != 0)
+		return P2PS_EINVAL;
+	return p2ps_vfio_device_open(v, &b, d, err);
+}
 
 struct fixture {
 	struct fake_kernel fk;
@@ -49,7 +60,7 @@ static void legacy_open_sets_up_container(void **state)
 	struct fixture *f = *state;
 	struct p2ps_vfio_device d;
 	struct p2ps_error err = {0};
-	assert_int_equal(p2ps_vfio_device_open(&f->v, "03:00.0", &d, &err), 0);
+	assert_int_equal(open_dev(&f->v, "03:00.0", &d, &err), 0);
 	assert_string_equal(d.bdf, "0000:03:00.0");
 	assert_int_equal(d.group, 6);
 	assert_int_equal(d.flow, P2PS_VFIO_FLOW_LEGACY);
@@ -69,7 +80,7 @@ static void report_grows_argsz_and_reads_config(void **state)
 	struct fixture *f = *state;
 	struct p2ps_vfio_device d;
 	struct p2ps_error err = {0};
-	assert_int_equal(p2ps_vfio_device_open(&f->v, "0000:03:00.0", &d, &err), 0);
+	assert_int_equal(open_dev(&f->v, "0000:03:00.0", &d, &err), 0);
 	struct p2ps_vfio_dev_report *r = calloc(1, sizeof(*r));
 	assert_non_null(r);
 	assert_int_equal(p2ps_vfio_device_report(&d, r, &err), 0);
@@ -105,7 +116,7 @@ static void argsz_that_keeps_growing_fails(void **state)
 	struct fixture *f = *state;
 	struct p2ps_vfio_device d;
 	struct p2ps_error err = {0};
-	assert_int_equal(p2ps_vfio_device_open(&f->v, "0000:03:00.0", &d, &err), 0);
+	assert_int_equal(open_dev(&f->v, "0000:03:00.0", &d, &err), 0);
 	f->fk.grow_forever = true;
 	struct p2ps_vfio_region reg;
 	assert_int_equal(p2ps_vfio_region_get(&d, 2, &reg, &err), P2PS_EIO);
@@ -124,7 +135,7 @@ static void ioctl_failure_names_call_and_region(void **state)
 	struct fixture *f = *state;
 	struct p2ps_vfio_device d;
 	struct p2ps_error err = {0};
-	assert_int_equal(p2ps_vfio_device_open(&f->v, "0000:03:00.0", &d, &err), 0);
+	assert_int_equal(open_dev(&f->v, "0000:03:00.0", &d, &err), 0);
 	f->fk.fail_region_index = 1;
 	struct p2ps_vfio_region reg;
 	assert_int_equal(p2ps_vfio_region_get(&d, 1, &reg, &err), P2PS_EIO);
@@ -145,7 +156,7 @@ static void group_not_viable_names_blockers(void **state)
 	f->fk.group_flags = 0;
 	struct p2ps_vfio_device d;
 	struct p2ps_error err = {0};
-	assert_int_equal(p2ps_vfio_device_open(&f->v, "0000:03:00.0", &d, &err), P2PS_EIO);
+	assert_int_equal(open_dev(&f->v, "0000:03:00.0", &d, &err), P2PS_EIO);
 	assert_non_null(strstr(err.msg, "group 6 is not viable"));
 	assert_non_null(strstr(err.msg, "0000:05:00.0 (nvme)"));
 	assert_null(strstr(err.msg, "0000:04:00.0"));
@@ -156,10 +167,10 @@ static void device_not_on_vfio_pci(void **state)
 	struct fixture *f = *state;
 	struct p2ps_vfio_device d;
 	struct p2ps_error err = {0};
-	assert_int_equal(p2ps_vfio_device_open(&f->v, "0000:05:00.0", &d, &err), P2PS_ENOTSUP);
+	assert_int_equal(open_dev(&f->v, "0000:05:00.0", &d, &err), P2PS_ENOTSUP);
 	assert_non_null(strstr(err.msg, "bound to nvme, not vfio-pci"));
-	assert_int_equal(p2ps_vfio_device_open(&f->v, "0000:09:00.0", &d, &err), P2PS_ENOENT);
-	assert_int_equal(p2ps_vfio_device_open(&f->v, "zz:00.0", &d, &err), P2PS_EINVAL);
+	assert_int_equal(open_dev(&f->v, "0000:09:00.0", &d, &err), P2PS_ENOENT);
+	assert_int_equal(open_dev(&f->v, "zz:00.0", &d, &err), P2PS_EINVAL);
 	/* Nothing was opened on the failed attempts. */
 	assert_int_equal(f->fk.set_iommu_type, 0);
 }
@@ -169,8 +180,8 @@ static void map_peer_maps_read_only_at_bus_address(void **state)
 	struct fixture *f = *state;
 	struct p2ps_vfio_device a, b;
 	struct p2ps_error err = {0};
-	assert_int_equal(p2ps_vfio_device_open(&f->v, "0000:03:00.0", &a, &err), 0);
-	assert_int_equal(p2ps_vfio_device_open(&f->v, "0000:04:00.0", &b, &err), 0);
+	assert_int_equal(open_dev(&f->v, "0000:03:00.0", &a, &err), 0);
+	assert_int_equal(open_dev(&f->v, "0000:04:00.0", &b, &err), 0);
 	struct p2ps_vfio_peer_map m;
 	assert_int_equal(p2ps_vfio_map_peer(&a, &b, -1, &m, &err), 0);
 	assert_true(m.same_group);
@@ -206,7 +217,7 @@ static void map_peer_needs_one_session(void **state)
 	struct fixture *f = *state;
 	struct p2ps_vfio_device a;
 	struct p2ps_error err = {0};
-	assert_int_equal(p2ps_vfio_device_open(&f->v, "0000:03:00.0", &a, &err), 0);
+	assert_int_equal(open_dev(&f->v, "0000:03:00.0", &a, &err), 0);
 	struct p2ps_vfio_device b = {.fd = -1};
 	struct p2ps_vfio_peer_map m;
 	assert_int_equal(p2ps_vfio_map_peer(&a, &b, -1, &m, &err), P2PS_EINVAL);
@@ -223,7 +234,7 @@ static void cdev_flow_binds_and_attaches(void **state)
 	assert_int_equal(p2ps_vfio_open(&f->v, &f->opts, NULL), 0);
 	struct p2ps_vfio_device a, b;
 	struct p2ps_error err = {0};
-	assert_int_equal(p2ps_vfio_device_open(&f->v, "0000:03:00.0", &a, &err), 0);
+	assert_int_equal(open_dev(&f->v, "0000:03:00.0", &a, &err), 0);
 	assert_int_equal(a.flow, P2PS_VFIO_FLOW_CDEV);
 	assert_non_null(strstr(a.node, "/vfio/devices/vfio0"));
 	assert_int_equal(a.devid, 1);
@@ -239,7 +250,7 @@ static void cdev_flow_binds_and_attaches(void **state)
 	assert_int_equal(r->regions[2].size, FK_BAR2_SIZE);
 	free(r);
 	/* A peer BAR through iommufd: the kernel refuses to pin VFIO MMIO. */
-	assert_int_equal(p2ps_vfio_device_open(&f->v, "0000:04:00.0", &b, &err), 0);
+	assert_int_equal(open_dev(&f->v, "0000:04:00.0", &b, &err), 0);
 	f->fk.ioas_map_errno = EFAULT;
 	struct p2ps_vfio_peer_map m;
 	assert_int_equal(p2ps_vfio_map_peer(&a, &b, -1, &m, &err), 0);
@@ -280,8 +291,8 @@ static void rendered_report_keys(void **state)
 	struct fixture *f = *state;
 	struct p2ps_vfio_device a, b;
 	struct p2ps_error err = {0};
-	assert_int_equal(p2ps_vfio_device_open(&f->v, "0000:03:00.0", &a, &err), 0);
-	assert_int_equal(p2ps_vfio_device_open(&f->v, "0000:04:00.0", &b, &err), 0);
+	assert_int_equal(open_dev(&f->v, "0000:03:00.0", &a, &err), 0);
+	assert_int_equal(open_dev(&f->v, "0000:04:00.0", &b, &err), 0);
 	struct p2ps_vfio_dev_report *r = calloc(1, sizeof(*r));
 	assert_non_null(r);
 	assert_int_equal(p2ps_vfio_device_report(&a, r, &err), 0);

@@ -10,7 +10,16 @@
 #include <string.h>
 
 #include "fake_kernel.h"
+#include "p2pscope/render.h"
 #include "p2pscope/vfio.h"
+
+/* The device at the address text bdf (which must parse). */
+static const struct p2ps_bdf *addr(const char *bdf)
+{
+	static struct p2ps_bdf b;
+	assert_int_equal(p2ps_bdf_parse(bdf, &b), 0);
+	return &b;
+}
 
 static void reg_spec(void **state)
 {
@@ -137,7 +146,7 @@ static int setup(void **state)
 	snprintf(p, sizeof(p), "%s/bus/pci/devices/0000:03:00.0/resource0", f->fk.sys);
 	fk_write(p, f->fk.bar0_page, sizeof(f->fk.bar0_page));
 	if (p2ps_vfio_open(&f->v, &f->opts, NULL) != 0 ||
-	    p2ps_vfio_device_open(&f->v, "0000:03:00.0", &f->d, NULL) != 0)
+	    p2ps_vfio_device_open(&f->v, addr("0000:03:00.0"), &f->d, NULL) != 0)
 		return -1;
 	*state = f;
 	return 0;
@@ -186,18 +195,18 @@ static void sysfs_resource_mmap(void **state)
 	uint32_t v = 0;
 	char how[32];
 	struct p2ps_error err = {0};
-	assert_int_equal(
-	        p2ps_vfio_read_reg(NULL, &f->opts, "03:00.0", 0, 0x10, &v, how, sizeof(how), &err),
-	        0);
+	assert_int_equal(p2ps_vfio_read_reg(NULL, &f->opts, addr("03:00.0"), 0, 0x10, &v, how,
+	                                    sizeof(how), &err),
+	                 0);
 	assert_string_equal(how, "sysfs-mmap");
 	assert_int_equal(v, 0x192000a5u);
-	assert_int_equal(
-	        p2ps_vfio_read_reg(NULL, &f->opts, "03:00.0", 1, 0x0, &v, how, sizeof(how), &err),
-	        P2PS_ENOENT);
-	assert_int_equal(p2ps_vfio_read_reg(NULL, &f->opts, "03:00.0", 0, 0x4000, &v, how,
+	assert_int_equal(p2ps_vfio_read_reg(NULL, &f->opts, addr("03:00.0"), 1, 0x0, &v, how,
+	                                    sizeof(how), &err),
+	                 P2PS_ENOENT);
+	assert_int_equal(p2ps_vfio_read_reg(NULL, &f->opts, addr("03:00.0"), 0, 0x4000, &v, how,
 	                                    sizeof(how), &err),
 	                 P2PS_ERANGE);
-	assert_int_equal(p2ps_vfio_read_reg(NULL, &f->opts, "0000:09:00.0", 0, 0, &v, how,
+	assert_int_equal(p2ps_vfio_read_reg(NULL, &f->opts, addr("0000:09:00.0"), 0, 0, &v, how,
 	                                    sizeof(how), &err),
 	                 P2PS_ENOENT);
 }

@@ -1,31 +1,38 @@
 /* bar-inspect: every NVIDIA GPU's BARs, link, bridge path with ACS, IOMMU state, the
  * topology matrix and a BAR1-P2P readiness verdict per GPU pair — from this host, a
- * captured snapshot (--root) or an lspci dump (--lspci-dump). Read-only: it never
- * writes config space or maps a BAR; the fixes it prints are for the user to apply.
+ * captured snapshot (--root), an lspci dump (--lspci-dump), a bug report's paste
+ * (--paste) or through VFIO (--vfio).
+ * Read-only: it never writes config space; the fixes it prints are for the user to apply.
  *
- * Options live in one table (options[] below): adding one is a row there plus a
- * handler, and the help text and getopt_long table are generated from it. */
+ * One pipeline: load the host model (p2ps_host_load, which also carries out the VFIO
+ * options), analyse it, render it as text, JSON or dot. Options live in one table
+ * (options[] below): adding one is a row there plus a handler, and the help text and
+ * getopt_long table are generated from it. */
 #include <getopt.h>
+#include <stddef.h>
 #include <pci/pci.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "cli.h"
 #include "p2pscope/analysis.h"
-#include "p2pscope/host.h"
+#include "p2pscope/host_load.h"
 #include "p2pscope/render.h"
-#include "output.h"
-#include "vfio_cli.h"
+#include "vfio_opts.h"
 
-#define TOOL_VERSION "0.1.0"
+/* From CMake's project(VERSION). */
+#ifndef P2PS_VERSION
+#error "P2PS_VERSION is set by tools/bar-inspect/CMakeLists.txt"
+#endif
 
 enum output_format { OUT_TEXT = 0, OUT_JSON, OUT_DOT };
 
 /* Everything the command line decides. */
 struct cli {
 	struct p2ps_host_source src;
-	bool have_source; /* --root or --lspci-dump given */
+	bool have_source; /* --root, --lspci-dump or --paste given */
 	enum output_format format;
 	bool format_set;
 	bool all;
@@ -35,8 +42,8 @@ struct cli {
 	size_t n_peers;
 	bool help;
 	bool version;
-	struct bi_vfio_cli vfio; /* --vfio, --vfio-flow, --read-reg, --map-peer (vfio_cli.c) */
-	char err[256];           /* set by a handler that rejects its argument */
+	struct bi_vfio_opts vfio; /* --vfio, --vfio-flow, --read-reg, --map-peer (vfio_opts.c) */
+	char err[256];            /* set by a handler that rejects its argument */
 };
 
 typedef int (*opt_handler)(struct cli *c, const char *arg);
@@ -46,7 +53,9 @@ struct cli_option {
 	int short_name;   /* 0 if none */
 	const char *arg;  /* argument name for the help text, NULL if none */
 	const char *help;
-	opt_handler handle;
+	opt_handler handle; /* NULL for a plain flag: */
+	size_t set;         /*   offsetof(struct cli, a bool to set), or */
+	unsigned src_flag;  /*   P2PS_HOST_F_* bits to set in the source */
 };
 
 static int set_source(struct cli *c, enum p2ps_host_backend_kind kind, const char *arg)
@@ -105,30 +114,29 @@ static int opt_slot(struct cli *c, const char *arg)
 	return 0;
 }
 
+static int peer_token(void *ctx, const char *t)
+{
+	struct cli *c = ctx;
+	if (c->n_peers == sizeof(c->peers) / sizeof(c->peers[0])) {
+		snprintf(c->err, sizeof(c->err), "--peers: more than %zu devices",
+		         sizeof(c->peers) / sizeof(c->peers[0]));
+		return -1;
+	}
+	if (p2ps_bdf_parse(t, &c->peers[c->n_peers]) < 0) {
+		snprintf(c->err, sizeof(c->err), "--peers: '%.64s' is not a BDF ([DDDD:]BB:DD.F)",
+		         t);
+		return -1;
+	}
+	c->n_peers++;
+	return 0;
+}
+
 /* --peers BDF[,BDF...]: devices that get the matrix and pair verdicts besides the
  * NVIDIA GPUs (GPUDirect peers such as NICs and NVMe, or stand-ins in test VMs). */
 static int opt_peers(struct cli *c, const char *arg)
 {
-	char buf[1024];
-	if (strlen(arg) >= sizeof(buf)) {
-		snprintf(c->err, sizeof(c->err), "--peers: list too long");
+	if (bi_each_token("--peers", arg, peer_token, c, c->err, sizeof(c->err)))
 		return -1;
-	}
-	strcpy(buf, arg);
-	char *save = NULL;
-	for (char *t = strtok_r(buf, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
-		if (c->n_peers == sizeof(c->peers) / sizeof(c->peers[0])) {
-			snprintf(c->err, sizeof(c->err), "--peers: more than %zu devices",
-			         sizeof(c->peers) / sizeof(c->peers[0]));
-			return -1;
-		}
-		if (p2ps_bdf_parse(t, &c->peers[c->n_peers]) < 0) {
-			snprintf(c->err, sizeof(c->err),
-			         "--peers: '%.64s' is not a BDF ([DDDD:]BB:DD.F)", t);
-			return -1;
-		}
-		c->n_peers++;
-	}
 	if (!c->n_peers) {
 		snprintf(c->err, sizeof(c->err), "--peers needs at least one BDF");
 		return -1;
@@ -159,42 +167,7 @@ static int opt_dot(struct cli *c, const char *arg)
 	return set_format(c, OUT_DOT);
 }
 
-static int opt_all(struct cli *c, const char *arg)
-{
-	(void)arg;
-	c->all = true;
-	return 0;
-}
-
-static int opt_no_nvml(struct cli *c, const char *arg)
-{
-	(void)arg;
-	c->src.flags |= P2PS_HOST_F_NO_NVML;
-	return 0;
-}
-
-static int opt_numeric(struct cli *c, const char *arg)
-{
-	(void)arg;
-	c->src.flags |= P2PS_HOST_F_NO_NAMES;
-	return 0;
-}
-
-static int opt_help(struct cli *c, const char *arg)
-{
-	(void)arg;
-	c->help = true;
-	return 0;
-}
-
-static int opt_version(struct cli *c, const char *arg)
-{
-	(void)arg;
-	c->version = true;
-	return 0;
-}
-
-/* VFIO options (issue 5): parsed and run in vfio_cli.c. */
+/* VFIO options: vfio_opts.c. */
 static int opt_vfio(struct cli *c, const char *arg)
 {
 	return bi_vfio_opt_vfio(&c->vfio, arg, c->err, sizeof(c->err));
@@ -219,39 +192,42 @@ static const struct cli_option options[] = {
         {"root", 0, "DIR",
          "read a snapshot captured by scripts/capture-host.sh (unpacked) "
          "instead of this host",
-         opt_root},
+         opt_root, 0, 0},
         {"lspci-dump", 'F', "FILE", "read `lspci -x`/`-xxx`/`-xxxx` output (no sysfs facts)",
-         opt_lspci_dump},
+         opt_lspci_dump, 0, 0},
         {"paste", 0, "FILE|-",
          "read what a bug report pasted (lspci, nvidia-smi, dmesg, CUDA samples; - for stdin)",
-         opt_paste},
+         opt_paste, 0, 0},
         {"slot", 's', "[[[[DOMAIN]:]BUS]:][DEV][.[FN]]", "show only matching devices (as lspci -s)",
-         opt_slot},
-        {"all", 'a', NULL, "show every PCI device, not only the NVIDIA GPUs", opt_all},
+         opt_slot, 0, 0},
+        {"all", 'a', NULL, "show every PCI device, not only the NVIDIA GPUs", NULL,
+         offsetof(struct cli, all), 0},
         {"peers", 0, "BDF[,BDF...]",
-         "also treat these devices as P2P endpoints (NICs, NVMe, test-VM stand-ins)", opt_peers},
-        {"json", 'j', NULL, "JSON output (schema in docs/bar-inspect.md)", opt_json},
-        {"dot", 0, NULL, "Graphviz output: PCI tree, ACS marks, verdict edges", opt_dot},
+         "also treat these devices as P2P endpoints (NICs, NVMe, test-VM stand-ins)", opt_peers, 0,
+         0},
+        {"json", 'j', NULL, "JSON output (schema in docs/bar-inspect.md)", opt_json, 0, 0},
+        {"dot", 0, NULL, "Graphviz output: PCI tree, ACS marks, verdict edges", opt_dot, 0, 0},
         {"no-nvml", 0, NULL, "do not load libnvidia-ml (VRAM and NVLink then come from nowhere)",
-         opt_no_nvml},
-        {"numeric", 'n', NULL, "numeric ids only (skip pci.ids names)", opt_numeric},
+         NULL, 0, P2PS_HOST_F_NO_NVML},
+        {"numeric", 'n', NULL, "numeric ids only (skip pci.ids names)", NULL, 0,
+         P2PS_HOST_F_NO_NAMES},
         {"vfio", 0, "BDF[,BDF]|all",
          "also read these vfio-pci devices through VFIO (regions, "
          "full config); OPENING A VFIO DEVICE CAN RESET IT",
-         opt_vfio},
+         opt_vfio, 0, 0},
         {"vfio-flow", 0, "auto|legacy|cdev", "VFIO interface: group/container or cdev+iommufd",
-         opt_vfio_flow},
+         opt_vfio_flow, 0, 0},
         {"read-reg", 0, "BAR:OFFSET",
          "map one page of BAR read-only and read one 32-bit register "
          "(devices of --vfio, or -s SLOT via sysfs, root); 0:0x0 "
          "decodes NVIDIA's PMC_BOOT_0",
-         opt_read_reg},
+         opt_read_reg, 0, 0},
         {"map-peer", 0, "A,B[,BAR]",
          "VFIO_IOMMU_MAP_DMA B's BAR into A's container and report "
          "the IOVA or refusal; opens A and B via VFIO (CAN RESET THEM)",
-         opt_map_peer},
-        {"help", 'h', NULL, "this help", opt_help},
-        {"version", 'V', NULL, "print the version", opt_version},
+         opt_map_peer, 0, 0},
+        {"help", 'h', NULL, "this help", NULL, offsetof(struct cli, help), 0},
+        {"version", 'V', NULL, "print the version", NULL, offsetof(struct cli, version), 0},
 };
 #define N_OPTIONS (sizeof(options) / sizeof(options[0]))
 
@@ -318,8 +294,12 @@ static int parse_args(int argc, char **argv, struct cli *c)
 			         argv[optind - 1]);
 			return -1;
 		}
-		if (o->handle(c, optarg) < 0)
+		if (o->handle && o->handle(c, optarg) < 0)
 			return -1;
+		if (!o->handle && o->src_flag)
+			c->src.flags |= o->src_flag;
+		else if (!o->handle)
+			*(bool *)((char *)c + o->set) = true;
 	}
 	if (optind < argc) {
 		snprintf(c->err, sizeof(c->err), "unexpected argument '%s' (try --help)",
@@ -327,6 +307,50 @@ static int parse_args(int argc, char **argv, struct cli *c)
 		return -1;
 	}
 	return 0;
+}
+
+/* Renders the analysis in the chosen format into out. */
+static int render(const struct cli *c, const struct p2ps_analysis *an, struct p2ps_strbuf *out,
+                  struct p2ps_error *err)
+{
+	struct p2ps_render_opts ro = {.all = c->all,
+	                              .filter = c->have_filter ? &c->filter : NULL,
+	                              .version = P2PS_VERSION};
+	switch (c->format) {
+	case OUT_JSON: return p2ps_render_json_text(an, &ro, out, err);
+	case OUT_DOT: return p2ps_render_dot(an, &ro, out, err);
+	case OUT_TEXT: break;
+	}
+	return p2ps_render_text(an, &ro, out, err);
+}
+
+/* Load, analyse, render, write; then the exit status the VFIO facts call for. */
+static int run(struct cli *c)
+{
+	struct p2ps_vfio_request req;
+	if (bi_vfio_request(&c->vfio, &c->src, c->format == OUT_DOT,
+	                    c->have_filter ? &c->filter : NULL, &req, c->err, sizeof(c->err)) < 0)
+		return bi_die(c->err);
+	struct p2ps_error err = {0};
+	struct p2ps_host host;
+	if (p2ps_host_load(&host, &c->src, &err) < 0)
+		return bi_die(err.msg);
+	struct p2ps_analysis_opts ao = {.peers = c->peers, .n_peers = c->n_peers};
+	struct p2ps_analysis an;
+	struct p2ps_strbuf out = {0};
+	int status;
+	if (p2ps_analysis_run_opts(&host, &ao, &an, &err) < 0)
+		status = bi_die(err.msg);
+	else if (render(c, &an, &out, &err) < 0)
+		status = bi_die(err.msg);
+	else
+		status = bi_write_report(&out);
+	if (status == 0)
+		status = bi_vfio_status(&host);
+	p2ps_strbuf_free(&out);
+	p2ps_analysis_free(&an);
+	p2ps_host_free(&host);
+	return status;
 }
 
 int main(int argc, char **argv)
@@ -339,42 +363,8 @@ int main(int argc, char **argv)
 		return 0;
 	}
 	if (c.version) {
-		printf("bar-inspect %s\n", TOOL_VERSION);
+		printf("bar-inspect %s\n", P2PS_VERSION);
 		return 0;
 	}
-
-	struct p2ps_analysis_opts ao = {.peers = c.peers, .n_peers = c.n_peers};
-	if (bi_vfio_wanted(&c.vfio)) {
-		struct p2ps_render_opts vro = {.all = c.all,
-		                               .filter = c.have_filter ? &c.filter : NULL,
-		                               .version = TOOL_VERSION};
-		return bi_vfio_run(&c.vfio, &c.src, &vro, &ao, c.format == OUT_JSON,
-		                   c.format == OUT_DOT);
-	}
-
-	struct p2ps_error err = {0};
-	struct p2ps_host host;
-	if (p2ps_host_load(&host, &c.src, &err) < 0)
-		return bi_die(err.msg);
-	struct p2ps_analysis an;
-	if (p2ps_analysis_run_opts(&host, &ao, &an, &err) < 0) {
-		p2ps_host_free(&host);
-		return bi_die(err.msg);
-	}
-
-	struct p2ps_render_opts ro = {
-	        .all = c.all, .filter = c.have_filter ? &c.filter : NULL, .version = TOOL_VERSION};
-	struct p2ps_strbuf out = {0};
-	int rc;
-	switch (c.format) {
-	case OUT_JSON: rc = p2ps_render_json_text(&an, &ro, &out, &err); break;
-	case OUT_DOT: rc = p2ps_render_dot(&an, &ro, &out, &err); break;
-	case OUT_TEXT:
-	default: rc = p2ps_render_text(&an, &ro, &out, &err); break;
-	}
-	int status = rc < 0 ? bi_die(err.msg) : bi_write_report(&out);
-	p2ps_strbuf_free(&out);
-	p2ps_analysis_free(&an);
-	p2ps_host_free(&host);
-	return status;
+	return run(&c);
 }

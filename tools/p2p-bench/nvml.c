@@ -1,37 +1,12 @@
-/* p2p-bench: NVLink facts from NVML, loaded at run time (a host without the
- * NVIDIA driver has no libnvidia-ml, and the bench must still run its CUDA
- * part). The few declarations below mirror NVIDIA's public nvml.h: the types
- * and field id are what that header defines, the calls are its stable v2 ABI. */
+/* p2p-bench: NVLink facts from NVML, through the shared loader (src/host/nvml): a host
+ * without the NVIDIA driver has no libnvidia-ml, and the bench must still run its CUDA
+ * part. */
 #include "bench.h"
 
-#include <dlfcn.h>
 #include <stdio.h>
 #include <string.h>
 
-typedef int nvml_return;                    /* nvmlReturn_t, NVML_SUCCESS = 0 */
-typedef struct nvml_device_st *nvml_device; /* nvmlDevice_t */
-
-struct nvml_pci_info { /* nvmlPciInfo_t */
-	char busIdLegacy[16];
-	unsigned domain, bus, device, pciDeviceId, pciSubSystemId;
-	char busId[32];
-};
-
-union nvml_value { /* nvmlValue_t */
-	double d;
-	unsigned ui;
-	unsigned long ul;
-	unsigned long long ull;
-	long long sll;
-};
-
-struct nvml_field_value { /* nvmlFieldValue_t */
-	unsigned fieldId, scopeId;
-	long long timestamp, latencyUsec;
-	int valueType;
-	nvml_return nvmlReturn;
-	union nvml_value value;
-};
+#include "nvml_api.h"
 
 /* Field ids of nvml.h. GET_SPEED (per link, scopeId = link) is what current
  * drivers answer; SPEED_MBPS_COMMON is the older whole-device field. Both are
@@ -40,55 +15,29 @@ struct nvml_field_value { /* nvmlFieldValue_t */
 #define NVML_FI_DEV_NVLINK_SPEED_MBPS_COMMON 90
 #define NVML_FI_DEV_NVLINK_GET_SPEED         164
 
-struct nvml_api {
-	void *lib;
-	nvml_return (*init)(void);
-	nvml_return (*shutdown)(void);
-	nvml_return (*by_bus_id)(const char *, nvml_device *);
-	nvml_return (*link_state)(nvml_device, unsigned, int *);
-	nvml_return (*remote_pci)(nvml_device, unsigned, struct nvml_pci_info *);
-	nvml_return (*fields)(nvml_device, int, struct nvml_field_value *);
-};
-
-static int nvml_load(struct nvml_api *a, char *note, size_t len)
+static int nvml_load(struct p2ps_nvml *a, char *note, size_t len)
 {
-	const struct {
-		const char *name;
-		void **slot;
-	} syms[] = {
-	        {"nvmlInit_v2", (void **)&a->init},
-	        {"nvmlShutdown", (void **)&a->shutdown},
-	        {"nvmlDeviceGetHandleByPciBusId_v2", (void **)&a->by_bus_id},
-	        {"nvmlDeviceGetNvLinkState", (void **)&a->link_state},
-	        {"nvmlDeviceGetNvLinkRemotePciInfo_v2", (void **)&a->remote_pci},
-	        {"nvmlDeviceGetFieldValues", (void **)&a->fields},
-	};
-
-	a->lib = dlopen("libnvidia-ml.so.1", RTLD_NOW | RTLD_LOCAL);
-	if (!a->lib) {
-		snprintf(note, len, "libnvidia-ml.so.1 not loadable: %s", dlerror());
+	char detail[96]; /* what still fits the 128-byte note after the prefix */
+	unsigned need = P2PS_NVML_NEED(P2PS_NVML_BY_BUS_ID) | P2PS_NVML_NEED(P2PS_NVML_LINK_STATE) |
+	                P2PS_NVML_NEED(P2PS_NVML_LINK_REMOTE) | P2PS_NVML_NEED(P2PS_NVML_FIELDS);
+	switch (p2ps_nvml_open(a, need, detail, sizeof(detail), NULL)) {
+	case P2PS_NVML_OK: return 0;
+	case P2PS_NVML_NOT_FOUND:
+		snprintf(note, len, "libnvidia-ml.so.1 not loadable: %s", detail);
 		return -1;
-	}
-	for (size_t k = 0; k < sizeof(syms) / sizeof(syms[0]); k++) {
-		*syms[k].slot = dlsym(a->lib, syms[k].name);
-		if (!*syms[k].slot) {
-			snprintf(note, len, "libnvidia-ml.so.1 lacks %s", syms[k].name);
-			dlclose(a->lib);
-			return -1;
-		}
-	}
-	if (a->init() != 0) {
+	case P2PS_NVML_LACKS: snprintf(note, len, "libnvidia-ml.so.1 lacks %s", detail); return -1;
+	case P2PS_NVML_INIT_FAILED:
 		snprintf(note, len, "nvmlInit_v2 failed");
-		dlclose(a->lib);
+		p2ps_nvml_close(a);
 		return -1;
 	}
-	return 0;
+	return -1;
 }
 
 /* NVML spells the domain with eight digits ("00000000:07:00.0"); bar-inspect
  * and sysfs with four. A remote end NVML cannot name (seen inside a VM: all
  * ones) stays "" so that nothing is joined on it. */
-static void bdf_from_pci(const struct nvml_pci_info *p, char *out)
+static void bdf_from_pci(const struct p2ps_nvml_pci_info *p, char *out)
 {
 	out[0] = 0;
 	if (p->domain > 0xffff || p->bus > 0xff || p->device > 0x1f)
@@ -98,34 +47,34 @@ static void bdf_from_pci(const struct nvml_pci_info *p, char *out)
 	snprintf(out, PB_BDF_LEN, "%04x:%02x:%02x.0", p->domain, p->bus, p->device);
 }
 
-static void fill_device(const struct nvml_api *a, struct pb_device *d)
+static void fill_device(const struct p2ps_nvml *a, struct pb_device *d)
 {
-	nvml_device h;
-	struct nvml_field_value f;
+	p2ps_nvml_dev h;
+	struct p2ps_nvml_field_value f;
 
 	if (a->by_bus_id(d->bdf, &h) != 0)
 		return;
 	memset(&f, 0, sizeof(f));
-	f.fieldId = NVML_FI_DEV_NVLINK_SPEED_MBPS_COMMON;
-	if (a->fields(h, 1, &f) == 0 && f.nvmlReturn == 0)
+	f.field_id = NVML_FI_DEV_NVLINK_SPEED_MBPS_COMMON;
+	if (a->fields(h, 1, &f) == 0 && f.nvml_return == 0)
 		d->nvlink.speed_mbps = f.value.ui;
 	for (unsigned l = 0; l < PB_NVLINK_MAX; l++) {
 		int active = 0;
-		struct nvml_pci_info p;
+		struct p2ps_nvml_pci_info p;
 		if (a->link_state(h, l, &active) != 0 || !active)
 			continue;
 		d->nvlink.active++;
 		d->nvlink.up[l] = true;
 		memset(&p, 0, sizeof(p));
-		if (a->remote_pci(h, l, &p) == 0) {
+		if (a->link_remote(h, l, &p) == 0) {
 			bdf_from_pci(&p, d->nvlink.remote[l]);
 			snprintf(d->nvlink.remote_raw[l], sizeof(d->nvlink.remote_raw[l]), "%.31s",
-			         p.busId);
+			         p.bus_id);
 		}
 		memset(&f, 0, sizeof(f));
-		f.fieldId = NVML_FI_DEV_NVLINK_GET_SPEED;
-		f.scopeId = l;
-		if (a->fields(h, 1, &f) == 0 && f.nvmlReturn == 0)
+		f.field_id = NVML_FI_DEV_NVLINK_GET_SPEED;
+		f.scope_id = l;
+		if (a->fields(h, 1, &f) == 0 && f.nvml_return == 0)
 			d->nvlink.link_mbps[l] = f.value.ui;
 		if (!d->nvlink.link_mbps[l])
 			d->nvlink.link_mbps[l] = d->nvlink.speed_mbps;
@@ -137,7 +86,7 @@ static void fill_device(const struct nvml_api *a, struct pb_device *d)
 
 void pb_nvml_fill(struct pb_result *r)
 {
-	struct nvml_api a;
+	struct p2ps_nvml a;
 	int known = 0;
 
 	memset(&a, 0, sizeof(a));
@@ -148,8 +97,7 @@ void pb_nvml_fill(struct pb_result *r)
 		fill_device(&a, &r->dev[i]);
 		known += r->dev[i].nvlink.known;
 	}
-	a.shutdown();
-	dlclose(a.lib);
+	p2ps_nvml_close(&a);
 	r->nvml = known > 0;
 	snprintf(r->nvml_note, sizeof(r->nvml_note), "NVML answered for %d of %d devices", known,
 	         r->n);

@@ -1,6 +1,8 @@
 /* Link arithmetic and the bench/host join (see report.h). */
 #include "report.h"
 
+#include "p2pscope/pci_addr.h"
+
 #include <ctype.h>
 #include <math.h>
 #include <stdbool.h>
@@ -35,59 +37,15 @@ double pr_nvlink_gbps(int links, unsigned mbps_per_link)
 	return links * (double)mbps_per_link / 1000.0;
 }
 
-/* Reads 1..max hex digits at *p into *v; advances *p. */
-static bool hex_field(const char **p, int max, unsigned *v)
-{
-	int n = 0;
-	*v = 0;
-	while (n < max && isxdigit((unsigned char)**p)) {
-		*v = *v * 16 + (unsigned)(isdigit((unsigned char)**p)
-		                                  ? **p - '0'
-		                                  : tolower((unsigned char)**p) - 'a' + 10);
-		(*p)++;
-		n++;
-	}
-	return n > 0 && !isxdigit((unsigned char)**p);
-}
-
 int pr_bdf_normalize(const char *in, char out[PR_BDF_LEN])
 {
-	unsigned f[4], n = 0;
-	const char *p = in;
-
-	if (!in)
+	struct p2ps_bdf b;
+	/* The one PCI-address parser (p2pscope/pci_addr.h); NVML pads the domain to eight
+	 * digits, lspci may leave it out. The report spells four-digit domains (PR_BDF_LEN):
+	 * CUDA and NVML number theirs below 0x10000. */
+	if (p2ps_bdf_parse(in, &b) != 0 || b.domain > 0xffff)
 		return P2PS_EINVAL;
-	/* domain:bus:device.function or bus:device.function, hex; NVML pads the
-	 * domain to eight digits. scanf's %x would also take "0x" prefixes and
-	 * signs, so the fields are read by hand. */
-	for (;;) {
-		if (n == 4 || !hex_field(&p, 8, &f[n]))
-			return P2PS_EINVAL;
-		n++;
-		if (*p == ':') {
-			p++;
-			continue;
-		}
-		/* Two or three fields before the '.', and f[] keeps room for the function. */
-		if (*p != '.' || n < 2 || n > 3)
-			return P2PS_EINVAL;
-		p++;
-		if (!hex_field(&p, 1, &f[n]) || *p)
-			return P2PS_EINVAL;
-		n++;
-		break;
-	}
-	if (n == 3) { /* no domain */
-		f[3] = f[2];
-		f[2] = f[1];
-		f[1] = f[0];
-		f[0] = 0;
-	} else if (n != 4) {
-		return P2PS_EINVAL;
-	}
-	if (f[0] > 0xffff || f[1] > 0xff || f[2] > 0x1f || f[3] > 7)
-		return P2PS_EINVAL;
-	snprintf(out, PR_BDF_LEN, "%04x:%02x:%02x.%x", f[0], f[1], f[2], f[3]);
+	p2ps_bdf_format(&b, out, PR_BDF_LEN);
 	return 0;
 }
 

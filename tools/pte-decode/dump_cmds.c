@@ -574,7 +574,7 @@ static int feed_raw(struct run *r, struct p2ps_error *err)
 			        (len - pos < RAW_SLICE_BYTES ? len - pos : RAW_SLICE_BYTES) / bytes;
 			uint64_t index0 = (off + pos) / bytes;
 			if (r->summarize && o->entry == GMMU_ENTRY_PTE) {
-				uint64_t va;
+				uint64_t va = 0; /* set by entry_va; GCC -O2 cannot tell */
 				rc = entry_va(r, index0, o->page_shift, &va, err);
 				if (!rc)
 					rc = gmmu_summary_add_ptes(&r->sum, data + pos, n, va,
@@ -603,8 +603,8 @@ static int walk_pte(void *ctx, const struct gmmu_mapping *m, struct p2ps_error *
 	char where[80];
 	snprintf(where, sizeof(where), "%s[%u]@%s:0x%llx", m->level ? m->level->name : "?",
 	         m->index, p2ps_mem_space_name(m->space), (unsigned long long)m->entry_pa);
-	uint64_t w[2] = {m->raw, 0};
-	print_entry(r, m->index, true, m->va, m->page_shift, m->level, GMMU_ENTRY_PTE, w, where);
+	uint64_t w[2] = {m->raw, m->raw_hi};
+	print_entry(r, m->index, true, m->va, m->page_shift, m->level, m->entry, w, where);
 	return 0;
 }
 
@@ -947,7 +947,7 @@ static int diff_print(void *ctx, const struct gmmu_diff *d, struct p2ps_error *e
 	if (o->max_diffs && v->shown >= o->max_diffs)
 		return 0;
 	v->shown++;
-	char what[512], ps[16], buf[32];
+	char what[512], ps[24], buf[32];
 	describe_diff(o, d, what, sizeof(what));
 	const char *name = d->exp ? d->exp->name : "-";
 	unsigned shift = d->act ? d->act->page_shift : d->exp->page_shift;
@@ -1101,16 +1101,23 @@ static int run_cmd(int argc, char **argv)
 				                       json_object_new_uint64(wst.tables));
 				json_object_object_add(top, "pdes",
 				                       json_object_new_uint64(wst.pdes));
+				json_object_object_add(top, "sparse_pdes",
+				                       json_object_new_uint64(wst.pdes_sparse));
 			}
 			puts(json_object_to_json_string_ext(top, JSON_C_TO_STRING_PRETTY |
 			                                                 JSON_C_TO_STRING_SPACED));
 			json_object_put(top);
 		} else {
 			summary_totals(&r, NULL);
-			if (o.has_pdb)
-				printf("# walk: %llu tables, %llu PDEs followed\n",
+			if (o.has_pdb) {
+				printf("# walk: %llu tables, %llu PDEs followed",
 				       (unsigned long long)wst.tables,
 				       (unsigned long long)wst.pdes);
+				if (wst.pdes_sparse)
+					printf(", %llu sparse",
+					       (unsigned long long)wst.pdes_sparse);
+				putchar('\n');
+			}
 		}
 	}
 	json_object_put(r.jranges);

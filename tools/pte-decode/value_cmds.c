@@ -23,7 +23,8 @@ struct value_opts {
 	/* p2p */
 	struct gmmu_p2p_request rq;
 	const char *kind;
-	bool have_mode, have_bar1, have_fabric;
+	bool have_mode, have_bar1, have_fabric, have_peer;
+	int cache; /* p2p: 1 --vol, -1 --cached, 0 the modelled path's default */
 };
 
 static int fail(const char *cmd, const struct p2ps_error *err)
@@ -95,6 +96,8 @@ enum {
 	OPT_ATOMIC,
 	OPT_ACE,
 	OPT_NVSWITCH,
+	OPT_FORM,
+	OPT_CACHED,
 	OPT_HELP,
 };
 
@@ -117,6 +120,8 @@ static const struct option long_opts[] = {
         {"atomic-disable", no_argument, NULL, OPT_ATOMIC},
         {"ace", no_argument, NULL, OPT_ACE},
         {"nvswitch", no_argument, NULL, OPT_NVSWITCH},
+        {"bar1-form", required_argument, NULL, OPT_FORM},
+        {"cached", no_argument, NULL, OPT_CACHED},
         {"quiet", no_argument, NULL, 'q'},
         {"help", no_argument, NULL, OPT_HELP},
         {NULL, 0, NULL, 0},
@@ -167,6 +172,7 @@ static int parse_opts(int argc, char **argv, struct value_opts *o, const int *al
 			if (gmmu_parse_u64(optarg, &v) || v > UINT32_MAX)
 				return fail_msg(cmd, "bad --peer (0..0xffffffff):", optarg);
 			o->rq.peer_index = (uint32_t)v;
+			o->have_peer = true;
 			break;
 		case OPT_BAR1:
 			if (gmmu_parse_u64(optarg, &o->rq.bar1_base))
@@ -187,7 +193,12 @@ static int parse_opts(int argc, char **argv, struct value_opts *o, const int *al
 				return fail_msg(cmd, "bad --page-size:", optarg);
 			break;
 		case OPT_KIND: o->kind = optarg; break;
-		case OPT_VOL: o->rq.vol = true; break;
+		case OPT_VOL: o->cache = o->cache < 0 ? 2 : 1; break;
+		case OPT_CACHED: o->cache = o->cache > 0 ? 2 : -1; break;
+		case OPT_FORM:
+			if (gmmu_bar1_form_parse(optarg, &o->rq.bar1_form, &err))
+				return fail(cmd, &err);
+			break;
 		case OPT_RO: o->rq.read_only = true; break;
 		case OPT_PRIV: o->rq.privilege = true; break;
 		case OPT_ATOMIC: o->rq.atomic_disable = true; break;
@@ -319,6 +330,14 @@ static json_object *decoded_json(const struct gmmu_format *f, const struct gmmu_
 		json_object_object_add(
 		        jf, "value",
 		        json_object_new_string(gmmu_decoded_value_str(d, i, buf, sizeof(buf))));
+		if (fd->kind == GMMU_FIELD_ENUM || fd->kind == GMMU_FIELD_BOOL) {
+			/* "value" parses back either way; "value_name" says whether it has a name.
+			 */
+			const char *nm =
+			        gmmu_field_value_name(fd, d->value[i], d->half_valid[fd->half]);
+			json_object_object_add(jf, "value_name",
+			                       json_object_new_string(nm ? nm : "unknown"));
+		}
 		json_object_array_add(fields, jf);
 	}
 	json_object_object_add(o, "fields", fields);
@@ -375,50 +394,110 @@ int pte_decode_cmd_decode_values(int argc, char **argv)
 
 static const char p2p_help[] =
         "usage: pte-decode p2p (--chip CHIP | --format FMT) --mode stock|nvlink|bar1 [options]\n"
-        "  --peer N            bus peer id written by stock/nvlink (default 0)\n"
-        "  --bar1 ADDR         bar1: the peer's BAR1 bus address (required)\n"
+        "  --peer N            bus peer id written by stock/nvlink (default 0); with bar1\n"
+        "                      (patch forms): also write it, as a port that kept the stock\n"
+        "                      peer write does (v2: the address write then overwrites it;\n"
+        "                      v3: PEER_ID stays)\n"
+        "  --bar1 ADDR         bar1: the peer's BAR1 bus address (required; stock form: its\n"
+        "                      DMA address as the mapping GPU sees it)\n"
+        "  --bar1-form FORM    bar1: patch (default: the kernel patch, SYSTEM_NON_COHERENT),\n"
+        "                      patch-as-published (its v3 branch keeps APERTURE=PEER),\n"
+        "                      tinygrad (userspace driver: SYSTEM_COHERENT, access counting\n"
+        "                      on), stock (GH100: SYS_NONCOH, Blackwell: SYS_COH)\n"
         "  --fabric-base ADDR  nvlink: fabric base added to the offset (required)\n"
-        "  --offset OFF        offset in the peer's framebuffer (default 0; K/M/G suffixes)\n"
-        "  --page-size SIZE    4K (default), 64K, 2M, 512M (GA10x+), 256G (GB10x+)\n"
+        "  --offset OFF        offset in the peer's framebuffer of the page's first byte\n"
+        "                      (default 0; K/M/G suffixes)\n"
+        "  --page-size SIZE    4K (default), 64K, 128K (bigPageShift 17), 2M,\n"
+        "                      512M (GA10x, AD10x, v3), 256G (GB10x, GB20x)\n"
         "  --kind KIND         default GENERIC_MEMORY (PITCH on Pascal/Volta)\n"
-        "  --vol --read-only --privilege --atomic-disable   access flags\n"
+        "  --vol / --cached    GPU-uncached (v3: PCF UNCACHED) or not. Default: bar1 forms\n"
+        "                      but tinygrad are uncached, as the driver maps memory that is\n"
+        "                      not P2P-cacheable; stock, nvlink and tinygrad are cached\n"
+        "  --read-only --privilege --atomic-disable   access flags\n"
         "  --ace               v3: access counting enabled (the driver's default is ACD)\n"
         "  --nvswitch          nvlink on TU10x..AD10x: the NVSwitch peer address layout\n"
         "                      (ADDRESS_VID continued in COMPTAGLINE, 45 bits)\n"
         "  --as-written        store what a release driver build stores for values that do\n"
         "                      not fit, instead of refusing them\n"
         "  --json              one JSON object;  -q: only the entry\n"
-        "Prints the entry, then its fields.\n";
+        "Prints the entry, its fields, and the level and page size it is a PTE for.\n";
 
-int pte_decode_cmd_p2p(int argc, char **argv)
+static void size_name(uint64_t bytes, char *buf, size_t len)
 {
-	static const int allowed[] = {
-	        OPT_CHIP, OPT_FORMAT, OPT_AS_WRITTEN, OPT_JSON,      'q',      OPT_MODE, OPT_PEER,
-	        OPT_BAR1, OPT_FABRIC, OPT_OFFSET,     OPT_PAGE_SIZE, OPT_KIND, OPT_VOL,  OPT_RO,
-	        OPT_PRIV, OPT_ATOMIC, OPT_ACE,        OPT_NVSWITCH,  0};
-	struct value_opts o = {.entry = GMMU_ENTRY_PTE};
-	int rc = parse_opts(argc, argv, &o, allowed, p2p_help);
-	if (rc >= 0)
-		return rc;
-	if ((rc = resolve_format("p2p", &o)))
-		return rc;
-	if (optind < argc)
-		return fail_msg("p2p", "unexpected argument:", argv[optind]);
-	if (!o.have_mode)
+	static const char units[] = "KMGT";
+	unsigned u = 0;
+	while (bytes >= 1024 && bytes % 1024 == 0 && u < 4) {
+		bytes /= 1024;
+		u++;
+	}
+	if (u)
+		snprintf(buf, len, "%" PRIu64 "%c", bytes, units[u - 1]);
+	else
+		snprintf(buf, len, "%" PRIu64, bytes);
+}
+
+/* "4K, 64K, 128K, 2M": every PTE page size of the format, smallest first. */
+static void page_sizes(const struct gmmu_format *f, char *buf, size_t len)
+{
+	size_t n = 0;
+	buf[0] = '\0';
+	for (unsigned shift = 12; shift < 64 && n < len; shift++) {
+		const struct gmmu_level *lv = gmmu_level_for_page(f, shift);
+		if (!lv)
+			continue;
+		char one[24];
+		size_name(1ull << shift, one, sizeof(one));
+		n += (size_t)snprintf(buf + n, len - n, "%s%s", n ? ", " : "", one);
+	}
+}
+
+/* The level line: which table the entry is a PTE of, and that the bits do not depend on the
+ * page size (every format stores address >> 12 whatever the page: the size only picks the
+ * level and the alignment). */
+static void print_level(const struct gmmu_format *f, const struct gmmu_p2p_result *res)
+{
+	char ps[24], all[128];
+	size_name(res->page_size, ps, sizeof(ps));
+	page_sizes(f, all, sizeof(all));
+	/* 128 KiB big pages: PT_BIG indexes fewer VA bits. */
+	unsigned va_lo = res->page_size > (1ull << res->level->page_shift) ? res->level->alt_va_lo
+	                                                                   : res->level->va_lo;
+	printf("# PTE of a %s page at level %s (VA %u:%u)\n", ps, res->level->name,
+	       (unsigned)res->level->va_hi, va_lo);
+	printf("# the same bits for every page size of %s (%s): the page size only picks the "
+	       "level and the alignment\n",
+	       f->name, all);
+}
+
+/* Options into the request: defaults of the modelled path, then the checks. */
+static int p2p_request(struct value_opts *o)
+{
+	if (!o->have_mode)
 		return fail_msg("p2p", "--mode stock|nvlink|bar1 is required", NULL);
-	if (o.rq.mode == GMMU_P2P_BAR1 && !o.have_bar1)
+	bool bar1 = o->rq.mode == GMMU_P2P_BAR1;
+	if (bar1 && !o->have_bar1)
 		return fail_msg(
 		        "p2p", "--mode bar1 needs --bar1 ADDR (the peer's BAR1 bus address)", NULL);
-	if (o.rq.mode == GMMU_P2P_NVLINK && !o.have_fabric)
+	if (o->rq.mode == GMMU_P2P_NVLINK && !o->have_fabric)
 		return fail_msg("p2p", "--mode nvlink needs --fabric-base ADDR", NULL);
-	o.rq.write_mode = o.mode;
+	if (o->cache == 2)
+		return fail_msg("p2p", "give --vol or --cached, not both", NULL);
+	if (!bar1 && o->rq.bar1_form != GMMU_BAR1_PATCH)
+		return fail_msg("p2p", "--bar1-form applies to --mode bar1", NULL);
+	/* The patch and the stock BAR1-P2P take VOL from the peer memory's P2P cacheability,
+	 * which is "not cacheable" unless the allocation asked otherwise; tinygrad's userspace
+	 * driver maps peer buffers cached. */
+	bool uncached = bar1 && o->rq.bar1_form != GMMU_BAR1_TINYGRAD;
+	o->rq.vol = o->cache ? o->cache > 0 : uncached;
+	o->rq.bar1_peer_index = bar1 && o->have_peer;
+	o->rq.write_mode = o->mode;
 
-	const struct gmmu_entry_format *ef = gmmu_format_entry(o.fmt, GMMU_ENTRY_PTE);
+	const struct gmmu_entry_format *ef = gmmu_format_entry(o->fmt, GMMU_ENTRY_PTE);
 	const struct gmmu_field *kf = gmmu_field_find(ef, "KIND");
 	struct p2ps_error err;
 	p2ps_error_clear(&err);
 	uint64_t kind = 0;
-	const char *kind_s = o.kind;
+	const char *kind_s = o->kind;
 	/* The driver maps peer memory with the memory's uncompressed kind; GENERIC_MEMORY on
 	 * TU10x and later, PITCH where the format has no such kind (Pascal, Volta). */
 	if (!kind_s)
@@ -429,8 +508,52 @@ int pte_decode_cmd_p2p(int argc, char **argv)
 		return fail("p2p", &err);
 	if (kind > UINT32_MAX)
 		return fail_msg("p2p", "--kind out of range:", kind_s);
-	o.rq.kind = (uint32_t)kind;
+	o->rq.kind = (uint32_t)kind;
+	return 0;
+}
 
+static void p2p_json(const struct value_opts *o, const struct gmmu_decoded *d,
+                     const struct gmmu_p2p_result *res)
+{
+	char buf[32];
+	json_object *j = decoded_json(o->fmt, d);
+	json_object_object_add(j, "mode", json_object_new_string(gmmu_p2p_mode_name(o->rq.mode)));
+	if (o->rq.mode == GMMU_P2P_BAR1)
+		json_object_object_add(
+		        j, "bar1_form",
+		        json_object_new_string(gmmu_bar1_form_name(o->rq.bar1_form)));
+	json_object_object_add(j, "level", json_object_new_string(res->level->name));
+	json_object_object_add(j, "page_size", json_object_new_uint64(res->page_size));
+	json_object_object_add(j, "same_for_every_page_size", json_object_new_boolean(1));
+	json_object_object_add(j, "address_field", json_object_new_string(res->addr_field->name));
+	snprintf(buf, sizeof(buf), "0x%" PRIx64, res->addr);
+	json_object_object_add(j, "address", json_object_new_string(buf));
+	puts(json_object_to_json_string_ext(j, JSON_C_TO_STRING_PLAIN));
+	json_object_put(j);
+}
+
+int pte_decode_cmd_p2p(int argc, char **argv)
+{
+	static const int allowed[] = {OPT_CHIP,   OPT_FORMAT,   OPT_AS_WRITTEN, OPT_JSON,
+	                              'q',        OPT_MODE,     OPT_PEER,       OPT_BAR1,
+	                              OPT_FABRIC, OPT_OFFSET,   OPT_KIND,       OPT_PAGE_SIZE,
+	                              OPT_VOL,    OPT_RO,       OPT_PRIV,       OPT_ATOMIC,
+	                              OPT_ACE,    OPT_NVSWITCH, OPT_FORM,       OPT_CACHED,
+	                              0};
+	struct value_opts o = {.entry = GMMU_ENTRY_PTE};
+	int rc = parse_opts(argc, argv, &o, allowed, p2p_help);
+	if (rc >= 0)
+		return rc;
+	if ((rc = resolve_format("p2p", &o)))
+		return rc;
+	if (optind < argc)
+		return fail_msg("p2p", "unexpected argument:", argv[optind]);
+	if ((rc = p2p_request(&o)))
+		return rc;
+
+	const struct gmmu_entry_format *ef = gmmu_format_entry(o.fmt, GMMU_ENTRY_PTE);
+	struct p2ps_error err;
+	p2ps_error_clear(&err);
 	struct gmmu_p2p_result res;
 	if (gmmu_p2p_encode(o.fmt, &o.rq, &res, &err))
 		return fail("p2p", &err);
@@ -438,21 +561,13 @@ int pte_decode_cmd_p2p(int argc, char **argv)
 	struct gmmu_decoded d;
 	gmmu_entry_decode(ef, w, &d);
 	if (o.json) {
-		json_object *j = decoded_json(o.fmt, &d);
-		json_object_object_add(j, "mode",
-		                       json_object_new_string(gmmu_p2p_mode_name(o.rq.mode)));
-		json_object_object_add(j, "level", json_object_new_string(res.level->name));
-		json_object_object_add(j, "address_field",
-		                       json_object_new_string(res.addr_field->name));
-		char buf[32];
-		snprintf(buf, sizeof(buf), "0x%" PRIx64, res.addr);
-		json_object_object_add(j, "address", json_object_new_string(buf));
-		puts(json_object_to_json_string_ext(j, JSON_C_TO_STRING_PLAIN));
-		json_object_put(j);
+		p2p_json(&o, &d, &res);
 		return 0;
 	}
 	print_entry_hex(ef, w);
-	if (!o.quiet)
+	if (!o.quiet) {
 		print_decoded_text(&d);
+		print_level(o.fmt, &res);
+	}
 	return 0;
 }

@@ -1,0 +1,123 @@
+/* bar-inspect's analysis: GPU reports, topology matrix, per-pair BAR1-P2P verdicts and
+ * host-wide findings, computed from the host model alone (no I/O, no printing).
+ *
+ * The verdict is about static-BAR1 P2P as the patched open kernel modules do it: a
+ * peer's PTE holds the peer's BAR1 *bus address*, so (1) BAR1 must map all of the
+ * peer's VRAM, (2) the address must reach the peer untranslated (IOMMU off or
+ * identity), (3) no bridge may bounce the request up to the root complex (ACS
+ * redirect), and the path must be one the chipset forwards peer traffic on.
+ *
+ * This file runs the steps in order; each concern has its file: gpu_checks.c (per GPU),
+ * topology.c (classes), pair_verdicts.c (per pair), host_findings.c (host-wide). */
+#include "analysis_internal.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+int p2ps_analysis_gpu_of_dev(const struct p2ps_analysis *a, int dev_idx)
+{
+	for (size_t i = 0; a && i < a->n_gpus; i++)
+		if (a->gpus[i].dev_idx == dev_idx)
+			return (int)i;
+	return -1;
+}
+
+const struct p2ps_pair *p2ps_analysis_pair(const struct p2ps_analysis *a, size_t i, size_t j)
+{
+	if (!a || i == j)
+		return NULL;
+	if (i > j) {
+		size_t t = i;
+		i = j;
+		j = t;
+	}
+	for (size_t k = 0; k < a->n_pairs; k++)
+		if ((size_t)a->pairs[k].a == i && (size_t)a->pairs[k].b == j)
+			return &a->pairs[k];
+	return NULL;
+}
+
+static bool is_peer(const struct p2ps_analysis_opts *o, const struct p2ps_dev *d)
+{
+	for (size_t k = 0; o && k < o->n_peers; k++)
+		if (p2ps_bdf_equal(&o->peers[k], &d->bdf))
+			return true;
+	return false;
+}
+
+int p2ps_analysis_run(const struct p2ps_host *host, struct p2ps_analysis *out,
+                      struct p2ps_error *err)
+{
+	return p2ps_analysis_run_opts(host, NULL, out, err);
+}
+
+/* The endpoints: every NVIDIA GPU and every requested peer, in model order. */
+static int endpoints(struct p2ps_an_ctx *c, const struct p2ps_analysis_opts *opts)
+{
+	const struct p2ps_host *host = c->host;
+	struct p2ps_analysis *out = c->a;
+	size_t n = 0;
+	for (size_t i = 0; i < host->n_devs; i++)
+		n += p2ps_dev_is_nvidia_gpu(&host->devs[i]) || is_peer(opts, &host->devs[i]);
+	if (n) {
+		out->gpus = calloc(n, sizeof(*out->gpus));
+		out->matrix = calloc(n * n, sizeof(*out->matrix));
+		out->nvlink_matrix = calloc(n * n, sizeof(*out->nvlink_matrix));
+		out->pairs = n > 1 ? calloc(n * (n - 1) / 2, sizeof(*out->pairs)) : NULL;
+		if (!out->gpus || !out->matrix || !out->nvlink_matrix || (n > 1 && !out->pairs))
+			return P2PS_ENOMEM;
+	}
+	for (size_t i = 0; i < host->n_devs; i++) {
+		bool gpu = p2ps_dev_is_nvidia_gpu(&host->devs[i]);
+		if (!gpu && !is_peer(opts, &host->devs[i]))
+			continue;
+		out->gpus[out->n_gpus].is_gpu = gpu;
+		out->gpus[out->n_gpus++].dev_idx = (int)i;
+	}
+	return 0;
+}
+
+int p2ps_analysis_run_opts(const struct p2ps_host *host, const struct p2ps_analysis_opts *opts,
+                           struct p2ps_analysis *out, struct p2ps_error *err)
+{
+	memset(out, 0, sizeof(*out));
+	if (!host)
+		return p2ps_error_set(err, P2PS_EINVAL, "analysis: no host model");
+	for (size_t k = 0; opts && k < opts->n_peers; k++)
+		if (!p2ps_host_find(host, &opts->peers[k])) {
+			char b[20];
+			return p2ps_error_set(err, P2PS_ENOENT, "peer %s: no such device",
+			                      p2ps_bdf_format(&opts->peers[k], b, sizeof(b)));
+		}
+	out->host = host;
+	struct p2ps_an_ctx c = {.host = host, .a = out};
+	if (endpoints(&c, opts) < 0)
+		c.oom = true;
+	for (size_t gi = 0; !c.oom && gi < out->n_gpus; gi++)
+		p2ps_an_gpu(&c, gi);
+	if (!c.oom)
+		p2ps_an_pairs(&c);
+	if (!c.oom)
+		p2ps_an_host_findings(&c);
+	if (!c.oom)
+		return 0;
+	p2ps_analysis_free(out);
+	return p2ps_error_set(err, P2PS_ENOMEM, "analysis: out of memory");
+}
+
+void p2ps_analysis_free(struct p2ps_analysis *a)
+{
+	if (!a)
+		return;
+	for (size_t i = 0; a->gpus && i < a->n_gpus; i++)
+		p2ps_an_reasons_free(&a->gpus[i].reasons);
+	for (size_t i = 0; a->pairs && i < a->n_pairs; i++)
+		p2ps_an_reasons_free(&a->pairs[i].reasons);
+	p2ps_an_reasons_free(&a->host_reasons);
+	free(a->gpus);
+	free(a->pairs);
+	free(a->matrix);
+	free(a->nvlink_matrix);
+	memset(a, 0, sizeof(*a));
+}

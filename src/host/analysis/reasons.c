@@ -1,0 +1,70 @@
+/* The analysis's findings: appending reasons (with their fixes), ordering and freeing
+ * them. */
+#include "analysis_internal.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+struct p2ps_reason *p2ps_reasons_addv(struct p2ps_reasons *r, enum p2ps_reason_code code,
+                                      enum p2ps_severity sev, int dev_idx, const char *fmt,
+                                      va_list ap)
+{
+	if (r->n == r->cap) {
+		size_t ncap = r->cap ? r->cap * 2 : 8;
+		struct p2ps_reason *nv = realloc(r->v, ncap * sizeof(*nv));
+		if (!nv)
+			return NULL;
+		r->v = nv;
+		r->cap = ncap;
+	}
+	struct p2ps_reason *x = &r->v[r->n++];
+	memset(x, 0, sizeof(*x));
+	x->code = code;
+	x->sev = sev;
+	x->dev_idx = dev_idx;
+	vsnprintf(x->text, sizeof(x->text), fmt, ap);
+	return x;
+}
+
+struct p2ps_reason *p2ps_an_add(struct p2ps_an_ctx *c, struct p2ps_reasons *r,
+                                enum p2ps_reason_code code, enum p2ps_severity sev, int dev_idx,
+                                const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	struct p2ps_reason *x = p2ps_reasons_addv(r, code, sev, dev_idx, fmt, ap);
+	va_end(ap);
+	if (!x)
+		c->oom = true;
+	return x;
+}
+
+void p2ps_an_fix(struct p2ps_reason *x, const char *fmt, ...)
+{
+	if (!x)
+		return;
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(x->fix, sizeof(x->fix), fmt, ap);
+	va_end(ap);
+}
+
+/* Blockers first, then unknowns, warnings, infos; equal severities keep their order. */
+void p2ps_an_reasons_sort(struct p2ps_reasons *r)
+{
+	for (size_t i = 1; i < r->n; i++) {
+		struct p2ps_reason x = r->v[i];
+		size_t j = i;
+		for (; j > 0 && r->v[j - 1].sev > x.sev; j--)
+			r->v[j] = r->v[j - 1];
+		r->v[j] = x;
+	}
+}
+
+void p2ps_an_reasons_free(struct p2ps_reasons *r)
+{
+	free(r->v);
+	memset(r, 0, sizeof(*r));
+}

@@ -1,0 +1,231 @@
+/* Host-wide facts: IOMMU, kernel command line, NVIDIA module, hypervisor, NCCL env. */
+#include "hostfacts.h"
+
+#include <ctype.h>
+#include <dirent.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "host_internal.h"
+#include "io.h"
+
+static void read_iommu(struct p2ps_host *host, const char *root, bool live)
+{
+	char path[4096];
+	struct p2ps_host_iommu *io = &host->iommu;
+	if (!p2ps_path_join(path, sizeof(path), root, "/sys/class/iommu"))
+		return;
+	DIR *dir = opendir(path);
+	if (!dir) {
+		/* A kernel without IOMMU drivers has no /sys/class/iommu at all. */
+		io->known = live;
+		return;
+	}
+	io->known = true;
+	const struct dirent *e;
+	while ((e = readdir(dir))) {
+		if (e->d_name[0] == '.')
+			continue;
+		io->present = true;
+		size_t used = strlen(io->units);
+		if (used + strlen(e->d_name) + 2 < sizeof(io->units)) {
+			if (used)
+				strcat(io->units, " ");
+			strcat(io->units, e->d_name);
+		}
+		/* Unit names tell the driver: dmarN (Intel VT-d), ivhdN (AMD-Vi), smmu (Arm). */
+		const char *kind = !strncmp(e->d_name, "dmar", 4)   ? "intel"
+		                   : !strncmp(e->d_name, "ivhd", 4) ? "amd"
+		                   : strstr(e->d_name, "smmu")      ? "arm-smmu"
+		                   : strstr(e->d_name, "virtio")    ? "virtio"
+		                                                    : "other";
+		if (!io->kind[0])
+			p2ps_strlcpy(io->kind, kind, sizeof(io->kind));
+	}
+	closedir(dir);
+	if (p2ps_path_join(path, sizeof(path), root, "/sys/kernel/iommu_groups") &&
+	    (dir = opendir(path))) {
+		while ((e = readdir(dir)))
+			if (isdigit((unsigned char)e->d_name[0]))
+				io->n_groups++;
+		closedir(dir);
+	}
+}
+
+/* Copies the value of key=value from a space-separated command line (last wins, as
+ * the kernel's parser lets later parameters override earlier ones). */
+static void cmdline_value(const char *cmd, const char *key, char *out, size_t size)
+{
+	size_t klen = strlen(key);
+	const char *p = cmd;
+	while (*p) {
+		while (*p == ' ')
+			p++;
+		const char *tok = p;
+		while (*p && *p != ' ')
+			p++;
+		/* Everything after "--" goes to init, not the kernel. */
+		if (p - tok == 2 && !strncmp(tok, "--", 2))
+			return;
+		if ((size_t)(p - tok) > klen && !strncmp(tok, key, klen) && tok[klen] == '=') {
+			size_t n = (size_t)(p - tok) - klen - 1;
+			if (n >= size)
+				n = size - 1;
+			memcpy(out, tok + klen + 1, n);
+			out[n] = '\0';
+		}
+	}
+}
+
+void p2ps_cmdline_parse(struct p2ps_host_cmdline *c)
+{
+	if (!c->raw)
+		return;
+	cmdline_value(c->raw, "iommu", c->iommu, sizeof(c->iommu));
+	cmdline_value(c->raw, "intel_iommu", c->intel_iommu, sizeof(c->intel_iommu));
+	cmdline_value(c->raw, "amd_iommu", c->amd_iommu, sizeof(c->amd_iommu));
+	cmdline_value(c->raw, "iommu.passthrough", c->iommu_passthrough,
+	              sizeof(c->iommu_passthrough));
+	cmdline_value(c->raw, "pcie_acs_override", c->pcie_acs_override,
+	              sizeof(c->pcie_acs_override));
+	cmdline_value(c->raw, "pci", c->pci, sizeof(c->pci));
+}
+
+void p2ps_nvidia_version_number(const char *line, char *out, size_t size)
+{
+	/* "NVRM version: NVIDIA UNIX Open Kernel Module for x86_64  570.86.15  Release ..."
+	 * The version is the first token of digits and dots with at least one dot. */
+	out[0] = '\0';
+	for (const char *p = line; *p; p++) {
+		if (!isdigit((unsigned char)*p) || (p > line && !isspace((unsigned char)p[-1])))
+			continue;
+		size_t n = strspn(p, "0123456789.");
+		if (n > 2 && memchr(p, '.', n) && (p[n] == '\0' || isspace((unsigned char)p[n]))) {
+			if (n >= size)
+				n = size - 1;
+			memcpy(out, p, n);
+			out[n] = '\0';
+			return;
+		}
+	}
+}
+
+static void read_nvidia(struct p2ps_host *host, const char *root)
+{
+	struct p2ps_host_nvidia *nv = &host->nvidia;
+	char buf[1024];
+	nv->module_known = p2ps_read_text(root, "/sys/module/nvidia/version", nv->module_version,
+	                                  sizeof(nv->module_version)) > 0;
+	if (p2ps_read_text(root, "/proc/driver/nvidia/version", buf, sizeof(buf)) > 0) {
+		char *nl = strchr(buf, '\n');
+		if (nl)
+			*nl = '\0';
+		nv->proc_known = true;
+		p2ps_strlcpy(nv->proc_version, buf, sizeof(nv->proc_version));
+		p2ps_nvidia_version_number(buf, nv->proc_driver_version,
+		                           sizeof(nv->proc_driver_version));
+	}
+}
+
+static void read_vm(struct p2ps_host *host, const char *root, bool live)
+{
+	struct p2ps_host_vm *vm = &host->vm;
+	char buf[256];
+	/* Ordered from the most specific evidence to the most generic. */
+	if (p2ps_read_text(root, "/sys/hypervisor/type", buf, sizeof(buf)) > 0) {
+		vm->known = vm->in_vm = true;
+		p2ps_strlcpy(vm->hypervisor, buf, sizeof(vm->hypervisor));
+		p2ps_strlcpy(vm->evidence, "/sys/hypervisor/type", sizeof(vm->evidence));
+		return;
+	}
+	static const struct {
+		const char *needle;
+		const char *name;
+	} dmi[] = {{"QEMU", "QEMU"},
+	           {"KVM", "KVM"},
+	           {"VMware", "VMware"},
+	           {"VirtualBox", "VirtualBox"},
+	           {"innotek", "VirtualBox"},
+	           {"Microsoft Corporation", "Hyper-V"},
+	           {"Xen", "Xen"},
+	           {"Amazon EC2", "Amazon EC2"},
+	           {"Google Compute Engine", "Google Compute Engine"},
+	           {"Firecracker", "Firecracker"},
+	           {"Cloud Hypervisor", "Cloud Hypervisor"},
+	           {"Parallels", "Parallels"}};
+	static const char *const dmi_files[] = {"/sys/class/dmi/id/sys_vendor",
+	                                        "/sys/class/dmi/id/product_name"};
+	bool any_dmi = false;
+	for (size_t f = 0; f < 2; f++) {
+		if (p2ps_read_text(root, dmi_files[f], buf, sizeof(buf)) < 0)
+			continue;
+		any_dmi = true;
+		for (size_t i = 0; i < sizeof(dmi) / sizeof(dmi[0]); i++) {
+			if (strstr(buf, dmi[i].needle)) {
+				vm->known = vm->in_vm = true;
+				p2ps_strlcpy(vm->hypervisor, dmi[i].name, sizeof(vm->hypervisor));
+				p2ps_strlcpy(vm->evidence, dmi_files[f], sizeof(vm->evidence));
+				return;
+			}
+		}
+	}
+	char *cpuinfo = NULL;
+	if (p2ps_read_all(root, "/proc/cpuinfo", 1 << 16, &cpuinfo) >= 0) {
+		/* The CPUID hypervisor bit shows as the "hypervisor" flag on x86. */
+		const char *flags = strstr(cpuinfo, "\nflags");
+		const char *eol = flags ? strchr(flags + 1, '\n') : NULL;
+		const char *hv = flags ? strstr(flags, " hypervisor") : NULL;
+		vm->known = flags != NULL;
+		if (hv && (!eol || hv < eol)) {
+			vm->in_vm = true;
+			p2ps_strlcpy(vm->hypervisor, any_dmi ? "unknown" : "unknown (no DMI)",
+			             sizeof(vm->hypervisor));
+			p2ps_strlcpy(vm->evidence, "/proc/cpuinfo hypervisor flag",
+			             sizeof(vm->evidence));
+		}
+		free(cpuinfo);
+	} else if (live) {
+		vm->known = any_dmi;
+	}
+}
+
+void p2ps_hostfacts_read(struct p2ps_host *host, const char *root, bool live)
+{
+	read_iommu(host, root, live);
+	char *cmd = NULL;
+	if (p2ps_read_all(root, "/proc/cmdline", 1 << 16, &cmd) >= 0) {
+		size_t n = strlen(cmd);
+		while (n && (cmd[n - 1] == '\n' || cmd[n - 1] == ' '))
+			cmd[--n] = '\0';
+		host->cmdline.known = true;
+		host->cmdline.raw = cmd;
+		p2ps_cmdline_parse(&host->cmdline);
+	}
+	read_nvidia(host, root);
+	read_vm(host, root, live);
+}
+
+/* Keeps one NAME=value entry if it is an NCCL_* variable and there is room. */
+static void nccl_env_add(struct p2ps_host *host, const char *entry)
+{
+	if (strncmp(entry, "NCCL_", 5) || host->n_nccl_env >= P2PS_HOST_MAX_NCCL_ENV)
+		return;
+	p2ps_strlcpy(host->nccl_env[host->n_nccl_env++], entry, sizeof(host->nccl_env[0]));
+}
+
+void p2ps_hostfacts_nccl_env(struct p2ps_host *host, const char *const *envp)
+{
+	for (size_t i = 0; envp && envp[i]; i++)
+		nccl_env_add(host, envp[i]);
+}
+
+void p2ps_hostfacts_nccl_env_file(struct p2ps_host *host, const char *root)
+{
+	char *env = NULL;
+	if (p2ps_read_all(root, "/p2pscope/env", 1 << 16, &env) < 0)
+		return;
+	char *save = NULL;
+	for (char *line = strtok_r(env, "\n", &save); line; line = strtok_r(NULL, "\n", &save))
+		nccl_env_add(host, line);
+	free(env);
+}

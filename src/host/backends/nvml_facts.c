@@ -1,0 +1,162 @@
+/* NVML facts of the live host: VRAM, BAR1 and NVLink peers per GPU, through the shared
+ * NVML loader (src/host/nvml), so a host without the NVIDIA driver still loads. */
+#include <stddef.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "host_internal.h"
+#include "nvfacts.h"
+#include "nvml_api.h"
+
+#define NVML_FEATURE_ENABLED           1
+#define NVML_NVLINK_DEVICE_TYPE_GPU    0 /* nvmlIntNvLinkDeviceType_t */
+#define NVML_NVLINK_DEVICE_TYPE_SWITCH 2
+#define NVML_P2P_CAPS_INDEX_NVLINK     2 /* nvmlGpuP2PCapsIndex_t */
+#define NVML_P2P_STATUS_OK             0 /* nvmlGpuP2PStatus_t */
+#define NVML_MAX_GPUS                  64
+
+/* What one GPU's NVLinks lead to. */
+struct nvml_gpu {
+	p2ps_nvml_dev h;
+	struct p2ps_dev *dev;
+	int fabric_links; /* active links to an NVSwitch (or a far end NVML cannot name) */
+};
+
+static void add_peer(struct p2ps_gpu_facts *g, const struct p2ps_bdf *bdf, int links)
+{
+	int k;
+	for (k = 0; k < g->n_nvlink_peers; k++)
+		if (p2ps_bdf_equal(&g->nvlink_peers[k].bdf, bdf))
+			break;
+	if (k == P2PS_HOST_MAX_NVLINK)
+		return;
+	if (k == g->n_nvlink_peers) {
+		g->nvlink_peers[k].bdf = *bdf;
+		g->nvlink_peers[k].links = 0;
+		g->n_nvlink_peers++;
+	}
+	g->nvlink_peers[k].links += links;
+}
+
+/* Memory, BAR1 and direct NVLinks of one GPU; links that end at an NVSwitch are only
+ * counted here (their peers are found per pair afterwards). */
+static void fill_device(struct p2ps_host *host, const struct p2ps_nvml *a, struct nvml_gpu *gpu)
+{
+	struct p2ps_nvml_pci_info pci;
+	memset(&pci, 0, sizeof(pci));
+	if (a->pci_info(gpu->h, &pci) != P2PS_NVML_SUCCESS)
+		return;
+	struct p2ps_bdf bdf = {pci.domain, (uint8_t)pci.bus, (uint8_t)pci.device, 0};
+	struct p2ps_dev *d = p2ps_host_find(host, &bdf);
+	if (!d)
+		return;
+	gpu->dev = d;
+	struct p2ps_gpu_facts *g = &d->gpu;
+	g->source = P2PS_GPU_SRC_NVML;
+	struct p2ps_nvml_memory mem;
+	if (a->memory && a->memory(gpu->h, &mem) == P2PS_NVML_SUCCESS) {
+		g->vram_bytes = mem.total;
+		g->vram_known = true;
+	}
+	struct p2ps_nvml_bar1_memory bar1;
+	if (a->bar1 && a->bar1(gpu->h, &bar1) == P2PS_NVML_SUCCESS) {
+		g->bar1_total_bytes = bar1.bar1_total;
+		g->bar1_known = true;
+	}
+	if (!a->link_state || !a->link_remote)
+		return;
+	g->nvlink_known = true;
+	for (unsigned link = 0; link < P2PS_HOST_MAX_NVLINK; link++) {
+		int active = 0, type = NVML_NVLINK_DEVICE_TYPE_GPU;
+		struct p2ps_nvml_pci_info rem;
+		memset(&rem, 0, sizeof(rem));
+		if (a->link_state(gpu->h, link, &active) != P2PS_NVML_SUCCESS ||
+		    active != NVML_FEATURE_ENABLED)
+			continue;
+		if (a->link_remote_type)
+			a->link_remote_type(gpu->h, link, &type);
+		bool named = a->link_remote(gpu->h, link, &rem) == P2PS_NVML_SUCCESS;
+		struct p2ps_bdf rb = {rem.domain, (uint8_t)rem.bus, (uint8_t)rem.device, 0};
+		const struct p2ps_dev *far = named ? p2ps_host_find(host, &rb) : NULL;
+		/* On NVSwitch systems (HGX) the far end is a switch, often not visible to a
+		 * VM at all (NVML then reports an all-ones address). */
+		if (type == NVML_NVLINK_DEVICE_TYPE_SWITCH || !far || !p2ps_dev_is_nvidia_gpu(far))
+			gpu->fabric_links++;
+		else
+			add_peer(g, &rb, 1);
+	}
+}
+
+/* GPUs on a common NVSwitch fabric: a pair is NVLink-connected when NVML's NVLink P2P
+ * status says OK; like nvidia-smi topo -m (NV18 on HGX H100/H200), the pair's count is
+ * the number of fabric links the GPUs have (the smaller one). */
+static void fill_fabric_peers(const struct p2ps_nvml *a, struct nvml_gpu *gpus, unsigned n)
+{
+	if (!a->p2p_status)
+		return;
+	for (unsigned i = 0; i < n; i++) {
+		for (unsigned j = 0; j < n; j++) {
+			if (i == j || !gpus[i].dev || !gpus[j].dev || !gpus[i].fabric_links ||
+			    !gpus[j].fabric_links)
+				continue;
+			int st = -1;
+			if (a->p2p_status(gpus[i].h, gpus[j].h, NVML_P2P_CAPS_INDEX_NVLINK, &st) !=
+			            P2PS_NVML_SUCCESS ||
+			    st != NVML_P2P_STATUS_OK)
+				continue;
+			int links = gpus[i].fabric_links < gpus[j].fabric_links
+			                    ? gpus[i].fabric_links
+			                    : gpus[j].fabric_links;
+			add_peer(&gpus[i].dev->gpu, &gpus[j].dev->bdf, links);
+		}
+	}
+}
+
+/* Why NVML gives nothing, in the words the report uses. */
+static bool nvml_open(struct p2ps_nvml *a, struct p2ps_host_nvidia *nv)
+{
+	char detail[96]; /* a symbol name or dlerror(), fits nvml_status after the prefix */
+	p2ps_nvml_ret rc = 0;
+	unsigned need = P2PS_NVML_NEED(P2PS_NVML_ERROR_STRING) | P2PS_NVML_NEED(P2PS_NVML_COUNT) |
+	                P2PS_NVML_NEED(P2PS_NVML_BY_INDEX) | P2PS_NVML_NEED(P2PS_NVML_PCI_INFO);
+	switch (p2ps_nvml_open(a, need, detail, sizeof(detail), &rc)) {
+	case P2PS_NVML_OK: return true;
+	case P2PS_NVML_NOT_FOUND:
+		p2ps_strlcpy(nv->nvml_status, "libnvidia-ml.so.1 not found (no NVIDIA driver)",
+		             sizeof(nv->nvml_status));
+		return false;
+	case P2PS_NVML_LACKS:
+		snprintf(nv->nvml_status, sizeof(nv->nvml_status), "libnvidia-ml.so.1 lacks %s",
+		         detail);
+		return false;
+	case P2PS_NVML_INIT_FAILED:
+		snprintf(nv->nvml_status, sizeof(nv->nvml_status), "nvmlInit failed: %s",
+		         a->error_string(rc));
+		p2ps_nvml_close(a);
+		return false;
+	}
+	return false;
+}
+
+void p2ps_nvml_fill(struct p2ps_host *host)
+{
+	struct p2ps_host_nvidia *nv = &host->nvidia;
+	struct p2ps_nvml a;
+	if (!nvml_open(&a, nv))
+		return;
+	nv->nvml_loaded = true;
+	if (a.driver_version)
+		a.driver_version(nv->nvml_driver_version, sizeof(nv->nvml_driver_version));
+	unsigned n = 0;
+	struct nvml_gpu gpus[NVML_MAX_GPUS];
+	memset(gpus, 0, sizeof(gpus));
+	if (a.count(&n) == P2PS_NVML_SUCCESS) {
+		if (n > NVML_MAX_GPUS)
+			n = NVML_MAX_GPUS;
+		for (unsigned i = 0; i < n; i++)
+			if (a.by_index(i, &gpus[i].h) == P2PS_NVML_SUCCESS)
+				fill_device(host, &a, &gpus[i]);
+		fill_fabric_peers(&a, gpus, n);
+	}
+	p2ps_nvml_close(&a);
+}

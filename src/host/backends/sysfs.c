@@ -1,0 +1,263 @@
+/* Live and snapshot backends: one code path over a sysfs/proc tree. The live backend
+ * reads "/", the snapshot backend the same relative paths under --root DIR, and
+ * libpci's linux_sysfs method is pointed at DIR/sys/bus/pci through its sysfs.path
+ * option. What libpci does not give (link attributes, resourceN_resize, boot_vga,
+ * IOMMU group type, the root bus) is read here from the device directories. */
+#include <errno.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <pci/pci.h>
+
+#include "hostfacts.h"
+#include "backends.h"
+#include "host_internal.h"
+#include "nvfacts.h"
+#include "pcilib.h"
+#include "p2pscope/parse.h"
+#include "io.h"
+
+extern char **environ;
+
+/* The upstream bridge and the root bus of a device, from its resolved sysfs path:
+ * ".../devices/pci0000:00/0000:00:01.0/0000:01:00.0" has parent 0000:00:01.0 and root
+ * bus pci0000:00. A parent directory that is no BDF (the pciDDDD:BB node, or a
+ * platform device such as VMD) means no upstream PCI bridge. */
+static void read_position(struct p2ps_dev *d, const char *root, const char *rel)
+{
+	char path[4096], real[PATH_MAX];
+	if (!p2ps_path_join(path, sizeof(path), root, rel) || !realpath(path, real)) {
+		p2ps_dev_set_unknown(d, P2PS_FACT_PARENT, "cannot resolve %s", rel);
+		return;
+	}
+	char *slash = strrchr(real, '/');
+	if (slash && slash > real) {
+		*slash = '\0';
+		const char *pname = strrchr(real, '/');
+		struct p2ps_bdf pb;
+		if (pname && p2ps_bdf_parse(pname + 1, &pb) == 0 &&
+		    strchr(pname + 1, ':') != strrchr(pname + 1, ':')) {
+			d->has_parent = true;
+			d->parent_bdf = pb;
+		}
+		*slash = '/';
+	}
+	const char *p = strstr(real, "/pci");
+	while (p) {
+		unsigned dom, bus;
+		char tail;
+		if (sscanf(p, "/pci%x:%x%c", &dom, &bus, &tail) == 3 && tail == '/') {
+			snprintf(d->root_bus, sizeof(d->root_bus), "pci%04x:%02x", dom, bus);
+			return;
+		}
+		p = strstr(p + 1, "/pci");
+	}
+}
+
+static void read_link(struct p2ps_dev *d, const char *root, const char *dir)
+{
+	char rel[256], buf[64];
+	struct p2ps_pcie *p = &d->pcie;
+	static const char *const names[4] = {"max_link_speed", "max_link_width",
+	                                     "current_link_speed", "current_link_width"};
+	uint8_t v[4] = {0};
+	for (int i = 0; i < 4; i++) {
+		snprintf(rel, sizeof(rel), "%s/%s", dir, names[i]);
+		if (p2ps_read_text(root, rel, buf, sizeof(buf)) <= 0)
+			continue;
+		uint64_t width = 0;
+		if (i % 2 && p2ps_parse_uint(buf, UINT8_MAX, &width) != 0)
+			width = 0; /* the kernel's "unknown" spellings */
+		v[i] = (i % 2) ? (uint8_t)width : p2ps_link_speed_parse(buf);
+	}
+	p->sysfs_max = (struct p2ps_link){v[0], v[1]};
+	p->sysfs_cur = (struct p2ps_link){v[2], v[3]};
+	if (p->cap_source == P2PS_LINK_NONE && (v[0] || v[1])) {
+		p->cap = p->sysfs_max;
+		p->cap_source = P2PS_LINK_SYSFS;
+	}
+	if (p->sta_source == P2PS_LINK_NONE && (v[2] || v[3])) {
+		p->sta = p->sysfs_cur;
+		p->sta_source = P2PS_LINK_SYSFS;
+	}
+	if (d->config_limited) {
+		if (p->cap_source == P2PS_LINK_NONE)
+			p2ps_dev_set_unknown(d, P2PS_FACT_LINK_CAP,
+			                     "needs root: PCIe capability past 64 config bytes and "
+			                     "no max_link_* in sysfs");
+		if (p->sta_source == P2PS_LINK_NONE)
+			p2ps_dev_set_unknown(d, P2PS_FACT_LINK_STATUS,
+			                     "needs root: PCIe capability past 64 config bytes and "
+			                     "no current_link_* in sysfs");
+	}
+}
+
+static void read_extras(struct p2ps_dev *d, const char *root)
+{
+	char dir[64], rel[256], buf[256];
+	snprintf(dir, sizeof(dir), "/sys/bus/pci/devices/%s", d->bdf_str);
+	read_position(d, root, dir);
+	read_link(d, root, dir);
+
+	for (int i = 0; i < P2PS_HOST_MAX_BARS; i++) {
+		snprintf(rel, sizeof(rel), "%s/resource%d_resize", dir, i);
+		if (p2ps_read_text(root, rel, buf, sizeof(buf)) > 0) {
+			d->rebar.sysfs_resize[i] = strtoull(buf, NULL, 16);
+			d->rebar.sysfs_resize_known[i] = true;
+		}
+	}
+
+	snprintf(rel, sizeof(rel), "%s/boot_vga", dir);
+	if (p2ps_read_text(root, rel, buf, sizeof(buf)) > 0)
+		d->boot_vga = buf[0] == '1';
+	else if ((d->class_code >> 8) == 0x0300)
+		p2ps_dev_set_unknown(d, P2PS_FACT_BOOT_VGA, "no boot_vga attribute in sysfs");
+
+	/* driver and iommu_group are links; libpci resolves them with realpath(), which
+	 * fails in a snapshot whose link targets (bus/pci/drivers/X) were not captured,
+	 * so read the link text and take its last component. */
+	snprintf(rel, sizeof(rel), "%s/driver", dir);
+	int rc = p2ps_read_link_name(root, rel, buf, sizeof(buf));
+	if (rc > 0)
+		p2ps_strlcpy(d->driver, buf, sizeof(d->driver));
+	else if (rc != -ENOENT)
+		p2ps_dev_set_unknown(d, P2PS_FACT_DRIVER, "cannot read %s: %s", rel, strerror(-rc));
+	snprintf(rel, sizeof(rel), "%s/iommu_group", dir);
+	rc = p2ps_read_link_name(root, rel, buf, sizeof(buf));
+	uint64_t group;
+	if (rc > 0 && p2ps_parse_uint(buf, INT_MAX, &group) == 0)
+		d->iommu_group = (int)group;
+	else if (rc > 0)
+		p2ps_dev_set_unknown(d, P2PS_FACT_IOMMU_GROUP, "%s: '%s' is not a group number",
+		                     rel, buf);
+	else if (rc != -ENOENT)
+		p2ps_dev_set_unknown(d, P2PS_FACT_IOMMU_GROUP, "cannot read %s: %s", rel,
+		                     strerror(-rc));
+	if (d->iommu_group >= 0) {
+		snprintf(rel, sizeof(rel), "/sys/kernel/iommu_groups/%d/type", d->iommu_group);
+		if (p2ps_read_text(root, rel, buf, sizeof(buf)) > 0)
+			p2ps_strlcpy(d->iommu_domain_type, buf, sizeof(d->iommu_domain_type));
+		else
+			p2ps_dev_set_unknown(d, P2PS_FACT_IOMMU_GROUP,
+			                     "group %d has no readable type attribute",
+			                     d->iommu_group);
+	}
+	/* Devices directly on a root bus have no upstream bridge; the host bridge is the
+	 * root bus itself. */
+	if (!d->has_parent && !d->root_bus[0])
+		snprintf(d->root_bus, sizeof(d->root_bus), "pci%04x:%02x", d->bdf.domain,
+		         d->bdf.bus);
+}
+
+static void read_snapshot_info(struct p2ps_host *host, const char *root)
+{
+	char *info = NULL;
+	if (p2ps_read_all(root, "/p2pscope/snapshot-info", 1 << 16, &info) < 0)
+		return;
+	char *save = NULL;
+	for (char *l = strtok_r(info, "\n", &save); l; l = strtok_r(NULL, "\n", &save)) {
+		uint64_t uid;
+		if (!strncmp(l, "uid=", 4))
+			host->is_root = p2ps_parse_uint(l + 4, UINT32_MAX, &uid) == 0 && uid == 0;
+		else if (!strncmp(l, "hostname=", 9))
+			p2ps_strlcpy(host->hostname, l + 9, sizeof(host->hostname));
+	}
+	free(info);
+}
+
+static int load_tree(struct p2ps_host *host, const struct p2ps_host_source *src, const char *root,
+                     bool live, struct p2ps_error *err)
+{
+	char devices[4096], sysfs_path[4096];
+	struct stat st;
+	if (!p2ps_path_join(devices, sizeof(devices), root, "/sys/bus/pci/devices") ||
+	    !p2ps_path_join(sysfs_path, sizeof(sysfs_path), root, "/sys/bus/pci"))
+		return p2ps_error_set(err, P2PS_EINVAL, "%s: path too long", root);
+	if (!live && stat(root, &st) != 0)
+		return p2ps_error_set(err, errno == EACCES ? P2PS_EACCES : P2PS_ENOENT,
+		                      "snapshot %s: %s", root, strerror(errno));
+	if (!live && !S_ISDIR(st.st_mode))
+		return p2ps_error_set(err, P2PS_EINVAL,
+		                      "snapshot %s: not a directory (extract a capture-host.sh "
+		                      "tarball first: tar xf FILE -C DIR)",
+		                      root);
+	if (stat(devices, &st) != 0 || !S_ISDIR(st.st_mode))
+		return p2ps_error_set(err, P2PS_ENOENT, "%s%s: no sys/bus/pci/devices directory",
+		                      live ? "" : "snapshot ", live ? "/sys" : root);
+	if (access(devices, R_OK | X_OK) != 0)
+		return p2ps_error_set(err, P2PS_EACCES, "%s: %s", devices, strerror(errno));
+
+	struct p2ps_pcilib_opts o = {
+	        .method = PCI_ACCESS_SYS_BUS_PCI,
+	        .param = "sysfs.path",
+	        .value = sysfs_path,
+	        .names = !(src->flags & P2PS_HOST_F_NO_NAMES),
+	        .kernel_view = true,
+	        /* A snapshot's bad file is bad input; on a live host it is a failed read. */
+	        .error_code = live ? P2PS_EIO : P2PS_EINVAL,
+	};
+	int rc = p2ps_pcilib_scan(host, &o, err);
+	if (rc < 0)
+		return p2ps_error_prefix(err, "%s", live ? "/sys" : root);
+	for (size_t i = 0; i < host->n_devs; i++) {
+		struct p2ps_dev *d = &host->devs[i];
+		read_extras(d, root);
+		if (d->config_limited)
+			host->config_limited_any = true;
+	}
+	p2ps_hostfacts_read(host, root, live);
+	if (live) {
+		host->is_root = geteuid() == 0;
+		/* The name only labels the report; a failure leaves it empty. */
+		if (gethostname(host->hostname, sizeof(host->hostname) - 1) != 0)
+			host->hostname[0] = '\0';
+		p2ps_hostfacts_nccl_env(host, src->envp ? src->envp : (const char *const *)environ);
+		if (!(src->flags & P2PS_HOST_F_NO_NVML))
+			p2ps_nvml_fill(host);
+		else
+			p2ps_strlcpy(host->nvidia.nvml_status, "NVML disabled by the caller",
+			             sizeof(host->nvidia.nvml_status));
+	} else {
+		read_snapshot_info(host, root);
+		if (src->envp)
+			p2ps_hostfacts_nccl_env(host, src->envp);
+		else
+			p2ps_hostfacts_nccl_env_file(host, root);
+		p2ps_nvsmi_fill(host, root);
+	}
+	p2ps_gpu_facts_finish(host);
+	return 0;
+}
+
+static int sysfs_load(struct p2ps_host *host, const struct p2ps_host_source *src,
+                      struct p2ps_error *err)
+{
+	const char *root = src->path && strcmp(src->path, "/") ? src->path : "";
+	return load_tree(host, src, root, true, err);
+}
+
+static int snapshot_load(struct p2ps_host *host, const struct p2ps_host_source *src,
+                         struct p2ps_error *err)
+{
+	if (!src->path || !*src->path)
+		return p2ps_error_set(err, P2PS_EINVAL, "snapshot: no root directory given");
+	return load_tree(host, src, src->path, false, err);
+}
+
+const struct p2ps_host_backend p2ps_host_backend_sysfs = {
+        .name = "sysfs",
+        .kind = P2PS_HOST_LIVE,
+        .help = "this machine: libpci linux_sysfs plus /sys and /proc attributes",
+        .load = sysfs_load,
+};
+
+const struct p2ps_host_backend p2ps_host_backend_snapshot = {
+        .name = "snapshot",
+        .kind = P2PS_HOST_SNAPSHOT,
+        .help = "a captured tree (scripts/capture-host.sh): DIR/sys/..., DIR/proc/...",
+        .load = snapshot_load,
+};

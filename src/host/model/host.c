@@ -1,0 +1,140 @@
+/* The host model: building devices, lookups, completing and freeing a model. */
+#include "host_internal.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "p2pscope/nvidia_chips.h"
+#include "p2pscope/paste.h"
+
+void p2ps_strlcpy(char *dst, const char *src, size_t size)
+{
+	if (!size)
+		return;
+	size_t n = strnlen(src, size - 1);
+	memcpy(dst, src, n);
+	dst[n] = '\0';
+}
+
+void p2ps_dev_set_unknown(struct p2ps_dev *dev, enum p2ps_fact fact, const char *fmt, ...)
+{
+	if (fact < 0 || fact >= P2PS_FACT_COUNT)
+		return;
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(dev->unknown[fact], sizeof(dev->unknown[fact]), fmt, ap);
+	va_end(ap);
+}
+
+const char *p2ps_dev_unknown(const struct p2ps_dev *dev, enum p2ps_fact fact)
+{
+	if (!dev || fact < 0 || fact >= P2PS_FACT_COUNT || !dev->unknown[fact][0])
+		return NULL;
+	return dev->unknown[fact];
+}
+
+const char *p2ps_fact_name(enum p2ps_fact fact)
+{
+	/* JSON keys of dev->unknown[], in enum p2ps_fact's order. */
+	static const char *const names[] = {
+	        "config", "caps",      "bar_sizes",   "link_cap", "link_status", "acs",  "rebar",
+	        "driver", "numa_node", "iommu_group", "boot_vga", "parent",      "vram", "nvlink"};
+	_Static_assert(sizeof(names) / sizeof(names[0]) == P2PS_FACT_COUNT, "one name per fact");
+	if (fact < 0 || fact >= P2PS_FACT_COUNT)
+		return "?";
+	return names[fact];
+}
+
+struct p2ps_dev *p2ps_host_add_dev(struct p2ps_host *host, size_t *cap)
+{
+	if (host->n_devs == *cap) {
+		size_t ncap = *cap ? *cap * 2 : 32;
+		struct p2ps_dev *n = realloc(host->devs, ncap * sizeof(*n));
+		if (!n)
+			return NULL;
+		host->devs = n;
+		*cap = ncap;
+	}
+	struct p2ps_dev *d = &host->devs[host->n_devs++];
+	memset(d, 0, sizeof(*d));
+	d->parent_idx = -1;
+	d->numa_node = -1;
+	d->iommu_group = -1;
+	d->boot_vga = -1;
+	for (int i = 0; i < P2PS_HOST_MAX_BARS; i++)
+		d->bars[i].index = (uint8_t)i;
+	return d;
+}
+
+static int dev_cmp(const void *a, const void *b)
+{
+	return p2ps_bdf_compare(&((const struct p2ps_dev *)a)->bdf,
+	                        &((const struct p2ps_dev *)b)->bdf);
+}
+
+void p2ps_host_sort_and_link(struct p2ps_host *host)
+{
+	if (host->n_devs > 1)
+		qsort(host->devs, host->n_devs, sizeof(host->devs[0]), dev_cmp);
+	for (size_t i = 0; i < host->n_devs; i++) {
+		struct p2ps_dev *d = &host->devs[i];
+		d->parent = d->has_parent ? p2ps_host_find(host, &d->parent_bdf) : NULL;
+		d->parent_idx = d->parent ? (int)(d->parent - host->devs) : -1;
+	}
+}
+
+struct p2ps_dev *p2ps_host_find(const struct p2ps_host *host, const struct p2ps_bdf *bdf)
+{
+	if (!host || !bdf)
+		return NULL;
+	for (size_t i = 0; i < host->n_devs; i++)
+		if (p2ps_bdf_equal(&host->devs[i].bdf, bdf))
+			return &host->devs[i];
+	return NULL;
+}
+
+bool p2ps_dev_is_bridge(const struct p2ps_dev *dev)
+{
+	return dev && dev->header_type == 1;
+}
+
+bool p2ps_dev_is_nvidia_gpu(const struct p2ps_dev *dev)
+{
+	return dev && dev->vendor_id == 0x10de && (dev->class_code >> 16) == 0x03;
+}
+
+void p2ps_host_finish(struct p2ps_host *host)
+{
+	p2ps_host_sort_and_link(host);
+	for (size_t i = 0; i < host->n_devs; i++) {
+		struct p2ps_dev *d = &host->devs[i];
+		/* A backend may know the chip without a device id (a paste names the board). */
+		if (d->vendor_id == 0x10de && p2ps_nvidia_chip_lookup(d->device_id))
+			d->chip = p2ps_nvidia_chip_lookup(d->device_id);
+	}
+}
+
+bool p2ps_slot_match(const struct p2ps_slot_filter *f, const struct p2ps_bdf *bdf)
+{
+	if (!f)
+		return true;
+	return (f->domain < 0 || (uint32_t)f->domain == bdf->domain) &&
+	       (f->bus < 0 || f->bus == bdf->bus) && (f->dev < 0 || f->dev == bdf->dev) &&
+	       (f->fn < 0 || f->fn == bdf->fn);
+}
+
+void p2ps_host_free(struct p2ps_host *host)
+{
+	if (!host)
+		return;
+	free(host->devs);
+	free(host->cmdline.raw);
+	free(host->vfio); /* one allocation, no pointers inside */
+	if (host->paste) {
+		p2ps_paste_free(host->paste);
+		free(host->paste);
+	}
+	memset(host, 0, sizeof(*host));
+}

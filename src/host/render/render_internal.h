@@ -1,0 +1,82 @@
+/* Private helpers shared by the renderers (not installed). */
+#ifndef P2PS_RENDER_INTERNAL_H
+#define P2PS_RENDER_INTERNAL_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "p2pscope/paste_report.h"
+#include "p2pscope/render.h"
+#include "p2pscope/vfio/facts.h"
+
+struct json_object;
+
+/* ---- common.c ---- */
+
+/* lspci's compact size spelling ("16M", "256G"). */
+char *p2ps_size_short(uint64_t bytes, char *buf, size_t size);
+
+/* Whether the device at host->devs[idx] is shown under o (filter, --all). */
+bool p2ps_dev_shown(const struct p2ps_analysis *a, const struct p2ps_render_opts *o, int idx);
+
+/* Whether a pair is shown under o's filter (either GPU matches). */
+bool p2ps_pair_shown(const struct p2ps_analysis *a, const struct p2ps_render_opts *o,
+                     const struct p2ps_pair *p);
+
+/* ---- text.c, text_devices.c, vfio_text.c ---- */
+
+/* Findings, one per line ("blocker  text" and an indented "fix: ..."). */
+void p2ps_text_reasons(struct p2ps_strbuf *b, const struct p2ps_reasons *r, const char *ind,
+                       bool with_info);
+
+/* The block of endpoint gi (a GPU or an extra peer), and of any other device (--all). */
+void p2ps_text_gpu_block(struct p2ps_strbuf *b, const struct p2ps_analysis *a, size_t gi);
+void p2ps_text_other_block(struct p2ps_strbuf *b, const struct p2ps_analysis *a, int idx);
+
+/* The VFIO sections after the report: devices, register reads, the peer mapping. */
+void p2ps_text_vfio(struct p2ps_strbuf *b, const struct p2ps_vfio_facts *f);
+
+/* ---- json.c, json_devices.c, vfio_json.c ---- */
+
+struct json_object *p2ps_json_str_or_null(const char *s);
+
+/* GB/s rounded to two decimals ("63.02"); null for 0 (unknown). */
+struct json_object *p2ps_json_gbps(double v);
+
+/* The "devices" entry of host->devs[idx]. */
+struct json_object *p2ps_json_device(const struct p2ps_analysis *a, int idx);
+
+/* A list of findings. */
+struct json_object *p2ps_json_reasons(const struct p2ps_analysis *a, const struct p2ps_reasons *r);
+
+/* The top-level "vfio" object. */
+struct json_object *p2ps_json_vfio(const struct p2ps_vfio_facts *f);
+
+/* ---- dot.c ---- */
+
+/* s with Graphviz's quotes and backslashes escaped, for a quoted ID or label. */
+void p2ps_dot_escaped(struct p2ps_strbuf *b, const char *s);
+
+/* ---- paste_text.c, paste_json.c, paste_dot.c: the paste's part of the reports ---- */
+
+/* Calls fn with the paste's findings (computed once, freed after); 0 without calling it
+ * when a's model is not a paste, else fn's result or a negative P2PS_E* code. */
+typedef int (*p2ps_paste_report_fn)(void *ctx, const struct p2ps_paste *p,
+                                    const struct p2ps_paste_report *r, struct p2ps_error *err);
+int p2ps_paste_with_report(const struct p2ps_analysis *a, struct p2ps_error *err,
+                           p2ps_paste_report_fn fn, void *ctx);
+
+/* For a model that came from a paste (a->host->paste), after the host report: the blocks
+ * read and skipped, findings, the pair table, verdict, causes and what to send next
+ * (text); the "paste" member of root (JSON); a note node and the observed pair edges,
+ * before the graph's closing brace (DOT). 0 when the model is not a paste; a negative
+ * P2PS_E* code with err filled otherwise. */
+int p2ps_render_paste_section_text(const struct p2ps_analysis *a, struct p2ps_strbuf *b,
+                                   struct p2ps_error *err);
+int p2ps_render_paste_section_json(const struct p2ps_analysis *a, struct json_object *root,
+                                   struct p2ps_error *err);
+int p2ps_render_paste_section_dot(const struct p2ps_analysis *a, struct p2ps_strbuf *b,
+                                  struct p2ps_error *err);
+
+#endif

@@ -1,0 +1,165 @@
+/* GPUs: the driver's card list, opening one (device node, device and subdevice objects) and
+ * naming its chip. */
+#include "rm_internal.h"
+
+#include <stdio.h>
+
+static const struct p2ps_rm_ptr_field no_ptrs[1] = {{0}};
+
+int p2ps_rm_cards(struct p2ps_rm *rm, struct p2ps_rm_card *cards, size_t cap, size_t *n,
+                  struct p2ps_error *err)
+{
+	/* The driver fills as many nv_ioctl_card_info_t as the ioctl's size holds. */
+	uint8_t a[P2PS_RM_MAX_CARDS * CARD_SIZE] = {0};
+	struct p2ps_rm_call c = {.fd = rm->ctl,
+	                         .nr = RM_ESC_CARD_INFO,
+	                         .arg = a,
+	                         .size = sizeof(a),
+	                         .ptrs = no_ptrs,
+	                         .what = "CARD_INFO"};
+	int rc = rm_escape(rm, &c, err);
+	if (rc)
+		return rc;
+	*n = 0;
+	for (size_t i = 0; i < P2PS_RM_MAX_CARDS && *n < cap; i++) {
+		const uint8_t *e = a + i * CARD_SIZE;
+		if (!e[CARD_VALID])
+			continue;
+		cards[(*n)++] = (struct p2ps_rm_card){
+		        .valid = true,
+		        .gpu_id = get32(e, CARD_GPU_ID),
+		        .domain = get32(e, CARD_DOMAIN),
+		        .bus = e[CARD_BUS],
+		        .slot = e[CARD_SLOT],
+		        .function = e[CARD_FUNCTION],
+		        .vendor_id = p2ps_le16(e + CARD_VENDOR),
+		        .device_id = p2ps_le16(e + CARD_DEVICE),
+		        .reg_address = get64(e, CARD_REG_ADDRESS),
+		        .reg_size = get64(e, CARD_REG_SIZE),
+		        .fb_address = get64(e, CARD_FB_ADDRESS),
+		        .fb_size = get64(e, CARD_FB_SIZE),
+		        .minor = get32(e, CARD_MINOR),
+		};
+	}
+	return 0;
+}
+
+int rm_open_gpu_fd(struct p2ps_rm *rm, uint32_t minor, int *fd, struct p2ps_error *err)
+{
+	char path[32];
+	snprintf(path, sizeof(path), "/dev/nvidia%u", minor);
+	int f = rm->sys.ops->open(rm->sys.ctx, path, err);
+	if (f < 0)
+		return f;
+	rm->st.fds_open++;
+	uint8_t a[REGISTER_FD_SIZE];
+	put32(a, 0, (uint32_t)rm->ctl);
+	struct p2ps_rm_call c = {.fd = f,
+	                         .nr = RM_ESC_REGISTER_FD,
+	                         .arg = a,
+	                         .size = sizeof(a),
+	                         .ptrs = no_ptrs,
+	                         .what = "REGISTER_FD"};
+	int rc = rm_escape(rm, &c, err);
+	if (rc) {
+		rm_close_fd(rm, f);
+		return p2ps_error_prefix(err, "%s", path);
+	}
+	*fd = f;
+	return 0;
+}
+
+static int remember_gpu_fd(struct p2ps_rm *rm, int fd, struct p2ps_error *err)
+{
+	for (size_t i = 0; i < P2PS_RM_MAX_CARDS; i++)
+		if (rm->gpu_fds[i] < 0) {
+			rm->gpu_fds[i] = fd;
+			return 0;
+		}
+	rm_close_fd(rm, fd);
+	return p2ps_error_set(err, P2PS_ERANGE, "more than %d GPUs opened", P2PS_RM_MAX_CARDS);
+}
+
+static int gpu_ids(struct p2ps_rm *rm, struct p2ps_rm_gpu *g, struct p2ps_error *err)
+{
+	uint8_t p[ID_INFO_V2_SIZE] = {0};
+	put32(p, ID_INFO_V2_GPU_ID, g->card.gpu_id);
+	int rc = p2ps_rm_control(rm, rm->client, P2PS_RM_CTRL_GPU_GET_ID_INFO_V2, p, sizeof(p),
+	                         NULL, err);
+	if (rc)
+		return rc;
+	g->device_instance = get32(p, ID_INFO_V2_DEVICE_INSTANCE);
+	g->subdevice_instance = get32(p, ID_INFO_V2_SUBDEVICE_INSTANCE);
+	return 0;
+}
+
+static int gpu_objects(struct p2ps_rm *rm, struct p2ps_rm_gpu *g, struct p2ps_error *err)
+{
+	uint8_t dev[NV0080_ALLOC_SIZE] = {0};
+	put32(dev, NV0080_ALLOC_DEVICE_ID, g->device_instance);
+	put32(dev, NV0080_ALLOC_CLIENT_SHARE, rm->client);
+	int rc = p2ps_rm_alloc(rm, rm->client, P2PS_RM_DEVICE, dev, sizeof(dev), &g->device, NULL,
+	                       err);
+	if (rc)
+		return rc;
+	uint8_t sub[NV2080_ALLOC_SIZE] = {0};
+	put32(sub, 0, g->subdevice_instance);
+	rc = p2ps_rm_alloc(rm, g->device, P2PS_RM_SUBDEVICE, sub, sizeof(sub), &g->subdevice, NULL,
+	                   err);
+	if (rc)
+		return rc;
+	uint8_t arch[ARCH_INFO_SIZE] = {0};
+	rc = p2ps_rm_control(rm, g->subdevice, P2PS_RM_CTRL_MC_GET_ARCH_INFO, arch, sizeof(arch),
+	                     NULL, err);
+	if (rc)
+		return rc;
+	g->arch = get32(arch, 0);
+	g->impl = get32(arch, 4);
+	const char *chip = p2ps_rm_chip_name(g->arch, g->impl);
+	snprintf(g->chip, sizeof(g->chip), "%s", chip ? chip : "");
+	return 0;
+}
+
+int p2ps_rm_gpu_open(struct p2ps_rm *rm, const struct p2ps_rm_card *card, struct p2ps_rm_gpu *gpu,
+                     struct p2ps_error *err)
+{
+	*gpu = (struct p2ps_rm_gpu){.card = *card, .fd = -1};
+	/* Opening the device node first brings the GPU up for this process (as CUDA does);
+	 * the registered descriptor stays open as long as the client. */
+	int rc = rm_open_gpu_fd(rm, card->minor, &gpu->fd, err);
+	if (rc == 0)
+		rc = remember_gpu_fd(rm, gpu->fd, err);
+	if (rc == 0)
+		rc = gpu_ids(rm, gpu, err);
+	if (rc == 0)
+		rc = gpu_objects(rm, gpu, err);
+	if (rc)
+		return p2ps_error_prefix(err, "GPU %04x:%02x:%02x.%x", card->domain, card->bus,
+		                         card->slot, card->function);
+	return 0;
+}
+
+/* NV2080_CTRL_MC_ARCH_INFO_ARCHITECTURE_* and _IMPLEMENTATION_* (ctrl2080mc.h) for the
+ * chips libgmmu knows. */
+struct chip_row {
+	uint16_t arch, impl;
+	const char *name;
+};
+
+static const struct chip_row chips[] = {
+        {0x160, 0x2, "TU102"}, {0x160, 0x4, "TU104"}, {0x160, 0x6, "TU106"}, {0x160, 0x8, "TU116"},
+        {0x160, 0x7, "TU117"}, {0x170, 0x0, "GA100"}, {0x170, 0x2, "GA102"}, {0x170, 0x3, "GA103"},
+        {0x170, 0x4, "GA104"}, {0x170, 0x6, "GA106"}, {0x170, 0x7, "GA107"}, {0x180, 0x0, "GH100"},
+        {0x190, 0x2, "AD102"}, {0x190, 0x3, "AD103"}, {0x190, 0x4, "AD104"}, {0x190, 0x6, "AD106"},
+        {0x190, 0x7, "AD107"}, {0x1a0, 0x0, "GB100"}, {0x1a0, 0x2, "GB102"}, {0x1a0, 0x3, "GB110"},
+        {0x1a0, 0x4, "GB112"}, {0x1b0, 0x2, "GB202"}, {0x1b0, 0x3, "GB203"}, {0x1b0, 0x5, "GB205"},
+        {0x1b0, 0x6, "GB206"}, {0x1b0, 0x7, "GB207"},
+};
+
+const char *p2ps_rm_chip_name(uint32_t arch, uint32_t impl)
+{
+	for (size_t i = 0; i < RM_ARRAY_SIZE(chips); i++)
+		if (chips[i].arch == arch && chips[i].impl == impl)
+			return chips[i].name;
+	return NULL;
+}

@@ -1,0 +1,198 @@
+/* NV_STATUS names: every value of nvstatuscodes.h (NV_STATUS_CODE(name, value, ...)) in the
+ * supported driver series, 550.40.07 to 595.45.04. Where a later series renamed a value the
+ * later name is kept (0x8b: NV_ERR_DMA_XFER_FAILED before 595, NV_ERR_OPERATION_ABORTED
+ * since). Sorted by value for the binary search. */
+#include "rm_internal.h"
+
+#include <stdio.h>
+
+struct status_row {
+	uint32_t value;
+	const char *name;
+};
+
+static const struct status_row status_rows[] = {
+        {0x00000000, "NV_OK"},
+        {0x00000001, "NV_ERR_BROKEN_FB"},
+        {0x00000002, "NV_ERR_BUFFER_TOO_SMALL"},
+        {0x00000003, "NV_ERR_BUSY_RETRY"},
+        {0x00000004, "NV_ERR_CALLBACK_NOT_SCHEDULED"},
+        {0x00000005, "NV_ERR_CARD_NOT_PRESENT"},
+        {0x00000006, "NV_ERR_CYCLE_DETECTED"},
+        {0x00000007, "NV_ERR_DMA_IN_USE"},
+        {0x00000008, "NV_ERR_DMA_MEM_NOT_LOCKED"},
+        {0x00000009, "NV_ERR_DMA_MEM_NOT_UNLOCKED"},
+        {0x0000000a, "NV_ERR_DUAL_LINK_INUSE"},
+        {0x0000000b, "NV_ERR_ECC_ERROR"},
+        {0x0000000c, "NV_ERR_FIFO_BAD_ACCESS"},
+        {0x0000000d, "NV_ERR_FREQ_NOT_SUPPORTED"},
+        {0x0000000e, "NV_ERR_GPU_DMA_NOT_INITIALIZED"},
+        {0x0000000f, "NV_ERR_GPU_IS_LOST"},
+        {0x00000010, "NV_ERR_GPU_IN_FULLCHIP_RESET"},
+        {0x00000011, "NV_ERR_GPU_NOT_FULL_POWER"},
+        {0x00000012, "NV_ERR_GPU_UUID_NOT_FOUND"},
+        {0x00000013, "NV_ERR_HOT_SWITCH"},
+        {0x00000014, "NV_ERR_I2C_ERROR"},
+        {0x00000015, "NV_ERR_I2C_SPEED_TOO_HIGH"},
+        {0x00000016, "NV_ERR_ILLEGAL_ACTION"},
+        {0x00000017, "NV_ERR_IN_USE"},
+        {0x00000018, "NV_ERR_INFLATE_COMPRESSED_DATA_FAILED"},
+        {0x00000019, "NV_ERR_INSERT_DUPLICATE_NAME"},
+        {0x0000001a, "NV_ERR_INSUFFICIENT_RESOURCES"},
+        {0x0000001b, "NV_ERR_INSUFFICIENT_PERMISSIONS"},
+        {0x0000001c, "NV_ERR_INSUFFICIENT_POWER"},
+        {0x0000001d, "NV_ERR_INVALID_ACCESS_TYPE"},
+        {0x0000001e, "NV_ERR_INVALID_ADDRESS"},
+        {0x0000001f, "NV_ERR_INVALID_ARGUMENT"},
+        {0x00000020, "NV_ERR_INVALID_BASE"},
+        {0x00000021, "NV_ERR_INVALID_CHANNEL"},
+        {0x00000022, "NV_ERR_INVALID_CLASS"},
+        {0x00000023, "NV_ERR_INVALID_CLIENT"},
+        {0x00000024, "NV_ERR_INVALID_COMMAND"},
+        {0x00000025, "NV_ERR_INVALID_DATA"},
+        {0x00000026, "NV_ERR_INVALID_DEVICE"},
+        {0x00000027, "NV_ERR_INVALID_DMA_SPECIFIER"},
+        {0x00000028, "NV_ERR_INVALID_EVENT"},
+        {0x00000029, "NV_ERR_INVALID_FLAGS"},
+        {0x0000002a, "NV_ERR_INVALID_FUNCTION"},
+        {0x0000002b, "NV_ERR_INVALID_HEAP"},
+        {0x0000002c, "NV_ERR_INVALID_INDEX"},
+        {0x0000002d, "NV_ERR_INVALID_IRQ_LEVEL"},
+        {0x0000002e, "NV_ERR_INVALID_LIMIT"},
+        {0x0000002f, "NV_ERR_INVALID_LOCK_STATE"},
+        {0x00000030, "NV_ERR_INVALID_METHOD"},
+        {0x00000031, "NV_ERR_INVALID_OBJECT"},
+        {0x00000032, "NV_ERR_INVALID_OBJECT_BUFFER"},
+        {0x00000033, "NV_ERR_INVALID_OBJECT_HANDLE"},
+        {0x00000034, "NV_ERR_INVALID_OBJECT_NEW"},
+        {0x00000035, "NV_ERR_INVALID_OBJECT_OLD"},
+        {0x00000036, "NV_ERR_INVALID_OBJECT_PARENT"},
+        {0x00000037, "NV_ERR_INVALID_OFFSET"},
+        {0x00000038, "NV_ERR_INVALID_OPERATION"},
+        {0x00000039, "NV_ERR_INVALID_OWNER"},
+        {0x0000003a, "NV_ERR_INVALID_PARAM_STRUCT"},
+        {0x0000003b, "NV_ERR_INVALID_PARAMETER"},
+        {0x0000003c, "NV_ERR_INVALID_PATH"},
+        {0x0000003d, "NV_ERR_INVALID_POINTER"},
+        {0x0000003e, "NV_ERR_INVALID_REGISTRY_KEY"},
+        {0x0000003f, "NV_ERR_INVALID_REQUEST"},
+        {0x00000040, "NV_ERR_INVALID_STATE"},
+        {0x00000041, "NV_ERR_INVALID_STRING_LENGTH"},
+        {0x00000042, "NV_ERR_INVALID_READ"},
+        {0x00000043, "NV_ERR_INVALID_WRITE"},
+        {0x00000044, "NV_ERR_INVALID_XLATE"},
+        {0x00000045, "NV_ERR_IRQ_NOT_FIRING"},
+        {0x00000046, "NV_ERR_IRQ_EDGE_TRIGGERED"},
+        {0x00000047, "NV_ERR_MEMORY_TRAINING_FAILED"},
+        {0x00000048, "NV_ERR_MISMATCHED_SLAVE"},
+        {0x00000049, "NV_ERR_MISMATCHED_TARGET"},
+        {0x0000004a, "NV_ERR_MISSING_TABLE_ENTRY"},
+        {0x0000004b, "NV_ERR_MODULE_LOAD_FAILED"},
+        {0x0000004c, "NV_ERR_MORE_DATA_AVAILABLE"},
+        {0x0000004d, "NV_ERR_MORE_PROCESSING_REQUIRED"},
+        {0x0000004e, "NV_ERR_MULTIPLE_MEMORY_TYPES"},
+        {0x0000004f, "NV_ERR_NO_FREE_FIFOS"},
+        {0x00000050, "NV_ERR_NO_INTR_PENDING"},
+        {0x00000051, "NV_ERR_NO_MEMORY"},
+        {0x00000052, "NV_ERR_NO_SUCH_DOMAIN"},
+        {0x00000053, "NV_ERR_NO_VALID_PATH"},
+        {0x00000054, "NV_ERR_NOT_COMPATIBLE"},
+        {0x00000055, "NV_ERR_NOT_READY"},
+        {0x00000056, "NV_ERR_NOT_SUPPORTED"},
+        {0x00000057, "NV_ERR_OBJECT_NOT_FOUND"},
+        {0x00000058, "NV_ERR_OBJECT_TYPE_MISMATCH"},
+        {0x00000059, "NV_ERR_OPERATING_SYSTEM"},
+        {0x0000005a, "NV_ERR_OTHER_DEVICE_FOUND"},
+        {0x0000005b, "NV_ERR_OUT_OF_RANGE"},
+        {0x0000005c, "NV_ERR_OVERLAPPING_UVM_COMMIT"},
+        {0x0000005d, "NV_ERR_PAGE_TABLE_NOT_AVAIL"},
+        {0x0000005e, "NV_ERR_PID_NOT_FOUND"},
+        {0x0000005f, "NV_ERR_PROTECTION_FAULT"},
+        {0x00000060, "NV_ERR_RC_ERROR"},
+        {0x00000061, "NV_ERR_REJECTED_VBIOS"},
+        {0x00000062, "NV_ERR_RESET_REQUIRED"},
+        {0x00000063, "NV_ERR_STATE_IN_USE"},
+        {0x00000064, "NV_ERR_SIGNAL_PENDING"},
+        {0x00000065, "NV_ERR_TIMEOUT"},
+        {0x00000066, "NV_ERR_TIMEOUT_RETRY"},
+        {0x00000067, "NV_ERR_TOO_MANY_PRIMARIES"},
+        {0x00000068, "NV_ERR_UVM_ADDRESS_IN_USE"},
+        {0x00000069, "NV_ERR_MAX_SESSION_LIMIT_REACHED"},
+        {0x0000006a, "NV_ERR_LIB_RM_VERSION_MISMATCH"},
+        {0x0000006b, "NV_ERR_PRIV_SEC_VIOLATION"},
+        {0x0000006c, "NV_ERR_GPU_IN_DEBUG_MODE"},
+        {0x0000006d, "NV_ERR_FEATURE_NOT_ENABLED"},
+        {0x0000006e, "NV_ERR_RESOURCE_LOST"},
+        {0x0000006f, "NV_ERR_PMU_NOT_READY"},
+        {0x00000070, "NV_ERR_FLCN_ERROR"},
+        {0x00000071, "NV_ERR_FATAL_ERROR"},
+        {0x00000072, "NV_ERR_MEMORY_ERROR"},
+        {0x00000073, "NV_ERR_INVALID_LICENSE"},
+        {0x00000074, "NV_ERR_NVLINK_INIT_ERROR"},
+        {0x00000075, "NV_ERR_NVLINK_MINION_ERROR"},
+        {0x00000076, "NV_ERR_NVLINK_CLOCK_ERROR"},
+        {0x00000077, "NV_ERR_NVLINK_TRAINING_ERROR"},
+        {0x00000078, "NV_ERR_NVLINK_CONFIGURATION_ERROR"},
+        {0x00000079, "NV_ERR_RISCV_ERROR"},
+        {0x0000007a, "NV_ERR_FABRIC_MANAGER_NOT_PRESENT"},
+        {0x0000007b, "NV_ERR_ALREADY_SIGNALLED"},
+        {0x0000007c, "NV_ERR_QUEUE_TASK_SLOT_NOT_AVAILABLE"},
+        {0x0000007d, "NV_ERR_KEY_ROTATION_IN_PROGRESS"},
+        {0x0000007e, "NV_ERR_TEST_ONLY_CODE_NOT_ENABLED"},
+        {0x0000007f, "NV_ERR_SECURE_BOOT_FAILED"},
+        {0x00000080, "NV_ERR_INSUFFICIENT_ZBC_ENTRY"},
+        {0x00000081, "NV_ERR_NVLINK_FABRIC_NOT_READY"},
+        {0x00000082, "NV_ERR_NVLINK_FABRIC_FAILURE"},
+        {0x00000083, "NV_ERR_GPU_MEMORY_ONLINING_FAILURE"},
+        {0x00000084, "NV_ERR_REDUCTION_MANAGER_NOT_AVAILABLE"},
+        {0x00000085, "NV_ERR_THRESHOLD_CROSSED"},
+        {0x00000086, "NV_ERR_RESOURCE_RETIREMENT_ERROR"},
+        {0x00000087, "NV_ERR_FABRIC_STATE_OUT_OF_SYNC"},
+        {0x00000088, "NV_ERR_BUFFER_FULL"},
+        {0x00000089, "NV_ERR_BUFFER_EMPTY"},
+        {0x0000008a, "NV_ERR_MC_FLA_OFFSET_TABLE_FULL"},
+        {0x0000008b, "NV_ERR_OPERATION_ABORTED"},
+        {0x0000008c, "NV_ERR_DMA_XFER_FAILED"},
+        {0x0000ffff, "NV_ERR_GENERIC"},
+        {0x00010001, "NV_WARN_HOT_SWITCH"},
+        {0x00010002, "NV_WARN_INCORRECT_PERFMON_DATA"},
+        {0x00010003, "NV_WARN_MISMATCHED_SLAVE"},
+        {0x00010004, "NV_WARN_MISMATCHED_TARGET"},
+        {0x00010005, "NV_WARN_MORE_PROCESSING_REQUIRED"},
+        {0x00010006, "NV_WARN_NOTHING_TO_DO"},
+        {0x00010007, "NV_WARN_NULL_OBJECT"},
+        {0x00010008, "NV_WARN_OUT_OF_RANGE"},
+        {0x00010009, "NV_WARN_THRESHOLD_CROSSED"},
+};
+
+const char *p2ps_rm_status_name(uint32_t status)
+{
+	size_t lo = 0, hi = RM_ARRAY_SIZE(status_rows);
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (status_rows[mid].value == status)
+			return status_rows[mid].name;
+		if (status_rows[mid].value < status)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return NULL;
+}
+
+const char *p2ps_rm_status_str(uint32_t status, char *buf, size_t len)
+{
+	const char *n = p2ps_rm_status_name(status);
+	if (n)
+		return n;
+	snprintf(buf, len, "NV_STATUS 0x%08x", status);
+	return buf;
+}
+
+int rm_status_error(struct p2ps_error *err, const char *what, uint32_t status)
+{
+	char buf[32];
+	int code = status == P2PS_RM_NV_ERR_INSUFFICIENT_PERMISSIONS ? P2PS_EACCES : P2PS_EIO;
+	return p2ps_error_set(err, code, "%s: %s (0x%x)", what,
+	                      p2ps_rm_status_str(status, buf, sizeof(buf)), status);
+}

@@ -1,0 +1,41 @@
+/* bar-inspect's error line, report writer and list splitting (cli.h). */
+#include "cli.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+
+int bi_die(const char *msg)
+{
+	fprintf(stderr, "bar-inspect: %s\n", msg);
+	return BI_EXIT_USAGE;
+}
+
+int bi_write_report(const struct p2ps_strbuf *out)
+{
+	if (out->oom)
+		return bi_die("out of memory");
+	if (out->len && fwrite(out->s, 1, out->len, stdout) != out->len)
+		return bi_die(strerror(errno));
+	if (fflush(stdout) != 0)
+		return bi_die(strerror(errno));
+	return 0;
+}
+
+int bi_each_token(const char *opt, const char *arg, int (*each)(void *ctx, const char *token),
+                  void *ctx, char *err, size_t err_size)
+{
+	char buf[1024];
+	if (strlen(arg) >= sizeof(buf)) {
+		snprintf(err, err_size, "%s: list too long", opt);
+		return -1;
+	}
+	strcpy(buf, arg);
+	char *save = NULL;
+	for (char *t = strtok_r(buf, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
+		int rc = each(ctx, t);
+		if (rc)
+			return rc;
+	}
+	return 0;
+}
