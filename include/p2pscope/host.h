@@ -93,7 +93,10 @@ struct p2ps_rom {
 };
 
 /* PCIe link speed/width. speed uses the LnkCap/LnkSta encoding: 1 = 2.5 GT/s,
- * 2 = 5, 3 = 8, 4 = 16, 5 = 32, 6 = 64 GT/s; 0 = unknown. width is lanes, 0 = unknown. */
+ * 2 = 5, 3 = 8, 4 = 16, 5 = 32, 6 = 64 GT/s; 0 = unknown. width is lanes: 0 is unknown
+ * where the link's source is P2PS_LINK_NONE, and otherwise a fact: a link status of width
+ * 0 is a link that is down (lspci's "LnkSta: ... Width x0": an empty slot or a dead port;
+ * p2ps_link_is_down()). */
 struct p2ps_link {
 	uint8_t speed;
 	uint8_t width;
@@ -371,6 +374,9 @@ double p2ps_link_speed_gts(uint8_t speed);
  * after line encoding (8b/10b up to 5 GT/s, 128b/130b for 8..32 GT/s, 1b/1b FLIT
  * carrying 236 payload bytes per 256-byte flit at 64 GT/s). 0.0 when speed or width is unknown. */
 double p2ps_link_gbps(const struct p2ps_link *link);
+
+/* Whether the link status was read (config or sysfs) and is down: width x0. */
+bool p2ps_link_is_down(const struct p2ps_pcie *e);
 
 /* Name of a PCIe port type ("Endpoint", "Root Port", "Upstream Port", ...). */
 const char *p2ps_pcie_type_name(uint8_t port_type);

@@ -300,6 +300,28 @@ static void gpu_windows(struct p2ps_an_ctx *c, struct p2ps_gpu_report *g, int gi
 	}
 }
 
+/* A link that is down (LnkSta Width x0) on the GPU or on a bridge of its path: peer
+ * traffic cannot cross it. Returns true when the GPU's own link is down. */
+static bool links_down(struct p2ps_an_ctx *c, struct p2ps_gpu_report *g, const char *lbl)
+{
+	const struct p2ps_host *h = c->host;
+	const struct p2ps_dev *d = &h->devs[g->dev_idx];
+	for (int k = -1; k < g->path_len; k++) {
+		const struct p2ps_dev *x = k < 0 ? d : &h->devs[g->path[k]];
+		if (!p2ps_link_is_down(&x->pcie))
+			continue;
+		struct p2ps_reason *r =
+		        p2ps_an_add(c, &g->reasons, P2PS_R_LINK_DOWN, P2PS_SEV_BLOCKER, g->dev_idx,
+		                    k < 0 ? "%s: its PCIe link is down (LnkSta Width x0)%s"
+		                          : "%s: the link of bridge %s on its path is down (LnkSta "
+		                            "Width x0)",
+		                    lbl, k < 0 ? "" : x->bdf_str);
+		p2ps_an_fix(r, "reseat the card or the riser and check the slot (lspci reads Width x0 "
+		               "on an empty slot or a dead port)");
+	}
+	return p2ps_link_is_down(&d->pcie);
+}
+
 static void gpu_link(struct p2ps_an_ctx *c, struct p2ps_gpu_report *g, int gi)
 {
 	const struct p2ps_dev *d = &c->host->devs[g->dev_idx];
@@ -310,6 +332,8 @@ static void gpu_link(struct p2ps_an_ctx *c, struct p2ps_gpu_report *g, int gi)
 	g->link_sta_gbps = p2ps_link_gbps(&e->sta);
 	if (d->parent && d->parent->pcie.cap.speed && d->parent->pcie.cap.width)
 		g->port_cap_gbps = p2ps_link_gbps(&d->parent->pcie.cap);
+	if (links_down(c, g, lbl))
+		return;
 	if (!e->cap.speed || !e->cap.width || !e->sta.speed || !e->sta.width) {
 		const char *why = p2ps_dev_unknown(d, P2PS_FACT_LINK_STATUS);
 		if (!why)

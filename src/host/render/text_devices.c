@@ -123,7 +123,10 @@ static void link(struct p2ps_strbuf *b, const struct p2ps_dev *d, const char *in
 	if (!e->cap.speed && p2ps_dev_unknown(d, P2PS_FACT_LINK_CAP))
 		p2ps_strbuf_printf(b, " (%s)", p2ps_dev_unknown(d, P2PS_FACT_LINK_CAP));
 	p2ps_strbuf_printf(b, "\n%sLink status:     ", ind);
-	link_text(b, &e->sta, link_src(e->sta_source));
+	if (p2ps_link_is_down(e))
+		p2ps_strbuf_puts(b, "down (Width x0: an empty slot or a dead port)");
+	else
+		link_text(b, &e->sta, link_src(e->sta_source));
 	if (!e->sta.speed && p2ps_dev_unknown(d, P2PS_FACT_LINK_STATUS))
 		p2ps_strbuf_printf(b, " (%s)", p2ps_dev_unknown(d, P2PS_FACT_LINK_STATUS));
 	/* As lspci: only where the device's own capability bounds the link (endpoints and
