@@ -316,8 +316,9 @@ static bool links_down(struct p2ps_an_ctx *c, struct p2ps_gpu_report *g, const c
 		                          : "%s: the link of bridge %s on its path is down (LnkSta "
 		                            "Width x0)",
 		                    lbl, k < 0 ? "" : x->bdf_str);
-		p2ps_an_fix(r, "reseat the card or the riser and check the slot (lspci reads Width x0 "
-		               "on an empty slot or a dead port)");
+		p2ps_an_fix(r,
+		            "reseat the card or the riser and check the slot (lspci reads Width x0 "
+		            "on an empty slot or a dead port)");
 	}
 	return p2ps_link_is_down(&d->pcie);
 }
