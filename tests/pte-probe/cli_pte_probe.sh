@@ -168,6 +168,24 @@ alter "$PEER" "$W/p3.json" 0x6060 0x1000 || fail "alter PT_SMALL[12]"
 expect 1 "$T" --replay "$W/p3.json" --peer 1
 has "$W/out" "peer: fabric base unknown, 0 assumed: driver 580.159.04 reports none and peer-4k's entry implies 0x8230000001000, not aligned to 2^39"
 has "$W/out" "30 agree, 6 differ"
+# The caps decide the model, as they decide NV50_P2P's connection type: the same capture
+# with caps that say PCIe BAR1-P2P (writes, reads, pci, pci_bar1) is checked against the
+# BAR1-P2P model, and the driver's NVLink entries differ from it in aperture.
+python3 - "$PEER" "$W/bar1caps.json" <<'EOF' || fail "could not edit the caps"
+import json, sys
+cap = json.load(open(sys.argv[1]))
+c = next(c for c in cap["calls"] if c["op"] == "escape" and c["what"].endswith("GET_P2P_CAPS_V2"))
+p = bytearray.fromhex(c["out_params"])
+p[132:136] = (0x2043).to_bytes(4, "little")
+c["out_params"] = p.hex()
+json.dump(cap, open(sys.argv[2], "w"))
+EOF
+expect 1 "$T" --replay "$W/bar1caps.json" --peer 1
+has "$W/out" "peer: GPU 1, bar1;"
+has "$W/out" "caps 0x2043 (writes, reads, pci, pci_bar1)"
+grep -q "APERTURE  *driver PEER_MEMORY  *model SYSTEM_NON_COHERENT_MEMORY" "$W/out" ||
+	fail "BAR1-P2P model not used: $(grep -A3 DIFFERS "$W/out" | head -5)"
+! grep -q "fabric base" "$W/out" || fail "a fabric base for a BAR1-P2P peer"
 
 # JSON: each PTE the probe mapped is the value the capture's page held at its entry address
 # (read independently here from the capture's words), and every entry agrees.

@@ -25,7 +25,8 @@
 #define P2P_CAPS_CAPS     132
 #define P2P_CAPS_STATUS   144 /* p2pCapsStatus[9] */
 #define P2P_CAPS_PEER_IDS 156
-#define P2P_CAP_NVLINK    (1u << 3) /* NV0000_CTRL_SYSTEM_GET_P2P_CAPS_NVLINK_SUPPORTED */
+#define P2P_CAP_NVLINK    (1u << 3)  /* NV0000_CTRL_SYSTEM_GET_P2P_CAPS_NVLINK_SUPPORTED */
+#define P2P_CAP_PCI_BAR1  (1u << 13) /* ..._PCI_BAR1_SUPPORTED */
 #define P2P_INVALID_PEER  0xffffffffu
 #define NO_FABRIC_ADDR    UINT64_MAX /* NVLINK_INVALID_FABRIC_ADDR */
 
@@ -176,9 +177,14 @@ int probe_peer_collect(struct probe_run *run, struct p2ps_rm *rm, const struct p
 		return 0;
 	}
 	p2p_caps(run, rm);
-	pe->mode = pe->caps_known && (pe->caps & P2P_CAP_NVLINK) ? GMMU_P2P_NVLINK
-	           : pe->bar1_dma_size                           ? GMMU_P2P_BAR1
-	                                                         : GMMU_P2P_STOCK;
+	/* The connection type NV50_P2P itself picks from the same caps (p2papiConstruct): NVLink
+	 * before PCIe BAR1-P2P before the PCIe mailbox path. Its BAR1-P2P DMA window is filled
+	 * for kernel clients only (privLevel >= RS_PRIV_LEVEL_KERNEL), so from userspace the
+	 * caps decide; a window reported anyway (a patched driver) means BAR1-P2P too. */
+	uint32_t caps = pe->caps_known ? pe->caps : 0;
+	pe->mode = caps & P2P_CAP_NVLINK                            ? GMMU_P2P_NVLINK
+	           : (caps & P2P_CAP_PCI_BAR1) || pe->bar1_dma_size ? GMMU_P2P_BAR1
+	                                                            : GMMU_P2P_STOCK;
 	fabric_source(pe, run->driver.layout);
 	return 0;
 }
