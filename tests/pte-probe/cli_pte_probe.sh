@@ -4,6 +4,10 @@
 #     entries are the ones the device run read (raw values checked against the capture);
 #   - one entry altered in the capture (the sysmem PTE's aperture) is reported as differing,
 #     naming the field, the driver's value and the model's (exit 1);
+#   - the two-H200 peer captures (--peer 1 from GPU 0, --peer 0 from GPU 1) replay to every
+#     entry agreeing, with the NVSwitch fabric base the 580 driver adds; the peer entries
+#     checked on their own from the capture; altered peer entries differ; caps that say
+#     PCIe BAR1-P2P select the BAR1-P2P model;
 #   - the run without root is a partial report (table locations, "needs root", exit 3);
 #   - the error cases give exit 2 and one line: unknown driver series, no /dev/nvidiactl,
 #     no NVIDIA driver, a device node that is not one, --peer on a one-GPU host, a replay
@@ -352,20 +356,33 @@ R=$D/results/pte-probe/2026-11-24-h100
 	fail "$R/pte-probe.json differs from the replay"
 "$T" --replay "$USER_CAP" | diff -u "$R/pte-probe-user.txt" - >/dev/null ||
 	fail "$R/pte-probe-user.txt differs from the replay"
+R=$D/results/pte-probe/2026-11-24-h200x2
+"$T" --replay "$PEER" --peer 1 | diff -u "$R/pte-probe-peer.txt" - >/dev/null ||
+	fail "$R/pte-probe-peer.txt differs from the replay"
+"$T" --replay "$PEER" --peer 1 --json | diff -u "$R/pte-probe-peer.json" - >/dev/null ||
+	fail "$R/pte-probe-peer.json differs from the replay"
+"$T" --replay "$BACK" --gpu 1 --peer 0 | diff -u "$R/pte-probe-peer-back.txt" - >/dev/null ||
+	fail "$R/pte-probe-peer-back.txt differs from the replay"
+# the device run's own report (the model without the fabric base then): only the peer
+# entries' ADDRESS differed, and the replay differs from it in exactly those places
+[ "$(grep -c "^      ADDRESS  *driver 0x823" "$R/device-run-peer.txt")" -eq 6 ] &&
+	[ "$(grep -c "DIFFERS (model" "$R/device-run-peer.txt")" -eq 6 ] &&
+	[ "$(grep -cE "^      [A-Z_]+  +driver" "$R/device-run-peer.txt")" -eq 6 ] ||
+	fail "$R/device-run-peer.txt: not 6 ADDRESS differences and nothing else"
 # the README section's console example: each "$ pte-probe ..." line, run from the source
 # tree, prints the lines that follow it; and README.md holds the section verbatim
 python3 - "$D/readme/pte-probe.md" "$P2PS_SOURCE_DIR/README.md" "$T" "$P2PS_SOURCE_DIR" <<'PY' ||
 import subprocess, sys
 doc = open(sys.argv[1]).read()
 assert doc.strip() in open(sys.argv[2]).read(), "README.md lacks docs/readme/pte-probe.md"
-block = doc.split("```console\n", 1)[1].split("```", 1)[0]
+block = "".join(b.split("```", 1)[0] for b in doc.split("```console\n")[1:])
 runs, cmd = [], None
 for line in block.splitlines():
     if line.startswith("$ "):
         runs.append([line[2:], []])
     else:
         runs[-1][1].append(line)
-assert len(runs) == 2, runs
+assert len(runs) == 3, runs
 for cmd, want in runs:
     got = subprocess.run(cmd.replace("pte-probe", sys.argv[3], 1), shell=True, cwd=sys.argv[4],
                          capture_output=True, text=True).stdout.splitlines()
