@@ -1,6 +1,7 @@
 /* bar-inspect: every NVIDIA GPU's BARs, link, bridge path with ACS, IOMMU state, the
  * topology matrix and a BAR1-P2P readiness verdict per GPU pair — from this host, a
- * captured snapshot (--root), an lspci dump (--lspci-dump) or through VFIO (--vfio).
+ * captured snapshot (--root), an lspci dump (--lspci-dump), a bug report's paste
+ * (--paste) or through VFIO (--vfio).
  * Read-only: it never writes config space; the fixes it prints are for the user to apply.
  *
  * One pipeline: load the host model (p2ps_host_load, which also carries out the VFIO
@@ -33,7 +34,7 @@ enum output_format { OUT_TEXT = 0, OUT_JSON, OUT_DOT };
 /* Everything the command line decides. */
 struct cli {
 	struct p2ps_host_source src;
-	bool have_source; /* --root or --lspci-dump given */
+	bool have_source; /* --root, --lspci-dump or --paste given */
 	enum output_format format;
 	bool format_set;
 	bool all;
@@ -65,12 +66,15 @@ struct cli_option {
 static int set_source(struct cli *c, enum p2ps_host_backend_kind kind, const char *arg)
 {
 	if (c->have_source) {
-		snprintf(c->err, sizeof(c->err), "--root and --lspci-dump are mutually exclusive");
+		snprintf(c->err, sizeof(c->err),
+		         "--root, --lspci-dump and --paste are mutually exclusive");
 		return -1;
 	}
 	if (!arg[0]) {
 		snprintf(c->err, sizeof(c->err), "%s needs a non-empty path",
-		         kind == P2PS_HOST_SNAPSHOT ? "--root" : "--lspci-dump");
+		         kind == P2PS_HOST_SNAPSHOT ? "--root"
+		         : kind == P2PS_HOST_PASTE  ? "--paste"
+		                                    : "--lspci-dump");
 		return -1;
 	}
 	c->have_source = true;
@@ -87,6 +91,11 @@ static int opt_root(struct cli *c, const char *arg)
 static int opt_lspci_dump(struct cli *c, const char *arg)
 {
 	return set_source(c, P2PS_HOST_LSPCI_DUMP, arg);
+}
+
+static int opt_paste(struct cli *c, const char *arg)
+{
+	return set_source(c, P2PS_HOST_PASTE, arg);
 }
 
 /* -s uses libpci's own slot syntax, [[[[<domain>]:]<bus>]:][<slot>][.[<func>]], as lspci. */
@@ -196,6 +205,9 @@ static const struct cli_option options[] = {
          opt_root, 0, 0},
         {"lspci-dump", 'F', "FILE", "read `lspci -x`/`-xxx`/`-xxxx` output (no sysfs facts)",
          opt_lspci_dump, 0, 0},
+        {"paste", 0, "FILE|-",
+         "read what a bug report pasted (lspci, nvidia-smi, dmesg, CUDA samples; - for stdin)",
+         opt_paste, 0, 0},
         {"slot", 's', "[[[[DOMAIN]:]BUS]:][DEV][.[FN]]", "show only matching devices (as lspci -s)",
          opt_slot, 0, 0},
         {"all", 'a', NULL, "show every PCI device, not only the NVIDIA GPUs", NULL,
@@ -239,8 +251,8 @@ static const struct cli_option options[] = {
 
 static void usage(FILE *f)
 {
-	fprintf(f, "Usage: bar-inspect [--root DIR | --lspci-dump FILE] [-s SLOT] [--all] "
-	           "[--json | --dot]\n"
+	fprintf(f, "Usage: bar-inspect [--root DIR | --lspci-dump FILE | --paste FILE] [-s SLOT] "
+	           "[--all] [--json | --dot]\n"
 	           "       bar-inspect --fleet [--json | --csv] [--expect FILE] INPUT...\n\n"
 	           "Reports each NVIDIA GPU's BARs, BAR1 against VRAM, Resizable BAR, PCIe link, "
 	           "bridge path\nwith ACS, IOMMU mode, the nvidia-smi-style topology matrix and, "

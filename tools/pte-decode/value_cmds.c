@@ -410,9 +410,9 @@ static const char p2p_help[] =
         "  --page-size SIZE    4K (default), 64K, 128K (bigPageShift 17), 2M,\n"
         "                      512M (GA10x, AD10x, v3), 256G (GB10x, GB20x)\n"
         "  --kind KIND         default GENERIC_MEMORY (PITCH on Pascal/Volta)\n"
-        "  --vol / --cached    GPU-uncached (v3: PCF UNCACHED) or not. Default: bar1 forms\n"
-        "                      but tinygrad are uncached, as the driver maps memory that is\n"
-        "                      not P2P-cacheable; stock, nvlink and tinygrad are cached\n"
+        "  --vol / --cached    GPU-uncached (v3: PCF UNCACHED) or not. Default: uncached,\n"
+        "                      as the driver maps peer memory that is not P2P-cacheable\n"
+        "                      (580 driver, H200 NVLink peers); tinygrad form: cached\n"
         "  --read-only --privilege --atomic-disable   access flags\n"
         "  --ace               v3: access counting enabled (the driver's default is ACD)\n"
         "  --nvswitch          nvlink on TU10x..AD10x: the NVSwitch peer address layout\n"
@@ -484,10 +484,11 @@ static int p2p_request(struct value_opts *o)
 		return fail_msg("p2p", "give --vol or --cached, not both", NULL);
 	if (!bar1 && o->rq.bar1_form != GMMU_BAR1_PATCH)
 		return fail_msg("p2p", "--bar1-form applies to --mode bar1", NULL);
-	/* The patch and the stock BAR1-P2P take VOL from the peer memory's P2P cacheability,
-	 * which is "not cacheable" unless the allocation asked otherwise; tinygrad's userspace
-	 * driver maps peer buffers cached. */
-	bool uncached = bar1 && o->rq.bar1_form != GMMU_BAR1_TINYGRAD;
+	/* Every driver path takes VOL from the peer memory's P2P cacheability, which is "not
+	 * cacheable" unless the allocation asked otherwise (the 580 driver's NVLink peer entries
+	 * on two H200s are PCF UNCACHED, tests/fixtures/pte-probe/h200-*-peer*.json); tinygrad's
+	 * userspace driver maps peer buffers cached. */
+	bool uncached = !(bar1 && o->rq.bar1_form == GMMU_BAR1_TINYGRAD);
 	o->rq.vol = o->cache ? o->cache > 0 : uncached;
 	o->rq.bar1_peer_index = bar1 && o->have_peer;
 	o->rq.write_mode = o->mode;

@@ -168,6 +168,11 @@ int p2ps_render_json(const struct p2ps_analysis *a, const struct p2ps_render_opt
 	put(root, "pairs", pairs);
 	if (a->host->vfio)
 		put(root, "vfio", p2ps_json_vfio(a->host->vfio));
+	int rc = p2ps_render_paste_section_json(a, root, err);
+	if (rc < 0) {
+		json_object_put(root);
+		return rc;
+	}
 	*out = root;
 	return 0;
 }

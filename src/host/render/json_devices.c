@@ -59,9 +59,11 @@ static struct json_object *link_json(const struct p2ps_dev *d)
 	const struct p2ps_pcie *e = &d->pcie;
 	struct json_object *o = json_object_new_object();
 	put(o, "cap_speed_gts", gts_or_null(e->cap.speed));
+	/* A link status of width 0 is a fact, a link that is down (lspci's "Width x0"); a
+	 * capability of width 0 says nothing (emulated ports): unknown. */
 	put(o, "cap_width", int_or_null(e->cap.width != 0, e->cap.width));
 	put(o, "speed_gts", gts_or_null(e->sta.speed));
-	put(o, "width", int_or_null(e->sta.width != 0, e->sta.width));
+	put(o, "width", int_or_null(e->sta_source != P2PS_LINK_NONE, e->sta.width));
 	double cg = p2ps_link_gbps(&e->cap), sg = p2ps_link_gbps(&e->sta);
 	put(o, "cap_gbps", p2ps_json_gbps(cg));
 	put(o, "gbps", p2ps_json_gbps(sg));
