@@ -28,6 +28,7 @@
 
 #include "p2pscope/error.h"
 #include "p2pscope/pci_addr.h"
+#include "p2pscope/timings.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -331,6 +332,10 @@ struct p2ps_host {
 	/* What the VFIO options found (include/p2pscope/vfio/facts.h): the devices opened
 	 * through VFIO, register reads, the peer-mapping attempt. NULL when none was asked. */
 	struct p2ps_vfio_facts *vfio;
+
+	/* Where the load's time went, per phase (timings.h); NULL when not asked. Owned by
+	 * the caller, who set it through struct p2ps_host_source. */
+	struct p2ps_timings *timings;
 };
 
 /* Releases everything the model owns and zeroes it. NULL is fine. */

@@ -53,6 +53,8 @@ struct p2ps_host_source {
 	const char *const *envp;
 	/* VFIO devices, register reads, peer mapping (LIVE and VFIO only); NULL: none. */
 	const struct p2ps_vfio_request *vfio;
+	/* Phase timings to fill (timings.h); NULL: none recorded. */
+	struct p2ps_timings *timings;
 };
 
 #define P2PS_HOST_F_NO_NVML  0x1u /* never dlopen libnvidia-ml (tests, reproducibility) */

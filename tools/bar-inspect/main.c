@@ -41,6 +41,7 @@ struct cli {
 	size_t n_peers;
 	bool help;
 	bool version;
+	bool timings;             /* --timings: phases to stderr */
 	struct bi_vfio_opts vfio; /* --vfio, --vfio-flow, --read-reg, --map-peer (vfio_opts.c) */
 	char err[256];            /* set by a handler that rejects its argument */
 };
@@ -214,6 +215,8 @@ static const struct cli_option options[] = {
          "VFIO_IOMMU_MAP_DMA B's BAR into A's container and report "
          "the IOVA or refusal; opens A and B via VFIO (CAN RESET THEM)",
          opt_map_peer, 0, 0},
+        {"timings", 0, NULL, "print where the time went, phase by phase, to stderr", NULL,
+         offsetof(struct cli, timings), 0},
         {"help", 'h', NULL, "this help", NULL, offsetof(struct cli, help), 0},
         {"version", 'V', NULL, "print the version", NULL, offsetof(struct cli, version), 0},
 };
@@ -312,7 +315,7 @@ static int render(const struct cli *c, const struct p2ps_analysis *an, struct p2
 }
 
 /* Load, analyse, render, write; then the exit status the VFIO facts call for. */
-static int run(struct cli *c)
+static int run(struct cli *c, struct p2ps_timings *tm, uint64_t lap)
 {
 	struct p2ps_vfio_request req;
 	if (bi_vfio_request(&c->vfio, &c->src, c->format == OUT_DOT,
@@ -320,18 +323,27 @@ static int run(struct cli *c)
 		return bi_die(c->err);
 	struct p2ps_error err = {0};
 	struct p2ps_host host;
+	c->src.timings = tm;
+	p2ps_timings_lap(tm, "options", &lap);
 	if (p2ps_host_load(&host, &c->src, &err) < 0)
 		return bi_die(err.msg);
+	lap = p2ps_clock_ns();
 	struct p2ps_analysis_opts ao = {.peers = c->peers, .n_peers = c->n_peers};
 	struct p2ps_analysis an;
 	struct p2ps_strbuf out = {0};
 	int status;
-	if (p2ps_analysis_run_opts(&host, &ao, &an, &err) < 0)
+	if (p2ps_analysis_run_opts(&host, &ao, &an, &err) < 0) {
 		status = bi_die(err.msg);
-	else if (render(c, &an, &out, &err) < 0)
-		status = bi_die(err.msg);
-	else
-		status = bi_write_report(&out);
+	} else {
+		p2ps_timings_lap(tm, "analysis", &lap);
+		if (render(c, &an, &out, &err) < 0) {
+			status = bi_die(err.msg);
+		} else {
+			p2ps_timings_lap(tm, "rendering", &lap);
+			status = bi_write_report(&out);
+			p2ps_timings_lap(tm, "writing the report", &lap);
+		}
+	}
 	if (status == 0)
 		status = bi_vfio_status(&host);
 	p2ps_strbuf_free(&out);
@@ -342,6 +354,7 @@ static int run(struct cli *c)
 
 int main(int argc, char **argv)
 {
+	uint64_t start = p2ps_clock_ns();
 	struct cli c = {.src.kind = P2PS_HOST_LIVE};
 	if (parse_args(argc, argv, &c) < 0)
 		return bi_die(c.err);
@@ -353,5 +366,9 @@ int main(int argc, char **argv)
 		printf("bar-inspect %s\n", P2PS_VERSION);
 		return 0;
 	}
-	return run(&c);
+	struct p2ps_timings tm = {0};
+	int status = run(&c, c.timings ? &tm : NULL, start);
+	if (c.timings)
+		bi_print_timings(&tm);
+	return status;
 }

@@ -40,11 +40,14 @@ static void add_peer(struct p2ps_gpu_facts *g, const struct p2ps_bdf *bdf, int l
 
 /* Memory, BAR1 and direct NVLinks of one GPU; links that end at an NVSwitch are only
  * counted here (their peers are found per pair afterwards). */
-static void fill_device(struct p2ps_host *host, const struct p2ps_nvml *a, struct nvml_gpu *gpu)
+static void fill_device(struct p2ps_host *host, const struct p2ps_nvml *a, struct nvml_gpu *gpu,
+                        uint64_t *lap)
 {
 	struct p2ps_nvml_pci_info pci;
 	memset(&pci, 0, sizeof(pci));
-	if (a->pci_info(gpu->h, &pci) != P2PS_NVML_SUCCESS)
+	p2ps_nvml_ret prc = a->pci_info(gpu->h, &pci);
+	p2ps_timings_lap(host->timings, "NVML: PCI info", lap);
+	if (prc != P2PS_NVML_SUCCESS)
 		return;
 	struct p2ps_bdf bdf = {pci.domain, (uint8_t)pci.bus, (uint8_t)pci.device, 0};
 	struct p2ps_dev *d = p2ps_host_find(host, &bdf);
@@ -63,6 +66,7 @@ static void fill_device(struct p2ps_host *host, const struct p2ps_nvml *a, struc
 		g->bar1_total_bytes = bar1.bar1_total;
 		g->bar1_known = true;
 	}
+	p2ps_timings_lap(host->timings, "NVML: memory and BAR1", lap);
 	if (!a->link_state || !a->link_remote)
 		return;
 	g->nvlink_known = true;
@@ -85,6 +89,7 @@ static void fill_device(struct p2ps_host *host, const struct p2ps_nvml *a, struc
 		else
 			add_peer(g, &rb, 1);
 	}
+	p2ps_timings_lap(host->timings, "NVML: NVLink per link", lap);
 }
 
 /* GPUs on a common NVSwitch fabric: a pair is NVLink-connected when NVML's NVLink P2P
@@ -113,13 +118,14 @@ static void fill_fabric_peers(const struct p2ps_nvml *a, struct nvml_gpu *gpus, 
 }
 
 /* Why NVML gives nothing, in the words the report uses. */
-static bool nvml_open(struct p2ps_nvml *a, struct p2ps_host_nvidia *nv)
+static bool nvml_open(struct p2ps_nvml *a, struct p2ps_host_nvidia *nv,
+                      struct p2ps_timings *timings)
 {
 	char detail[96]; /* a symbol name or dlerror(), fits nvml_status after the prefix */
 	p2ps_nvml_ret rc = 0;
 	unsigned need = P2PS_NVML_NEED(P2PS_NVML_ERROR_STRING) | P2PS_NVML_NEED(P2PS_NVML_COUNT) |
 	                P2PS_NVML_NEED(P2PS_NVML_BY_INDEX) | P2PS_NVML_NEED(P2PS_NVML_PCI_INFO);
-	switch (p2ps_nvml_open(a, need, detail, sizeof(detail), &rc)) {
+	switch (p2ps_nvml_open_timed(a, need, detail, sizeof(detail), &rc, timings)) {
 	case P2PS_NVML_OK: return true;
 	case P2PS_NVML_NOT_FOUND:
 		p2ps_strlcpy(nv->nvml_status, "libnvidia-ml.so.1 not found (no NVIDIA driver)",
@@ -142,21 +148,28 @@ void p2ps_nvml_fill(struct p2ps_host *host)
 {
 	struct p2ps_host_nvidia *nv = &host->nvidia;
 	struct p2ps_nvml a;
-	if (!nvml_open(&a, nv))
+	if (!nvml_open(&a, nv, host->timings))
 		return;
+	uint64_t lap = p2ps_clock_ns();
 	nv->nvml_loaded = true;
 	if (a.driver_version)
 		a.driver_version(nv->nvml_driver_version, sizeof(nv->nvml_driver_version));
+	p2ps_timings_lap(host->timings, "NVML: driver version", &lap);
 	unsigned n = 0;
 	struct nvml_gpu gpus[NVML_MAX_GPUS];
 	memset(gpus, 0, sizeof(gpus));
 	if (a.count(&n) == P2PS_NVML_SUCCESS) {
 		if (n > NVML_MAX_GPUS)
 			n = NVML_MAX_GPUS;
-		for (unsigned i = 0; i < n; i++)
-			if (a.by_index(i, &gpus[i].h) == P2PS_NVML_SUCCESS)
-				fill_device(host, &a, &gpus[i]);
+		for (unsigned i = 0; i < n; i++) {
+			p2ps_nvml_ret rc = a.by_index(i, &gpus[i].h);
+			p2ps_timings_lap(host->timings, "NVML: count and handles", &lap);
+			if (rc == P2PS_NVML_SUCCESS)
+				fill_device(host, &a, &gpus[i], &lap);
+		}
 		fill_fabric_peers(&a, gpus, n);
+		p2ps_timings_lap(host->timings, "NVML: P2P status per pair", &lap);
 	}
 	p2ps_nvml_close(&a);
+	p2ps_timings_lap(host->timings, "NVML: shutdown and dlclose", &lap);
 }

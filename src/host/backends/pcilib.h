@@ -10,6 +10,7 @@ struct p2ps_pcilib_opts {
 	const char *value; /* its value */
 	bool names;        /* look names up in pci.ids */
 	bool kernel_view;  /* sysfs: take BAR sizes and the NUMA node from the kernel */
+	bool config_files; /* sysfs: each device's config length is its config file's size */
 	int error_code;    /* code for libpci errors: P2PS_EIO live, P2PS_EINVAL for files */
 };
 

@@ -197,19 +197,23 @@ static int load_tree(struct p2ps_host *host, const struct p2ps_host_source *src,
 	        .value = sysfs_path,
 	        .names = !(src->flags & P2PS_HOST_F_NO_NAMES),
 	        .kernel_view = true,
+	        .config_files = true,
 	        /* A snapshot's bad file is bad input; on a live host it is a failed read. */
 	        .error_code = live ? P2PS_EIO : P2PS_EINVAL,
 	};
 	int rc = p2ps_pcilib_scan(host, &o, err);
 	if (rc < 0)
 		return p2ps_error_prefix(err, "%s", live ? "/sys" : root);
+	uint64_t lap = p2ps_clock_ns();
 	for (size_t i = 0; i < host->n_devs; i++) {
 		struct p2ps_dev *d = &host->devs[i];
 		read_extras(d, root);
 		if (d->config_limited)
 			host->config_limited_any = true;
 	}
+	p2ps_timings_lap(host->timings, "sysfs: position, links, resize, driver, group", &lap);
 	p2ps_hostfacts_read(host, root, live);
+	p2ps_timings_lap(host->timings, "host facts: IOMMU, cmdline, NVIDIA, VM", &lap);
 	if (live) {
 		host->is_root = geteuid() == 0;
 		/* The name only labels the report; a failure leaves it empty. */
@@ -229,6 +233,7 @@ static int load_tree(struct p2ps_host *host, const struct p2ps_host_source *src,
 			p2ps_hostfacts_nccl_env_file(host, root);
 		p2ps_nvsmi_fill(host, root);
 	}
+	p2ps_timings_lap(host->timings, "NCCL env, NVIDIA facts (NVML or nvidia-smi files)", &lap);
 	p2ps_gpu_facts_finish(host);
 	return 0;
 }

@@ -32,6 +32,14 @@ _Static_assert(sizeof(syms) / sizeof(syms[0]) == P2PS_NVML_NSYMS, "one name per 
 enum p2ps_nvml_status p2ps_nvml_open(struct p2ps_nvml *n, unsigned need, char *detail,
                                      size_t detail_size, p2ps_nvml_ret *init_rc)
 {
+	return p2ps_nvml_open_timed(n, need, detail, detail_size, init_rc, NULL);
+}
+
+enum p2ps_nvml_status p2ps_nvml_open_timed(struct p2ps_nvml *n, unsigned need, char *detail,
+                                           size_t detail_size, p2ps_nvml_ret *init_rc,
+                                           struct p2ps_timings *timings)
+{
+	uint64_t lap = p2ps_clock_ns();
 	memset(n, 0, sizeof(*n));
 	need |= P2PS_NVML_NEED(P2PS_NVML_INIT) | P2PS_NVML_NEED(P2PS_NVML_SHUTDOWN);
 	n->lib = dlopen("libnvidia-ml.so.1", RTLD_NOW | RTLD_LOCAL);
@@ -51,7 +59,9 @@ enum p2ps_nvml_status p2ps_nvml_open(struct p2ps_nvml *n, unsigned need, char *d
 			return P2PS_NVML_LACKS;
 		}
 	}
+	p2ps_timings_lap(timings, "NVML: dlopen and symbols", &lap);
 	p2ps_nvml_ret rc = n->init();
+	p2ps_timings_lap(timings, "NVML: nvmlInit_v2", &lap);
 	if (rc != P2PS_NVML_SUCCESS) {
 		if (init_rc)
 			*init_rc = rc;

@@ -12,6 +12,8 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "p2pscope/timings.h"
+
 #define P2PS_NVML_SUCCESS 0 /* nvmlReturn_t NVML_SUCCESS */
 
 typedef int p2ps_nvml_ret;
@@ -110,6 +112,11 @@ enum p2ps_nvml_status {
  * library stays open (error_string may word *init_rc) until p2ps_nvml_close. */
 enum p2ps_nvml_status p2ps_nvml_open(struct p2ps_nvml *n, unsigned need, char *detail,
                                      size_t detail_size, p2ps_nvml_ret *init_rc);
+
+/* The same, recording the dlopen and nvmlInit_v2 phases in timings (may be NULL). */
+enum p2ps_nvml_status p2ps_nvml_open_timed(struct p2ps_nvml *n, unsigned need, char *detail,
+                                           size_t detail_size, p2ps_nvml_ret *init_rc,
+                                           struct p2ps_timings *timings);
 
 /* nvmlShutdown (when initialised) and dlclose; nothing when nothing is open. */
 void p2ps_nvml_close(struct p2ps_nvml *n);
