@@ -8,15 +8,18 @@
  *   nvml-init init      dlopen, nvmlInit_v2, nvmlShutdown, dlclose (the default)
  *   nvml-init calls     init, then every query bar-inspect makes, each timed in
  *                       process (microseconds to stderr), then shutdown
+ *   nvml-init calls-noattach   the same after nvmlInitWithFlags(NVML_INIT_FLAG_NO_ATTACH)
  *
  * The prototypes are those of NVIDIA's public nvml.h for these calls; structures are
  * passed as opaque buffers larger than theirs, since only the cost is measured. */
 #include <dlfcn.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
 #include <time.h>
 
 typedef int (*fn_void)(void);
+typedef int (*fn_flags)(unsigned);
 typedef int (*fn_count)(unsigned *);
 typedef int (*fn_index)(unsigned, void **);
 typedef int (*fn_dev_buf)(void *, void *);
@@ -124,22 +127,29 @@ int main(int argc, char **argv)
 	if (!strcmp(mode, "dlopen"))
 		return 0;
 	double t1 = now_us();
+	bool noattach = !strcmp(mode, "calls-noattach");
 	fn_void init = (fn_void)sym(lib, "nvmlInit_v2");
+	fn_flags init_flags = (fn_flags)sym(lib, "nvmlInitWithFlags");
 	fn_void shutdown = (fn_void)sym(lib, "nvmlShutdown");
-	if (!init || !shutdown || init() != 0) {
-		fprintf(stderr, "nvml-init: nvmlInit_v2 failed\n");
+	/* NVML_INIT_FLAG_NO_ATTACH = 2 */
+	if (!init || !shutdown || (noattach && !init_flags) ||
+	    (noattach ? init_flags(2) : init()) != 0) {
+		fprintf(stderr, "nvml-init: nvml init failed\n");
 		return 1;
 	}
 	double t2 = now_us();
-	if (!strcmp(mode, "calls")) {
-		fprintf(stderr, "nvml-init: dlopen %.1f us, nvmlInit_v2 %.1f us\n", t1 - t0,
+	bool calls = !strncmp(mode, "calls", 5);
+	if (calls) {
+		fprintf(stderr, "nvml-init (%s): dlopen %.1f us, init %.1f us\n", mode, t1 - t0,
 		        t2 - t1);
 		time_calls(lib);
 	}
 	double t3 = now_us();
 	shutdown();
+	double t4 = now_us();
 	dlclose(lib);
-	if (!strcmp(mode, "calls"))
-		fprintf(stderr, "  nvmlShutdown and dlclose          %9.1f us\n", now_us() - t3);
+	if (calls)
+		fprintf(stderr, "  nvmlShutdown %.1f us, dlclose %.1f us\n", t4 - t3,
+		        now_us() - t4);
 	return 0;
 }

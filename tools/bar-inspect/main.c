@@ -41,7 +41,8 @@ struct cli {
 	size_t n_peers;
 	bool help;
 	bool version;
-	bool timings;             /* --timings: phases to stderr */
+	bool timings;  /* --timings: phases to stderr */
+	bool no_cache; /* --no-cache: ask NVML, do not read or write the per-boot cache */
 	struct bi_vfio_opts vfio; /* --vfio, --vfio-flow, --read-reg, --map-peer (vfio_opts.c) */
 	char err[256];            /* set by a handler that rejects its argument */
 };
@@ -159,6 +160,13 @@ static int opt_dot(struct cli *c, const char *arg)
 	return set_format(c, OUT_DOT);
 }
 
+/* -i FILE: names from this pci.ids, as lspci -i. */
+static int opt_ids_file(struct cli *c, const char *arg)
+{
+	c->src.ids_file = arg;
+	return 0;
+}
+
 /* VFIO options: vfio_opts.c. */
 static int opt_vfio(struct cli *c, const char *arg)
 {
@@ -200,6 +208,12 @@ static const struct cli_option options[] = {
          NULL, 0, P2PS_HOST_F_NO_NVML},
         {"numeric", 'n', NULL, "numeric ids only (skip pci.ids names)", NULL, 0,
          P2PS_HOST_F_NO_NAMES},
+        {"ids-file", 'i', "FILE", "device names from this pci.ids (as lspci -i)", opt_ids_file, 0,
+         0},
+        {"no-cache", 0, NULL,
+         "ask NVML even where its facts are cached for this boot (one-GPU hosts; "
+         "~/.cache/p2pscope)",
+         NULL, offsetof(struct cli, no_cache), 0},
         {"vfio", 0, "BDF[,BDF]|all",
          "also read these vfio-pci devices through VFIO (regions, "
          "full config); OPENING A VFIO DEVICE CAN RESET IT",
@@ -366,6 +380,8 @@ int main(int argc, char **argv)
 		printf("bar-inspect %s\n", P2PS_VERSION);
 		return 0;
 	}
+	if (!c.no_cache)
+		c.src.flags |= P2PS_HOST_F_NVML_CACHE;
 	struct p2ps_timings tm = {0};
 	int status = run(&c, c.timings ? &tm : NULL, start);
 	if (c.timings)

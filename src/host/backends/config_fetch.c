@@ -76,14 +76,17 @@ void p2ps_cfg_fetch_header(struct p2ps_cfg_fetch *f, unsigned skip)
 	f->done[0] = f->done[1] = 1;
 	find_len(f);
 	/* Then up to the last BAR, with the header type; what a type 0 header keeps
-	 * past it (subsystem, ROM, capability pointer) or any other type's rest. */
+	 * past it (subsystem ids, ROM, capability pointer; not the CardBus CIS pointer,
+	 * interrupt and latency registers) or any other type's rest. */
 	if (!(skip & (1u << 2)))
 		p2ps_cfg_fetch(f, 8, 4);
 	p2ps_cfg_fetch(f, 12, 28);
-	bool type0 = (f->buf[PCI_HEADER_TYPE] & 0x7f) == PCI_HEADER_TYPE_NORMAL;
-	for (unsigned w = 10; w < HEADER_DWORDS; w++)
-		if (!type0 || (w >= 11 && w <= 13 && !(skip & (1u << w))))
-			p2ps_cfg_fetch(f, 4 * w, 4);
+	if ((f->buf[PCI_HEADER_TYPE] & 0x7f) != PCI_HEADER_TYPE_NORMAL)
+		p2ps_cfg_fetch(f, 40, 24);
+	else if (skip & (1u << 11))
+		p2ps_cfg_fetch(f, PCI_ROM_ADDRESS, 8);
+	else
+		p2ps_cfg_fetch(f, PCI_SUBSYSTEM_VENDOR_ID, 12);
 }
 
 /* The registers of a capability the model decodes, at a header the walk passed. */

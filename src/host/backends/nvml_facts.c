@@ -117,15 +117,15 @@ static void fill_fabric_peers(const struct p2ps_nvml *a, struct nvml_gpu *gpus, 
 	}
 }
 
-/* Why NVML gives nothing, in the words the report uses. */
-static bool nvml_open(struct p2ps_nvml *a, struct p2ps_host_nvidia *nv,
+/* Why NVML gives nothing, in the words the report uses: no library, or one without a
+ * symbol every query needs. */
+static bool nvml_load(struct p2ps_nvml *a, struct p2ps_host_nvidia *nv,
                       struct p2ps_timings *timings)
 {
 	char detail[96]; /* a symbol name or dlerror(), fits nvml_status after the prefix */
-	p2ps_nvml_ret rc = 0;
 	unsigned need = P2PS_NVML_NEED(P2PS_NVML_ERROR_STRING) | P2PS_NVML_NEED(P2PS_NVML_COUNT) |
 	                P2PS_NVML_NEED(P2PS_NVML_BY_INDEX) | P2PS_NVML_NEED(P2PS_NVML_PCI_INFO);
-	switch (p2ps_nvml_open_timed(a, need, detail, sizeof(detail), &rc, timings)) {
+	switch (p2ps_nvml_load(a, need, detail, sizeof(detail), timings)) {
 	case P2PS_NVML_OK: return true;
 	case P2PS_NVML_NOT_FOUND:
 		p2ps_strlcpy(nv->nvml_status, "libnvidia-ml.so.1 not found (no NVIDIA driver)",
@@ -135,41 +135,85 @@ static bool nvml_open(struct p2ps_nvml *a, struct p2ps_host_nvidia *nv,
 		snprintf(nv->nvml_status, sizeof(nv->nvml_status), "libnvidia-ml.so.1 lacks %s",
 		         detail);
 		return false;
-	case P2PS_NVML_INIT_FAILED:
-		snprintf(nv->nvml_status, sizeof(nv->nvml_status), "nvmlInit failed: %s",
-		         a->error_string(rc));
-		p2ps_nvml_close(a);
-		return false;
+	case P2PS_NVML_INIT_FAILED: break;
 	}
 	return false;
 }
 
-void p2ps_nvml_fill(struct p2ps_host *host)
+/* ...or nvmlInit_v2 failing. */
+static bool nvml_start(struct p2ps_nvml *a, struct p2ps_host_nvidia *nv,
+                       struct p2ps_timings *timings)
+{
+	p2ps_nvml_ret rc = 0;
+	if (p2ps_nvml_init(a, &rc, timings) == P2PS_NVML_OK)
+		return true;
+	snprintf(nv->nvml_status, sizeof(nv->nvml_status), "nvmlInit failed: %s",
+	         a->error_string(rc));
+	p2ps_nvml_close(a);
+	return false;
+}
+
+/* Every fact from an initialised library, which is closed afterwards. */
+static void nvml_query(struct p2ps_host *host, struct p2ps_nvml *a)
 {
 	struct p2ps_host_nvidia *nv = &host->nvidia;
-	struct p2ps_nvml a;
-	if (!nvml_open(&a, nv, host->timings))
-		return;
 	uint64_t lap = p2ps_clock_ns();
 	nv->nvml_loaded = true;
-	if (a.driver_version)
-		a.driver_version(nv->nvml_driver_version, sizeof(nv->nvml_driver_version));
+	if (a->driver_version)
+		a->driver_version(nv->nvml_driver_version, sizeof(nv->nvml_driver_version));
 	p2ps_timings_lap(host->timings, "NVML: driver version", &lap);
 	unsigned n = 0;
 	struct nvml_gpu gpus[NVML_MAX_GPUS];
 	memset(gpus, 0, sizeof(gpus));
-	if (a.count(&n) == P2PS_NVML_SUCCESS) {
+	if (a->count(&n) == P2PS_NVML_SUCCESS) {
 		if (n > NVML_MAX_GPUS)
 			n = NVML_MAX_GPUS;
 		for (unsigned i = 0; i < n; i++) {
-			p2ps_nvml_ret rc = a.by_index(i, &gpus[i].h);
+			p2ps_nvml_ret rc = a->by_index(i, &gpus[i].h);
 			p2ps_timings_lap(host->timings, "NVML: count and handles", &lap);
 			if (rc == P2PS_NVML_SUCCESS)
-				fill_device(host, &a, &gpus[i], &lap);
+				fill_device(host, a, &gpus[i], &lap);
 		}
-		fill_fabric_peers(&a, gpus, n);
+		fill_fabric_peers(a, gpus, n);
 		p2ps_timings_lap(host->timings, "NVML: P2P status per pair", &lap);
 	}
-	p2ps_nvml_close(&a);
+	p2ps_nvml_close(a);
 	p2ps_timings_lap(host->timings, "NVML: shutdown and dlclose", &lap);
+}
+
+void p2ps_nvml_fill(struct p2ps_host *host)
+{
+	struct p2ps_nvml a;
+	if (nvml_load(&a, &host->nvidia, host->timings) &&
+	    nvml_start(&a, &host->nvidia, host->timings))
+		nvml_query(host, &a);
+}
+
+void p2ps_nvml_fill_cached(struct p2ps_host *host)
+{
+	size_t gpus = 0;
+	for (size_t i = 0; i < host->n_devs; i++)
+		gpus += p2ps_dev_is_nvidia_gpu(&host->devs[i]);
+	/* NVLink between GPUs can change while the host runs: asked every time. */
+	if (gpus >= 2) {
+		p2ps_nvml_fill(host);
+		return;
+	}
+	struct p2ps_nvml a;
+	if (!nvml_load(&a, &host->nvidia, host->timings))
+		return;
+	uint64_t lap = p2ps_clock_ns();
+	char key[P2PS_NVML_CACHE_KEY_MAX];
+	bool keyed = p2ps_nvml_cache_key(host, &a, key, sizeof(key)) == 0;
+	if (keyed && p2ps_nvml_cache_read(host, key)) {
+		p2ps_nvml_close(&a);
+		p2ps_timings_lap(host->timings, "NVML: facts from the per-boot cache", &lap);
+		return;
+	}
+	p2ps_timings_lap(host->timings, "NVML: per-boot cache (missed)", &lap);
+	if (!nvml_start(&a, &host->nvidia, host->timings))
+		return;
+	nvml_query(host, &a);
+	if (keyed && host->nvidia.nvml_loaded)
+		p2ps_nvml_cache_write(host, key);
 }

@@ -319,6 +319,8 @@ int p2ps_pcilib_scan(struct p2ps_host *host, const struct p2ps_pcilib_opts *o,
 	s.acc->debug = pcilib_debug;
 	/* Local pci.ids only: no DNS lookups, no ~/.pciids-cache, no hwdb. */
 	s.acc->id_lookup_mode = NAME_FLAGS;
+	if (o->ids)
+		pci_set_name_list_path(s.acc, (char *)o->ids, 0);
 	struct scan *volatile saved = current_scan;
 	current_scan = &s;
 	int rc;

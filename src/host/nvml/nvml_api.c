@@ -2,9 +2,11 @@
 #include "nvml_api.h"
 
 #include <dlfcn.h>
+#include <link.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/stat.h>
 
 /* Symbol names, in the order enum p2ps_nvml_sym numbers them. */
 static const struct {
@@ -39,6 +41,13 @@ enum p2ps_nvml_status p2ps_nvml_open_timed(struct p2ps_nvml *n, unsigned need, c
                                            size_t detail_size, p2ps_nvml_ret *init_rc,
                                            struct p2ps_timings *timings)
 {
+	enum p2ps_nvml_status st = p2ps_nvml_load(n, need, detail, detail_size, timings);
+	return st == P2PS_NVML_OK ? p2ps_nvml_init(n, init_rc, timings) : st;
+}
+
+enum p2ps_nvml_status p2ps_nvml_load(struct p2ps_nvml *n, unsigned need, char *detail,
+                                     size_t detail_size, struct p2ps_timings *timings)
+{
 	uint64_t lap = p2ps_clock_ns();
 	memset(n, 0, sizeof(*n));
 	need |= P2PS_NVML_NEED(P2PS_NVML_INIT) | P2PS_NVML_NEED(P2PS_NVML_SHUTDOWN);
@@ -60,6 +69,13 @@ enum p2ps_nvml_status p2ps_nvml_open_timed(struct p2ps_nvml *n, unsigned need, c
 		}
 	}
 	p2ps_timings_lap(timings, "NVML: dlopen and symbols", &lap);
+	return P2PS_NVML_OK;
+}
+
+enum p2ps_nvml_status p2ps_nvml_init(struct p2ps_nvml *n, p2ps_nvml_ret *init_rc,
+                                     struct p2ps_timings *timings)
+{
+	uint64_t lap = p2ps_clock_ns();
 	p2ps_nvml_ret rc = n->init();
 	p2ps_timings_lap(timings, "NVML: nvmlInit_v2", &lap);
 	if (rc != P2PS_NVML_SUCCESS) {
@@ -69,6 +85,19 @@ enum p2ps_nvml_status p2ps_nvml_open_timed(struct p2ps_nvml *n, unsigned need, c
 	}
 	n->initialised = true;
 	return P2PS_NVML_OK;
+}
+
+int p2ps_nvml_library_id(const struct p2ps_nvml *n, char *out, size_t size)
+{
+	struct link_map *map = NULL;
+	struct stat st;
+	if (!n->lib || dlinfo(n->lib, RTLD_DI_LINKMAP, &map) != 0 || !map || !map->l_name ||
+	    stat(map->l_name, &st) != 0)
+		return -1;
+	int w = snprintf(out, size, "%s:%llu:%llu:%lld:%lld.%09ld", map->l_name,
+	                 (unsigned long long)st.st_dev, (unsigned long long)st.st_ino,
+	                 (long long)st.st_size, (long long)st.st_mtim.tv_sec, st.st_mtim.tv_nsec);
+	return w > 0 && (size_t)w < size ? 0 : -1;
 }
 
 void p2ps_nvml_close(struct p2ps_nvml *n)

@@ -118,6 +118,17 @@ enum p2ps_nvml_status p2ps_nvml_open_timed(struct p2ps_nvml *n, unsigned need, c
                                            size_t detail_size, p2ps_nvml_ret *init_rc,
                                            struct p2ps_timings *timings);
 
+/* The two halves of p2ps_nvml_open: dlopen and the symbols (OK, NOT_FOUND or LACKS),
+ * then nvmlInit_v2 (OK or INIT_FAILED) on a loaded library. */
+enum p2ps_nvml_status p2ps_nvml_load(struct p2ps_nvml *n, unsigned need, char *detail,
+                                     size_t detail_size, struct p2ps_timings *timings);
+enum p2ps_nvml_status p2ps_nvml_init(struct p2ps_nvml *n, p2ps_nvml_ret *init_rc,
+                                     struct p2ps_timings *timings);
+
+/* Which file the loaded library is, as "PATH:DEV:INODE:SIZE:MTIME" (a driver update
+ * replaces it). Returns 0, or -1 when it cannot tell. */
+int p2ps_nvml_library_id(const struct p2ps_nvml *n, char *out, size_t size);
+
 /* nvmlShutdown (when initialised) and dlclose; nothing when nothing is open. */
 void p2ps_nvml_close(struct p2ps_nvml *n);
 
