@@ -139,6 +139,26 @@ static void test_boot_cache(void **state)
 	assert_false(h.nvidia.nvml_loaded);
 	assert_non_null(strstr(h.nvidia.nvml_status, "nvmlInit failed"));
 	p2ps_host_free(&h);
+	/* The library file it names is no longer the same file (another mtime). */
+	char *lib = strstr(text, "\nlib ");
+	assert_non_null(lib);
+	char *eol = strchr(lib + 1, '\n');
+	eol[-1] = eol[-1] == '1' ? '2' : '1';
+	f = fopen(path, "w");
+	fputs(text, f);
+	fclose(f);
+	load_h100(&h);
+	p2ps_nvml_fill_cached(&h);
+	assert_false(h.nvidia.nvml_loaded);
+	p2ps_host_free(&h);
+	eol[-1] = eol[-1] == '1' ? '2' : '1';
+	f = fopen(path, "w");
+	fputs(text, f);
+	fclose(f);
+	load_h100(&h);
+	p2ps_nvml_fill_cached(&h);
+	assert_true(h.nvidia.nvml_loaded);
+	p2ps_host_free(&h);
 	/* A file others may write is not read. */
 	assert_int_equal(chmod(path, 0666), 0);
 	load_h100(&h);

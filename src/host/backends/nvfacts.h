@@ -15,16 +15,16 @@ void p2ps_nvml_fill(struct p2ps_host *host);
  * changed, else NVML is asked and the cache rewritten. */
 void p2ps_nvml_fill_cached(struct p2ps_host *host);
 
-/* The cache: its key (everything the facts depend on: boot, kernel module, NVML
- * library, the GPUs and their drivers and BAR sizes), reading it (true when the file's
- * key is key and its facts were applied) and writing it. In $XDG_CACHE_HOME/p2pscope
- * or ~/.cache/p2pscope, file nvml-facts. */
+/* The cache: its key (what the facts depend on that is known before loading NVML:
+ * boot, kernel module, the loader's search, the GPUs with their drivers and BAR sizes),
+ * reading it (true when the file's key is key, the library file it names is unchanged
+ * and its facts were applied) and writing it with the loaded library's identity (lib,
+ * p2ps_nvml_library_id). In $XDG_CACHE_HOME/p2pscope or ~/.cache/p2pscope, file
+ * nvml-facts. */
 #define P2PS_NVML_CACHE_KEY_MAX 4096
-struct p2ps_nvml;
-int p2ps_nvml_cache_key(const struct p2ps_host *host, const struct p2ps_nvml *lib, char *key,
-                        size_t size);
+int p2ps_nvml_cache_key(const struct p2ps_host *host, char *key, size_t size);
 bool p2ps_nvml_cache_read(struct p2ps_host *host, const char *key);
-void p2ps_nvml_cache_write(const struct p2ps_host *host, const char *key);
+void p2ps_nvml_cache_write(const struct p2ps_host *host, const char *key, const char *lib);
 
 /* The parser of a cache file's text, exposed for tests and fuzzing: applies the facts
  * (and returns true) only when the whole text is well formed and its key is key. */

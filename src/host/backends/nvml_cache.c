@@ -2,20 +2,24 @@
  * (nvfacts.h).
  *
  * NVML costs a fresh process about 21 ms on the one-GPU H100 VM (nvmlInit_v2 12 ms,
- * attaching the GPU 7 ms, nvmlShutdown 4 ms): three times a whole `lspci -vvv`. What it
- * tells such a host does not change while the same kernel module and the same NVML
- * library drive the same GPUs: the driver version, each GPU's VRAM and BAR1 totals and
- * its NVLink peers (with one GPU there is no other GPU to link to). The key is made of
- * everything those facts depend on: the boot (/proc/sys/kernel/random/boot_id), the
- * nvidia module (its version and the inode of /sys/module/nvidia, which a reload
- * renews), the library file (path, device, inode, size, mtime: a driver update replaces
- * it) and each NVIDIA GPU's address, device id, bound driver and BAR sizes. What it
- * cannot see: a GPU reset after an ECC mode change (nvidia-smi -e, then -r) changes the
- * VRAM total; bar-inspect --no-cache asks NVML again.
+ * attaching the GPU 7 ms, nvmlShutdown and dlclose 4 ms): more than a whole `lspci
+ * -vvv`. What it tells such a host does not change while the same kernel module and the
+ * same NVML library drive the same GPUs: the driver version, each GPU's VRAM and BAR1
+ * totals and its NVLink peers (with one GPU there is no other GPU to link to). The key
+ * holds everything those facts depend on: the boot (/proc/sys/kernel/random/boot_id),
+ * the nvidia module (its version and the inode of /sys/module/nvidia, which a reload
+ * renews), how the dynamic loader finds libnvidia-ml.so.1 (LD_LIBRARY_PATH and
+ * /etc/ld.so.cache, which ldconfig rewrites when a driver is installed) and each NVIDIA
+ * GPU's address, device id, bound driver and BAR sizes; the file also names the library
+ * file NVML was loaded from, which must still be the same file (path, device, inode,
+ * size, mtime). A hit costs a few stat() calls and no dlopen. What the key cannot see:
+ * a GPU reset after an ECC mode change (nvidia-smi -e, then -r) changes the VRAM total;
+ * bar-inspect --no-cache asks NVML again (and rewrites the cache).
  *
- * The file: "p2pscope nvml-facts 1", "key KEY", "driver VERSION", then one line per GPU
- * NVML described: "gpu BDF VRAM_KNOWN VRAM BAR1_KNOWN BAR1 NVLINK_KNOWN N [PEER LINKS]...".
- * It is read only when it is a regular file of this user that no one else may write. */
+ * The file: "p2pscope nvml-facts 2", "key KEY", "lib PATH:DEV:INODE:SIZE:MTIME",
+ * "driver VERSION", then one line per GPU NVML described: "gpu BDF VRAM_KNOWN VRAM
+ * BAR1_KNOWN BAR1 NVLINK_KNOWN N [PEER LINKS]...". It is read only when it is a regular
+ * file of this user that no one else may write. */
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
@@ -32,7 +36,7 @@
 #include "nvfacts.h"
 #include "nvml_api.h"
 
-#define CACHE_MAGIC     "p2pscope nvml-facts 1"
+#define CACHE_MAGIC     "p2pscope nvml-facts 2"
 #define CACHE_FILE      "nvml-facts"
 #define CACHE_MAX_BYTES (64u << 10)
 
@@ -50,19 +54,21 @@ __attribute__((format(printf, 4, 5))) static bool add(char *key, size_t size, si
 	return true;
 }
 
-int p2ps_nvml_cache_key(const struct p2ps_host *host, const struct p2ps_nvml *lib, char *key,
-                        size_t size)
+int p2ps_nvml_cache_key(const struct p2ps_host *host, char *key, size_t size)
 {
-	char boot[64], module[64], libid[1024];
+	char boot[64], module[64], ldcache[1024];
 	struct stat st;
 	size_t n = 0;
-	if (p2ps_read_text("", "/proc/sys/kernel/random/boot_id", boot, sizeof(boot)) <= 0 ||
-	    p2ps_nvml_library_id(lib, libid, sizeof(libid)) != 0)
+	if (p2ps_read_text("", "/proc/sys/kernel/random/boot_id", boot, sizeof(boot)) <= 0)
 		return -1;
 	if (p2ps_read_text("", "/sys/module/nvidia/version", module, sizeof(module)) <= 0)
 		p2ps_strlcpy(module, "none", sizeof(module));
 	unsigned long long ino = stat("/sys/module/nvidia", &st) == 0 ? st.st_ino : 0;
-	if (!add(key, size, &n, "boot=%s module=%s@%llu lib=%s gpus=", boot, module, ino, libid))
+	if (p2ps_nvml_file_id("/etc/ld.so.cache", ldcache, sizeof(ldcache)) != 0)
+		p2ps_strlcpy(ldcache, "none", sizeof(ldcache));
+	const char *ldpath = getenv("LD_LIBRARY_PATH");
+	if (!add(key, size, &n, "boot=%s module=%s@%llu ldcache=%s ldpath=%s gpus=", boot, module,
+	         ino, ldcache, ldpath ? ldpath : ""))
 		return -1;
 	for (size_t i = 0; i < host->n_devs; i++) {
 		const struct p2ps_dev *d = &host->devs[i];
@@ -77,6 +83,25 @@ int p2ps_nvml_cache_key(const struct p2ps_host *host, const struct p2ps_nvml *li
 			return -1;
 	}
 	return 0;
+}
+
+/* "lib PATH:..." names a library file that is still the same file. */
+static bool same_library(const char *line)
+{
+	char now[1200];
+	if (strncmp(line, "lib ", 4))
+		return false;
+	const char *id = line + 4;
+	/* The path ends where the identity's four fields begin. */
+	const char *colon = id + strlen(id);
+	for (int k = 0; k < 4 && colon; k++)
+		colon = memrchr(id, ':', (size_t)(colon - id));
+	if (!colon || colon == id || (size_t)(colon - id) >= 1024)
+		return false;
+	char path[1024];
+	memcpy(path, id, (size_t)(colon - id));
+	path[colon - id] = '\0';
+	return p2ps_nvml_file_id(path, now, sizeof(now)) == 0 && !strcmp(now, id);
 }
 
 /* One "gpu ..." line into g (its device's facts); false when malformed. */
@@ -143,6 +168,8 @@ bool p2ps_nvml_cache_parse(struct p2ps_host *host, const char *text, const char 
 		} else if (line == 1) {
 			ok = !strncmp(l, "key ", 4) && !strcmp(l + 4, key);
 		} else if (line == 2) {
+			ok = same_library(l);
+		} else if (line == 3) {
 			ok = !strncmp(l, "driver ", 7) && strlen(l + 7) < sizeof(driver);
 			if (ok)
 				p2ps_strlcpy(driver, l + 7, sizeof(driver));
@@ -150,7 +177,7 @@ bool p2ps_nvml_cache_parse(struct p2ps_host *host, const char *text, const char 
 			ok = parse_line(host, l, facts, set);
 		}
 	}
-	ok = ok && line >= 3;
+	ok = ok && line >= 4;
 	for (size_t i = 0; ok && i < host->n_devs; i++)
 		if (set[i])
 			host->devs[i].gpu = facts[i];
@@ -210,10 +237,11 @@ bool p2ps_nvml_cache_read(struct p2ps_host *host, const char *key)
 }
 
 /* The file's text: header lines, then one line per GPU NVML described. */
-static bool format_cache(const struct p2ps_host *host, const char *key, char *out, size_t size)
+static bool format_cache(const struct p2ps_host *host, const char *key, const char *lib, char *out,
+                         size_t size)
 {
 	size_t n = 0;
-	if (!add(out, size, &n, "%s\nkey %s\ndriver %s\n", CACHE_MAGIC, key,
+	if (!add(out, size, &n, "%s\nkey %s\nlib %s\ndriver %s\n", CACHE_MAGIC, key, lib,
 	         host->nvidia.nvml_driver_version))
 		return false;
 	for (size_t i = 0; i < host->n_devs; i++) {
@@ -238,11 +266,11 @@ static bool format_cache(const struct p2ps_host *host, const char *key, char *ou
 	return true;
 }
 
-void p2ps_nvml_cache_write(const struct p2ps_host *host, const char *key)
+void p2ps_nvml_cache_write(const struct p2ps_host *host, const char *key, const char *lib)
 {
 	char dir[4096], path[4200], tmp[4200];
 	char *text = malloc(CACHE_MAX_BYTES);
-	if (!text || !format_cache(host, key, text, CACHE_MAX_BYTES) ||
+	if (!text || !format_cache(host, key, lib, text, CACHE_MAX_BYTES) ||
 	    !cache_dir(dir, sizeof(dir), true)) {
 		free(text);
 		return;

@@ -199,21 +199,21 @@ void p2ps_nvml_fill_cached(struct p2ps_host *host)
 		p2ps_nvml_fill(host);
 		return;
 	}
-	struct p2ps_nvml a;
-	if (!nvml_load(&a, &host->nvidia, host->timings))
-		return;
 	uint64_t lap = p2ps_clock_ns();
-	char key[P2PS_NVML_CACHE_KEY_MAX];
-	bool keyed = p2ps_nvml_cache_key(host, &a, key, sizeof(key)) == 0;
+	char key[P2PS_NVML_CACHE_KEY_MAX], lib[1200];
+	bool keyed = p2ps_nvml_cache_key(host, key, sizeof(key)) == 0;
 	if (keyed && p2ps_nvml_cache_read(host, key)) {
-		p2ps_nvml_close(&a);
 		p2ps_timings_lap(host->timings, "NVML: facts from the per-boot cache", &lap);
 		return;
 	}
 	p2ps_timings_lap(host->timings, "NVML: per-boot cache (missed)", &lap);
+	struct p2ps_nvml a;
+	if (!nvml_load(&a, &host->nvidia, host->timings))
+		return;
+	keyed = keyed && p2ps_nvml_library_id(&a, lib, sizeof(lib)) == 0;
 	if (!nvml_start(&a, &host->nvidia, host->timings))
 		return;
 	nvml_query(host, &a);
 	if (keyed && host->nvidia.nvml_loaded)
-		p2ps_nvml_cache_write(host, key);
+		p2ps_nvml_cache_write(host, key, lib);
 }

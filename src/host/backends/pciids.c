@@ -23,6 +23,10 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#ifdef __SSE2__
+#include <emmintrin.h>
+#endif
+
 #define PCIIDS_MAX_BYTES (64u << 20) /* the list is about 1.4 MB */
 
 /* What a block of the list is, as far as the lookups care. */
@@ -122,6 +126,7 @@ static void top_level(struct scan *s, const char *p, const char *end)
 {
 	int id;
 	s->wanted = false;
+	s->dev_wanted = false;
 	s->block = B_OTHER;
 	if (p[0] == 'S' && p[1] == ' ') {
 		if (end - p != 6 || (id = hex(p + 2, 4)) < 0)
@@ -222,6 +227,51 @@ static void fill_dev(struct p2ps_dev *d, const struct found *f)
 		put_name(d->subsys_name, sub);
 }
 
+/* The first line after p's with fewer than depth (1 or 2) leading tabs, or end: the next
+ * line that matters past the lines under a vendor or device nobody needs, which are
+ * nine in ten of the list. Sixteen bytes at a time where SSE2 is there (every x86-64):
+ * a line break not followed by depth tabs. */
+static const char *skip_lines(const char *p, const char *end, int depth)
+{
+#ifdef __SSE2__
+	const __m128i nl = _mm_set1_epi8('\n'), tab = _mm_set1_epi8('\t');
+	while (end - p > 17) {
+		__m128i a = _mm_loadu_si128((const __m128i *)p);
+		__m128i t = _mm_cmpeq_epi8(_mm_loadu_si128((const __m128i *)(p + 1)), tab);
+		if (depth == 2)
+			t = _mm_and_si128(
+			        t, _mm_cmpeq_epi8(_mm_loadu_si128((const __m128i *)(p + 2)), tab));
+		unsigned m =
+		        (unsigned)_mm_movemask_epi8(_mm_andnot_si128(t, _mm_cmpeq_epi8(a, nl)));
+		if (m)
+			return p + __builtin_ctz(m) + 1;
+		p += 16;
+	}
+#endif
+	for (; p < end; p++) {
+		if (*p != '\n')
+			continue;
+		if (p + 1 == end || p[1] != '\t' || (depth == 2 && (p + 2 == end || p[2] != '\t')))
+			return p + 1;
+	}
+	return end;
+}
+
+/* Whether p starts a device line of a device none of ours is (then it and its subsystem
+ * lines need no reading); the block becomes that device's, as reading it would make it. */
+static bool foreign_device(struct scan *s, const char *p, const char *end)
+{
+	int id;
+	if (end - p < 7 || p[1] == '\t' ||
+	    (s->block != B_VENDOR && s->block != B_DEVICE && s->block != B_SUBSYS) ||
+	    (id = hex(p + 1, 4)) < 0 || !blank(p[5]) || bit(s->want_device, (unsigned)id))
+		return false;
+	s->block = B_DEVICE;
+	s->id2 = (unsigned)id;
+	s->dev_wanted = false;
+	return true;
+}
+
 void p2ps_pciids_fill_text(const char *text, size_t len, struct p2ps_dev *devs, size_t n)
 {
 	struct scan *s = calloc(1, sizeof(*s));
@@ -242,13 +292,19 @@ void p2ps_pciids_fill_text(const char *text, size_t len, struct p2ps_dev *devs, 
 	}
 	const char *p = text, *end = text + len;
 	while (p < end) {
+		/* Lines under a block or device we do not need are skipped unread. */
+		if (*p == '\t' && !s->wanted) {
+			p = skip_lines(p, end, 1);
+			continue;
+		}
+		if (*p == '\t' && (foreign_device(s, p, end) || (p[1] == '\t' && !s->dev_wanted))) {
+			p = skip_lines(p, end, 2);
+			continue;
+		}
 		const char *nl = memchr(p, '\n', (size_t)(end - p));
 		const char *eol = nl ? nl : end;
-		/* Lines under a block we do not need are skipped unread. */
-		if (*p != '\t' || s->wanted) {
-			const char *cr = memchr(p, '\r', (size_t)(eol - p));
-			line(s, p, cr ? cr : eol);
-		}
+		const char *cr = memchr(p, '\r', (size_t)(eol - p));
+		line(s, p, cr ? cr : eol);
 		p = nl ? nl + 1 : end;
 	}
 	for (size_t i = 0; i < n; i++)

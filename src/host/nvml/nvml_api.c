@@ -87,17 +87,23 @@ enum p2ps_nvml_status p2ps_nvml_init(struct p2ps_nvml *n, p2ps_nvml_ret *init_rc
 	return P2PS_NVML_OK;
 }
 
-int p2ps_nvml_library_id(const struct p2ps_nvml *n, char *out, size_t size)
+int p2ps_nvml_file_id(const char *path, char *out, size_t size)
 {
-	struct link_map *map = NULL;
 	struct stat st;
-	if (!n->lib || dlinfo(n->lib, RTLD_DI_LINKMAP, &map) != 0 || !map || !map->l_name ||
-	    stat(map->l_name, &st) != 0)
+	if (stat(path, &st) != 0)
 		return -1;
-	int w = snprintf(out, size, "%s:%llu:%llu:%lld:%lld.%09ld", map->l_name,
+	int w = snprintf(out, size, "%s:%llu:%llu:%lld:%lld.%09ld", path,
 	                 (unsigned long long)st.st_dev, (unsigned long long)st.st_ino,
 	                 (long long)st.st_size, (long long)st.st_mtim.tv_sec, st.st_mtim.tv_nsec);
 	return w > 0 && (size_t)w < size ? 0 : -1;
+}
+
+int p2ps_nvml_library_id(const struct p2ps_nvml *n, char *out, size_t size)
+{
+	struct link_map *map = NULL;
+	if (!n->lib || dlinfo(n->lib, RTLD_DI_LINKMAP, &map) != 0 || !map || !map->l_name)
+		return -1;
+	return p2ps_nvml_file_id(map->l_name, out, size);
 }
 
 void p2ps_nvml_close(struct p2ps_nvml *n)

@@ -126,8 +126,9 @@ enum p2ps_nvml_status p2ps_nvml_init(struct p2ps_nvml *n, p2ps_nvml_ret *init_rc
                                      struct p2ps_timings *timings);
 
 /* Which file the loaded library is, as "PATH:DEV:INODE:SIZE:MTIME" (a driver update
- * replaces it). Returns 0, or -1 when it cannot tell. */
+ * replaces it), and the same for any path. Return 0, or -1 when they cannot tell. */
 int p2ps_nvml_library_id(const struct p2ps_nvml *n, char *out, size_t size);
+int p2ps_nvml_file_id(const char *path, char *out, size_t size);
 
 /* nvmlShutdown (when initialised) and dlclose; nothing when nothing is open. */
 void p2ps_nvml_close(struct p2ps_nvml *n);
