@@ -1,5 +1,5 @@
 /* Writes a synthetic raw dump of AD102 (MMU format v2) 4 KiB page-table
- * entries for bench/pte-decode-bench.sh: what a VA space of a busy CUDA
+ * entries for bench/pte-decode-vs-cat.sh: what a VA space of a busy CUDA
  * process looks like when its small-page PTEs are dumped back to back.
  *
  * usage: gen-ad102-dump OUT BYTES [SEED [WRITE_BYTES]]

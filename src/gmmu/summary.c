@@ -17,7 +17,7 @@
 
 /* Mapped dumps are read across 4 KiB page boundaries where the hardware
  * prefetcher stops; asking half a KiB ahead keeps the loop fed (measured with
- * bench/pte-decode-bench.sh: 512 beat 2048 and 8192). */
+ * bench/pte-decode-vs-cat.sh: 512 beat 2048 and 8192). */
 #define PREFETCH_AHEAD 512
 
 /* The bits of field b within an 8-byte entry (0 for a field of another word). */

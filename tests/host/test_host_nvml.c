@@ -143,7 +143,8 @@ static void test_boot_cache(void **state)
 	char *lib = strstr(text, "\nlib ");
 	assert_non_null(lib);
 	char *eol = strchr(lib + 1, '\n');
-	eol[-1] = eol[-1] == '1' ? '2' : '1';
+	char last = eol[-1];
+	eol[-1] = last == '1' ? '2' : '1';
 	f = fopen(path, "w");
 	fputs(text, f);
 	fclose(f);
@@ -151,7 +152,7 @@ static void test_boot_cache(void **state)
 	p2ps_nvml_fill_cached(&h);
 	assert_false(h.nvidia.nvml_loaded);
 	p2ps_host_free(&h);
-	eol[-1] = eol[-1] == '1' ? '2' : '1';
+	eol[-1] = last;
 	f = fopen(path, "w");
 	fputs(text, f);
 	fclose(f);
@@ -194,6 +195,7 @@ static void test_no_cache_for_pairs(void **state)
 	strcpy(cache_home, "/tmp/p2ps-nvml-cache-XXXXXX");
 	assert_non_null(mkdtemp(cache_home));
 	setenv("XDG_CACHE_HOME", cache_home, 1);
+	unsetenv("FAKE_NVML_INIT_FAIL");
 	load_h200(&h);
 	p2ps_nvml_fill_cached(&h);
 	assert_true(h.nvidia.nvml_loaded);

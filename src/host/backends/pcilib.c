@@ -30,6 +30,7 @@ struct scan {
 	const struct p2ps_pcilib_opts *o;
 	uint64_t lap;    /* start of the phase being timed */
 	long long limit; /* config bytes this process may read from a file; 0: not known yet */
+	struct p2ps_cfg_fetch *fetch; /* the config reader, one device at a time */
 };
 
 static _Thread_local struct scan *current_scan;
@@ -287,20 +288,13 @@ static int scan_body(struct scan *s, struct p2ps_error *err)
 	pci_init(acc);
 	pci_scan_bus(acc);
 	p2ps_timings_lap(s->host->timings, "libpci: init and device list", &s->lap);
-	struct p2ps_cfg_fetch *f = malloc(sizeof(*f));
-	if (!f)
-		return p2ps_error_set(err, P2PS_ENOMEM, "out of memory");
-	f->read = read_config;
 	for (struct pci_dev *pd = acc->devices; pd; pd = pd->next) {
 		struct p2ps_dev *d = p2ps_host_add_dev(s->host, &s->cap);
-		if (!d) {
-			free(f);
+		if (!d)
 			return p2ps_error_set(err, P2PS_ENOMEM, "out of memory for %zu devices",
 			                      s->host->n_devs);
-		}
-		fill_one(s, pd, d, f);
+		fill_one(s, pd, d, s->fetch);
 	}
-	free(f);
 	if (s->o->names)
 		fill_names(s);
 	return 0;
@@ -310,9 +304,14 @@ int p2ps_pcilib_scan(struct p2ps_host *host, const struct p2ps_pcilib_opts *o,
                      struct p2ps_error *err)
 {
 	struct scan s = {.host = host, .o = o, .lap = p2ps_clock_ns()};
-	s.acc = pci_alloc();
-	if (!s.acc)
-		return p2ps_error_set(err, P2PS_ENOMEM, "libpci: pci_alloc failed");
+	/* Outside the setjmp: libpci's errors jump past scan_body's end. */
+	s.fetch = malloc(sizeof(*s.fetch));
+	s.acc = s.fetch ? pci_alloc() : NULL;
+	if (!s.acc) {
+		free(s.fetch);
+		return p2ps_error_set(err, P2PS_ENOMEM, "libpci: out of memory");
+	}
+	s.fetch->read = read_config;
 	s.acc->method = (unsigned)o->method;
 	s.acc->error = pcilib_error;
 	s.acc->warning = pcilib_warning;
@@ -332,5 +331,6 @@ int p2ps_pcilib_scan(struct p2ps_host *host, const struct p2ps_pcilib_opts *o,
 	}
 	current_scan = saved;
 	pci_cleanup(s.acc);
+	free(s.fetch);
 	return rc;
 }
