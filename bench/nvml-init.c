@@ -73,18 +73,17 @@ static void time_calls(void *lib)
 	for (unsigned i = 0; i < n; i++)
 		by_index(i, &h[i]);
 	fprintf(stderr, "  count and %u handles              %9.1f us\n", n, now_us() - t);
-	t = now_us();
-	for (unsigned i = 0; i < n; i++)
-		pci(h[i], buf);
-	fprintf(stderr, "  PCI info, all GPUs                %9.1f us\n", now_us() - t);
-	t = now_us();
-	for (unsigned i = 0; i < n; i++)
-		mem(h[i], buf);
-	fprintf(stderr, "  memory info, all GPUs             %9.1f us\n", now_us() - t);
-	t = now_us();
-	for (unsigned i = 0; i < n; i++)
-		bar1(h[i], buf);
-	fprintf(stderr, "  BAR1 info, all GPUs               %9.1f us\n", now_us() - t);
+	const struct {
+		const char *what;
+		fn_dev_buf fn;
+	} per_gpu[] = {{"PCI info", pci}, {"memory info", mem}, {"BAR1 info", bar1}};
+	for (size_t k = 0; k < sizeof(per_gpu) / sizeof(per_gpu[0]); k++) {
+		t = now_us();
+		for (unsigned i = 0; i < n; i++)
+			per_gpu[k].fn(h[i], buf);
+		fprintf(stderr, "  %-11s, all GPUs             %9.1f us\n", per_gpu[k].what,
+		        now_us() - t);
+	}
 	t = now_us();
 	for (unsigned i = 0; i < n; i++)
 		for (unsigned l = 0; l < MAX_LINKS; l++) {

@@ -40,7 +40,7 @@
 #define CACHE_FILE      "nvml-facts"
 #define CACHE_MAX_BYTES (64u << 10)
 
-/* key += printf(fmt, ...); false when it no longer fits. */
+/* Appends fmt, formatted, at key + *n; false when it no longer fits. */
 __attribute__((format(printf, 4, 5))) static bool add(char *key, size_t size, size_t *n,
                                                       const char *fmt, ...)
 {

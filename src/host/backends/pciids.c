@@ -128,7 +128,7 @@ static void top_level(struct scan *s, const char *p, const char *end)
 	s->wanted = false;
 	s->dev_wanted = false;
 	s->block = B_OTHER;
-	if (p[0] == 'S' && p[1] == ' ') {
+	if (end - p >= 2 && p[0] == 'S' && p[1] == ' ') {
 		if (end - p != 6 || (id = hex(p + 2, 4)) < 0)
 			return;
 		s->block = B_GENERIC;
@@ -297,7 +297,8 @@ void p2ps_pciids_fill_text(const char *text, size_t len, struct p2ps_dev *devs, 
 			p = skip_lines(p, end, 1);
 			continue;
 		}
-		if (*p == '\t' && (foreign_device(s, p, end) || (p[1] == '\t' && !s->dev_wanted))) {
+		if (*p == '\t' && (foreign_device(s, p, end) ||
+		                   (end - p > 1 && p[1] == '\t' && !s->dev_wanted))) {
 			p = skip_lines(p, end, 2);
 			continue;
 		}
