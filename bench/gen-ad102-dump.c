@@ -2,7 +2,13 @@
  * entries for bench/pte-decode-vs-cat.sh: what a VA space of a busy CUDA
  * process looks like when its small-page PTEs are dumped back to back.
  *
- * usage: gen-ad102-dump OUT BYTES [SEED]
+ * usage: gen-ad102-dump OUT BYTES [SEED [WRITE_BYTES]]
+ *
+ * The file is written WRITE_BYTES at a time (default 4 MiB). How a file was written
+ * shapes its page cache: Linux keeps pieces of up to one write together (folios), and a
+ * mapping of 2 MiB folios needs no 4 KiB page-table entries; a dump read back from disk
+ * gets such folios from readahead. 512 KiB writes leave small ones, which a reader that
+ * maps the file pays for in faults and TLB misses.
  *
  * The address space is cut into allocations; each is one of
  *   - video memory backed by 2 MiB-contiguous chunks (runs of 512 PTEs),
@@ -18,6 +24,7 @@
  * VALID 0, APERTURE 2:1, VOL 3, READ_ONLY 6, ADDRESS_SYS 53:8, ADDRESS_VID
  * 32:8, ADDRESS_VID_PEER 35:33, KIND 63:56; address shift 12. Written out here
  * on purpose: the generator must not depend on the library it measures. */
+#include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -56,7 +63,17 @@ static uint64_t rnd_below(uint64_t n)
 int main(int argc, char **argv)
 {
 	if (argc < 3) {
-		fprintf(stderr, "usage: %s OUT BYTES [SEED]\n", argv[0]);
+		fprintf(stderr, "usage: %s OUT BYTES [SEED [WRITE_BYTES]]\n", argv[0]);
+		return 2;
+	}
+	size_t chunk = argc > 4 ? (size_t)strtoull(argv[4], NULL, 0) / 8 : (4u << 20) / 8;
+	if (!chunk) {
+		fprintf(stderr, "%s: bad write size\n", argv[0]);
+		return 2;
+	}
+	uint8_t *buf = malloc(chunk * 8);
+	if (!buf) {
+		fprintf(stderr, "%s: cannot allocate %zu bytes\n", argv[0], chunk * 8);
 		return 2;
 	}
 	uint64_t bytes = strtoull(argv[2], NULL, 0);
@@ -66,10 +83,10 @@ int main(int argc, char **argv)
 	FILE *f = fopen(argv[1], "wb");
 	if (!f) {
 		perror(argv[1]);
+		free(buf);
 		return 2;
 	}
 	uint64_t n = bytes / 8, i = 0;
-	static uint8_t buf[8 << 16];
 	size_t b = 0; /* entries in buf */
 	uint64_t counts[6] = {0};
 	const uint64_t vram = 24ull << 30, bar1 = 0x38000000000ull; /* 24 GiB peer, BAR1 base */
@@ -129,16 +146,20 @@ int main(int argc, char **argv)
 			}
 			counts[cls]++;
 			p2ps_put_le64(buf + 8 * b++, e);
-			if (b == sizeof(buf) / 8) {
+			if (b == chunk) {
 				if (fwrite(buf, 8, b, f) != b) {
 					perror(argv[1]);
+					fclose(f);
+					free(buf);
 					return 2;
 				}
 				b = 0;
 			}
 		}
 	}
-	if ((b && fwrite(buf, 8, b, f) != b) || fclose(f)) {
+	bool written = !b || fwrite(buf, 8, b, f) == b;
+	free(buf);
+	if (fclose(f) || !written) {
 		perror(argv[1]);
 		return 2;
 	}

@@ -14,8 +14,8 @@ mkdir -p "$logs"
 status=0
 
 # The files of bench/ that are not benchmarks, and the benches run below.
-known=(README.md CMakeLists.txt gen-ad102-dump.c libgmmu-views.c fleet-gen.py
-	bar-inspect-vs-lspci.sh pte-decode-vs-cat.sh libgmmu-views.sh fleet-bench.sh
+known=(README.md CMakeLists.txt gen-ad102-dump.c libgmmu-views.c fleet-gen.py spawn-time.c
+	nvml-init.c bar-inspect-vs-lspci.sh pte-decode-vs-cat.sh libgmmu-views.sh fleet-bench.sh
 	p2p-bench-device.sh sm-sweep.cu p2p-compare.py p2p-heatmap.py)
 for f in bench/*; do
 	name=${f#bench/}
@@ -46,15 +46,16 @@ smoke() {
 }
 
 cmake --build "$build" -j "${JOBS:-2}" --target bar-inspect pte-decode gen-ad102-dump \
-	libgmmu-views >"$logs/build.log" 2>&1 || {
+	libgmmu-views spawn-time nvml-init >"$logs/build.log" 2>&1 || {
 	echo "$step: FAIL: building the bench programs in $build:"
 	tail -n 20 "$logs/build.log"
 	exit 1
 }
 
-smoke bar-inspect-vs-lspci '^  bar-inspect --all --json +median' \
-	env RUNS=1 BUILD_DIR="$build" bench/bar-inspect-vs-lspci.sh
-smoke pte-decode-vs-cat 'ratio pte-decode/cat' env RUNS=1 bench/pte-decode-vs-cat.sh "$build" 4
+# --short: each bench's own CI mode (a few runs, small inputs).
+smoke bar-inspect-vs-lspci '^  bar-inspect --root S --all --json +[0-9]' \
+	env BUILD_DIR="$build" bench/bar-inspect-vs-lspci.sh --short
+smoke pte-decode-vs-cat 'pte-decode decode json +[0-9]' bench/pte-decode-vs-cat.sh --short "$build"
 smoke libgmmu-views 'gmmu_entry_decode: ' env BUILD_DIR="$build" bench/libgmmu-views.sh 4
 # --short is also the ctest fleet_bench_short, which checks the counts it prints.
 smoke fleet-bench '^ +300 .* ok$' bench/fleet-bench.sh --short "$build"

@@ -315,25 +315,26 @@ static void word_set(struct word *w, const char *fmt, ...)
 	w->n = n < 0 ? 0 : (size_t)n < sizeof(w->s) ? (size_t)n : sizeof(w->s) - 1;
 }
 
-/* Two hex digits per byte value, filled once by run_names_init(). */
-static char hex_pairs[512];
-
-/* "0x" and at least min_digits hex digits (zero-padded). */
-static void l_hex(struct line *l, uint64_t v, int min_digits)
+/* "0x" and at least min_digits hex digits (zero-padded). The digits are written 16 at a
+ * time, the wanted ones first (v shifted up); those past them are overwritten later. */
+static inline __attribute__((always_inline)) void l_hex(struct line *l, uint64_t v, int min_digits)
 {
 	int k = v ? (67 - __builtin_clzll(v)) / 4 : 1;
 	if (k < min_digits)
 		k = min_digits;
-	if (l->n + (size_t)k + 2 >= l->cap)
+	if (k > 16 || l->n + (size_t)k + 2 >= l->cap)
 		return;
 	char *p = l->b + l->n;
 	p[0] = '0';
 	p[1] = 'x';
-	int i = k + 1;
-	for (; i >= 3; i -= 2, v >>= 8)
-		memcpy(p + i - 1, hex_pairs + 2 * (v & 0xff), 2);
-	if (i == 2)
-		p[2] = hex_pairs[2 * (v & 15) + 1];
+	uint64_t top = k == 16 ? v : v << (4 * (16 - k));
+	if (l->n + 18 < l->cap) {
+		p2ps_hex16(p + 2, top);
+	} else {
+		char d[16];
+		p2ps_hex16(d, top);
+		memcpy(p + 2, d, (size_t)k);
+	}
 	l->n += (size_t)k + 2;
 }
 
@@ -405,11 +406,6 @@ static void run_names_init(struct run *r)
 				n += (size_t)snprintf(r->flags_w[f].s + n, WORD_BYTES - n, " %s",
 				                      flag_short[i]);
 		r->flags_w[f].n = n;
-	}
-	static const char hx[] = "0123456789abcdef";
-	for (unsigned b = 0; b < 256; b++) {
-		hex_pairs[2 * b] = hx[b >> 4];
-		hex_pairs[2 * b + 1] = hx[b & 15];
 	}
 }
 
