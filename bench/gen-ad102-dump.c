@@ -24,6 +24,7 @@
  * VALID 0, APERTURE 2:1, VOL 3, READ_ONLY 6, ADDRESS_SYS 53:8, ADDRESS_VID
  * 32:8, ADDRESS_VID_PEER 35:33, KIND 63:56; address shift 12. Written out here
  * on purpose: the generator must not depend on the library it measures. */
+#include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -66,9 +67,13 @@ int main(int argc, char **argv)
 		return 2;
 	}
 	size_t chunk = argc > 4 ? (size_t)strtoull(argv[4], NULL, 0) / 8 : (4u << 20) / 8;
-	uint8_t *buf = malloc(chunk ? chunk * 8 : 8);
-	if (!buf || !chunk) {
+	if (!chunk) {
 		fprintf(stderr, "%s: bad write size\n", argv[0]);
+		return 2;
+	}
+	uint8_t *buf = malloc(chunk * 8);
+	if (!buf) {
+		fprintf(stderr, "%s: cannot allocate %zu bytes\n", argv[0], chunk * 8);
 		return 2;
 	}
 	uint64_t bytes = strtoull(argv[2], NULL, 0);
@@ -78,6 +83,7 @@ int main(int argc, char **argv)
 	FILE *f = fopen(argv[1], "wb");
 	if (!f) {
 		perror(argv[1]);
+		free(buf);
 		return 2;
 	}
 	uint64_t n = bytes / 8, i = 0;
@@ -143,13 +149,17 @@ int main(int argc, char **argv)
 			if (b == chunk) {
 				if (fwrite(buf, 8, b, f) != b) {
 					perror(argv[1]);
+					fclose(f);
+					free(buf);
 					return 2;
 				}
 				b = 0;
 			}
 		}
 	}
-	if ((b && fwrite(buf, 8, b, f) != b) || fclose(f)) {
+	bool written = !b || fwrite(buf, 8, b, f) == b;
+	free(buf);
+	if (fclose(f) || !written) {
 		perror(argv[1]);
 		return 2;
 	}

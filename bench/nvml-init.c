@@ -29,7 +29,7 @@ typedef int (*fn_link_buf)(void *, unsigned, void *);
 typedef int (*fn_p2p)(void *, void *, int, int *);
 
 #define MAX_GPUS  64
-#define MAX_LINKS 18 /* NVML_NVLINK_MAX_LINKS */
+#define MAX_LINKS 18u /* NVML_NVLINK_MAX_LINKS */
 
 static double now_us(void)
 {

@@ -1,4 +1,4 @@
-# Sourced by the device scripts (scripts/pte-probe-device.sh, scripts/bench/p2p-bench-device.sh).
+# Sourced by the device scripts (scripts/pte-probe-device.sh, bench/p2p-bench-device.sh).
 #
 # p2ps_unpack_debs DIR PKG...: when pkg-config does not know every PKG (the GPU machines
 # have no json-c, libpci or cmocka), unpacks DIR/*.deb under /tmp/p2ps-sysroot — never into

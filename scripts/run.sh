@@ -10,9 +10,10 @@ cd "$(dirname "$0")/.."
 build=${BUILD_DIR:-build}
 jobs=${JOBS:-2}
 
-# The packages the build of bar-inspect needs (the full list for the test suite is
-# scripts/deps.txt + scripts/deps.d/*.txt, installed by scripts/test.sh).
-need=(build-essential cmake pkg-config libpci-dev pciutils pci.ids libjson-c-dev libcmocka-dev)
+# The packages the build of bar-inspect needs, with the test suite configured beside it
+# (cmocka, python3 and lspci are checked then); the full list for running the suite is
+# scripts/deps.txt + scripts/deps.d/*.txt, installed by scripts/test.sh.
+need=(build-essential cmake pkg-config libpci-dev pciutils pci.ids libjson-c-dev libcmocka-dev python3)
 missing=()
 if command -v dpkg-query >/dev/null; then
 	for p in "${need[@]}"; do

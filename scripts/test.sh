@@ -6,13 +6,20 @@
 #    ASan+UBSan build (build-asan/).
 # 3. Runs every scripts/test.d/*.sh step (format, static analysis, generated docs,
 #    fuzzing, guest tests ...) in name order; each gets BUILD_DIR and ASAN_BUILD_DIR.
+# 4. Ends with a summary: the steps that failed, and every ctest test that was skipped
+#    or failed with the file it found missing (scripts/ctest-summary.py).
+#
+# Tests that need the shared reference folder (P2PS_SHARED_DIR, default ../shared beside
+# the checkout; README "Development") are skipped without it, and fail under CI=true.
 #
 # Environment: JOBS (parallel build jobs), P2PS_SKIP_STEPS (space-separated
-# test.d step names to skip, e.g. "50-vm-guest"), P2PS_ONLY_STEPS (run only these).
+# test.d step names to skip, e.g. "50-vm-guest"), P2PS_ONLY_STEPS (run only these),
+# P2PS_SHARED_DIR, CI.
 set -uo pipefail
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/.." || exit 1
 top=$(pwd)
 jobs=${JOBS:-$(nproc)}
+shared=$(realpath -m "${P2PS_SHARED_DIR:-$top/../shared}")
 
 install_deps() {
 	local missing=()
@@ -45,15 +52,19 @@ record() { # name status
 	fi
 }
 
+junits=()
 build_and_test() { # dir extra-cmake-args...
 	local dir=$1
 	shift
 	echo "=== build $dir $*"
-	cmake -S . -B "$dir" -DCMAKE_BUILD_TYPE=RelWithDebInfo "$@" >"$dir.configure.log" 2>&1 ||
-		{ cat "$dir.configure.log"; return 1; }
+	cmake -S . -B "$dir" -DCMAKE_BUILD_TYPE=RelWithDebInfo -DP2PS_SHARED_DIR="$shared" "$@" \
+		>"$dir.configure.log" 2>&1 || { cat "$dir.configure.log"; return 1; }
 	cmake --build "$dir" -j "$jobs" || return 1
 	echo "=== ctest $dir"
-	(cd "$dir" && ctest --output-on-failure -j "$jobs" --timeout 600)
+	rm -f "$top/$dir/ctest-junit.xml"
+	junits+=("$dir")
+	(cd "$dir" && ctest --output-on-failure -j "$jobs" --timeout 600 \
+		--output-junit "$top/$dir/ctest-junit.xml")
 }
 
 want_step() { # name
@@ -67,6 +78,14 @@ want_step() { # name
 
 install_deps || exit 1
 mkdir -p build build-asan
+if [ ! -d "$shared/fixtures" ]; then
+	case ${CI:-} in
+	[Tt][Rr][Uu][Ee] | 1 | [Yy][Ee][Ss]) what="fail (CI=true)" ;;
+	*) what="are skipped (they fail under CI=true)" ;;
+	esac
+	echo "test.sh: no shared test data at $shared/fixtures: the tests that need it $what;" \
+		"README, Development says where it comes from"
+fi
 
 if want_step build; then
 	build_and_test build
@@ -91,6 +110,14 @@ for step in scripts/test.d/*.sh; do
 	record "$name" $rc
 done
 
+echo "=== summary"
+for dir in "${junits[@]}"; do
+	if [ -f "$dir/ctest-junit.xml" ]; then
+		python3 scripts/ctest-summary.py "$dir/ctest-junit.xml" "test.sh: ctest in $dir"
+	else
+		echo "test.sh: ctest in $dir wrote no report"
+	fi
+done
 [ ${#failed_names[@]} -eq 0 ] || echo "test.sh: failed: ${failed_names[*]}"
 echo "test.sh: $passed passed, $failed failed"
 [ "$failed" -eq 0 ]

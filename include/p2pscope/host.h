@@ -334,7 +334,7 @@ struct p2ps_host {
 	char hostname[64];       /* where known ("" otherwise) */
 	/* Which boot of which host, and when: what tells reports from many machines apart
 	 * (bar-inspect --fleet). "" when not known. */
-	char boot_id[40]; /* /proc/sys/kernel/random/boot_id (captured since issue 15) */
+	char boot_id[40]; /* /proc/sys/kernel/random/boot_id (older captures lack it) */
 	char time[24];    /* when the facts were read, UTC "2026-11-22T00:27:01Z": now for a
 	                   * live host, the capture time for a snapshot */
 	char kernel[128]; /* the running kernel's release (uname -r; a snapshot's kernel=) */

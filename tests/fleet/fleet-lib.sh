@@ -3,10 +3,12 @@
 top=${P2PS_SOURCE_DIR:-$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)}
 bi=${P2PS_BAR_INSPECT:-${P2PS_TOOLS_DIR:-$top/build/tools}/bar-inspect}
 here=$top/tests/fleet
+# shellcheck source=tests/support/p2ps_test.sh
+. "$top/tests/support/p2ps_test.sh" # p2ps_in_ci: the project's one reading of CI
 
 # unavailable WHAT: the test cannot run here.
 unavailable() {
-	if [ "${CI:-}" = true ]; then
+	if p2ps_in_ci; then
 		echo "FAIL: $1 (CI must run this test; scripts/deps.d/fleet.txt lists its packages)" >&2
 		exit 1
 	fi

@@ -135,7 +135,7 @@ check "p2p pascal default kind" "KIND=PITCH" "$("$P" p2p --chip GP102 --mode bar
 check "p2p --json mode" '"mode":"bar1"' \
 	"$("$P" p2p --chip AD102 --mode bar1 --bar1 0x28800000000 --json | grep -o '"mode":"bar1"')"
 
-# Issue 11: the v2 PDE and dual PDE of Turing's header (NO_ATS, IS_PTE), the sparse
+# The v2 PDE and dual PDE of Turing's header (NO_ATS, IS_PTE), the sparse
 # directory entry, and unknown values that parse back.
 check "encode v2 pde NO_ATS" 0x0000000000000122 \
 	"$("$P" encode --chip GA102 --entry pde APERTURE=VIDEO_MEMORY NO_ATS=1 ADDRESS_VID=0x1000)"

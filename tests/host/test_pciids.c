@@ -168,11 +168,9 @@ static size_t sample_system_ids(FILE *f, struct p2ps_dev *devs, size_t max)
 static void test_system_list(void **state)
 {
 	(void)state;
+	p2ps_test_need_file(SYSTEM_IDS);
 	FILE *f = fopen(SYSTEM_IDS, "r");
-	if (!f) {
-		printf("SKIPPED: %s missing (the pci.ids package)\n", SYSTEM_IDS);
-		skip();
-	}
+	assert_non_null(f);
 	size_t max = 20000;
 	struct p2ps_dev *devs = calloc(max, sizeof(*devs));
 	assert_non_null(devs);
@@ -220,5 +218,5 @@ int main(void)
 	        cmocka_unit_test(test_system_list),
 	        cmocka_unit_test(test_compressed_list),
 	};
-	return cmocka_run_group_tests(tests, NULL, NULL);
+	return p2ps_test_exit(cmocka_run_group_tests(tests, NULL, NULL));
 }

@@ -42,7 +42,7 @@ grep -q '^usage: p2p-bench' "$tmp/out" || bad "--help prints no usage"
 
 # The measurement needs a GPU: on a host without one it must say so in one line.
 if [ -e /dev/nvidiactl ]; then
-	echo "skip: this host has an NVIDIA device node, the no-GPU check does not apply"
+	echo "note: this host has an NVIDIA device node, the no-GPU check does not apply"
 else
 	expect_usage_error
 	grep -q 'no CUDA GPU found' "$tmp/err" || bad "no-GPU message: $(cat "$tmp/err")"
@@ -59,7 +59,8 @@ grep -q '"theoretical_gbps": *478.116' "$tmp/out" || bad "report json: $(head -c
 [ "$(grep -c '"src":' "$tmp/out")" -eq 2 ] || bad "report json: want 2 directed pairs"
 
 # The same join with host facts bar-inspect derives live from the snapshot
-# captured on that machine (when bar-inspect is built beside p2p-bench).
+# captured on that machine (bar-inspect is always built beside p2p-bench, the
+# snapshot is committed: a missing one fails).
 bi=$(dirname "$bench")/bar-inspect
 snap=$P2PS_SOURCE_DIR/tests/fixtures/h200x2
 if [ -x "$bi" ] && [ -d "$snap/sys" ]; then
@@ -69,7 +70,7 @@ if [ -x "$bi" ] && [ -d "$snap/sys" ]; then
 	grep -q '^0000:00:07.0 -> 0000:00:06.0 *NV18 *478.1 ' "$tmp/out" ||
 		bad "report on the live bar-inspect output: $(cat "$tmp/out")"
 else
-	echo "skip: bar-inspect or the h200x2 snapshot missing, live join not checked"
+	bad "bar-inspect ($bi) or the committed snapshot $snap missing"
 fi
 
 [ $fail -eq 0 ] && echo "p2p-bench cli: ok"

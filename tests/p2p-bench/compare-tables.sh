@@ -1,6 +1,6 @@
 #!/bin/sh
 # The comparison tables in docs/results/p2p-bench/*/ are what
-# scripts/bench/p2p-compare.py makes from the raw outputs committed beside them
+# bench/p2p-compare.py makes from the raw outputs committed beside them
 # (cuda-samples' text and p2p-bench's JSON of the same device run), so nobody
 # edits them by hand and the parser keeps reading the sample's format.
 top=$P2PS_SOURCE_DIR
@@ -14,7 +14,7 @@ for d in "$top"/docs/results/p2p-bench/*/; do
 	fi
 	sm=$(ls "$d"/cuda-samples/p2pblt-sm-*.txt 2>/dev/null)
 	# shellcheck disable=SC2086
-	python3 "$top/scripts/bench/p2p-compare.py" --blt-ce "$d"/cuda-samples/p2pblt-ce-[0-9].txt \
+	python3 "$top/bench/p2p-compare.py" --blt-ce "$d"/cuda-samples/p2pblt-ce-[0-9].txt \
 		--blt-sm $sm --bench "$d/p2p-bench-cmp.json" --md "$tmp/compare.md" ||
 		{ echo "FAIL: p2p-compare.py on $d"; fail=1; continue; }
 	if ! cmp -s "$tmp/compare.md" "$d/compare.md"; then
@@ -24,7 +24,7 @@ for d in "$top"/docs/results/p2p-bench/*/; do
 	fi
 	if [ -f "$d/compare-sample-method.md" ]; then
 		# shellcheck disable=SC2086
-		if ! python3 "$top/scripts/bench/p2p-compare.py" \
+		if ! python3 "$top/bench/p2p-compare.py" \
 			--blt-ce "$d"/cuda-samples/p2pblt-ce-[0-9].txt --blt-sm $sm \
 			--bench "$d"/p2p-bench-cmp-blt-*.json --md "$tmp/sm.md" ||
 			! cmp -s "$tmp/sm.md" "$d/compare-sample-method.md"; then
@@ -38,7 +38,7 @@ done
 # A sample output without its matrices is an error, not an empty table.
 printf 'P2P Connectivity Matrix\n' >"$tmp/empty.txt"
 echo '{"matrices": []}' >"$tmp/empty.json"
-if python3 "$top/scripts/bench/p2p-compare.py" --blt-ce "$tmp/empty.txt" --bench "$tmp/empty.json" \
+if python3 "$top/bench/p2p-compare.py" --blt-ce "$tmp/empty.txt" --bench "$tmp/empty.json" \
 	>/dev/null 2>&1; then
 	echo "FAIL: p2p-compare.py accepted inputs with nothing to compare"
 	fail=1

@@ -239,14 +239,12 @@ static void test_cases(void **state)
 	}
 }
 
+/* Without ../shared the case is skipped at its first paste (failed under CI=true), and
+ * p2ps_test_exit reports the run as skipped. */
 int main(void)
 {
-	int need = p2ps_test_need_shared("fixtures/pastes/INDEX.md",
-	                                 "the bug-report pastes (test_paste_cases)");
-	if (need)
-		return need;
 	const struct CMUnitTest tests[] = {
 	        cmocka_unit_test(test_cases),
 	};
-	return cmocka_run_group_tests(tests, NULL, NULL);
+	return p2ps_test_exit(cmocka_run_group_tests(tests, NULL, NULL));
 }

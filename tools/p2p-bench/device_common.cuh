@@ -1,4 +1,4 @@
-/* Device helpers shared by p2p-bench's kernels and scripts/bench/sm-sweep.cu, so the
+/* Device helpers shared by p2p-bench's kernels and bench/sm-sweep.cu, so the
  * bench and the sweep fill, time, check and bulk-copy buffers the same way. Everything is static:
  * each translation unit gets its own copy. */
 #ifndef P2P_BENCH_DEVICE_COMMON_CUH

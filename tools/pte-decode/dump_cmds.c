@@ -116,8 +116,14 @@ bool pte_decode_args_name_dump(int argc, char **argv)
 
 /* ---- small formatting helpers ------------------------------------------- */
 
-/* "4K", "2M", "512M", "256G", or hex bytes when not a whole unit. */
-static const char *size_str(uint64_t bytes, char *buf, size_t len)
+/* Room for any size_str() result: "0x" and 16 hex digits, or a count and a unit letter.
+ * The count is below 2^54, but at -Os GCC cannot see that, so there is room for all 20
+ * digits of any 64-bit value, plus the letter and the terminator. */
+#define SIZE_STR_LEN 22
+
+/* "4K", "2M", "512M", "256G", or hex bytes when not a whole unit. buf holds at least
+ * SIZE_STR_LEN bytes (the compiler checks), so no value is ever cut short. */
+static const char *size_str(uint64_t bytes, char buf[static SIZE_STR_LEN])
 {
 	static const char units[] = "KMGTPE";
 	int u = -1;
@@ -127,9 +133,9 @@ static const char *size_str(uint64_t bytes, char *buf, size_t len)
 		u++;
 	}
 	if (u < 0)
-		snprintf(buf, len, "0x%llx", (unsigned long long)bytes);
+		snprintf(buf, SIZE_STR_LEN, "0x%llx", (unsigned long long)bytes);
 	else
-		snprintf(buf, len, "%llu%c", (unsigned long long)v, units[u]);
+		snprintf(buf, SIZE_STR_LEN, "%llu%c", (unsigned long long)v, units[u]);
 	return buf;
 }
 
@@ -220,7 +226,7 @@ static void print_entry(const struct run *r, uint64_t index, bool has_va, uint64
 	}
 	if (has_va)
 		printf("VA 0x%012llx %-4s ", (unsigned long long)va,
-		       page_shift ? size_str(1ull << page_shift, buf, sizeof(buf)) : "");
+		       page_shift ? size_str(1ull << page_shift, buf) : "");
 	if (where)
 		printf("%s ", where);
 	else
@@ -389,7 +395,7 @@ static void run_names_init(struct run *r)
 	for (unsigned k = 0; k < 256; k++)
 		word_set(&r->kind_w[k], " kind=%s", kind_str(r->o->fmt, k, name, sizeof(name)));
 	for (unsigned sh = 0; sh < 64; sh++)
-		word_set(&r->page_w[sh], " %4s x ", size_str(1ull << sh, name, sizeof(name)));
+		word_set(&r->page_w[sh], " %4s x ", size_str(1ull << sh, name));
 	for (unsigned a = 0; a < 8; a++)
 		word_set(&r->aper_w[a], "%-10s ", gmmu_aperture_name((enum gmmu_aperture)a));
 	for (unsigned f = 0; f < (1u << GMMU_FLAG_COUNT); f++) {
@@ -471,6 +477,7 @@ static int entry_va(const struct run *r, uint64_t index, unsigned shift, uint64_
                     struct p2ps_error *err)
 {
 	uint64_t off = index << shift;
+	*va = 0; /* defined on the error path too */
 	if ((shift && index >> (64 - shift)) || r->o->va0 + off < r->o->va0)
 		return p2ps_error_set(err, P2PS_ERANGE,
 		                      "%s: entry %llu: VA 0x%llx + %llu entries of 2^%u bytes "
@@ -570,7 +577,7 @@ static int feed_raw(struct run *r, struct p2ps_error *err)
 			        (len - pos < RAW_SLICE_BYTES ? len - pos : RAW_SLICE_BYTES) / bytes;
 			uint64_t index0 = (off + pos) / bytes;
 			if (r->summarize && o->entry == GMMU_ENTRY_PTE) {
-				uint64_t va = 0; /* set by entry_va; GCC -O2 cannot tell */
+				uint64_t va;
 				rc = entry_va(r, index0, o->page_shift, &va, err);
 				if (!rc)
 					rc = gmmu_summary_add_ptes(&r->sum, data + pos, n, va,
@@ -908,8 +915,8 @@ static void describe_diff(const struct opts *o, const struct gmmu_diff *d, char 
 		       gmmu_aperture_name(d->act->v.aperture), (unsigned long long)d->act_target);
 	if (d->what & GMMU_DIFF_PAGE_SIZE)
 		append(buf, len, &n, "%swrong page size: expected %s, found %s", n ? "; " : "",
-		       size_str(1ull << d->exp->page_shift, a, sizeof(a)),
-		       size_str(1ull << d->act->page_shift, b, sizeof(b)));
+		       size_str(1ull << d->exp->page_shift, a),
+		       size_str(1ull << d->act->page_shift, b));
 	if (d->what & GMMU_DIFF_APERTURE)
 		append(buf, len, &n, "%swrong aperture: expected %s, found %s", n ? "; " : "",
 		       gmmu_aperture_name(d->exp->aperture),
@@ -943,7 +950,7 @@ static int diff_print(void *ctx, const struct gmmu_diff *d, struct p2ps_error *e
 	if (o->max_diffs && v->shown >= o->max_diffs)
 		return 0;
 	v->shown++;
-	char what[512], ps[24], buf[32];
+	char what[512], ps[SIZE_STR_LEN], buf[32];
 	describe_diff(o, d, what, sizeof(what));
 	const char *name = d->exp ? d->exp->name : "-";
 	unsigned shift = d->act ? d->act->page_shift : d->exp->page_shift;
@@ -983,7 +990,7 @@ static int diff_print(void *ctx, const struct gmmu_diff *d, struct p2ps_error *e
 	       (unsigned long long)(d->va + d->size - 1));
 	if (shift)
 		printf(" (%llu x %s)", (unsigned long long)(d->size >> shift),
-		       size_str(1ull << shift, ps, sizeof(ps)));
+		       size_str(1ull << shift, ps));
 	printf(" [%s]: %s\n", name, what);
 	return 0;
 }

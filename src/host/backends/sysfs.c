@@ -256,8 +256,8 @@ static void read_snapshot_info(struct p2ps_host *host, const char *root)
 	free(info);
 }
 
-/* Which boot, which kernel, when: the boot id from the tree (captured by capture-host.sh
- * since issue 15); for a live host also uname's release and the current time. */
+/* Which boot, which kernel, when: the boot id from the tree (capture-host.sh keeps it;
+ * older captures lack it); for a live host also uname's release and the current time. */
 static void read_identity(struct p2ps_host *host, const char *root, bool live)
 {
 	char buf[64];

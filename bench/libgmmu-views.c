@@ -1,7 +1,7 @@
 /* Benchmark (not a test): decode throughput of the fast views over a buffer of PTEs, the
  * path page-table dump tools take for every entry. Prints GB/s of entries decoded per
  * format and, for comparison, the field-by-field gmmu_entry_decode() rate.
- * usage: bench_gmmu_view [MiB]   (default 256) — run by scripts/gmmu-bench.sh */
+ * usage: libgmmu-views [MiB]   (default 256) — run by bench/libgmmu-views.sh */
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -23,7 +23,7 @@ int main(int argc, char **argv)
 	size_t n = mib * 1024 * 1024 / 8;
 	uint8_t *buf = malloc(n * 8);
 	if (!buf || n == 0) {
-		fprintf(stderr, "bench_gmmu_view: cannot allocate %zu MiB\n", mib);
+		fprintf(stderr, "libgmmu-views: cannot allocate %zu MiB\n", mib);
 		return 2;
 	}
 	/* Mostly valid PTEs of mixed apertures, like a real page table. */

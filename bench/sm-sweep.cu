@@ -8,7 +8,7 @@
  * the destination is poisoned first and verified against the source's pattern
  * after. Build and run on a host with two peer-capable GPUs:
  *
- *   nvcc -O3 -std=c++17 -arch=sm_90 scripts/bench/sm-sweep.cu -o sm-sweep
+ *   nvcc -O3 -std=c++17 -arch=sm_90 bench/sm-sweep.cu -o sm-sweep
  *   ./sm-sweep [--quick | --l2-hints] > sweep.md
  *
  * --quick caps the sizes at 1 GiB; --l2-hints times only the loads with a
@@ -41,7 +41,7 @@ namespace cg = cooperative_groups;
 		}                                                                                  \
 	} while (0)
 
-#include "../../tools/p2p-bench/device_common.cuh"
+#include "../tools/p2p-bench/device_common.cuh"
 
 namespace
 {

@@ -3,7 +3,8 @@
 # Meant for the workplace's device machine (called from the repository root),
 # but any CUDA host works:
 #
-#   scripts/bench/p2p-bench-device.sh [--compare] [--capture] [--quick]
+#   bench/p2p-bench-device.sh [--compare] [--capture] [--quick] [--variants] [--sizes]
+#                             [--sm-sweep] [--help]
 #
 #   --compare  also build and run cuda-samples' p2pBandwidthLatencyTest from
 #              .cmp/p2pblt/ (a fetched copy, never committed) for comparison
@@ -11,7 +12,7 @@
 #   --quick    device list and self-copy only (single-GPU machines)
 #   --variants time the SM copy kernels (grid, warp, bulk) at several grid sizes
 #   --sizes    one-way bandwidth of the copy engine and SM kernel from 64 KiB to 1 GiB
-#   --sm-sweep build and run scripts/bench/sm-sweep.cu (SM copy designs, one way)
+#   --sm-sweep build and run bench/sm-sweep.cu (SM copy designs, one way)
 #
 # Build dependencies missing on the machine are taken from .cmp/debs/*.deb
 # (unpacked under /tmp/p2ps-sysroot, never into /). Results go to $OUT
@@ -26,7 +27,11 @@ for a in "$@"; do
 	--sm-sweep) sm_sweep=1 ;;
 	--capture) capture=1 ;;
 	--quick) quick=1 ;;
-	*) echo "usage: $0 [--compare] [--capture] [--quick] [--variants] [--sizes] [--sm-sweep]" >&2; exit 2 ;;
+	-h | --help)
+		sed -n '2,/^set /{/^#/s/^# \{0,1\}//p}' "$0"
+		exit 0
+		;;
+	*) echo "usage: $0 [--compare] [--capture] [--quick] [--variants] [--sizes] [--sm-sweep] [--help]" >&2; exit 2 ;;
 	esac
 done
 out=${OUT:-/tmp/p2ps-out}
@@ -126,8 +131,8 @@ if [ $sizes = 1 ]; then
 fi
 
 if [ $sm_sweep = 1 ]; then
-	step "SM copy design sweep (scripts/bench/sm-sweep.cu)"
-	if nvcc -O3 -std=c++17 -arch=sm_90 scripts/bench/sm-sweep.cu -o /tmp/sm-sweep; then
+	step "SM copy design sweep (bench/sm-sweep.cu)"
+	if nvcc -O3 -std=c++17 -arch=sm_90 bench/sm-sweep.cu -o /tmp/sm-sweep; then
 		/tmp/sm-sweep | tee "$res/sm-sweep.md"
 		echo "sm-sweep rc=${PIPESTATUS[0]}"
 	fi
@@ -153,10 +158,10 @@ if [ $compare = 1 ]; then
 				--json >"$res/p2p-bench-cmp-blt-$k.json"
 			echo "p2p-bench sample-method run $k rc=$?"
 		done
-		python3 scripts/bench/p2p-compare.py --blt-ce "$res"/p2pblt-ce-[123].txt \
+		python3 bench/p2p-compare.py --blt-ce "$res"/p2pblt-ce-[123].txt \
 			--blt-sm "$res"/p2pblt-sm-*.txt --bench "$res/p2p-bench-cmp.json" \
 			--md "$res/compare.md" --json "$res/compare.json" && grep -v lat "$res/compare.md"
-		python3 scripts/bench/p2p-compare.py --blt-ce "$res"/p2pblt-ce-[123].txt \
+		python3 bench/p2p-compare.py --blt-ce "$res"/p2pblt-ce-[123].txt \
 			--blt-sm "$res"/p2pblt-sm-*.txt --bench "$res"/p2p-bench-cmp-blt-*.json \
 			--md "$res/compare-sample-method.md" --json "$res/compare-sample-method.json" &&
 			grep -v lat "$res/compare-sample-method.md"
