@@ -63,6 +63,22 @@ int gmmu_bar1_form_parse(const char *s, enum gmmu_bar1_form *out, struct p2ps_er
 }
 
 /* Hardware aperture value of a software aperture in a PTE, or -1. */
+uint32_t gmmu_p2p_default_kind(const struct gmmu_format *f)
+{
+	const struct gmmu_field *kf = gmmu_field_find(f->entry[GMMU_ENTRY_PTE], "KIND");
+	uint64_t kind = 0;
+	/* GENERIC_MEMORY where the format names it (TU10x and later); PITCH (0) before. */
+	if (kf && gmmu_field_value_parse(kf, "GENERIC_MEMORY", &kind, NULL) &&
+	    gmmu_field_value_parse(kf, "PITCH", &kind, NULL))
+		kind = 0;
+	return (uint32_t)kind;
+}
+
+bool gmmu_p2p_default_vol(const struct gmmu_p2p_request *rq)
+{
+	return rq->mode == GMMU_P2P_BAR1 && rq->bar1_form != GMMU_BAR1_TINYGRAD;
+}
+
 static int pte_aperture_hw(const struct gmmu_entry_format *ef, enum gmmu_aperture a)
 {
 	for (int i = 0; i < 4; i++)

@@ -216,7 +216,7 @@ one_line_error
 has "$W/err" "broken.json:1: invalid JSON"
 expect 2 "$T" decode --chip AD102 --raw
 one_line_error
-has "$W/err" "option '--raw' needs a value"
+has "$W/err" "option --raw needs an argument"
 expect 0 "$T" decode --raw --help
 has "$W/out" "usage: pte-decode decode"
 

@@ -3,6 +3,8 @@
  * found when a chunk is added (see gmmu_dump.h). */
 #include "p2pscope/gmmu_dump.h"
 
+#include "p2pscope/parse.h"
+
 #include <errno.h>
 #include <fcntl.h>
 #include <stdlib.h>
@@ -16,38 +18,6 @@ static const char *const space_names[P2PS_MEM_SPACES] = {"vid", "sys"};
 const char *p2ps_mem_space_name(enum p2ps_mem_space space)
 {
 	return (unsigned)space < P2PS_MEM_SPACES ? space_names[space] : "?";
-}
-
-int p2ps_parse_hex_u64(const char *s, uint64_t *out)
-{
-	if (s[0] == '0' && (s[1] == 'x' || s[1] == 'X'))
-		s += 2;
-	uint64_t v = 0;
-	unsigned digits = 0;
-	char prev = '_';
-	for (; *s; s++) {
-		int d;
-		if (*s >= '0' && *s <= '9')
-			d = *s - '0';
-		else if (*s >= 'a' && *s <= 'f')
-			d = *s - 'a' + 10;
-		else if (*s >= 'A' && *s <= 'F')
-			d = *s - 'A' + 10;
-		else if (*s == '_' && prev != '_') {
-			prev = *s;
-			continue;
-		} else
-			return P2PS_EINVAL;
-		prev = *s;
-		if (v >> 60)
-			return P2PS_ERANGE;
-		v = v * 16 + (uint64_t)d; /* hex digit */
-		digits++;
-	}
-	if (!digits || prev == '_')
-		return P2PS_EINVAL;
-	*out = v;
-	return 0;
 }
 
 void p2ps_mem_set_init(struct p2ps_mem_set *s)
@@ -197,7 +167,9 @@ int p2ps_mem_set_add_arg(struct p2ps_mem_set *s, const char *arg, struct p2ps_er
 		return p2ps_error_set(err, P2PS_EINVAL, "--mem %s: physical address too long", arg);
 	memcpy(pa_text, p, n);
 	pa_text[n] = '\0';
-	int rc = p2ps_parse_hex_u64(pa_text, &c.pa);
+	uint64_t pa[2];
+	int rc = p2ps_parse_hex(pa_text, 64, pa);
+	c.pa = pa[0];
 	if (rc)
 		return p2ps_error_set(err, rc, "--mem %s: '%s' is not a hex physical address", arg,
 		                      pa_text);

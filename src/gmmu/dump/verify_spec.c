@@ -6,6 +6,8 @@
  * are accepted too. Every error names the mapping and the key. */
 #include "p2pscope/gmmu_walk.h"
 
+#include "p2pscope/parse.h"
+
 #include <json-c/json.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -20,54 +22,6 @@ struct spec_peer {
 	uint64_t fabric_base;
 	bool has_bar1, has_fabric;
 };
-
-/* "0x..", decimal, or decimal with K/M/G/T (optionally "iB"/"B") suffix. */
-static int parse_size_text(const char *s, uint64_t *out)
-{
-	if (s[0] == '0' && (s[1] == 'x' || s[1] == 'X'))
-		return p2ps_parse_hex_u64(s, out);
-	uint64_t v = 0;
-	const char *p = s;
-	if (*p < '0' || *p > '9')
-		return P2PS_EINVAL;
-	for (; *p >= '0' && *p <= '9'; p++) {
-		if (v > (UINT64_MAX - 9) / 10)
-			return P2PS_ERANGE;
-		v = v * 10 + (uint64_t)(*p - '0');
-	}
-	unsigned shift = 0;
-	switch (*p) {
-	case 'K':
-	case 'k':
-		shift = 10;
-		p++;
-		break;
-	case 'M':
-	case 'm':
-		shift = 20;
-		p++;
-		break;
-	case 'G':
-	case 'g':
-		shift = 30;
-		p++;
-		break;
-	case 'T':
-	case 't':
-		shift = 40;
-		p++;
-		break;
-	default: break;
-	}
-	if (shift && (!strcmp(p, "iB") || !strcmp(p, "B")))
-		p += strlen(p);
-	if (*p)
-		return P2PS_EINVAL;
-	if (shift && v >> (64 - shift))
-		return P2PS_ERANGE;
-	*out = v << shift;
-	return 0;
-}
 
 static int get_u64(json_object *o, const char *key, uint64_t *out, bool *present, const char *where,
                    struct p2ps_error *err)
@@ -84,7 +38,7 @@ static int get_u64(json_object *o, const char *key, uint64_t *out, bool *present
 		return 0;
 	}
 	if (json_object_is_type(v, json_type_string)) {
-		int rc = parse_size_text(json_object_get_string(v), out);
+		int rc = p2ps_parse_size(json_object_get_string(v), out);
 		if (rc)
 			return p2ps_error_set(
 			        err, P2PS_EINVAL,
