@@ -158,8 +158,8 @@ int p2ps_text_slurp(const char *name, size_t max_bytes, char **text, size_t *len
 			if (cap >= max_bytes) {
 				rc = p2ps_error_set(
 				        err, P2PS_ERANGE,
-				        "%s: text dump larger than %zu bytes; use --raw "
-				        "for large dumps",
+				        "%s: text dump larger than %zu bytes; give large "
+				        "dumps in raw form",
 				        name, max_bytes);
 				goto out;
 			}
