@@ -123,7 +123,8 @@ void p2ps_mem_set_init(struct p2ps_mem_set *s);
 void p2ps_mem_set_cleanup(struct p2ps_mem_set *s);
 
 /* Parses a --mem argument "[vid:|sys:]PA=FILE" (PA a hex word, p2pscope/parse.h:
- * 0x optional, '_' groups; addresses are hex) and adds the file. Refuses empty files, PA+size beyond 2^64, and overlaps (naming both). */
+ * 0x optional, '_' groups; addresses are hex) and adds the file. Refuses empty files, PA+size
+ * beyond 2^64, and overlaps (naming both). */
 int p2ps_mem_set_add_arg(struct p2ps_mem_set *s, const char *arg, struct p2ps_error *err);
 
 /* Adds a chunk whose bytes the caller keeps alive (tests, fuzzers). */

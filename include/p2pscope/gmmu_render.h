@@ -40,11 +40,11 @@ struct gmmu_out {
 };
 #define GMMU_OUT_MIN_BLOCK 4096
 
-void gmmu_out_init(struct gmmu_out *o, char *buf, size_t cap, gmmu_out_write_fn write,
-                   void *ctx);
+void gmmu_out_init(struct gmmu_out *o, char *buf, size_t cap, gmmu_out_write_fn write, void *ctx);
 void gmmu_out_put(struct gmmu_out *o, const char *s, size_t n);
 void gmmu_out_puts(struct gmmu_out *o, const char *s); /* s, without adding a newline */
-void gmmu_out_printf(struct gmmu_out *o, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+void gmmu_out_printf(struct gmmu_out *o, const char *fmt, ...)
+        __attribute__((format(printf, 2, 3)));
 /* Writes what the block holds. 0, or -1 when this or an earlier write failed. */
 int gmmu_out_flush(struct gmmu_out *o);
 
@@ -85,8 +85,7 @@ enum gmmu_formats_style {
 };
 
 /* Every format and chip libgmmu knows (`pte-decode formats`). */
-int gmmu_render_formats(struct gmmu_out *o, enum gmmu_formats_style style,
-                        struct p2ps_error *err);
+int gmmu_render_formats(struct gmmu_out *o, enum gmmu_formats_style style, struct p2ps_error *err);
 
 /* ---- dumps: the pipeline of `pte-decode decode --raw/--text/--mem` and `verify` ---- */
 

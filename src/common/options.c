@@ -46,8 +46,7 @@ static const struct p2ps_opt *row_of(const struct p2ps_opts *o, int ch)
 }
 
 /* Carries out one row: its handler, or the flag it sets. */
-static int apply(const struct p2ps_opt *r, void *ctx, const char *arg, char *err,
-                 size_t err_size)
+static int apply(const struct p2ps_opt *r, void *ctx, const char *arg, char *err, size_t err_size)
 {
 	if (r->handle)
 		return r->handle(ctx, arg, err, err_size);
@@ -93,7 +92,8 @@ void p2ps_opt_help(const struct p2ps_opts *o, FILE *f)
 		char lhs[96];
 		const char *sp = r->arg ? " " : "", *arg = r->arg ? r->arg : "";
 		if (r->short_name)
-			snprintf(lhs, sizeof(lhs), "-%c, --%s%s%s", r->short_name, r->name, sp, arg);
+			snprintf(lhs, sizeof(lhs), "-%c, --%s%s%s", r->short_name, r->name, sp,
+			         arg);
 		else
 			snprintf(lhs, sizeof(lhs), "    --%s%s%s", r->name, sp, arg);
 		fprintf(f, "  %-*s ", o->help_width, lhs);

@@ -33,8 +33,8 @@ struct p2ps_opt {
 };
 
 /* The last three members of a row, for what the option does. */
-#define P2PS_OPT_CALL(fn)             (fn), 0, 0
-#define P2PS_OPT_FLAG(type, member)   NULL, offsetof(type, member), 0
+#define P2PS_OPT_CALL(fn)              (fn), 0, 0
+#define P2PS_OPT_FLAG(type, member)    NULL, offsetof(type, member), 0
 #define P2PS_OPT_BITS(type, member, b) NULL, offsetof(type, member), (b)
 
 /* A tool's (or a subcommand's) options. */

@@ -45,8 +45,8 @@ struct cli {
 	char err[256];            /* what went wrong with the command line */
 };
 
-static int set_source(struct cli *c, enum p2ps_host_backend_kind kind, const char *arg,
-                      char *err, size_t err_size)
+static int set_source(struct cli *c, enum p2ps_host_backend_kind kind, const char *arg, char *err,
+                      size_t err_size)
 {
 	if (c->have_source) {
 		snprintf(err, err_size, "--root and --lspci-dump are mutually exclusive");
@@ -195,7 +195,8 @@ static const struct p2ps_opt options[] = {
          CALL(opt_slot)},
         {"all", 'a', NULL, "show every PCI device, not only the NVIDIA GPUs", FLAG(all)},
         {"peers", 0, "BDF[,BDF...]",
-         "also treat these devices as P2P endpoints (NICs, NVMe, test-VM stand-ins)", CALL(opt_peers)},
+         "also treat these devices as P2P endpoints (NICs, NVMe, test-VM stand-ins)",
+         CALL(opt_peers)},
         {"json", 'j', NULL, "JSON output (schema in docs/bar-inspect.md)", CALL(opt_json)},
         {"dot", 0, NULL, "Graphviz output: PCI tree, ACS marks, verdict edges", CALL(opt_dot)},
         {"no-nvml", 0, NULL, "do not load libnvidia-ml (VRAM and NVLink then come from nowhere)",

@@ -40,13 +40,13 @@ struct cli {
 };
 
 /* An integer in [lo, hi] into *dst, or the option's message in err. */
-static int int_arg(const char *arg, uint64_t lo, uint64_t hi, int *dst, const char *what,
-                   char *err, size_t err_size)
+static int int_arg(const char *arg, uint64_t lo, uint64_t hi, int *dst, const char *what, char *err,
+                   size_t err_size)
 {
 	uint64_t v;
 	if (p2ps_parse_uint(arg, hi, &v) || v < lo) {
-		snprintf(err, err_size, "bad %s '%s' (%llu..%llu)", what, arg, (unsigned long long)lo,
-		         (unsigned long long)hi);
+		snprintf(err, err_size, "bad %s '%s' (%llu..%llu)", what, arg,
+		         (unsigned long long)lo, (unsigned long long)hi);
 		return -1;
 	}
 	*dst = (int)v;
@@ -92,7 +92,8 @@ static int opt_warmup(void *ctx, const char *arg, char *err, size_t err_size)
 static int opt_sm_kernel(void *ctx, const char *arg, char *err, size_t err_size)
 {
 	if (pb_sm_variant_parse(arg, &((struct cli *)ctx)->o.sm_variant))
-		return snprintf(err, err_size, "bad --sm-kernel '%s' (grid, warp or bulk)", arg), -1;
+		return snprintf(err, err_size, "bad --sm-kernel '%s' (grid, warp or bulk)", arg),
+		       -1;
 	return 0;
 }
 
@@ -101,7 +102,8 @@ static int opt_size(void *ctx, const char *arg, char *err, size_t err_size)
 {
 	uint64_t v;
 	if (p2ps_parse_size(arg, &v) || v == 0 || v > (16ull << 30) || v % 16)
-		return snprintf(err, err_size, "bad size '%s': a multiple of 16 bytes up to 16G", arg),
+		return snprintf(err, err_size, "bad size '%s': a multiple of 16 bytes up to 16G",
+		                arg),
 		       -1;
 	((struct cli *)ctx)->o.size = (size_t)v;
 	return 0;
@@ -155,8 +157,8 @@ static int opt_bench(void *ctx, const char *arg, char *err, size_t err_size)
 static const struct p2ps_opt measure_rows[] = {
         {"devices", 'd', "LIST", "CUDA device numbers to use, e.g. 0,1 (default: all)",
          CALL(opt_devices)},
-        {"size", 's', "BYTES", "bytes per copy, suffix K/M/G (binary); multiple of 16 (default 256M)",
-         CALL(opt_size)},
+        {"size", 's', "BYTES",
+         "bytes per copy, suffix K/M/G (binary); multiple of 16 (default 256M)", CALL(opt_size)},
         {"reps", 'r', "N", "copies per timed run (default 5)", CALL(opt_reps)},
         {"trials", 't', "N", "timed runs per cell, median reported (default 3)", CALL(opt_trials)},
         {"lat-reps", 0, "N", "small copies per latency run (default 100)", CALL(opt_lat_reps)},
@@ -187,8 +189,8 @@ static const struct p2ps_opt report_rows[] = {
         {"json", 0, NULL, "print JSON instead of text", FLAG(json)},
         {"help", 'h', NULL, "this text", FLAG(help)},
 };
-static const struct p2ps_opts report_opts = {report_rows, sizeof(report_rows) / sizeof(report_rows[0]),
-                                             20, false};
+static const struct p2ps_opts report_opts = {
+        report_rows, sizeof(report_rows) / sizeof(report_rows[0]), 20, false};
 
 static void usage(void)
 {
@@ -246,7 +248,8 @@ static int cmd_report(int argc, char **argv)
 	if (rc)
 		return rc < 0 ? 0 : rc;
 	if (!c.bench_path || !c.host_path) {
-		fprintf(stderr, "p2p-bench: report needs --bench FILE and --host FILE (see --help)\n");
+		fprintf(stderr,
+		        "p2p-bench: report needs --bench FILE and --host FILE (see --help)\n");
 		return 2;
 	}
 	bench = load_json(c.bench_path, "bench");

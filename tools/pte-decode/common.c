@@ -29,8 +29,7 @@ int pd_fail_in(const struct pd_common *c, const char *fmt, ...)
 	return c->dump ? pd_fail(NULL, "%s: %s", c->cmd, msg) : pd_fail(c->cmd, "%s", msg);
 }
 
-static int set_format(struct pd_common *c, const struct gmmu_format *f, char *err,
-                      size_t err_size)
+static int set_format(struct pd_common *c, const struct gmmu_format *f, char *err, size_t err_size)
 {
 	if (c->fmt && c->fmt != f) {
 		snprintf(err, err_size, "give --chip or --format, not both");
@@ -81,8 +80,8 @@ static const char *command_of_option(const char *s)
 	static const struct {
 		const char *cmd;
 		const struct p2ps_opts *opts;
-	} all[] = {{"encode", &pd_opts_encode}, {"decode", &pd_opts_decode},
-	           {"p2p", &pd_opts_p2p},       {"formats", &pd_opts_formats},
+	} all[] = {{"encode", &pd_opts_encode},     {"decode", &pd_opts_decode},
+	           {"p2p", &pd_opts_p2p},           {"formats", &pd_opts_formats},
 	           {"decode --raw", &pd_opts_dump}, {"verify", &pd_opts_verify}};
 	if (strncmp(s, "--", 2))
 		return NULL;

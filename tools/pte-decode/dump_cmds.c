@@ -137,22 +137,23 @@ static int opt_max_diffs(void *ctx, const char *arg, char *err, size_t err_size)
 /* The rows decode and verify share; verify adds --expect and --max-diffs. */
 #define DUMP_ROWS                                                                                  \
 	PD_OPT_CHIP, PD_OPT_FORMAT,                                                                \
-	        {"raw", 0, "FILE|-", "little-endian entries (8 bytes; 16 for dual-pde)",            \
+	        {"raw", 0, "FILE|-", "little-endian entries (8 bytes; 16 for dual-pde)",           \
 	         P2PS_OPT_CALL(opt_raw)},                                                          \
-	        {"text", 0, "FILE|-", "hex words: '0x7f97_94000001 ...', 'OFFSET: w w', # comments",  \
+	        {"text", 0, "FILE|-",                                                              \
+	         "hex words: '0x7f97_94000001 ...', 'OFFSET: w w', # comments",                    \
 	         P2PS_OPT_CALL(opt_text)},                                                         \
-	        {"mem", 0, "[vid:|sys:]PA=FILE", "physical memory image (repeatable), with",         \
+	        {"mem", 0, "[vid:|sys:]PA=FILE", "physical memory image (repeatable), with",       \
 	         P2PS_OPT_CALL(opt_mem)},                                                          \
-	        {"pdb", 0, "PA[:vid|:sys]", "root page directory: walk the whole hierarchy",           \
+	        {"pdb", 0, "PA[:vid|:sys]", "root page directory: walk the whole hierarchy",       \
 	         P2PS_OPT_CALL(opt_pdb)},                                                          \
-	        PD_OPT_ENTRY("what --raw/--text entries are (default pte)"),                        \
-	        {"level", 0, "NAME",                                                                 \
+	        PD_OPT_ENTRY("what --raw/--text entries are (default pte)"),                       \
+	        {"level", 0, "NAME",                                                               \
 	         "table level of --raw/--text entries (PT_SMALL, PT_BIG, PD0, PD1 ...):\n"         \
-	         "sets the page size (default PT_SMALL)",                                           \
+	         "sets the page size (default PT_SMALL)",                                          \
 	         P2PS_OPT_CALL(opt_level)},                                                        \
-	        {"va", 0, "ADDR", "VA mapped by entry 0 of --raw/--text (default 0)",               \
+	        {"va", 0, "ADDR", "VA mapped by entry 0 of --raw/--text (default 0)",              \
 	         P2PS_OPT_CALL(opt_va)},                                                           \
-	        {"big-page", 0, "64K|128K", "big page size for PT_BIG (default 64K)",               \
+	        {"big-page", 0, "64K|128K", "big page size for PT_BIG (default 64K)",              \
 	         P2PS_OPT_CALL(opt_big_page)},                                                     \
 	        {"summary", 0, NULL, "coalesce runs of entries into ranges", FLAG(summary)},       \
 	        {"all", 0, NULL, "walk: also list invalid non-zero PTEs", FLAG(rq.all)},           \
@@ -209,7 +210,8 @@ static int check_opts(struct dump_opts *o)
 	if (pd_need_format(&o->c))
 		return PD_EXIT_BAD;
 	if (o->n_files + (o->n_mems || o->has_pdb) != 1)
-		return pd_fail(NULL, "%s: give exactly one input: --raw, --text, or --mem with --pdb",
+		return pd_fail(NULL,
+		               "%s: give exactly one input: --raw, --text, or --mem with --pdb",
 		               cmd);
 	if ((o->n_mems != 0) != o->has_pdb)
 		return pd_fail(NULL,
@@ -261,7 +263,8 @@ int pd_cmd_dump(int argc, char **argv)
 {
 	bool verify = !strcmp(argv[0], "verify");
 	struct dump_opts o = {.c = {.cmd = argv[0], .dump = true, .entry = GMMU_ENTRY_PTE},
-	                      .rq = {.max_diffs = 50}, .progress_next = PROGRESS_MIN_BYTES};
+	                      .rq = {.max_diffs = 50},
+	                      .progress_next = PROGRESS_MIN_BYTES};
 	const struct p2ps_opts *opts = verify ? &pd_opts_verify : &pd_opts_dump;
 	const char *usage = verify ? verify_usage : dump_usage;
 	/* "--raw --help" must show help, not read a file named --help. */
@@ -272,7 +275,8 @@ int pd_cmd_dump(int argc, char **argv)
 	if (first < 0)
 		return PD_EXIT_BAD;
 	if (first < argc)
-		return pd_fail(NULL, "%s: unexpected argument '%s': values and file inputs do not mix",
+		return pd_fail(NULL,
+		               "%s: unexpected argument '%s': values and file inputs do not mix",
 		               o.c.cmd, argv[first]);
 	o.rq.output = verify ? GMMU_DUMP_VERIFY : o.summary ? GMMU_DUMP_SUMMARY : GMMU_DUMP_ENTRIES;
 	if (check_opts(&o))

@@ -53,8 +53,9 @@ int main(int argc, char **argv)
 	if (!strcmp(cmd, "encode"))
 		return pd_cmd_encode(argc - 1, argv + 1);
 	if (!strcmp(cmd, "decode"))
-		return pd_args_name_dump(argc - 2, argv + 2) ? pd_cmd_dump(argc - 1, argv + 1)
-		                                               : pd_cmd_decode_values(argc - 1, argv + 1);
+		return pd_args_name_dump(argc - 2, argv + 2)
+		               ? pd_cmd_dump(argc - 1, argv + 1)
+		               : pd_cmd_decode_values(argc - 1, argv + 1);
 	if (!strcmp(cmd, "verify"))
 		return pd_cmd_dump(argc - 1, argv + 1);
 	if (!strcmp(cmd, "p2p"))

@@ -36,15 +36,30 @@ int pd_opt_entry(void *ctx, const char *arg, char *err, size_t err_size);
 
 /* Rows of the shared options, for the commands' tables. */
 #define PD_OPT_CHIP                                                                                \
-	{"chip", 0, "CHIP", "a chip libgmmu knows (AD102, GB202, ...: 'pte-decode formats')",      \
-	 P2PS_OPT_CALL(pd_opt_chip)}
+	{                                                                                          \
+		"chip", 0, "CHIP",                                                                 \
+		        "a chip libgmmu knows (AD102, GB202, ...: 'pte-decode formats')",          \
+		        P2PS_OPT_CALL(pd_opt_chip)                                                 \
+	}
 #define PD_OPT_FORMAT                                                                              \
-	{"format", 0, "FMT", "a format instead of a chip: v2, v3, v2-gp, v2-tu, v2-ga, v3-gh, "    \
-	 "v3-gb", P2PS_OPT_CALL(pd_opt_format)}
+	{                                                                                          \
+		"format", 0, "FMT",                                                                \
+		        "a format instead of a chip: v2, v3, v2-gp, v2-tu, v2-ga, v3-gh, "         \
+		        "v3-gb",                                                                   \
+		        P2PS_OPT_CALL(pd_opt_format)                                               \
+	}
 #define PD_OPT_ENTRY(what)                                                                         \
-	{"entry", 0, "pte|pde|dual-pde", what, P2PS_OPT_CALL(pd_opt_entry)}
-#define PD_OPT_JSON(what) {"json", 0, NULL, what, P2PS_OPT_FLAG(struct pd_common, json)}
-#define PD_OPT_HELP       {"help", 'h', NULL, "this help", P2PS_OPT_FLAG(struct pd_common, help)}
+	{                                                                                          \
+		"entry", 0, "pte|pde|dual-pde", what, P2PS_OPT_CALL(pd_opt_entry)                  \
+	}
+#define PD_OPT_JSON(what)                                                                          \
+	{                                                                                          \
+		"json", 0, NULL, what, P2PS_OPT_FLAG(struct pd_common, json)                       \
+	}
+#define PD_OPT_HELP                                                                                \
+	{                                                                                          \
+		"help", 'h', NULL, "this help", P2PS_OPT_FLAG(struct pd_common, help)              \
+	}
 
 /* The commands' tables (value_cmds.c, dump_cmds.c). */
 extern const struct p2ps_opts pd_opts_encode, pd_opts_decode, pd_opts_p2p, pd_opts_formats,

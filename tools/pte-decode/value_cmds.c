@@ -96,7 +96,10 @@ static int opt_kind(void *ctx, const char *arg, char *err, size_t err_size)
 }
 
 #define FLAG(member) P2PS_OPT_FLAG(struct value_opts, member)
-#define OPT_AS_WRITTEN(what) {"as-written", 0, NULL, what, FLAG(as_written)}
+#define OPT_AS_WRITTEN(what)                                                                       \
+	{                                                                                          \
+		"as-written", 0, NULL, what, FLAG(as_written)                                      \
+	}
 
 /* ---- encode ---------------------------------------------------------------------------- */
 
@@ -195,7 +198,8 @@ int pd_cmd_decode_values(int argc, char **argv)
 	for (int i = first; i < argc; i++) {
 		uint64_t w[2];
 		if (p2ps_parse_wide(argv[i], ef->size * 8u, w))
-			return pd_fail(o.c.cmd, "bad %s value '%s' (0x + up to %u hex digits, or decimal)",
+			return pd_fail(o.c.cmd,
+			               "bad %s value '%s' (0x + up to %u hex digits, or decimal)",
 			               gmmu_entry_type_name(o.c.entry), argv[i], ef->size * 2u);
 	}
 	struct gmmu_out *out = pd_out_begin();

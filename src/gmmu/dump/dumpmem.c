@@ -126,7 +126,9 @@ static int map_file(struct p2ps_mem_chunk *c, const char *path, struct p2ps_erro
 	if (fstat(fd, &st) < 0) {
 		rc = p2ps_error_set(err, P2PS_EIO, "%s: fstat: %s", path, strerror(errno));
 	} else if (!S_ISREG(st.st_mode)) {
-		rc = p2ps_error_set(err, P2PS_EINVAL, "%s: not a regular file (a memory image is mapped whole)", path);
+		rc = p2ps_error_set(err, P2PS_EINVAL,
+		                    "%s: not a regular file (a memory image is mapped whole)",
+		                    path);
 	} else if (st.st_size == 0) {
 		rc = p2ps_error_set(err, P2PS_EINVAL, "%s: empty memory chunk", path);
 	} else if ((uint64_t)st.st_size > SIZE_MAX) {
@@ -164,14 +166,16 @@ int p2ps_mem_set_add_arg(struct p2ps_mem_set *s, const char *arg, struct p2ps_er
 	char pa_text[64];
 	size_t n = (size_t)(eq - p);
 	if (n >= sizeof(pa_text))
-		return p2ps_error_set(err, P2PS_EINVAL, "memory image %s: physical address too long", arg);
+		return p2ps_error_set(err, P2PS_EINVAL,
+		                      "memory image %s: physical address too long", arg);
 	memcpy(pa_text, p, n);
 	pa_text[n] = '\0';
 	uint64_t pa[2];
 	int rc = p2ps_parse_hex(pa_text, 64, pa);
 	c.pa = pa[0];
 	if (rc)
-		return p2ps_error_set(err, rc, "memory image %s: '%s' is not a hex physical address", arg,
+		return p2ps_error_set(err, rc,
+		                      "memory image %s: '%s' is not a hex physical address", arg,
 		                      pa_text);
 	rc = map_file(&c, eq + 1, err);
 	if (rc)

@@ -50,15 +50,15 @@ static int dump_entry_json(struct gmmu_out *o, const struct gmmu_dump_entry *e,
 	if (e->where)
 		json_object_object_add(obj, "entry_at", json_object_new_string(e->where));
 	json_object_object_add(obj, "entry", json_object_new_string(gmmu_entry_type_name(e->type)));
-	json_object_object_add(obj, "raw",
-	                       json_object_new_string(gmmu_entry_hex_str(ef, e->w, raw, sizeof(raw))));
+	json_object_object_add(
+	        obj, "raw", json_object_new_string(gmmu_entry_hex_str(ef, e->w, raw, sizeof(raw))));
 	json_object_object_add(obj, "valid", json_object_new_boolean(d->valid));
 	json_object *fields = json_object_new_object();
 	for (size_t i = 0; i < ef->n_fields && i < GMMU_MAX_FIELDS; i++)
 		if (d->shown[i])
-			json_object_object_add(
-			        fields, ef->fields[i].name,
-			        json_object_new_string(gmmu_decoded_value_str(d, i, buf, sizeof(buf))));
+			json_object_object_add(fields, ef->fields[i].name,
+			                       json_object_new_string(gmmu_decoded_value_str(
+			                               d, i, buf, sizeof(buf))));
 	json_object_object_add(obj, "fields", fields);
 	return put_json(o, obj, JSON_C_TO_STRING_PLAIN, err);
 }
@@ -75,8 +75,9 @@ int gmmu_render_dump_entry(struct gmmu_out *o, const struct gmmu_format *f, bool
 	gmmu_entry_hex_str(ef, e->w, raw, sizeof(raw));
 	if (e->has_va)
 		gmmu_out_printf(o, "VA 0x%012llx %-4s ", (unsigned long long)e->va,
-		                e->page_shift ? gmmu_size_str(1ull << e->page_shift, buf, sizeof(buf))
-		                              : "");
+		                e->page_shift
+		                        ? gmmu_size_str(1ull << e->page_shift, buf, sizeof(buf))
+		                        : "");
 	if (e->where)
 		gmmu_out_printf(o, "%s ", e->where);
 	else
@@ -108,7 +109,8 @@ int gmmu_range_printer_init(struct gmmu_range_printer *p, const struct gmmu_form
 	for (unsigned k = 0; k < 256; k++)
 		gmmu_word_set(&p->kind_w[k], " kind=%s", gmmu_kind_str(f, k, name, sizeof(name)));
 	for (unsigned sh = 0; sh < 64; sh++)
-		gmmu_word_set(&p->page_w[sh], " %4s x ", gmmu_size_str(1ull << sh, name, sizeof(name)));
+		gmmu_word_set(&p->page_w[sh], " %4s x ",
+		              gmmu_size_str(1ull << sh, name, sizeof(name)));
 	for (unsigned a = 0; a < 8; a++)
 		gmmu_word_set(&p->aper_w[a], "%-10s ", gmmu_aperture_name((enum gmmu_aperture)a));
 	for (unsigned fl = 0; fl < (1u << GMMU_FLAG_COUNT); fl++) {
@@ -116,8 +118,8 @@ int gmmu_range_printer_init(struct gmmu_range_printer *p, const struct gmmu_form
 		p->flags_w[fl].s[0] = '\0';
 		for (int i = 0; i < GMMU_FLAG_COUNT; i++)
 			if (fl >> i & 1)
-				n += (size_t)snprintf(p->flags_w[fl].s + n, GMMU_WORD_BYTES - n, " %s",
-				                      flag_short[i]);
+				n += (size_t)snprintf(p->flags_w[fl].s + n, GMMU_WORD_BYTES - n,
+				                      " %s", flag_short[i]);
 		p->flags_w[fl].n = n;
 	}
 	return 0;
@@ -137,7 +139,8 @@ static json_object *range_json(const struct gmmu_format *f, const struct gmmu_ra
 		json_object_object_add(j, "level", json_object_new_string(g->level->name));
 	if (!g->v.valid) {
 		json_object_object_add(j, "sparse", json_object_new_boolean(true));
-		json_object_object_add(j, "raw", json_object_new_string(hex_entry(g->raw, buf, 64)));
+		json_object_object_add(j, "raw",
+		                       json_object_new_string(hex_entry(g->raw, buf, 64)));
 		return j;
 	}
 	json_object_object_add(j, "aperture",
@@ -223,7 +226,8 @@ static int summary_document(struct gmmu_range_printer *p, const struct gmmu_summ
 	if (walk) {
 		json_object_object_add(top, "tables", json_object_new_uint64(walk->tables));
 		json_object_object_add(top, "pdes", json_object_new_uint64(walk->pdes));
-		json_object_object_add(top, "sparse_pdes", json_object_new_uint64(walk->pdes_sparse));
+		json_object_object_add(top, "sparse_pdes",
+		                       json_object_new_uint64(walk->pdes_sparse));
 	}
 	return put_json(p->out, top, JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_SPACED, err);
 }
@@ -243,7 +247,8 @@ int gmmu_range_printer_finish(struct gmmu_range_printer *p, const struct gmmu_su
 		gmmu_out_printf(p->out, "# walk: %llu tables, %llu PDEs followed",
 		                (unsigned long long)walk->tables, (unsigned long long)walk->pdes);
 		if (walk->pdes_sparse)
-			gmmu_out_printf(p->out, ", %llu sparse", (unsigned long long)walk->pdes_sparse);
+			gmmu_out_printf(p->out, ", %llu sparse",
+			                (unsigned long long)walk->pdes_sparse);
 		gmmu_out_put(p->out, "\n", 1);
 	}
 	return 0;

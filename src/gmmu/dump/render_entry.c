@@ -68,7 +68,8 @@ void gmmu_render_decoded(struct gmmu_out *o, const struct gmmu_decoded *d)
 			gmmu_out_printf(o, "UNEXPLAINED_BITS=0x%016" PRIx64 "%016" PRIx64 "\n",
 			                d->unexplained[1], d->unexplained[0]);
 		else
-			gmmu_out_printf(o, "UNEXPLAINED_BITS=0x%016" PRIx64 "\n", d->unexplained[0]);
+			gmmu_out_printf(o, "UNEXPLAINED_BITS=0x%016" PRIx64 "\n",
+			                d->unexplained[0]);
 	}
 }
 
@@ -83,11 +84,13 @@ static json_object *field_json(const struct gmmu_decoded *d, size_t i)
 	json_object_object_add(jf, "lo", json_object_new_int(fd->lo));
 	json_object_object_add(jf, "raw", json_object_new_uint64(d->value[i]));
 	json_object_object_add(
-	        jf, "value", json_object_new_string(gmmu_decoded_value_str(d, i, buf, sizeof(buf))));
+	        jf, "value",
+	        json_object_new_string(gmmu_decoded_value_str(d, i, buf, sizeof(buf))));
 	if (fd->kind == GMMU_FIELD_ENUM || fd->kind == GMMU_FIELD_BOOL) {
 		/* "value" parses back either way; "value_name" says whether it has a name. */
 		const char *nm = gmmu_field_value_name(fd, d->value[i], d->half_valid[fd->half]);
-		json_object_object_add(jf, "value_name", json_object_new_string(nm ? nm : "unknown"));
+		json_object_object_add(jf, "value_name",
+		                       json_object_new_string(nm ? nm : "unknown"));
 	}
 	return jf;
 }
@@ -97,9 +100,11 @@ static json_object *decoded_json(const struct gmmu_format *f, const struct gmmu_
 	char buf[96];
 	json_object *o = json_object_new_object();
 	json_object_object_add(o, "format", json_object_new_string(f->name));
-	json_object_object_add(o, "entry", json_object_new_string(gmmu_entry_type_name(d->ef->type)));
+	json_object_object_add(o, "entry",
+	                       json_object_new_string(gmmu_entry_type_name(d->ef->type)));
 	json_object_object_add(
-	        o, "raw", json_object_new_string(gmmu_entry_hex_str(d->ef, d->w, buf, sizeof(buf))));
+	        o, "raw",
+	        json_object_new_string(gmmu_entry_hex_str(d->ef, d->w, buf, sizeof(buf))));
 	json_object_object_add(o, "valid", json_object_new_boolean(d->valid));
 	json_object *fields = json_object_new_array();
 	for (size_t i = 0; i < d->ef->n_fields; i++)

@@ -57,10 +57,12 @@ static void describe_diff(const struct gmmu_format *f, const struct gmmu_diff *d
 		       gmmu_size_str(1ull << d->act->page_shift, b, sizeof(b)));
 	if (d->what & GMMU_DIFF_APERTURE)
 		append(buf, len, &n, "%swrong aperture: expected %s, found %s", n ? "; " : "",
-		       gmmu_aperture_name(d->exp->aperture), gmmu_aperture_name(d->act->v.aperture));
+		       gmmu_aperture_name(d->exp->aperture),
+		       gmmu_aperture_name(d->act->v.aperture));
 	if (d->what & GMMU_DIFF_ADDRESS)
-		append(buf, len, &n, "%swrong address: expected 0x%llx, found 0x%llx", n ? "; " : "",
-		       (unsigned long long)d->exp_target, (unsigned long long)d->act_target);
+		append(buf, len, &n, "%swrong address: expected 0x%llx, found 0x%llx",
+		       n ? "; " : "", (unsigned long long)d->exp_target,
+		       (unsigned long long)d->act_target);
 	if (d->what & GMMU_DIFF_PEER)
 		append(buf, len, &n, "%swrong peer: expected %u, found %u", n ? "; " : "",
 		       d->exp->peer_index, d->act->v.peer_index);
@@ -93,14 +95,16 @@ static json_object *diff_json(const struct gmmu_diff *d, const char *name, const
 			json_object_array_add(kinds, json_object_new_string(names[i]));
 	json_object_object_add(j, "what", kinds);
 	if (d->exp) {
-		json_object_object_add(j, "expected_aperture",
-		                       json_object_new_string(gmmu_aperture_name(d->exp->aperture)));
+		json_object_object_add(
+		        j, "expected_aperture",
+		        json_object_new_string(gmmu_aperture_name(d->exp->aperture)));
 		json_object_object_add(j, "expected_target",
 		                       json_object_new_string(hex(d->exp_target, buf, 32)));
 	}
 	if (d->act) {
-		json_object_object_add(j, "found_aperture",
-		                       json_object_new_string(gmmu_aperture_name(d->act->v.aperture)));
+		json_object_object_add(
+		        j, "found_aperture",
+		        json_object_new_string(gmmu_aperture_name(d->act->v.aperture)));
 		json_object_object_add(j, "found_target",
 		                       json_object_new_string(hex(d->act_target, buf, 32)));
 		json_object_object_add(j, "found_page_size",
@@ -144,8 +148,8 @@ static int verify_document(struct verify_out *v, const struct gmmu_verify_stats 
 	json_object_object_add(top, "matched_bytes", json_object_new_uint64(st->matched_bytes));
 	json_object_object_add(top, "diffs", v->jdiffs);
 	v->jdiffs = NULL;
-	const char *s =
-	        json_object_to_json_string_ext(top, JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_SPACED);
+	const char *s = json_object_to_json_string_ext(top, JSON_C_TO_STRING_PRETTY |
+	                                                            JSON_C_TO_STRING_SPACED);
 	int rc = s ? 0 : p2ps_error_set(err, P2PS_ENOMEM, "out of memory");
 	if (s) {
 		gmmu_out_puts(v->o, s);

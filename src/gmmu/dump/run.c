@@ -62,8 +62,8 @@ static int entry_va(const struct run *r, uint64_t index, unsigned shift, uint64_
 static int take_entry(struct run *r, uint64_t index, const uint64_t w[2], struct p2ps_error *err)
 {
 	const struct gmmu_dump_request *rq = r->rq;
-	struct gmmu_dump_entry e = {.index = index, .level = rq->level, .type = rq->entry,
-	                            .w = {w[0], w[1]}};
+	struct gmmu_dump_entry e = {
+	        .index = index, .level = rq->level, .type = rq->entry, .w = {w[0], w[1]}};
 	int rc;
 	if (rq->entry != GMMU_ENTRY_PTE) {
 		/* Directory entries have a VA only when the level says which bits they index. */
@@ -91,12 +91,12 @@ static int text_word(void *ctx, const struct p2ps_text_word *tw, struct p2ps_err
 	unsigned bytes = gmmu_format_entry(rq->fmt, rq->entry)->size;
 	if (tw->has_offset && tw->index == 0) {
 		if (tw->line_offset % bytes)
-			return p2ps_error_set(err, P2PS_EINVAL,
-			                      "%s:%zu: offset 0x%llx is not a multiple of the %u-byte "
-			                      "%s entry",
-			                      r->input_name, tw->line,
-			                      (unsigned long long)tw->line_offset, bytes,
-			                      gmmu_entry_type_name(rq->entry));
+			return p2ps_error_set(
+			        err, P2PS_EINVAL,
+			        "%s:%zu: offset 0x%llx is not a multiple of the %u-byte "
+			        "%s entry",
+			        r->input_name, tw->line, (unsigned long long)tw->line_offset, bytes,
+			        gmmu_entry_type_name(rq->entry));
 		r->next_index = tw->line_offset / bytes;
 	}
 	if (bytes == 8 && tw->hi)
@@ -163,7 +163,8 @@ static int feed_raw(struct run *r, struct p2ps_error *err)
 	while (!rc && (rc = p2ps_dump_file_next(&f, &data, &len, &off, err)) > 0) {
 		rc = 0;
 		for (size_t pos = 0; pos < len && !rc; pos += RAW_SLICE_BYTES) {
-			size_t n = (len - pos < RAW_SLICE_BYTES ? len - pos : RAW_SLICE_BYTES) / bytes;
+			size_t n =
+			        (len - pos < RAW_SLICE_BYTES ? len - pos : RAW_SLICE_BYTES) / bytes;
 			rc = raw_slice(r, data + pos, n, off + pos, bytes, err);
 			if (rq->progress)
 				rq->progress(rq->progress_ctx, off + pos + (uint64_t)n * bytes,
@@ -182,9 +183,14 @@ static int walk_pte(void *ctx, const struct gmmu_mapping *m, struct p2ps_error *
 	char where[80];
 	snprintf(where, sizeof(where), "%s[%u]@%s:0x%llx", m->level ? m->level->name : "?",
 	         m->index, p2ps_mem_space_name(m->space), (unsigned long long)m->entry_pa);
-	struct gmmu_dump_entry e = {.index = m->index,  .has_va = true,   .va = m->va,
-	                            .page_shift = m->page_shift, .level = m->level,
-	                            .type = m->entry, .w = {m->raw, m->raw_hi}, .where = where};
+	struct gmmu_dump_entry e = {.index = m->index,
+	                            .has_va = true,
+	                            .va = m->va,
+	                            .page_shift = m->page_shift,
+	                            .level = m->level,
+	                            .type = m->entry,
+	                            .w = {m->raw, m->raw_hi},
+	                            .where = where};
 	return gmmu_render_dump_entry(r->out, r->rq->fmt, r->rq->json, &e, err);
 }
 
@@ -220,8 +226,8 @@ static int verify(struct run *r, struct gmmu_dump_result *res, struct p2ps_error
 	if (rc)
 		return rc;
 	struct gmmu_verify_stats st;
-	rc = gmmu_render_verify(r->out, rq->fmt, rq->json, rq->max_diffs, &spec, &r->collected,
-	                        &st, err);
+	rc = gmmu_render_verify(r->out, rq->fmt, rq->json, rq->max_diffs, &spec, &r->collected, &st,
+	                        err);
 	if (!rc)
 		res->diffs = st.diffs;
 	gmmu_spec_cleanup(&spec);

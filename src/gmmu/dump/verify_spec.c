@@ -212,8 +212,8 @@ static int spec_peer(json_object *m, const struct spec_peer *peers, size_t n_pee
 		return 0;
 	if (!json_object_is_type(v, json_type_int) || json_object_get_int64(v) < 0 ||
 	    json_object_get_int64(v) > 255)
-		return p2ps_error_set(err, P2PS_EINVAL, "%s: \"peer\": expected a peer index 0..255",
-		                      where);
+		return p2ps_error_set(err, P2PS_EINVAL,
+		                      "%s: \"peer\": expected a peer index 0..255", where);
 	int64_t idx = json_object_get_int64(v);
 	for (size_t k = 0; k < n_peers; k++)
 		if (peers[k].index == idx)
@@ -225,8 +225,8 @@ static int spec_peer(json_object *m, const struct spec_peer *peers, size_t n_pee
 
 /* A peer's base for "offset": its BAR1 bus address for a sysmem (BAR1-P2P) mapping, else
  * its fabric base when it has one. */
-static int peer_base(const struct gmmu_expect *e, const struct spec_peer *peer,
-                     const char *where, uint64_t *base, struct p2ps_error *err)
+static int peer_base(const struct gmmu_expect *e, const struct spec_peer *peer, const char *where,
+                     uint64_t *base, struct p2ps_error *err)
 {
 	*base = 0;
 	if (e->aperture == GMMU_APERTURE_SYS_COH || e->aperture == GMMU_APERTURE_SYS_NONCOH) {
@@ -290,12 +290,13 @@ static int spec_kind(json_object *m, const struct gmmu_format *fmt, const char *
 		kind = (uint64_t)json_object_get_int64(v);
 	} else if (json_object_is_type(v, json_type_string) && kf) {
 		if (gmmu_field_value_parse(kf, json_object_get_string(v), &kind, NULL))
-			return p2ps_error_set(err, P2PS_EINVAL, "%s: \"kind\": '%s' is not a KIND of %s",
-			                      where, json_object_get_string(v), fmt->name);
+			return p2ps_error_set(err, P2PS_EINVAL,
+			                      "%s: \"kind\": '%s' is not a KIND of %s", where,
+			                      json_object_get_string(v), fmt->name);
 	} else {
-		return p2ps_error_set(err, P2PS_EINVAL,
-		                      "%s: \"kind\": expected a number or (with a chip) a KIND name",
-		                      where);
+		return p2ps_error_set(
+		        err, P2PS_EINVAL,
+		        "%s: \"kind\": expected a number or (with a chip) a KIND name", where);
 	}
 	if (kind > 0xff)
 		return p2ps_error_set(err, P2PS_ERANGE, "%s: \"kind\" 0x%llx exceeds 8 bits", where,

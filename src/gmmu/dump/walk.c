@@ -273,22 +273,24 @@ static int read_table(struct walk *w, const struct gmmu_level *lv, enum p2ps_mem
                       const uint8_t **t, struct p2ps_error *err)
 {
 	if (pa + (bytes - 1) < pa)
-		return p2ps_error_set(err, P2PS_ERANGE,
-		                      "%s (VA 0x%llx): %s table at %s PA 0x%llx runs past the end of "
-		                      "the address space",
-		                      from, (unsigned long long)va_base, level_name(lv),
-		                      p2ps_mem_space_name(space), (unsigned long long)pa);
+		return p2ps_error_set(
+		        err, P2PS_ERANGE,
+		        "%s (VA 0x%llx): %s table at %s PA 0x%llx runs past the end of "
+		        "the address space",
+		        from, (unsigned long long)va_base, level_name(lv),
+		        p2ps_mem_space_name(space), (unsigned long long)pa);
 	*t = NULL;
 	int rc = table_bytes(w, space, pa, bytes, t, err);
 	if (rc)
 		return rc;
 	if (!*t)
-		return p2ps_error_set(err, P2PS_EINVAL,
-		                      "%s (VA 0x%llx): %s table at %s PA 0x%llx-0x%llx is not inside "
-		                      "any memory image",
-		                      from, (unsigned long long)va_base, level_name(lv),
-		                      p2ps_mem_space_name(space), (unsigned long long)pa,
-		                      (unsigned long long)(pa + bytes - 1));
+		return p2ps_error_set(
+		        err, P2PS_EINVAL,
+		        "%s (VA 0x%llx): %s table at %s PA 0x%llx-0x%llx is not inside "
+		        "any memory image",
+		        from, (unsigned long long)va_base, level_name(lv),
+		        p2ps_mem_space_name(space), (unsigned long long)pa,
+		        (unsigned long long)(pa + bytes - 1));
 	if (w->depth >= WALK_MAX_LEVELS)
 		return p2ps_error_set(err, P2PS_ELOOP, "%s: walk deeper than %d levels", from,
 		                      WALK_MAX_LEVELS);
@@ -315,8 +317,8 @@ static int walk_dual(struct walk *w, const struct table_entry *x, uint64_t w0,
 	int rc = 0;
 	gmmu_dual_pde_view(w->fmt, ww, &big, &small);
 	if (!big.valid && !small.valid && (big.sparse || small.sparse))
-		rc = emit_sparse_pde(w, x->lv, GMMU_ENTRY_DUAL_PDE, x->space, x->epa, x->index, x->va,
-		                     ww, err);
+		rc = emit_sparse_pde(w, x->lv, GMMU_ENTRY_DUAL_PDE, x->space, x->epa, x->index,
+		                     x->va, ww, err);
 	if (big.valid && w->big)
 		rc = follow(w, x->lv, x->index, x->space, x->epa, &big, w->big, x->va, ".big", err);
 	if (!rc && small.valid && w->small)
@@ -337,9 +339,9 @@ static int walk_entry(struct walk *w, const struct table_entry *x, struct p2ps_e
 			                      "%s[%llu] at %s PA 0x%llx (VA 0x%llx): PTE bit set "
 			                      "(0x%016llx) but %s holds no pages",
 			                      level_name(lv), (unsigned long long)x->index,
-			                      p2ps_mem_space_name(x->space), (unsigned long long)x->epa,
-			                      (unsigned long long)x->va, (unsigned long long)w0,
-			                      level_name(lv));
+			                      p2ps_mem_space_name(x->space),
+			                      (unsigned long long)x->epa, (unsigned long long)x->va,
+			                      (unsigned long long)w0, level_name(lv));
 		return emit_pte(w, lv, x->page_shift, x->space, x->epa, x->index, x->va, w0, err);
 	}
 	if (lv->dual)
@@ -353,7 +355,8 @@ static int walk_entry(struct walk *w, const struct table_entry *x, struct p2ps_e
 		                : 0;
 	}
 	if (!x->next)
-		return p2ps_error_set(err, P2PS_EINVAL, "%s: last level holds PDEs", level_name(lv));
+		return p2ps_error_set(err, P2PS_EINVAL, "%s: last level holds PDEs",
+		                      level_name(lv));
 	return follow(w, lv, x->index, x->space, x->epa, &v, x->next, x->va, "", err);
 }
 
