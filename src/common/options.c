@@ -50,7 +50,9 @@ static int apply(const struct p2ps_opt *r, void *ctx, const char *arg, char *err
 {
 	if (r->handle)
 		return r->handle(ctx, arg, err, err_size);
-	if (r->bits)
+	if (r->arg)
+		*(const char **)((char *)ctx + r->offset) = arg;
+	else if (r->bits)
 		*(unsigned *)((char *)ctx + r->offset) |= r->bits;
 	else
 		*(bool *)((char *)ctx + r->offset) = true;
@@ -81,6 +83,10 @@ int p2ps_opt_parse(const struct p2ps_opts *o, int argc, char **argv, void *ctx, 
 		}
 		if (apply(r, ctx, optarg, err, err_size) < 0)
 			return -1;
+	}
+	if (o->no_operands && optind < argc) {
+		snprintf(err, err_size, "unexpected argument '%s' (try --help)", argv[optind]);
+		return -1;
 	}
 	return optind;
 }

@@ -26,16 +26,17 @@ struct p2ps_opt {
 	int short_name;   /* -x, or 0 for none */
 	const char *arg;  /* the argument's name in the help ("FILE"); NULL: takes none */
 	const char *help; /* '\n' starts a continuation line, indented under the first */
-	/* What the option does: the handler, or (handle NULL) a flag in ctx: */
+	/* What the option does: the handler, or (handle NULL) a member of ctx at offset: */
 	p2ps_opt_fn handle;
-	size_t offset; /*   the offsetof() of a bool set to true, or of an unsigned ... */
-	unsigned bits; /*   ... these bits are OR-ed into (bits != 0) */
+	size_t offset; /*   an option with an argument stores it there (a const char *); */
+	unsigned bits; /*   a flag sets a bool there, or ORs bits (!= 0) into an unsigned */
 };
 
 /* The last three members of a row, for what the option does. */
 #define P2PS_OPT_CALL(fn)              (fn), 0, 0
 #define P2PS_OPT_FLAG(type, member)    NULL, offsetof(type, member), 0
 #define P2PS_OPT_BITS(type, member, b) NULL, offsetof(type, member), (b)
+#define P2PS_OPT_STRING(type, member)  NULL, offsetof(type, member), 0
 
 /* A tool's (or a subcommand's) options. */
 struct p2ps_opts {
@@ -43,15 +44,21 @@ struct p2ps_opts {
 	size_t n;
 	int help_width;       /* column width of the "-x, --name ARG" part of the help */
 	bool stop_at_operand; /* options end at the first operand (else GNU permutation) */
+	bool no_operands;     /* an operand is an error ("unexpected argument") */
 };
 
 #define P2PS_OPTS_MAX 64 /* rows in one table */
 
+/* The first two members of a table from an array of rows:
+ * static const struct p2ps_opts t = {P2PS_OPTS_ROWS(rows), .help_width = 24}; */
+#define P2PS_OPTS_ROWS(rows) .opt = (rows), .n = sizeof(rows) / sizeof((rows)[0])
+
 /* Parses argv[1..argc-1] (argv[0] names the program or the subcommand) with the table,
  * calling the handlers with ctx. Returns the index in argv of the first operand (argc when
- * there is none), or -1 with one line in err: an unknown option, a missing argument, or
- * what a handler said. Options may be given with "--name=value" or "--name value"; "--"
- * ends them. Resets getopt's state first, so a tool may parse several times. */
+ * there is none), or -1 with one line in err: an unknown option, a missing argument, an
+ * operand where the table takes none, or what a handler said. Options may be given with
+ * "--name=value" or "--name value"; "--" ends them. Resets getopt's state first, so a tool may
+ * parse several times. */
 int p2ps_opt_parse(const struct p2ps_opts *o, int argc, char **argv, void *ctx, char *err,
                    size_t err_size);
 

@@ -155,12 +155,10 @@ static bool fits(const uint64_t w[2], unsigned bits)
 	                    : !w[1] && w[0] >> bits == 0;
 }
 
-int p2ps_parse_wide(const char *s, unsigned bits, uint64_t w[2])
+/* v into w when the parse (rc) went well and v fits bits bits: the common end of the
+ * 128-bit parsers, which write their output only on success. */
+static int store_wide(int rc, const uint64_t v[2], unsigned bits, uint64_t w[2])
 {
-	uint64_t v[2];
-	if (bits == 0 || bits > 128)
-		return P2PS_EINVAL;
-	int rc = scan_whole(s, true, v);
 	if (rc)
 		return rc;
 	if (!fits(v, bits))
@@ -168,6 +166,14 @@ int p2ps_parse_wide(const char *s, unsigned bits, uint64_t w[2])
 	w[0] = v[0];
 	w[1] = v[1];
 	return 0;
+}
+
+int p2ps_parse_wide(const char *s, unsigned bits, uint64_t w[2])
+{
+	uint64_t v[2];
+	if (bits == 0 || bits > 128)
+		return P2PS_EINVAL;
+	return store_wide(scan_whole(s, true, v), v, bits, w);
 }
 
 int p2ps_scan_hex(const char *s, size_t n, uint64_t w[2], unsigned *digits, size_t *bad)
@@ -195,12 +201,5 @@ int p2ps_parse_hex(const char *s, unsigned bits, uint64_t w[2])
 	size_t bad;
 	if (!s || bits == 0 || bits > 128)
 		return P2PS_EINVAL;
-	int rc = p2ps_scan_hex(s, strlen(s), v, &digits, &bad);
-	if (rc)
-		return rc;
-	if (!fits(v, bits))
-		return P2PS_ERANGE;
-	w[0] = v[0];
-	w[1] = v[1];
-	return 0;
+	return store_wide(p2ps_scan_hex(s, strlen(s), v, &digits, &bad), v, bits, w);
 }

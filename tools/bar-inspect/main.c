@@ -221,8 +221,8 @@ static const struct p2ps_opt options[] = {
         {"help", 'h', NULL, "this help", FLAG(help)},
         {"version", 'V', NULL, "print the version", FLAG(version)},
 };
-static const struct p2ps_opts option_table = {options, sizeof(options) / sizeof(options[0]), 36,
-                                              false};
+static const struct p2ps_opts option_table = {P2PS_OPTS_ROWS(options), .help_width = 36,
+                                              .no_operands = true};
 
 static void usage(FILE *f)
 {
@@ -240,15 +240,7 @@ static void usage(FILE *f)
 /* Parses argv into c. Returns 0, or -1 with c->err set. */
 static int parse_args(int argc, char **argv, struct cli *c)
 {
-	int first = p2ps_opt_parse(&option_table, argc, argv, c, c->err, sizeof(c->err));
-	if (first < 0)
-		return -1;
-	if (first < argc) {
-		snprintf(c->err, sizeof(c->err), "unexpected argument '%s' (try --help)",
-		         argv[first]);
-		return -1;
-	}
-	return 0;
+	return p2ps_opt_parse(&option_table, argc, argv, c, c->err, sizeof(c->err)) < 0 ? -1 : 0;
 }
 
 /* Renders the analysis in the chosen format into out. */

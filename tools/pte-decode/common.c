@@ -29,48 +29,45 @@ int pd_fail_in(const struct pd_common *c, const char *fmt, ...)
 	return c->dump ? pd_fail(NULL, "%s: %s", c->cmd, msg) : pd_fail(c->cmd, "%s", msg);
 }
 
-static int set_format(struct pd_common *c, const struct gmmu_format *f, char *err, size_t err_size)
+int pd_lib_err(int rc, const struct p2ps_error *e, char *err, size_t err_size)
 {
-	if (c->fmt && c->fmt != f) {
-		snprintf(err, err_size, "give --chip or --format, not both");
+	if (rc)
+		snprintf(err, err_size, "%s", e->msg);
+	return rc ? -1 : 0;
+}
+
+/* --chip and --format: one of them, looked up with lookup. */
+static int set_format(void *ctx, const char *arg,
+                      int (*lookup)(const char *, const struct gmmu_format **, struct p2ps_error *),
+                      char *err, size_t err_size)
+{
+	struct pd_common *c = ctx;
+	struct p2ps_error e = {0};
+	const struct gmmu_format *f;
+	if (pd_lib_err(lookup(arg, &f, &e), &e, err, err_size))
 		return -1;
-	}
+	if (c->fmt && c->fmt != f)
+		return snprintf(err, err_size, "give --chip or --format, not both"), -1;
 	c->fmt = f;
 	return 0;
 }
 
 int pd_opt_chip(void *ctx, const char *arg, char *err, size_t err_size)
 {
-	struct p2ps_error e = {0};
-	const struct gmmu_format *f;
-	if (gmmu_chip_lookup(arg, &f, &e)) {
-		snprintf(err, err_size, "%s", e.msg);
-		return -1;
-	}
-	return set_format(ctx, f, err, err_size);
+	return set_format(ctx, arg, gmmu_chip_lookup, err, err_size);
 }
 
 int pd_opt_format(void *ctx, const char *arg, char *err, size_t err_size)
 {
-	struct p2ps_error e = {0};
-	const struct gmmu_format *f;
-	if (gmmu_format_lookup(arg, &f, &e)) {
-		snprintf(err, err_size, "%s", e.msg);
-		return -1;
-	}
-	return set_format(ctx, f, err, err_size);
+	return set_format(ctx, arg, gmmu_format_lookup, err, err_size);
 }
 
 int pd_opt_entry(void *ctx, const char *arg, char *err, size_t err_size)
 {
 	struct pd_common *c = ctx;
 	struct p2ps_error e = {0};
-	if (gmmu_entry_type_parse(arg, &c->entry, &e)) {
-		snprintf(err, err_size, "%s", e.msg);
-		return -1;
-	}
 	c->entry_set = true;
-	return 0;
+	return pd_lib_err(gmmu_entry_type_parse(arg, &c->entry, &e), &e, err, err_size);
 }
 
 /* The command whose table has the long option named at the start of s ("--mode" or

@@ -30,24 +30,26 @@ struct dump_opts {
 	uint64_t progress_next;
 };
 
+/* --raw and --text: the file and its kind (one of them, counted by check_opts). */
+static int file_input(void *ctx, enum gmmu_dump_input input, const char *path)
+{
+	struct dump_opts *o = ctx;
+	o->rq.input = input;
+	o->rq.path = path;
+	o->n_files++;
+	return 0;
+}
+
 static int opt_raw(void *ctx, const char *arg, char *err, size_t err_size)
 {
 	(void)err, (void)err_size;
-	struct dump_opts *o = ctx;
-	o->rq.input = GMMU_DUMP_RAW;
-	o->rq.path = arg;
-	o->n_files++;
-	return 0;
+	return file_input(ctx, GMMU_DUMP_RAW, arg);
 }
 
 static int opt_text(void *ctx, const char *arg, char *err, size_t err_size)
 {
 	(void)err, (void)err_size;
-	struct dump_opts *o = ctx;
-	o->rq.input = GMMU_DUMP_TEXT;
-	o->rq.path = arg;
-	o->n_files++;
-	return 0;
+	return file_input(ctx, GMMU_DUMP_TEXT, arg);
 }
 
 static int opt_mem(void *ctx, const char *arg, char *err, size_t err_size)
@@ -110,20 +112,6 @@ static int opt_big_page(void *ctx, const char *arg, char *err, size_t err_size)
 	return 0;
 }
 
-static int opt_level(void *ctx, const char *arg, char *err, size_t err_size)
-{
-	(void)err, (void)err_size;
-	((struct dump_opts *)ctx)->level_arg = arg;
-	return 0;
-}
-
-static int opt_expect(void *ctx, const char *arg, char *err, size_t err_size)
-{
-	(void)err, (void)err_size;
-	((struct dump_opts *)ctx)->rq.expect = arg;
-	return 0;
-}
-
 static int opt_max_diffs(void *ctx, const char *arg, char *err, size_t err_size)
 {
 	uint64_t v;
@@ -150,7 +138,7 @@ static int opt_max_diffs(void *ctx, const char *arg, char *err, size_t err_size)
 	        {"level", 0, "NAME",                                                               \
 	         "table level of --raw/--text entries (PT_SMALL, PT_BIG, PD0, PD1 ...):\n"         \
 	         "sets the page size (default PT_SMALL)",                                          \
-	         P2PS_OPT_CALL(opt_level)},                                                        \
+	         P2PS_OPT_STRING(struct dump_opts, level_arg)},                                    \
 	        {"va", 0, "ADDR", "VA mapped by entry 0 of --raw/--text (default 0)",              \
 	         P2PS_OPT_CALL(opt_va)},                                                           \
 	        {"big-page", 0, "64K|128K", "big page size for PT_BIG (default 64K)",              \
@@ -163,14 +151,14 @@ static const struct p2ps_opt dump_rows[] = {DUMP_ROWS};
 static const struct p2ps_opt verify_rows[] = {
         DUMP_ROWS,
         {"expect", 0, "SPEC.json", "intended mappings (docs/pte-dumps.md)",
-         P2PS_OPT_CALL(opt_expect)},
+         P2PS_OPT_STRING(struct dump_opts, rq.expect)},
         {"max-diffs", 0, "N", "differences to list (default 50, 0 = all)",
          P2PS_OPT_CALL(opt_max_diffs)},
 };
-const struct p2ps_opts pd_opts_dump = {dump_rows, sizeof(dump_rows) / sizeof(dump_rows[0]), 26,
-                                       true};
-const struct p2ps_opts pd_opts_verify = {verify_rows, sizeof(verify_rows) / sizeof(verify_rows[0]),
-                                         26, true};
+const struct p2ps_opts pd_opts_dump = {P2PS_OPTS_ROWS(dump_rows), .help_width = 26,
+                                       .stop_at_operand = true};
+const struct p2ps_opts pd_opts_verify = {P2PS_OPTS_ROWS(verify_rows), .help_width = 26,
+                                         .stop_at_operand = true};
 
 bool pd_args_name_dump(int argc, char **argv)
 {

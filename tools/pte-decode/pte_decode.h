@@ -72,6 +72,9 @@ extern const struct p2ps_opts pd_opts_encode, pd_opts_decode, pd_opts_p2p, pd_op
 int pd_parse(const struct p2ps_opts *opts, const char *usage, int argc, char **argv,
              struct pd_common *c);
 
+/* A handler's end: when rc says a library call failed, its message into err and -1. */
+int pd_lib_err(int rc, const struct p2ps_error *e, char *err, size_t err_size);
+
 /* The format from --chip or --format, or -1 after printing that one is needed. */
 int pd_need_format(const struct pd_common *c);
 

@@ -30,19 +30,15 @@ static int opt_mode(void *ctx, const char *arg, char *err, size_t err_size)
 {
 	struct value_opts *o = ctx;
 	struct p2ps_error e = {0};
-	if (gmmu_p2p_mode_parse(arg, &o->rq.mode, &e))
-		return snprintf(err, err_size, "%s", e.msg), -1;
 	o->have_mode = true;
-	return 0;
+	return pd_lib_err(gmmu_p2p_mode_parse(arg, &o->rq.mode, &e), &e, err, err_size);
 }
 
 static int opt_form(void *ctx, const char *arg, char *err, size_t err_size)
 {
 	struct value_opts *o = ctx;
 	struct p2ps_error e = {0};
-	if (gmmu_bar1_form_parse(arg, &o->rq.bar1_form, &e))
-		return snprintf(err, err_size, "%s", e.msg), -1;
-	return 0;
+	return pd_lib_err(gmmu_bar1_form_parse(arg, &o->rq.bar1_form, &e), &e, err, err_size);
 }
 
 static int opt_peer(void *ctx, const char *arg, char *err, size_t err_size)
@@ -56,22 +52,26 @@ static int opt_peer(void *ctx, const char *arg, char *err, size_t err_size)
 	return 0;
 }
 
+/* An address option into *dst, noting that it was given. */
+static int address_arg(const char *arg, uint64_t *dst, bool *given, const char *what, char *err,
+                       size_t err_size)
+{
+	*given = true;
+	return p2ps_parse_uint(arg, UINT64_MAX, dst) ? bad_arg(what, arg, err, err_size) : 0;
+}
+
 static int opt_bar1(void *ctx, const char *arg, char *err, size_t err_size)
 {
 	struct value_opts *o = ctx;
-	if (p2ps_parse_uint(arg, UINT64_MAX, &o->rq.bar1_base))
-		return bad_arg("bad --bar1 address:", arg, err, err_size);
-	o->have_bar1 = true;
-	return 0;
+	return address_arg(arg, &o->rq.bar1_base, &o->have_bar1, "bad --bar1 address:", err,
+	                   err_size);
 }
 
 static int opt_fabric(void *ctx, const char *arg, char *err, size_t err_size)
 {
 	struct value_opts *o = ctx;
-	if (p2ps_parse_uint(arg, UINT64_MAX, &o->rq.fabric_base))
-		return bad_arg("bad --fabric-base address:", arg, err, err_size);
-	o->have_fabric = true;
-	return 0;
+	return address_arg(arg, &o->rq.fabric_base, &o->have_fabric,
+	                   "bad --fabric-base address:", err, err_size);
 }
 
 static int opt_offset(void *ctx, const char *arg, char *err, size_t err_size)
@@ -85,13 +85,6 @@ static int opt_page_size(void *ctx, const char *arg, char *err, size_t err_size)
 {
 	if (p2ps_parse_size(arg, &((struct value_opts *)ctx)->rq.page_size))
 		return bad_arg("bad --page-size:", arg, err, err_size);
-	return 0;
-}
-
-static int opt_kind(void *ctx, const char *arg, char *err, size_t err_size)
-{
-	(void)err, (void)err_size;
-	((struct value_opts *)ctx)->kind = arg;
 	return 0;
 }
 
@@ -112,8 +105,7 @@ static const struct p2ps_opt encode_rows[] = {
                        "refusing it, as the driver's assertion does"),
         PD_OPT_HELP,
 };
-const struct p2ps_opts pd_opts_encode = {encode_rows, sizeof(encode_rows) / sizeof(encode_rows[0]),
-                                         24, false};
+const struct p2ps_opts pd_opts_encode = {P2PS_OPTS_ROWS(encode_rows), .help_width = 24};
 
 static const char encode_usage[] =
         "usage: pte-decode encode (--chip CHIP | --format FMT) [--entry pte|pde|dual-pde]\n"
@@ -171,8 +163,7 @@ static const struct p2ps_opt decode_rows[] = {
         PD_OPT_JSON("one JSON object per entry, one per line"),
         PD_OPT_HELP,
 };
-const struct p2ps_opts pd_opts_decode = {decode_rows, sizeof(decode_rows) / sizeof(decode_rows[0]),
-                                         24, false};
+const struct p2ps_opts pd_opts_decode = {P2PS_OPTS_ROWS(decode_rows), .help_width = 24};
 
 static const char decode_usage[] =
         "usage: pte-decode decode (--chip CHIP | --format FMT) [--entry pte|pde|dual-pde]\n"
@@ -256,7 +247,7 @@ static const struct p2ps_opt p2p_rows[] = {
          "256G (GB10x, GB20x): a page size of the format ('pte-decode formats')",
          P2PS_OPT_CALL(opt_page_size)},
         {"kind", 0, "KIND", "default GENERIC_MEMORY (PITCH on Pascal/Volta)",
-         P2PS_OPT_CALL(opt_kind)},
+         P2PS_OPT_STRING(struct value_opts, kind)},
         {"vol", 0, NULL,
          "GPU-uncached (v3: PCF UNCACHED). Default: bar1 forms but tinygrad are\n"
          "uncached, as the driver maps memory that is not P2P-cacheable",
@@ -277,7 +268,8 @@ static const struct p2ps_opt p2p_rows[] = {
         {"quiet", 'q', NULL, "only the entry", FLAG(quiet)},
         PD_OPT_HELP,
 };
-const struct p2ps_opts pd_opts_p2p = {p2p_rows, sizeof(p2p_rows) / sizeof(p2p_rows[0]), 24, false};
+const struct p2ps_opts pd_opts_p2p = {P2PS_OPTS_ROWS(p2p_rows), .help_width = 24,
+                                      .no_operands = true};
 
 static const char p2p_usage[] =
         "usage: pte-decode p2p (--chip CHIP | --format FMT) --mode stock|nvlink|bar1 [options]\n"
@@ -322,8 +314,6 @@ int pd_cmd_p2p(int argc, char **argv)
 		return first < 0 ? PD_EXIT_BAD : 0;
 	if (pd_need_format(&o.c))
 		return PD_EXIT_BAD;
-	if (first < argc)
-		return pd_fail(o.c.cmd, "unexpected argument: %s", argv[first]);
 	if (p2p_request(&o))
 		return PD_EXIT_BAD;
 	struct p2ps_error err = {0};
@@ -345,8 +335,8 @@ static const struct p2ps_opt formats_rows[] = {
         PD_OPT_JSON("JSON: every field and value (scripts/gmmu-golden.py compares it)"),
         PD_OPT_HELP,
 };
-const struct p2ps_opts pd_opts_formats = {
-        formats_rows, sizeof(formats_rows) / sizeof(formats_rows[0]), 24, false};
+const struct p2ps_opts pd_opts_formats = {P2PS_OPTS_ROWS(formats_rows), .help_width = 24,
+                                          .no_operands = true};
 
 int pd_cmd_formats(int argc, char **argv)
 {
@@ -355,8 +345,6 @@ int pd_cmd_formats(int argc, char **argv)
 	                     argc, argv, &o.c);
 	if (first <= 0)
 		return first < 0 ? PD_EXIT_BAD : 0;
-	if (first < argc)
-		return pd_fail(o.c.cmd, "unexpected argument: %s", argv[first]);
 	if (o.markdown && o.c.json)
 		return pd_fail(o.c.cmd, "give at most one of --markdown, --json");
 	enum gmmu_formats_style style = o.markdown ? GMMU_FORMATS_MARKDOWN

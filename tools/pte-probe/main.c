@@ -85,38 +85,9 @@ static int opt_page_sizes(void *ctx, const char *arg, char *err, size_t err_size
 	return 0;
 }
 
-static int opt_string(const char **dst, const char *arg)
-{
-	*dst = arg;
-	return 0;
-}
-
-static int opt_chip(void *ctx, const char *arg, char *err, size_t err_size)
-{
-	(void)err, (void)err_size;
-	return opt_string(&((struct opts *)ctx)->chip, arg);
-}
-
-static int opt_record(void *ctx, const char *arg, char *err, size_t err_size)
-{
-	(void)err, (void)err_size;
-	return opt_string(&((struct opts *)ctx)->record, arg);
-}
-
-static int opt_replay(void *ctx, const char *arg, char *err, size_t err_size)
-{
-	(void)err, (void)err_size;
-	return opt_string(&((struct opts *)ctx)->replay, arg);
-}
-
-static int opt_root(void *ctx, const char *arg, char *err, size_t err_size)
-{
-	(void)err, (void)err_size;
-	return opt_string(&((struct opts *)ctx)->root, arg);
-}
-
-#define CALL(fn)     P2PS_OPT_CALL(fn)
-#define FLAG(member) P2PS_OPT_FLAG(struct opts, member)
+#define CALL(fn)       P2PS_OPT_CALL(fn)
+#define FLAG(member)   P2PS_OPT_FLAG(struct opts, member)
+#define STRING(member) P2PS_OPT_STRING(struct opts, member)
 
 static const struct p2ps_opt options[] = {
         {"gpu", 0, "N", "GPU index in the driver's order (default 0)", CALL(opt_gpu)},
@@ -126,19 +97,18 @@ static const struct p2ps_opt options[] = {
          CALL(opt_peer)},
         {"page-sizes", 0, "LIST", "e.g. 4K,64K,2M,512M (default: every size the chip has)",
          CALL(opt_page_sizes)},
-        {"chip", 0, "NAME", "libgmmu chip name when the driver's is not known", CALL(opt_chip)},
+        {"chip", 0, "NAME", "libgmmu chip name when the driver's is not known", STRING(chip)},
         {"json", 0, NULL, "JSON report instead of text", FLAG(json)},
-        {"record", 0, "FILE", "save every request and response to FILE (JSON)", CALL(opt_record)},
-        {"replay", 0, "FILE", "answer from a recorded FILE instead of the driver",
-         CALL(opt_replay)},
-        {"root", 0, "DIR", "look for /proc and /dev under DIR (tests)", CALL(opt_root)},
+        {"record", 0, "FILE", "save every request and response to FILE (JSON)", STRING(record)},
+        {"replay", 0, "FILE", "answer from a recorded FILE instead of the driver", STRING(replay)},
+        {"root", 0, "DIR", "look for /proc and /dev under DIR (tests)", STRING(root)},
         {"excluded", 0, NULL, "list the RM controls pte-probe never issues, and why",
          FLAG(excluded)},
         {"help", 'h', NULL, "this help", FLAG(help)},
         {"version", 'V', NULL, "print the version", FLAG(version)},
 };
-static const struct p2ps_opts option_table = {options, sizeof(options) / sizeof(options[0]), 24,
-                                              false};
+static const struct p2ps_opts option_table = {P2PS_OPTS_ROWS(options), .help_width = 24,
+                                              .no_operands = true};
 
 static void usage(FILE *f)
 {
@@ -167,8 +137,6 @@ static int parse_args(int argc, char **argv, struct opts *o)
 		return printf("pte-probe %s\n", P2PS_VERSION), 0;
 	if (o->excluded)
 		return print_excluded(), 0;
-	if (first < argc)
-		return fprintf(stderr, "pte-probe: unexpected argument '%s'\n", argv[first]), 2;
 	if (o->record && o->replay)
 		return fprintf(stderr, "pte-probe: --record and --replay exclude each other\n"), 2;
 	if (o->peer >= 0 && (unsigned)o->peer == o->gpu)

@@ -2,6 +2,7 @@
  * (render_internal.h). */
 #include "render_internal.h"
 
+#include <json-c/json.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
@@ -158,4 +159,17 @@ void gmmu_line_pad(struct gmmu_line *l, size_t col)
 		memset(l->b + l->n, ' ', col - l->n);
 		l->n = col;
 	}
+}
+
+int gmmu_put_json(struct gmmu_out *o, void *j, int flags, struct p2ps_error *err)
+{
+	const char *s = j ? json_object_to_json_string_ext(j, flags) : NULL;
+	if (!s) {
+		json_object_put(j);
+		return p2ps_error_set(err, P2PS_ENOMEM, "out of memory");
+	}
+	gmmu_out_puts(o, s);
+	gmmu_out_put(o, "\n", 1);
+	json_object_put(j);
+	return 0;
 }

@@ -3,6 +3,7 @@
 #include "render_internal.h"
 
 #include <json-c/json.h>
+#include <stddef.h>
 #include <stdio.h>
 
 static const char *hex(uint64_t v, char *buf, size_t len)
@@ -16,20 +17,6 @@ static const char *hex_entry(uint64_t v, char *buf, size_t len)
 {
 	snprintf(buf, len, "0x%016llx", (unsigned long long)v);
 	return buf;
-}
-
-/* Writes j (pretty when asked) and a newline, then releases it. */
-static int put_json(struct gmmu_out *o, json_object *j, int flags, struct p2ps_error *err)
-{
-	const char *s = json_object_to_json_string_ext(j, flags);
-	if (!s) {
-		json_object_put(j);
-		return p2ps_error_set(err, P2PS_ENOMEM, "out of memory");
-	}
-	gmmu_out_puts(o, s);
-	gmmu_out_put(o, "\n", 1);
-	json_object_put(j);
-	return 0;
 }
 
 static int dump_entry_json(struct gmmu_out *o, const struct gmmu_dump_entry *e,
@@ -60,7 +47,7 @@ static int dump_entry_json(struct gmmu_out *o, const struct gmmu_dump_entry *e,
 			                       json_object_new_string(gmmu_decoded_value_str(
 			                               d, i, buf, sizeof(buf))));
 	json_object_object_add(obj, "fields", fields);
-	return put_json(o, obj, JSON_C_TO_STRING_PLAIN, err);
+	return gmmu_put_json(o, obj, JSON_C_TO_STRING_PLAIN, err);
 }
 
 int gmmu_render_dump_entry(struct gmmu_out *o, const struct gmmu_format *f, bool json,
@@ -205,13 +192,22 @@ int gmmu_range_print(void *ctx, const struct gmmu_range *g, struct p2ps_error *e
 
 static json_object *totals_json(const struct gmmu_summary_stats *st)
 {
+	static const struct {
+		const char *key;
+		size_t offset;
+	} totals[] = {
+	        {"entries", offsetof(struct gmmu_summary_stats, entries)},
+	        {"valid", offsetof(struct gmmu_summary_stats, valid)},
+	        {"sparse", offsetof(struct gmmu_summary_stats, sparse)},
+	        {"zero", offsetof(struct gmmu_summary_stats, zero)},
+	        {"other_invalid", offsetof(struct gmmu_summary_stats, other)},
+	        {"ranges", offsetof(struct gmmu_summary_stats, ranges)},
+	};
 	json_object *t = json_object_new_object();
-	json_object_object_add(t, "entries", json_object_new_uint64(st->entries));
-	json_object_object_add(t, "valid", json_object_new_uint64(st->valid));
-	json_object_object_add(t, "sparse", json_object_new_uint64(st->sparse));
-	json_object_object_add(t, "zero", json_object_new_uint64(st->zero));
-	json_object_object_add(t, "other_invalid", json_object_new_uint64(st->other));
-	json_object_object_add(t, "ranges", json_object_new_uint64(st->ranges));
+	for (size_t i = 0; i < sizeof(totals) / sizeof(totals[0]); i++) {
+		const uint64_t *v = (const uint64_t *)((const char *)st + totals[i].offset);
+		json_object_object_add(t, totals[i].key, json_object_new_uint64(*v));
+	}
 	return t;
 }
 
@@ -229,7 +225,7 @@ static int summary_document(struct gmmu_range_printer *p, const struct gmmu_summ
 		json_object_object_add(top, "sparse_pdes",
 		                       json_object_new_uint64(walk->pdes_sparse));
 	}
-	return put_json(p->out, top, JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_SPACED, err);
+	return gmmu_put_json(p->out, top, JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_SPACED, err);
 }
 
 int gmmu_range_printer_finish(struct gmmu_range_printer *p, const struct gmmu_summary_stats *st,

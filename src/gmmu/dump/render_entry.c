@@ -118,24 +118,10 @@ static json_object *decoded_json(const struct gmmu_format *f, const struct gmmu_
 	return o;
 }
 
-/* Writes j on one line and releases it; P2PS_ENOMEM when json-c could not build it. */
-static int put_json_line(struct gmmu_out *o, json_object *j, struct p2ps_error *err)
-{
-	const char *s = j ? json_object_to_json_string_ext(j, JSON_C_TO_STRING_PLAIN) : NULL;
-	if (!s) {
-		json_object_put(j);
-		return p2ps_error_set(err, P2PS_ENOMEM, "out of memory");
-	}
-	gmmu_out_puts(o, s);
-	gmmu_out_put(o, "\n", 1);
-	json_object_put(j);
-	return 0;
-}
-
 int gmmu_render_decoded_json(struct gmmu_out *o, const struct gmmu_format *f,
                              const struct gmmu_decoded *d, struct p2ps_error *err)
 {
-	return put_json_line(o, decoded_json(f, d), err);
+	return gmmu_put_json(o, decoded_json(f, d), JSON_C_TO_STRING_PLAIN, err);
 }
 
 /* The level lines: which table the entry is a PTE of, and that the bits do not depend on the
@@ -192,5 +178,5 @@ int gmmu_render_p2p_json(struct gmmu_out *o, const struct gmmu_format *f,
 	json_object_object_add(j, "address_field", json_object_new_string(res->addr_field->name));
 	snprintf(buf, sizeof(buf), "0x%" PRIx64, res->addr);
 	json_object_object_add(j, "address", json_object_new_string(buf));
-	return put_json_line(o, j, err);
+	return gmmu_put_json(o, j, JSON_C_TO_STRING_PLAIN, err);
 }

@@ -45,6 +45,10 @@ void gmmu_line_dec(struct gmmu_line *l, uint64_t v);
 /* Spaces up to column col. */
 void gmmu_line_pad(struct gmmu_line *l, size_t col);
 
+/* Writes the JSON object j (a json_object *; pretty when flags say so, else on one line)
+ * and a newline, then releases j. P2PS_ENOMEM when json-c could not build it. */
+int gmmu_put_json(struct gmmu_out *o, void *j, int flags, struct p2ps_error *err);
+
 /* KIND's name in format f, or 0x.. when it has none. */
 const char *gmmu_kind_str(const struct gmmu_format *f, unsigned kind, char *buf, size_t len);
 
