@@ -142,12 +142,20 @@ EOF
 }
 
 corpus_pte_decode() {
-	# The images, SPEC and log the documented commands read, as doc_examples_dump.sh.
-	(cd "$scratch" && "$bindir/tests/gmmu-dump/make_example_pd" >/dev/null) || return
+	# The images, SPEC and log the documented commands read (make_example_pd writes them;
+	# the SPEC and log also come from the docs, for a base whose make_example_pd wrote only
+	# the images, into the current folder), and the broken inputs of docs/pte-dumps.md's
+	# error examples (its doc-check setup lines).
+	(cd "$scratch" && "$bindir/tests/gmmu-dump/make_example_pd" --out "$scratch" >/dev/null) ||
+		return
 	awk '/^```json/ { on = 1; next } /^```/ { if (on) exit } on' "$top/docs/pte-dumps.md" \
 		>"$scratch/spec.json"
 	awk '/^\$ cat log.txt/ { on = 1; next } /^\$ / { on = 0 } on' \
 		"$top/docs/readme/pte-dumps.md" >"$scratch/log.txt"
+	local setup
+	while IFS= read -r setup; do
+		(cd "$scratch" && bash -c "$setup")
+	done < <(sed -n 's/^setup: //p' "$top/docs/pte-dumps.md")
 	local i=0 line
 	while IFS= read -r line; do
 		i=$((i + 1))
