@@ -7,7 +7,8 @@
 # Writes a gzip'ed tarball holding one directory with the sysfs/proc subset under the
 # same paths as on the host (sys/bus/pci/devices/<BDF> -> ../../../devices/...,
 # sys/kernel/iommu_groups/N/type, sys/class/iommu/*, sys/module/nvidia/version,
-# proc/cmdline, proc/driver/nvidia/version, ...), plus p2pscope/:
+# proc/cmdline, proc/driver/nvidia/version, proc/sys/kernel/random/boot_id (tells two
+# captures of one host apart across reboots), ...), plus p2pscope/:
 #   snapshot-info            format, uid, date, hostname, kernel, tool versions
 #   env                      NCCL_* and CUDA_VISIBLE_DEVICES of the capturing shell
 #   nvidia-smi-q.txt         nvidia-smi -q            (when nvidia-smi is present)
@@ -39,6 +40,10 @@ done
 
 sysroot=${P2PS_CAPTURE_SYSROOT:-} # tests only: capture from a copied tree instead of /
 host=$(hostname 2>/dev/null || echo host)
+# A copied tree names its own host (tests capture several "hosts" on one machine).
+if [ -n "$sysroot" ] && [ -s "$sysroot/proc/sys/kernel/hostname" ]; then
+	host=$(cat "$sysroot/proc/sys/kernel/hostname")
+fi
 stamp=$(date -u +%Y%m%dT%H%M%SZ)
 name="p2pscope-snap-${host}-${stamp}"
 [ -n "$out" ] || out="$PWD/${name}.tar.gz"
@@ -118,7 +123,7 @@ for f in /sys/module/nvidia/version /sys/module/nvidia_uvm/version /sys/hypervis
 	/sys/class/dmi/id/sys_vendor /sys/class/dmi/id/product_name \
 	/sys/class/dmi/id/board_vendor /sys/class/dmi/id/board_name \
 	/sys/class/dmi/id/bios_version /proc/cmdline /proc/driver/nvidia/version \
-	/sys/module/vfio/parameters/enable_unsafe_noiommu_mode; do
+	/sys/module/vfio/parameters/enable_unsafe_noiommu_mode /proc/sys/kernel/random/boot_id; do
 	copy_file "$f"
 done
 for p in "$sysroot"/sys/module/nvidia/parameters/*; do

@@ -95,6 +95,7 @@ enum p2ps_reason_code {
 	P2PS_R_NEEDS_ROOT,
 	P2PS_R_IOMMU_STATE, /* host summary: IOMMU off / pass-through / translating */
 	P2PS_R_NCCL_LEVEL,  /* whether NCCL's P2P level admits this pair's path */
+	P2PS_R_LINK_DOWN,   /* the GPU's link, or a bridge's on its path, is down (Width x0) */
 	P2PS_R_CODE_COUNT
 };
 const char *p2ps_reason_code_name(enum p2ps_reason_code c); /* "bar1_smaller_than_vram", ... */

@@ -46,6 +46,7 @@ enum p2ps_host_backend_kind {
 	P2PS_HOST_SNAPSHOT = 1,   /* a captured tree: DIR/sys/..., DIR/proc/... (--root DIR) */
 	P2PS_HOST_LSPCI_DUMP = 2, /* lspci -x/-xxx/-xxxx text (--lspci-dump FILE) */
 	P2PS_HOST_VFIO = 3,       /* live sysfs plus devices opened through VFIO (--vfio) */
+	P2PS_HOST_PASTE = 4,      /* text pasted into a bug report (--paste FILE|-) */
 };
 
 /* Facts that can be unknown, each with a reason string in dev->unknown[]. */
@@ -92,7 +93,10 @@ struct p2ps_rom {
 };
 
 /* PCIe link speed/width. speed uses the LnkCap/LnkSta encoding: 1 = 2.5 GT/s,
- * 2 = 5, 3 = 8, 4 = 16, 5 = 32, 6 = 64 GT/s; 0 = unknown. width is lanes, 0 = unknown. */
+ * 2 = 5, 3 = 8, 4 = 16, 5 = 32, 6 = 64 GT/s; 0 = unknown. width is lanes: 0 is unknown
+ * where the link's source is P2PS_LINK_NONE, and otherwise a fact: a link status of width
+ * 0 is a link that is down (lspci's "LnkSta: ... Width x0": an empty slot or a dead port;
+ * p2ps_link_is_down()). */
 struct p2ps_link {
 	uint8_t speed;
 	uint8_t width;
@@ -310,8 +314,8 @@ struct p2ps_host_vm {
 
 struct p2ps_host {
 	enum p2ps_host_backend_kind kind;
-	const char *backend_name; /* ops table name: "sysfs", "snapshot", "lspci-dump", "vfio" */
-	char source_path[4096];   /* --root DIR or --lspci-dump FILE; "" for live */
+	const char *backend_name; /* "sysfs", "snapshot", "lspci-dump", "vfio", "paste" */
+	char source_path[4096];   /* --root DIR, --lspci-dump FILE or --paste FILE; "" for live */
 
 	struct p2ps_dev *devs; /* sorted by domain, bus, dev, fn */
 	size_t n_devs;
@@ -327,10 +331,20 @@ struct p2ps_host {
 	bool config_limited_any; /* some device's config space was cut at 64 bytes */
 	bool is_root;            /* LIVE: effective uid 0; SNAPSHOT: captured as root (if known) */
 	char hostname[64];       /* where known ("" otherwise) */
+	/* Which boot of which host, and when: what tells reports from many machines apart
+	 * (bar-inspect --fleet). "" when not known. */
+	char boot_id[40]; /* /proc/sys/kernel/random/boot_id (captured since issue 15) */
+	char time[24];    /* when the facts were read, UTC "2026-11-22T00:27:01Z": now for a
+	                   * live host, the capture time for a snapshot */
+	char kernel[128]; /* the running kernel's release (uname -r; a snapshot's kernel=) */
 
 	/* What the VFIO options found (include/p2pscope/vfio/facts.h): the devices opened
 	 * through VFIO, register reads, the peer-mapping attempt. NULL when none was asked. */
 	struct p2ps_vfio_facts *vfio;
+
+	/* PASTE: the parsed paste (include/p2pscope/paste.h), whose blocks, kernel lines and
+	 * CUDA results the paste findings read; owned by the model. NULL otherwise. */
+	struct p2ps_paste *paste;
 };
 
 /* Releases everything the model owns and zeroes it. NULL is fine. */
@@ -366,6 +380,9 @@ double p2ps_link_speed_gts(uint8_t speed);
  * after line encoding (8b/10b up to 5 GT/s, 128b/130b for 8..32 GT/s, 1b/1b FLIT
  * carrying 236 payload bytes per 256-byte flit at 64 GT/s). 0.0 when speed or width is unknown. */
 double p2ps_link_gbps(const struct p2ps_link *link);
+
+/* Whether the link status was read (config or sysfs) and is down: width x0. */
+bool p2ps_link_is_down(const struct p2ps_pcie *e);
 
 /* Name of a PCIe port type ("Endpoint", "Root Port", "Upstream Port", ...). */
 const char *p2ps_pcie_type_name(uint8_t port_type);

@@ -46,13 +46,18 @@ struct p2ps_vfio_request {
 /* Where to load a host from. Zero-initialise and set what you need. */
 struct p2ps_host_source {
 	enum p2ps_host_backend_kind kind;
-	const char *path; /* SNAPSHOT: root DIR; LSPCI_DUMP: FILE; LIVE, VFIO: NULL */
+	const char *path; /* SNAPSHOT: root DIR; LSPCI_DUMP, PASTE: FILE ("-" stdin); LIVE, VFIO:
+	                     NULL */
 	unsigned flags;   /* P2PS_HOST_F_* */
 	/* NCCL_* variables to report. NULL: LIVE takes them from the process environment,
 	 * SNAPSHOT from DIR/p2pscope/env (one NAME=value a line). */
 	const char *const *envp;
 	/* VFIO devices, register reads, peer mapping (LIVE and VFIO only); NULL: none. */
 	const struct p2ps_vfio_request *vfio;
+	/* PASTE only: the pasted text itself instead of path (tests, fuzzing); path, if set,
+	 * names it in messages. */
+	const char *text;
+	size_t text_len;
 };
 
 #define P2PS_HOST_F_NO_NVML  0x1u /* never dlopen libnvidia-ml (tests, reproducibility) */

@@ -540,6 +540,34 @@ static void test_link_findings(void **state)
 	done(f);
 }
 
+/* A link that is down (LnkSta Width x0) is a fact, not an unknown: on the GPU and on a
+ * bridge of its path it blocks the pair. */
+static void test_link_down(void **state)
+{
+	struct fx *f = *state;
+	build_switch(f);
+	struct p2ps_host *h = &f->h;
+	tm_link(&h->devs[f->g0], 4, 16, 4, 16);
+	tm_link(&h->devs[f->g1], 4, 16, 1, 0); /* lspci: "LnkSta: Speed 2.5GT/s, Width x0" */
+	tm_link(&h->devs[f->dsp0], 4, 16, 1, 0);
+	run(f);
+	const struct p2ps_pair *p = pair01(f);
+	assert_int_equal(p->verdict, P2PS_VERDICT_NOT_READY);
+	const struct p2ps_reason *r = tm_find(&p->reasons, P2PS_R_LINK_DOWN, f->g1);
+	assert_non_null(r);
+	assert_int_equal(r->sev, P2PS_SEV_BLOCKER);
+	assert_non_null(strstr(r->text, "link is down"));
+	r = tm_find(&p->reasons, P2PS_R_LINK_DOWN, f->g0);
+	assert_non_null(r);
+	assert_non_null(strstr(r->text, h->devs[f->dsp0].bdf_str));
+	assert_null(tm_find(&p->reasons, P2PS_R_LINK_UNKNOWN, f->g1));
+	assert_true(p2ps_link_is_down(&h->devs[f->g1].pcie));
+	/* The same zero width from no source at all stays unknown. */
+	h->devs[f->g0].pcie.sta_source = P2PS_LINK_NONE;
+	assert_false(p2ps_link_is_down(&h->devs[f->g0].pcie));
+	done(f);
+}
+
 static void test_mixed_models(void **state)
 {
 	struct fx *f = *state;
@@ -770,6 +798,7 @@ int main(void)
 	        cmocka_unit_test_setup_teardown(test_bar1_index_and_size_sources, setup, teardown),
 	        cmocka_unit_test_setup_teardown(test_bar_unassigned_and_window, setup, teardown),
 	        cmocka_unit_test_setup_teardown(test_link_findings, setup, teardown),
+	        cmocka_unit_test_setup_teardown(test_link_down, setup, teardown),
 	        cmocka_unit_test_setup_teardown(test_mixed_models, setup, teardown),
 	        cmocka_unit_test_setup_teardown(test_pre_turing_unsupported, setup, teardown),
 	        cmocka_unit_test_setup_teardown(test_driver_and_host_findings, setup, teardown),

@@ -13,7 +13,7 @@ A fenced block holds commands when it is a ```console block, a plain ``` block w
 
 Each document's blocks run in order in one scratch folder of their own, one bash session
 per block (so `export` and `$?` carry over within a block), with the built tools first on
-PATH and `build`, `tests`, `docs`, `examples`, `scripts`, `bench`, `src`, `include` and
+PATH and `build`, `tests`, `docs`, `examples`, `scripts`, `bench`, `contrib`, `src`, `include` and
 `tools` linking to the build and the source tree ("../shared" to the shared test data). A
 leading "sudo " is dropped: the command runs as whoever runs the test.
 
@@ -42,7 +42,7 @@ import sys
 import tempfile
 
 MARK = "@@DOC-CHECK@@"
-LINKS = ["tests", "docs", "examples", "scripts", "bench", "src", "include", "tools", "cmake",
+LINKS = ["tests", "docs", "examples", "scripts", "bench", "contrib", "src", "include", "tools", "cmake",
          "CMakeLists.txt"]
 
 

@@ -1,12 +1,15 @@
 /* bar-inspect: every NVIDIA GPU's BARs, link, bridge path with ACS, IOMMU state, the
  * topology matrix and a BAR1-P2P readiness verdict per GPU pair — from this host, a
- * captured snapshot (--root), an lspci dump (--lspci-dump) or through VFIO (--vfio).
+ * captured snapshot (--root), an lspci dump (--lspci-dump), a bug report's paste
+ * (--paste) or through VFIO (--vfio).
  * Read-only: it never writes config space; the fixes it prints are for the user to apply.
  *
  * One pipeline: load the host model (p2ps_host_load, which also carries out the VFIO
- * options), analyse it, render it as text, JSON or dot. Options live in one table
- * (options[] below, the shared mechanism of src/common/options.h): adding one is a row
- * there plus a handler, and the help text and getopt_long table are generated from it. */
+ * options), analyse it, render it as text, JSON or dot. --fleet (fleet_opts.c) runs that
+ * pipeline on each snapshot among its inputs and summarises many reports. Options live in
+ * one table (options[] below, the shared mechanism of src/common/options.h): adding one is
+ * a row there plus, unless it only sets a flag or keeps its argument, a handler; the help
+ * text and the getopt_long table are generated from it. */
 #include <stddef.h>
 #include <pci/pci.h>
 #include <stdbool.h>
@@ -15,6 +18,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "fleet_opts.h"
 #include "options.h"
 #include "p2pscope/analysis.h"
 #include "p2pscope/host_load.h"
@@ -31,7 +35,7 @@ enum output_format { OUT_TEXT = 0, OUT_JSON, OUT_DOT };
 /* Everything the command line decides. */
 struct cli {
 	struct p2ps_host_source src;
-	bool have_source; /* --root or --lspci-dump given */
+	bool have_source; /* --root, --lspci-dump or --paste given */
 	enum output_format format;
 	bool format_set;
 	bool all;
@@ -41,20 +45,25 @@ struct cli {
 	size_t n_peers;
 	bool help;
 	bool version;
-	struct bi_vfio_opts vfio; /* --vfio, --vfio-flow, --read-reg, --map-peer (vfio_opts.c) */
-	char err[256];            /* what went wrong with the command line */
+	struct bi_vfio_opts vfio;   /* --vfio, --vfio-flow, --read-reg, --map-peer (vfio_opts.c) */
+	struct bi_fleet_opts fleet; /* --fleet, --csv, --expect (fleet_opts.c) */
+	char **inputs;              /* the non-option arguments (--fleet only) */
+	size_t n_inputs;
+	char err[256]; /* what went wrong with the command line */
 };
 
 static int set_source(struct cli *c, enum p2ps_host_backend_kind kind, const char *arg, char *err,
                       size_t err_size)
 {
 	if (c->have_source) {
-		snprintf(err, err_size, "--root and --lspci-dump are mutually exclusive");
+		snprintf(err, err_size, "--root, --lspci-dump and --paste are mutually exclusive");
 		return -1;
 	}
 	if (!arg[0]) {
 		snprintf(err, err_size, "%s needs a non-empty path",
-		         kind == P2PS_HOST_SNAPSHOT ? "--root" : "--lspci-dump");
+		         kind == P2PS_HOST_SNAPSHOT ? "--root"
+		         : kind == P2PS_HOST_PASTE  ? "--paste"
+		                                    : "--lspci-dump");
 		return -1;
 	}
 	c->have_source = true;
@@ -71,6 +80,11 @@ static int opt_root(void *c, const char *arg, char *err, size_t err_size)
 static int opt_lspci_dump(void *c, const char *arg, char *err, size_t err_size)
 {
 	return set_source(c, P2PS_HOST_LSPCI_DUMP, arg, err, err_size);
+}
+
+static int opt_paste(void *c, const char *arg, char *err, size_t err_size)
+{
+	return set_source(c, P2PS_HOST_PASTE, arg, err, err_size);
 }
 
 /* -s uses libpci's own slot syntax, [[[[<domain>]:]<bus>]:][<slot>][.[<func>]], as lspci. */
@@ -179,6 +193,11 @@ static int opt_map_peer(void *c, const char *arg, char *err, size_t err_size)
 	return bi_vfio_opt_map_peer(&((struct cli *)c)->vfio, arg, err, err_size);
 }
 
+static int opt_expect(void *c, const char *arg, char *err, size_t err_size)
+{
+	return bi_fleet_opt_expect(&((struct cli *)c)->fleet, arg, err, err_size);
+}
+
 /* What a row does: a handler, a bool to set, or P2PS_HOST_F_* bits of the source. */
 #define CALL(fn)          P2PS_OPT_CALL(fn)
 #define FLAG(member)      P2PS_OPT_FLAG(struct cli, member)
@@ -191,6 +210,9 @@ static const struct p2ps_opt options[] = {
          CALL(opt_root)},
         {"lspci-dump", 'F', "FILE", "read `lspci -x`/`-xxx`/`-xxxx` output (no sysfs facts)",
          CALL(opt_lspci_dump)},
+        {"paste", 0, "FILE|-",
+         "read what a bug report pasted (lspci, nvidia-smi, dmesg, CUDA samples; - for stdin)",
+         CALL(opt_paste)},
         {"slot", 's', "[[[[DOMAIN]:]BUS]:][DEV][.[FN]]", "show only matching devices (as lspci -s)",
          CALL(opt_slot)},
         {"all", 'a', NULL, "show every PCI device, not only the NVIDIA GPUs", FLAG(all)},
@@ -218,29 +240,67 @@ static const struct p2ps_opt options[] = {
          "VFIO_IOMMU_MAP_DMA B's BAR into A's container and report "
          "the IOVA or refusal; opens A and B via VFIO (CAN RESET THEM)",
          CALL(opt_map_peer)},
+        {"fleet", 0, NULL,
+         "summarise many hosts: the arguments are reports (--json output), folders, "
+         "globs, capture tarballs, snapshot folders or - (docs/fleet.md)",
+         FLAG(fleet.fleet)},
+        {"csv", 0, NULL, "with --fleet: CSV, one row per host", FLAG(fleet.csv)},
+        {"expect", 0, "FILE", "with --fleet: the hosts that should have reported, one a line",
+         CALL(opt_expect)},
         {"help", 'h', NULL, "this help", FLAG(help)},
         {"version", 'V', NULL, "print the version", FLAG(version)},
 };
-static const struct p2ps_opts option_table = {P2PS_OPTS_ROWS(options), .help_width = 36,
-                                              .no_operands = true};
+static const struct p2ps_opts option_table = {P2PS_OPTS_ROWS(options), .help_width = 36};
 
 static void usage(FILE *f)
 {
-	fprintf(f, "Usage: bar-inspect [--root DIR | --lspci-dump FILE] [-s SLOT] [--all] "
-	           "[--json | --dot]\n\n"
+	fprintf(f, "Usage: bar-inspect [--root DIR | --lspci-dump FILE | --paste FILE] [-s SLOT] "
+	           "[--all] [--json | --dot]\n"
+	           "       bar-inspect --fleet [--json | --csv] [--expect FILE] INPUT...\n\n"
 	           "Reports each NVIDIA GPU's BARs, BAR1 against VRAM, Resizable BAR, PCIe link, "
 	           "bridge path\nwith ACS, IOMMU mode, the nvidia-smi-style topology matrix and, "
 	           "per GPU pair, whether\nstatic BAR1 P2P can work, with every reason and fix. "
 	           "Read-only: fixes are printed, never\napplied. Without root, facts past the "
 	           "first 64 bytes of config space are marked unknown.\n\nOptions:\n");
 	p2ps_opt_help(&option_table, f);
-	fprintf(f, "\nExit status: 0 report printed, 2 bad usage or unreadable input.\n");
+	fprintf(f,
+	        "\nExit status: 0 report printed, 2 bad usage or unreadable input; with --fleet,\n"
+	        "1 when the summary lists skipped inputs or expected hosts without a report.\n");
 }
 
 /* Parses argv into c. Returns 0, or -1 with c->err set. */
 static int parse_args(int argc, char **argv, struct cli *c)
 {
-	return p2ps_opt_parse(&option_table, argc, argv, c, c->err, sizeof(c->err)) < 0 ? -1 : 0;
+	int first = p2ps_opt_parse(&option_table, argc, argv, c, c->err, sizeof(c->err));
+	if (first < 0)
+		return -1;
+	if (first < argc && !c->fleet.fleet) {
+		snprintf(c->err, sizeof(c->err), "unexpected argument '%s' (try --help)",
+		         argv[first]);
+		return -1;
+	}
+	c->inputs = argv + first;
+	c->n_inputs = (size_t)(argc - first);
+	return 0;
+}
+
+/* --fleet reads reports, not one host: the options that pick or shape one host's report
+ * do not apply to it, and its own options need it. Returns 0, or -1 with c->err set. */
+static int check_fleet(struct cli *c)
+{
+	const struct bi_vfio_opts *v = &c->vfio;
+	bool vfio = v->vfio || v->n_targets || v->asked.read_reg || v->asked.map_peer;
+	if (!c->fleet.fleet && (c->fleet.csv || c->fleet.expect))
+		snprintf(c->err, sizeof(c->err), "--csv and --expect need --fleet");
+	else if (c->fleet.fleet &&
+	         (c->have_source || c->format == OUT_DOT || c->all || c->have_filter || vfio))
+		snprintf(c->err, sizeof(c->err),
+		         "--fleet takes reports as arguments: --root, --lspci-dump, --dot, --all, "
+		         "-s "
+		         "and the VFIO options do not apply");
+	else
+		return 0;
+	return -1;
 }
 
 /* Renders the analysis in the chosen format into out. */
@@ -290,7 +350,7 @@ static int run(struct cli *c)
 int main(int argc, char **argv)
 {
 	struct cli c = {.src.kind = P2PS_HOST_LIVE};
-	if (parse_args(argc, argv, &c) < 0)
+	if (parse_args(argc, argv, &c) < 0 || check_fleet(&c) < 0)
 		return bi_die(c.err);
 	if (c.help) {
 		usage(stdout);
@@ -299,6 +359,11 @@ int main(int argc, char **argv)
 	if (c.version) {
 		printf("bar-inspect %s\n", P2PS_VERSION);
 		return 0;
+	}
+	if (c.fleet.fleet) {
+		struct p2ps_analysis_opts ao = {.peers = c.peers, .n_peers = c.n_peers};
+		return bi_fleet_run(&c.fleet, c.inputs, c.n_inputs, c.format == OUT_JSON,
+		                    c.src.flags, &ao);
 	}
 	return run(&c);
 }

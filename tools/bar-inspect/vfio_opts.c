@@ -140,12 +140,12 @@ int bi_vfio_request(struct bi_vfio_opts *v, struct p2ps_host_source *src, bool d
 		v->vfio = true; /* --map-peer implies opening A and B through VFIO */
 	if (v->vfio && src->kind != P2PS_HOST_LIVE)
 		return refuse(err, n,
-		              "--vfio and --map-peer work on this host only, not with --root or "
-		              "--lspci-dump");
+		              "--vfio and --map-peer work on this host only, not with --root, "
+		              "--lspci-dump or --paste");
 	if (v->asked.read_reg && src->kind != P2PS_HOST_LIVE)
 		return refuse(err, n,
 		              "--read-reg reads this host's hardware; it cannot be combined with "
-		              "--root or --lspci-dump");
+		              "--root, --lspci-dump or --paste");
 	if (v->asked.read_reg && !v->vfio && !filter)
 		return refuse(
 		        err, n,

@@ -161,6 +161,29 @@ static void bar1_vs_vram(struct p2ps_an_ctx *c, struct p2ps_gpu_report *g, const
 		bar1_below_vram(c, g, lbl, resize_sizes);
 }
 
+/* A source without BAR registers (a paste of the Resizable BAR lines, or of nvidia-smi
+ * alone): the Resizable BAR capability still lists the GPU's BARs in register order (its
+ * second entry is BAR1), and the driver may have said how large BAR1 is. Returns true
+ * when that settled BAR1 against VRAM. */
+static bool bar1_without_registers(struct p2ps_an_ctx *c, struct p2ps_gpu_report *g,
+                                   const char *lbl)
+{
+	const struct p2ps_dev *d = &c->host->devs[g->dev_idx];
+	if (!g->is_gpu)
+		return false;
+	if (d->rebar.present && d->rebar.count >= 2) {
+		g->bar1_index = d->rebar.e[1].bar;
+		return false;
+	}
+	if (!d->gpu.bar1_known)
+		return false;
+	g->bar1_size_known = true;
+	g->bar1_size = d->gpu.bar1_total_bytes;
+	g->bar1_size_source = "driver";
+	bar1_vs_vram(c, g, lbl, 0);
+	return true;
+}
+
 static void gpu_bar1(struct p2ps_an_ctx *c, struct p2ps_gpu_report *g, int gi)
 {
 	const struct p2ps_dev *d = &c->host->devs[g->dev_idx];
@@ -169,6 +192,8 @@ static void gpu_bar1(struct p2ps_an_ctx *c, struct p2ps_gpu_report *g, int gi)
 	g->bar1_index = g->is_gpu ? p2ps_gpu_bar1_index(d) : peer_bar_index(d);
 	g->rebar_entry = -1;
 	g->bar1_size_source = "";
+	if (g->bar1_index < 0 && bar1_without_registers(c, g, lbl))
+		return;
 	if (g->bar1_index < 0) {
 		p2ps_an_add(c, &g->reasons, P2PS_R_BAR1_UNKNOWN, P2PS_SEV_UNKNOWN, g->dev_idx,
 		            "%s: no %s found%s%s", lbl,
@@ -193,8 +218,9 @@ static void gpu_bar1(struct p2ps_an_ctx *c, struct p2ps_gpu_report *g, int gi)
 	if (bar->size_known) {
 		g->bar1_size_known = true;
 		g->bar1_size = bar->size;
-		g->bar1_size_source =
-		        c->host->kind == P2PS_HOST_LSPCI_DUMP ? "ReBAR control" : "resource";
+		g->bar1_size_source = c->host->kind == P2PS_HOST_LSPCI_DUMP ? "ReBAR control"
+		                      : c->host->kind == P2PS_HOST_PASTE    ? "lspci"
+		                                                            : "resource";
 	} else if (g->rebar_entry >= 0) {
 		g->bar1_size_known = true;
 		g->bar1_size = p2ps_rebar_size_bytes(d->rebar.e[g->rebar_entry].current);
@@ -274,6 +300,29 @@ static void gpu_windows(struct p2ps_an_ctx *c, struct p2ps_gpu_report *g, int gi
 	}
 }
 
+/* A link that is down (LnkSta Width x0) on the GPU or on a bridge of its path: peer
+ * traffic cannot cross it. Returns true when the GPU's own link is down. */
+static bool links_down(struct p2ps_an_ctx *c, struct p2ps_gpu_report *g, const char *lbl)
+{
+	const struct p2ps_host *h = c->host;
+	const struct p2ps_dev *d = &h->devs[g->dev_idx];
+	for (int k = -1; k < g->path_len; k++) {
+		const struct p2ps_dev *x = k < 0 ? d : &h->devs[g->path[k]];
+		if (!p2ps_link_is_down(&x->pcie))
+			continue;
+		struct p2ps_reason *r =
+		        p2ps_an_add(c, &g->reasons, P2PS_R_LINK_DOWN, P2PS_SEV_BLOCKER, g->dev_idx,
+		                    k < 0 ? "%s: its PCIe link is down (LnkSta Width x0)%s"
+		                          : "%s: the link of bridge %s on its path is down (LnkSta "
+		                            "Width x0)",
+		                    lbl, k < 0 ? "" : x->bdf_str);
+		p2ps_an_fix(r,
+		            "reseat the card or the riser and check the slot (lspci reads Width x0 "
+		            "on an empty slot or a dead port)");
+	}
+	return p2ps_link_is_down(&d->pcie);
+}
+
 static void gpu_link(struct p2ps_an_ctx *c, struct p2ps_gpu_report *g, int gi)
 {
 	const struct p2ps_dev *d = &c->host->devs[g->dev_idx];
@@ -284,6 +333,8 @@ static void gpu_link(struct p2ps_an_ctx *c, struct p2ps_gpu_report *g, int gi)
 	g->link_sta_gbps = p2ps_link_gbps(&e->sta);
 	if (d->parent && d->parent->pcie.cap.speed && d->parent->pcie.cap.width)
 		g->port_cap_gbps = p2ps_link_gbps(&d->parent->pcie.cap);
+	if (links_down(c, g, lbl))
+		return;
 	if (!e->cap.speed || !e->cap.width || !e->sta.speed || !e->sta.width) {
 		const char *why = p2ps_dev_unknown(d, P2PS_FACT_LINK_STATUS);
 		if (!why)

@@ -66,6 +66,7 @@ static void iommu_summary(struct p2ps_an_ctx *c)
 	if (!h->iommu.known) {
 		snprintf(a->iommu_summary, sizeof(a->iommu_summary), "unknown (%s)",
 		         h->kind == P2PS_HOST_LSPCI_DUMP ? "an lspci dump carries no IOMMU state"
+		         : h->kind == P2PS_HOST_PASTE    ? "not in the paste"
 		                                         : "not captured");
 	} else if (!h->iommu.present) {
 		snprintf(a->iommu_summary, sizeof(a->iommu_summary),

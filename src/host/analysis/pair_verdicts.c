@@ -337,7 +337,10 @@ static void pair_models(struct p2ps_an_ctx *c, struct p2ps_pair *p)
 	const struct p2ps_host *h = c->host;
 	const struct p2ps_dev *da = &h->devs[c->a->gpus[p->a].dev_idx];
 	const struct p2ps_dev *db = &h->devs[c->a->gpus[p->b].dev_idx];
-	if (!c->a->gpus[p->a].is_gpu || !c->a->gpus[p->b].is_gpu || da->device_id == db->device_id)
+	/* Device id 0: not known (a paste may name only the board); the chips still compare. */
+	bool ids = da->device_id && db->device_id;
+	if (!c->a->gpus[p->a].is_gpu || !c->a->gpus[p->b].is_gpu ||
+	    (ids && da->device_id == db->device_id))
 		return;
 	if (da->chip && db->chip && da->chip->generation != db->chip->generation) {
 		p2ps_an_add(c, &p->reasons, P2PS_R_MIXED_GENERATIONS, P2PS_SEV_BLOCKER, -1,
@@ -354,7 +357,7 @@ static void pair_models(struct p2ps_an_ctx *c, struct p2ps_pair *p)
 		            "peer "
 		            "with the patched driver",
 		            p2ps_nvidia_chip_name(da->chip), p2ps_nvidia_chip_name(db->chip));
-	} else {
+	} else if (ids) {
 		p2ps_an_add(c, &p->reasons, P2PS_R_MIXED_MODELS, P2PS_SEV_WARNING, -1,
 		            "different models: device ids %04x and %04x%s%s", da->device_id,
 		            db->device_id, da->chip ? " of chip " : "",

@@ -40,10 +40,12 @@ static const struct p2ps_dev *bus_parent(const struct p2ps_host *host, const str
 	return best;
 }
 
-static void build_tree(struct p2ps_host *host)
+void p2ps_host_tree_from_buses(struct p2ps_host *host)
 {
 	for (size_t i = 0; i < host->n_devs; i++) {
 		struct p2ps_dev *d = &host->devs[i];
+		if (d->has_parent)
+			continue; /* a source that states the parent (a pasted lspci -t) wins */
 		const struct p2ps_dev *p = bus_parent(host, d);
 		if (p) {
 			d->has_parent = true;
@@ -150,7 +152,7 @@ static int dump_load(struct p2ps_host *host, const struct p2ps_host_source *src,
 		if ((d->class_code >> 8) == 0x0300)
 			p2ps_dev_set_unknown(d, P2PS_FACT_BOOT_VGA, not_in_dump);
 	}
-	build_tree(host);
+	p2ps_host_tree_from_buses(host);
 	p2ps_strlcpy(host->nvidia.nvml_status, "not used for lspci dumps",
 	             sizeof(host->nvidia.nvml_status));
 	for (size_t i = 0; i < host->n_devs; i++) {

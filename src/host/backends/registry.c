@@ -8,10 +8,8 @@
 
 /* One line per backend this build knows; a new backend file adds its table here. */
 static const struct p2ps_host_backend *const backends[] = {
-        &p2ps_host_backend_sysfs,
-        &p2ps_host_backend_snapshot,
-        &p2ps_host_backend_lspci_dump,
-        &p2ps_host_backend_vfio,
+        &p2ps_host_backend_sysfs, &p2ps_host_backend_snapshot, &p2ps_host_backend_lspci_dump,
+        &p2ps_host_backend_vfio,  &p2ps_host_backend_paste,
 };
 
 const struct p2ps_host_backend *p2ps_host_backend_find(enum p2ps_host_backend_kind kind)

@@ -9,6 +9,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/utsname.h>
+#include <time.h>
 #include <unistd.h>
 
 #include <pci/pci.h>
@@ -153,6 +155,17 @@ static void read_extras(struct p2ps_dev *d, const char *root)
 		         d->bdf.bus);
 }
 
+/* capture-host.sh's date (20261122T002701Z) in ISO 8601 (2026-11-22T00:27:01Z); anything
+ * else leaves the time unknown. */
+static void capture_time(struct p2ps_host *host, const char *d)
+{
+	if (strlen(d) != 16 || d[8] != 'T' || d[15] != 'Z' || strspn(d, "0123456789") != 8 ||
+	    strspn(d + 9, "0123456789") != 6)
+		return;
+	snprintf(host->time, sizeof(host->time), "%.4s-%.2s-%.2sT%.2s:%.2s:%.2sZ", d, d + 4, d + 6,
+	         d + 9, d + 11, d + 13);
+}
+
 static void read_snapshot_info(struct p2ps_host *host, const char *root)
 {
 	char *info = NULL;
@@ -165,8 +178,30 @@ static void read_snapshot_info(struct p2ps_host *host, const char *root)
 			host->is_root = p2ps_parse_uint(l + 4, UINT32_MAX, &uid) == 0 && uid == 0;
 		else if (!strncmp(l, "hostname=", 9))
 			p2ps_strlcpy(host->hostname, l + 9, sizeof(host->hostname));
+		else if (!strncmp(l, "kernel=", 7))
+			p2ps_strlcpy(host->kernel, l + 7, sizeof(host->kernel));
+		else if (!strncmp(l, "date=", 5))
+			capture_time(host, l + 5);
 	}
 	free(info);
+}
+
+/* Which boot, which kernel, when: the boot id from the tree (captured by capture-host.sh
+ * since issue 15); for a live host also uname's release and the current time. */
+static void read_identity(struct p2ps_host *host, const char *root, bool live)
+{
+	char buf[64];
+	if (p2ps_read_text(root, "/proc/sys/kernel/random/boot_id", buf, sizeof(buf)) > 0)
+		p2ps_strlcpy(host->boot_id, buf, sizeof(host->boot_id));
+	if (!live)
+		return;
+	struct utsname u;
+	if (uname(&u) == 0)
+		p2ps_strlcpy(host->kernel, u.release, sizeof(host->kernel));
+	time_t now = time(NULL);
+	struct tm tm;
+	if (gmtime_r(&now, &tm))
+		strftime(host->time, sizeof(host->time), "%Y-%m-%dT%H:%M:%SZ", &tm);
 }
 
 static int load_tree(struct p2ps_host *host, const struct p2ps_host_source *src, const char *root,
@@ -210,6 +245,7 @@ static int load_tree(struct p2ps_host *host, const struct p2ps_host_source *src,
 			host->config_limited_any = true;
 	}
 	p2ps_hostfacts_read(host, root, live);
+	read_identity(host, root, live);
 	if (live) {
 		host->is_root = geteuid() == 0;
 		/* The name only labels the report; a failure leaves it empty. */

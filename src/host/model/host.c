@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "p2pscope/nvidia_chips.h"
+#include "p2pscope/paste.h"
 
 void p2ps_strlcpy(char *dst, const char *src, size_t size)
 {
@@ -109,7 +110,8 @@ void p2ps_host_finish(struct p2ps_host *host)
 	p2ps_host_sort_and_link(host);
 	for (size_t i = 0; i < host->n_devs; i++) {
 		struct p2ps_dev *d = &host->devs[i];
-		if (d->vendor_id == 0x10de)
+		/* A backend may know the chip without a device id (a paste names the board). */
+		if (d->vendor_id == 0x10de && p2ps_nvidia_chip_lookup(d->device_id))
 			d->chip = p2ps_nvidia_chip_lookup(d->device_id);
 	}
 }
@@ -130,5 +132,9 @@ void p2ps_host_free(struct p2ps_host *host)
 	free(host->devs);
 	free(host->cmdline.raw);
 	free(host->vfio); /* one allocation, no pointers inside */
+	if (host->paste) {
+		p2ps_paste_free(host->paste);
+		free(host->paste);
+	}
 	memset(host, 0, sizeof(*host));
 }

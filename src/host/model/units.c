@@ -20,6 +20,11 @@ double p2ps_link_gbps(const struct p2ps_link *link)
 	return gts * eff * link->width / 8.0;
 }
 
+bool p2ps_link_is_down(const struct p2ps_pcie *e)
+{
+	return e && e->sta_source != P2PS_LINK_NONE && !e->sta.width;
+}
+
 uint8_t p2ps_link_speed_parse(const char *s)
 {
 	static const struct {

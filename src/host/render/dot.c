@@ -13,7 +13,7 @@
 
 /* Graphviz IDs are quoted; BDFs and root-bus names need no escaping, but names from
  * pci.ids may hold quotes or backslashes. */
-static void escaped(struct p2ps_strbuf *b, const char *s)
+void p2ps_dot_escaped(struct p2ps_strbuf *b, const char *s)
 {
 	for (; *s; s++) {
 		if (*s == '"' || *s == '\\')
@@ -58,9 +58,9 @@ static void gpu_node(struct p2ps_strbuf *b, const struct p2ps_analysis *a, int g
 	                   "label=\"%s%d %s\\n",
 	                   d->bdf_str, g->is_gpu ? "palegreen" : "lightblue",
 	                   p2ps_endpoint_prefix(a, (size_t)gi), gi, d->bdf_str);
-	escaped(b, d->device_name[0] ? d->device_name
-	           : d->chip         ? p2ps_nvidia_chip_name(d->chip)
-	                             : "PCI device");
+	p2ps_dot_escaped(b, d->device_name[0] ? d->device_name
+	                    : d->chip         ? p2ps_nvidia_chip_name(d->chip)
+	                                      : "PCI device");
 	if (g->bar1_size_known)
 		p2ps_strbuf_printf(b, "\\n%s %s", g->is_gpu ? "BAR1" : "window",
 		                   p2ps_size_format(g->bar1_size, s, sizeof(s)));
@@ -164,8 +164,11 @@ int p2ps_render_dot(const struct p2ps_analysis *a, const struct p2ps_render_opts
 			p2ps_strbuf_printf(b, "  \"%s\" -> \"%s\";\n", d->root_bus, d->bdf_str);
 	}
 	pair_edges(b, a, o);
+	int rc = p2ps_render_paste_section_dot(a, b, err);
 	p2ps_strbuf_puts(b, "}\n");
 	free(want);
+	if (rc < 0)
+		return rc;
 	if (b->oom)
 		return p2ps_error_set(err, P2PS_ENOMEM, "dot: out of memory");
 	return 0;

@@ -104,6 +104,9 @@ static struct json_object *host_json(const struct p2ps_analysis *a)
 	put(o, "backend", p2ps_json_str_or_null(h->backend_name));
 	put(o, "source", p2ps_json_str_or_null(h->source_path));
 	put(o, "hostname", p2ps_json_str_or_null(h->hostname));
+	put(o, "boot_id", p2ps_json_str_or_null(h->boot_id));
+	put(o, "time", p2ps_json_str_or_null(h->time));
+	put(o, "kernel", p2ps_json_str_or_null(h->kernel));
 	put(o, "is_root", json_object_new_boolean(h->is_root));
 	put(o, "config_limited", json_object_new_boolean(h->config_limited_any));
 
@@ -156,6 +159,7 @@ int p2ps_render_json(const struct p2ps_analysis *a, const struct p2ps_render_opt
 		if (p2ps_dev_shown(a, o, (int)i))
 			json_object_array_add(devs, p2ps_json_device(a, (int)i));
 	put(root, "devices", devs);
+	put(root, "bridges", p2ps_json_path_bridges(a));
 	put(root, "topology", topo_json(a));
 	struct json_object *pairs = json_object_new_array();
 	for (size_t k = 0; k < a->n_pairs; k++)
@@ -164,6 +168,11 @@ int p2ps_render_json(const struct p2ps_analysis *a, const struct p2ps_render_opt
 	put(root, "pairs", pairs);
 	if (a->host->vfio)
 		put(root, "vfio", p2ps_json_vfio(a->host->vfio));
+	int rc = p2ps_render_paste_section_json(a, root, err);
+	if (rc < 0) {
+		json_object_put(root);
+		return rc;
+	}
 	*out = root;
 	return 0;
 }

@@ -59,9 +59,11 @@ static struct json_object *link_json(const struct p2ps_dev *d)
 	const struct p2ps_pcie *e = &d->pcie;
 	struct json_object *o = json_object_new_object();
 	put(o, "cap_speed_gts", gts_or_null(e->cap.speed));
+	/* A link status of width 0 is a fact, a link that is down (lspci's "Width x0"); a
+	 * capability of width 0 says nothing (emulated ports): unknown. */
 	put(o, "cap_width", int_or_null(e->cap.width != 0, e->cap.width));
 	put(o, "speed_gts", gts_or_null(e->sta.speed));
-	put(o, "width", int_or_null(e->sta.width != 0, e->sta.width));
+	put(o, "width", int_or_null(e->sta_source != P2PS_LINK_NONE, e->sta.width));
 	double cg = p2ps_link_gbps(&e->cap), sg = p2ps_link_gbps(&e->sta);
 	put(o, "cap_gbps", p2ps_json_gbps(cg));
 	put(o, "gbps", p2ps_json_gbps(sg));
@@ -215,10 +217,9 @@ static struct json_object *bridge_json(const struct p2ps_dev *d)
 	return br;
 }
 
-struct json_object *p2ps_json_device(const struct p2ps_analysis *a, int idx)
+/* A new object with what names a device: address, ids, names. */
+static struct json_object *ident_json(const struct p2ps_dev *d)
 {
-	const struct p2ps_host *h = a->host;
-	const struct p2ps_dev *d = &h->devs[idx];
 	struct json_object *o = json_object_new_object();
 	put(o, "bdf", json_object_new_string(d->bdf_str));
 	const struct {
@@ -236,11 +237,42 @@ struct json_object *p2ps_json_device(const struct p2ps_analysis *a, int idx)
 		put(o, ids[i].key, json_object_new_int(ids[i].v));
 	put(o, "vendor_name", p2ps_json_str_or_null(d->vendor_name));
 	put(o, "device_name", p2ps_json_str_or_null(d->device_name));
+	return o;
+}
+
+static struct json_object *pcie_type_json(const struct p2ps_dev *d)
+{
+	return d->pcie.present ? json_object_new_string(p2ps_pcie_type_name(d->pcie.port_type))
+	                       : NULL;
+}
+
+struct json_object *p2ps_json_path_bridges(const struct p2ps_analysis *a)
+{
+	const struct p2ps_host *h = a->host;
+	struct json_object *arr = json_object_new_array();
+	for (size_t i = 0; i < h->n_devs; i++) {
+		bool on_path = false;
+		for (size_t g = 0; g < a->n_gpus && !on_path; g++)
+			for (int k = 0; k < a->gpus[g].path_len && !on_path; k++)
+				on_path = a->gpus[g].path[k] == (int)i;
+		if (!on_path)
+			continue;
+		struct json_object *o = ident_json(&h->devs[i]);
+		put(o, "pcie_type", pcie_type_json(&h->devs[i]));
+		put(o, "acs", acs_json(&h->devs[i]));
+		json_object_array_add(arr, o);
+	}
+	return arr;
+}
+
+struct json_object *p2ps_json_device(const struct p2ps_analysis *a, int idx)
+{
+	const struct p2ps_host *h = a->host;
+	const struct p2ps_dev *d = &h->devs[idx];
+	struct json_object *o = ident_json(d);
 	put(o, "chip", chip_json(d->chip));
 	put(o, "bars", bars_json(d));
-	put(o, "pcie_type",
-	    d->pcie.present ? json_object_new_string(p2ps_pcie_type_name(d->pcie.port_type))
-	                    : NULL);
+	put(o, "pcie_type", pcie_type_json(d));
 	put(o, "link", link_json(d));
 	put(o, "acs", acs_json(d));
 	put(o, "rebar", rebar_json(d));

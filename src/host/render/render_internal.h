@@ -6,6 +6,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "p2pscope/paste_report.h"
 #include "p2pscope/render.h"
 #include "p2pscope/vfio/facts.h"
 
@@ -46,10 +47,41 @@ struct json_object *p2ps_json_gbps(double v);
 /* The "devices" entry of host->devs[idx]. */
 struct json_object *p2ps_json_device(const struct p2ps_analysis *a, int idx);
 
+/* The top-level "bridges": every bridge on an endpoint's path to its host bridge, named
+ * and with its ACS state, so that reports without --all still say which switch model
+ * redirects (bar-inspect --fleet groups ACS findings by it). */
+struct json_object *p2ps_json_path_bridges(const struct p2ps_analysis *a);
+
 /* A list of findings. */
 struct json_object *p2ps_json_reasons(const struct p2ps_analysis *a, const struct p2ps_reasons *r);
 
 /* The top-level "vfio" object. */
 struct json_object *p2ps_json_vfio(const struct p2ps_vfio_facts *f);
+
+/* ---- dot.c ---- */
+
+/* s with Graphviz's quotes and backslashes escaped, for a quoted ID or label. */
+void p2ps_dot_escaped(struct p2ps_strbuf *b, const char *s);
+
+/* ---- paste_text.c, paste_json.c, paste_dot.c: the paste's part of the reports ---- */
+
+/* Calls fn with the paste's findings (computed once, freed after); 0 without calling it
+ * when a's model is not a paste, else fn's result or a negative P2PS_E* code. */
+typedef int (*p2ps_paste_report_fn)(void *ctx, const struct p2ps_paste *p,
+                                    const struct p2ps_paste_report *r, struct p2ps_error *err);
+int p2ps_paste_with_report(const struct p2ps_analysis *a, struct p2ps_error *err,
+                           p2ps_paste_report_fn fn, void *ctx);
+
+/* For a model that came from a paste (a->host->paste), after the host report: the blocks
+ * read and skipped, findings, the pair table, verdict, causes and what to send next
+ * (text); the "paste" member of root (JSON); a note node and the observed pair edges,
+ * before the graph's closing brace (DOT). 0 when the model is not a paste; a negative
+ * P2PS_E* code with err filled otherwise. */
+int p2ps_render_paste_section_text(const struct p2ps_analysis *a, struct p2ps_strbuf *b,
+                                   struct p2ps_error *err);
+int p2ps_render_paste_section_json(const struct p2ps_analysis *a, struct json_object *root,
+                                   struct p2ps_error *err);
+int p2ps_render_paste_section_dot(const struct p2ps_analysis *a, struct p2ps_strbuf *b,
+                                  struct p2ps_error *err);
 
 #endif

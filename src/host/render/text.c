@@ -111,6 +111,10 @@ static void report_header(struct p2ps_strbuf *b, const struct p2ps_analysis *a,
 		                   h->source_path);
 		break;
 	case P2PS_HOST_VFIO: p2ps_strbuf_puts(b, "VFIO devices"); break;
+	case P2PS_HOST_PASTE:
+		p2ps_strbuf_printf(b, "paste %s (facts as pasted; the rest unknown)",
+		                   h->source_path);
+		break;
 	}
 	if (h->hostname[0])
 		p2ps_strbuf_printf(b, " [%s]", h->hostname);
@@ -176,6 +180,9 @@ int p2ps_render_text(const struct p2ps_analysis *a, const struct p2ps_render_opt
 	host_section(b, a);
 	if (h->vfio)
 		p2ps_text_vfio(b, h->vfio);
+	int rc = p2ps_render_paste_section_text(a, b, err);
+	if (rc < 0)
+		return rc;
 	if (b->oom)
 		return p2ps_error_set(err, P2PS_ENOMEM, "text report: out of memory");
 	return 0;

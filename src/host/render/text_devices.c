@@ -10,10 +10,16 @@
 
 static void ids_line(struct p2ps_strbuf *b, const struct p2ps_dev *d)
 {
-	p2ps_strbuf_printf(b, "%s%s%s [%04x:%04x] (rev %02x)", d->vendor_name,
-	                   d->vendor_name[0] ? " " : "",
-	                   d->device_name[0] ? d->device_name : "Device", d->vendor_id,
-	                   d->device_id, d->revision);
+	p2ps_strbuf_printf(b, "%s%s%s [%04x:", d->vendor_name, d->vendor_name[0] ? " " : "",
+	                   d->device_name[0] ? d->device_name : "Device", d->vendor_id);
+	/* Without config bytes (a paste that names the board only) a zero id or revision was
+	 * never read: it is unknown, not 0. */
+	if (d->config_len || d->device_id)
+		p2ps_strbuf_printf(b, "%04x]", d->device_id);
+	else
+		p2ps_strbuf_puts(b, "????]");
+	if (d->config_len || d->revision)
+		p2ps_strbuf_printf(b, " (rev %02x)", d->revision);
 }
 
 static void bars(struct p2ps_strbuf *b, const struct p2ps_dev *d, int bar1, const char *ind)
@@ -123,7 +129,10 @@ static void link(struct p2ps_strbuf *b, const struct p2ps_dev *d, const char *in
 	if (!e->cap.speed && p2ps_dev_unknown(d, P2PS_FACT_LINK_CAP))
 		p2ps_strbuf_printf(b, " (%s)", p2ps_dev_unknown(d, P2PS_FACT_LINK_CAP));
 	p2ps_strbuf_printf(b, "\n%sLink status:     ", ind);
-	link_text(b, &e->sta, link_src(e->sta_source));
+	if (p2ps_link_is_down(e))
+		p2ps_strbuf_puts(b, "down (Width x0: an empty slot or a dead port)");
+	else
+		link_text(b, &e->sta, link_src(e->sta_source));
 	if (!e->sta.speed && p2ps_dev_unknown(d, P2PS_FACT_LINK_STATUS))
 		p2ps_strbuf_printf(b, " (%s)", p2ps_dev_unknown(d, P2PS_FACT_LINK_STATUS));
 	/* As lspci: only where the device's own capability bounds the link (endpoints and

@@ -1,0 +1,138 @@
+/* The per-pair table: for every GPU pair, the analysis' verdict beside what nvidia-smi
+ * (topo -m class, topo -p2p status) and CUDA (peer access, P2P off/on bandwidth) said,
+ * and a note where they disagree. GPUs with an address are the analysis' GPUs (its
+ * numbering); GPUs the paste knows only by nvidia-smi index or CUDA ordinal follow. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "observe_internal.h"
+
+struct ugpu {
+	int gi; /* analysis GPU index, -1 */
+	int smi, cuda;
+	char label[40];
+};
+
+static int unified(const struct octx *c, struct ugpu *u, int max)
+{
+	int n = 0;
+	for (size_t gi = 0; gi < c->a->n_gpus && n < max; gi++) {
+		if (!c->a->gpus[gi].is_gpu)
+			continue;
+		const struct p2ps_dev *d = &c->h->devs[c->a->gpus[gi].dev_idx];
+		struct ugpu *x = &u[n++];
+		*x = (struct ugpu){(int)gi, -1, -1, ""};
+		for (size_t k = 0; k < c->p->n_gpus; k++)
+			if (c->p->gpus[k].bdf_known &&
+			    p2ps_bdf_equal(&c->p->gpus[k].bdf, &d->bdf)) {
+				x->smi = c->p->gpus[k].smi;
+				x->cuda = c->p->gpus[k].cuda;
+			}
+		snprintf(x->label, sizeof(x->label), "GPU%zu %s", gi, d->bdf_str);
+	}
+	for (size_t k = 0; k < c->p->n_gpus && n < max; k++) {
+		const struct p2ps_paste_gpu *g = &c->p->gpus[k];
+		if (g->bdf_known)
+			continue;
+		u[n] = (struct ugpu){-1, g->smi, g->cuda, ""};
+		snprintf(u[n].label, sizeof(u[n].label), "%s%d (no address)",
+		         g->smi >= 0 ? "GPU" : "CUDA", g->smi >= 0 ? g->smi : g->cuda);
+		n++;
+	}
+	return n;
+}
+
+static void cell(const struct p2ps_paste *p, enum p2ps_paste_matrix_kind k, int i, int j, char *out)
+{
+	const char *s = p2ps_paste_cell(p, k, i, j);
+	snprintf(out, P2PS_PASTE_CELL, "%s", s ? s : "");
+}
+
+static int access(const struct p2ps_paste *p, int i, int j)
+{
+	const char *s = p2ps_paste_cell(p, P2PS_PM_CUDA_ACCESS, i, j);
+	return s ? s[0] == '1' : -1;
+}
+
+/* The note for a pair whose sources disagree, "" when they do not. */
+static void disagreement(struct p2ps_paste_pair *x)
+{
+	bool cannot = x->cuda_ab == 0 || x->cuda_ba == 0, can = x->cuda_ab == 1 && x->cuda_ba == 1;
+	bool ok = !strcmp(x->p2p_ab, "OK") && (!x->p2p_ba[0] || !strcmp(x->p2p_ba, "OK"));
+	bool not_ok = (x->p2p_ab[0] && strcmp(x->p2p_ab, "OK") && strcmp(x->p2p_ab, "X")) ||
+	              (x->p2p_ba[0] && strcmp(x->p2p_ba, "OK") && strcmp(x->p2p_ba, "X"));
+	enum p2ps_verdict v = x->ours ? x->ours->verdict : P2PS_VERDICT_UNKNOWN;
+	if (x->ours && v == P2PS_VERDICT_READY && (cannot || not_ok))
+		snprintf(x->note, sizeof(x->note),
+		         "the analysis finds nothing blocking, but %s: the paste shows a cause the "
+		         "analysis cannot see (driver policy, GPU model, a fault)",
+		         cannot ? "CUDA cannot access the peer" : "nvidia-smi does not allow P2P");
+	else if (x->ours && v == P2PS_VERDICT_NOT_READY && can && x->bw_on > 1.15 * x->bw_off &&
+	         x->bw_off > 0)
+		snprintf(x->note, sizeof(x->note),
+		         "CUDA copies peer-to-peer faster than through host memory although the "
+		         "analysis names blockers: the pasted facts may not be from the run that "
+		         "measured it");
+	else if (ok && cannot)
+		snprintf(x->note, sizeof(x->note),
+		         "nvidia-smi reports OK but CUDA cannot access the peer: topo -p2p checks "
+		         "the "
+		         "chipset and the GPU, not whether the driver maps this pair");
+	else if (not_ok && can)
+		snprintf(x->note, sizeof(x->note),
+		         "CUDA accesses the peer although nvidia-smi reports %s", x->p2p_ab);
+}
+
+static void fill(const struct octx *c, struct p2ps_paste_pair *x, const struct ugpu *u,
+                 const struct ugpu *v)
+{
+	const struct p2ps_paste *p = c->p;
+	memset(x, 0, sizeof(*x));
+	snprintf(x->a, sizeof(x->a), "%s", u->label);
+	snprintf(x->b, sizeof(x->b), "%s", v->label);
+	if (u->gi >= 0 && v->gi >= 0)
+		x->ours = p2ps_analysis_pair(c->a, (size_t)u->gi, (size_t)v->gi);
+	cell(p, P2PS_PM_TOPO, u->smi, v->smi, x->topo);
+	cell(p, P2PS_PM_P2P, u->smi, v->smi, x->p2p_ab);
+	cell(p, P2PS_PM_P2P, v->smi, u->smi, x->p2p_ba);
+	x->cuda_ab = access(p, u->cuda, v->cuda);
+	x->cuda_ba = access(p, v->cuda, u->cuda);
+	const char *off = p2ps_paste_cell(p, P2PS_PM_BW_UNI_OFF, u->cuda, v->cuda);
+	const char *on = p2ps_paste_cell(p, P2PS_PM_BW_UNI_ON, u->cuda, v->cuda);
+	x->bw_off = off ? strtod(off, NULL) : 0;
+	x->bw_on = on ? strtod(on, NULL) : 0;
+	disagreement(x);
+}
+
+int po_pairs(struct octx *c)
+{
+	struct ugpu u[P2PS_PASTE_MAX_GPUS];
+	int n = unified(c, u, P2PS_PASTE_MAX_GPUS);
+	if (n < 2)
+		return 0;
+	c->r->pairs = calloc((size_t)n * (size_t)(n - 1) / 2, sizeof(*c->r->pairs));
+	if (!c->r->pairs)
+		return P2PS_ENOMEM;
+	int notes = 0;
+	struct p2ps_paste_where at = {-1, 0};
+	for (int i = 0; i < n; i++)
+		for (int j = i + 1; j < n; j++) {
+			struct p2ps_paste_pair *x = &c->r->pairs[c->r->n_pairs];
+			fill(c, x, &u[i], &u[j]);
+			/* A pair only the analysis speaks about is in its own pair list already. */
+			bool any = x->topo[0] || x->p2p_ab[0] || x->cuda_ab >= 0 ||
+			           x->cuda_ba >= 0 || x->bw_on > 0 || x->bw_off > 0;
+			if (!any)
+				continue;
+			c->r->n_pairs++;
+			notes += x->note[0] != 0;
+			if (x->note[0] && !at.line)
+				at = c->p->m[P2PS_PM_CUDA_ACCESS].from;
+		}
+	if (notes)
+		po_add(c, P2PS_PF_DISAGREEMENT, P2PS_SEV_WARNING, at,
+		       "%d pair%s where the sources disagree (see the pair table)", notes,
+		       notes == 1 ? "" : "s");
+	return 0;
+}

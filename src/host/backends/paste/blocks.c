@@ -1,0 +1,207 @@
+/* The block finder: one pass over the lines, each classified (classify.c), grouping runs
+ * of lines of one syntax into blocks. A block ends where a line of another syntax, a
+ * shell command, a markdown fence or a separator starts; blank lines inside a block are
+ * kept when the block goes on after them (lspci separates devices with them). Each block
+ * is handed to its parser as soon as it ends. Prose becomes "skipped" blocks so the report
+ * can say what was not read. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "paste_internal.h"
+
+#define MAX_STORED_BLOCKS 4096
+
+struct finder {
+	struct pctx *c;
+	int kind; /* open block's enum p2ps_paste_kind, -1 none */
+	struct pl_span span;
+	enum pt_class prev; /* class of the open block's last non-blank line */
+	char command[128];  /* pending command for the next block */
+	bool want_cmdline;  /* the pending command was `cat /proc/cmdline` */
+	bool cut;           /* the open block was ended by "[...]" */
+	size_t prev_len;    /* length of the last non-blank line */
+	bool blank_gap;     /* a blank line came since */
+};
+
+static int kind_of(enum pt_class cls)
+{
+	switch (cls) {
+	case PT_LSPCI_DEV:
+	case PT_LSPCI_DETAIL:
+	case PT_HEX: return P2PS_PASTE_LSPCI;
+	case PT_TREE: return P2PS_PASTE_LSPCI_TREE;
+	case PT_SMI_Q: return P2PS_PASTE_NVSMI_Q;
+	case PT_TOPO_HEADER:
+	case PT_TOPO_ROW:
+	case PT_LEGEND: return P2PS_PASTE_NVSMI_TOPO;
+	case PT_KERNEL: return P2PS_PASTE_KERNEL;
+	case PT_CMDLINE: return P2PS_PASTE_CMDLINE;
+	case PT_IOMMU: return P2PS_PASTE_IOMMU_GROUPS;
+	case PT_CUDA: return P2PS_PASTE_CUDA;
+	case PT_TEXT: return P2PS_PASTE_TEXT;
+	default: return -1;
+	}
+}
+
+static void parse_block(struct pctx *c, int kind, const struct pl_span *sp)
+{
+	switch (kind) {
+	case P2PS_PASTE_LSPCI: pt_parse_lspci(c, sp); break;
+	case P2PS_PASTE_LSPCI_TREE: pt_parse_tree(c, sp); break;
+	case P2PS_PASTE_NVSMI_Q: pt_parse_nvsmi_q(c, sp); break;
+	case P2PS_PASTE_NVSMI_TOPO: pt_parse_topo(c, sp, false); break;
+	case P2PS_PASTE_NVSMI_P2P: pt_parse_topo(c, sp, true); break;
+	case P2PS_PASTE_KERNEL: pt_parse_kernel(c, sp); break;
+	case P2PS_PASTE_CMDLINE: pt_parse_cmdline(c, sp); break;
+	case P2PS_PASTE_IOMMU_GROUPS: pt_parse_iommu(c, sp); break;
+	case P2PS_PASTE_CUDA: pt_parse_cuda(c, sp); break;
+	default: break;
+	}
+}
+
+/* Summary of a skipped block: its first line, shortened. */
+static void text_summary(struct pctx *c, const struct pl_span *sp)
+{
+	const char *t = pt_skip_ws(sp->start);
+	int lines = sp->last - sp->first + 1;
+	pt_summary(c, "not recognised (%d line%s): \"%.60s%s\"", lines, lines == 1 ? "" : "s", t,
+	           strlen(t) > 60 ? "..." : "");
+}
+
+static void close_block(struct finder *f)
+{
+	if (f->kind < 0)
+		return;
+	struct pctx *c = f->c;
+	struct p2ps_paste *p = c->p;
+	int idx = -1;
+	if (p->n_blocks < MAX_STORED_BLOCKS && p->n_blocks == c->blocks_cap) {
+		size_t cap = c->blocks_cap ? 2 * c->blocks_cap : 16;
+		struct p2ps_paste_block *nb = realloc(p->blocks, cap * sizeof(*nb));
+		if (nb) {
+			p->blocks = nb;
+			c->blocks_cap = cap;
+		}
+		c->oom |= !nb;
+	}
+	if (p->n_blocks < MAX_STORED_BLOCKS) {
+		if (!c->oom) {
+			idx = (int)p->n_blocks++;
+			struct p2ps_paste_block *b = &p->blocks[idx];
+			memset(b, 0, sizeof(*b));
+			b->kind = (enum p2ps_paste_kind)f->kind;
+			b->first_line = f->span.first;
+			b->last_line = f->span.last;
+			b->cut = f->cut;
+			snprintf(b->command, sizeof(b->command), "%s", f->command);
+		}
+	} else {
+		p->blocks_dropped++;
+	}
+	c->block = idx;
+	/* Lines after "[...]" continue the interrupted lspci device only right after it. */
+	if (f->kind != P2PS_PASTE_LSPCI)
+		c->lspci_cut_dev = -1;
+	if (f->kind == P2PS_PASTE_TEXT)
+		text_summary(c, &f->span);
+	else
+		parse_block(c, f->kind, &f->span);
+	c->block = -1;
+	f->kind = -1;
+	f->command[0] = '\0';
+	f->cut = false;
+}
+
+static void open_block(struct finder *f, int kind, const struct pl_line *l, enum pt_class cls)
+{
+	close_block(f);
+	f->kind = kind;
+	f->span = (struct pl_span){l->s, l->no, l->no};
+	f->prev = cls;
+}
+
+/* Whether a line of class cls (kind k) goes on with the open block. */
+static bool continues(const struct finder *f, enum pt_class cls, int k, const struct pl_line *l)
+{
+	if (f->kind < 0)
+		return false;
+	if (f->kind == P2PS_PASTE_IOMMU_GROUPS && (cls == PT_LSPCI_DEV || cls == PT_LSPCI_DETAIL))
+		return cls != PT_LSPCI_DEV || l->s[0] == ' ' || l->s[0] == '\t';
+	if (f->kind == P2PS_PASTE_CUDA && (cls == PT_TOPO_ROW || cls == PT_TOPO_HEADER))
+		return false;
+	return k == f->kind;
+}
+
+static void on_command(struct finder *f, const struct pl_line *l, const char *cmd)
+{
+	close_block(f);
+	snprintf(f->command, sizeof(f->command), "%s", cmd);
+	f->want_cmdline = strstr(cmd, "/proc/cmdline") != NULL;
+	/* "nvidia-smi topo -m      GPU0    GPU1 ..." carries the matrix header itself. */
+	const char *g = strstr(cmd, "GPU0");
+	if (pt_starts(cmd, "nvidia-smi topo") && g && (g[-1] == ' ' || g[-1] == '\t'))
+		open_block(f, P2PS_PASTE_NVSMI_TOPO, l, PT_TOPO_HEADER);
+}
+
+/* Feeds one line. blank_end is the last line before a run of blank lines. */
+static void feed(struct finder *f, const struct pl_line *l, int *blank_end)
+{
+	enum pt_class cls = pt_classify(l->s, f->kind < 0 ? PT_BLANK : f->prev);
+	if (cls == PT_BLANK) {
+		f->blank_gap = true;
+		return;
+	}
+	/* A kernel or lspci line the mail client or terminal wrapped goes on on the next line;
+	 * lspci's own warnings ("pcilib: ...") sit between its lines. */
+	bool wrapped =
+	        cls == PT_TEXT && !f->blank_gap && f->prev_len + 1 + strcspn(l->s, " ") >= 66;
+	if (wrapped && f->kind == P2PS_PASTE_KERNEL)
+		cls = PT_KERNEL;
+	if (cls == PT_TEXT && f->kind == P2PS_PASTE_LSPCI &&
+	    (wrapped || pt_starts(l->s, "pcilib: ") || pt_starts(l->s, "lspci: ")))
+		cls = PT_LSPCI_DETAIL;
+	f->blank_gap = false;
+	f->prev_len = l->n;
+	*blank_end = l->no;
+	if (f->want_cmdline && cls != PT_COMMAND && cls != PT_FENCE) {
+		f->want_cmdline = false;
+		open_block(f, P2PS_PASTE_CMDLINE, l, PT_CMDLINE);
+		close_block(f);
+		return;
+	}
+	switch (cls) {
+	case PT_COMMAND: on_command(f, l, pt_command(l->s)); return;
+	case PT_ELLIPSIS: f->cut = f->kind >= 0; /* fall through */
+	case PT_FENCE:
+	case PT_SEP: close_block(f); return;
+	default: break;
+	}
+	int k = kind_of(cls);
+	if (continues(f, cls, k, l)) {
+		f->span.last = l->no;
+		f->prev = cls;
+	} else {
+		open_block(f, k, l, cls);
+	}
+}
+
+int pt_find_blocks(struct pctx *c, char *text, int lines)
+{
+	struct finder f = {.c = c, .kind = -1};
+	struct pl_iter it = {.p = text, .no = 1, .last = lines};
+	struct pl_line l;
+	int last_nonblank = 0;
+	while (pl_next(&it, &l)) {
+		feed(&f, &l, &last_nonblank);
+		/* A block never ends on blank lines: its span stops at its last real line. */
+		if (f.kind >= 0 && f.span.last > last_nonblank)
+			f.span.last = last_nonblank;
+		if (c->oom)
+			break;
+	}
+	c->at_eof = true;
+	close_block(&f);
+	c->at_eof = false;
+	return c->oom ? P2PS_ENOMEM : 0;
+}

@@ -1,0 +1,308 @@
+/* The class of one line: what the block finder sees. Each test looks at a bounded
+ * prefix of the line (or scans it once), so classifying a paste is linear. Lines whose
+ * meaning depends on the block around them (indented lines, bare numeric rows, blank
+ * lines) are decided with the class of that block. */
+#include <ctype.h>
+#include <string.h>
+
+#include "paste_internal.h"
+
+static bool any_prefix(const char *s, const char *const *list, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		if (pt_starts(s, list[i]))
+			return true;
+	return false;
+}
+
+static bool is_sep(const char *t)
+{
+	char ch = t[0];
+	if (ch != '-' && ch != '*' && ch != '_' && ch != '=')
+		return false;
+	size_t n = strspn(t, (char[]){ch, '\0'});
+	return n >= 2 && !t[n];
+}
+
+static bool is_ellipsis(const char *t)
+{
+	static const char *const marks[] = {"[...]", "...",        "[excerpt",   "<snip>", "[snip",
+	                                    "(...)", "[remaining", "[truncated", "…"};
+	if (!any_prefix(t, marks, sizeof(marks) / sizeof(marks[0])))
+		return false;
+	/* "..." alone or a bracketed note; not a sentence that starts with dots. */
+	return t[0] != '.' || !t[3] || t[3] == ' ';
+}
+
+/* "[  12.345678] ", "Sep 21 09:59:59 host kernel: ", "2024-05-01T10:00:00+0000 host kernel: ",
+ * or a line starting with a kernel tag as users copy them without timestamps. */
+static bool is_kernel(const char *s, enum pt_class prev)
+{
+	if (s[0] == '[') {
+		const char *p = pt_skip_ws(s + 1);
+		long v;
+		if (pt_dec(p, &v, &p) && *p == '.' && pt_dec(p + 1, &v, &p) && *p == ']')
+			return true;
+	}
+	const char *k = strstr(s, " kernel: ");
+	if (k && k - s < 80 && isalnum((unsigned char)s[0]))
+		return true;
+	static const char *const tags[] = {
+	        "NVRM: ", "nvidia-nvlink: ", "pci 0000:", "pci_bus 0",       "AMD-Vi: ",
+	        "DMAR: ", "DMAR-IR: ",       "iommu: ",   "nvidia-modeset: "};
+	if (any_prefix(s, tags, sizeof(tags) / sizeof(tags[0])))
+		return true;
+	if (pt_starts(s, "nvidia ") && isdigit((unsigned char)s[7]))
+		return true; /* "nvidia 0000:07:00.0: AMD-Vi: ..." */
+	/* An assertion's source location printed on its own line after it. */
+	if (prev == PT_KERNEL) {
+		const char *c = strstr(s, ".c:");
+		return c && c - s < 64 && isdigit((unsigned char)c[3]) && !strchr(s, ' ');
+	}
+	return false;
+}
+
+static bool is_hex_row(const char *s)
+{
+	size_t n = 0;
+	while (n < 4 && isxdigit((unsigned char)s[n]))
+		n++;
+	if (n < 2 || s[n] != ':')
+		return false;
+	const char *p = s + n + 1;
+	int bytes = 0;
+	while (p[0] == ' ' && isxdigit((unsigned char)p[1]) && isxdigit((unsigned char)p[2])) {
+		bytes++;
+		p += 3;
+	}
+	return bytes >= 1 && !*pt_skip_ws(p);
+}
+
+/* "[DDDD:]BB:DD.F[/BB:DD.F...] Class text: ..." */
+static bool is_lspci_dev(const char *s, enum pt_class prev)
+{
+	const char *t = pt_skip_ws(s);
+	if (t != s && prev != PT_IOMMU && prev != PT_LSPCI_DEV && prev != PT_LSPCI_DETAIL)
+		return false;
+	struct p2ps_bdf b;
+	const char *p;
+	if (!pt_bdf(t, &b, NULL, &p))
+		return false;
+	while (*p == '/' && pt_bdf(p + 1, &b, NULL, &p))
+		;
+	if (*p != ' ')
+		return false;
+	const char *colon = strstr(p, ": ");
+	return colon && colon - p < 80;
+}
+
+static bool is_tree(const char *s)
+{
+	const char *t = pt_skip_ws(s);
+	if (pt_starts(t, "-[") || pt_starts(t, "-+-[") || pt_starts(t, "+-[") ||
+	    pt_starts(t, "\\-[") || pt_starts(t, "+-") || pt_starts(t, "\\-"))
+		return strstr(t, "-[") || isxdigit((unsigned char)t[2]);
+	if (t[0] != '|')
+		return false;
+	t = pt_skip_ws(t + 1);
+	return !*t || pt_starts(t, "+-") || pt_starts(t, "\\-") || t[0] == '|';
+}
+
+static bool is_iommu(const char *t)
+{
+	if (pt_starts(t, "/sys/kernel/iommu_groups"))
+		return true;
+	if (pt_starts(t, "IOMMU Group ") || pt_starts(t, "IOMMU group "))
+		return isdigit((unsigned char)t[12]);
+	return false;
+}
+
+static bool is_cuda(const char *t, enum pt_class prev)
+{
+	static const char *const marks[] = {
+	        "[P2P (Peer-to-Peer)",
+	        "Device: ",
+	        "Device=",
+	        "P2P Connectivity Matrix",
+	        "Unidirectional P2P=",
+	        "Bidirectional P2P=",
+	        "P2P=Disabled",
+	        "P2P=Enabled",
+	        "***NOTE:",
+	        "So you can see lesser",
+	        "> Peer access from",
+	        "> Peer-to-Peer (P2P) access from",
+	        "Checking GPU(s) for support",
+	        "Checking for multiple GPUs",
+	        "CUDA-capable device count",
+	        "Enabling peer access",
+	        "Allocating buffers",
+	        "Creating event handles",
+	        "cudaMemcpyPeer / cudaMemcpy",
+	        "Preparing host buffer",
+	        "Run kernel on GPU",
+	        "Copy data back to host",
+	        "Verification error @",
+	        "Disabling peer access",
+	        "Shutting down",
+	        "Test passed",
+	        "Test failed",
+	        "Test FAILED",
+	        "[./simpleP2P]",
+	        "[simpleP2P]",
+	        "[p2pBandwidthLatencyTest]",
+	        "Peer to Peer access is not available",
+	        "Two or more GPUs with",
+	        "NOTE: The CUDA Samples are not meant",
+	        "# nThread",
+	        "#  Rank",
+	        "# Rank",
+	        "# Avg bus bandwidth",
+	        "# Out of bounds values",
+	        "# Using devices",
+	};
+	if (any_prefix(t, marks, sizeof(marks) / sizeof(marks[0])))
+		return true;
+	if (prev != PT_CUDA)
+		return false;
+	/* Matrix headers and rows of the sample: "D\D 0 1", "GPU 0 1", "CPU 0 1", "0 2.07 14.31".
+	 */
+	if (pt_starts(t, "D\\D") ||
+	    ((pt_starts(t, "GPU") || pt_starts(t, "CPU")) && (t[3] == ' ' || t[3] == '\t')))
+		return true;
+	return strspn(t, "0123456789. \t") == strlen(t);
+}
+
+/* A token "GPUn" (n digits) at t, followed by white space or the end. */
+static bool gpu_token(const char *t)
+{
+	if (!pt_starts(t, "GPU") || !isdigit((unsigned char)t[3]))
+		return false;
+	size_t n = 3 + strspn(t + 3, "0123456789");
+	return !t[n] || t[n] == ' ' || t[n] == '\t';
+}
+
+static bool is_topo_header(const char *s)
+{
+	const char *t = pt_skip_ws(s);
+	if (!gpu_token(t))
+		return false;
+	if (t != s)
+		return true;
+	/* Unindented: "GPU0 GPU1 ..." with no cells between the labels. */
+	const char *p = pt_skip_ws(t + 3 + strspn(t + 3, "0123456789"));
+	return gpu_token(p);
+}
+
+static bool is_topo_row(const char *t)
+{
+	return gpu_token(t);
+}
+
+static bool is_legend(const char *t, enum pt_class prev)
+{
+	if (pt_starts(t, "Legend:"))
+		return true;
+	if (prev != PT_TOPO_ROW && prev != PT_TOPO_HEADER && prev != PT_LEGEND)
+		return false;
+	size_t n = strspn(t, "ABCDEFGHIJKLMNOPQRSTUVWXYZ#");
+	return n && strstr(t + n, "= ") && strstr(t + n, "= ") - (t + n) < 8;
+}
+
+static bool is_smi_q(const char *s, enum pt_class prev)
+{
+	const char *t = pt_skip_ws(s);
+	static const char *const marks[] = {"==============NVSMI LOG", "Driver Version ",
+	                                    "Attached GPUs ",          "BAR1 Memory Usage",
+	                                    "FB Memory Usage",         "CUDA Version "};
+	if (any_prefix(t, marks, sizeof(marks) / sizeof(marks[0])))
+		return true;
+	struct p2ps_bdf b;
+	if (pt_starts(s, "GPU ") && pt_bdf(s + 4, &b, NULL, NULL))
+		return true;
+	if (prev != PT_SMI_Q)
+		return false;
+	/* Inside -q: indented "Key : value" lines, section names, grep's "--". */
+	return t != s || strstr(t, " : ") || !strcmp(t, "--");
+}
+
+static bool is_cmdline(const char *t)
+{
+	if (pt_starts(t, "BOOT_IMAGE=") || pt_starts(t, "initrd="))
+		return true;
+	int tokens = 0, eq = 0;
+	bool key = false;
+	static const char *const keys[] = {
+	        "root=", "console=",     "iommu=",  "intel_iommu=", "amd_iommu=",
+	        "pci=",  "mitigations=", "rdinit=", "init="};
+	for (const char *p = t; *p;) {
+		const char *e = p + strcspn(p, " ");
+		tokens++;
+		const char *q = memchr(p, '=', (size_t)(e - p));
+		eq += q != NULL;
+		if (q && q > p && q[-1] == ':')
+			return false;
+		key |= any_prefix(p, keys, sizeof(keys) / sizeof(keys[0]));
+		p = *e ? e + 1 : e;
+	}
+	return key && tokens >= 3 && eq * 2 >= tokens && isalpha((unsigned char)t[0]);
+}
+
+/* An lspci detail line: indented inside an lspci block, or a capability line pasted on
+ * its own ("BAR 1: current size: 256MB", "LnkSta: ..."). */
+static bool is_lspci_detail(const char *s, enum pt_class prev)
+{
+	const char *t = pt_skip_ws(s);
+	if (t != s && (prev == PT_LSPCI_DEV || prev == PT_LSPCI_DETAIL || prev == PT_HEX))
+		return true;
+	static const char *const marks[] = {
+	        "BAR ",       "Region ",  "LnkSta:",         "LnkCap:",
+	        "ACSCtl:",    "ACSCap:",  "Capabilities: [", "Kernel driver in use:",
+	        "Memory at ", "Express ("};
+	if (!any_prefix(t, marks, sizeof(marks) / sizeof(marks[0])))
+		return false;
+	return !pt_starts(t, "BAR ") || strstr(t, "current size:");
+}
+
+enum pt_class pt_classify(const char *s, enum pt_class prev)
+{
+	const char *t = pt_skip_ws(s);
+	if (!*t)
+		return PT_BLANK;
+	if (pt_starts(t, "```") || pt_starts(t, "~~~"))
+		return PT_FENCE;
+	if (is_sep(t))
+		return (!strcmp(t, "--") && (prev == PT_SMI_Q || prev == PT_KERNEL)) ? prev
+		                                                                     : PT_SEP;
+	if (is_ellipsis(t))
+		return PT_ELLIPSIS;
+	if (pt_command(s))
+		return PT_COMMAND;
+	if (is_kernel(s, prev))
+		return PT_KERNEL;
+	if (t == s && is_hex_row(s))
+		return PT_HEX;
+	if (is_lspci_dev(s, prev))
+		return PT_LSPCI_DEV;
+	if (is_tree(s))
+		return PT_TREE;
+	if (is_iommu(t))
+		return PT_IOMMU;
+	if (is_cuda(t, prev))
+		return PT_CUDA;
+	if (is_topo_header(s))
+		return PT_TOPO_HEADER;
+	if (is_topo_row(t))
+		return PT_TOPO_ROW;
+	if (is_legend(t, prev))
+		return PT_LEGEND;
+	if (is_smi_q(s, prev))
+		return PT_SMI_Q;
+	if (is_cmdline(t))
+		return PT_CMDLINE;
+	if (is_lspci_detail(s, prev))
+		return PT_LSPCI_DETAIL;
+	if (prev == PT_IOMMU && t != s)
+		return PT_IOMMU; /* an IOMMU listing's indented detail lines */
+	return PT_TEXT;
+}

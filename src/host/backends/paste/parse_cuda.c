@@ -1,0 +1,247 @@
+/* CUDA sample output: p2pBandwidthLatencyTest (device list with PCI addresses, "Device=i
+ * CAN Access Peer Device=j", the connectivity, bandwidth and latency matrices), simpleP2P
+ * ("> Peer access from ... (GPU0) -> ... (GPU1) : Yes", the memcpy bandwidth, verification
+ * errors, "Test passed"/"failed", "waiving test") and nccl-tests (the rank lines with
+ * bus ids, "# Avg bus bandwidth"). */
+#include <ctype.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "paste_internal.h"
+
+struct cuda_state {
+	enum p2ps_paste_matrix_kind mat; /* matrix whose rows follow, P2PS_PM_COUNT none */
+	int cols;
+	int header_line;
+	bool cpu_part; /* past the "CPU" half of a latency matrix */
+	int access[P2PS_PASTE_MAX_GPUS][P2PS_PASTE_MAX_GPUS]; /* -1 unknown, 0, 1 */
+	int access_n, access_line;
+	int devices, matrices, lines;
+};
+
+static void access_set(struct cuda_state *st, int i, int j, int v, int line)
+{
+	if (i < 0 || j < 0 || i >= P2PS_PASTE_MAX_GPUS || j >= P2PS_PASTE_MAX_GPUS)
+		return;
+	st->access[i][j] = v;
+	if (i + 1 > st->access_n)
+		st->access_n = i + 1;
+	if (j + 1 > st->access_n)
+		st->access_n = j + 1;
+	if (!st->access_line)
+		st->access_line = line;
+}
+
+/* "Device: 0, NVIDIA GeForce RTX 5090, pciBusID: 16, pciDeviceID: 0, pciDomainID:0" */
+static void device_line(struct pctx *c, struct cuda_state *st, const char *t)
+{
+	long idx;
+	const char *p;
+	if (!pt_dec(t + 8, &idx, &p) || *p != ',' || idx >= P2PS_PASTE_MAX_GPUS)
+		return;
+	const char *bus = strstr(p, "pciBusID:"), *dev = strstr(p, "pciDeviceID:"),
+	           *dom = strstr(p, "pciDomainID:");
+	uint64_t b = 0, d = 0, m = 0;
+	bool addr = bus && dev && dom && pt_hex(pt_skip_ws(bus + 9), &b, NULL) &&
+	            pt_hex(pt_skip_ws(dev + 12), &d, NULL) &&
+	            pt_hex(pt_skip_ws(dom + 12), &m, NULL) && b <= 0xff && d <= 0x1f;
+	struct p2ps_bdf bdf = {(uint32_t)m, (uint8_t)b, (uint8_t)d, 0};
+	struct p2ps_paste_gpu *g = addr ? pt_gpu_bdf(c, &bdf) : pt_gpu_cuda(c, (int)idx);
+	if (!g)
+		return;
+	g->cuda = (int)idx;
+	const char *name = pt_skip_ws(p + 1);
+	size_t n = bus ? (size_t)(bus - name) : strlen(name);
+	while (n && (name[n - 1] == ' ' || name[n - 1] == ','))
+		n--;
+	snprintf(g->name, sizeof(g->name), "%.*s", (int)n, name);
+	st->devices++;
+}
+
+/* "Unidirectional P2P=Enabled Bandwidth (P2P Writes) Matrix (GB/s)" and the others. */
+static bool matrix_title(struct cuda_state *st, const char *t)
+{
+	static const struct {
+		const char *prefix;
+		enum p2ps_paste_matrix_kind k;
+	} titles[] = {
+	        {"P2P Connectivity Matrix", P2PS_PM_CUDA_CONNECT},
+	        {"Unidirectional P2P=Disabled Bandwidth", P2PS_PM_BW_UNI_OFF},
+	        {"Unidirectional P2P=Enabled Bandwidth", P2PS_PM_BW_UNI_ON},
+	        {"Bidirectional P2P=Disabled Bandwidth", P2PS_PM_BW_BI_OFF},
+	        {"Bidirectional P2P=Enabled Bandwidth", P2PS_PM_BW_BI_ON},
+	        {"P2P=Disabled Latency", P2PS_PM_LAT_OFF},
+	        {"P2P=Enabled Latency (P2P Writes)", P2PS_PM_LAT_ON},
+	        {"P2P=Enabled Latency", P2PS_PM_LAT_ON},
+	};
+	for (size_t i = 0; i < sizeof(titles) / sizeof(titles[0]); i++)
+		if (pt_starts(t, titles[i].prefix)) {
+			st->mat = titles[i].k;
+			st->cols = 0;
+			st->cpu_part = false;
+			return true;
+		}
+	return false;
+}
+
+/* A matrix header ("D\D 0 1 2", "GPU 0 1 2") or row ("0 673.20 13.15"). */
+static void matrix_line(struct pctx *c, struct cuda_state *st, const char *t, int line)
+{
+	if (st->mat == P2PS_PM_COUNT || st->cpu_part)
+		return;
+	if (pt_starts(t, "CPU")) {
+		st->cpu_part = true;
+		return;
+	}
+	char buf[1024], *tok[P2PS_PASTE_MAX_GPUS + 2], *save = NULL;
+	snprintf(buf, sizeof(buf), "%s", t);
+	int n = 0;
+	for (char *s = strtok_r(buf, " \t", &save); s && n < P2PS_PASTE_MAX_GPUS + 2;
+	     s = strtok_r(NULL, " \t", &save))
+		tok[n++] = s;
+	if (n >= 2 && (!strcmp(tok[0], "D\\D") || !strcmp(tok[0], "GPU"))) {
+		st->cols = n - 1;
+		st->header_line = line;
+		return;
+	}
+	long row;
+	if (!st->cols || !n || !pt_dec(tok[0], &row, NULL))
+		return;
+	struct p2ps_paste_matrix *m = &c->p->m[st->mat];
+	if (!m->present) {
+		if (!pt_matrix(c, st->mat, st->cols, st->header_line))
+			return;
+		st->matrices++;
+	}
+	if (row >= m->n || n - 1 != m->n) {
+		m->ragged = true;
+		if (row >= m->n)
+			return;
+	}
+	for (int j = 0; j + 1 < n && j < m->n; j++)
+		pt_cell_set(m, (int)row, j, tok[j + 1], strlen(tok[j + 1]));
+	m->rows++;
+}
+
+/* simpleP2P: "> Peer access from NAME (GPU0) -> NAME (GPU1) : Yes". */
+static void simple_access(struct cuda_state *st, const char *t, int line)
+{
+	const char *a = strstr(t, "(GPU"), *b = a ? strstr(a + 4, "(GPU") : NULL;
+	const char *v = strrchr(t, ':');
+	if (!a || !b || !v)
+		return;
+	access_set(st, atoi(a + 4), atoi(b + 4), strstr(v, "Yes") != NULL, line);
+}
+
+static void result_line(struct pctx *c, const char *t, int line)
+{
+	struct p2ps_paste_cuda *cu = &c->p->cuda;
+	const char *p;
+	if (pt_starts(t, "Verification error @")) {
+		if (!cu->verify_errors++) {
+			cu->first_error = pt_where(c, line);
+			snprintf(cu->first_error_text, sizeof(cu->first_error_text), "%s", t);
+		}
+	} else if (pt_starts(t, "Test passed")) {
+		cu->result = 1;
+	} else if (pt_starts(t, "Test failed") || pt_starts(t, "Test FAILED")) {
+		cu->result = 0;
+	} else if (strstr(t, "waiving test")) {
+		cu->waived = true;
+	} else if (pt_starts(t, "cudaMemcpyPeer / cudaMemcpy") && (p = strrchr(t, ':'))) {
+		cu->memcpy_gbps = strtod(p + 1, NULL);
+	} else if (pt_starts(t, "# Avg bus bandwidth") && (p = strchr(t, ':'))) {
+		cu->nccl_busbw = strtod(p + 1, NULL);
+		snprintf(cu->test, sizeof(cu->test), "nccl-tests");
+	}
+}
+
+/* nccl-tests: "#  Rank  0 Group  0 Pid 123 on host device  0 [0x01] NVIDIA GeForce ...". */
+static void nccl_rank(struct pctx *c, struct cuda_state *st, const char *t)
+{
+	const char *d = strstr(t, " device "), *br = d ? strstr(d, "[0x") : NULL;
+	long idx;
+	uint64_t bus;
+	if (!br || !pt_dec(pt_skip_ws(d + 8), &idx, NULL) || !pt_hex(br + 1, &bus, NULL) ||
+	    bus > 0xff || idx >= P2PS_PASTE_MAX_GPUS)
+		return;
+	struct p2ps_bdf b = {0, (uint8_t)bus, 0, 0};
+	struct p2ps_paste_gpu *g = pt_gpu_bdf(c, &b);
+	if (g) {
+		g->cuda = (int)idx;
+		snprintf(g->name, sizeof(g->name), "%s", pt_skip_ws(strchr(br, ']') + 1));
+		st->devices++;
+	}
+	snprintf(c->p->cuda.test, sizeof(c->p->cuda.test), "nccl-tests");
+}
+
+static void cuda_line(struct pctx *c, struct cuda_state *st, const char *t, int line)
+{
+	int i, j;
+	if (pt_starts(t, "[P2P (Peer-to-Peer)") || pt_starts(t, "[p2pBandwidthLatencyTest]"))
+		snprintf(c->p->cuda.test, sizeof(c->p->cuda.test), "p2pBandwidthLatencyTest");
+	else if (strstr(t, "simpleP2P]"))
+		snprintf(c->p->cuda.test, sizeof(c->p->cuda.test), "simpleP2P");
+	if (pt_starts(t, "Device: ")) {
+		device_line(c, st, t);
+	} else if (sscanf(t, "Device=%d CAN Access Peer Device=%d", &i, &j) == 2) {
+		access_set(st, i, j, 1, line);
+	} else if (sscanf(t, "Device=%d CANNOT Access Peer Device=%d", &i, &j) == 2) {
+		access_set(st, i, j, 0, line);
+	} else if (pt_starts(t, "> Peer access from") ||
+	           pt_starts(t, "> Peer-to-Peer (P2P) access")) {
+		simple_access(st, t, line);
+	} else if (pt_starts(t, "#  Rank") || pt_starts(t, "# Rank")) {
+		nccl_rank(c, st, t);
+	} else if (!matrix_title(st, t)) {
+		if (isdigit((unsigned char)t[0]) || pt_starts(t, "D\\D") || pt_starts(t, "GPU") ||
+		    pt_starts(t, "CPU"))
+			matrix_line(c, st, t, line);
+		else
+			result_line(c, t, line);
+	}
+}
+
+static void store_access(struct pctx *c, struct cuda_state *st)
+{
+	if (!st->access_n)
+		return;
+	struct p2ps_paste_matrix *m = &c->p->m[P2PS_PM_CUDA_ACCESS];
+	if (m->present || !pt_matrix(c, P2PS_PM_CUDA_ACCESS, st->access_n, st->access_line))
+		return;
+	for (int i = 0; i < st->access_n; i++)
+		for (int j = 0; j < st->access_n; j++)
+			if (st->access[i][j] >= 0)
+				pt_cell_set(m, i, j, st->access[i][j] ? "1" : "0", 1);
+	m->rows = st->access_n;
+	st->matrices++;
+}
+
+void pt_parse_cuda(struct pctx *c, const struct pl_span *sp)
+{
+	struct cuda_state *st = malloc(sizeof(*st));
+	if (!st) {
+		c->oom = true;
+		return;
+	}
+	memset(st, 0, sizeof(*st));
+	memset(st->access, 0xff, sizeof(st->access)); /* -1: unknown */
+	st->mat = P2PS_PM_COUNT;
+	struct pl_iter it;
+	struct pl_line l;
+	pl_iter_init(&it, sp);
+	if (!c->p->cuda.from.line)
+		c->p->cuda.from = pt_where(c, sp->first);
+	while (pl_next(&it, &l) && !c->oom) {
+		const char *t = pt_skip_ws(l.s);
+		if (*t)
+			cuda_line(c, st, t, l.no);
+		st->lines++;
+	}
+	store_access(c, st);
+	pt_summary(c, "%s: %d device%s, %d matrix%s",
+	           c->p->cuda.test[0] ? c->p->cuda.test : "CUDA sample output", st->devices,
+	           st->devices == 1 ? "" : "s", st->matrices, st->matrices == 1 ? "" : "es");
+	free(st);
+}

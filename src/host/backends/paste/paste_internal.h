@@ -1,0 +1,171 @@
+/* Private interfaces of the paste reader (not installed): the line iterator over the
+ * normalised text, the line classes the block finder uses, the per-syntax parsers and
+ * the small scanning helpers they share. */
+#ifndef P2PS_PASTE_INTERNAL_H
+#define P2PS_PASTE_INTERNAL_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "p2pscope/paste.h"
+
+/* ---- lines ---------------------------------------------------------------------- */
+
+/* One line of the normalised paste: NUL-terminated, no trailing CR, ANSI escapes and
+ * a leading markdown quote ("> ") removed. no is 1-based. */
+struct pl_line {
+	char *s;
+	size_t n;
+	int no;
+};
+
+/* Lines first..last, starting at start (the text of line `first`). */
+struct pl_span {
+	char *start;
+	int first;
+	int last;
+};
+
+/* Iterates a span; returns false after its last line. */
+struct pl_iter {
+	char *p;
+	int no;
+	int last;
+};
+
+static inline void pl_iter_init(struct pl_iter *it, const struct pl_span *sp)
+{
+	it->p = sp->start;
+	it->no = sp->first;
+	it->last = sp->last;
+}
+
+bool pl_next(struct pl_iter *it, struct pl_line *out);
+
+/* Bytes from the span's first line to the end of its last (lines separated by NULs). */
+size_t pt_span_len(const struct pl_span *sp);
+
+/* Normalises buf (len bytes plus a NUL the caller reserved) in place into NUL-separated
+ * lines; returns how many. */
+int pt_normalize(char *buf, size_t len);
+
+/* Whether the bytes look like binary data rather than text (NUL, many control bytes). */
+bool pt_is_binary(const char *s, size_t len);
+
+/* ---- scanning helpers ------------------------------------------------------------- */
+
+const char *pt_skip_ws(const char *s);
+bool pt_starts(const char *s, const char *prefix);
+/* Leading whitespace width (a tab counts 8). */
+int pt_indent(const char *s);
+/* Hex number at s (optional 0x); *end after it. false if no digit or more than 16. */
+bool pt_hex(const char *s, uint64_t *v, const char **end);
+/* Decimal number; false if none. */
+bool pt_dec(const char *s, long *v, const char **end);
+/* A PCI address "[DDDD:]BB:DD.F" at s, followed by a non-address character. */
+bool pt_bdf(const char *s, struct p2ps_bdf *b, bool *has_domain, const char **end);
+/* lspci's sizes: "16M", "512K", "32G", "128" (bytes), "256MB", "1GB", "2TB". */
+bool pt_size(const char *s, uint64_t *bytes, const char **end);
+/* Link speed "2.5GT/s", "32 GT/s", "16.0 GT/s" -> LnkCap code (1..6); 0 if none. */
+uint8_t pt_speed(const char *s);
+/* The shell command of a prompt line ("$ lspci -vvv", "root@h:~# dmesg", a bare
+ * "nvidia-smi topo -m"), or NULL. */
+const char *pt_command(const char *s);
+/* Value of option opt ("-s") in a command, copied into buf; false if absent. */
+bool pt_command_opt(const char *cmd, const char *opt, char *buf, size_t size);
+
+/* ---- line classes (the block finder's alphabet) ----------------------------------- */
+
+enum pt_class {
+	PT_BLANK = 0,
+	PT_FENCE,    /* ``` */
+	PT_SEP,      /* ----, --, *** */
+	PT_ELLIPSIS, /* [...], "[excerpt truncated ...]" */
+	PT_COMMAND,
+	PT_LSPCI_DEV,    /* "01:00.0 VGA compatible controller: ..." */
+	PT_LSPCI_DETAIL, /* indented lspci line, or a capability line on its own */
+	PT_HEX,          /* "00: 86 80 ..." */
+	PT_TREE,
+	PT_SMI_Q,
+	PT_TOPO_HEADER,
+	PT_TOPO_ROW,
+	PT_LEGEND,
+	PT_KERNEL,
+	PT_CMDLINE,
+	PT_IOMMU,
+	PT_CUDA,
+	PT_TEXT,
+};
+
+/* The class of one line. prev is the class of the block being read (PT_BLANK if none):
+ * indented and numeric lines depend on it. */
+enum pt_class pt_classify(const char *s, enum pt_class prev);
+
+/* ---- parsers (one per syntax) --------------------------------------------------------- */
+
+/* Shared state while parsing: the paste being filled and the block being read. */
+struct pctx {
+	struct p2ps_paste *p;
+	int block;
+	struct p2ps_error *err;
+	bool oom;
+	bool at_eof;       /* the block being parsed ends the paste */
+	int lspci_cut_dev; /* devs index of the device a "[...]" interrupted, -1 */
+	size_t *dev_index; /* address index of p->devs (PT_DEV_SLOTS entries, pt_dev) */
+	size_t devs_cap;   /* room in p->devs */
+	size_t blocks_cap; /* room in p->blocks */
+};
+
+#define PT_DEV_SLOTS (2 * P2PS_PASTE_MAX_DEVS)
+
+struct p2ps_paste_where pt_where(const struct pctx *c, int line);
+
+/* Device for an address (created when absent, with the host model's defaults); NULL when
+ * out of memory. Pointers returned earlier may move. */
+struct p2ps_paste_dev *pt_dev(struct pctx *c, const struct p2ps_bdf *b);
+
+/* GPU slot for a CUDA ordinal / nvidia-smi index / address (created when absent). */
+struct p2ps_paste_gpu *pt_gpu_cuda(struct pctx *c, int cuda);
+struct p2ps_paste_gpu *pt_gpu_smi(struct pctx *c, int smi);
+struct p2ps_paste_gpu *pt_gpu_bdf(struct pctx *c, const struct p2ps_bdf *b);
+
+/* Allocates matrix k with n x n empty cells (keeps an existing one of that size);
+ * false when out of memory or n is out of range. */
+bool pt_matrix(struct pctx *c, enum p2ps_paste_matrix_kind k, int n, int line);
+void pt_cell_set(struct p2ps_paste_matrix *m, int i, int j, const char *s, size_t len);
+
+/* Records a kernel event (stored while there is room; always counted). */
+struct p2ps_paste_event *pt_event(struct pctx *c, enum p2ps_paste_event_kind k, int line);
+
+/* Block summary (appends "; " between parts). */
+void pt_summary(struct pctx *c, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+void pt_parse_lspci(struct pctx *c, const struct pl_span *sp);
+void pt_parse_tree(struct pctx *c, const struct pl_span *sp);
+void pt_parse_nvsmi_q(struct pctx *c, const struct pl_span *sp);
+void pt_parse_topo(struct pctx *c, const struct pl_span *sp, bool p2p);
+void pt_parse_kernel(struct pctx *c, const struct pl_span *sp);
+void pt_parse_cmdline(struct pctx *c, const struct pl_span *sp);
+void pt_parse_iommu(struct pctx *c, const struct pl_span *sp);
+void pt_parse_cuda(struct pctx *c, const struct pl_span *sp);
+
+/* Device of an lspci device line ("BDF Class: names"), created when new; NULL if the
+ * line is not one. Shared by the lspci and IOMMU-listing parsers. */
+struct p2ps_paste_dev *pt_lspci_header(struct pctx *c, const struct pl_line *l);
+
+/* Names and ids after a device's class ("NVIDIA Corporation AD102 [GeForce RTX 4090]
+ * [10de:2684] (rev a1)"), also what lspci -tv prints after a device. */
+void pt_lspci_names(struct pctx *c, struct p2ps_paste_dev *pd, const char *rest, int line);
+
+/* lspci detail lines (caps, link, ACS, ReBAR, bridge windows) for one device; returns
+ * true when the line was one of them. *ctx is the capability being read (0 at the
+ * device line; the parser keeps it). */
+bool pt_lspci_detail(struct pctx *c, struct p2ps_paste_dev *pd, const struct pl_line *l, int *ctx);
+/* Hex rows of one lspci -x block: config bytes decoded through the dump backend. */
+void pt_lspci_hex(struct pctx *c, const char *dump, size_t len, int first_line);
+
+/* Block finder: splits the normalised text into blocks and runs their parsers. */
+int pt_find_blocks(struct pctx *c, char *text, int lines);
+
+#endif

@@ -1,0 +1,137 @@
+/* The paste's part of bar-inspect's text report: which blocks were read and which were
+ * skipped, the findings, the pair table with every source side by side, the verdict with
+ * its causes, and what to send next. */
+#include <stdio.h>
+#include <string.h>
+
+#include "render_internal.h"
+
+static void blocks(struct p2ps_strbuf *b, const struct p2ps_paste *p)
+{
+	p2ps_strbuf_printf(b, "Paste %s: %d line%s, %zu block%s\n", p->source, p->lines,
+	                   p->lines == 1 ? "" : "s", p->n_blocks, p->n_blocks == 1 ? "" : "s");
+	size_t shown = p->n_blocks > 60 ? 50 : p->n_blocks; /* a paste of noise has thousands */
+	for (size_t i = 0; i < shown; i++) {
+		const struct p2ps_paste_block *k = &p->blocks[i];
+		bool skipped = k->kind == P2PS_PASTE_TEXT;
+		p2ps_strbuf_printf(b, "\t%-7s %zu, lines %d-%d: %s%s%s%s%s: %s%s\n",
+		                   skipped ? "skipped" : "read", i + 1, k->first_line, k->last_line,
+		                   p2ps_paste_kind_name(k->kind), k->command[0] ? " (`" : "",
+		                   k->command, k->command[0] ? "`)" : "", "", k->summary,
+		                   k->cut ? "; cut off" : "");
+	}
+	if (p->gpus_dropped)
+		p2ps_strbuf_printf(b, "\tmore than %d NVIDIA GPUs: %zu more not used\n",
+		                   P2PS_PASTE_MAX_GPUS, p->gpus_dropped);
+	if (shown < p->n_blocks || p->blocks_dropped)
+		p2ps_strbuf_printf(b, "\t... and %zu more blocks (--json lists %zu of them)\n",
+		                   p->n_blocks - shown + p->blocks_dropped, p->n_blocks - shown);
+}
+
+static void finding(struct p2ps_strbuf *b, const struct p2ps_paste *p,
+                    const struct p2ps_paste_finding *f)
+{
+	char w[96];
+	p2ps_strbuf_printf(b, "\t%-8s %s\n", p2ps_severity_name(f->sev), f->text);
+	if (f->fix[0])
+		p2ps_strbuf_printf(b, "\t         fix: %s\n", f->fix);
+	if (f->from.line)
+		p2ps_strbuf_printf(b, "\t         seen: %s\n",
+		                   p2ps_paste_where_format(p, f->from, w, sizeof(w)));
+}
+
+static const char *access_str(int v)
+{
+	return v < 0 ? "-" : v ? "CAN" : "CANNOT";
+}
+
+static void pair(struct p2ps_strbuf *b, const struct p2ps_paste_pair *x)
+{
+	p2ps_strbuf_printf(b, "\t%s <-> %s\n\t\tours: %s", x->a, x->b,
+	                   x->ours ? p2ps_verdict_name(x->ours->verdict) : "- (no address)");
+	if (x->ours && x->ours->topo == P2PS_TOPO_NV)
+		p2ps_strbuf_printf(b, " (NV%d)", x->ours->nvlinks);
+	else if (x->ours)
+		p2ps_strbuf_printf(b, " (%s)", p2ps_topo_name(x->ours->topo));
+	if (x->topo[0] || x->p2p_ab[0])
+		p2ps_strbuf_printf(b, "; nvidia-smi: %s%s%s%s%s", x->topo[0] ? x->topo : "",
+		                   x->topo[0] && x->p2p_ab[0] ? ", " : "",
+		                   x->p2p_ab[0] ? "P2P " : "", x->p2p_ab,
+		                   x->p2p_ba[0] && strcmp(x->p2p_ab, x->p2p_ba) ? "/" : "");
+	if (x->p2p_ba[0] && strcmp(x->p2p_ab, x->p2p_ba))
+		p2ps_strbuf_puts(b, x->p2p_ba);
+	if (x->cuda_ab >= 0 || x->cuda_ba >= 0)
+		p2ps_strbuf_printf(b, "; CUDA peer access: %s/%s", access_str(x->cuda_ab),
+		                   access_str(x->cuda_ba));
+	if (x->bw_off > 0 || x->bw_on > 0) {
+		char off[16] = "-", on[16] = "-";
+		if (x->bw_off > 0)
+			snprintf(off, sizeof(off), "%.2f", x->bw_off);
+		if (x->bw_on > 0)
+			snprintf(on, sizeof(on), "%.2f", x->bw_on);
+		p2ps_strbuf_printf(b, "; P2P off/on: %s/%s GB/s", off, on);
+	}
+	p2ps_strbuf_puts(b, "\n");
+	if (x->note[0])
+		p2ps_strbuf_printf(b, "\t\tdisagree: %s\n", x->note);
+}
+
+void p2ps_render_paste_text(const struct p2ps_paste *p, const struct p2ps_paste_report *r,
+                            struct p2ps_strbuf *b)
+{
+	p2ps_strbuf_puts(b, "\n");
+	blocks(b, p);
+	if (r->n_findings) {
+		p2ps_strbuf_puts(b, "\nWhat the paste shows beyond the host facts:\n");
+		for (int sev = P2PS_SEV_BLOCKER; sev <= P2PS_SEV_INFO; sev++)
+			for (size_t i = 0; i < r->n_findings; i++)
+				if ((int)r->findings[i].sev == sev)
+					finding(b, p, &r->findings[i]);
+	}
+	if (r->n_pairs) {
+		p2ps_strbuf_puts(b, "\nGPU pairs as each source sees them:\n");
+		for (size_t i = 0; i < r->n_pairs; i++)
+			pair(b, &r->pairs[i]);
+	}
+	p2ps_strbuf_printf(b, "\nVerdict from the paste: %s (%s)\n", p2ps_verdict_name(r->verdict),
+	                   r->verdict_why);
+	for (size_t i = 0; i < r->n_causes; i++) {
+		p2ps_strbuf_printf(b, "\tcause    %s: %s\n", r->causes[i].code, r->causes[i].text);
+		if (r->causes[i].fix[0])
+			p2ps_strbuf_printf(b, "\t         fix: %s\n", r->causes[i].fix);
+	}
+	if (r->n_asks) {
+		p2ps_strbuf_puts(b, "\nWhat to send next (paste the output into the thread):\n");
+		for (size_t i = 0; i < r->n_asks; i++)
+			p2ps_strbuf_printf(b, "\t%s\n\t\t# %s\n", r->asks[i].command,
+			                   r->asks[i].what);
+	}
+}
+
+int p2ps_paste_with_report(const struct p2ps_analysis *a, struct p2ps_error *err,
+                           p2ps_paste_report_fn fn, void *ctx)
+{
+	if (!a->host->paste)
+		return 0;
+	struct p2ps_paste_report r;
+	int rc = p2ps_paste_observe(a, &r, err);
+	if (rc < 0)
+		return rc;
+	rc = fn(ctx, a->host->paste, &r, err);
+	p2ps_paste_report_free(&r);
+	return rc;
+}
+
+static int text_section(void *ctx, const struct p2ps_paste *p, const struct p2ps_paste_report *r,
+                        struct p2ps_error *err)
+{
+	(void)err;
+	p2ps_render_paste_text(p, r, ctx);
+	return 0;
+}
+
+int p2ps_render_paste_section_text(const struct p2ps_analysis *a, struct p2ps_strbuf *b,
+                                   struct p2ps_error *err)
+{
+	return p2ps_paste_with_report(a, err, text_section, b);
+}
