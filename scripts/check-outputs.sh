@@ -108,6 +108,11 @@ corpus_bar_inspect() {
 	# The live backend: the same machine for both builds.
 	bar_inspect_views live --no-nvml
 	case_run hd-live "$hd" --live --no-nvml
+	# A live report says when it was made (host.time): the one field two runs differ in.
+	local f
+	for f in "$out"/bi-live-*.stdout "$out"/hd-live.stdout; do
+		sed -i 's/"time": "[0-9T:-]*Z"/"time": "(now)"/' "$f"
+	done
 	# Command-line errors (one line on stderr, exit 2).
 	local e=0 args
 	while IFS= read -r args; do

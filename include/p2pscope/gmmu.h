@@ -218,6 +218,8 @@ const struct gmmu_format *gmmu_format_at(size_t i);
 /* Accepts the format names above and the version aliases "v2" (= v2-ga, TU10x..AD10x layout)
  * and "v3" (= v3-gb). */
 const struct gmmu_format *gmmu_format_find(const char *name);
+/* The i-th version alias ("v2") and the format it names, or NULL past the last. */
+const char *gmmu_format_alias(size_t i, const struct gmmu_format **format);
 size_t gmmu_chip_count(void);
 const struct gmmu_chip *gmmu_chip_at(size_t i);
 const struct gmmu_chip *gmmu_chip_find(const char *name);

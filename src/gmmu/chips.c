@@ -9,9 +9,19 @@
 
 #include "p2pscope/nvidia_chips.h"
 
+/* Every format, oldest first (pte-decode formats lists them in this order). */
 static const struct gmmu_format *const formats[] = {
         &gmmu_format_v2_gp, &gmmu_format_v2_tu, &gmmu_format_v2_ga,
         &gmmu_format_v3_gh, &gmmu_format_v3_gb,
+};
+
+/* The bare versions name the newest layout of each version. */
+static const struct {
+	const char *name;
+	const struct gmmu_format *format;
+} aliases[] = {
+        {"v2", &gmmu_format_v2_ga},
+        {"v3", &gmmu_format_v3_gb},
 };
 
 size_t gmmu_format_count(void)
@@ -28,15 +38,21 @@ const struct gmmu_format *gmmu_format_find(const char *name)
 {
 	if (!name)
 		return NULL;
-	/* The bare versions name the newest layout class of each version. */
-	if (!strcasecmp(name, "v2"))
-		return &gmmu_format_v2_ga;
-	if (!strcasecmp(name, "v3"))
-		return &gmmu_format_v3_gb;
+	for (size_t i = 0; i < GMMU_ARRAY_SIZE(aliases); i++)
+		if (!strcasecmp(name, aliases[i].name))
+			return aliases[i].format;
 	for (size_t i = 0; i < GMMU_ARRAY_SIZE(formats); i++)
 		if (!strcasecmp(name, formats[i]->name))
 			return formats[i];
 	return NULL;
+}
+
+const char *gmmu_format_alias(size_t i, const struct gmmu_format **format)
+{
+	if (i >= GMMU_ARRAY_SIZE(aliases))
+		return NULL;
+	*format = aliases[i].format;
+	return aliases[i].name;
 }
 
 size_t gmmu_chip_count(void)
@@ -82,8 +98,8 @@ int gmmu_format_lookup(const char *name, const struct gmmu_format **out, struct 
 	}
 	char known[256] = "";
 	size_t len = 0;
-	add_name(known, sizeof(known), &len, "v2");
-	add_name(known, sizeof(known), &len, "v3");
+	for (size_t i = 0; i < GMMU_ARRAY_SIZE(aliases); i++)
+		add_name(known, sizeof(known), &len, aliases[i].name);
 	for (size_t i = 0; i < GMMU_ARRAY_SIZE(formats); i++)
 		add_name(known, sizeof(known), &len, formats[i]->name);
 	return p2ps_error_set(err, P2PS_ENOENT, "unknown format '%s' (known: %s)", name ? name : "",

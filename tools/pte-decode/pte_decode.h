@@ -44,8 +44,7 @@ int pd_opt_entry(void *ctx, const char *arg, char *err, size_t err_size);
 #define PD_OPT_FORMAT                                                                              \
 	{                                                                                          \
 		"format", 0, "FMT",                                                                \
-		        "a format instead of a chip: v2, v3, v2-gp, v2-tu, v2-ga, v3-gh, "         \
-		        "v3-gb",                                                                   \
+		        "a format instead of a chip: v2, v3 or a name 'pte-decode formats' lists", \
 		        P2PS_OPT_CALL(pd_opt_format)                                               \
 	}
 #define PD_OPT_ENTRY(what)                                                                         \

@@ -64,7 +64,11 @@ static int formats_text(struct gmmu_out *o)
 				gmmu_out_printf(o, " %s", gmmu_chip_at(c)->name);
 		gmmu_out_printf(o, "\n");
 	}
-	gmmu_out_printf(o, "\naliases: v2 = v2-ga, v3 = v3-gb\n");
+	const struct gmmu_format *f;
+	gmmu_out_printf(o, "\naliases:");
+	for (size_t i = 0; gmmu_format_alias(i, &f); i++)
+		gmmu_out_printf(o, "%s %s = %s", i ? "," : "", gmmu_format_alias(i, &f), f->name);
+	gmmu_out_printf(o, "\n");
 	return 0;
 }
 
@@ -153,7 +157,12 @@ static int formats_markdown(struct gmmu_out *o)
 		gmmu_out_printf(o, "| %s | %s | %s | %s | %s |\n", ch->name, ch->family,
 		                ch->examples, ch->format->name, ch->source);
 	}
-	gmmu_out_printf(o, "\n`--format v2` is v2-ga and `--format v3` is v3-gb.\n\n");
+	const struct gmmu_format *named;
+	gmmu_out_put(o, "\n", 1);
+	for (size_t i = 0; gmmu_format_alias(i, &named); i++)
+		gmmu_out_printf(o, "%s`--format %s` is %s", i ? " and " : "",
+		                gmmu_format_alias(i, &named), named->name);
+	gmmu_out_printf(o, ".\n\n");
 	for (size_t i = 0; i < gmmu_format_count(); i++) {
 		const struct gmmu_format *f = gmmu_format_at(i);
 		gmmu_out_printf(o, "## %s: %s\n\n", f->name, f->summary);
