@@ -188,10 +188,8 @@ int p2ps_scan_hex(const char *s, size_t n, uint64_t w[2], unsigned *digits, size
 		*bad = at < n ? at : n;
 		return P2PS_EINVAL;
 	}
-	w[0] = v[0];
-	w[1] = v[1];
 	*digits = r.sig;
-	return 0;
+	return store_wide(0, v, 128, w);
 }
 
 int p2ps_parse_hex(const char *s, unsigned bits, uint64_t w[2])

@@ -94,6 +94,23 @@ static int opt_page_size(void *ctx, const char *arg, char *err, size_t err_size)
 		"as-written", 0, NULL, what, FLAG(as_written)                                      \
 	}
 
+/* The start of every value command: its options into o, and the format unless the command
+ * needs none. Returns the index of the first operand, or -1 with *status the exit status
+ * (0 after --help, 2 after an error line). */
+static int begin(struct value_opts *o, const struct p2ps_opts *t, const char *usage,
+                 bool need_format, int argc, char **argv, int *status)
+{
+	int first = pd_parse(t, usage, argc, argv, &o->c);
+	*status = first < 0 ? PD_EXIT_BAD : 0;
+	if (first <= 0)
+		return -1;
+	if (need_format && pd_need_format(&o->c)) {
+		*status = PD_EXIT_BAD;
+		return -1;
+	}
+	return first;
+}
+
 /* ---- encode ---------------------------------------------------------------------------- */
 
 static const struct p2ps_opt encode_rows[] = {
@@ -138,11 +155,9 @@ static int set_field(const struct value_opts *o, const struct gmmu_entry_format 
 int pd_cmd_encode(int argc, char **argv)
 {
 	struct value_opts o = {.c = {.cmd = "encode", .entry = GMMU_ENTRY_PTE}};
-	int first = pd_parse(&pd_opts_encode, encode_usage, argc, argv, &o.c);
-	if (first <= 0)
-		return first < 0 ? PD_EXIT_BAD : 0;
-	if (pd_need_format(&o.c))
-		return PD_EXIT_BAD;
+	int status, first = begin(&o, &pd_opts_encode, encode_usage, true, argc, argv, &status);
+	if (first < 0)
+		return status;
 	if (first >= argc)
 		return pd_fail(o.c.cmd, "no FIELD=VALUE given");
 	const struct gmmu_entry_format *ef = gmmu_format_entry(o.c.fmt, o.c.entry);
@@ -177,11 +192,9 @@ static const char decode_usage[] =
 int pd_cmd_decode_values(int argc, char **argv)
 {
 	struct value_opts o = {.c = {.cmd = "decode", .entry = GMMU_ENTRY_PTE}};
-	int first = pd_parse(&pd_opts_decode, decode_usage, argc, argv, &o.c);
-	if (first <= 0)
-		return first < 0 ? PD_EXIT_BAD : 0;
-	if (pd_need_format(&o.c))
-		return PD_EXIT_BAD;
+	int status, first = begin(&o, &pd_opts_decode, decode_usage, true, argc, argv, &status);
+	if (first < 0)
+		return status;
 	if (first >= argc)
 		return pd_fail(o.c.cmd, "no VALUE given");
 	const struct gmmu_entry_format *ef = gmmu_format_entry(o.c.fmt, o.c.entry);
@@ -309,11 +322,9 @@ static int p2p_request(struct value_opts *o)
 int pd_cmd_p2p(int argc, char **argv)
 {
 	struct value_opts o = {.c = {.cmd = "p2p", .entry = GMMU_ENTRY_PTE}};
-	int first = pd_parse(&pd_opts_p2p, p2p_usage, argc, argv, &o.c);
-	if (first <= 0)
-		return first < 0 ? PD_EXIT_BAD : 0;
-	if (pd_need_format(&o.c))
-		return PD_EXIT_BAD;
+	int status, first = begin(&o, &pd_opts_p2p, p2p_usage, true, argc, argv, &status);
+	if (first < 0)
+		return status;
 	if (p2p_request(&o))
 		return PD_EXIT_BAD;
 	struct p2ps_error err = {0};
@@ -341,10 +352,11 @@ const struct p2ps_opts pd_opts_formats = {P2PS_OPTS_ROWS(formats_rows), .help_wi
 int pd_cmd_formats(int argc, char **argv)
 {
 	struct value_opts o = {.c = {.cmd = "formats"}};
-	int first = pd_parse(&pd_opts_formats, "usage: pte-decode formats [--markdown | --json]\n",
-	                     argc, argv, &o.c);
-	if (first <= 0)
-		return first < 0 ? PD_EXIT_BAD : 0;
+	int status, first = begin(&o, &pd_opts_formats,
+	                          "usage: pte-decode formats [--markdown | --json]\n", false, argc,
+	                          argv, &status);
+	if (first < 0)
+		return status;
 	if (o.markdown && o.c.json)
 		return pd_fail(o.c.cmd, "give at most one of --markdown, --json");
 	enum gmmu_formats_style style = o.markdown ? GMMU_FORMATS_MARKDOWN
