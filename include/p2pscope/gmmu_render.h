@@ -29,8 +29,8 @@ extern "C" {
 typedef int (*gmmu_out_write_fn)(void *ctx, const char *s, size_t n);
 
 /* Where the renderers write: a block the caller provides, handed to write() when it is
- * full and at gmmu_out_flush(). Blocks of at least GMMU_OUT_MIN_BLOCK bytes let the summary
- * build its lines in place; smaller ones work, a little slower. */
+ * full and at gmmu_out_flush(). Give it at least GMMU_OUT_MIN_BLOCK bytes: lines are built
+ * in place, and a formatted text longer than the block marks the output failed. */
 struct gmmu_out {
 	char *buf;
 	size_t len, cap;

@@ -40,23 +40,22 @@ void gmmu_out_puts(struct gmmu_out *o, const char *s)
 
 void gmmu_out_printf(struct gmmu_out *o, const char *fmt, ...)
 {
-	char line[1024];
-	va_list ap;
-	va_start(ap, fmt);
-	int n = vsnprintf(line, sizeof(line), fmt, ap);
-	va_end(ap);
-	if (n < 0)
-		return;
-	if ((size_t)n < sizeof(line)) {
-		gmmu_out_put(o, line, (size_t)n);
-		return;
+	/* Formatted in place at the end of the block; when it does not fit, the block is
+	 * handed on and the text formatted again at its start. */
+	for (int pass = 0; pass < 2; pass++) {
+		va_list ap;
+		va_start(ap, fmt);
+		int n = vsnprintf(o->buf + o->len, o->cap - o->len, fmt, ap);
+		va_end(ap);
+		if (n < 0)
+			return;
+		if ((size_t)n < o->cap - o->len) {
+			o->len += (size_t)n;
+			return;
+		}
+		out_drain(o);
 	}
-	/* Longer than the line buffer: format straight into the block after draining it. */
-	out_drain(o);
-	va_start(ap, fmt);
-	if ((size_t)n < o->cap)
-		o->len = (size_t)vsnprintf(o->buf, o->cap, fmt, ap);
-	va_end(ap);
+	o->failed = true; /* a text longer than the whole block */
 }
 
 int gmmu_out_flush(struct gmmu_out *o)
