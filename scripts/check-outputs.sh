@@ -169,6 +169,39 @@ corpus_pte_decode() {
 	case_run pte-formats "$bindir/tools/pte-decode" formats
 	case_run pte-formats-md "$bindir/tools/pte-decode" formats --markdown
 	case_run pte-formats-json "$bindir/tools/pte-decode" formats --json
+	# Help and command-line errors (one line on stderr, exit 2).
+	local e=0 args
+	while IFS= read -r args; do
+		e=$((e + 1))
+		eval "case_run pte-cli-$(printf %02d $e) \"\$bindir/tools/pte-decode\" $args"
+	done <<'EOF'
+--help
+encode --help
+decode --help
+p2p --help
+verify --help
+decode --raw x --help
+frob
+encode --chip RTX4090 VALID=1
+encode --chip GB300 VALID=1
+decode --format v4 0x1
+encode --chip AD102 --frobnicate VALID=1
+encode --chip AD102 --mode bar1 VALID=1
+decode --chip AD102 --format v3 0x1
+decode --chip AD102 0x0600_0002_0000_0103
+decode --chip AD102 0x00000000000000001
+decode --chip AD102 0x10000000000000000
+p2p --chip AD102 --mode bar1 --bar1 0x28800000000 --offset 0x2MiB --page-size 2MiB -q
+p2p --chip AD102 --mode bar1
+p2p --chip AD102 --mode stock extra
+p2p --chip AD102 --mode stock --peer +1
+decode --chip AD102 --raw
+decode --chip AD102 --raw /nonexistent --text /nonexistent
+decode --chip AD102 --mem 0x1000=/nonexistent --pdb 0x1000 --level PD0
+verify --chip AD102 --raw /nonexistent
+decode --chip AD102 --raw /nonexistent --expect x
+formats --yaml
+EOF
 }
 
 corpus_p2p_bench() {
@@ -177,6 +210,18 @@ corpus_p2p_bench() {
 		echo "check-outputs: $bindir has no p2p-bench (no CUDA compiler): its report not compared"
 		return
 	fi
+	local e=0 args
+	while IFS= read -r args; do
+		e=$((e + 1))
+		eval "case_run pb-cli-$(printf %02d $e) \"\$pb\" $args"
+	done <<'EOF'
+--help
+report --help
+--size 17
+--reps 0
+--bogus
+report --bench x
+EOF
 	local fx=$top/tests/fixtures/p2p-bench
 	case_run pb-report-fixture "$pb" report --bench "$fx/h200x2-bench.json" \
 		--host "$fx/h200x2-bar-inspect.json"
