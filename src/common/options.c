@@ -3,6 +3,8 @@
 #include "options.h"
 
 #include <getopt.h>
+#include <stdarg.h>
+#include <stdio.h>
 #include <stdint.h>
 #include <string.h>
 
@@ -91,9 +93,28 @@ int p2ps_opt_parse(const struct p2ps_opts *o, int argc, char **argv, void *ctx, 
 	return optind;
 }
 
-void p2ps_opt_help(const struct p2ps_opts *o, FILE *f)
+/* Appends to buf (len bytes, *n used); false once it no longer fits. */
+static bool add(char *buf, size_t len, size_t *n, const char *fmt, ...)
+        __attribute__((format(printf, 4, 5)));
+static bool add(char *buf, size_t len, size_t *n, const char *fmt, ...)
 {
-	for (size_t i = 0; i < o->n; i++) {
+	va_list ap;
+	va_start(ap, fmt);
+	int k = *n < len ? vsnprintf(buf + *n, len - *n, fmt, ap) : -1;
+	va_end(ap);
+	if (k < 0 || (size_t)k >= len - *n)
+		return false;
+	*n += (size_t)k;
+	return true;
+}
+
+int p2ps_opt_help(const struct p2ps_opts *o, char *buf, size_t len)
+{
+	size_t n = 0;
+	bool ok = len > 0;
+	if (ok)
+		buf[0] = '\0';
+	for (size_t i = 0; ok && i < o->n; i++) {
 		const struct p2ps_opt *r = &o->opt[i];
 		char lhs[96];
 		const char *sp = r->arg ? " " : "", *arg = r->arg ? r->arg : "";
@@ -102,14 +123,15 @@ void p2ps_opt_help(const struct p2ps_opts *o, FILE *f)
 			         arg);
 		else
 			snprintf(lhs, sizeof(lhs), "    --%s%s%s", r->name, sp, arg);
-		fprintf(f, "  %-*s ", o->help_width, lhs);
+		ok = add(buf, len, &n, "  %-*s ", o->help_width, lhs);
 		const char *h = r->help;
 		do {
-			size_t n = strcspn(h, "\n");
-			fprintf(f, "%.*s\n", (int)n, h);
-			h += n + (h[n] == '\n');
+			size_t k = strcspn(h, "\n");
+			ok = ok && add(buf, len, &n, "%.*s\n", (int)k, h);
+			h += k + (h[k] == '\n');
 			if (*h)
-				fprintf(f, "  %-*s ", o->help_width, "");
-		} while (*h);
+				ok = ok && add(buf, len, &n, "  %-*s ", o->help_width, "");
+		} while (*h && ok);
 	}
+	return ok ? 0 : -1;
 }

@@ -14,7 +14,6 @@
 
 #include <stdbool.h>
 #include <stddef.h>
-#include <stdio.h>
 
 /* An option's handler: ctx is the tool's own state (p2ps_opt_parse's ctx), arg the
  * option's argument (NULL when it takes none). Returns 0, or -1 with one line (no
@@ -62,8 +61,11 @@ struct p2ps_opts {
 int p2ps_opt_parse(const struct p2ps_opts *o, int argc, char **argv, void *ctx, char *err,
                    size_t err_size);
 
-/* Writes one line per option: "  -x, --name ARG" (or "      --name ARG") padded to
- * help_width, then the help text; continuation lines are indented to the help column. */
-void p2ps_opt_help(const struct p2ps_opts *o, FILE *f);
+/* The options block of --help into buf: one line per option, "  -x, --name ARG" (or
+ * "      --name ARG") padded to help_width, then the help text; continuation lines are
+ * indented to the help column. Returns 0, or -1 when len was too small (buf then holds
+ * what fitted). P2PS_OPTS_HELP_MAX is enough for any of the tools' tables. */
+int p2ps_opt_help(const struct p2ps_opts *o, char *buf, size_t len);
+#define P2PS_OPTS_HELP_MAX 8192
 
 #endif

@@ -127,7 +127,9 @@ int main(int argc, char **argv)
 	if (o.help) {
 		printf("usage: make_example_pd --out DIR\n"
 		       "Writes the inputs of the page-table dump examples (docs/pte-dumps.md).\n");
-		p2ps_opt_help(&table, stdout);
+		char help[P2PS_OPTS_HELP_MAX];
+		p2ps_opt_help(&table, help, sizeof(help));
+		fputs(help, stdout);
 		return 0;
 	}
 	size_t len = 0x1000 * (3 + 48);

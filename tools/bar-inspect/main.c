@@ -262,7 +262,9 @@ static void usage(FILE *f)
 	           "per GPU pair, whether\nstatic BAR1 P2P can work, with every reason and fix. "
 	           "Read-only: fixes are printed, never\napplied. Without root, facts past the "
 	           "first 64 bytes of config space are marked unknown.\n\nOptions:\n");
-	p2ps_opt_help(&option_table, f);
+	char help[P2PS_OPTS_HELP_MAX];
+	p2ps_opt_help(&option_table, help, sizeof(help));
+	fputs(help, f);
 	fprintf(f,
 	        "\nExit status: 0 report printed, 2 bad usage or unreadable input; with --fleet,\n"
 	        "1 when the summary lists skipped inputs or expected hosts without a report.\n");

@@ -179,7 +179,9 @@ static const struct p2ps_opts report_opts = {P2PS_OPTS_ROWS(report_rows), .help_
 static void usage(void)
 {
 	fputs(usage_text, stdout);
-	p2ps_opt_help(&measure_opts, stdout);
+	char help[P2PS_OPTS_HELP_MAX];
+	p2ps_opt_help(&measure_opts, help, sizeof(help));
+	fputs(help, stdout);
 	fputs(report_text, stdout);
 }
 

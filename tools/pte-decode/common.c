@@ -108,11 +108,18 @@ int pd_parse(const struct p2ps_opts *opts, const char *usage, int argc, char **a
 		return -1;
 	}
 	if (c->help) {
-		fputs(usage, stdout);
-		p2ps_opt_help(opts, stdout);
+		pd_usage(opts, usage);
 		return 0;
 	}
 	return first;
+}
+
+void pd_usage(const struct p2ps_opts *opts, const char *usage)
+{
+	char help[P2PS_OPTS_HELP_MAX];
+	p2ps_opt_help(opts, help, sizeof(help));
+	fputs(usage, stdout);
+	fputs(help, stdout);
 }
 
 int pd_need_format(const struct pd_common *c)

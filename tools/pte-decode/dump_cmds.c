@@ -258,7 +258,7 @@ int pd_cmd_dump(int argc, char **argv)
 	/* "--raw --help" must show help, not read a file named --help. */
 	for (int i = 1; i < argc; i++)
 		if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h"))
-			return fputs(usage, stdout), p2ps_opt_help(opts, stdout), 0;
+			return pd_usage(opts, usage), 0;
 	int first = pd_parse(opts, usage, argc, argv, &o.c);
 	if (first < 0)
 		return PD_EXIT_BAD;

@@ -10,6 +10,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdio.h>
 
 #include "options.h"
 #include "p2pscope/gmmu.h"
@@ -73,6 +74,9 @@ int pd_parse(const struct p2ps_opts *opts, const char *usage, int argc, char **a
 
 /* A handler's end: when rc says a library call failed, its message into err and -1. */
 int pd_lib_err(int rc, const struct p2ps_error *e, char *err, size_t err_size);
+
+/* A command's --help: its usage text, then its options. */
+void pd_usage(const struct p2ps_opts *opts, const char *usage);
 
 /* The format from --chip or --format, or -1 after printing that one is needed. */
 int pd_need_format(const struct pd_common *c);

@@ -118,7 +118,9 @@ static void usage(FILE *f)
 	      "NVIDIA driver wrote (as root) and compares each with libgmmu's model.\n"
 	      "options:\n",
 	      f);
-	p2ps_opt_help(&option_table, f);
+	char help[P2PS_OPTS_HELP_MAX];
+	p2ps_opt_help(&option_table, help, sizeof(help));
+	fputs(help, f);
 	fputs("Exit: 0 agrees, 1 differs, 2 error, 3 partial (e.g. not root).\n", f);
 }
 
