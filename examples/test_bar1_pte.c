@@ -82,17 +82,17 @@ static void ad102_bar1_pte(void **state)
 }
 
 /* For comparison, the stock PCIe peer entry of the same page on GB202: PEER aperture, peer
- * index 1 in PEER_ID 63:61, the framebuffer offset itself, uncached (--vol). */
+ * index 1 in PEER_ID 63:61, the framebuffer offset itself, uncached as the driver maps it. */
 static void gb202_stock_peer_pte(void **state)
 {
 	(void)state;
 	const struct gmmu_format *f = gmmu_chip_find("GB202")->format;
 	struct gmmu_p2p_request rq = {.mode = GMMU_P2P_STOCK,
 	                              .peer_index = 1,
-	                              .vol = true,
 	                              .offset = PEER_OFFSET,
 	                              .page_size = PAGE_2M};
 	rq.kind = gmmu_p2p_default_kind(f);
+	rq.vol = gmmu_p2p_default_vol(&rq);
 	struct gmmu_p2p_result want;
 	struct p2ps_error err;
 	assert_int_equal(gmmu_p2p_encode(f, &rq, &want, &err), 0);

@@ -522,9 +522,8 @@ int gmmu_p2p_encode(const struct gmmu_format *f, const struct gmmu_p2p_request *
  * these to model what the driver writes:
  *  - the KIND the driver maps peer memory with: the memory's uncompressed kind,
  *    GENERIC_MEMORY where the format names it (TU10x and later), PITCH (0) before;
- *  - VOL (v3: PCF UNCACHED): true for the BAR1 forms but tinygrad's (peer memory is not
- *    P2P-cacheable unless its allocation asked), false for the stock PEER modes as
- *    pte-decode keeps them (--vol models the same rule there) and tinygrad. */
+ *  - VOL (v3: PCF UNCACHED): true for every mode but the tinygrad BAR1 form (peer memory
+ *    is not P2P-cacheable unless its allocation asked; tinygrad maps peer buffers cached). */
 uint32_t gmmu_p2p_default_kind(const struct gmmu_format *f);
 bool gmmu_p2p_default_vol(const struct gmmu_p2p_request *rq);
 const char *gmmu_p2p_mode_name(enum gmmu_p2p_mode m); /* "stock", "nvlink", "bar1" */

@@ -80,7 +80,11 @@ uint32_t gmmu_p2p_default_kind(const struct gmmu_format *f)
 
 bool gmmu_p2p_default_vol(const struct gmmu_p2p_request *rq)
 {
-	return rq->mode == GMMU_P2P_BAR1 && rq->bar1_form != GMMU_BAR1_TINYGRAD;
+	/* Every driver path takes VOL from the peer memory's P2P cacheability, "not cacheable"
+	 * unless the allocation asked otherwise (the 580 driver's NVLink peer entries on two
+	 * H200s are PCF UNCACHED, tests/fixtures/pte-probe/h200-*-peer*.json); tinygrad's
+	 * userspace driver maps peer buffers cached. */
+	return !(rq->mode == GMMU_P2P_BAR1 && rq->bar1_form == GMMU_BAR1_TINYGRAD);
 }
 
 static int pte_aperture_hw(const struct gmmu_entry_format *ef, enum gmmu_aperture a)

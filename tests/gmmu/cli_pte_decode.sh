@@ -117,13 +117,19 @@ check "p2p 128K level" "# PTE of a 128K page at level PT_BIG (VA 20:17)" \
 check "p2p --help lists 128K" 1 "$("$P" p2p --help | grep -c '4K (default), 64K, 128K')"
 check "p2p --json level and page size" '"level":"PT_BIG","page_size":65536' \
 	"$("$P" p2p --chip AD102 --mode stock --page-size 64K --json | grep -o '"level":"PT_BIG","page_size":65536')"
-check "p2p stock gb202" 0x2000000123400683 \
+check "p2p stock gb202" 0x200000012340068b \
 	"$("$P" p2p --chip GB202 --mode stock --peer 1 --offset 0x123400000 --page-size 2M -q)"
-check "p2p nvlink gh100" 0x2000100000200683 \
+check "p2p nvlink gh100" 0x200010000020068b \
 	"$("$P" p2p --chip GH100 --mode nvlink --peer 1 --fabric-base 0x100000000000 --offset 2M --page-size 2M -q)"
-check "p2p nvlink nvswitch ga100" 0x0600800200000003 \
+# the 580 driver's own entries on two H200s (tests/fixtures/pte-probe/h200-580.159.04-peer*.json):
+# the peer GPU's NVSwitch fabric base + FB offset, peer id 0, uncached by default
+check "p2p nvlink = the H200 capture (GPU 0 -> 1, PD0[8])" 0x000823000020068b \
+	"$("$P" p2p --chip GH100 --mode nvlink --fabric-base 0x8230000000000 --offset 2M --page-size 2M -q)"
+check "p2p nvlink = the H200 capture (GPU 1 -> 0, PT_SMALL[13])" 0x000821000000168b \
+	"$("$P" p2p --chip GH100 --mode nvlink --fabric-base 0x8210000000000 --offset 4K -q)"
+check "p2p nvlink nvswitch ga100" 0x060080020000000b \
 	"$("$P" p2p --chip GA100 --mode nvlink --nvswitch --peer 1 --fabric-base 0x1000000000000 -q)"
-check "p2p as-written invalid peer" 0xfffffffe00000103 \
+check "p2p as-written invalid peer" 0xfffffffe0000010b \
 	"$("$P" p2p --chip AD102 --mode stock --peer 0xffffffff --offset 4K --as-written -q)"
 check "p2p pascal default kind" "KIND=PITCH" "$("$P" p2p --chip GP102 --mode bar1 --bar1 0x4000000000 | grep KIND)"
 check "p2p --json mode" '"mode":"bar1"' \

@@ -77,6 +77,38 @@ static void nvlink_adds_fabric_base(void **state)
 	assert_non_null(strstr(err.msg, "nvlink mapping on v2-ga"));
 }
 
+/* The entries the 580.159.04 driver wrote on two H200s (NVLink through NVSwitches) for its
+ * own RM mappings of the peer's memory, read back by pte-probe (tests/fixtures/pte-probe/
+ * h200-580.159.04-peer.json and -peer-back.json): peer id 0 both ways (GET_P2P_CAPS_V2
+ * busPeerIds), the peer's FB offset (GET_SURFACE_PHYS_ATTR) plus the peer GPU's NVSwitch
+ * fabric base, GPU 1's seen from GPU 0 and GPU 0's seen from GPU 1, default allocations
+ * (P2P uncached). The expected words are the captured ones. */
+static void nvlink_nvswitch_h200_capture(void **state)
+{
+	(void)state;
+	static const struct {
+		uint64_t base, offset, page, raw;
+	} cap[] = {
+	        {0x8230000000000ull, 0x0, 0x1000, 0x000823000000068bull},        /* PT_SMALL[12] */
+	        {0x8230000000000ull, 0x1000, 0x1000, 0x000823000000168bull},     /* PT_SMALL[13] */
+	        {0x8230000000000ull, 0x10000, 0x10000, 0x000823000001068bull},   /* PT_BIG[5] */
+	        {0x8230000000000ull, 0x400000, 0x200000, 0x000823000040068bull}, /* PD0[9] */
+	        {0x8210000000000ull, 0x20000, 0x10000, 0x000821000002068bull}, /* back: PT_BIG[6] */
+	        {0x8210000000000ull, 0x200000, 0x200000, 0x000821000020068bull}, /* back: PD0[8] */
+	};
+	for (size_t i = 0; i < sizeof(cap) / sizeof(cap[0]); i++) {
+		struct gmmu_p2p_request rq = req(GMMU_P2P_NVLINK);
+		rq.fabric_base = cap[i].base;
+		rq.offset = cap[i].offset;
+		rq.page_size = cap[i].page;
+		rq.vol = true;
+		struct gmmu_p2p_result r;
+		assert_int_equal(gmmu_p2p_encode(gt_chip("GH100"), &rq, &r, NULL), 0);
+		assert_int_equal(r.pte, cap[i].raw);
+		assert_int_equal(r.aperture, GMMU_APERTURE_PEER);
+	}
+}
+
 /* The patch: SYSTEM_NON_COHERENT, BAR1 base + offset in the sysmem field, no peer index. */
 static void bar1_patch_v2(void **state)
 {
@@ -228,6 +260,7 @@ int main(void)
 	        cmocka_unit_test(stock_pcie_v2),
 	        cmocka_unit_test(stock_pcie_v3_flags),
 	        cmocka_unit_test(nvlink_adds_fabric_base),
+	        cmocka_unit_test(nvlink_nvswitch_h200_capture),
 	        cmocka_unit_test(bar1_patch_v2),
 	        cmocka_unit_test(bar1_address_does_not_fit_peer_field),
 	        cmocka_unit_test(invalid_peer_smears_kind),

@@ -4,6 +4,10 @@
 #     entries are the ones the device run read (raw values checked against the capture);
 #   - one entry altered in the capture (the sysmem PTE's aperture) is reported as differing,
 #     naming the field, the driver's value and the model's (exit 1);
+#   - the two-H200 peer captures (--peer 1 from GPU 0, --peer 0 from GPU 1) replay to every
+#     entry agreeing, with the NVSwitch fabric base the 580 driver adds; the peer entries
+#     checked on their own from the capture; altered peer entries differ; caps that say
+#     PCIe BAR1-P2P select the BAR1-P2P model;
 #   - the run without root is a partial report (table locations, "needs root", exit 3);
 #   - the error cases give exit 2 and one line: unknown driver series, no /dev/nvidiactl,
 #     no NVIDIA driver, a device node that is not one, --peer on a one-GPU host, a replay
@@ -63,6 +67,129 @@ has "$W/out" "(0000:00:06.0, 10de:2335, GH100, format v3-gh), driver 580.159.04"
 has "$W/out" "30 entries read (8 tables): 30 agree, 0 differ"
 expect 3 "$T" --replay "$F/h200-580.159.04-user.json"
 has "$W/out" "reading page-table entries needs root"
+
+# ---- two H200s on NVLink (NV18, through NVSwitches), 580.159.04: the peer entries, both
+# ways. The driver adds the peer's NVSwitch fabric base, which 580 reports nowhere: the
+# probe takes it from the first peer entry (held to the 2^39 map-slot alignment GH100
+# requires) and checks every other peer entry against it. ------------------------------
+PEER=$F/h200-580.159.04-peer.json
+BACK=$F/h200-580.159.04-peer-back.json
+expect 0 "$T" --replay "$PEER" --peer 1
+has "$W/out" "peer: GPU 1, nvlink; this run changed the driver's peer state"
+has "$W/out" "peer: id 0 (GET_P2P_CAPS_V2 busPeerIds), caps 0x1b (writes, reads, nvlink, atomics), BAR1-P2P window none"
+has "$W/out" "nvlink OK, atomics OK, prop NOT_SUPPORTED, loopback NOT_SUPPORTED, pci NOT_SUPPORTED, c2c NOT_SUPPORTED, pci_bar1 NOT_SUPPORTED"
+has "$W/out" "peer: fabric base 0x8230000000000: driver 580.159.04 reports none (NV503B does from 590); taken from peer-4k's first entry"
+has "$W/out" "36 entries read (8 tables): 36 agree, 0 differ, 0 not modelled, 0 pages without a PTE, 0 unexplained"
+has "$W/out" "PT_SMALL[12]  vid 0x6060     0x000823000000068b  agrees (address: fabric base taken from this entry, FB offset checked)"
+has "$W/out" "PD0[8]        vid 0x5080     0x000823000020068b  agrees (address: fabric base from the first peer entry + GET_SURFACE_PHYS_ATTR)"
+has "$W/out" "RM objects: 20 allocated, 20 freed, 0 left; 16 mappings made, 16 removed"
+[ "$(grep -c 'verdict: agrees' "$W/out")" -eq 16 ] || fail "not 16 mappings agreeing (--peer 1)"
+expect 0 "$T" --replay "$BACK" --gpu 1 --peer 0
+has "$W/out" "pte-probe: GPU 1 (0000:00:07.0, 10de:2335, GH100, format v3-gh)"
+has "$W/out" "peer: fabric base 0x8210000000000: driver 580.159.04 reports none"
+has "$W/out" "36 entries read (8 tables): 36 agree, 0 differ"
+has "$W/out" "PD0[9]        vid 0x5090     0x000821000040068b  agrees"
+[ "$(grep -c 'verdict: agrees' "$W/out")" -eq 16 ] || fail "not 16 mappings agreeing (--peer 0)"
+# a capture replays only with the options it was recorded with
+expect 2 "$T" --replay "$PEER"
+one_line_error "replay: call"
+
+# The peer entries read on their own (bit positions of hopper/gh100 dev_mmu.h, not libgmmu):
+# the words the capture's pages hold, PEER aperture, the peer id GET_P2P_CAPS_V2 answered,
+# PCF 0x11 (REGULAR_RW_ATOMIC_UNCACHED_ACD), KIND 6, address = one base + the FB offset,
+# the base 2^39-aligned, and each GPU's base its own.
+: >"$W/bases"
+for run in "$PEER --peer 1" "$BACK --gpu 1 --peer 0"; do
+	# shellcheck disable=SC2086
+	"$T" --replay $run --json >"$W/peer.json" || fail "JSON replay of $run"
+	python3 - "$W/peer.json" "${run%% *}" >>"$W/bases" <<'EOF' || fail "peer entries of $run"
+import json, sys
+rep = json.load(open(sys.argv[1]))
+cap = json.load(open(sys.argv[2]))
+pages, off, caps = {}, None, None
+for c in cap["calls"]:
+    if c["op"] == "escape" and c["what"].startswith("MAP_MEMORY (read-only)"):
+        off = int.from_bytes(bytes.fromhex(c["in"])[16:24], "little")
+    if c["op"] == "mmap":
+        pages[off] = {int(k, 16): int(v, 16) for k, v in c["words"].items()}
+    if c["op"] == "escape" and c["what"].endswith("GET_P2P_CAPS_V2"):
+        caps = bytes.fromhex(c["out_params"])
+word = lambda pa: pages[pa & ~0xfff].get(pa & 0xfff, 0)
+assert int.from_bytes(caps[132:136], "little") == 0x1b
+peer_id = int.from_bytes(caps[156 + 4:156 + 8], "little")     # busPeerIds[0 * 2 + 1]
+ents, bases, n = rep["entries"], set(), 0
+for m in rep["mappings"]:
+    if m["memory"] != "peer video":
+        continue
+    assert m["state"] == "mapped" and m["verdict"] == "agrees", m
+    for p in m["pages"]:
+        e = ents[p["pte_entry"]]
+        raw = int(e["raw"], 16)
+        assert raw == word(int(e["entry_pa"], 16)) and e["verdict"] == "agrees", e
+        assert raw & 1 and (raw >> 1) & 3 == 1, hex(raw)                 # VALID, PEER
+        assert (raw >> 3) & 0x1f == 0x11 and (raw >> 8) & 0xf == 6, hex(raw)
+        assert raw >> 61 == peer_id, hex(raw)
+        addr = raw & ((1 << 52) - 1) & ~0xfff                           # ADDRESS 51:12
+        bases.add(addr - int(p["address"], 16))
+        n += 1
+assert n == 6 and len(bases) == 1, (n, bases)
+base = bases.pop()
+assert base and base % (1 << 39) == 0 and rep["peer"]["fabric_base"] == hex(base), hex(base)
+assert rep["peer"]["fabric_source"] == "inferred" and rep["peer"]["peer_id"] == peer_id
+print(hex(base))
+EOF
+done
+[ "$(sort -u "$W/bases" | wc -l)" -eq 2 ] || fail "the two GPUs' fabric bases: $(cat "$W/bases")"
+
+# Altered peer entries must differ: another GPU's base in PT_BIG[5] (ADDRESS), peer id 1 in
+# PD0[8] (PEER_ID), and the entry the base is taken from off by a page (no 2^39-aligned
+# base: 0 assumed, every peer entry differs).
+alter() { # CAPTURE OUT ENTRY_PA XOR: one word of the capture's table pages flipped
+	python3 - "$@" <<'EOF'
+import json, sys
+cap = json.load(open(sys.argv[1]))
+pa, xor, off = int(sys.argv[3], 16), int(sys.argv[4], 16), None
+for c in cap["calls"]:
+    if c["op"] == "escape" and c["what"].startswith("MAP_MEMORY (read-only)"):
+        off = int.from_bytes(bytes.fromhex(c["in"])[16:24], "little")
+    if c["op"] == "mmap" and off == pa & ~0xfff:
+        k = "0x%x" % (pa & 0xfff)
+        c["words"][k] = "0x%016x" % (int(c["words"][k], 16) ^ xor)
+json.dump(cap, open(sys.argv[2], "w"))
+EOF
+}
+alter "$PEER" "$W/p1.json" 0x7028 0x0000020000000000 || fail "alter PT_BIG[5]"
+expect 1 "$T" --replay "$W/p1.json" --peer 1
+has "$W/out" "35 agree, 1 differ"
+grep -q "ADDRESS  *driver 0x8210000010000  *model 0x8230000010000" "$W/out" ||
+	fail "altered peer address not named: $(grep -A2 DIFFERS "$W/out")"
+alter "$PEER" "$W/p2.json" 0x5080 0x2000000000000000 || fail "alter PD0[8]"
+expect 1 "$T" --replay "$W/p2.json" --peer 1
+has "$W/out" "35 agree, 1 differ"
+grep -q "PEER_ID  *driver 1  *model 0" "$W/out" ||
+	fail "altered peer id not named: $(grep -A2 DIFFERS "$W/out")"
+alter "$PEER" "$W/p3.json" 0x6060 0x1000 || fail "alter PT_SMALL[12]"
+expect 1 "$T" --replay "$W/p3.json" --peer 1
+has "$W/out" "peer: fabric base unknown, 0 assumed: driver 580.159.04 reports none and peer-4k's entry implies 0x8230000001000, not aligned to 2^39"
+has "$W/out" "30 agree, 6 differ"
+# The caps decide the model, as they decide NV50_P2P's connection type: the same capture
+# with caps that say PCIe BAR1-P2P (writes, reads, pci, pci_bar1) is checked against the
+# BAR1-P2P model, and the driver's NVLink entries differ from it in aperture.
+python3 - "$PEER" "$W/bar1caps.json" <<'EOF' || fail "could not edit the caps"
+import json, sys
+cap = json.load(open(sys.argv[1]))
+c = next(c for c in cap["calls"] if c["op"] == "escape" and c["what"].endswith("GET_P2P_CAPS_V2"))
+p = bytearray.fromhex(c["out_params"])
+p[132:136] = (0x2043).to_bytes(4, "little")
+c["out_params"] = p.hex()
+json.dump(cap, open(sys.argv[2], "w"))
+EOF
+expect 1 "$T" --replay "$W/bar1caps.json" --peer 1
+has "$W/out" "peer: GPU 1, bar1;"
+has "$W/out" "caps 0x2043 (writes, reads, pci, pci_bar1)"
+grep -q "APERTURE  *driver PEER_MEMORY  *model SYSTEM_NON_COHERENT_MEMORY" "$W/out" ||
+	fail "BAR1-P2P model not used: $(grep -A3 DIFFERS "$W/out" | head -5)"
+! grep -q "fabric base" "$W/out" || fail "a fabric base for a BAR1-P2P peer"
 
 # JSON: each PTE the probe mapped is the value the capture's page held at its entry address
 # (read independently here from the capture's words), and every entry agrees.
@@ -229,20 +356,33 @@ R=$D/results/pte-probe/2026-11-24-h100
 	fail "$R/pte-probe.json differs from the replay"
 "$T" --replay "$USER_CAP" | diff -u "$R/pte-probe-user.txt" - >/dev/null ||
 	fail "$R/pte-probe-user.txt differs from the replay"
+R=$D/results/pte-probe/2026-11-24-h200x2
+"$T" --replay "$PEER" --peer 1 | diff -u "$R/pte-probe-peer.txt" - >/dev/null ||
+	fail "$R/pte-probe-peer.txt differs from the replay"
+"$T" --replay "$PEER" --peer 1 --json | diff -u "$R/pte-probe-peer.json" - >/dev/null ||
+	fail "$R/pte-probe-peer.json differs from the replay"
+"$T" --replay "$BACK" --gpu 1 --peer 0 | diff -u "$R/pte-probe-peer-back.txt" - >/dev/null ||
+	fail "$R/pte-probe-peer-back.txt differs from the replay"
+# the device run's own report (the model without the fabric base then): only the peer
+# entries' ADDRESS differed, and the replay differs from it in exactly those places
+[ "$(grep -c "^      ADDRESS  *driver 0x823" "$R/device-run-peer.txt")" -eq 6 ] &&
+	[ "$(grep -c "DIFFERS (model" "$R/device-run-peer.txt")" -eq 6 ] &&
+	[ "$(grep -cE "^      [A-Z_]+  +driver" "$R/device-run-peer.txt")" -eq 6 ] ||
+	fail "$R/device-run-peer.txt: not 6 ADDRESS differences and nothing else"
 # the README section's console example: each "$ pte-probe ..." line, run from the source
 # tree, prints the lines that follow it; and README.md holds the section verbatim
 python3 - "$D/readme/pte-probe.md" "$P2PS_SOURCE_DIR/README.md" "$T" "$P2PS_SOURCE_DIR" <<'PY' ||
 import subprocess, sys
 doc = open(sys.argv[1]).read()
 assert doc.strip() in open(sys.argv[2]).read(), "README.md lacks docs/readme/pte-probe.md"
-block = doc.split("```console\n", 1)[1].split("```", 1)[0]
+block = "".join(b.split("```", 1)[0] for b in doc.split("```console\n")[1:])
 runs, cmd = [], None
 for line in block.splitlines():
     if line.startswith("$ "):
         runs.append([line[2:], []])
     else:
         runs[-1][1].append(line)
-assert len(runs) == 2, runs
+assert len(runs) == 3, runs
 for cmd, want in runs:
     got = subprocess.run(cmd.replace("pte-probe", sys.argv[3], 1), shell=True, cwd=sys.argv[4],
                          capture_output=True, text=True).stdout.splitlines()

@@ -112,6 +112,12 @@ static uint32_t do_alloc(struct fake_rm *f, uint8_t *a)
 		return NV_ERR_GENERIC;
 	f->objs[f->n_objs++] =
 	        (struct fake_obj){.handle = h, .parent = parent, .cls = cls, .live = true};
+	/* NVOS21: pAllocParms@16, paramsSize@24; NV503B l2p/p2lFabricP2PInfo@72/80 (590+). */
+	uint8_t *params = (uint8_t *)(uintptr_t)p2ps_le64(a + 16);
+	if (cls == P2PS_RM_P2P && p2ps_le32(a + 24) >= 88) {
+		p2ps_put_le64(params + 72, f->fabric_gpa[0]);
+		p2ps_put_le64(params + 80, f->fabric_gpa[1]);
+	}
 	p2ps_put_le32(a + 8, h);
 	return 0;
 }

@@ -40,6 +40,8 @@ struct fake_rm {
 	unsigned gpus;    /* cards listed (1 or 2) */
 	unsigned fail_at; /* 1-based index of the call to fail (open, escape, mmap), 0: none */
 	enum fake_fail fail_mode;
+	/* NV50_P2P's answer where the params have room (590+): l2p/p2lFabricP2PInfo.gpa. */
+	uint64_t fabric_gpa[2];
 	/* The books. */
 	unsigned calls, escapes;
 	struct fake_obj objs[FAKE_MAX_OBJS];

@@ -7,6 +7,7 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <cmocka.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -127,6 +128,54 @@ static void test_controls_issued(void **state)
 	free(f);
 }
 
+/* The NVLink fabric base: from NV50_P2P where the driver reports it (590+: the peer's,
+ * p2lFabricP2PInfo; NVLINK_INVALID_FABRIC_ADDR means none), else to be taken from the
+ * entries, and with no peer entry read (the fake's tables are empty) unknown. */
+static void test_peer_fabric_source(void **state)
+{
+	(void)state;
+	static const struct {
+		const char *version;
+		uint64_t gpa;
+		enum probe_fabric_src src;
+		uint64_t base;
+	} cases[] = {
+	        {"595.45.04", 0x8230000000000ull, PROBE_FABRIC_NV503B, 0x8230000000000ull},
+	        {"590.48.01", UINT64_MAX, PROBE_FABRIC_NV503B, 0},
+	        {"580.159.04", 0x8230000000000ull, PROBE_FABRIC_UNKNOWN, 0},
+	};
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		struct fake_rm *f = calloc(1, sizeof(*f));
+		struct probe_run *run = calloc(1, sizeof(*run));
+		assert_non_null(f);
+		assert_non_null(run);
+		struct p2ps_rm_sys sys;
+		fake_rm_init(f, &sys);
+		char version[160];
+		snprintf(version, sizeof(version),
+		         "NVRM version: NVIDIA UNIX Open Kernel Module for x86_64  %s  Release "
+		         "Build\n",
+		         cases[i].version);
+		f->version = version;
+		f->gpus = 2;
+		f->root = true;
+		f->fabric_gpa[0] = 0x8210000000000ull; /* this GPU's: never the one used */
+		f->fabric_gpa[1] = cases[i].gpa;
+		run->page_mask = ~0u;
+		run->peer.asked = true;
+		run->peer.index = 1;
+		struct p2ps_error err = {0};
+		assert_int_equal(probe_collect(run, &sys, &err), 0);
+		assert_int_equal(probe_compare(run, &err), 0);
+		assert_int_equal(run->peer.mode, GMMU_P2P_NVLINK);
+		assert_int_equal(run->peer.fabric_src, cases[i].src);
+		assert_int_equal(run->peer.fabric_base, cases[i].base);
+		probe_run_cleanup(run);
+		free(run);
+		free(f);
+	}
+}
+
 /* --peer on a one-GPU host: refused before anything is allocated under a device. */
 static void test_peer_one_gpu(void **state)
 {
@@ -155,7 +204,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 	        cmocka_unit_test(test_sweep_root),   cmocka_unit_test(test_sweep_user),
 	        cmocka_unit_test(test_sweep_peer),   cmocka_unit_test(test_controls_issued),
-	        cmocka_unit_test(test_peer_one_gpu),
+	        cmocka_unit_test(test_peer_one_gpu), cmocka_unit_test(test_peer_fabric_source),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

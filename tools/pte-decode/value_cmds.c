@@ -262,10 +262,10 @@ static const struct p2ps_opt p2p_rows[] = {
         {"kind", 0, "KIND", "default GENERIC_MEMORY (PITCH on Pascal/Volta)",
          P2PS_OPT_STRING(struct value_opts, kind)},
         {"vol", 0, NULL,
-         "GPU-uncached (v3: PCF UNCACHED). Default: bar1 forms but tinygrad are\n"
-         "uncached, as the driver maps memory that is not P2P-cacheable",
+         "GPU-uncached (v3: PCF UNCACHED). The default: the driver maps peer memory\n"
+         "that is not P2P-cacheable uncached (580 driver, H200 NVLink peers)",
          FLAG(vol)},
-        {"cached", 0, NULL, "GPU-cached; the default of stock, nvlink and tinygrad", FLAG(cached)},
+        {"cached", 0, NULL, "GPU-cached; the default of the tinygrad form", FLAG(cached)},
         {"read-only", 0, NULL, "access flag", FLAG(rq.read_only)},
         {"privilege", 0, NULL, "access flag", FLAG(rq.privilege)},
         {"atomic-disable", 0, NULL, "access flag", FLAG(rq.atomic_disable)},

@@ -141,9 +141,22 @@ static json_object *peer_json(const struct probe_peer *pe)
 		put(o, "mode", json_object_new_string(gmmu_p2p_mode_name(pe->mode)));
 		put(o, "peer_id", json_object_new_int64(pe->peer_id));
 		put(o, "caps", hex(pe->caps));
+		json_object *st = json_object_new_object();
+		for (unsigned i = 0; pe->caps_known && i < PROBE_P2P_STATUS_N; i++)
+			put(st, probe_p2p_status_index[i],
+			    json_object_new_string(
+			            probe_p2p_status_name(pe->p2p_status_by_type[i])));
+		put(o, "p2p_status", st);
 		put(o, "bar1_dma_address", hex(pe->bar1_dma_address));
 		put(o, "bar1_dma_size", hex(pe->bar1_dma_size));
 		put(o, "fabric_base", hex(pe->fabric_base));
+		put(o, "fabric_source",
+		    json_object_new_string(probe_fabric_src_name(pe->fabric_src)));
+		put(o, "fabric_from",
+		    pe->fabric_src == PROBE_FABRIC_INFERRED
+		            ? json_object_new_string(pe->fabric_from)
+		            : NULL);
+		put(o, "fabric_note", json_object_new_string(pe->fabric_note));
 	}
 	return o;
 }

@@ -118,19 +118,40 @@ struct probe_entry {
 	uint64_t half_pa[3];
 };
 
+#define PROBE_P2P_STATUS_N 9 /* NV0000_CTRL_P2P_CAPS_INDEX_TABLE_SIZE */
+
+/* Where the fabric base of an NVLink peer's entries comes from. The driver adds the peer
+ * GPU's NVSwitch fabric (GPA) base, assigned by the Fabric Manager, to every peer address
+ * (dmaAllocMapping_GM107 -> _dmaGetFabricAddress(peer) -> _kgmmuEncodePeerAddrs); no base
+ * without NVSwitch. NV503B reports it from 590 only; nothing read-only does before. */
+enum probe_fabric_src {
+	PROBE_FABRIC_NONE = 0,   /* not an NVLink peer: no base */
+	PROBE_FABRIC_NV503B,     /* the driver's answer (p2lFabricP2PInfo, 590+) */
+	PROBE_FABRIC_UNREPORTED, /* the driver reports none: to be taken from a peer entry */
+	PROBE_FABRIC_INFERRED,   /* taken from the first peer entry (fabric_entry) */
+	PROBE_FABRIC_UNKNOWN,    /* could not be taken (fabric_note says why): 0 assumed */
+};
+
 /* The peer (--peer): the second GPU and what the driver said about the pair. */
 struct probe_peer {
 	bool asked;
 	unsigned index;
 	struct p2ps_rm_gpu gpu;
 	bool opened;
-	uint32_t caps, caps_status, peer_id; /* SYSTEM_GET_P2P_CAPS_V2: A -> B */
+	uint32_t caps, caps_status, peer_id;            /* SYSTEM_GET_P2P_CAPS_V2: A -> B */
+	uint8_t p2p_status_by_type[PROBE_P2P_STATUS_N]; /* p2pCapsStatus: read, write, nvlink .. */
 	bool caps_known;
 	uint32_t p2p; /* NV50_P2P handle */
 	uint32_t p2p_status;
 	uint64_t bar1_dma_address, bar1_dma_size; /* l2pBar1P2PDmaInfo */
-	uint64_t fabric_base;                     /* l2pFabricP2PInfo (590+) */
-	enum gmmu_p2p_mode mode;                  /* which model the entries are checked against */
+	uint64_t fabric_reported;                 /* p2lFabricP2PInfo.gpa (590+), as answered */
+	uint64_t fabric_base;                     /* the base the model adds (see fabric_src) */
+	enum probe_fabric_src fabric_src;
+	int fabric_entry;        /* PROBE_FABRIC_INFERRED: index into run.entries */
+	const char *fabric_from; /* ... and its mapping's name */
+	unsigned fabric_align;   /* log2 of the alignment the driver requires of a base */
+	char fabric_note[160];   /* PROBE_FABRIC_UNKNOWN: why */
+	enum gmmu_p2p_mode mode; /* which model the entries are checked against */
 	char note[200];
 };
 
@@ -179,10 +200,17 @@ int probe_walk(struct probe_run *run, struct p2ps_rm *rm, struct p2ps_error *err
 int probe_entry_add(struct probe_run *run, struct probe_entry **out, struct p2ps_error *err);
 void probe_run_cleanup(struct probe_run *run);
 
-/* Phase 2 (compare.c, peer_model.c): the model against every entry. */
+/* Phase 2 (compare.c, peer.c): the model against every entry. */
 int probe_compare(struct probe_run *run, struct p2ps_error *err);
 int probe_peer_model(const struct probe_run *run, const struct probe_map *m,
                      const struct probe_page *p, struct probe_entry *e, struct p2ps_error *err);
+/* An NVLink peer whose driver reports no fabric base: the base from the first peer PTE the
+ * walk read (its address less the page's FB offset), held to the driver's rules. */
+void probe_peer_fabric(struct probe_run *run);
+const char *probe_fabric_src_name(enum probe_fabric_src s);
+const char *probe_p2p_status_name(uint8_t status);
+extern const char *const probe_p2p_status_index[PROBE_P2P_STATUS_N];
+const char *probe_p2p_caps_str(uint32_t caps, char *buf, size_t len);
 /* The KIND the driver gives a plain video-memory allocation on this format. */
 uint32_t probe_kind_generic(const struct gmmu_format *f);
 

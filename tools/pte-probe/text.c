@@ -121,6 +121,56 @@ static void print_map(const struct probe_run *run, const struct probe_map *m, FI
 		fprintf(out, "  verdict: %s\n", m->agrees ? "agrees" : "DIFFERS");
 }
 
+/* Where the NVLink fabric base the model adds came from. */
+static void print_fabric(const struct probe_run *run, FILE *out)
+{
+	const struct probe_peer *pe = &run->peer;
+	switch (pe->fabric_src) {
+	case PROBE_FABRIC_NONE: break;
+	case PROBE_FABRIC_NV503B:
+		fprintf(out, "peer: fabric base 0x%" PRIx64 " (NV503B p2lFabricP2PInfo%s)\n",
+		        pe->fabric_base, pe->fabric_base ? "" : ": none, not NVSwitch-connected");
+		break;
+	case PROBE_FABRIC_INFERRED:
+		fprintf(out,
+		        "peer: fabric base 0x%" PRIx64 ": driver %s reports none (NV503B does from "
+		        "590); taken from %s's first entry less its FB offset, aligned to 2^%u as "
+		        "the driver requires; every other peer entry is checked against it\n",
+		        pe->fabric_base, run->driver.version, pe->fabric_from, pe->fabric_align);
+		break;
+	default:
+		fprintf(out,
+		        "peer: fabric base unknown, 0 assumed: driver %s reports none and %s\n",
+		        run->driver.version, pe->fabric_note);
+	}
+}
+
+static void print_peer(const struct probe_run *run, FILE *out)
+{
+	const struct probe_peer *pe = &run->peer;
+	fprintf(out,
+	        "peer: GPU %u, %s; this run changed the driver's peer state (NV50_P2P) until it "
+	        "ended\n",
+	        pe->index, pe->p2p ? gmmu_p2p_mode_name(pe->mode) : pe->note);
+	if (!pe->p2p)
+		return;
+	char caps[200], bar1[80] = "none";
+	if (pe->bar1_dma_size)
+		snprintf(bar1, sizeof(bar1), "0x%" PRIx64 " (+0x%" PRIx64 ")", pe->bar1_dma_address,
+		         pe->bar1_dma_size);
+	fprintf(out,
+	        "peer: id %u (GET_P2P_CAPS_V2 busPeerIds), caps 0x%x (%s), BAR1-P2P window %s\n",
+	        pe->peer_id, pe->caps, probe_p2p_caps_str(pe->caps, caps, sizeof(caps)), bar1);
+	if (pe->caps_known) {
+		fprintf(out, "peer: P2P status by path:");
+		for (unsigned i = 0; i < PROBE_P2P_STATUS_N; i++)
+			fprintf(out, "%s %s %s", i ? "," : "", probe_p2p_status_index[i],
+			        probe_p2p_status_name(pe->p2p_status_by_type[i]));
+		fputc('\n', out);
+	}
+	print_fabric(run, out);
+}
+
 static void print_header(const struct probe_run *run, FILE *out)
 {
 	const struct p2ps_rm_card *c = &run->gpu.card;
@@ -135,19 +185,8 @@ static void print_header(const struct probe_run *run, FILE *out)
 	        run->root ? "as root" : "not as root");
 	if (run->pdb_known)
 		fprintf(out, "page directory base: vid 0x%" PRIx64 " (GET_PDE_INFO)\n", run->pdb);
-	if (run->peer.asked) {
-		const struct probe_peer *pe = &run->peer;
-		fprintf(out,
-		        "peer: GPU %u, %s; this run changed the driver's peer state (NV50_P2P) "
-		        "until it ended\n",
-		        pe->index, pe->p2p ? gmmu_p2p_mode_name(pe->mode) : pe->note);
-		if (pe->p2p)
-			fprintf(out,
-			        "peer: id %u (GET_P2P_CAPS_V2 caps 0x%x), BAR1-P2P window "
-			        "0x%" PRIx64 " (+0x%" PRIx64 "), fabric base 0x%" PRIx64 "\n",
-			        pe->peer_id, pe->caps, pe->bar1_dma_address, pe->bar1_dma_size,
-			        pe->fabric_base);
-	}
+	if (run->peer.asked)
+		print_peer(run, out);
 }
 
 void probe_print_text(const struct probe_run *run, FILE *out)
