@@ -1,8 +1,14 @@
 /* Writes a synthetic raw dump of AD102 (MMU format v2) 4 KiB page-table
- * entries for bench/pte-decode-bench.sh: what a VA space of a busy CUDA
+ * entries for bench/pte-decode-vs-cat.sh: what a VA space of a busy CUDA
  * process looks like when its small-page PTEs are dumped back to back.
  *
- * usage: gen-ad102-dump OUT BYTES [SEED]
+ * usage: gen-ad102-dump OUT BYTES [SEED [WRITE_BYTES]]
+ *
+ * The file is written WRITE_BYTES at a time (default 4 MiB). How a file was written
+ * shapes its page cache: Linux keeps pieces of up to one write together (folios), and a
+ * mapping of 2 MiB folios needs no 4 KiB page-table entries; a dump read back from disk
+ * gets such folios from readahead. 512 KiB writes leave small ones, which a reader that
+ * maps the file pays for in faults and TLB misses.
  *
  * The address space is cut into allocations; each is one of
  *   - video memory backed by 2 MiB-contiguous chunks (runs of 512 PTEs),
@@ -56,7 +62,13 @@ static uint64_t rnd_below(uint64_t n)
 int main(int argc, char **argv)
 {
 	if (argc < 3) {
-		fprintf(stderr, "usage: %s OUT BYTES [SEED]\n", argv[0]);
+		fprintf(stderr, "usage: %s OUT BYTES [SEED [WRITE_BYTES]]\n", argv[0]);
+		return 2;
+	}
+	size_t chunk = argc > 4 ? (size_t)strtoull(argv[4], NULL, 0) / 8 : (4u << 20) / 8;
+	uint8_t *buf = malloc(chunk ? chunk * 8 : 8);
+	if (!buf || !chunk) {
+		fprintf(stderr, "%s: bad write size\n", argv[0]);
 		return 2;
 	}
 	uint64_t bytes = strtoull(argv[2], NULL, 0);
@@ -69,7 +81,6 @@ int main(int argc, char **argv)
 		return 2;
 	}
 	uint64_t n = bytes / 8, i = 0;
-	static uint8_t buf[8 << 16];
 	size_t b = 0; /* entries in buf */
 	uint64_t counts[6] = {0};
 	const uint64_t vram = 24ull << 30, bar1 = 0x38000000000ull; /* 24 GiB peer, BAR1 base */
@@ -129,7 +140,7 @@ int main(int argc, char **argv)
 			}
 			counts[cls]++;
 			p2ps_put_le64(buf + 8 * b++, e);
-			if (b == sizeof(buf) / 8) {
+			if (b == chunk) {
 				if (fwrite(buf, 8, b, f) != b) {
 					perror(argv[1]);
 					return 2;

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "fuzz_host.h"
 #include "nvfacts.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
@@ -20,13 +21,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		return 0;
 	memcpy(text, data + 1, size - 1);
 	text[size - 1] = '\0';
-	memset(devs, 0, sizeof(devs));
-	for (int i = 0; i < 2; i++) {
-		devs[i].bdf = (struct p2ps_bdf){0, 0, (uint8_t)(6 + i), 0};
-		devs[i].vendor_id = 0x10de;
-		devs[i].class_code = 0x030200;
-	}
-	struct p2ps_host h = {.devs = devs, .n_devs = 2};
+	struct p2ps_host h = fuzz_two_gpus(devs);
 	if (data[0] & 1)
 		p2ps_nvsmi_parse_topo(&h, text);
 	else

@@ -163,6 +163,19 @@ struct gmmu_summary {
 	uint64_t step;       /* added to the raw value per page */
 	uint64_t left;       /* pages the address field can still advance */
 	uint64_t next_va;
+	/* Per hardware aperture: the address field's bits, when no field but the peer index
+	 * and the comptag line shares them (else 0). An entry that differs from the last
+	 * valid one opened only there (the next scattered system page, the next 64 KiB
+	 * chunk of an allocation) opens a run without being decoded again: memo holds that
+	 * decode. */
+	uint64_t addr_bits[4];
+	struct {
+		bool ok;
+		uint8_t page_shift;
+		uint64_t raw;
+		struct gmmu_pte_view v;
+		uint64_t cmp_mask, step;
+	} memo;
 };
 
 void gmmu_summary_init(struct gmmu_summary *s, const struct gmmu_format *fmt, gmmu_range_fn fn,

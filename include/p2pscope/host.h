@@ -28,6 +28,7 @@
 
 #include "p2pscope/error.h"
 #include "p2pscope/pci_addr.h"
+#include "p2pscope/timings.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -345,6 +346,10 @@ struct p2ps_host {
 	/* PASTE: the parsed paste (include/p2pscope/paste.h), whose blocks, kernel lines and
 	 * CUDA results the paste findings read; owned by the model. NULL otherwise. */
 	struct p2ps_paste *paste;
+
+	/* Where the load's time went, per phase (timings.h); NULL when not asked. Owned by
+	 * the caller, who set it through struct p2ps_host_source. */
+	struct p2ps_timings *timings;
 };
 
 /* Releases everything the model owns and zeroes it. NULL is fine. */

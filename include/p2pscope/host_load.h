@@ -58,10 +58,18 @@ struct p2ps_host_source {
 	 * names it in messages. */
 	const char *text;
 	size_t text_len;
+	/* The pci.ids file for device names; NULL: libpci's (/usr/share/misc/pci.ids). */
+	const char *ids_file;
+	/* Phase timings to fill (timings.h); NULL: none recorded. */
+	struct p2ps_timings *timings;
 };
 
 #define P2PS_HOST_F_NO_NVML  0x1u /* never dlopen libnvidia-ml (tests, reproducibility) */
 #define P2PS_HOST_F_NO_NAMES 0x2u /* skip pci.ids name lookups (numeric only) */
+/* LIVE: take NVML's facts from a per-boot cache in the user's cache directory, and
+ * write it, where that is safe (fewer than two NVIDIA GPUs; src/host/backends/nvml_cache.c
+ * says what the key covers). Ignored with P2PS_HOST_F_NO_NVML. */
+#define P2PS_HOST_F_NVML_CACHE 0x4u
 
 /* A backend: one per file (src/host/backends/), each ending with one const table.
  * load() fills every field it can and leaves the rest to the defaults p2ps_host_load()

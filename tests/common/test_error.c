@@ -3,6 +3,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <cmocka.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "p2pscope/bytes.h"
@@ -46,12 +47,45 @@ static void little_endian_loads(void **state)
 	assert_memory_equal(out, b, 8);
 }
 
+/* The branch-free hex digits against printf's, on edge values and a million others. */
+static void hex_digits(void **state)
+{
+	(void)state;
+	uint64_t x = 0x9e3779b97f4a7c15ull;
+	for (int i = 0; i < 1000000; i++) {
+		x ^= x << 13;
+		x ^= x >> 7;
+		x ^= x << 17;
+		static const uint64_t edges[] = {0,
+		                                 9,
+		                                 10,
+		                                 15,
+		                                 16,
+		                                 0x9999999999999999ull,
+		                                 0xaaaaaaaaaaaaaaaaull,
+		                                 0x0123456789abcdefull,
+		                                 ~0ull};
+		uint64_t v = i < 9 ? edges[i] : x;
+		char got[17], want[17];
+		p2ps_hex16(got, v);
+		got[16] = '\0';
+		snprintf(want, sizeof(want), "%016llx", (unsigned long long)v);
+		assert_string_equal(got, want);
+		uint64_t w = p2ps_hex8((uint32_t)v);
+		memcpy(got, &w, 8);
+		got[8] = '\0';
+		snprintf(want, sizeof(want), "%08x", (unsigned)(uint32_t)v);
+		assert_string_equal(got, want);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 	        cmocka_unit_test(set_returns_code_and_formats),
 	        cmocka_unit_test(long_messages_are_truncated_not_overrun),
 	        cmocka_unit_test(little_endian_loads),
+	        cmocka_unit_test(hex_digits),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -30,9 +30,12 @@ static int direct(void)
 	return e && *e == '1';
 }
 
+/* FAKE_NVML_INIT_FAIL=1: nvmlInit_v2 fails (NVML_ERROR_UNINITIALIZED), so that a test
+ * sees whether the facts came from NVML or from elsewhere (the per-boot cache). */
 nvmlReturn_t nvmlInit_v2(void)
 {
-	return 0;
+	const char *e = getenv("FAKE_NVML_INIT_FAIL");
+	return e && *e == '1' ? 1 : 0;
 }
 
 nvmlReturn_t nvmlShutdown(void)

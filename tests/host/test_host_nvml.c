@@ -11,6 +11,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "nvfacts.h"
 #include "p2ps_test.h"
@@ -76,11 +78,142 @@ static void test_direct_links(void **state)
 	unsetenv("FAKE_NVML_DIRECT");
 }
 
+/* The one-GPU H100 snapshot with its captured facts forgotten. */
+static void load_h100(struct p2ps_host *h)
+{
+	struct p2ps_error err = {0};
+	struct p2ps_host_source src = {.kind = P2PS_HOST_SNAPSHOT,
+	                               .path = p2ps_test_src_path("tests/fixtures/h100"),
+	                               .flags = P2PS_HOST_F_NO_NAMES};
+	assert_int_equal(p2ps_host_load(h, &src, &err), 0);
+	for (size_t i = 0; i < h->n_devs; i++)
+		memset(&h->devs[i].gpu, 0, sizeof(h->devs[i].gpu));
+}
+
+static char cache_home[64];
+
+static void cache_path(char *out, size_t size)
+{
+	snprintf(out, size, "%s/p2pscope/nvml-facts", cache_home);
+}
+
+/* A one-GPU host: the first run asks NVML and writes the cache; the next takes the
+ * facts from it without initialising NVML (whose init now fails); any change of the
+ * key, a damaged file or one others may write sends it back to NVML. */
+static void test_boot_cache(void **state)
+{
+	(void)state;
+	struct p2ps_host h;
+	char path[256], text[4096];
+	strcpy(cache_home, "/tmp/p2ps-nvml-cache-XXXXXX");
+	assert_non_null(mkdtemp(cache_home));
+	setenv("XDG_CACHE_HOME", cache_home, 1);
+	unsetenv("FAKE_NVML_INIT_FAIL");
+	load_h100(&h);
+	p2ps_nvml_fill_cached(&h);
+	struct p2ps_dev *g = gpu(&h, 6);
+	assert_true(h.nvidia.nvml_loaded);
+	assert_int_equal(g->gpu.vram_bytes, 143771ull << 20);
+	struct p2ps_gpu_facts asked = g->gpu;
+	p2ps_host_free(&h);
+	cache_path(path, sizeof(path));
+	FILE *f = fopen(path, "r");
+	assert_non_null(f);
+	size_t n = fread(text, 1, sizeof(text) - 1, f);
+	text[n] = '\0';
+	fclose(f);
+	assert_non_null(strstr(text, "gpu 0000:00:06.0 1 150754820096 1 274877906944 1 0\n"));
+
+	setenv("FAKE_NVML_INIT_FAIL", "1", 1);
+	load_h100(&h);
+	p2ps_nvml_fill_cached(&h);
+	assert_true(h.nvidia.nvml_loaded);
+	assert_string_equal(h.nvidia.nvml_driver_version, "580.159.04");
+	assert_memory_equal(&gpu(&h, 6)->gpu, &asked, sizeof(asked));
+	p2ps_host_free(&h);
+	/* Another BAR1 size: another key, NVML asked (and failing). */
+	load_h100(&h);
+	assert_true(gpu(&h, 6)->bars[2].size > 0);
+	gpu(&h, 6)->bars[2].size *= 2;
+	p2ps_nvml_fill_cached(&h);
+	assert_false(h.nvidia.nvml_loaded);
+	assert_non_null(strstr(h.nvidia.nvml_status, "nvmlInit failed"));
+	p2ps_host_free(&h);
+	/* The library file it names is no longer the same file (another mtime). */
+	char *lib = strstr(text, "\nlib ");
+	assert_non_null(lib);
+	char *eol = strchr(lib + 1, '\n');
+	char last = eol[-1];
+	eol[-1] = last == '1' ? '2' : '1';
+	f = fopen(path, "w");
+	fputs(text, f);
+	fclose(f);
+	load_h100(&h);
+	p2ps_nvml_fill_cached(&h);
+	assert_false(h.nvidia.nvml_loaded);
+	p2ps_host_free(&h);
+	eol[-1] = last;
+	f = fopen(path, "w");
+	fputs(text, f);
+	fclose(f);
+	load_h100(&h);
+	p2ps_nvml_fill_cached(&h);
+	assert_true(h.nvidia.nvml_loaded);
+	p2ps_host_free(&h);
+	/* A file others may write is not read. */
+	assert_int_equal(chmod(path, 0666), 0);
+	load_h100(&h);
+	p2ps_nvml_fill_cached(&h);
+	assert_false(h.nvidia.nvml_loaded);
+	p2ps_host_free(&h);
+	/* Nor a damaged one, nor one cut short. */
+	assert_int_equal(chmod(path, 0600), 0);
+	for (int cut = 0; cut < 2; cut++) {
+		f = fopen(path, "w");
+		fputs(cut ? "p2pscope nvml-facts 1\n" : text, f);
+		if (!cut)
+			fputs("gpu 0000:00:06.0 1 x\n", f);
+		fclose(f);
+		load_h100(&h);
+		p2ps_nvml_fill_cached(&h);
+		assert_false(h.nvidia.nvml_loaded);
+		p2ps_host_free(&h);
+	}
+	unlink(path);
+	snprintf(path, sizeof(path), "%s/p2pscope", cache_home);
+	rmdir(path);
+	rmdir(cache_home);
+	unsetenv("FAKE_NVML_INIT_FAIL");
+	unsetenv("XDG_CACHE_HOME");
+}
+
+/* Two GPUs: NVLink between them can change, so NVML is asked every time. */
+static void test_no_cache_for_pairs(void **state)
+{
+	(void)state;
+	struct p2ps_host h;
+	strcpy(cache_home, "/tmp/p2ps-nvml-cache-XXXXXX");
+	assert_non_null(mkdtemp(cache_home));
+	setenv("XDG_CACHE_HOME", cache_home, 1);
+	unsetenv("FAKE_NVML_INIT_FAIL");
+	load_h200(&h);
+	p2ps_nvml_fill_cached(&h);
+	assert_true(h.nvidia.nvml_loaded);
+	p2ps_host_free(&h);
+	char path[256];
+	cache_path(path, sizeof(path));
+	assert_int_equal(access(path, F_OK), -1);
+	rmdir(cache_home);
+	unsetenv("XDG_CACHE_HOME");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 	        cmocka_unit_test(test_nvswitch_fabric),
 	        cmocka_unit_test(test_direct_links),
+	        cmocka_unit_test(test_boot_cache),
+	        cmocka_unit_test(test_no_cache_for_pairs),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

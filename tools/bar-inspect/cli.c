@@ -22,6 +22,19 @@ int bi_write_report(const struct p2ps_strbuf *out)
 	return 0;
 }
 
+void bi_print_timings(const struct p2ps_timings *t)
+{
+	uint64_t sum = 0;
+	fprintf(stderr, "bar-inspect: timings (ms, runs)\n");
+	for (size_t i = 0; i < t->n; i++) {
+		fprintf(stderr, "  %-52s %9.3f %5u\n", t->t[i].phase, (double)t->t[i].ns / 1e6,
+		        t->t[i].runs);
+		sum += t->t[i].ns;
+	}
+	fprintf(stderr, "  %-52s %9.3f\n", "total (from main; process start not included)",
+	        (double)sum / 1e6);
+}
+
 int bi_each_token(const char *opt, const char *arg, int (*each)(void *ctx, const char *token),
                   void *ctx, char *err, size_t err_size)
 {

@@ -7,6 +7,7 @@
 #include <stddef.h>
 
 #include "p2pscope/render.h"
+#include "p2pscope/timings.h"
 
 #define BI_EXIT_USAGE 2 /* bad usage or unreadable input */
 
@@ -16,6 +17,9 @@ int bi_die(const char *msg);
 /* Writes out to stdout and flushes it. Returns 0, or bi_die()'s status when the
  * buffer ran out of memory or the write failed. */
 int bi_write_report(const struct p2ps_strbuf *out);
+
+/* --timings: one line per phase to stderr (milliseconds, runs) and their sum. */
+void bi_print_timings(const struct p2ps_timings *t);
 
 /* Calls each(ctx, token) for every comma-separated token of arg (empty tokens are
  * skipped) until one returns non-zero, and returns that. opt names the option in the

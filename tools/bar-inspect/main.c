@@ -45,6 +45,8 @@ struct cli {
 	size_t n_peers;
 	bool help;
 	bool version;
+	bool timings;  /* --timings: phases to stderr */
+	bool no_cache; /* --no-cache: ask NVML, do not read or write the per-boot cache */
 	struct bi_vfio_opts vfio;   /* --vfio, --vfio-flow, --read-reg, --map-peer (vfio_opts.c) */
 	struct bi_fleet_opts fleet; /* --fleet, --csv, --expect (fleet_opts.c) */
 	char **inputs;              /* the non-option arguments (--fleet only) */
@@ -225,6 +227,12 @@ static const struct p2ps_opt options[] = {
          SOURCE_FLAG(P2PS_HOST_F_NO_NVML)},
         {"numeric", 'n', NULL, "numeric ids only (skip pci.ids names)",
          SOURCE_FLAG(P2PS_HOST_F_NO_NAMES)},
+        {"ids-file", 'i', "FILE", "device names from this pci.ids (as lspci -i)",
+         P2PS_OPT_STRING(struct cli, src.ids_file)},
+        {"no-cache", 0, NULL,
+         "ask NVML even where its facts are cached for this boot (one-GPU hosts; "
+         "~/.cache/p2pscope)",
+         FLAG(no_cache)},
         {"vfio", 0, "BDF[,BDF]|all",
          "also read these vfio-pci devices through VFIO (regions, "
          "full config); OPENING A VFIO DEVICE CAN RESET IT",
@@ -247,6 +255,7 @@ static const struct p2ps_opt options[] = {
         {"csv", 0, NULL, "with --fleet: CSV, one row per host", FLAG(fleet.csv)},
         {"expect", 0, "FILE", "with --fleet: the hosts that should have reported, one a line",
          CALL(opt_expect)},
+        {"timings", 0, NULL, "print where the time went, phase by phase, to stderr", FLAG(timings)},
         {"help", 'h', NULL, "this help", FLAG(help)},
         {"version", 'V', NULL, "print the version", FLAG(version)},
 };
@@ -321,7 +330,7 @@ static int render(const struct cli *c, const struct p2ps_analysis *an, struct p2
 }
 
 /* Load, analyse, render, write; then the exit status the VFIO facts call for. */
-static int run(struct cli *c)
+static int run(struct cli *c, struct p2ps_timings *tm, uint64_t lap)
 {
 	struct p2ps_vfio_request req;
 	if (bi_vfio_request(&c->vfio, &c->src, c->format == OUT_DOT,
@@ -329,18 +338,27 @@ static int run(struct cli *c)
 		return bi_die(c->err);
 	struct p2ps_error err = {0};
 	struct p2ps_host host;
+	c->src.timings = tm;
+	p2ps_timings_lap(tm, "options", &lap);
 	if (p2ps_host_load(&host, &c->src, &err) < 0)
 		return bi_die(err.msg);
+	lap = p2ps_clock_ns();
 	struct p2ps_analysis_opts ao = {.peers = c->peers, .n_peers = c->n_peers};
 	struct p2ps_analysis an;
 	struct p2ps_strbuf out = {0};
 	int status;
-	if (p2ps_analysis_run_opts(&host, &ao, &an, &err) < 0)
+	if (p2ps_analysis_run_opts(&host, &ao, &an, &err) < 0) {
 		status = bi_die(err.msg);
-	else if (render(c, &an, &out, &err) < 0)
-		status = bi_die(err.msg);
-	else
-		status = bi_write_report(&out);
+	} else {
+		p2ps_timings_lap(tm, "analysis", &lap);
+		if (render(c, &an, &out, &err) < 0) {
+			status = bi_die(err.msg);
+		} else {
+			p2ps_timings_lap(tm, "rendering", &lap);
+			status = bi_write_report(&out);
+			p2ps_timings_lap(tm, "writing the report", &lap);
+		}
+	}
 	if (status == 0)
 		status = bi_vfio_status(&host);
 	p2ps_strbuf_free(&out);
@@ -351,6 +369,7 @@ static int run(struct cli *c)
 
 int main(int argc, char **argv)
 {
+	uint64_t start = p2ps_clock_ns();
 	struct cli c = {.src.kind = P2PS_HOST_LIVE};
 	if (parse_args(argc, argv, &c) < 0 || check_fleet(&c) < 0)
 		return bi_die(c.err);
@@ -367,5 +386,11 @@ int main(int argc, char **argv)
 		return bi_fleet_run(&c.fleet, c.inputs, c.n_inputs, c.format == OUT_JSON,
 		                    c.src.flags, &ao);
 	}
-	return run(&c);
+	if (!c.no_cache)
+		c.src.flags |= P2PS_HOST_F_NVML_CACHE;
+	struct p2ps_timings tm = {0};
+	int status = run(&c, c.timings ? &tm : NULL, start);
+	if (c.timings)
+		bi_print_timings(&tm);
+	return status;
 }

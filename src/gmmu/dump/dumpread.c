@@ -78,7 +78,7 @@ int p2ps_dump_file_open(struct p2ps_dump_file *f, const char *name, unsigned ent
 		}
 		/* MAP_POPULATE: one pass over the page cache up front instead of
 		 * a fault per 64 KiB while decoding. */
-		void *m = mmap(NULL, (size_t)size, PROT_READ, MAP_PRIVATE | MAP_POPULATE, f->fd, 0);
+		void *m = mmap(NULL, (size_t)size, PROT_READ, MAP_PRIVATE, f->fd, 0);
 		if (m == MAP_FAILED) {
 			rc = p2ps_error_set(err, P2PS_EIO, "%s: mmap of %llu bytes: %s", name,
 			                    (unsigned long long)size, strerror(errno));

@@ -9,7 +9,9 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
+#include "p2pscope/bytes.h"
 #include "p2pscope/gmmu_render.h"
 
 /* The longest line a renderer builds in place. */
@@ -25,25 +27,102 @@ struct gmmu_word {
 
 void gmmu_word_set(struct gmmu_word *w, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
-/* A line being built: in the output block when it has room, else in tmp (line_begin). */
+/* Hands the block on; a failed write drops this and every later block. */
+void gmmu_out_drain(struct gmmu_out *o);
+
+/* A line being built: in the output block when it has room, else in tmp (line_begin). The
+ * builders are inline: the summary calls them for every line of a large dump. */
 struct gmmu_line {
 	char *b;
 	size_t n, cap;
 	char tmp[GMMU_LINE_MAX];
 };
 
-/* Starts a line (flushing the block first when the line might not fit). */
-void gmmu_line_begin(struct gmmu_out *o, struct gmmu_line *l);
-/* Ends it: counts it into the block, or copies it there from tmp. */
-void gmmu_line_end(struct gmmu_out *o, struct gmmu_line *l);
+/* Starts a line (handing the block on first when the line might not fit). */
+static inline void gmmu_line_begin(struct gmmu_out *o, struct gmmu_line *l)
+{
+	if (o->cap < GMMU_LINE_MAX) {
+		l->b = l->tmp;
+	} else {
+		if (o->cap - o->len < GMMU_LINE_MAX)
+			gmmu_out_drain(o);
+		l->b = o->buf + o->len;
+	}
+	l->n = 0;
+	l->cap = GMMU_LINE_MAX;
+}
 
-void gmmu_line_str(struct gmmu_line *l, const char *s, size_t len);
-void gmmu_line_word(struct gmmu_line *l, const struct gmmu_word *w);
-/* "0x" and at least min_digits hex digits (zero-padded). */
-void gmmu_line_hex(struct gmmu_line *l, uint64_t v, int min_digits);
-void gmmu_line_dec(struct gmmu_line *l, uint64_t v);
+/* Ends it: counts it into the block, or copies it there from tmp. */
+static inline void gmmu_line_end(struct gmmu_out *o, struct gmmu_line *l)
+{
+	if (l->b == l->tmp)
+		gmmu_out_put(o, l->tmp, l->n);
+	else
+		o->len += l->n;
+}
+
+static inline void gmmu_line_str(struct gmmu_line *l, const char *s, size_t len)
+{
+	if (l->n + len >= l->cap)
+		return;
+	memcpy(l->b + l->n, s, len);
+	l->n += len;
+}
+
+static inline void gmmu_line_word(struct gmmu_line *l, const struct gmmu_word *w)
+{
+	if (l->n + GMMU_WORD_BYTES >= l->cap)
+		return;
+	memcpy(l->b + l->n, w->s, GMMU_WORD_BYTES);
+	l->n += w->n;
+}
+
+/* "0x" and at least min_digits hex digits (zero-padded). The digits are written 16 at a
+ * time, the wanted ones first (v shifted up); those past them are overwritten later. */
+static inline __attribute__((always_inline)) void gmmu_line_hex(struct gmmu_line *l, uint64_t v,
+                                                                int min_digits)
+{
+	int k = v ? (67 - __builtin_clzll(v)) / 4 : 1;
+	if (k < min_digits)
+		k = min_digits;
+	if (k > 16 || l->n + (size_t)k + 2 >= l->cap)
+		return;
+	char *p = l->b + l->n;
+	p[0] = '0';
+	p[1] = 'x';
+	uint64_t top = k == 16 ? v : v << (4 * (16 - k));
+	if (l->n + 18 < l->cap) {
+		p2ps_hex16(p + 2, top);
+	} else {
+		char d[16];
+		p2ps_hex16(d, top);
+		memcpy(p + 2, d, (size_t)k);
+	}
+	l->n += (size_t)k + 2;
+}
+
+static inline void gmmu_line_dec(struct gmmu_line *l, uint64_t v)
+{
+	char t[24];
+	int k = 0;
+	do {
+		t[k++] = (char)('0' + v % 10);
+		v /= 10;
+	} while (v);
+	while (k && l->n < l->cap - 1)
+		l->b[l->n++] = t[--k];
+}
+
 /* Spaces up to column col. */
-void gmmu_line_pad(struct gmmu_line *l, size_t col);
+static inline void gmmu_line_pad(struct gmmu_line *l, size_t col)
+{
+	if (col >= l->cap)
+		col = l->cap - 1;
+	if (l->n < col) {
+		memset(l->b + l->n, ' ', col - l->n);
+		l->n = col;
+	}
+}
 
 /* Writes the JSON object j (a json_object *; pretty when flags say so, else on one line)
  * and a newline, then releases j. P2PS_ENOMEM when json-c could not build it. */

@@ -17,8 +17,14 @@
 
 /* Mapped dumps are read across 4 KiB page boundaries where the hardware
  * prefetcher stops; asking half a KiB ahead keeps the loop fed (measured with
- * bench/pte-decode-bench.sh: 512 beat 2048 and 8192). */
+ * bench/pte-decode-vs-cat.sh: 512 beat 2048 and 8192). */
 #define PREFETCH_AHEAD 512
+
+/* The bits of field b within an 8-byte entry (0 for a field of another word). */
+static uint64_t bits_of(const struct gmmu_bits *b)
+{
+	return b->word == 0 && b->lo < 64 ? b->mask << b->lo : 0;
+}
 
 void gmmu_summary_init(struct gmmu_summary *s, const struct gmmu_format *fmt, gmmu_range_fn fn,
                        void *ctx)
@@ -29,6 +35,14 @@ void gmmu_summary_init(struct gmmu_summary *s, const struct gmmu_format *fmt, gm
 	s->ctl = gmmu_field_find(fmt->entry[GMMU_ENTRY_PTE], "COMPTAGLINE");
 	s->fn = fn;
 	s->ctx = ctx;
+	const struct gmmu_fast *x = s->pte;
+	uint64_t others = bits_of(&x->valid) | bits_of(&x->aperture) | bits_of(&x->vol) |
+	                  bits_of(&x->encrypted) | bits_of(&x->privilege) | bits_of(&x->read_only) |
+	                  bits_of(&x->atomic_disable) | bits_of(&x->kind) | bits_of(&x->pcf);
+	for (int ap = 0; ap < 4; ap++) {
+		uint64_t a = bits_of(&x->addr[ap]);
+		s->addr_bits[ap] = x->addr[ap].word == 0 && !(a & others) ? a : 0;
+	}
 }
 
 static int run_close(struct gmmu_summary *s, struct p2ps_error *err)
@@ -51,6 +65,37 @@ static int run_close(struct gmmu_summary *s, struct p2ps_error *err)
 	return s->fn ? s->fn(s->ctx, &s->cur, err) : 0;
 }
 
+/* How many more pages the address field of raw can advance by step. */
+static uint64_t pages_left(const struct gmmu_bits *a, uint64_t raw, unsigned page_shift)
+{
+	uint64_t frame = (raw >> a->lo) & a->mask;
+	return (a->mask - frame) >> (page_shift - a->shift);
+}
+
+/* The memo's decode for raw when raw differs from the memo's entry only in the address
+ * field of its aperture (the fields sharing those bits are read again). */
+static bool open_from_memo(struct gmmu_summary *s, uint64_t raw, unsigned page_shift)
+{
+	const struct gmmu_fast *x = s->pte;
+	unsigned ap = (unsigned)((raw >> x->aperture.lo) & x->aperture.mask) & 3;
+	uint64_t addr = s->addr_bits[ap];
+	if (!s->memo.ok || !addr || s->memo.page_shift != page_shift ||
+	    ((raw ^ s->memo.raw) & ~addr))
+		return false;
+	const uint64_t w[1] = {raw};
+	const struct gmmu_bits *a = &x->addr[ap];
+	s->cur.v = s->memo.v;
+	s->cur.v.addr = gmmu_bits_get(a, w) << a->shift;
+	s->cur.v.peer_index = (uint8_t)gmmu_bits_get(&x->peer_index, w);
+	s->cur.v.comptagline = (uint32_t)gmmu_bits_get(&x->comptagline, w);
+	s->emit = true;
+	s->cmp_mask = s->memo.cmp_mask;
+	s->step = s->memo.step;
+	s->left = s->step ? pages_left(a, raw, page_shift) : 0;
+	s->expect_raw = raw + s->step;
+	return true;
+}
+
 /* Opens a run at one entry. Invalid entries form runs of identical raw values
  * (holes, sparse stretches) whose prediction is the value itself. */
 static int run_open(struct gmmu_summary *s, uint64_t raw, uint64_t va, unsigned page_shift,
@@ -64,10 +109,12 @@ static int run_open(struct gmmu_summary *s, uint64_t raw, uint64_t va, unsigned 
 	s->cur.page_shift = (uint8_t)page_shift;
 	s->cur.raw = raw;
 	s->cur.level = level;
-	gmmu_pte_view(s->fmt, raw, &s->cur.v);
 	s->open = true;
 	s->next_va = va + (1ull << page_shift);
 	s->st.entries++;
+	if (open_from_memo(s, raw, page_shift))
+		return 0;
+	gmmu_pte_view(s->fmt, raw, &s->cur.v);
 	s->cmp_mask = ~0ull;
 	if (!s->cur.v.valid) {
 		s->emit = s->cur.v.sparse;
@@ -87,12 +134,16 @@ static int run_open(struct gmmu_summary *s, uint64_t raw, uint64_t va, unsigned 
 	s->left = 0;
 	if (a->mask && a->word == 0 && page_shift >= a->shift &&
 	    a->lo + (page_shift - a->shift) < 64) {
-		uint64_t frames = 1ull << (page_shift - a->shift);
-		uint64_t frame = (raw >> a->lo) & a->mask;
-		s->left = (a->mask - frame) / frames;
-		s->step = frames << a->lo;
+		s->left = pages_left(a, raw, page_shift);
+		s->step = (1ull << (page_shift - a->shift)) << a->lo;
 	}
 	s->expect_raw = raw + s->step;
+	s->memo.ok = true;
+	s->memo.page_shift = (uint8_t)page_shift;
+	s->memo.raw = raw;
+	s->memo.v = s->cur.v;
+	s->memo.cmp_mask = s->cmp_mask;
+	s->memo.step = s->step;
 	return 0;
 }
 

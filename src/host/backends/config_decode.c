@@ -314,10 +314,24 @@ static bool rebar_present(const struct p2ps_dev *d)
 	return d->rebar.present;
 }
 
+/* The bytes the ReBAR decoder reads: the first entry says how many entries follow. */
+static unsigned rebar_len(const uint8_t *cfg, unsigned off)
+{
+	unsigned n = (p2ps_le32(cfg + off + REBAR_ENTRY0 + 4) >> REBAR_CTL_NBAR_SHIFT) &
+	             REBAR_CTL_NBAR_MASK;
+	if (n < 1 || n > P2PS_HOST_MAX_REBAR)
+		n = 1; /* out of specification: the decoder reads no entry past the first */
+	return REBAR_ENTRY0 + REBAR_ENTRY_STRIDE * n;
+}
+
+/* Sizes: the bytes from the capability's offset that its decoder reads first. */
 static const struct p2ps_cap_decoder decoders[] = {
-        {PCI_CAP_ID_EXP, false, P2PS_FACT_LINK_CAP, p2ps_cap_pcie, pcie_present},
-        {PCI_EXT_CAP_ID_ACS, true, P2PS_FACT_ACS, p2ps_ecap_acs, acs_present},
-        {PCI_EXT_CAP_ID_REBAR, true, P2PS_FACT_REBAR, p2ps_ecap_rebar, rebar_present},
+        {PCI_CAP_ID_EXP, false, PCI_EXP_LNKSTA + 2, NULL, P2PS_FACT_LINK_CAP, p2ps_cap_pcie,
+         pcie_present},
+        {PCI_EXT_CAP_ID_ACS, true, PCI_ACS_CTRL + 2, NULL, P2PS_FACT_ACS, p2ps_ecap_acs,
+         acs_present},
+        {PCI_EXT_CAP_ID_REBAR, true, REBAR_ENTRY0 + REBAR_ENTRY_STRIDE, rebar_len, P2PS_FACT_REBAR,
+         p2ps_ecap_rebar, rebar_present},
 };
 
 const struct p2ps_cap_decoder *p2ps_cap_decoders(size_t *count)

@@ -47,8 +47,11 @@ void p2ps_ecap_rebar(struct p2ps_dev *dev, uint16_t off);
 /* The capabilities the model keeps: one decoder per capability id, used by every
  * backend (libpci's list gives the offset where a backend has one). */
 struct p2ps_cap_decoder {
-	uint16_t id;                                        /* capability id */
-	bool extended;                                      /* extended (0x100+) list */
+	uint16_t id;   /* capability id */
+	bool extended; /* extended (0x100+) list */
+	uint16_t size; /* bytes from off that decode reads first (the whole body, unless:) */
+	/* with those bytes read, how many decode reads in all; NULL: size */
+	unsigned (*body_len)(const uint8_t *cfg, unsigned off);
 	enum p2ps_fact fact;                                /* unknown when unreadable */
 	void (*decode)(struct p2ps_dev *dev, uint16_t off); /* fills one struct */
 	bool (*present)(const struct p2ps_dev *dev);        /* already decoded? */

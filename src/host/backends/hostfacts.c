@@ -170,7 +170,8 @@ static void read_vm(struct p2ps_host *host, const char *root, bool live)
 		}
 	}
 	char *cpuinfo = NULL;
-	if (p2ps_read_all(root, "/proc/cpuinfo", 1 << 16, &cpuinfo) >= 0) {
+	/* Only the first CPU's flags are looked at: the text up to that line will do. */
+	if (p2ps_read_head(root, "/proc/cpuinfo", 1 << 16, "\nflags", &cpuinfo) >= 0) {
 		/* The CPUID hypervisor bit shows as the "hypervisor" flag on x86. */
 		const char *flags = strstr(cpuinfo, "\nflags");
 		const char *eol = flags ? strchr(flags + 1, '\n') : NULL;

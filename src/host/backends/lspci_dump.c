@@ -128,6 +128,7 @@ static int dump_load(struct p2ps_host *host, const struct p2ps_host_source *src,
 	        .param = "dump.name",
 	        .value = src->path,
 	        .names = !(src->flags & P2PS_HOST_F_NO_NAMES),
+	        .ids = src->ids_file,
 	        .kernel_view = false,
 	        .error_code = P2PS_EINVAL,
 	};

@@ -9,6 +9,27 @@
  * host->nvidia.nvml_status and leaves the facts unknown. */
 void p2ps_nvml_fill(struct p2ps_host *host);
 
+/* The same through a per-boot cache of the facts (nvml_cache.c), for hosts with fewer
+ * than two NVIDIA GPUs (NVLink between GPUs can change while a host runs: it is asked
+ * every time): the facts of the last run are taken when nothing they depend on
+ * changed, else NVML is asked and the cache rewritten. */
+void p2ps_nvml_fill_cached(struct p2ps_host *host);
+
+/* The cache: its key (what the facts depend on that is known before loading NVML:
+ * boot, kernel module, the loader's search, the GPUs with their drivers and BAR sizes),
+ * reading it (true when the file's key is key, the library file it names is unchanged
+ * and its facts were applied) and writing it with the loaded library's identity (lib,
+ * p2ps_nvml_library_id). In $XDG_CACHE_HOME/p2pscope or ~/.cache/p2pscope, file
+ * nvml-facts. */
+#define P2PS_NVML_CACHE_KEY_MAX 4096
+int p2ps_nvml_cache_key(const struct p2ps_host *host, char *key, size_t size);
+bool p2ps_nvml_cache_read(struct p2ps_host *host, const char *key);
+void p2ps_nvml_cache_write(const struct p2ps_host *host, const char *key, const char *lib);
+
+/* The parser of a cache file's text, exposed for tests and fuzzing: applies the facts
+ * (and returns true) only when the whole text is well formed and its key is key. */
+bool p2ps_nvml_cache_parse(struct p2ps_host *host, const char *text, const char *key);
+
 /* Snapshot: parses ROOT/p2pscope/nvidia-smi-q.txt (FB and BAR1 totals per GPU) and
  * ROOT/p2pscope/nvidia-smi-topo-m.txt (NV# cells). Missing files leave facts unknown. */
 void p2ps_nvsmi_fill(struct p2ps_host *host, const char *root);

@@ -40,11 +40,14 @@ static void add_peer(struct p2ps_gpu_facts *g, const struct p2ps_bdf *bdf, int l
 
 /* Memory, BAR1 and direct NVLinks of one GPU; links that end at an NVSwitch are only
  * counted here (their peers are found per pair afterwards). */
-static void fill_device(struct p2ps_host *host, const struct p2ps_nvml *a, struct nvml_gpu *gpu)
+static void fill_device(struct p2ps_host *host, const struct p2ps_nvml *a, struct nvml_gpu *gpu,
+                        uint64_t *lap)
 {
 	struct p2ps_nvml_pci_info pci;
 	memset(&pci, 0, sizeof(pci));
-	if (a->pci_info(gpu->h, &pci) != P2PS_NVML_SUCCESS)
+	p2ps_nvml_ret prc = a->pci_info(gpu->h, &pci);
+	p2ps_timings_lap(host->timings, "NVML: PCI info", lap);
+	if (prc != P2PS_NVML_SUCCESS)
 		return;
 	struct p2ps_bdf bdf = {pci.domain, (uint8_t)pci.bus, (uint8_t)pci.device, 0};
 	struct p2ps_dev *d = p2ps_host_find(host, &bdf);
@@ -63,6 +66,7 @@ static void fill_device(struct p2ps_host *host, const struct p2ps_nvml *a, struc
 		g->bar1_total_bytes = bar1.bar1_total;
 		g->bar1_known = true;
 	}
+	p2ps_timings_lap(host->timings, "NVML: memory and BAR1", lap);
 	if (!a->link_state || !a->link_remote)
 		return;
 	g->nvlink_known = true;
@@ -85,6 +89,7 @@ static void fill_device(struct p2ps_host *host, const struct p2ps_nvml *a, struc
 		else
 			add_peer(g, &rb, 1);
 	}
+	p2ps_timings_lap(host->timings, "NVML: NVLink per link", lap);
 }
 
 /* GPUs on a common NVSwitch fabric: a pair is NVLink-connected when NVML's NVLink P2P
@@ -112,14 +117,15 @@ static void fill_fabric_peers(const struct p2ps_nvml *a, struct nvml_gpu *gpus, 
 	}
 }
 
-/* Why NVML gives nothing, in the words the report uses. */
-static bool nvml_open(struct p2ps_nvml *a, struct p2ps_host_nvidia *nv)
+/* Why NVML gives nothing, in the words the report uses: no library, or one without a
+ * symbol every query needs. */
+static bool nvml_load(struct p2ps_nvml *a, struct p2ps_host_nvidia *nv,
+                      struct p2ps_timings *timings)
 {
 	char detail[96]; /* a symbol name or dlerror(), fits nvml_status after the prefix */
-	p2ps_nvml_ret rc = 0;
 	unsigned need = P2PS_NVML_NEED(P2PS_NVML_ERROR_STRING) | P2PS_NVML_NEED(P2PS_NVML_COUNT) |
 	                P2PS_NVML_NEED(P2PS_NVML_BY_INDEX) | P2PS_NVML_NEED(P2PS_NVML_PCI_INFO);
-	switch (p2ps_nvml_open(a, need, detail, sizeof(detail), &rc)) {
+	switch (p2ps_nvml_load(a, need, detail, sizeof(detail), timings)) {
 	case P2PS_NVML_OK: return true;
 	case P2PS_NVML_NOT_FOUND:
 		p2ps_strlcpy(nv->nvml_status, "libnvidia-ml.so.1 not found (no NVIDIA driver)",
@@ -129,34 +135,85 @@ static bool nvml_open(struct p2ps_nvml *a, struct p2ps_host_nvidia *nv)
 		snprintf(nv->nvml_status, sizeof(nv->nvml_status), "libnvidia-ml.so.1 lacks %s",
 		         detail);
 		return false;
-	case P2PS_NVML_INIT_FAILED:
-		snprintf(nv->nvml_status, sizeof(nv->nvml_status), "nvmlInit failed: %s",
-		         a->error_string(rc));
-		p2ps_nvml_close(a);
-		return false;
+	case P2PS_NVML_INIT_FAILED: break;
 	}
 	return false;
 }
 
-void p2ps_nvml_fill(struct p2ps_host *host)
+/* ...or nvmlInit_v2 failing. */
+static bool nvml_start(struct p2ps_nvml *a, struct p2ps_host_nvidia *nv,
+                       struct p2ps_timings *timings)
+{
+	p2ps_nvml_ret rc = 0;
+	if (p2ps_nvml_init(a, &rc, timings) == P2PS_NVML_OK)
+		return true;
+	snprintf(nv->nvml_status, sizeof(nv->nvml_status), "nvmlInit failed: %s",
+	         a->error_string(rc));
+	p2ps_nvml_close(a);
+	return false;
+}
+
+/* Every fact from an initialised library, which is closed afterwards. */
+static void nvml_query(struct p2ps_host *host, struct p2ps_nvml *a)
 {
 	struct p2ps_host_nvidia *nv = &host->nvidia;
-	struct p2ps_nvml a;
-	if (!nvml_open(&a, nv))
-		return;
+	uint64_t lap = p2ps_clock_ns();
 	nv->nvml_loaded = true;
-	if (a.driver_version)
-		a.driver_version(nv->nvml_driver_version, sizeof(nv->nvml_driver_version));
+	if (a->driver_version)
+		a->driver_version(nv->nvml_driver_version, sizeof(nv->nvml_driver_version));
+	p2ps_timings_lap(host->timings, "NVML: driver version", &lap);
 	unsigned n = 0;
 	struct nvml_gpu gpus[NVML_MAX_GPUS];
 	memset(gpus, 0, sizeof(gpus));
-	if (a.count(&n) == P2PS_NVML_SUCCESS) {
+	if (a->count(&n) == P2PS_NVML_SUCCESS) {
 		if (n > NVML_MAX_GPUS)
 			n = NVML_MAX_GPUS;
-		for (unsigned i = 0; i < n; i++)
-			if (a.by_index(i, &gpus[i].h) == P2PS_NVML_SUCCESS)
-				fill_device(host, &a, &gpus[i]);
-		fill_fabric_peers(&a, gpus, n);
+		for (unsigned i = 0; i < n; i++) {
+			p2ps_nvml_ret rc = a->by_index(i, &gpus[i].h);
+			p2ps_timings_lap(host->timings, "NVML: count and handles", &lap);
+			if (rc == P2PS_NVML_SUCCESS)
+				fill_device(host, a, &gpus[i], &lap);
+		}
+		fill_fabric_peers(a, gpus, n);
+		p2ps_timings_lap(host->timings, "NVML: P2P status per pair", &lap);
 	}
-	p2ps_nvml_close(&a);
+	p2ps_nvml_close(a);
+	p2ps_timings_lap(host->timings, "NVML: shutdown and dlclose", &lap);
+}
+
+void p2ps_nvml_fill(struct p2ps_host *host)
+{
+	struct p2ps_nvml a;
+	if (nvml_load(&a, &host->nvidia, host->timings) &&
+	    nvml_start(&a, &host->nvidia, host->timings))
+		nvml_query(host, &a);
+}
+
+void p2ps_nvml_fill_cached(struct p2ps_host *host)
+{
+	size_t gpus = 0;
+	for (size_t i = 0; i < host->n_devs; i++)
+		gpus += p2ps_dev_is_nvidia_gpu(&host->devs[i]);
+	/* NVLink between GPUs can change while the host runs: asked every time. */
+	if (gpus >= 2) {
+		p2ps_nvml_fill(host);
+		return;
+	}
+	uint64_t lap = p2ps_clock_ns();
+	char key[P2PS_NVML_CACHE_KEY_MAX], lib[1200];
+	bool keyed = p2ps_nvml_cache_key(host, key, sizeof(key)) == 0;
+	if (keyed && p2ps_nvml_cache_read(host, key)) {
+		p2ps_timings_lap(host->timings, "NVML: facts from the per-boot cache", &lap);
+		return;
+	}
+	p2ps_timings_lap(host->timings, "NVML: per-boot cache (missed)", &lap);
+	struct p2ps_nvml a;
+	if (!nvml_load(&a, &host->nvidia, host->timings))
+		return;
+	keyed = keyed && p2ps_nvml_library_id(&a, lib, sizeof(lib)) == 0;
+	if (!nvml_start(&a, &host->nvidia, host->timings))
+		return;
+	nvml_query(host, &a);
+	if (keyed && host->nvidia.nvml_loaded)
+		p2ps_nvml_cache_write(host, key, lib);
 }

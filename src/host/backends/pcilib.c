@@ -6,11 +6,15 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include <pci/pci.h>
 
 #include "config_decode.h"
+#include "config_fetch.h"
 #include "host_internal.h"
+#include "p2pscope/bytes.h"
+#include "pciids.h"
 
 /* State of one scan. libpci reports fatal errors through a hook that takes no context
  * argument and must not return, so the hook finds the scan through a thread-local
@@ -24,6 +28,9 @@ struct scan {
 	struct p2ps_host *host;
 	size_t cap;
 	const struct p2ps_pcilib_opts *o;
+	uint64_t lap;    /* start of the phase being timed */
+	long long limit; /* config bytes this process may read from a file; 0: not known yet */
+	struct p2ps_cfg_fetch *fetch; /* the config reader, one device at a time */
 };
 
 static _Thread_local struct scan *current_scan;
@@ -50,19 +57,6 @@ static void pcilib_warning(char *fmt, ...)
 static void pcilib_debug(char *fmt, ...)
 {
 	(void)fmt;
-}
-
-/* Reads as much config space as the method allows: 64, 256 or 4096 bytes. */
-static size_t read_config(struct pci_dev *pd, uint8_t *buf)
-{
-	static const int steps[] = {64, 256, P2PS_HOST_CONFIG_MAX};
-	int have = 0;
-	for (size_t i = 0; i < sizeof(steps) / sizeof(steps[0]); i++) {
-		if (!pci_read_block(pd, have, buf + have, steps[i] - have))
-			break;
-		have = steps[i];
-	}
-	return (size_t)have;
 }
 
 /* pci.ids only: udev's hwdb answers differ between hosts (a snapshot's names would
@@ -135,9 +129,68 @@ static void merge_kernel_bars(struct pci_dev *pd, struct p2ps_dev *d, int known)
 	}
 }
 
-static void fill_one(struct scan *s, struct pci_dev *pd, struct p2ps_dev *d, uint8_t *cfg)
+static bool read_config(void *ctx, unsigned off, uint8_t *buf, unsigned n)
 {
-	const struct p2ps_pcilib_opts *o = s->o;
+	return pci_read_block(ctx, (int)off, buf, (int)n) != 0;
+}
+
+/* The size of a device's config file as far as this process may read it (-1 when the
+ * method has no files). The kernel lets only CAP_SYS_ADMIN read past 64 bytes of
+ * config; one read of the last dword of 256 bytes, on the first device that has them,
+ * tells which this process is. */
+static long long config_size(struct scan *s, struct pci_dev *pd)
+{
+	char path[4096];
+	struct stat st;
+	if (!s->o->config_files)
+		return -1;
+	int n = snprintf(path, sizeof(path), "%s/devices/%04x:%02x:%02x.%d/config", s->o->value,
+	                 pd->domain, pd->bus, pd->dev, pd->func);
+	if (n < 0 || (size_t)n >= sizeof(path) || stat(path, &st) != 0 || !S_ISREG(st.st_mode))
+		return -1;
+	if (st.st_size >= 256 && !s->limit) {
+		uint8_t dw[4];
+		s->limit = pci_read_block(pd, 252, dw, 4) ? P2PS_HOST_CONFIG_MAX : 64;
+	}
+	return s->limit && st.st_size > s->limit ? s->limit : st.st_size;
+}
+
+/* The header: config length, identity, BAR registers, bridge windows. Registers the
+ * kernel already gave (class and revision, nonzero subsystem ids) are not read. */
+static void fill_header(struct scan *s, struct p2ps_cfg_fetch *f, struct pci_dev *pd,
+                        struct p2ps_dev *d, int known)
+{
+	unsigned skip = 0;
+	if (s->o->kernel_view && (known & PCI_FILL_CLASS) && (known & PCI_FILL_CLASS_EXT))
+		skip |= 1u << 2;
+	if (s->o->kernel_view && (known & PCI_FILL_SUBSYS) &&
+	    (pd->subsys_vendor_id || pd->subsys_id))
+		skip |= 1u << 11;
+	p2ps_cfg_fetch_reset(f);
+	f->ctx = pd;
+	f->size = config_size(s, pd);
+	p2ps_cfg_fetch_header(f, skip);
+	d->config_len = f->len;
+	d->config_limited = d->config_len == 64;
+	memcpy(d->config, f->buf, d->config_len);
+	p2ps_cfg_decode_header(d);
+	if (d->config_len == 0)
+		p2ps_dev_set_unknown(d, P2PS_FACT_CONFIG, "config space not readable");
+	else if (d->config_len == 64 && s->o->kernel_view)
+		p2ps_dev_set_unknown(d, P2PS_FACT_CONFIG,
+		                     "needs root: config space past 64 bytes is not readable");
+	else if (d->config_len < P2PS_HOST_CONFIG_MAX && !s->o->kernel_view)
+		p2ps_dev_set_unknown(d, P2PS_FACT_CONFIG, "the dump holds %zu config bytes",
+		                     d->config_len);
+	if (d->config_len >= 64 && d->header_type == 0x7f)
+		p2ps_dev_set_unknown(d, P2PS_FACT_CONFIG,
+		                     "config space reads as all-ones (device in D3cold or gone)");
+}
+
+/* What libpci knows besides config space (pci_fill_info): for sysfs the kernel's
+ * identity (after quirks), BAR addresses and sizes, NUMA node; dumps only have config. */
+static int fill_info(const struct p2ps_pcilib_opts *o, struct pci_dev *pd)
+{
 	int want = PCI_FILL_IDENT | PCI_FILL_CLASS | PCI_FILL_BASES | PCI_FILL_ROM_BASE |
 	           PCI_FILL_CLASS_EXT | PCI_FILL_SUBSYS;
 	if (o->kernel_view)
@@ -145,31 +198,12 @@ static void fill_one(struct scan *s, struct pci_dev *pd, struct p2ps_dev *d, uin
 	/* Not PCI_FILL_PARENT, _DRIVER or _IOMMU_GROUP: libpci 3.9 resolves those links
 	 * with realpath(), which fails on a snapshot's dangling driver links and leaks
 	 * the buffer behind PARENT; the sysfs backend reads the links itself. */
+	return pci_fill_info(pd, want);
+}
 
-	d->bdf.domain = (uint32_t)pd->domain;
-	d->bdf.bus = pd->bus;
-	d->bdf.dev = pd->dev;
-	d->bdf.fn = pd->func;
-	p2ps_bdf_format(&d->bdf, d->bdf_str, sizeof(d->bdf_str));
-
-	d->config_len = read_config(pd, cfg);
-	memcpy(d->config, cfg, d->config_len);
-	d->config_limited = d->config_len == 64;
-	p2ps_cfg_decode_header(d);
-	if (d->config_len == 0)
-		p2ps_dev_set_unknown(d, P2PS_FACT_CONFIG, "config space not readable");
-	else if (d->config_len == 64 && o->kernel_view)
-		p2ps_dev_set_unknown(d, P2PS_FACT_CONFIG,
-		                     "needs root: config space past 64 bytes is not readable");
-	else if (d->config_len < P2PS_HOST_CONFIG_MAX && !o->kernel_view)
-		p2ps_dev_set_unknown(d, P2PS_FACT_CONFIG, "the dump holds %zu config bytes",
-		                     d->config_len);
-	if (d->config_len >= 64 && d->header_type == 0x7f)
-		p2ps_dev_set_unknown(d, P2PS_FACT_CONFIG,
-		                     "config space reads as all-ones (device in D3cold or gone)");
-
-	int known = pci_fill_info(pd, want);
-	/* sysfs reports the kernel's identity (after quirks); dumps only have config. */
+/* Lays what libpci knows over what the config header said. */
+static void fill_kernel(struct scan *s, struct pci_dev *pd, struct p2ps_dev *d, int known)
+{
 	if (known & PCI_FILL_IDENT) {
 		d->vendor_id = pd->vendor_id;
 		d->device_id = pd->device_id;
@@ -184,35 +218,66 @@ static void fill_one(struct scan *s, struct pci_dev *pd, struct p2ps_dev *d, uin
 		d->subsys_vendor_id = pd->subsys_vendor_id;
 		d->subsys_id = pd->subsys_id;
 	}
-	if (o->kernel_view)
-		merge_kernel_bars(pd, d, known);
-	else
+	if (!s->o->kernel_view) {
 		p2ps_dev_set_unknown(d, P2PS_FACT_BAR_SIZES,
 		                     "lspci dumps carry no BAR sizes (config registers only)");
-
-	if (o->kernel_view) {
-		if (known & PCI_FILL_NUMA_NODE)
-			d->numa_node = pd->numa_node;
+		return;
 	}
-	if (o->names)
-		lookup_names(s->acc, d);
+	merge_kernel_bars(pd, d, known);
+	if (known & PCI_FILL_NUMA_NODE)
+		d->numa_node = pd->numa_node;
+}
 
-	/* Capability offsets from libpci's list (it follows id-0 extended entries too),
-	 * decoded from our copy; the bounded walks in decode.c then fill what libpci's
-	 * list missed and say how the chains ended. */
+/* Capability offsets from libpci's list (it follows id-0 extended entries too), decoded
+ * from our copy; the bounded walks in decode.c then fill what libpci's list missed and
+ * say how the chains ended. */
+static void fill_caps(struct scan *s, struct p2ps_cfg_fetch *f, struct p2ps_dev *d)
+{
 	if (d->config_len > 64) {
-		pci_setup_cache(pd, cfg, (int)d->config_len);
+		p2ps_cfg_fetch_caps(f);
+		memcpy(d->config, f->buf, d->config_len);
+		p2ps_timings_lap(s->host->timings, "libpci: config space reads", &s->lap);
+		pci_setup_cache(f->ctx, f->buf, (int)d->config_len);
 		size_t n;
 		const struct p2ps_cap_decoder *t = p2ps_cap_decoders(&n);
 		for (size_t i = 0; i < n; i++) {
 			struct pci_cap *cap = pci_find_cap(
-			        pd, t[i].id, t[i].extended ? PCI_CAP_EXTENDED : PCI_CAP_NORMAL);
+			        f->ctx, t[i].id, t[i].extended ? PCI_CAP_EXTENDED : PCI_CAP_NORMAL);
 			if (cap)
 				t[i].decode(d, (uint16_t)cap->addr);
 		}
-		pci_setup_cache(pd, NULL, 0);
+		pci_setup_cache(f->ctx, NULL, 0);
 	}
 	p2ps_cfg_decode_caps(d);
+	p2ps_timings_lap(s->host->timings, "capability lists and decoding", &s->lap);
+}
+
+static void fill_one(struct scan *s, struct pci_dev *pd, struct p2ps_dev *d,
+                     struct p2ps_cfg_fetch *f)
+{
+	struct p2ps_timings *t = s->host->timings;
+	d->bdf.domain = (uint32_t)pd->domain;
+	d->bdf.bus = pd->bus;
+	d->bdf.dev = pd->dev;
+	d->bdf.fn = pd->func;
+	p2ps_bdf_format(&d->bdf, d->bdf_str, sizeof(d->bdf_str));
+	int known = fill_info(s->o, pd);
+	p2ps_timings_lap(t, "libpci: sysfs attributes", &s->lap);
+	fill_header(s, f, pd, d, known);
+	p2ps_timings_lap(t, "libpci: config space reads", &s->lap);
+	fill_kernel(s, pd, d, known);
+	fill_caps(s, f, d);
+}
+
+/* Names of every device, from one pass over pci.ids (pciids.c); libpci's own lookup
+ * (which loads the whole list) only for a compressed list. */
+static void fill_names(struct scan *s)
+{
+	struct p2ps_host *h = s->host;
+	if (p2ps_pciids_fill(s->acc->id_file_name, h->devs, h->n_devs) == P2PS_PCIIDS_USE_LIBPCI)
+		for (size_t i = 0; i < h->n_devs; i++)
+			lookup_names(s->acc, &h->devs[i]);
+	p2ps_timings_lap(h->timings, "pci.ids names", &s->lap);
 }
 
 static int scan_body(struct scan *s, struct p2ps_error *err)
@@ -222,31 +287,39 @@ static int scan_body(struct scan *s, struct p2ps_error *err)
 		return p2ps_error_set(err, P2PS_ENOTSUP, "libpci has no parameter %s", s->o->param);
 	pci_init(acc);
 	pci_scan_bus(acc);
-	uint8_t cfg[P2PS_HOST_CONFIG_MAX];
+	p2ps_timings_lap(s->host->timings, "libpci: init and device list", &s->lap);
 	for (struct pci_dev *pd = acc->devices; pd; pd = pd->next) {
 		struct p2ps_dev *d = p2ps_host_add_dev(s->host, &s->cap);
 		if (!d)
 			return p2ps_error_set(err, P2PS_ENOMEM, "out of memory for %zu devices",
 			                      s->host->n_devs);
-		memset(cfg, 0xff, sizeof(cfg));
-		fill_one(s, pd, d, cfg);
+		fill_one(s, pd, d, s->fetch);
 	}
+	if (s->o->names)
+		fill_names(s);
 	return 0;
 }
 
 int p2ps_pcilib_scan(struct p2ps_host *host, const struct p2ps_pcilib_opts *o,
                      struct p2ps_error *err)
 {
-	struct scan s = {.host = host, .o = o};
-	s.acc = pci_alloc();
-	if (!s.acc)
-		return p2ps_error_set(err, P2PS_ENOMEM, "libpci: pci_alloc failed");
+	struct scan s = {.host = host, .o = o, .lap = p2ps_clock_ns()};
+	/* Outside the setjmp: libpci's errors jump past scan_body's end. */
+	s.fetch = malloc(sizeof(*s.fetch));
+	s.acc = s.fetch ? pci_alloc() : NULL;
+	if (!s.acc) {
+		free(s.fetch);
+		return p2ps_error_set(err, P2PS_ENOMEM, "libpci: out of memory");
+	}
+	s.fetch->read = read_config;
 	s.acc->method = (unsigned)o->method;
 	s.acc->error = pcilib_error;
 	s.acc->warning = pcilib_warning;
 	s.acc->debug = pcilib_debug;
 	/* Local pci.ids only: no DNS lookups, no ~/.pciids-cache, no hwdb. */
 	s.acc->id_lookup_mode = NAME_FLAGS;
+	if (o->ids)
+		pci_set_name_list_path(s.acc, (char *)o->ids, 0);
 	struct scan *volatile saved = current_scan;
 	current_scan = &s;
 	int rc;
@@ -258,5 +331,6 @@ int p2ps_pcilib_scan(struct p2ps_host *host, const struct p2ps_pcilib_opts *o,
 	}
 	current_scan = saved;
 	pci_cleanup(s.acc);
+	free(s.fetch);
 	return rc;
 }

@@ -9,7 +9,9 @@ struct p2ps_pcilib_opts {
 	const char *param; /* "sysfs.path" or "dump.name" */
 	const char *value; /* its value */
 	bool names;        /* look names up in pci.ids */
+	const char *ids;   /* that list's file; NULL: libpci's default */
 	bool kernel_view;  /* sysfs: take BAR sizes and the NUMA node from the kernel */
+	bool config_files; /* sysfs: each device's config length is its config file's size */
 	int error_code;    /* code for libpci errors: P2PS_EIO live, P2PS_EINVAL for files */
 };
 

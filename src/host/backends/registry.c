@@ -39,9 +39,12 @@ int p2ps_host_load(struct p2ps_host *host, const struct p2ps_host_source *src,
 	host->backend_name = be->name;
 	if (src->path)
 		p2ps_strlcpy(host->source_path, src->path, sizeof(host->source_path));
+	host->timings = src->timings;
 	int rc = be->load(host, src, err);
+	uint64_t lap = p2ps_clock_ns();
 	if (rc >= 0)
 		p2ps_host_finish(host);
+	p2ps_timings_lap(host->timings, "model: order, parents, chip rows", &lap);
 	/* The VFIO backend reads registers itself, through its open devices. */
 	if (rc >= 0 && src->kind == P2PS_HOST_LIVE && src->vfio && src->vfio->asked.read_reg)
 		rc = p2ps_vfio_probe_sysfs_regs(host, src->vfio, err);

@@ -4,6 +4,7 @@
  * option. What libpci does not give (link attributes, resourceN_resize, boot_vga,
  * IOMMU group type, the root bus) is read here from the device directories. */
 #include <errno.h>
+#include <fcntl.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -15,6 +16,7 @@
 
 #include <pci/pci.h>
 
+#include "config_decode.h"
 #include "hostfacts.h"
 #include "backends.h"
 #include "host_internal.h"
@@ -25,17 +27,12 @@
 
 extern char **environ;
 
-/* The upstream bridge and the root bus of a device, from its resolved sysfs path:
+/* The upstream bridge and the root bus of a device, from its sysfs path:
  * ".../devices/pci0000:00/0000:00:01.0/0000:01:00.0" has parent 0000:00:01.0 and root
  * bus pci0000:00. A parent directory that is no BDF (the pciDDDD:BB node, or a
  * platform device such as VMD) means no upstream PCI bridge. */
-static void read_position(struct p2ps_dev *d, const char *root, const char *rel)
+static void parse_position(struct p2ps_dev *d, char *real)
 {
-	char path[4096], real[PATH_MAX];
-	if (!p2ps_path_join(path, sizeof(path), root, rel) || !realpath(path, real)) {
-		p2ps_dev_set_unknown(d, P2PS_FACT_PARENT, "cannot resolve %s", rel);
-		return;
-	}
 	char *slash = strrchr(real, '/');
 	if (slash && slash > real) {
 		*slash = '\0';
@@ -60,16 +57,78 @@ static void read_position(struct p2ps_dev *d, const char *root, const char *rel)
 	}
 }
 
-static void read_link(struct p2ps_dev *d, const char *root, const char *dir)
+/* The device entry is a link into /sys/devices whose text names the parent and the root
+ * bus; resolving it component by component (realpath) would cost a dozen system calls.
+ * dirfd >= 0 says the link resolves; an entry that is no link is resolved. */
+static void read_position(struct p2ps_dev *d, const char *path, const char *rel, int dirfd)
 {
-	char rel[256], buf[64];
+	char real[PATH_MAX + 1];
+	ssize_t n = dirfd >= 0 ? readlink(path, real + 1, PATH_MAX - 1) : -1;
+	if (n > 0) {
+		real[0] = '/';
+		real[n + 1] = '\0';
+	} else if (!realpath(path, real)) {
+		p2ps_dev_set_unknown(d, P2PS_FACT_PARENT, "cannot resolve %s", rel);
+		return;
+	}
+	parse_position(d, real);
+}
+
+/* A device's attribute files, read through one handle on its directory. */
+struct attrs {
+	int fd;  /* O_PATH handle of the device directory, or -1 */
+	int err; /* when fd < 0: the error every read gets (-errno of the open) */
+};
+
+static int attr_text(const struct attrs *a, const char *name, char *buf, size_t size)
+{
+	if (a->fd >= 0)
+		return p2ps_read_text_at(a->fd, name, buf, size);
+	buf[0] = '\0';
+	return a->err;
+}
+
+static int attr_link(const struct attrs *a, const char *name, char *buf, size_t size)
+{
+	if (a->fd >= 0)
+		return p2ps_read_link_name_at(a->fd, name, buf, size);
+	buf[0] = '\0';
+	return a->err;
+}
+
+/* The kernel makes the link attributes only for PCIe functions (a PCIe capability in
+ * the standard list): a complete walk of the list without one says there are none. */
+static bool may_have_link_attrs(const struct p2ps_dev *d)
+{
+	enum p2ps_walk_end end;
+	if (d->config_len < 256)
+		return true;
+	return p2ps_cfg_find_cap(d->config, d->config_len, PCI_CAP_ID_EXP, &end) ||
+	       (end != P2PS_WALK_OK && end != P2PS_WALK_NONE);
+}
+
+/* ...and resourceN_resize only for a function with a Resizable BAR capability, which
+ * lives in extended config space. */
+static bool may_have_resize_attrs(const struct p2ps_dev *d)
+{
+	enum p2ps_walk_end end;
+	if (d->rebar.present || (d->config_len != 256 && d->config_len < P2PS_HOST_CONFIG_MAX))
+		return true;
+	if (d->config_len == 256)
+		return false;
+	return p2ps_cfg_find_ext_cap(d->config, d->config_len, PCI_EXT_CAP_ID_REBAR, &end) ||
+	       (end != P2PS_WALK_OK && end != P2PS_WALK_NONE);
+}
+
+static void read_link(struct p2ps_dev *d, const struct attrs *a)
+{
+	char buf[64];
 	struct p2ps_pcie *p = &d->pcie;
 	static const char *const names[4] = {"max_link_speed", "max_link_width",
 	                                     "current_link_speed", "current_link_width"};
 	uint8_t v[4] = {0};
-	for (int i = 0; i < 4; i++) {
-		snprintf(rel, sizeof(rel), "%s/%s", dir, names[i]);
-		if (p2ps_read_text(root, rel, buf, sizeof(buf)) <= 0)
+	for (int i = 0; i < 4 && may_have_link_attrs(d); i++) {
+		if (attr_text(a, names[i], buf, sizeof(buf)) <= 0)
 			continue;
 		uint64_t width = 0;
 		if (i % 2 && p2ps_parse_uint(buf, UINT8_MAX, &width) != 0)
@@ -98,47 +157,29 @@ static void read_link(struct p2ps_dev *d, const char *root, const char *dir)
 	}
 }
 
-static void read_extras(struct p2ps_dev *d, const char *root)
+/* Driver and IOMMU group: links, read as text. libpci resolves them with realpath(),
+ * which fails in a snapshot whose link targets (bus/pci/drivers/X) were not captured, so
+ * take the last component of the link text. */
+static void read_driver_group(struct p2ps_dev *d, const struct attrs *a, const char *root,
+                              const char *dir)
 {
-	char dir[64], rel[256], buf[256];
-	snprintf(dir, sizeof(dir), "/sys/bus/pci/devices/%s", d->bdf_str);
-	read_position(d, root, dir);
-	read_link(d, root, dir);
-
-	for (int i = 0; i < P2PS_HOST_MAX_BARS; i++) {
-		snprintf(rel, sizeof(rel), "%s/resource%d_resize", dir, i);
-		if (p2ps_read_text(root, rel, buf, sizeof(buf)) > 0) {
-			d->rebar.sysfs_resize[i] = strtoull(buf, NULL, 16);
-			d->rebar.sysfs_resize_known[i] = true;
-		}
-	}
-
-	snprintf(rel, sizeof(rel), "%s/boot_vga", dir);
-	if (p2ps_read_text(root, rel, buf, sizeof(buf)) > 0)
-		d->boot_vga = buf[0] == '1';
-	else if ((d->class_code >> 8) == 0x0300)
-		p2ps_dev_set_unknown(d, P2PS_FACT_BOOT_VGA, "no boot_vga attribute in sysfs");
-
-	/* driver and iommu_group are links; libpci resolves them with realpath(), which
-	 * fails in a snapshot whose link targets (bus/pci/drivers/X) were not captured,
-	 * so read the link text and take its last component. */
-	snprintf(rel, sizeof(rel), "%s/driver", dir);
-	int rc = p2ps_read_link_name(root, rel, buf, sizeof(buf));
+	char buf[256], rel[256];
+	int rc = attr_link(a, "driver", buf, sizeof(buf));
 	if (rc > 0)
 		p2ps_strlcpy(d->driver, buf, sizeof(d->driver));
 	else if (rc != -ENOENT)
-		p2ps_dev_set_unknown(d, P2PS_FACT_DRIVER, "cannot read %s: %s", rel, strerror(-rc));
-	snprintf(rel, sizeof(rel), "%s/iommu_group", dir);
-	rc = p2ps_read_link_name(root, rel, buf, sizeof(buf));
+		p2ps_dev_set_unknown(d, P2PS_FACT_DRIVER, "cannot read %s/driver: %s", dir,
+		                     strerror(-rc));
+	rc = attr_link(a, "iommu_group", buf, sizeof(buf));
 	uint64_t group;
 	if (rc > 0 && p2ps_parse_uint(buf, INT_MAX, &group) == 0)
 		d->iommu_group = (int)group;
 	else if (rc > 0)
-		p2ps_dev_set_unknown(d, P2PS_FACT_IOMMU_GROUP, "%s: '%s' is not a group number",
-		                     rel, buf);
+		p2ps_dev_set_unknown(d, P2PS_FACT_IOMMU_GROUP,
+		                     "%s/iommu_group: '%s' is not a group number", dir, buf);
 	else if (rc != -ENOENT)
-		p2ps_dev_set_unknown(d, P2PS_FACT_IOMMU_GROUP, "cannot read %s: %s", rel,
-		                     strerror(-rc));
+		p2ps_dev_set_unknown(d, P2PS_FACT_IOMMU_GROUP, "cannot read %s/iommu_group: %s",
+		                     dir, strerror(-rc));
 	if (d->iommu_group >= 0) {
 		snprintf(rel, sizeof(rel), "/sys/kernel/iommu_groups/%d/type", d->iommu_group);
 		if (p2ps_read_text(root, rel, buf, sizeof(buf)) > 0)
@@ -148,6 +189,35 @@ static void read_extras(struct p2ps_dev *d, const char *root)
 			                     "group %d has no readable type attribute",
 			                     d->iommu_group);
 	}
+}
+
+static void read_extras(struct p2ps_dev *d, const char *root)
+{
+	char dir[64], path[4096], name[32], buf[256];
+	snprintf(dir, sizeof(dir), "/sys/bus/pci/devices/%s", d->bdf_str);
+	struct attrs a = {-1, -ENAMETOOLONG};
+	if (p2ps_path_join(path, sizeof(path), root, dir)) {
+		a.fd = open(path, O_PATH | O_DIRECTORY | O_CLOEXEC);
+		a.err = -errno;
+		read_position(d, path, dir, a.fd);
+	} else {
+		p2ps_dev_set_unknown(d, P2PS_FACT_PARENT, "cannot resolve %s", dir);
+	}
+	read_link(d, &a);
+	for (int i = 0; i < P2PS_HOST_MAX_BARS && may_have_resize_attrs(d); i++) {
+		snprintf(name, sizeof(name), "resource%d_resize", i);
+		if (attr_text(&a, name, buf, sizeof(buf)) > 0) {
+			d->rebar.sysfs_resize[i] = strtoull(buf, NULL, 16);
+			d->rebar.sysfs_resize_known[i] = true;
+		}
+	}
+	if (attr_text(&a, "boot_vga", buf, sizeof(buf)) > 0)
+		d->boot_vga = buf[0] == '1';
+	else if ((d->class_code >> 8) == 0x0300)
+		p2ps_dev_set_unknown(d, P2PS_FACT_BOOT_VGA, "no boot_vga attribute in sysfs");
+	read_driver_group(d, &a, root, dir);
+	if (a.fd >= 0)
+		close(a.fd);
 	/* Devices directly on a root bus have no upstream bridge; the host bridge is the
 	 * root bus itself. */
 	if (!d->has_parent && !d->root_bus[0])
@@ -231,28 +301,35 @@ static int load_tree(struct p2ps_host *host, const struct p2ps_host_source *src,
 	        .param = "sysfs.path",
 	        .value = sysfs_path,
 	        .names = !(src->flags & P2PS_HOST_F_NO_NAMES),
+	        .ids = src->ids_file,
 	        .kernel_view = true,
+	        .config_files = true,
 	        /* A snapshot's bad file is bad input; on a live host it is a failed read. */
 	        .error_code = live ? P2PS_EIO : P2PS_EINVAL,
 	};
 	int rc = p2ps_pcilib_scan(host, &o, err);
 	if (rc < 0)
 		return p2ps_error_prefix(err, "%s", live ? "/sys" : root);
+	uint64_t lap = p2ps_clock_ns();
 	for (size_t i = 0; i < host->n_devs; i++) {
 		struct p2ps_dev *d = &host->devs[i];
 		read_extras(d, root);
 		if (d->config_limited)
 			host->config_limited_any = true;
 	}
+	p2ps_timings_lap(host->timings, "sysfs: position, links, resize, driver, group", &lap);
 	p2ps_hostfacts_read(host, root, live);
 	read_identity(host, root, live);
+	p2ps_timings_lap(host->timings, "host facts: IOMMU, cmdline, NVIDIA, VM", &lap);
 	if (live) {
 		host->is_root = geteuid() == 0;
 		/* The name only labels the report; a failure leaves it empty. */
 		if (gethostname(host->hostname, sizeof(host->hostname) - 1) != 0)
 			host->hostname[0] = '\0';
 		p2ps_hostfacts_nccl_env(host, src->envp ? src->envp : (const char *const *)environ);
-		if (!(src->flags & P2PS_HOST_F_NO_NVML))
+		if (!(src->flags & P2PS_HOST_F_NO_NVML) && (src->flags & P2PS_HOST_F_NVML_CACHE))
+			p2ps_nvml_fill_cached(host);
+		else if (!(src->flags & P2PS_HOST_F_NO_NVML))
 			p2ps_nvml_fill(host);
 		else
 			p2ps_strlcpy(host->nvidia.nvml_status, "NVML disabled by the caller",
@@ -265,6 +342,7 @@ static int load_tree(struct p2ps_host *host, const struct p2ps_host_source *src,
 			p2ps_hostfacts_nccl_env_file(host, root);
 		p2ps_nvsmi_fill(host, root);
 	}
+	p2ps_timings_lap(host->timings, "NCCL env, NVIDIA facts (NVML or nvidia-smi files)", &lap);
 	p2ps_gpu_facts_finish(host);
 	return 0;
 }

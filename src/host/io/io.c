@@ -4,6 +4,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -26,7 +27,15 @@ int p2ps_read_text(const char *root, const char *rel, char *buf, size_t size)
 	buf[0] = '\0';
 	if (!p2ps_path_join(path, sizeof(path), root, rel))
 		return -ENAMETOOLONG;
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	return p2ps_read_text_at(AT_FDCWD, path, buf, size);
+}
+
+int p2ps_read_text_at(int dirfd, const char *name, char *buf, size_t size)
+{
+	if (!size)
+		return -EINVAL;
+	buf[0] = '\0';
+	int fd = openat(dirfd, name, O_RDONLY | O_CLOEXEC);
 	if (fd < 0)
 		return -errno;
 	ssize_t n = read(fd, buf, size - 1);
@@ -43,6 +52,18 @@ int p2ps_read_text(const char *root, const char *rel, char *buf, size_t size)
 }
 
 int p2ps_read_all(const char *root, const char *rel, size_t max, char **out)
+{
+	return p2ps_read_head(root, rel, max, NULL, out);
+}
+
+/* Whether text (NUL-terminated) holds a whole line that starts with line. */
+static bool has_line(const char *text, const char *line)
+{
+	const char *at = strstr(text, line);
+	return at && strchr(at + 1, '\n');
+}
+
+int p2ps_read_head(const char *root, const char *rel, size_t max, const char *line, char **out)
 {
 	char path[4096];
 	*out = NULL;
@@ -81,6 +102,9 @@ int p2ps_read_all(const char *root, const char *rel, size_t max, char **out)
 		if (n == 0)
 			break;
 		len += (size_t)n;
+		buf[len] = '\0';
+		if (line && has_line(buf, line))
+			break;
 	}
 	close(fd);
 	buf[len] = '\0';
@@ -90,13 +114,22 @@ int p2ps_read_all(const char *root, const char *rel, size_t max, char **out)
 
 int p2ps_read_link_name(const char *root, const char *rel, char *out, size_t size)
 {
-	char path[4096], target[PATH_MAX];
+	char path[4096];
 	if (!size)
 		return -EINVAL;
 	out[0] = '\0';
 	if (!p2ps_path_join(path, sizeof(path), root, rel))
 		return -ENAMETOOLONG;
-	ssize_t n = readlink(path, target, sizeof(target) - 1);
+	return p2ps_read_link_name_at(AT_FDCWD, path, out, size);
+}
+
+int p2ps_read_link_name_at(int dirfd, const char *name, char *out, size_t size)
+{
+	char target[PATH_MAX];
+	if (!size)
+		return -EINVAL;
+	out[0] = '\0';
+	ssize_t n = readlinkat(dirfd, name, target, sizeof(target) - 1);
 	if (n < 0)
 		return -errno;
 	target[n] = '\0';

@@ -12,6 +12,8 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "p2pscope/timings.h"
+
 #define P2PS_NVML_SUCCESS 0 /* nvmlReturn_t NVML_SUCCESS */
 
 typedef int p2ps_nvml_ret;
@@ -110,6 +112,23 @@ enum p2ps_nvml_status {
  * library stays open (error_string may word *init_rc) until p2ps_nvml_close. */
 enum p2ps_nvml_status p2ps_nvml_open(struct p2ps_nvml *n, unsigned need, char *detail,
                                      size_t detail_size, p2ps_nvml_ret *init_rc);
+
+/* The same, recording the dlopen and nvmlInit_v2 phases in timings (may be NULL). */
+enum p2ps_nvml_status p2ps_nvml_open_timed(struct p2ps_nvml *n, unsigned need, char *detail,
+                                           size_t detail_size, p2ps_nvml_ret *init_rc,
+                                           struct p2ps_timings *timings);
+
+/* The two halves of p2ps_nvml_open: dlopen and the symbols (OK, NOT_FOUND or LACKS),
+ * then nvmlInit_v2 (OK or INIT_FAILED) on a loaded library. */
+enum p2ps_nvml_status p2ps_nvml_load(struct p2ps_nvml *n, unsigned need, char *detail,
+                                     size_t detail_size, struct p2ps_timings *timings);
+enum p2ps_nvml_status p2ps_nvml_init(struct p2ps_nvml *n, p2ps_nvml_ret *init_rc,
+                                     struct p2ps_timings *timings);
+
+/* Which file the loaded library is, as "PATH:DEV:INODE:SIZE:MTIME" (a driver update
+ * replaces it), and the same for any path. Return 0, or -1 when they cannot tell. */
+int p2ps_nvml_library_id(const struct p2ps_nvml *n, char *out, size_t size);
+int p2ps_nvml_file_id(const char *path, char *out, size_t size);
 
 /* nvmlShutdown (when initialised) and dlclose; nothing when nothing is open. */
 void p2ps_nvml_close(struct p2ps_nvml *n);
