@@ -70,10 +70,16 @@ int gmmu_render_dump_entry(struct gmmu_out *o, const struct gmmu_format *f, bool
 	else
 		gmmu_out_printf(o, "[%llu] ", (unsigned long long)e->index);
 	gmmu_out_puts(o, raw);
-	for (size_t i = 0; i < ef->n_fields && i < GMMU_MAX_FIELDS; i++)
-		if (d.shown[i])
-			gmmu_out_printf(o, " %s=%s", ef->fields[i].name,
-			                gmmu_decoded_value_str(&d, i, buf, sizeof(buf)));
+	/* " NAME=VALUE" per field, copied rather than formatted: a full decode prints a line
+	 * like this for every entry of the dump. */
+	for (size_t i = 0; i < ef->n_fields && i < GMMU_MAX_FIELDS; i++) {
+		if (!d.shown[i])
+			continue;
+		gmmu_out_put(o, " ", 1);
+		gmmu_out_puts(o, ef->fields[i].name);
+		gmmu_out_put(o, "=", 1);
+		gmmu_out_puts(o, gmmu_decoded_value_str(&d, i, buf, sizeof(buf)));
+	}
 	gmmu_out_put(o, "\n", 1);
 	return 0;
 }
