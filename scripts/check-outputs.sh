@@ -51,6 +51,17 @@ case_run() {
 	n_cases=$((n_cases + 1))
 }
 
+# cases_from PREFIX CMD...: one case per line of standard input, CMD with the line's
+# words as arguments (shell syntax), named PREFIX-01, PREFIX-02, ...
+cases_from() {
+	local pfx=$1 e=0 args
+	shift
+	while IFS= read -r args; do
+		e=$((e + 1))
+		eval "case_run $pfx-$(printf %02d $e) \"\$@\" $args"
+	done
+}
+
 # A stable case name from a path under the source tree or ../shared.
 slug() {
 	local p=${1#"$top"/}
@@ -114,11 +125,7 @@ corpus_bar_inspect() {
 		sed -i 's/"time": "[0-9T:-]*Z"/"time": "(now)"/' "$f"
 	done
 	# Command-line errors (one line on stderr, exit 2).
-	local e=0 args
-	while IFS= read -r args; do
-		e=$((e + 1))
-		eval "case_run bi-error-$(printf %02d $e) \"\$bi\" $args"
-	done <<'EOF'
+	cases_from bi-error "$bi" <<'EOF'
 --frobnicate
 --root
 extra
@@ -170,11 +177,7 @@ corpus_pte_decode() {
 	case_run pte-formats-md "$bindir/tools/pte-decode" formats --markdown
 	case_run pte-formats-json "$bindir/tools/pte-decode" formats --json
 	# Help and command-line errors (one line on stderr, exit 2).
-	local e=0 args
-	while IFS= read -r args; do
-		e=$((e + 1))
-		eval "case_run pte-cli-$(printf %02d $e) \"\$bindir/tools/pte-decode\" $args"
-	done <<'EOF'
+	cases_from pte-cli "$bindir/tools/pte-decode" <<'EOF'
 --help
 encode --help
 decode --help
@@ -210,11 +213,7 @@ corpus_p2p_bench() {
 		echo "check-outputs: $bindir has no p2p-bench (no CUDA compiler): its report not compared"
 		return
 	fi
-	local e=0 args
-	while IFS= read -r args; do
-		e=$((e + 1))
-		eval "case_run pb-cli-$(printf %02d $e) \"\$pb\" $args"
-	done <<'EOF'
+	cases_from pb-cli "$pb" <<'EOF'
 --help
 report --help
 --size 17
