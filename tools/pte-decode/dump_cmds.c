@@ -130,8 +130,8 @@ static int opt_max_diffs(void *ctx, const char *arg, char *err, size_t err_size)
 	        {"text", 0, "FILE|-",                                                              \
 	         "hex words: '0x7f97_94000001 ...', 'OFFSET: w w', # comments",                    \
 	         P2PS_OPT_CALL(opt_text)},                                                         \
-	        {"mem", 0, "[vid:|sys:]PA=FILE", "physical memory image (repeatable), with",       \
-	         P2PS_OPT_CALL(opt_mem)},                                                          \
+	        {"mem", 0, "[vid:|sys:]PA=FILE",                                                   \
+	         "physical memory image (repeatable); walked from --pdb", P2PS_OPT_CALL(opt_mem)}, \
 	        {"pdb", 0, "PA[:vid|:sys]", "root page directory: walk the whole hierarchy",       \
 	         P2PS_OPT_CALL(opt_pdb)},                                                          \
 	        PD_OPT_ENTRY("what --raw/--text entries are (default pte)"),                       \
