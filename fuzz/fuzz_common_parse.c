@@ -3,13 +3,14 @@
  * no read past the input, and what they accept survives a round trip (an address formats
  * back to one that parses to the same value; a number is within the asked range).
  *
- * Input: the first byte picks the bit width for the entry-value parser (1..128); the rest
- * is the text, up to the first NUL. */
+ * Input: the first byte picks the bit width for the entry-value and hex-word parsers
+ * (1..128); the rest is the text, up to the first NUL. */
 #include <stddef.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "p2pscope/error.h"
 #include "p2pscope/parse.h"
 #include "p2pscope/pci_addr.h"
 
@@ -29,6 +30,18 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		abort();
 	(void)p2ps_parse_size(s, &v);
 	if (p2ps_parse_wide(s, bits, w) == 0 && bits < 64 && w[0] >> bits)
+		abort();
+	/* Hex words: the tokenizer's form and the whole-string form agree, and a fault is
+	 * located inside the word. */
+	uint64_t h[2], x[2];
+	unsigned digits;
+	size_t bad = SIZE_MAX, n = strlen(s);
+	int rc = p2ps_scan_hex(s, n, h, &digits, &bad);
+	if (rc != p2ps_parse_hex(s, 128, x) || (rc == 0 && (h[0] != x[0] || h[1] != x[1])))
+		abort();
+	if ((rc == 0 && digits > 32) || (rc == P2PS_EINVAL && bad > n))
+		abort();
+	if (p2ps_parse_hex(s, bits, w) == 0 && bits < 64 && w[0] >> bits)
 		abort();
 	struct p2ps_bdf b, again;
 	if (p2ps_bdf_parse(s, &b) == 0) {

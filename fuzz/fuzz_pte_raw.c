@@ -5,7 +5,7 @@
  * and entry by entry through gmmu_summary_add — and the two results must agree:
  * the tight path's raw-value prediction may never join entries the generic path
  * keeps apart. */
-// fuzz-links: gmmu
+// fuzz-links: gmmu_dump
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>

@@ -2,7 +2,7 @@
  * verify --expect). The first byte picks which; text words are then decoded as
  * PTEs of a v2 and a v3 chip and coalesced, as `decode --text --summary` does.
  * Any crash, sanitizer report or leak is a finding; parse errors are not. */
-// fuzz-links: gmmu
+// fuzz-links: gmmu_dump
 #include <stddef.h>
 #include <stdint.h>
 #include <string.h>

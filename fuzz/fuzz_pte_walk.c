@@ -4,7 +4,7 @@
  * (cycles, shared tables, PDEs into nowhere, PTE bits where no pages live), the
  * walk must end — reading each table once bounds it by the image size — and
  * never read outside the image. Found PTEs go through summary and verify. */
-// fuzz-links: gmmu
+// fuzz-links: gmmu_dump
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>

@@ -51,6 +51,17 @@ case_run() {
 	n_cases=$((n_cases + 1))
 }
 
+# cases_from PREFIX CMD...: one case per line of standard input, CMD with the line's
+# words as arguments (shell syntax), named PREFIX-01, PREFIX-02, ...
+cases_from() {
+	local pfx=$1 e=0 args
+	shift
+	while IFS= read -r args; do
+		e=$((e + 1))
+		eval "case_run $pfx-$(printf %02d $e) \"\$@\" $args"
+	done
+}
+
 # A stable case name from a path under the source tree or ../shared.
 slug() {
 	local p=${1#"$top"/}
@@ -108,12 +119,13 @@ corpus_bar_inspect() {
 	# The live backend: the same machine for both builds.
 	bar_inspect_views live --no-nvml
 	case_run hd-live "$hd" --live --no-nvml
+	# A live report says when it was made (host.time): the one field two runs differ in.
+	local f
+	for f in "$out"/bi-live-*.stdout "$out"/hd-live.stdout; do
+		sed -i 's/"time": "[0-9T:-]*Z"/"time": "(now)"/' "$f"
+	done
 	# Command-line errors (one line on stderr, exit 2).
-	local e=0 args
-	while IFS= read -r args; do
-		e=$((e + 1))
-		eval "case_run bi-error-$(printf %02d $e) \"\$bi\" $args"
-	done <<'EOF'
+	cases_from bi-error "$bi" <<'EOF'
 --frobnicate
 --root
 extra
@@ -142,12 +154,20 @@ EOF
 }
 
 corpus_pte_decode() {
-	# The images, SPEC and log the documented commands read, as doc_examples_dump.sh.
-	(cd "$scratch" && "$bindir/tests/gmmu-dump/make_example_pd" >/dev/null) || return
+	# The images, SPEC and log the documented commands read (make_example_pd writes them;
+	# the SPEC and log also come from the docs, for a base whose make_example_pd wrote only
+	# the images, into the current folder), and the broken inputs of docs/pte-dumps.md's
+	# error examples (its doc-check setup lines).
+	(cd "$scratch" && "$bindir/tests/gmmu-dump/make_example_pd" --out "$scratch" >/dev/null) ||
+		return
 	awk '/^```json/ { on = 1; next } /^```/ { if (on) exit } on' "$top/docs/pte-dumps.md" \
 		>"$scratch/spec.json"
 	awk '/^\$ cat log.txt/ { on = 1; next } /^\$ / { on = 0 } on' \
 		"$top/docs/readme/pte-dumps.md" >"$scratch/log.txt"
+	local setup
+	while IFS= read -r setup; do
+		(cd "$scratch" && bash -c "$setup")
+	done < <(sed -n 's/^setup: //p' "$top/docs/pte-dumps.md")
 	local i=0 line
 	while IFS= read -r line; do
 		i=$((i + 1))
@@ -156,6 +176,35 @@ corpus_pte_decode() {
 	case_run pte-formats "$bindir/tools/pte-decode" formats
 	case_run pte-formats-md "$bindir/tools/pte-decode" formats --markdown
 	case_run pte-formats-json "$bindir/tools/pte-decode" formats --json
+	# Help and command-line errors (one line on stderr, exit 2).
+	cases_from pte-cli "$bindir/tools/pte-decode" <<'EOF'
+--help
+encode --help
+decode --help
+p2p --help
+verify --help
+decode --raw x --help
+frob
+encode --chip RTX4090 VALID=1
+encode --chip GB300 VALID=1
+decode --format v4 0x1
+encode --chip AD102 --frobnicate VALID=1
+encode --chip AD102 --mode bar1 VALID=1
+decode --chip AD102 --format v3 0x1
+decode --chip AD102 0x0600_0002_0000_0103
+decode --chip AD102 0x00000000000000001
+decode --chip AD102 0x10000000000000000
+p2p --chip AD102 --mode bar1 --bar1 0x28800000000 --offset 0x2MiB --page-size 2MiB -q
+p2p --chip AD102 --mode bar1
+p2p --chip AD102 --mode stock extra
+p2p --chip AD102 --mode stock --peer +1
+decode --chip AD102 --raw
+decode --chip AD102 --raw /nonexistent --text /nonexistent
+decode --chip AD102 --mem 0x1000=/nonexistent --pdb 0x1000 --level PD0
+verify --chip AD102 --raw /nonexistent
+decode --chip AD102 --raw /nonexistent --expect x
+formats --yaml
+EOF
 }
 
 corpus_p2p_bench() {
@@ -164,6 +213,14 @@ corpus_p2p_bench() {
 		echo "check-outputs: $bindir has no p2p-bench (no CUDA compiler): its report not compared"
 		return
 	fi
+	cases_from pb-cli "$pb" <<'EOF'
+--help
+report --help
+--size 17
+--reps 0
+--bogus
+report --bench x
+EOF
 	local fx=$top/tests/fixtures/p2p-bench
 	case_run pb-report-fixture "$pb" report --bench "$fx/h200x2-bench.json" \
 		--host "$fx/h200x2-bar-inspect.json"

@@ -218,6 +218,8 @@ const struct gmmu_format *gmmu_format_at(size_t i);
 /* Accepts the format names above and the version aliases "v2" (= v2-ga, TU10x..AD10x layout)
  * and "v3" (= v3-gb). */
 const struct gmmu_format *gmmu_format_find(const char *name);
+/* The i-th version alias ("v2") and the format it names, or NULL past the last. */
+const char *gmmu_format_alias(size_t i, const struct gmmu_format **format);
 size_t gmmu_chip_count(void);
 const struct gmmu_chip *gmmu_chip_at(size_t i);
 const struct gmmu_chip *gmmu_chip_find(const char *name);
@@ -253,7 +255,9 @@ uint64_t gmmu_field_addr_max(const struct gmmu_field *fd);
 /* Named value of a field (NULL when the value has no name). entry_valid selects the
  * values_invalid table for fields that have one. */
 const char *gmmu_field_value_name(const struct gmmu_field *fd, uint64_t value, bool entry_valid);
-/* Parses an unsigned number: decimal or 0x hex, whole string, no sign. 0 or P2PS_EINVAL. */
+/* Parses an unsigned number: decimal or 0x hex, whole string, no sign, no octal: the
+ * shared p2ps_parse_uint() of p2pscope/parse.h with the whole 64-bit range. 0, P2PS_EINVAL
+ * or P2PS_ERANGE (more than 64 bits). */
 int gmmu_parse_u64(const char *s, uint64_t *out);
 /* Parses a value: a name of the field (case-insensitive, either table) or a number
  * (decimal, 0x hex). For ADDR fields the number is a byte address. Does not range-check. */
@@ -513,6 +517,15 @@ struct gmmu_p2p_result {
  * P2PS_EINVAL for a misaligned offset or an unsupported page size. */
 int gmmu_p2p_encode(const struct gmmu_format *f, const struct gmmu_p2p_request *rq,
                     struct gmmu_p2p_result *out, struct p2ps_error *err);
+/* The request's defaults, as the driver (and `pte-decode p2p`) has them. The request itself
+ * writes .kind and .vol as given (a zeroed request: KIND 0 = PITCH, cached); set them from
+ * these to model what the driver writes:
+ *  - the KIND the driver maps peer memory with: the memory's uncompressed kind,
+ *    GENERIC_MEMORY where the format names it (TU10x and later), PITCH (0) before;
+ *  - VOL (v3: PCF UNCACHED): true for every mode but the tinygrad BAR1 form (peer memory
+ *    is not P2P-cacheable unless its allocation asked; tinygrad maps peer buffers cached). */
+uint32_t gmmu_p2p_default_kind(const struct gmmu_format *f);
+bool gmmu_p2p_default_vol(const struct gmmu_p2p_request *rq);
 const char *gmmu_p2p_mode_name(enum gmmu_p2p_mode m); /* "stock", "nvlink", "bar1" */
 int gmmu_p2p_mode_parse(const char *s, enum gmmu_p2p_mode *out, struct p2ps_error *err);
 /* "patch", "patch-as-published", "tinygrad", "stock" */
@@ -522,6 +535,10 @@ int gmmu_bar1_form_parse(const char *s, enum gmmu_bar1_form *out, struct p2ps_er
 /* Level of format f whose PTEs map pages of 2^page_shift bytes, or NULL. Takes the page
  * shift (12 for 4 KiB, 21 for 2 MiB), not the size. */
 const struct gmmu_level *gmmu_level_for_page(const struct gmmu_format *f, unsigned page_shift);
+/* Level of format f by name ("PD0", "pt_big", "PT-SMALL": any case, '-' for '_'), or NULL. */
+const struct gmmu_level *gmmu_level_find(const struct gmmu_format *f, const char *name);
+/* "PD3, PD2, PD1, PD0, PT_BIG, PT_SMALL": the levels of f, root first, into buf. */
+const char *gmmu_level_names(const struct gmmu_format *f, char *buf, size_t len);
 
 #ifdef __cplusplus
 }

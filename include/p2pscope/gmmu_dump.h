@@ -122,9 +122,9 @@ struct p2ps_mem_set {
 void p2ps_mem_set_init(struct p2ps_mem_set *s);
 void p2ps_mem_set_cleanup(struct p2ps_mem_set *s);
 
-/* Parses a --mem argument "[vid:|sys:]PA=FILE" (PA hex with optional 0x, or
- * decimal with a K/M/G suffix is not accepted: addresses are hex) and adds the
- * file. Refuses empty files, PA+size beyond 2^64, and overlaps (naming both). */
+/* Parses a --mem argument "[vid:|sys:]PA=FILE" (PA a hex word, p2pscope/parse.h:
+ * 0x optional, '_' groups; addresses are hex) and adds the file. Refuses empty files, PA+size
+ * beyond 2^64, and overlaps (naming both). */
 int p2ps_mem_set_add_arg(struct p2ps_mem_set *s, const char *arg, struct p2ps_error *err);
 
 /* Adds a chunk whose bytes the caller keeps alive (tests, fuzzers). */
@@ -141,10 +141,6 @@ const uint8_t *p2ps_mem_set_at(const struct p2ps_mem_set *s, enum p2ps_mem_space
 uint64_t p2ps_mem_set_bytes(const struct p2ps_mem_set *s);
 
 const char *p2ps_mem_space_name(enum p2ps_mem_space space);
-
-/* Parses a hex number (0x optional, '_' allowed between digits) that must span
- * the whole string; used for --pdb, --va and the PA of --mem. */
-int p2ps_parse_hex_u64(const char *s, uint64_t *out);
 
 #ifdef __cplusplus
 }

@@ -9,6 +9,13 @@
  *  - entry value of up to 128 bits: an unsigned number as above, where the hex digits
  *    may be grouped with single '_' between digits ("0x0600_0002_0000_0103"); w[0] takes
  *    bits 63:0, w[1] bits 127:64. Decimal values are limited to 64 bits.
+ *  - hex word: the syntax of page-table dumps and physical addresses (--pdb, --va, --mem):
+ *    hex digits with "0x" optional ("7f97_9400_0001" and "0x7f9794000001" are the same
+ *    value), single '_' between digits, up to 128 bits. Here "10" is sixteen: a dump is
+ *    hex whether or not its words say so.
+ *
+ * So '_' groups hex digits only where long hex values are copied from logs (entry values
+ * and hex words); plain numbers and sizes take no '_', and no number is ever octal.
  *
  * Each returns 0, P2PS_EINVAL for text of the wrong shape or P2PS_ERANGE for a value out
  * of range; *out is written only on success.
@@ -16,6 +23,7 @@
 #ifndef P2PSCOPE_PARSE_H
 #define P2PSCOPE_PARSE_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 #ifdef __cplusplus
@@ -30,6 +38,25 @@ int p2ps_parse_size(const char *s, uint64_t *out);
 
 /* An entry value that fits bits (1..128) bits. */
 int p2ps_parse_wide(const char *s, unsigned bits, uint64_t w[2]);
+
+/* A hex word of a NUL-terminated string that fits bits (1..128) bits. */
+int p2ps_parse_hex(const char *s, unsigned bits, uint64_t w[2]);
+
+/* The same syntax for tokenizers: the n bytes at s (no NUL needed) as one hex word of up to
+ * 128 bits. On success *digits is the number of significant hex digits (0 for the value 0).
+ * On P2PS_EINVAL *bad is the offset of the first byte that cannot belong to a hex word, or n
+ * when the word is empty, ends in '_' or doubles it; P2PS_ERANGE: more than 128 bits. */
+int p2ps_scan_hex(const char *s, size_t n, uint64_t w[2], unsigned *digits, size_t *bad);
+
+/* The value of a hex digit (any case), or -1. */
+static inline int p2ps_hex_digit(char c)
+{
+	if (c >= '0' && c <= '9')
+		return c - '0';
+	if ((c | 0x20) >= 'a' && (c | 0x20) <= 'f')
+		return (c | 0x20) - 'a' + 10;
+	return -1;
+}
 
 #ifdef __cplusplus
 }

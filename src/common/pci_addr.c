@@ -5,22 +5,14 @@
 #include <string.h>
 
 #include "p2pscope/error.h"
-
-static int hex_digit(char c)
-{
-	if (c >= '0' && c <= '9')
-		return c - '0';
-	if ((c | 0x20) >= 'a' && (c | 0x20) <= 'f')
-		return (c | 0x20) - 'a' + 10;
-	return -1;
-}
+#include "p2pscope/parse.h"
 
 /* Reads 1..max hex digits followed by delim (consumed unless it is the NUL), or -1. */
 static long hex_field(const char **p, int max, char delim)
 {
 	long v = 0;
 	int n = 0;
-	for (int d; (d = hex_digit(**p)) >= 0; (*p)++) {
+	for (int d; (d = p2ps_hex_digit(**p)) >= 0; (*p)++) {
 		if (++n > max)
 			return -1;
 		v = v * 16 + d;

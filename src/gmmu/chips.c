@@ -2,14 +2,26 @@
  * (nvidia_chips.c) lists them — only rows with a GMMU format, in the table's order. */
 #include "gmmu_internal.h"
 
+#include <ctype.h>
+#include <stdio.h>
 #include <string.h>
 #include <strings.h>
 
 #include "p2pscope/nvidia_chips.h"
 
+/* Every format, oldest first (pte-decode formats lists them in this order). */
 static const struct gmmu_format *const formats[] = {
         &gmmu_format_v2_gp, &gmmu_format_v2_tu, &gmmu_format_v2_ga,
         &gmmu_format_v3_gh, &gmmu_format_v3_gb,
+};
+
+/* The bare versions name the newest layout of each version. */
+static const struct {
+	const char *name;
+	const struct gmmu_format *format;
+} aliases[] = {
+        {"v2", &gmmu_format_v2_ga},
+        {"v3", &gmmu_format_v3_gb},
 };
 
 size_t gmmu_format_count(void)
@@ -26,15 +38,21 @@ const struct gmmu_format *gmmu_format_find(const char *name)
 {
 	if (!name)
 		return NULL;
-	/* The bare versions name the newest layout class of each version. */
-	if (!strcasecmp(name, "v2"))
-		return &gmmu_format_v2_ga;
-	if (!strcasecmp(name, "v3"))
-		return &gmmu_format_v3_gb;
+	for (size_t i = 0; i < GMMU_ARRAY_SIZE(aliases); i++)
+		if (!strcasecmp(name, aliases[i].name))
+			return aliases[i].format;
 	for (size_t i = 0; i < GMMU_ARRAY_SIZE(formats); i++)
 		if (!strcasecmp(name, formats[i]->name))
 			return formats[i];
 	return NULL;
+}
+
+const char *gmmu_format_alias(size_t i, const struct gmmu_format **format)
+{
+	if (i >= GMMU_ARRAY_SIZE(aliases))
+		return NULL;
+	*format = aliases[i].format;
+	return aliases[i].name;
 }
 
 size_t gmmu_chip_count(void)
@@ -62,33 +80,66 @@ const struct gmmu_chip *gmmu_chip_find(const char *name)
 	return c && c->gmmu.format ? &c->gmmu : NULL;
 }
 
-/* The one-line message of a failed lookup: what, the name asked for, the names known. */
-static int unknown_name(struct p2ps_error *err, const char *what, const char *name,
-                        const char *known)
+/* Appends ", name" (or "name" first) to buf holding *len bytes; stops quietly when full. */
+static void add_name(char *buf, size_t cap, size_t *len, const char *name)
 {
-	return p2ps_error_set(err, P2PS_ENOENT, "unknown %s '%s' (known: %s)", what,
-	                      name ? name : "", known);
+	if (*len >= cap)
+		return;
+	int n = snprintf(buf + *len, cap - *len, "%s%s", *len ? ", " : "", name);
+	*len += n > 0 ? (size_t)n : 0;
 }
 
 int gmmu_format_lookup(const char *name, const struct gmmu_format **out, struct p2ps_error *err)
 {
 	const struct gmmu_format *f = gmmu_format_find(name);
-	if (!f)
-		return unknown_name(err, "format", name,
-		                    "v2, v3, v2-gp, v2-tu, v2-ga, v3-gh, v3-gb");
-	*out = f;
-	return 0;
+	if (f) {
+		*out = f;
+		return 0;
+	}
+	char known[256] = "";
+	size_t len = 0;
+	for (size_t i = 0; i < GMMU_ARRAY_SIZE(aliases); i++)
+		add_name(known, sizeof(known), &len, aliases[i].name);
+	for (size_t i = 0; i < GMMU_ARRAY_SIZE(formats); i++)
+		add_name(known, sizeof(known), &len, formats[i]->name);
+	return p2ps_error_set(err, P2PS_ENOENT, "unknown format '%s' (known: %s)", name ? name : "",
+	                      known);
+}
+
+/* The chip whose example boards name the board `name` ("GB300" is a GB110 board), or NULL. */
+static const struct gmmu_chip *chip_of_board(const char *name)
+{
+	size_t n = name ? strlen(name) : 0;
+	for (size_t i = 0; n && i < gmmu_chip_count(); i++) {
+		const struct gmmu_chip *c = gmmu_chip_at(i);
+		for (const char *b = c->examples; *b; b += strspn(b, ", ")) {
+			size_t k = strcspn(b, ",");
+			if (k == n && !strncasecmp(b, name, n))
+				return c;
+			b += k;
+		}
+	}
+	return NULL;
 }
 
 int gmmu_chip_lookup(const char *name, const struct gmmu_format **out, struct p2ps_error *err)
 {
 	const struct gmmu_chip *c = gmmu_chip_find(name);
-	if (!c)
-		return unknown_name(err, "chip", name,
-		                    "GP10x, GV100, TU10x, GA10x, AD10x, GH100, GB10x, GB20x; see "
-		                    "'pte-decode formats'");
-	*out = c->format;
-	return 0;
+	if (c) {
+		*out = c->format;
+		return 0;
+	}
+	const struct gmmu_chip *board = chip_of_board(name);
+	if (board)
+		return p2ps_error_set(err, P2PS_ENOENT,
+		                      "unknown chip '%s': that is a board, its chip is %s", name,
+		                      board->name);
+	char known[P2PS_ERROR_MSG_MAX - 96] = "";
+	size_t len = 0;
+	for (size_t i = 0; i < gmmu_chip_count(); i++)
+		add_name(known, sizeof(known), &len, gmmu_chip_at(i)->name);
+	return p2ps_error_set(err, P2PS_ENOENT, "unknown chip '%s' (known: %s)", name ? name : "",
+	                      known);
 }
 
 static const char *const entry_type_names[GMMU_ENTRY_TYPE_COUNT] = {"pte", "pde", "dual-pde"};
@@ -119,6 +170,31 @@ const char *gmmu_aperture_name(enum gmmu_aperture a)
 	case GMMU_APERTURE_SYS_NONCOH: return "SYS_NONCOH";
 	}
 	return "unknown";
+}
+
+const struct gmmu_level *gmmu_level_find(const struct gmmu_format *f, const char *name)
+{
+	for (size_t i = 0; name && i < f->n_levels; i++) {
+		const char *a = f->levels[i].name, *b = name;
+		while (*a && *b &&
+		       (tolower((unsigned char)*a) == tolower((unsigned char)*b) ||
+		        (*a == '_' && *b == '-')))
+			a++, b++;
+		if (!*a && !*b)
+			return &f->levels[i];
+	}
+	return NULL;
+}
+
+const char *gmmu_level_names(const struct gmmu_format *f, char *buf, size_t len)
+{
+	size_t n = 0;
+	buf[0] = '\0';
+	for (size_t i = 0; i < f->n_levels && n < len; i++) {
+		int k = snprintf(buf + n, len - n, "%s%s", i ? ", " : "", f->levels[i].name);
+		n += k > 0 ? (size_t)k : 0;
+	}
+	return buf;
 }
 
 const struct gmmu_level *gmmu_level_for_page(const struct gmmu_format *f, unsigned page_shift)

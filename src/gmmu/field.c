@@ -7,8 +7,8 @@
  */
 #include "gmmu_internal.h"
 
-#include <ctype.h>
-#include <errno.h>
+#include "p2pscope/parse.h"
+
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -77,25 +77,7 @@ static int lookup_value(const struct gmmu_value *t, size_t n, const char *s, uin
 
 int gmmu_parse_u64(const char *s, uint64_t *out)
 {
-	if (!s)
-		return P2PS_EINVAL;
-	/* Decimal or 0x-hex only: a leading 0 is not octal, "010" is ten. */
-	int base = 10;
-	if (s[0] == '0' && (s[1] == 'x' || s[1] == 'X')) {
-		base = 16;
-		s += 2;
-	}
-	/* strtoull would skip blanks and take a sign (" -1" is UINT64_MAX): the number must
-	 * start with a digit. */
-	if (!(base == 16 ? isxdigit((unsigned char)*s) : isdigit((unsigned char)*s)))
-		return P2PS_EINVAL;
-	char *end = NULL;
-	errno = 0;
-	unsigned long long v = strtoull(s, &end, base);
-	if (errno || !end || *end)
-		return P2PS_EINVAL;
-	*out = v;
-	return 0;
+	return p2ps_parse_uint(s, UINT64_MAX, out);
 }
 
 /* Appends ", name" (or "name" first) to buf holding *len bytes; stops quietly when full. */

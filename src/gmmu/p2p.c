@@ -15,19 +15,29 @@
 #include "gmmu_internal.h"
 
 #include <inttypes.h>
+#include <stdio.h>
 #include <string.h>
 #include <strings.h>
 
 static const char *const mode_names[] = {"stock", "nvlink", "bar1"};
 static const char *const form_names[] = {"patch", "patch-as-published", "tinygrad", "stock"};
 
-/* Index of s in names (case-insensitive), or -1. */
-static int name_index(const char *const *names, size_t n, const char *s)
+/* The index of s in names (case-insensitive) into *out, or a message naming what was
+ * asked for and every name. */
+static int name_parse(const char *const *names, size_t n, const char *s, const char *what, int *out,
+                      struct p2ps_error *err)
 {
-	for (size_t i = 0; s && i < n; i++)
-		if (!strcasecmp(s, names[i]))
-			return (int)i;
-	return -1;
+	char known[128] = "";
+	size_t len = 0;
+	for (size_t i = 0; i < n; i++) {
+		if (s && !strcasecmp(s, names[i])) {
+			*out = (int)i;
+			return 0;
+		}
+		int k = snprintf(known + len, sizeof(known) - len, "%s%s", i ? ", " : "", names[i]);
+		len += k > 0 && (size_t)k < sizeof(known) - len ? (size_t)k : 0;
+	}
+	return p2ps_error_set(err, P2PS_EINVAL, "unknown %s '%s' (%s)", what, s ? s : "", known);
 }
 
 const char *gmmu_p2p_mode_name(enum gmmu_p2p_mode m)
@@ -37,12 +47,10 @@ const char *gmmu_p2p_mode_name(enum gmmu_p2p_mode m)
 
 int gmmu_p2p_mode_parse(const char *s, enum gmmu_p2p_mode *out, struct p2ps_error *err)
 {
-	int i = name_index(mode_names, GMMU_ARRAY_SIZE(mode_names), s);
-	if (i < 0)
-		return p2ps_error_set(err, P2PS_EINVAL,
-		                      "unknown P2P mode '%s' (stock, nvlink, bar1)", s ? s : "");
-	*out = (enum gmmu_p2p_mode)i;
-	return 0;
+	int i = 0;
+	int rc = name_parse(mode_names, GMMU_ARRAY_SIZE(mode_names), s, "P2P mode", &i, err);
+	*out = rc ? *out : (enum gmmu_p2p_mode)i;
+	return rc;
 }
 
 const char *gmmu_bar1_form_name(enum gmmu_bar1_form f)
@@ -52,17 +60,33 @@ const char *gmmu_bar1_form_name(enum gmmu_bar1_form f)
 
 int gmmu_bar1_form_parse(const char *s, enum gmmu_bar1_form *out, struct p2ps_error *err)
 {
-	int i = name_index(form_names, GMMU_ARRAY_SIZE(form_names), s);
-	if (i < 0)
-		return p2ps_error_set(err, P2PS_EINVAL,
-		                      "unknown BAR1-P2P form '%s' (patch, patch-as-published, "
-		                      "tinygrad, stock)",
-		                      s ? s : "");
-	*out = (enum gmmu_bar1_form)i;
-	return 0;
+	int i = 0;
+	int rc = name_parse(form_names, GMMU_ARRAY_SIZE(form_names), s, "BAR1-P2P form", &i, err);
+	*out = rc ? *out : (enum gmmu_bar1_form)i;
+	return rc;
 }
 
 /* Hardware aperture value of a software aperture in a PTE, or -1. */
+uint32_t gmmu_p2p_default_kind(const struct gmmu_format *f)
+{
+	const struct gmmu_field *kf = gmmu_field_find(f->entry[GMMU_ENTRY_PTE], "KIND");
+	uint64_t kind = 0;
+	/* GENERIC_MEMORY where the format names it (TU10x and later); PITCH (0) before. */
+	if (kf && gmmu_field_value_parse(kf, "GENERIC_MEMORY", &kind, NULL) &&
+	    gmmu_field_value_parse(kf, "PITCH", &kind, NULL))
+		kind = 0;
+	return (uint32_t)kind;
+}
+
+bool gmmu_p2p_default_vol(const struct gmmu_p2p_request *rq)
+{
+	/* Every driver path takes VOL from the peer memory's P2P cacheability, "not cacheable"
+	 * unless the allocation asked otherwise (the 580 driver's NVLink peer entries on two
+	 * H200s are PCF UNCACHED, tests/fixtures/pte-probe/h200-*-peer*.json); tinygrad's
+	 * userspace driver maps peer buffers cached. */
+	return !(rq->mode == GMMU_P2P_BAR1 && rq->bar1_form == GMMU_BAR1_TINYGRAD);
+}
+
 static int pte_aperture_hw(const struct gmmu_entry_format *ef, enum gmmu_aperture a)
 {
 	for (int i = 0; i < 4; i++)

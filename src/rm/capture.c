@@ -2,6 +2,8 @@
  * the format). Every error names the call index and the key. */
 #include "rm_internal.h"
 
+#include "p2pscope/parse.h"
+
 #include <errno.h>
 #include <json-c/json.h>
 #include <stdio.h>
@@ -59,17 +61,6 @@ static int get_int(struct ctx *c, json_object *o, const char *key, bool need, in
 	return 0;
 }
 
-static int hexval(char ch)
-{
-	if (ch >= '0' && ch <= '9')
-		return ch - '0';
-	if (ch >= 'a' && ch <= 'f')
-		return ch - 'a' + 10;
-	if (ch >= 'A' && ch <= 'F')
-		return ch - 'A' + 10;
-	return -1;
-}
-
 static int get_hex(struct ctx *c, json_object *o, const char *key, uint8_t **out, uint32_t *n)
 {
 	char *s = NULL;
@@ -83,7 +74,7 @@ static int get_hex(struct ctx *c, json_object *o, const char *key, uint8_t **out
 	}
 	uint8_t *b = malloc(len / 2 + 1);
 	for (size_t i = 0; b && i < len / 2; i++) {
-		int h = hexval(s[2 * i]), l = hexval(s[2 * i + 1]);
+		int h = p2ps_hex_digit(s[2 * i]), l = p2ps_hex_digit(s[2 * i + 1]);
 		if (h < 0 || l < 0) {
 			free(b);
 			free(s);
@@ -99,14 +90,12 @@ static int get_hex(struct ctx *c, json_object *o, const char *key, uint8_t **out
 	return 0;
 }
 
+/* A capture writes numbers as 0x-hex strings. */
 static int parse_u64(const char *s, uint64_t *v)
 {
-	if (strncmp(s, "0x", 2) || !s[2])
+	if (strncmp(s, "0x", 2))
 		return -1;
-	char *end;
-	errno = 0;
-	*v = strtoull(s + 2, &end, 16);
-	return errno || *end ? -1 : 0;
+	return p2ps_parse_uint(s, UINT64_MAX, v) ? -1 : 0;
 }
 
 static int get_words(struct ctx *c, json_object *o, struct p2ps_rm_rec *r)

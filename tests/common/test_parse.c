@@ -148,6 +148,84 @@ static void entry_values(void **state)
 	}
 }
 
+struct hex_case {
+	const char *in;
+	unsigned bits;
+	int rc;
+	uint64_t lo, hi;
+};
+
+/* Hex words: the syntax of page-table dumps and of --pdb, --va and --mem addresses. */
+static void hex_words(void **state)
+{
+	(void)state;
+	static const struct hex_case cases[] = {
+	        {"0xffff_ffff_ffff_ffff", 64, 0, UINT64_MAX, 0},
+	        {"1_0000_0000_0000_0000", 64, P2PS_ERANGE, 0, 0},
+	        {"1_0000_0000_0000_0000", 128, 0, 0, 1},
+	        {"10", 64, 0, 16, 0}, /* hex whether or not it says so */
+	        {"0x10", 64, 0, 16, 0},
+	        {"7F97_94000001", 64, 0, 0x7f9794000001ull, 0},
+	        {"ffffffffffffffffffffffffffffffff", 128, 0, UINT64_MAX, UINT64_MAX},
+	        {"1ffffffffffffffffffffffffffffffff", 128, P2PS_ERANGE, 0, 0},
+	        {"", 64, P2PS_EINVAL, 0, 0},
+	        {"0x", 64, P2PS_EINVAL, 0, 0},
+	        {"12z", 64, P2PS_EINVAL, 0, 0},
+	        {"_1", 64, P2PS_EINVAL, 0, 0},
+	        {"1_", 64, P2PS_EINVAL, 0, 0},
+	        {"1__2", 64, P2PS_EINVAL, 0, 0},
+	        {" 1", 64, P2PS_EINVAL, 0, 0},
+	        {"+1", 64, P2PS_EINVAL, 0, 0},
+	        {"0x1", 0, P2PS_EINVAL, 0, 0},
+	};
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		uint64_t w[2] = {0xdead, 0xbeef};
+		int rc = p2ps_parse_hex(cases[i].in, cases[i].bits, w);
+		if (rc != cases[i].rc)
+			fail_msg("'%s' (%u bits): rc %d, want %d", cases[i].in, cases[i].bits, rc,
+			         cases[i].rc);
+		assert_int_equal(w[0], rc ? 0xdead : cases[i].lo);
+		assert_int_equal(w[1], rc ? 0xbeef : cases[i].hi);
+	}
+}
+
+struct scan_case {
+	const char *in;
+	int rc;
+	size_t bad;      /* P2PS_EINVAL: where (the length: a shape error) */
+	unsigned digits; /* 0: significant digits */
+};
+
+/* The tokenizer's form: where a bad word goes wrong, the first fault from the left. */
+static void hex_word_faults(void **state)
+{
+	(void)state;
+	static const struct scan_case cases[] = {
+	        {"0x0600_0038_0000_020f", 0, 0, 15},
+	        {"0000", 0, 0, 0},
+	        {"0x3g", P2PS_EINVAL, 3, 0},
+	        {"zz", P2PS_EINVAL, 0, 0},
+	        {"1__2", P2PS_EINVAL, 2, 0}, /* the second '_' */
+	        {"_1", P2PS_EINVAL, 0, 0},
+	        {"1_", P2PS_EINVAL, 2, 0}, /* shape: ends in '_' */
+	        {"0x", P2PS_EINVAL, 2, 0},
+	        {"111111111111111111111111111111111g", P2PS_ERANGE, 0, 0}, /* 33 digits first */
+	};
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		const char *s = cases[i].in;
+		uint64_t w[2];
+		unsigned digits = 99;
+		size_t bad = 99;
+		int rc = p2ps_scan_hex(s, strlen(s), w, &digits, &bad);
+		if (rc != cases[i].rc)
+			fail_msg("'%s': rc %d, want %d", s, rc, cases[i].rc);
+		if (rc == P2PS_EINVAL)
+			assert_int_equal(bad, cases[i].bad);
+		if (!rc)
+			assert_int_equal(digits, cases[i].digits);
+	}
+}
+
 struct bdf_case {
 	const char *in;
 	int rc;
@@ -215,7 +293,8 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 	        cmocka_unit_test(unsigned_numbers),  cmocka_unit_test(sizes),
-	        cmocka_unit_test(entry_values),      cmocka_unit_test(pci_addresses),
+	        cmocka_unit_test(entry_values),      cmocka_unit_test(hex_words),
+	        cmocka_unit_test(hex_word_faults),   cmocka_unit_test(pci_addresses),
 	        cmocka_unit_test(pci_address_order),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

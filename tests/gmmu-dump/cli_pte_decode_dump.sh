@@ -186,10 +186,10 @@ cp "$M" "$W/outside.bin"
 put64 "$W/outside.bin" 0x1008 0x7f0002 # PD2[1] -> frame 0x7f00 = PA 0x7f00000
 expect 2 "$T" decode --chip AD102 --mem 0x100000="$W/outside.bin" --pdb 0x100000
 one_line_error
-has "$W/err" "PD2[1] at vid PA 0x101008 (VA 0x4000000000): PD1 table at vid PA 0x7f00000-0x7f00fff is not inside any --mem chunk"
+has "$W/err" "PD2[1] at vid PA 0x101008 (VA 0x4000000000): PD1 table at vid PA 0x7f00000-0x7f00fff is not inside any memory image"
 
 expect 2 "$T" decode --chip AD102 --mem 0x100000="$M" --pdb 0xffffffffffff0000
-has "$W/err" "not inside any --mem chunk"
+has "$W/err" "not inside any memory image"
 expect 2 "$T" decode --chip AD102 --mem 0x100000="$M" --mem 0x105000="$M" --pdb 0x100000
 has "$W/err" "overlaps"
 expect 2 "$T" decode --chip AD102 --mem 0x100000="$M"
@@ -198,7 +198,7 @@ expect 2 "$T" decode --chip AD102 --mem 0xfffffffffffff000="$M" --pdb 0xffffffff
 has "$W/err" "runs past 2^64"
 # the root in system memory; its PDEs say VIDEO_MEMORY, and no vid chunk is given
 expect 2 "$T" decode --chip AD102 --mem sys:0x100000="$M" --pdb 0x100000:sys
-has "$W/err" "PD3[0] at sys PA 0x100000 (VA 0x0): PD2 table at vid PA 0x101000-0x101fff is not inside any --mem chunk"
+has "$W/err" "PD3[0] at sys PA 0x100000 (VA 0x0): PD2 table at vid PA 0x101000-0x101fff is not inside any memory image"
 expect 2 "$T" decode --chip AD102 --raw "$R" --va 0xfffffffffffff000
 has "$W/err" "passes"
 expect 2 "$T" decode --chip NV99 --raw "$R"
@@ -216,7 +216,7 @@ one_line_error
 has "$W/err" "broken.json:1: invalid JSON"
 expect 2 "$T" decode --chip AD102 --raw
 one_line_error
-has "$W/err" "option '--raw' needs a value"
+has "$W/err" "option --raw needs an argument"
 expect 0 "$T" decode --raw --help
 has "$W/out" "usage: pte-decode decode"
 

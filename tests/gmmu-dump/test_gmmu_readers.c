@@ -100,18 +100,6 @@ static void text_rejects_with_line_and_column(void **state)
 	assert_non_null(strstr(err.msg, "\\x01"));
 }
 
-static void parse_hex_u64_bounds(void **state)
-{
-	(void)state;
-	uint64_t v;
-	assert_int_equal(p2ps_parse_hex_u64("0xffff_ffff_ffff_ffff", &v), 0);
-	assert_true(v == UINT64_MAX);
-	assert_int_equal(p2ps_parse_hex_u64("1_0000_0000_0000_0000", &v), P2PS_ERANGE);
-	assert_int_equal(p2ps_parse_hex_u64("", &v), P2PS_EINVAL);
-	assert_int_equal(p2ps_parse_hex_u64("0x", &v), P2PS_EINVAL);
-	assert_int_equal(p2ps_parse_hex_u64("12z", &v), P2PS_EINVAL);
-}
-
 /* ---- raw --------------------------------------------------------------------- */
 
 static char tmpdir[] = "/tmp/p2ps-dump-test-XXXXXX";
@@ -413,7 +401,6 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 	        cmocka_unit_test(text_accepts_log_forms),
 	        cmocka_unit_test(text_rejects_with_line_and_column),
-	        cmocka_unit_test(parse_hex_u64_bounds),
 	        cmocka_unit_test(raw_mapped_reads_whole_entries),
 	        cmocka_unit_test(raw_streamed_keeps_entries_whole),
 	        cmocka_unit_test(mem_set_sorted_checked_bounded),

@@ -216,7 +216,7 @@ bad "p2p --bar1-form without bar1" "applies to --mode bar1" p2p --chip GB202 --m
 bad "p2p unknown bar1 form" "unknown BAR1-P2P form 'nvidia'" p2p --chip GB202 --mode bar1 --bar1 0 --bar1-form nvidia
 bad "bad entry type" "unknown entry type" decode --chip AD102 --entry pdx 0x1
 bad "bad value" "bad pte value" decode --chip AD102 0xzz
-bad "too many digits" "bad pte value" decode --chip AD102 0x00000000000000001
+bad "too many digits" "bad pte value" decode --chip AD102 0x10000000000000000
 bad "no chip" "--chip CHIP or --format" decode 0x1
 bad "both chip and format" "not both" decode --chip AD102 --format v3 0x1
 bad "no field=value" "expected FIELD=VALUE" encode --chip AD102 VALID

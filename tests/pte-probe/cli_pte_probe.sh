@@ -337,7 +337,7 @@ one_line_error "exclude each other"
 expect 2 "$T" --peer 0
 one_line_error "--peer 0 is the GPU probed"
 expect 2 "$T" --bogus
-one_line_error "unknown option '--bogus'"
+one_line_error "unknown option --bogus"
 expect 0 "$T" --help
 has "$W/out" "changes"
 

@@ -134,7 +134,7 @@ static void test_fetch_errors(void **state)
 	/* Without a fetch hook a missing table is the usual error. */
 	o.fetch = NULL;
 	assert_int_equal(gmmu_walk(&set, &o, on_pte, &v, NULL, &err), P2PS_EINVAL);
-	assert_non_null(strstr(err.msg, "not inside any --mem chunk"));
+	assert_non_null(strstr(err.msg, "not inside any memory image"));
 	/* A fetch that adds nothing: the walk still says what is missing. */
 	p2ps_mem_set_cleanup(&set);
 }

@@ -6,10 +6,10 @@
  *
  * One pipeline: load the host model (p2ps_host_load, which also carries out the VFIO
  * options), analyse it, render it as text, JSON or dot. --fleet (fleet_opts.c) runs that
- * pipeline on each snapshot among its inputs and summarises many reports. Options live in one table
- * (options[] below): adding one is a row there plus a handler, and the help text and
- * getopt_long table are generated from it. */
-#include <getopt.h>
+ * pipeline on each snapshot among its inputs and summarises many reports. Options live in
+ * one table (options[] below, the shared mechanism of src/common/options.h): adding one is
+ * a row there plus, unless it only sets a flag or keeps its argument, a handler; the help
+ * text and the getopt_long table are generated from it. */
 #include <stddef.h>
 #include <pci/pci.h>
 #include <stdbool.h>
@@ -19,6 +19,7 @@
 
 #include "cli.h"
 #include "fleet_opts.h"
+#include "options.h"
 #include "p2pscope/analysis.h"
 #include "p2pscope/host_load.h"
 #include "p2pscope/render.h"
@@ -50,30 +51,18 @@ struct cli {
 	struct bi_fleet_opts fleet; /* --fleet, --csv, --expect (fleet_opts.c) */
 	char **inputs;              /* the non-option arguments (--fleet only) */
 	size_t n_inputs;
-	char err[256]; /* set by a handler that rejects its argument */
+	char err[256]; /* what went wrong with the command line */
 };
 
-typedef int (*opt_handler)(struct cli *c, const char *arg);
-
-struct cli_option {
-	const char *name; /* long name */
-	int short_name;   /* 0 if none */
-	const char *arg;  /* argument name for the help text, NULL if none */
-	const char *help;
-	opt_handler handle; /* NULL for a plain flag: */
-	size_t set;         /*   offsetof(struct cli, a bool to set), or */
-	unsigned src_flag;  /*   P2PS_HOST_F_* bits to set in the source */
-};
-
-static int set_source(struct cli *c, enum p2ps_host_backend_kind kind, const char *arg)
+static int set_source(struct cli *c, enum p2ps_host_backend_kind kind, const char *arg, char *err,
+                      size_t err_size)
 {
 	if (c->have_source) {
-		snprintf(c->err, sizeof(c->err),
-		         "--root, --lspci-dump and --paste are mutually exclusive");
+		snprintf(err, err_size, "--root, --lspci-dump and --paste are mutually exclusive");
 		return -1;
 	}
 	if (!arg[0]) {
-		snprintf(c->err, sizeof(c->err), "%s needs a non-empty path",
+		snprintf(err, err_size, "%s needs a non-empty path",
 		         kind == P2PS_HOST_SNAPSHOT ? "--root"
 		         : kind == P2PS_HOST_PASTE  ? "--paste"
 		                                    : "--lspci-dump");
@@ -85,35 +74,36 @@ static int set_source(struct cli *c, enum p2ps_host_backend_kind kind, const cha
 	return 0;
 }
 
-static int opt_root(struct cli *c, const char *arg)
+static int opt_root(void *c, const char *arg, char *err, size_t err_size)
 {
-	return set_source(c, P2PS_HOST_SNAPSHOT, arg);
+	return set_source(c, P2PS_HOST_SNAPSHOT, arg, err, err_size);
 }
 
-static int opt_lspci_dump(struct cli *c, const char *arg)
+static int opt_lspci_dump(void *c, const char *arg, char *err, size_t err_size)
 {
-	return set_source(c, P2PS_HOST_LSPCI_DUMP, arg);
+	return set_source(c, P2PS_HOST_LSPCI_DUMP, arg, err, err_size);
 }
 
-static int opt_paste(struct cli *c, const char *arg)
+static int opt_paste(void *c, const char *arg, char *err, size_t err_size)
 {
-	return set_source(c, P2PS_HOST_PASTE, arg);
+	return set_source(c, P2PS_HOST_PASTE, arg, err, err_size);
 }
 
 /* -s uses libpci's own slot syntax, [[[[<domain>]:]<bus>]:][<slot>][.[<func>]], as lspci. */
-static int opt_slot(struct cli *c, const char *arg)
+static int opt_slot(void *ctx, const char *arg, char *err, size_t err_size)
 {
+	struct cli *c = ctx;
 	struct pci_filter f;
 	char buf[64];
 	if (strlen(arg) >= sizeof(buf)) {
-		snprintf(c->err, sizeof(c->err), "-s %.32s...: too long", arg);
+		snprintf(err, err_size, "-s %.32s...: too long", arg);
 		return -1;
 	}
 	strcpy(buf, arg);
 	pci_filter_init(NULL, &f);
 	const char *msg = pci_filter_parse_slot(&f, buf);
 	if (msg) {
-		snprintf(c->err, sizeof(c->err), "-s %s: %s", arg, msg);
+		snprintf(err, err_size, "-s %s: %s", arg, msg);
 		return -1;
 	}
 	c->have_filter = true;
@@ -121,16 +111,24 @@ static int opt_slot(struct cli *c, const char *arg)
 	return 0;
 }
 
+/* One --peers token into the list; a rejected one is explained in err. */
+struct peer_list {
+	struct cli *c;
+	char *err;
+	size_t err_size;
+};
+
 static int peer_token(void *ctx, const char *t)
 {
-	struct cli *c = ctx;
+	struct peer_list *pl = ctx;
+	struct cli *c = pl->c;
 	if (c->n_peers == sizeof(c->peers) / sizeof(c->peers[0])) {
-		snprintf(c->err, sizeof(c->err), "--peers: more than %zu devices",
+		snprintf(pl->err, pl->err_size, "--peers: more than %zu devices",
 		         sizeof(c->peers) / sizeof(c->peers[0]));
 		return -1;
 	}
 	if (p2ps_bdf_parse(t, &c->peers[c->n_peers]) < 0) {
-		snprintf(c->err, sizeof(c->err), "--peers: '%.64s' is not a BDF ([DDDD:]BB:DD.F)",
+		snprintf(pl->err, pl->err_size, "--peers: '%.64s' is not a BDF ([DDDD:]BB:DD.F)",
 		         t);
 		return -1;
 	}
@@ -140,21 +138,23 @@ static int peer_token(void *ctx, const char *t)
 
 /* --peers BDF[,BDF...]: devices that get the matrix and pair verdicts besides the
  * NVIDIA GPUs (GPUDirect peers such as NICs and NVMe, or stand-ins in test VMs). */
-static int opt_peers(struct cli *c, const char *arg)
+static int opt_peers(void *ctx, const char *arg, char *err, size_t err_size)
 {
-	if (bi_each_token("--peers", arg, peer_token, c, c->err, sizeof(c->err)))
+	struct cli *c = ctx;
+	struct peer_list pl = {c, err, err_size};
+	if (bi_each_token("--peers", arg, peer_token, &pl, err, err_size))
 		return -1;
 	if (!c->n_peers) {
-		snprintf(c->err, sizeof(c->err), "--peers needs at least one BDF");
+		snprintf(err, err_size, "--peers needs at least one BDF");
 		return -1;
 	}
 	return 0;
 }
 
-static int set_format(struct cli *c, enum output_format fmt)
+static int set_format(struct cli *c, enum output_format fmt, char *err, size_t err_size)
 {
 	if (c->format_set && c->format != fmt) {
-		snprintf(c->err, sizeof(c->err), "--json and --dot are mutually exclusive");
+		snprintf(err, err_size, "--json and --dot are mutually exclusive");
 		return -1;
 	}
 	c->format_set = true;
@@ -162,109 +162,104 @@ static int set_format(struct cli *c, enum output_format fmt)
 	return 0;
 }
 
-static int opt_json(struct cli *c, const char *arg)
+static int opt_json(void *c, const char *arg, char *err, size_t err_size)
 {
 	(void)arg;
-	return set_format(c, OUT_JSON);
+	return set_format(c, OUT_JSON, err, err_size);
 }
 
-static int opt_dot(struct cli *c, const char *arg)
+static int opt_dot(void *c, const char *arg, char *err, size_t err_size)
 {
 	(void)arg;
-	return set_format(c, OUT_DOT);
-}
-
-/* -i FILE: names from this pci.ids, as lspci -i. */
-static int opt_ids_file(struct cli *c, const char *arg)
-{
-	c->src.ids_file = arg;
-	return 0;
+	return set_format(c, OUT_DOT, err, err_size);
 }
 
 /* VFIO options: vfio_opts.c. */
-static int opt_vfio(struct cli *c, const char *arg)
+static int opt_vfio(void *c, const char *arg, char *err, size_t err_size)
 {
-	return bi_vfio_opt_vfio(&c->vfio, arg, c->err, sizeof(c->err));
+	return bi_vfio_opt_vfio(&((struct cli *)c)->vfio, arg, err, err_size);
 }
 
-static int opt_vfio_flow(struct cli *c, const char *arg)
+static int opt_vfio_flow(void *c, const char *arg, char *err, size_t err_size)
 {
-	return bi_vfio_opt_flow(&c->vfio, arg, c->err, sizeof(c->err));
+	return bi_vfio_opt_flow(&((struct cli *)c)->vfio, arg, err, err_size);
 }
 
-static int opt_read_reg(struct cli *c, const char *arg)
+static int opt_read_reg(void *c, const char *arg, char *err, size_t err_size)
 {
-	return bi_vfio_opt_read_reg(&c->vfio, arg, c->err, sizeof(c->err));
+	return bi_vfio_opt_read_reg(&((struct cli *)c)->vfio, arg, err, err_size);
 }
 
-static int opt_map_peer(struct cli *c, const char *arg)
+static int opt_map_peer(void *c, const char *arg, char *err, size_t err_size)
 {
-	return bi_vfio_opt_map_peer(&c->vfio, arg, c->err, sizeof(c->err));
+	return bi_vfio_opt_map_peer(&((struct cli *)c)->vfio, arg, err, err_size);
 }
 
-static int opt_expect(struct cli *c, const char *arg)
+static int opt_expect(void *c, const char *arg, char *err, size_t err_size)
 {
-	return bi_fleet_opt_expect(&c->fleet, arg, c->err, sizeof(c->err));
+	return bi_fleet_opt_expect(&((struct cli *)c)->fleet, arg, err, err_size);
 }
 
-static const struct cli_option options[] = {
+/* What a row does: a handler, a bool to set, or P2PS_HOST_F_* bits of the source. */
+#define CALL(fn)          P2PS_OPT_CALL(fn)
+#define FLAG(member)      P2PS_OPT_FLAG(struct cli, member)
+#define SOURCE_FLAG(bits) P2PS_OPT_BITS(struct cli, src.flags, bits)
+
+static const struct p2ps_opt options[] = {
         {"root", 0, "DIR",
          "read a snapshot captured by scripts/capture-host.sh (unpacked) "
          "instead of this host",
-         opt_root, 0, 0},
+         CALL(opt_root)},
         {"lspci-dump", 'F', "FILE", "read `lspci -x`/`-xxx`/`-xxxx` output (no sysfs facts)",
-         opt_lspci_dump, 0, 0},
+         CALL(opt_lspci_dump)},
         {"paste", 0, "FILE|-",
          "read what a bug report pasted (lspci, nvidia-smi, dmesg, CUDA samples; - for stdin)",
-         opt_paste, 0, 0},
+         CALL(opt_paste)},
         {"slot", 's', "[[[[DOMAIN]:]BUS]:][DEV][.[FN]]", "show only matching devices (as lspci -s)",
-         opt_slot, 0, 0},
-        {"all", 'a', NULL, "show every PCI device, not only the NVIDIA GPUs", NULL,
-         offsetof(struct cli, all), 0},
+         CALL(opt_slot)},
+        {"all", 'a', NULL, "show every PCI device, not only the NVIDIA GPUs", FLAG(all)},
         {"peers", 0, "BDF[,BDF...]",
-         "also treat these devices as P2P endpoints (NICs, NVMe, test-VM stand-ins)", opt_peers, 0,
-         0},
-        {"json", 'j', NULL, "JSON output (schema in docs/bar-inspect.md)", opt_json, 0, 0},
-        {"dot", 0, NULL, "Graphviz output: PCI tree, ACS marks, verdict edges", opt_dot, 0, 0},
+         "also treat these devices as P2P endpoints (NICs, NVMe, test-VM stand-ins)",
+         CALL(opt_peers)},
+        {"json", 'j', NULL, "JSON output (schema in docs/bar-inspect.md)", CALL(opt_json)},
+        {"dot", 0, NULL, "Graphviz output: PCI tree, ACS marks, verdict edges", CALL(opt_dot)},
         {"no-nvml", 0, NULL, "do not load libnvidia-ml (VRAM and NVLink then come from nowhere)",
-         NULL, 0, P2PS_HOST_F_NO_NVML},
-        {"numeric", 'n', NULL, "numeric ids only (skip pci.ids names)", NULL, 0,
-         P2PS_HOST_F_NO_NAMES},
-        {"ids-file", 'i', "FILE", "device names from this pci.ids (as lspci -i)", opt_ids_file, 0,
-         0},
+         SOURCE_FLAG(P2PS_HOST_F_NO_NVML)},
+        {"numeric", 'n', NULL, "numeric ids only (skip pci.ids names)",
+         SOURCE_FLAG(P2PS_HOST_F_NO_NAMES)},
+        {"ids-file", 'i', "FILE", "device names from this pci.ids (as lspci -i)",
+         P2PS_OPT_STRING(struct cli, src.ids_file)},
         {"no-cache", 0, NULL,
          "ask NVML even where its facts are cached for this boot (one-GPU hosts; "
          "~/.cache/p2pscope)",
-         NULL, offsetof(struct cli, no_cache), 0},
+         FLAG(no_cache)},
         {"vfio", 0, "BDF[,BDF]|all",
          "also read these vfio-pci devices through VFIO (regions, "
          "full config); OPENING A VFIO DEVICE CAN RESET IT",
-         opt_vfio, 0, 0},
+         CALL(opt_vfio)},
         {"vfio-flow", 0, "auto|legacy|cdev", "VFIO interface: group/container or cdev+iommufd",
-         opt_vfio_flow, 0, 0},
+         CALL(opt_vfio_flow)},
         {"read-reg", 0, "BAR:OFFSET",
          "map one page of BAR read-only and read one 32-bit register "
          "(devices of --vfio, or -s SLOT via sysfs, root); 0:0x0 "
          "decodes NVIDIA's PMC_BOOT_0",
-         opt_read_reg, 0, 0},
+         CALL(opt_read_reg)},
         {"map-peer", 0, "A,B[,BAR]",
          "VFIO_IOMMU_MAP_DMA B's BAR into A's container and report "
          "the IOVA or refusal; opens A and B via VFIO (CAN RESET THEM)",
-         opt_map_peer, 0, 0},
+         CALL(opt_map_peer)},
         {"fleet", 0, NULL,
          "summarise many hosts: the arguments are reports (--json output), folders, "
          "globs, capture tarballs, snapshot folders or - (docs/fleet.md)",
-         NULL, offsetof(struct cli, fleet.fleet), 0},
-        {"csv", 0, NULL, "with --fleet: CSV, one row per host", NULL,
-         offsetof(struct cli, fleet.csv), 0},
+         FLAG(fleet.fleet)},
+        {"csv", 0, NULL, "with --fleet: CSV, one row per host", FLAG(fleet.csv)},
         {"expect", 0, "FILE", "with --fleet: the hosts that should have reported, one a line",
-         opt_expect, 0, 0},
-        {"timings", 0, NULL, "print where the time went, phase by phase, to stderr", NULL,
-         offsetof(struct cli, timings), 0},
-        {"help", 'h', NULL, "this help", NULL, offsetof(struct cli, help), 0},
-        {"version", 'V', NULL, "print the version", NULL, offsetof(struct cli, version), 0},
+         CALL(opt_expect)},
+        {"timings", 0, NULL, "print where the time went, phase by phase, to stderr", FLAG(timings)},
+        {"help", 'h', NULL, "this help", FLAG(help)},
+        {"version", 'V', NULL, "print the version", FLAG(version)},
 };
-#define N_OPTIONS (sizeof(options) / sizeof(options[0]))
+static const struct p2ps_opts option_table = {P2PS_OPTS_ROWS(options), .help_width = 36};
 
 static void usage(FILE *f)
 {
@@ -276,17 +271,9 @@ static void usage(FILE *f)
 	           "per GPU pair, whether\nstatic BAR1 P2P can work, with every reason and fix. "
 	           "Read-only: fixes are printed, never\napplied. Without root, facts past the "
 	           "first 64 bytes of config space are marked unknown.\n\nOptions:\n");
-	for (size_t i = 0; i < N_OPTIONS; i++) {
-		char lhs[64];
-		const struct cli_option *o = &options[i];
-		if (o->short_name)
-			snprintf(lhs, sizeof(lhs), "-%c, --%s%s%s", o->short_name, o->name,
-			         o->arg ? " " : "", o->arg ? o->arg : "");
-		else
-			snprintf(lhs, sizeof(lhs), "    --%s%s%s", o->name, o->arg ? " " : "",
-			         o->arg ? o->arg : "");
-		fprintf(f, "  %-36s %s\n", lhs, o->help);
-	}
+	char help[P2PS_OPTS_HELP_MAX];
+	p2ps_opt_help(&option_table, help, sizeof(help));
+	fputs(help, f);
 	fprintf(f,
 	        "\nExit status: 0 report printed, 2 bad usage or unreadable input; with --fleet,\n"
 	        "1 when the summary lists skipped inputs or expected hosts without a report.\n");
@@ -295,56 +282,16 @@ static void usage(FILE *f)
 /* Parses argv into c. Returns 0, or -1 with c->err set. */
 static int parse_args(int argc, char **argv, struct cli *c)
 {
-	struct option longopts[N_OPTIONS + 1];
-	char shortopts[2 * N_OPTIONS + 2];
-	size_t ns = 0;
-	shortopts[ns++] = ':'; /* report a missing argument as ':' */
-	for (size_t i = 0; i < N_OPTIONS; i++) {
-		longopts[i] = (struct option){options[i].name,
-		                              options[i].arg ? required_argument : no_argument,
-		                              NULL, (int)(0x100 + i)};
-		if (options[i].short_name) {
-			shortopts[ns++] = (char)options[i].short_name;
-			if (options[i].arg)
-				shortopts[ns++] = ':';
-		}
-	}
-	shortopts[ns] = '\0';
-	longopts[N_OPTIONS] = (struct option){0};
-
-	opterr = 0;
-	int ch;
-	while ((ch = getopt_long(argc, argv, shortopts, longopts, NULL)) != -1) {
-		const struct cli_option *o = NULL;
-		if (ch >= 0x100 && (size_t)(ch - 0x100) < N_OPTIONS)
-			o = &options[ch - 0x100];
-		for (size_t i = 0; !o && i < N_OPTIONS; i++)
-			if (options[i].short_name && options[i].short_name == ch)
-				o = &options[i];
-		if (ch == ':') {
-			snprintf(c->err, sizeof(c->err), "option %s needs an argument",
-			         argv[optind - 1]);
-			return -1;
-		}
-		if (!o) {
-			snprintf(c->err, sizeof(c->err), "unknown option %s (try --help)",
-			         argv[optind - 1]);
-			return -1;
-		}
-		if (o->handle && o->handle(c, optarg) < 0)
-			return -1;
-		if (!o->handle && o->src_flag)
-			c->src.flags |= o->src_flag;
-		else if (!o->handle)
-			*(bool *)((char *)c + o->set) = true;
-	}
-	if (optind < argc && !c->fleet.fleet) {
+	int first = p2ps_opt_parse(&option_table, argc, argv, c, c->err, sizeof(c->err));
+	if (first < 0)
+		return -1;
+	if (first < argc && !c->fleet.fleet) {
 		snprintf(c->err, sizeof(c->err), "unexpected argument '%s' (try --help)",
-		         argv[optind]);
+		         argv[first]);
 		return -1;
 	}
-	c->inputs = argv + optind;
-	c->n_inputs = (size_t)(argc - optind);
+	c->inputs = argv + first;
+	c->n_inputs = (size_t)(argc - first);
 	return 0;
 }
 

@@ -1,8 +1,8 @@
 /* p2p-bench measurement: CUDA runtime host code. Every timed run is queued
  * behind a hold kernel, timed with events on the lead stream, and followed by
  * a verification of every destination buffer it wrote. */
-#include "bench.h"
 #include "kernels.h"
+#include "measure_internal.h"
 
 #include <math.h>
 #include <stdint.h>
@@ -13,37 +13,6 @@
 #include <unistd.h>
 
 #include <cuda_runtime_api.h>
-
-enum { SRC0, DST0, SRC1, DST1, NBUF };
-enum engine { ENG_CE, ENG_SM_WRITE, ENG_SM_READ, ENG_SM16 };
-
-/* The host queues a run within microseconds; the hold gives up after 200 ms so
- * that a driver which blocks the host inside an enqueue (staged copies without
- * peer access may) costs a flagged run, not a deadlock. */
-#define HOLD_TIMEOUT_NS 200000000ull
-#define PP_TIMEOUT_NS   2000000000ull /* one whole ping-pong run */
-#define POISON_SEED     0xdeadbeefu
-#define LAT_BYTES       16 /* one int4, as p2pBandwidthLatencyTest's latency copies */
-
-struct dev_state {
-	cudaStream_t s[2];
-	cudaEvent_t start, stop, done[2];
-	void *buf[NBUF];
-	unsigned long long *count; /* verification mismatches */
-	unsigned *flag;            /* ping-pong word written by the peer */
-	unsigned long long *pp;    /* ping-pong result: ns, status */
-	int *failed;               /* set by a bulk copy whose stage never completed */
-};
-
-struct ctx {
-	const struct pb_options *o;
-	struct pb_result *r;
-	struct dev_state d[PB_MAX_DEV];
-	bool peer_on[PB_MAX_DEV][PB_MAX_DEV];
-	volatile int *hold; /* host-mapped, read by the hold kernel */
-	int *hold_timed_out;
-	struct p2ps_error *err;
-};
 
 /* One copy of a timed run: executed by device exec on its stream `stream`. */
 struct xfer {
@@ -71,29 +40,6 @@ int pb_sm_variant_parse(const char *s, int *v)
 			return 0;
 		}
 	return P2PS_EINVAL;
-}
-
-static int cu(struct ctx *c, int e, const char *what, int dev)
-{
-	if (e == cudaSuccess)
-		return 0;
-	return p2ps_error_set(c->err, P2PS_EIO, "%s (device %d): %s", what, dev,
-	                      cudaGetErrorString((cudaError_t)e));
-}
-
-static int ord(const struct ctx *c, int i)
-{
-	return c->r->dev[i].ordinal;
-}
-
-static int on_dev(struct ctx *c, int i)
-{
-	return cu(c, cudaSetDevice(ord(c, i)), "cudaSetDevice", ord(c, i));
-}
-
-static uint32_t seed_of(int dev, int buf)
-{
-	return 0x5eed0000u + (uint32_t)dev * 16u + (uint32_t)buf;
 }
 
 static int cmp_double(const void *a, const void *b)
@@ -508,151 +454,6 @@ static int run_matrices(struct ctx *c)
 	return 0;
 }
 
-static int probe_devices(struct ctx *c)
-{
-	const struct pb_options *o = c->o;
-	struct pb_result *r = c->r;
-	int count = 0;
-	cudaError_t e = cudaGetDeviceCount(&count);
-
-	/* Without the NVIDIA kernel driver the runtime finds no libcuda and calls
-	 * that an "insufficient driver"; for the user it means no usable GPU. */
-	if (e != cudaSuccess || count == 0)
-		return p2ps_error_set(c->err, P2PS_ENOENT,
-		                      "no CUDA GPU found (cudaGetDeviceCount: %s)",
-		                      e == cudaErrorInsufficientDriver ? "no NVIDIA driver loaded"
-		                      : e != cudaSuccess               ? cudaGetErrorString(e)
-		                                                       : "0 devices");
-	if (o->ndev == 0) {
-		r->n = count < PB_MAX_DEV ? count : PB_MAX_DEV;
-		for (int i = 0; i < r->n; i++)
-			r->dev[i].ordinal = i;
-	} else {
-		r->n = o->ndev;
-		for (int i = 0; i < o->ndev; i++) {
-			if (o->dev[i] >= count)
-				return p2ps_error_set(c->err, P2PS_EINVAL,
-				                      "device %d does not exist (%d visible)",
-				                      o->dev[i], count);
-			r->dev[i].ordinal = o->dev[i];
-		}
-	}
-	for (int i = 0; i < r->n; i++) {
-		struct pb_device *d = &r->dev[i];
-		struct cudaDeviceProp p;
-		if (cu(c, cudaGetDeviceProperties(&p, d->ordinal), "cudaGetDeviceProperties",
-		       d->ordinal) ||
-		    cu(c, cudaDeviceGetPCIBusId(d->bdf, sizeof(d->bdf), d->ordinal),
-		       "cudaDeviceGetPCIBusId", d->ordinal))
-			return c->err->code;
-		for (char *q = d->bdf; *q; q++)
-			if (*q >= 'A' && *q <= 'F')
-				*q = (char)(*q - 'A' + 'a');
-		snprintf(d->name, sizeof(d->name), "%s", p.name);
-		d->sm_count = p.multiProcessorCount;
-		d->cc_major = p.major;
-		d->cc_minor = p.minor;
-		d->mem_bytes = p.totalGlobalMem;
-	}
-	for (int i = 0; i < r->n; i++)
-		for (int j = 0; j < r->n; j++) {
-			struct pb_pair *q = &r->pair[i][j];
-			int a = r->dev[i].ordinal, b = r->dev[j].ordinal;
-			*q = (struct pb_pair){i == j, -1, -1, -1, -1};
-			if (i == j)
-				continue;
-			if (cu(c, cudaDeviceCanAccessPeer(&q->can_access, a, b),
-			       "cudaDeviceCanAccessPeer", a))
-				return c->err->code;
-			/* Attributes are informational: a failure leaves -1 ("unknown"). */
-			if (cudaDeviceGetP2PAttribute(&q->perf_rank, cudaDevP2PAttrPerformanceRank,
-			                              a, b) != cudaSuccess)
-				q->perf_rank = -1;
-			if (cudaDeviceGetP2PAttribute(&q->access_supported,
-			                              cudaDevP2PAttrAccessSupported, a,
-			                              b) != cudaSuccess)
-				q->access_supported = -1;
-			if (cudaDeviceGetP2PAttribute(&q->native_atomics,
-			                              cudaDevP2PAttrNativeAtomicSupported, a,
-			                              b) != cudaSuccess)
-				q->native_atomics = -1;
-			if (cudaDeviceGetP2PAttribute(&q->cuda_array_access,
-			                              cudaDevP2PAttrCudaArrayAccessSupported, a,
-			                              b) != cudaSuccess)
-				q->cuda_array_access = -1;
-		}
-	cudaGetLastError(); /* attribute queries may leave a sticky-free error behind */
-	return 0;
-}
-
-static int setup_devices(struct ctx *c)
-{
-	for (int i = 0; i < c->r->n; i++) {
-		struct dev_state *D = &c->d[i];
-		int o = ord(c, i);
-		if (on_dev(c, i) ||
-		    cu(c, cudaStreamCreateWithFlags(&D->s[0], cudaStreamNonBlocking),
-		       "cudaStreamCreate", o) ||
-		    cu(c, cudaStreamCreateWithFlags(&D->s[1], cudaStreamNonBlocking),
-		       "cudaStreamCreate", o) ||
-		    cu(c, cudaEventCreate(&D->start), "cudaEventCreate", o) ||
-		    cu(c, cudaEventCreate(&D->stop), "cudaEventCreate", o) ||
-		    cu(c, cudaEventCreate(&D->done[0]), "cudaEventCreate", o) ||
-		    cu(c, cudaEventCreate(&D->done[1]), "cudaEventCreate", o) ||
-		    cu(c, cudaMalloc((void **)&D->count, sizeof(*D->count)), "cudaMalloc", o) ||
-		    cu(c, cudaMalloc((void **)&D->flag, sizeof(*D->flag)), "cudaMalloc", o) ||
-		    cu(c, cudaMalloc((void **)&D->pp, 2 * sizeof(*D->pp)), "cudaMalloc", o) ||
-		    cu(c, cudaMalloc((void **)&D->failed, sizeof(*D->failed)), "cudaMalloc", o) ||
-		    cu(c, cudaMemset(D->failed, 0, sizeof(*D->failed)), "cudaMemset", o) ||
-		    cu(c, pb_copy_blocks(&c->r->dev[i].copy_blocks), "occupancy query", o))
-			return c->err->code;
-		if (c->o->sm_blocks > 0)
-			c->r->dev[i].copy_blocks = c->o->sm_blocks;
-		for (int b = 0; b < NBUF; b++) {
-			if (cu(c, cudaMalloc(&D->buf[b], c->o->size), "cudaMalloc (copy buffer)",
-			       o))
-				return p2ps_error_prefix(c->err, "%zu bytes x %d buffers",
-				                         c->o->size, NBUF);
-			if (cu(c, pb_launch_fill(D->buf[b], c->o->size, seed_of(i, b), D->s[0]),
-			       "pattern fill", o))
-				return c->err->code;
-		}
-		if (cu(c, cudaStreamSynchronize(D->s[0]), "pattern fill", o))
-			return c->err->code;
-	}
-	return 0;
-}
-
-static void teardown(struct ctx *c)
-{
-	for (int i = 0; i < c->r->n; i++) {
-		struct dev_state *D = &c->d[i];
-		if (cudaSetDevice(ord(c, i)) != cudaSuccess)
-			continue;
-		for (int j = 0; j < c->r->n; j++)
-			if (c->peer_on[i][j])
-				cudaDeviceDisablePeerAccess(ord(c, j));
-		for (int b = 0; b < NBUF; b++)
-			cudaFree(D->buf[b]);
-		cudaFree(D->count);
-		cudaFree(D->flag);
-		cudaFree(D->pp);
-		cudaFree(D->failed);
-		for (int k = 0; k < 2; k++) {
-			if (D->s[k])
-				cudaStreamDestroy(D->s[k]);
-			if (D->done[k])
-				cudaEventDestroy(D->done[k]);
-		}
-		if (D->start)
-			cudaEventDestroy(D->start);
-		if (D->stop)
-			cudaEventDestroy(D->stop);
-	}
-	if (c->hold)
-		cudaFreeHost((void *)c->hold);
-}
-
 int pb_measure(const struct pb_options *o, struct pb_result *r, struct p2ps_error *err)
 {
 	struct ctx *c = calloc(1, sizeof(*c));
@@ -670,7 +471,7 @@ int pb_measure(const struct pb_options *o, struct pb_result *r, struct p2ps_erro
 	strftime(r->date, sizeof(r->date), "%Y-%m-%dT%H:%M:%SZ", &tm);
 	if (gethostname(r->host, sizeof(r->host) - 1) != 0)
 		snprintf(r->host, sizeof(r->host), "unknown");
-	rc = probe_devices(c);
+	rc = pb_probe_devices(c);
 	if (rc == 0) {
 		cudaRuntimeGetVersion(&r->runtime_version);
 		cudaDriverGetVersion(&r->driver_version);
@@ -683,11 +484,11 @@ int pb_measure(const struct pb_options *o, struct pb_result *r, struct p2ps_erro
 	}
 	if (rc == 0) {
 		c->hold_timed_out = (int *)c->hold + 1;
-		rc = setup_devices(c);
+		rc = pb_setup_devices(c);
 	}
 	if (rc == 0)
 		rc = run_matrices(c);
-	teardown(c);
+	pb_teardown(c);
 	free(c);
 	return rc;
 }

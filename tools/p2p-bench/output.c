@@ -153,11 +153,71 @@ static json_object *attr_json(int v)
 	return v < 0 ? NULL : json_object_new_int(v);
 }
 
+static json_object *options_json(const struct pb_options *o)
+{
+	json_object *opts = json_object_new_object();
+	json_object_object_add(opts, "size_bytes", json_object_new_int64((int64_t)o->size));
+	json_object_object_add(opts, "reps", json_object_new_int(o->reps));
+	json_object_object_add(opts, "trials", json_object_new_int(o->trials));
+	json_object_object_add(opts, "latency_reps", json_object_new_int(o->lat_reps));
+	json_object_object_add(opts, "pingpong_iters", json_object_new_int64(o->pp_iters));
+	json_object_object_add(opts, "warmup", json_object_new_int(o->warmup));
+	json_object_object_add(opts, "grouped", json_object_new_boolean(o->grouped));
+	json_object_object_add(opts, "sm_kernel",
+	                       json_object_new_string(pb_sm_variant_name(o->sm_variant)));
+	return opts;
+}
+
+/* Peer access and the P2P attributes of every ordered pair (null: the query failed). */
+static json_object *pairs_json(const struct pb_result *r)
+{
+	json_object *pairs = json_object_new_array();
+	for (int i = 0; i < r->n; i++)
+		for (int j = 0; j < r->n; j++) {
+			const struct pb_pair *p = &r->pair[i][j];
+			if (i == j)
+				continue;
+			json_object *e = json_object_new_object();
+			json_object_object_add(e, "src", json_object_new_int(i));
+			json_object_object_add(e, "dst", json_object_new_int(j));
+			json_object_object_add(e, "can_access_peer",
+			                       json_object_new_boolean(p->can_access));
+			json_object_object_add(e, "performance_rank", attr_json(p->perf_rank));
+			json_object_object_add(e, "access_supported",
+			                       attr_json(p->access_supported));
+			json_object_object_add(e, "native_atomics", attr_json(p->native_atomics));
+			json_object_object_add(e, "cuda_array_access",
+			                       attr_json(p->cuda_array_access));
+			json_object_array_add(pairs, e);
+		}
+	return pairs;
+}
+
+static json_object *matrix_json(const struct pb_result *r, const struct pb_matrix *m)
+{
+	json_object *e = json_object_new_object(), *rows = json_object_new_array();
+	bool bw = !strcmp(m->metric, "bandwidth");
+	json_object_object_add(e, "key", json_object_new_string(m->key));
+	json_object_object_add(e, "title", json_object_new_string(m->title));
+	json_object_object_add(e, "metric", json_object_new_string(m->metric));
+	json_object_object_add(e, "unit", json_object_new_string(bw ? "GB/s" : "us"));
+	json_object_object_add(e, "engine", json_object_new_string(m->engine));
+	json_object_object_add(e, "bidirectional", json_object_new_boolean(m->bidirectional));
+	json_object_object_add(e, "p2p", json_object_new_boolean(m->p2p));
+	for (int i = 0; i < r->n; i++) {
+		json_object *row = json_object_new_array();
+		for (int j = 0; j < r->n; j++)
+			json_object_array_add(row, num_or_null(*pb_cell(r, m, i, j)));
+		json_object_array_add(rows, row);
+	}
+	json_object_object_add(e, "values", rows);
+	return e;
+}
+
 json_object *pb_to_json(const struct pb_result *r, const struct pb_options *o)
 {
 	json_object *root = json_object_new_object();
-	json_object *opts = json_object_new_object(), *nvml = json_object_new_object();
-	json_object *devs = json_object_new_array(), *pairs = json_object_new_array();
+	json_object *nvml = json_object_new_object(), *devs = json_object_new_array();
 	json_object *mats = json_object_new_array(), *ver = json_object_new_object();
 	char v[16];
 
@@ -171,70 +231,17 @@ json_object *pb_to_json(const struct pb_result *r, const struct pb_options *o)
 	json_object_object_add(root, "cuda_runtime", json_object_new_string(v));
 	snprintf(v, sizeof(v), "%d.%d", r->driver_version / 1000, r->driver_version % 1000 / 10);
 	json_object_object_add(root, "cuda_driver", json_object_new_string(v));
-
-	json_object_object_add(opts, "size_bytes", json_object_new_int64((int64_t)o->size));
-	json_object_object_add(opts, "reps", json_object_new_int(o->reps));
-	json_object_object_add(opts, "trials", json_object_new_int(o->trials));
-	json_object_object_add(opts, "latency_reps", json_object_new_int(o->lat_reps));
-	json_object_object_add(opts, "pingpong_iters", json_object_new_int64(o->pp_iters));
-	json_object_object_add(opts, "warmup", json_object_new_int(o->warmup));
-	json_object_object_add(opts, "grouped", json_object_new_boolean(o->grouped));
-	json_object_object_add(opts, "sm_kernel",
-	                       json_object_new_string(pb_sm_variant_name(o->sm_variant)));
-	json_object_object_add(root, "options", opts);
-
+	json_object_object_add(root, "options", options_json(o));
 	json_object_object_add(nvml, "available", json_object_new_boolean(r->nvml));
 	json_object_object_add(nvml, "note", json_object_new_string(r->nvml_note));
 	json_object_object_add(root, "nvml", nvml);
-
 	for (int i = 0; i < r->n; i++)
 		json_object_array_add(devs, device_json(&r->dev[i], i));
 	json_object_object_add(root, "devices", devs);
-
-	for (int i = 0; i < r->n; i++)
-		for (int j = 0; j < r->n; j++) {
-			const struct pb_pair *p = &r->pair[i][j];
-			json_object *e;
-			if (i == j)
-				continue;
-			e = json_object_new_object();
-			json_object_object_add(e, "src", json_object_new_int(i));
-			json_object_object_add(e, "dst", json_object_new_int(j));
-			json_object_object_add(e, "can_access_peer",
-			                       json_object_new_boolean(p->can_access));
-			json_object_object_add(e, "performance_rank", attr_json(p->perf_rank));
-			json_object_object_add(e, "access_supported",
-			                       attr_json(p->access_supported));
-			json_object_object_add(e, "native_atomics", attr_json(p->native_atomics));
-			json_object_object_add(e, "cuda_array_access",
-			                       attr_json(p->cuda_array_access));
-			json_object_array_add(pairs, e);
-		}
-	json_object_object_add(root, "pairs", pairs);
-
-	for (int k = 0; k < r->nmat; k++) {
-		const struct pb_matrix *m = &r->mat[k];
-		json_object *e = json_object_new_object(), *rows = json_object_new_array();
-		bool bw = !strcmp(m->metric, "bandwidth");
-		json_object_object_add(e, "key", json_object_new_string(m->key));
-		json_object_object_add(e, "title", json_object_new_string(m->title));
-		json_object_object_add(e, "metric", json_object_new_string(m->metric));
-		json_object_object_add(e, "unit", json_object_new_string(bw ? "GB/s" : "us"));
-		json_object_object_add(e, "engine", json_object_new_string(m->engine));
-		json_object_object_add(e, "bidirectional",
-		                       json_object_new_boolean(m->bidirectional));
-		json_object_object_add(e, "p2p", json_object_new_boolean(m->p2p));
-		for (int i = 0; i < r->n; i++) {
-			json_object *row = json_object_new_array();
-			for (int j = 0; j < r->n; j++)
-				json_object_array_add(row, num_or_null(*pb_cell(r, m, i, j)));
-			json_object_array_add(rows, row);
-		}
-		json_object_object_add(e, "values", rows);
-		json_object_array_add(mats, e);
-	}
+	json_object_object_add(root, "pairs", pairs_json(r));
+	for (int k = 0; k < r->nmat; k++)
+		json_object_array_add(mats, matrix_json(r, &r->mat[k]));
 	json_object_object_add(root, "matrices", mats);
-
 	json_object_object_add(ver, "transfers",
 	                       json_object_new_int64((int64_t)r->copies_verified));
 	json_object_object_add(ver, "mismatched_words",

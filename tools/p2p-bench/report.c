@@ -1,6 +1,7 @@
 /* Link arithmetic and the bench/host join (see report.h). */
 #include "report.h"
 
+#include "p2pscope/parse.h"
 #include "p2pscope/pci_addr.h"
 
 #include <ctype.h>
@@ -210,9 +211,8 @@ static json_object *num_or_null(double v)
 /* Links in an nvidia-smi class such as "NV18"; 0 if it is not one. */
 static int nv_class_links(const char *topo)
 {
-	char *end;
-	long v = strtol(topo + 2, &end, 10);
-	return end != topo + 2 && !*end && v >= 1 && v <= PR_NVLINK_MAX ? (int)v : 0;
+	uint64_t v;
+	return !p2ps_parse_uint(topo + 2, PR_NVLINK_MAX, &v) && v >= 1 ? (int)v : 0;
 }
 
 /* Theoretical bandwidth per direction for the ordered pair and how it was found. */

@@ -8,8 +8,9 @@
  * checked (not root, a mapping the driver refused, tables that could not be read). */
 #include "probe.h"
 
-#include <errno.h>
-#include <getopt.h>
+#include "options.h"
+#include "p2pscope/parse.h"
+
 #include <stdlib.h>
 #include <string.h>
 
@@ -20,7 +21,7 @@ struct opts {
 	int peer; /* -1: none */
 	unsigned page_mask;
 	const char *chip, *record, *replay, *root;
-	bool json;
+	bool json, help, version, excluded;
 };
 
 /* The controls the RM library refuses by name (docs/pte-probe.md prints this list). */
@@ -32,116 +33,112 @@ static void print_excluded(void)
 	}
 }
 
+/* A GPU index in the driver's order. */
+static int parse_index(const char *s, unsigned *out)
+{
+	uint64_t v;
+	if (p2ps_parse_uint(s, P2PS_RM_MAX_CARDS - 1, &v))
+		return -1;
+	*out = (unsigned)v;
+	return 0;
+}
+
+static int opt_gpu(void *ctx, const char *arg, char *err, size_t err_size)
+{
+	if (parse_index(arg, &((struct opts *)ctx)->gpu))
+		return snprintf(err, err_size, "--gpu: '%s' is not a GPU index", arg), -1;
+	return 0;
+}
+
+static int opt_peer(void *ctx, const char *arg, char *err, size_t err_size)
+{
+	unsigned v;
+	if (parse_index(arg, &v))
+		return snprintf(err, err_size, "--peer: '%s' is not a GPU index", arg), -1;
+	((struct opts *)ctx)->peer = (int)v;
+	return 0;
+}
+
+/* --page-sizes 4K,64K,2M: sizes the RM API maps (128K is the big page of a GPU that runs
+ * with 128 KiB big pages: the same bit as 64K). */
+static int opt_page_sizes(void *ctx, const char *arg, char *err, size_t err_size)
+{
+	struct opts *o = ctx;
+	char buf[128];
+	o->page_mask = 0;
+	snprintf(buf, sizeof(buf), "%s", arg);
+	for (char *save = NULL, *t = strtok_r(buf, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
+		uint64_t size;
+		unsigned shift = 0;
+		if (!p2ps_parse_size(t, &size) && size && !(size & (size - 1)))
+			shift = (unsigned)__builtin_ctzll(size);
+		if (shift != 12 && shift != 16 && shift != 17 && shift != 21 && shift != 29) {
+			o->page_mask = 0;
+			break;
+		}
+		o->page_mask |= 1u << (shift == 17 ? 16 : shift);
+	}
+	if (!o->page_mask)
+		return snprintf(err, err_size,
+		                "--page-sizes: '%s' is not a list of 4K, 64K, 128K, 2M, 512M", arg),
+		       -1;
+	return 0;
+}
+
+#define CALL(fn)       P2PS_OPT_CALL(fn)
+#define FLAG(member)   P2PS_OPT_FLAG(struct opts, member)
+#define STRING(member) P2PS_OPT_STRING(struct opts, member)
+
+static const struct p2ps_opt options[] = {
+        {"gpu", 0, "N", "GPU index in the driver's order (default 0)", CALL(opt_gpu)},
+        {"peer", 0, "N",
+         "also map GPU N's memory through a P2P object; this changes the driver's\n"
+         "peer state while the run lasts",
+         CALL(opt_peer)},
+        {"page-sizes", 0, "LIST", "e.g. 4K,64K,2M,512M (default: every size the chip has)",
+         CALL(opt_page_sizes)},
+        {"chip", 0, "NAME", "libgmmu chip name when the driver's is not known", STRING(chip)},
+        {"json", 0, NULL, "JSON report instead of text", FLAG(json)},
+        {"record", 0, "FILE", "save every request and response to FILE (JSON)", STRING(record)},
+        {"replay", 0, "FILE", "answer from a recorded FILE instead of the driver", STRING(replay)},
+        {"root", 0, "DIR", "look for /proc and /dev under DIR (tests)", STRING(root)},
+        {"excluded", 0, NULL, "list the RM controls pte-probe never issues, and why",
+         FLAG(excluded)},
+        {"help", 'h', NULL, "this help", FLAG(help)},
+        {"version", 'V', NULL, "print the version", FLAG(version)},
+};
+static const struct p2ps_opts option_table = {P2PS_OPTS_ROWS(options), .help_width = 24,
+                                              .no_operands = true};
+
 static void usage(FILE *f)
 {
 	fputs("usage: pte-probe [--gpu N] [--peer N] [--page-sizes LIST] [--chip NAME]\n"
 	      "                 [--json] [--record FILE | --replay FILE]\n"
 	      "Maps video and system memory into a VA space of its own, reads the entries the\n"
 	      "NVIDIA driver wrote (as root) and compares each with libgmmu's model.\n"
-	      "  --gpu N            GPU index in the driver's order (default 0)\n"
-	      "  --peer N           also map GPU N's memory through a P2P object; this changes\n"
-	      "                     the driver's peer state while the run lasts\n"
-	      "  --page-sizes LIST  e.g. 4K,64K,2M,512M (default: every size the chip has)\n"
-	      "  --chip NAME        libgmmu chip name when the driver's is not known\n"
-	      "  --json             JSON report instead of text\n"
-	      "  --record FILE      save every request and response to FILE (JSON)\n"
-	      "  --replay FILE      answer from a recorded FILE instead of the driver\n"
-	      "  --root DIR         look for /proc and /dev under DIR (tests)\n"
-	      "  --excluded         list the RM controls pte-probe never issues, and why\n"
-	      "Exit: 0 agrees, 1 differs, 2 error, 3 partial (e.g. not root).\n",
+	      "options:\n",
 	      f);
+	char help[P2PS_OPTS_HELP_MAX];
+	p2ps_opt_help(&option_table, help, sizeof(help));
+	fputs(help, f);
+	fputs("Exit: 0 agrees, 1 differs, 2 error, 3 partial (e.g. not root).\n", f);
 }
 
-static int parse_sizes(const char *s, unsigned *mask)
-{
-	*mask = 0;
-	char buf[128];
-	snprintf(buf, sizeof(buf), "%s", s);
-	for (char *save = NULL, *t = strtok_r(buf, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
-		unsigned shift = !strcasecmp(t, "4K")     ? 12
-		                 : !strcasecmp(t, "64K")  ? 16
-		                 : !strcasecmp(t, "128K") ? 17
-		                 : !strcasecmp(t, "2M")   ? 21
-		                 : !strcasecmp(t, "512M") ? 29
-		                                          : 0;
-		if (!shift)
-			return -1;
-		*mask |= 1u << (shift == 17 ? 16 : shift);
-	}
-	return *mask ? 0 : -1;
-}
-
-static int parse_index(const char *s, unsigned *out)
-{
-	char *end;
-	errno = 0;
-	unsigned long v = strtoul(s, &end, 10);
-	if (errno || *end || end == s || v >= P2PS_RM_MAX_CARDS)
-		return -1;
-	*out = (unsigned)v;
-	return 0;
-}
-
+/* Returns -1 to go on and probe, or the exit status (--help, --version, --excluded, or 2
+ * after one line on stderr). */
 static int parse_args(int argc, char **argv, struct opts *o)
 {
-	static const struct option longopts[] = {
-	        {"gpu", required_argument, NULL, 'g'},
-	        {"peer", required_argument, NULL, 'p'},
-	        {"page-sizes", required_argument, NULL, 's'},
-	        {"chip", required_argument, NULL, 'c'},
-	        {"json", no_argument, NULL, 'j'},
-	        {"record", required_argument, NULL, 'r'},
-	        {"replay", required_argument, NULL, 'R'},
-	        {"root", required_argument, NULL, 'o'},
-	        {"help", no_argument, NULL, 'h'},
-	        {"excluded", no_argument, NULL, 'x'},
-	        {NULL, 0, NULL, 0},
-	};
+	char err[256];
 	*o = (struct opts){.peer = -1, .page_mask = ~0u};
-	int c;
-	unsigned v;
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, "", longopts, NULL)) != -1) {
-		switch (c) {
-		case 'g':
-			if (parse_index(optarg, &o->gpu))
-				return fprintf(stderr,
-				               "pte-probe: --gpu: '%s' is not a GPU index\n",
-				               optarg),
-				       2;
-			break;
-		case 'p':
-			if (parse_index(optarg, &v))
-				return fprintf(stderr,
-				               "pte-probe: --peer: '%s' is not a GPU index\n",
-				               optarg),
-				       2;
-			o->peer = (int)v;
-			break;
-		case 's':
-			if (parse_sizes(optarg, &o->page_mask))
-				return fprintf(stderr,
-				               "pte-probe: --page-sizes: '%s' is not a list of "
-				               "4K, 64K, 2M, 512M\n",
-				               optarg),
-				       2;
-			break;
-		case 'c': o->chip = optarg; break;
-		case 'j': o->json = true; break;
-		case 'r': o->record = optarg; break;
-		case 'R': o->replay = optarg; break;
-		case 'o': o->root = optarg; break;
-		case 'h': usage(stdout); return 0;
-		case 'x': print_excluded(); return 0;
-		default:
-			return fprintf(stderr,
-			               "pte-probe: unknown option '%s' (--help lists them)\n",
-			               argv[optind - 1]),
-			       2;
-		}
-	}
-	if (optind < argc)
-		return fprintf(stderr, "pte-probe: unexpected argument '%s'\n", argv[optind]), 2;
+	int first = p2ps_opt_parse(&option_table, argc, argv, o, err, sizeof(err));
+	if (first < 0)
+		return fprintf(stderr, "pte-probe: %s\n", err), 2;
+	if (o->help)
+		return usage(stdout), 0;
+	if (o->version)
+		return printf("pte-probe %s\n", P2PS_VERSION), 0;
+	if (o->excluded)
+		return print_excluded(), 0;
 	if (o->record && o->replay)
 		return fprintf(stderr, "pte-probe: --record and --replay exclude each other\n"), 2;
 	if (o->peer >= 0 && (unsigned)o->peer == o->gpu)

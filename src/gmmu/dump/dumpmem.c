@@ -3,6 +3,8 @@
  * found when a chunk is added (see gmmu_dump.h). */
 #include "p2pscope/gmmu_dump.h"
 
+#include "p2pscope/parse.h"
+
 #include <errno.h>
 #include <fcntl.h>
 #include <stdlib.h>
@@ -16,38 +18,6 @@ static const char *const space_names[P2PS_MEM_SPACES] = {"vid", "sys"};
 const char *p2ps_mem_space_name(enum p2ps_mem_space space)
 {
 	return (unsigned)space < P2PS_MEM_SPACES ? space_names[space] : "?";
-}
-
-int p2ps_parse_hex_u64(const char *s, uint64_t *out)
-{
-	if (s[0] == '0' && (s[1] == 'x' || s[1] == 'X'))
-		s += 2;
-	uint64_t v = 0;
-	unsigned digits = 0;
-	char prev = '_';
-	for (; *s; s++) {
-		int d;
-		if (*s >= '0' && *s <= '9')
-			d = *s - '0';
-		else if (*s >= 'a' && *s <= 'f')
-			d = *s - 'a' + 10;
-		else if (*s >= 'A' && *s <= 'F')
-			d = *s - 'A' + 10;
-		else if (*s == '_' && prev != '_') {
-			prev = *s;
-			continue;
-		} else
-			return P2PS_EINVAL;
-		prev = *s;
-		if (v >> 60)
-			return P2PS_ERANGE;
-		v = v * 16 + (uint64_t)d; /* hex digit */
-		digits++;
-	}
-	if (!digits || prev == '_')
-		return P2PS_EINVAL;
-	*out = v;
-	return 0;
 }
 
 void p2ps_mem_set_init(struct p2ps_mem_set *s)
@@ -156,7 +126,9 @@ static int map_file(struct p2ps_mem_chunk *c, const char *path, struct p2ps_erro
 	if (fstat(fd, &st) < 0) {
 		rc = p2ps_error_set(err, P2PS_EIO, "%s: fstat: %s", path, strerror(errno));
 	} else if (!S_ISREG(st.st_mode)) {
-		rc = p2ps_error_set(err, P2PS_EINVAL, "%s: --mem needs a regular file", path);
+		rc = p2ps_error_set(err, P2PS_EINVAL,
+		                    "%s: not a regular file (a memory image is mapped whole)",
+		                    path);
 	} else if (st.st_size == 0) {
 		rc = p2ps_error_set(err, P2PS_EINVAL, "%s: empty memory chunk", path);
 	} else if ((uint64_t)st.st_size > SIZE_MAX) {
@@ -190,16 +162,20 @@ int p2ps_mem_set_add_arg(struct p2ps_mem_set *s, const char *arg, struct p2ps_er
 	if (!eq || eq == p || !eq[1])
 		return p2ps_error_set(
 		        err, P2PS_EINVAL,
-		        "--mem %s: expected [vid:|sys:]PA=FILE, e.g. 0x1000000=pd.bin", arg);
+		        "memory image %s: expected [vid:|sys:]PA=FILE, e.g. 0x1000000=pd.bin", arg);
 	char pa_text[64];
 	size_t n = (size_t)(eq - p);
 	if (n >= sizeof(pa_text))
-		return p2ps_error_set(err, P2PS_EINVAL, "--mem %s: physical address too long", arg);
+		return p2ps_error_set(err, P2PS_EINVAL,
+		                      "memory image %s: physical address too long", arg);
 	memcpy(pa_text, p, n);
 	pa_text[n] = '\0';
-	int rc = p2ps_parse_hex_u64(pa_text, &c.pa);
+	uint64_t pa[2];
+	int rc = p2ps_parse_hex(pa_text, 64, pa);
+	c.pa = pa[0];
 	if (rc)
-		return p2ps_error_set(err, rc, "--mem %s: '%s' is not a hex physical address", arg,
+		return p2ps_error_set(err, rc,
+		                      "memory image %s: '%s' is not a hex physical address", arg,
 		                      pa_text);
 	rc = map_file(&c, eq + 1, err);
 	if (rc)

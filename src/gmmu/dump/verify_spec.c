@@ -6,6 +6,8 @@
  * are accepted too. Every error names the mapping and the key. */
 #include "p2pscope/gmmu_walk.h"
 
+#include "p2pscope/parse.h"
+
 #include <json-c/json.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -20,54 +22,6 @@ struct spec_peer {
 	uint64_t fabric_base;
 	bool has_bar1, has_fabric;
 };
-
-/* "0x..", decimal, or decimal with K/M/G/T (optionally "iB"/"B") suffix. */
-static int parse_size_text(const char *s, uint64_t *out)
-{
-	if (s[0] == '0' && (s[1] == 'x' || s[1] == 'X'))
-		return p2ps_parse_hex_u64(s, out);
-	uint64_t v = 0;
-	const char *p = s;
-	if (*p < '0' || *p > '9')
-		return P2PS_EINVAL;
-	for (; *p >= '0' && *p <= '9'; p++) {
-		if (v > (UINT64_MAX - 9) / 10)
-			return P2PS_ERANGE;
-		v = v * 10 + (uint64_t)(*p - '0');
-	}
-	unsigned shift = 0;
-	switch (*p) {
-	case 'K':
-	case 'k':
-		shift = 10;
-		p++;
-		break;
-	case 'M':
-	case 'm':
-		shift = 20;
-		p++;
-		break;
-	case 'G':
-	case 'g':
-		shift = 30;
-		p++;
-		break;
-	case 'T':
-	case 't':
-		shift = 40;
-		p++;
-		break;
-	default: break;
-	}
-	if (shift && (!strcmp(p, "iB") || !strcmp(p, "B")))
-		p += strlen(p);
-	if (*p)
-		return P2PS_EINVAL;
-	if (shift && v >> (64 - shift))
-		return P2PS_ERANGE;
-	*out = v << shift;
-	return 0;
-}
 
 static int get_u64(json_object *o, const char *key, uint64_t *out, bool *present, const char *where,
                    struct p2ps_error *err)
@@ -84,7 +38,7 @@ static int get_u64(json_object *o, const char *key, uint64_t *out, bool *present
 		return 0;
 	}
 	if (json_object_is_type(v, json_type_string)) {
-		int rc = parse_size_text(json_object_get_string(v), out);
+		int rc = p2ps_parse_size(json_object_get_string(v), out);
 		if (rc)
 			return p2ps_error_set(
 			        err, P2PS_EINVAL,
@@ -211,6 +165,147 @@ static int page_shift_of(uint64_t size, uint8_t *shift)
 	return 0;
 }
 
+/* "va", "size" and the optional "page_size" of a mapping; *ps is the page size or 0. */
+static int spec_range(json_object *m, const struct gmmu_format *fmt, const char *where,
+                      struct gmmu_expect *e, uint64_t *ps, struct p2ps_error *err)
+{
+	bool has;
+	int rc = get_u64(m, "va", &e->va, &has, where, err);
+	if (rc)
+		return rc;
+	if (!has)
+		return p2ps_error_set(err, P2PS_EINVAL, "%s: \"va\" missing", where);
+	rc = get_u64(m, "size", &e->size, &has, where, err);
+	if (rc)
+		return rc;
+	if (!has || !e->size)
+		return p2ps_error_set(err, P2PS_EINVAL, "%s: \"size\" missing or zero", where);
+	if (e->va + (e->size - 1) < e->va)
+		return p2ps_error_set(err, P2PS_ERANGE, "%s: va + size passes 2^64", where);
+	rc = get_u64(m, "page_size", ps, &has, where, err);
+	if (rc || !has)
+		return rc;
+	if (page_shift_of(*ps, &e->page_shift) || e->page_shift < 12)
+		return p2ps_error_set(err, P2PS_EINVAL,
+		                      "%s: \"page_size\" 0x%llx is not a power of two >= 4K", where,
+		                      (unsigned long long)*ps);
+	/* gmmu_level_for_page() also knows 128 KiB big pages. */
+	if (fmt && !gmmu_level_for_page(fmt, e->page_shift))
+		return p2ps_error_set(err, P2PS_EINVAL,
+		                      "%s: \"page_size\" 0x%llx is not a page size of %s", where,
+		                      (unsigned long long)*ps, fmt->name);
+	if ((e->va | e->size) & (*ps - 1))
+		return p2ps_error_set(err, P2PS_EINVAL,
+		                      "%s: va and size must be multiples of the page size 0x%llx",
+		                      where, (unsigned long long)*ps);
+	return 0;
+}
+
+/* The optional "peer": its index into e, its "peers" entry into *peer (NULL if none). */
+static int spec_peer(json_object *m, const struct spec_peer *peers, size_t n_peers,
+                     const char *where, struct gmmu_expect *e, const struct spec_peer **peer,
+                     struct p2ps_error *err)
+{
+	json_object *v;
+	*peer = NULL;
+	if (!json_object_object_get_ex(m, "peer", &v) || !v)
+		return 0;
+	if (!json_object_is_type(v, json_type_int) || json_object_get_int64(v) < 0 ||
+	    json_object_get_int64(v) > 255)
+		return p2ps_error_set(err, P2PS_EINVAL,
+		                      "%s: \"peer\": expected a peer index 0..255", where);
+	int64_t idx = json_object_get_int64(v);
+	for (size_t k = 0; k < n_peers; k++)
+		if (peers[k].index == idx)
+			*peer = &peers[k];
+	e->has_peer = true;
+	e->peer_index = (uint8_t)idx;
+	return 0;
+}
+
+/* A peer's base for "offset": its BAR1 bus address for a sysmem (BAR1-P2P) mapping, else
+ * its fabric base when it has one. */
+static int peer_base(const struct gmmu_expect *e, const struct spec_peer *peer, const char *where,
+                     uint64_t *base, struct p2ps_error *err)
+{
+	*base = 0;
+	if (e->aperture == GMMU_APERTURE_SYS_COH || e->aperture == GMMU_APERTURE_SYS_NONCOH) {
+		if (!peer || !peer->has_bar1)
+			return p2ps_error_set(err, P2PS_EINVAL,
+			                      "%s: a sysmem mapping of peer %u needs that peer's "
+			                      "\"bar1_base\" in \"peers\"",
+			                      where, e->peer_index);
+		*base = peer->bar1_base;
+	} else if (peer && peer->has_fabric) {
+		*base = peer->fabric_base;
+	}
+	return 0;
+}
+
+/* The target: "target", or a peer's base + "offset". */
+static int spec_target(json_object *m, const struct spec_peer *peers, size_t n_peers,
+                       const char *where, struct gmmu_expect *e, struct p2ps_error *err)
+{
+	uint64_t target = 0, offset = 0, base;
+	bool has_target, has_offset;
+	const struct spec_peer *peer;
+	int rc = get_u64(m, "target", &target, &has_target, where, err);
+	if (!rc)
+		rc = get_u64(m, "offset", &offset, &has_offset, where, err);
+	if (!rc)
+		rc = spec_peer(m, peers, n_peers, where, e, &peer, err);
+	if (rc)
+		return rc;
+	if (has_target && has_offset)
+		return p2ps_error_set(err, P2PS_EINVAL,
+		                      "%s: give either \"target\" or \"peer\" + \"offset\"", where);
+	if (has_target) {
+		e->target = target;
+		return 0;
+	}
+	if (!has_offset)
+		return p2ps_error_set(err, P2PS_EINVAL,
+		                      "%s: \"target\" (or \"peer\" + \"offset\") missing", where);
+	if (!e->has_peer)
+		return p2ps_error_set(err, P2PS_EINVAL, "%s: \"offset\" needs a \"peer\"", where);
+	if ((rc = peer_base(e, peer, where, &base, err)))
+		return rc;
+	e->target = base + offset;
+	if (e->target < base)
+		return p2ps_error_set(err, P2PS_ERANGE, "%s: base + offset passes 2^64", where);
+	return 0;
+}
+
+/* The optional "kind": a number, or a KIND name of the format. */
+static int spec_kind(json_object *m, const struct gmmu_format *fmt, const char *where,
+                     struct gmmu_expect *e, struct p2ps_error *err)
+{
+	json_object *v;
+	uint64_t kind;
+	if (!json_object_object_get_ex(m, "kind", &v) || !v)
+		return 0;
+	const struct gmmu_field *kf =
+	        fmt ? gmmu_field_find(gmmu_format_entry(fmt, GMMU_ENTRY_PTE), "KIND") : NULL;
+	if (json_object_is_type(v, json_type_int) && json_object_get_int64(v) >= 0) {
+		kind = (uint64_t)json_object_get_int64(v);
+	} else if (json_object_is_type(v, json_type_string) && kf) {
+		if (gmmu_field_value_parse(kf, json_object_get_string(v), &kind, NULL))
+			return p2ps_error_set(err, P2PS_EINVAL,
+			                      "%s: \"kind\": '%s' is not a KIND of %s", where,
+			                      json_object_get_string(v), fmt->name);
+	} else {
+		return p2ps_error_set(
+		        err, P2PS_EINVAL,
+		        "%s: \"kind\": expected a number or (with a chip) a KIND name", where);
+	}
+	if (kind > 0xff)
+		return p2ps_error_set(err, P2PS_ERANGE, "%s: \"kind\" 0x%llx exceeds 8 bits", where,
+		                      (unsigned long long)kind);
+	e->has_kind = true;
+	e->kind = (uint8_t)kind;
+	return 0;
+}
+
 static int parse_mapping(json_object *m, size_t i, const struct gmmu_format *fmt,
                          const struct spec_peer *peers, size_t n_peers, const char *name,
                          struct gmmu_expect *e, struct p2ps_error *err)
@@ -224,135 +319,26 @@ static int parse_mapping(json_object *m, size_t i, const struct gmmu_format *fmt
 	if (json_object_object_get_ex(m, "name", &v) && json_object_is_type(v, json_type_string))
 		snprintf(e->name, sizeof(e->name), "%s", json_object_get_string(v));
 	snprintf(where, sizeof(where), "%s mapping[%zu] (%s)", name, i, e->name);
-
-	bool has;
 	uint64_t ps = 0;
-	int rc = get_u64(m, "va", &e->va, &has, where, err);
+	int rc = spec_range(m, fmt, where, e, &ps, err);
 	if (rc)
 		return rc;
-	if (!has)
-		return p2ps_error_set(err, P2PS_EINVAL, "%s: \"va\" missing", where);
-	rc = get_u64(m, "size", &e->size, &has, where, err);
-	if (rc)
-		return rc;
-	if (!has || !e->size)
-		return p2ps_error_set(err, P2PS_EINVAL, "%s: \"size\" missing or zero", where);
-	if (e->va + (e->size - 1) < e->va)
-		return p2ps_error_set(err, P2PS_ERANGE, "%s: va + size passes 2^64", where);
-	rc = get_u64(m, "page_size", &ps, &has, where, err);
-	if (rc)
-		return rc;
-	if (has) {
-		if (page_shift_of(ps, &e->page_shift) || e->page_shift < 12)
-			return p2ps_error_set(
-			        err, P2PS_EINVAL,
-			        "%s: \"page_size\" 0x%llx is not a power of two >= 4K", where,
-			        (unsigned long long)ps);
-		/* gmmu_level_for_page() also knows 128 KiB big pages. */
-		if (fmt && !gmmu_level_for_page(fmt, e->page_shift))
-			return p2ps_error_set(err, P2PS_EINVAL,
-			                      "%s: \"page_size\" 0x%llx is not a page size of %s",
-			                      where, (unsigned long long)ps, fmt->name);
-		if ((e->va | e->size) & (ps - 1))
-			return p2ps_error_set(err, P2PS_EINVAL,
-			                      "%s: va and size must be multiples of the page size "
-			                      "0x%llx",
-			                      where, (unsigned long long)ps);
-	}
-
 	if (!json_object_object_get_ex(m, "aperture", &v) ||
 	    !json_object_is_type(v, json_type_string))
 		return p2ps_error_set(err, P2PS_EINVAL, "%s: \"aperture\" missing", where);
 	rc = parse_aperture(fmt, json_object_get_string(v), &e->aperture, where, err);
-	if (rc)
-		return rc;
-
-	/* Target: explicit, or a peer's base + offset. */
-	uint64_t target = 0, offset = 0;
-	bool has_target, has_offset;
-	rc = get_u64(m, "target", &target, &has_target, where, err);
 	if (!rc)
-		rc = get_u64(m, "offset", &offset, &has_offset, where, err);
+		rc = spec_target(m, peers, n_peers, where, e, err);
 	if (rc)
 		return rc;
-	const struct spec_peer *peer = NULL;
-	if (json_object_object_get_ex(m, "peer", &v) && v) {
-		if (!json_object_is_type(v, json_type_int) || json_object_get_int64(v) < 0 ||
-		    json_object_get_int64(v) > 255)
-			return p2ps_error_set(err, P2PS_EINVAL,
-			                      "%s: \"peer\": expected a peer index 0..255", where);
-		int64_t idx = json_object_get_int64(v);
-		for (size_t k = 0; k < n_peers; k++)
-			if (peers[k].index == idx)
-				peer = &peers[k];
-		e->has_peer = true;
-		e->peer_index = (uint8_t)idx;
-	}
-	if (has_target && has_offset)
-		return p2ps_error_set(err, P2PS_EINVAL,
-		                      "%s: give either \"target\" or \"peer\" + \"offset\"", where);
-	if (has_target) {
-		e->target = target;
-	} else if (has_offset) {
-		if (!e->has_peer)
-			return p2ps_error_set(err, P2PS_EINVAL, "%s: \"offset\" needs a \"peer\"",
-			                      where);
-		uint64_t base = 0;
-		if (e->aperture == GMMU_APERTURE_SYS_COH ||
-		    e->aperture == GMMU_APERTURE_SYS_NONCOH) {
-			/* BAR1-P2P: the sysmem address is the peer's BAR1 bus address. */
-			if (!peer || !peer->has_bar1)
-				return p2ps_error_set(err, P2PS_EINVAL,
-				                      "%s: a sysmem mapping of peer %u needs that "
-				                      "peer's \"bar1_base\" in \"peers\"",
-				                      where, e->peer_index);
-			base = peer->bar1_base;
-		} else if (peer && peer->has_fabric) {
-			base = peer->fabric_base;
-		}
-		e->target = base + offset;
-		if (e->target < base)
-			return p2ps_error_set(err, P2PS_ERANGE, "%s: base + offset passes 2^64",
-			                      where);
-	} else {
-		return p2ps_error_set(err, P2PS_EINVAL,
-		                      "%s: \"target\" (or \"peer\" + \"offset\") missing", where);
-	}
 	if (e->page_shift && (e->target & (ps - 1)))
 		return p2ps_error_set(err, P2PS_EINVAL,
 		                      "%s: target 0x%llx is not aligned to the page size 0x%llx",
 		                      where, (unsigned long long)e->target, (unsigned long long)ps);
-
-	if (json_object_object_get_ex(m, "kind", &v) && v) {
-		uint64_t kind;
-		const struct gmmu_field *kf =
-		        fmt ? gmmu_field_find(gmmu_format_entry(fmt, GMMU_ENTRY_PTE), "KIND")
-		            : NULL;
-		if (json_object_is_type(v, json_type_int) && json_object_get_int64(v) >= 0) {
-			kind = (uint64_t)json_object_get_int64(v);
-		} else if (json_object_is_type(v, json_type_string) && kf) {
-			if (gmmu_field_value_parse(kf, json_object_get_string(v), &kind, NULL))
-				return p2ps_error_set(err, P2PS_EINVAL,
-				                      "%s: \"kind\": '%s' is not a KIND of %s",
-				                      where, json_object_get_string(v), fmt->name);
-		} else {
-			return p2ps_error_set(err, P2PS_EINVAL,
-			                      "%s: \"kind\": expected a number or (with a chip) a "
-			                      "KIND name",
-			                      where);
-		}
-		if (kind > 0xff)
-			return p2ps_error_set(err, P2PS_ERANGE,
-			                      "%s: \"kind\" 0x%llx exceeds 8 bits", where,
-			                      (unsigned long long)kind);
-		e->has_kind = true;
-		e->kind = (uint8_t)kind;
-	}
-	if (json_object_object_get_ex(m, "flags", &v) && v) {
-		rc = parse_flags(v, e, where, err);
-		if (rc)
-			return rc;
-	}
+	if ((rc = spec_kind(m, fmt, where, e, err)))
+		return rc;
+	if (json_object_object_get_ex(m, "flags", &v) && v)
+		return parse_flags(v, e, where, err);
 	return 0;
 }
 

@@ -1,8 +1,6 @@
-/* pte-decode formats: the tables as a listing, as Markdown (docs/gmmu-formats.md) and as
- * JSON (compared with the driver headers by scripts/gmmu-golden.py). */
-#include "value_cmds.h"
-
-#include "p2pscope/gmmu.h"
+/* The format tables as a listing, as Markdown (docs/gmmu-formats.md) and as JSON (compared
+ * with the driver headers by scripts/gmmu-golden.py): `pte-decode formats`. */
+#include "render_internal.h"
 
 #include <inttypes.h>
 #include <json-c/json.h>
@@ -53,111 +51,125 @@ static size_t kb_fmt(uint64_t bytes, char *buf, size_t len)
 
 /* ---- text ---- */
 
-static int formats_text(void)
+static int formats_text(struct gmmu_out *o)
 {
-	printf("GMMU formats (bit positions from NVIDIA open-gpu-kernel-modules %s)\n\n",
-	       GMMU_DRIVER_TAG);
+	gmmu_out_printf(o,
+	                "GMMU formats (bit positions from NVIDIA open-gpu-kernel-modules %s)\n\n",
+	                GMMU_DRIVER_TAG);
 	for (size_t i = 0; i < gmmu_format_count(); i++) {
 		const struct gmmu_format *f = gmmu_format_at(i);
-		printf("%-6s %s\n       chips:", f->name, f->summary);
+		gmmu_out_printf(o, "%-6s %s\n       chips:", f->name, f->summary);
 		for (size_t c = 0; c < gmmu_chip_count(); c++)
 			if (gmmu_chip_at(c)->format == f)
-				printf(" %s", gmmu_chip_at(c)->name);
-		printf("\n");
+				gmmu_out_printf(o, " %s", gmmu_chip_at(c)->name);
+		gmmu_out_printf(o, "\n");
 	}
-	printf("\naliases: v2 = v2-ga, v3 = v3-gb\n");
+	const struct gmmu_format *f;
+	gmmu_out_printf(o, "\naliases:");
+	for (size_t i = 0; gmmu_format_alias(i, &f); i++)
+		gmmu_out_printf(o, "%s %s = %s", i ? "," : "", gmmu_format_alias(i, &f), f->name);
+	gmmu_out_printf(o, "\n");
 	return 0;
 }
 
 /* ---- markdown ---- */
 
-static void md_values(const struct gmmu_value *v, size_t n)
+static void md_values(struct gmmu_out *o, const struct gmmu_value *v, size_t n)
 {
 	for (size_t i = 0; i < n; i++)
-		printf("%s%s=%" PRIu32, i ? ", " : "", v[i].name, v[i].value);
+		gmmu_out_printf(o, "%s%s=%" PRIu32, i ? ", " : "", v[i].name, v[i].value);
 }
 
 /* The "values" cell of a field row. */
-static void md_field_values(const struct gmmu_field *fd)
+static void md_field_values(struct gmmu_out *o, const struct gmmu_field *fd)
 {
 	if (fd->kind == GMMU_FIELD_ADDR) {
 		char max[32];
 		kb_fmt(gmmu_field_addr_max(fd) + 1, max, sizeof(max));
-		printf("address >> %u (%u bits: up to %s)", fd->addr_shift, gmmu_field_width(fd),
-		       max);
+		gmmu_out_printf(o, "address >> %u (%u bits: up to %s)", fd->addr_shift,
+		                gmmu_field_width(fd), max);
 	} else if (fd->flags & GMMU_FIELD_F_ALIAS) {
-		printf("alias");
+		gmmu_out_printf(o, "alias");
 		/* An inverted spelling (IS_PDE: TRUE=0) shows its values. */
 		if (fd->values && fd->values[0].value == 0 && strcmp(fd->values[0].name, "FALSE")) {
-			printf(" (");
-			md_values(fd->values, fd->n_values);
-			printf(")");
+			gmmu_out_printf(o, " (");
+			md_values(o, fd->values, fd->n_values);
+			gmmu_out_printf(o, ")");
 		}
 	} else if (fd->values) {
-		md_values(fd->values, fd->n_values);
+		md_values(o, fd->values, fd->n_values);
 		if (fd->flags & GMMU_FIELD_F_READ_ONLY)
-			printf(" (header: read-only values)");
+			gmmu_out_printf(o, " (header: read-only values)");
 		if (fd->values_invalid) {
-			printf("; when not valid: ");
-			md_values(fd->values_invalid, fd->n_values_invalid);
+			gmmu_out_printf(o, "; when not valid: ");
+			md_values(o, fd->values_invalid, fd->n_values_invalid);
 		}
 	} else {
-		printf("0..%" PRIu64, gmmu_field_mask(fd));
+		gmmu_out_printf(o, "0..%" PRIu64, gmmu_field_mask(fd));
 	}
 	if (fd->flags & GMMU_FIELD_F_IF_SET)
-		printf(" (shown when set)");
+		gmmu_out_printf(o, " (shown when set)");
 }
 
-static void md_entry(const struct gmmu_format *f, const struct gmmu_entry_format *ef)
+static void md_entry(struct gmmu_out *o, const struct gmmu_format *f,
+                     const struct gmmu_entry_format *ef)
 {
-	printf("#### %s %s (`%s*`, %u bytes)\n\n", f->name, gmmu_entry_type_name(ef->type),
-	       ef->prefix, ef->size);
-	printf("| bits | field | kind | used by aperture | values | header |\n");
-	printf("|---|---|---|---|---|---|\n");
+	gmmu_out_printf(o, "#### %s %s (`%s*`, %u bytes)\n\n", f->name,
+	                gmmu_entry_type_name(ef->type), ef->prefix, ef->size);
+	gmmu_out_printf(o, "| bits | field | kind | used by aperture | values | header |\n");
+	gmmu_out_printf(o, "|---|---|---|---|---|---|\n");
 	for (size_t i = 0; i < ef->n_fields; i++) {
 		const struct gmmu_field *fd = &ef->fields[i];
 		char ap[96];
 		aperture_list(ef, fd, ap, sizeof(ap));
-		printf("| %u:%u | %s | %s | %s | ", fd->hi, fd->lo, fd->name, kind_name(fd->kind),
-		       ap);
-		md_field_values(fd);
-		printf(" | %s", fd->source);
+		gmmu_out_printf(o, "| %u:%u | %s | %s | %s | ", fd->hi, fd->lo, fd->name,
+		                kind_name(fd->kind), ap);
+		md_field_values(o, fd);
+		gmmu_out_printf(o, " | %s", fd->source);
 		if (fd->values_source)
-			printf(" (values: %s)", fd->values_source);
-		printf(" |\n");
+			gmmu_out_printf(o, " (values: %s)", fd->values_source);
+		gmmu_out_printf(o, " |\n");
 	}
 	char hex[48];
-	printf("\nSparse entry (the driver's template): `%s`.\n\n",
-	       gmmu_entry_hex_str(ef, ef->sparse, hex, sizeof(hex)));
+	gmmu_out_printf(o, "\nSparse entry (the driver's template): `%s`.\n\n",
+	                gmmu_entry_hex_str(ef, ef->sparse, hex, sizeof(hex)));
 }
 
-static int formats_markdown(void)
+static int formats_markdown(struct gmmu_out *o)
 {
-	printf("<!-- Generated by `pte-decode formats --markdown`; do not edit. "
-	       "scripts/test.d/30-gmmu-docs.sh checks it. -->\n");
-	printf("# GMMU entry formats\n\n");
-	printf("Bit positions from NVIDIA/open-gpu-kernel-modules tag %s, each from the "
-	       "`dev_mmu.h` of its own generation (`src/common/inc/swref/published/ARCH/CHIP/`, "
-	       "or `kernel-open/nvidia-uvm/hwref/ARCH/CHIP/` for the `hwref/` ones: the "
-	       "\"header\" column); chip map from its HAL dispatch "
-	       "(`src/nvidia/generated/g_kern_gmmu_nvoc.c`). Address fields hold "
-	       "`address >> shift`; `pte-decode` takes and prints byte addresses. "
-	       "See [gmmu.md](gmmu.md) for what they mean.\n\n",
-	       GMMU_DRIVER_TAG);
-	printf("## Chips\n\n| chip | family | boards (examples) | format | source |\n"
-	       "|---|---|---|---|---|\n");
+	gmmu_out_printf(o, "<!-- Generated by `pte-decode formats --markdown`; do not edit. "
+	                   "scripts/test.d/30-gmmu-docs.sh checks it. -->\n");
+	gmmu_out_printf(o, "# GMMU entry formats\n\n");
+	gmmu_out_printf(
+	        o,
+	        "Bit positions from NVIDIA/open-gpu-kernel-modules tag %s, each from the "
+	        "`dev_mmu.h` of its own generation (`src/common/inc/swref/published/ARCH/CHIP/`, "
+	        "or `kernel-open/nvidia-uvm/hwref/ARCH/CHIP/` for the `hwref/` ones: the "
+	        "\"header\" column); chip map from its HAL dispatch "
+	        "(`src/nvidia/generated/g_kern_gmmu_nvoc.c`). Address fields hold "
+	        "`address >> shift`; `pte-decode` takes and prints byte addresses. "
+	        "See [gmmu.md](gmmu.md) for what they mean.\n\n",
+	        GMMU_DRIVER_TAG);
+	gmmu_out_printf(o, "## Chips\n\n| chip | family | boards (examples) | format | source |\n"
+	                   "|---|---|---|---|---|\n");
 	for (size_t c = 0; c < gmmu_chip_count(); c++) {
 		const struct gmmu_chip *ch = gmmu_chip_at(c);
-		printf("| %s | %s | %s | %s | %s |\n", ch->name, ch->family, ch->examples,
-		       ch->format->name, ch->source);
+		gmmu_out_printf(o, "| %s | %s | %s | %s | %s |\n", ch->name, ch->family,
+		                ch->examples, ch->format->name, ch->source);
 	}
-	printf("\n`--format v2` is v2-ga and `--format v3` is v3-gb.\n\n");
+	const struct gmmu_format *named;
+	gmmu_out_put(o, "\n", 1);
+	for (size_t i = 0; gmmu_format_alias(i, &named); i++)
+		gmmu_out_printf(o, "%s`--format %s` is %s", i ? " and " : "",
+		                gmmu_format_alias(i, &named), named->name);
+	gmmu_out_printf(o, ".\n\n");
 	for (size_t i = 0; i < gmmu_format_count(); i++) {
 		const struct gmmu_format *f = gmmu_format_at(i);
-		printf("## %s: %s\n\n", f->name, f->summary);
-		printf("MMU format version %u, %u-bit virtual address.\n\n", f->version,
-		       f->va_bits);
-		printf("| level | VA bits | entry | PTE page size |\n|---|---|---|---|\n");
+		gmmu_out_printf(o, "## %s: %s\n\n", f->name, f->summary);
+		gmmu_out_printf(o, "MMU format version %u, %u-bit virtual address.\n\n", f->version,
+		                f->va_bits);
+		gmmu_out_printf(o,
+		                "| level | VA bits | entry | PTE page size |\n|---|---|---|---|\n");
 		for (size_t l = 0; l < f->n_levels; l++) {
 			const struct gmmu_level *lv = &f->levels[l];
 			char ps[32] = "-";
@@ -170,14 +182,14 @@ static int formats_markdown(void)
 				snprintf(alt, sizeof(alt), " (%s: VA %u:%u)", a, lv->va_hi,
 				         lv->alt_va_lo);
 			}
-			printf("| %s | %u:%u | %u B%s | %s%s |\n", lv->name, lv->va_hi, lv->va_lo,
-			       lv->entry_size,
-			       lv->dual  ? " dual PDE"
-			       : lv->pde ? " PDE"
-			                 : " PTE",
-			       ps, alt);
+			gmmu_out_printf(o, "| %s | %u:%u | %u B%s | %s%s |\n", lv->name, lv->va_hi,
+			                lv->va_lo, lv->entry_size,
+			                lv->dual  ? " dual PDE"
+			                : lv->pde ? " PDE"
+			                          : " PTE",
+			                ps, alt);
 		}
-		printf("\n");
+		gmmu_out_printf(o, "\n");
 		for (unsigned t = 0; t < GMMU_ENTRY_TYPE_COUNT; t++) {
 			const struct gmmu_entry_format *ef = f->entry[t];
 			/* Entry layouts shared with an earlier format are printed once. */
@@ -186,10 +198,10 @@ static int formats_markdown(void)
 				if (gmmu_format_at(j)->entry[t] == ef)
 					first = gmmu_format_at(j);
 			if (first)
-				printf("#### %s %s\n\nSame as %s.\n\n", f->name,
-				       gmmu_entry_type_name(ef->type), first->name);
+				gmmu_out_printf(o, "#### %s %s\n\nSame as %s.\n\n", f->name,
+				                gmmu_entry_type_name(ef->type), first->name);
 			else
-				md_entry(f, ef);
+				md_entry(o, f, ef);
 		}
 	}
 	return 0;
@@ -252,7 +264,7 @@ static json_object *entry_json(const struct gmmu_entry_format *ef)
 	return e;
 }
 
-static int formats_json(void)
+static int formats_json(struct gmmu_out *o, struct p2ps_error *err)
 {
 	json_object *root = json_object_new_object();
 	json_object_object_add(root, "driver_tag", json_object_new_string(GMMU_DRIVER_TAG));
@@ -298,28 +310,23 @@ static int formats_json(void)
 		json_object_array_add(cs, jc);
 	}
 	json_object_object_add(root, "chips", cs);
-	puts(json_object_to_json_string_ext(root,
-	                                    JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_SPACED));
+	const char *text = json_object_to_json_string_ext(root, JSON_C_TO_STRING_PRETTY |
+	                                                                JSON_C_TO_STRING_SPACED);
+	int rc = text ? 0 : p2ps_error_set(err, P2PS_ENOMEM, "out of memory");
+	if (text) {
+		gmmu_out_puts(o, text);
+		gmmu_out_put(o, "\n", 1);
+	}
 	json_object_put(root);
-	return 0;
+	return rc;
 }
 
-int pte_decode_cmd_formats(int argc, char **argv)
+int gmmu_render_formats(struct gmmu_out *o, enum gmmu_formats_style style, struct p2ps_error *err)
 {
-	if (argc > 2) {
-		fprintf(stderr, "pte-decode formats: give at most one of --markdown, --json\n");
-		return 2;
+	switch (style) {
+	case GMMU_FORMATS_MARKDOWN: return formats_markdown(o);
+	case GMMU_FORMATS_JSON: return formats_json(o, err);
+	case GMMU_FORMATS_TEXT: break;
 	}
-	if (argc == 1)
-		return formats_text();
-	if (!strcmp(argv[1], "--markdown"))
-		return formats_markdown();
-	if (!strcmp(argv[1], "--json"))
-		return formats_json();
-	if (!strcmp(argv[1], "--help")) {
-		puts("usage: pte-decode formats [--markdown | --json]");
-		return 0;
-	}
-	fprintf(stderr, "pte-decode formats: unknown option '%s' (--markdown, --json)\n", argv[1]);
-	return 2;
+	return formats_text(o);
 }

@@ -9,17 +9,22 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* Room for one more element in a growable array of n elements: returns the array
- * (reallocated when full, *cap updated), or NULL when out of memory. */
-static void *grow(void *v, size_t n, size_t *cap, size_t elem_size)
+/* Appends the elem_size bytes at item to the growable array *v of *n elements (room for
+ * *cap), reallocating it when full. */
+static int append(void **v, size_t *n, size_t *cap, const void *item, size_t elem_size,
+                  struct p2ps_error *err)
 {
-	if (n < *cap)
-		return v;
-	size_t ncap = *cap ? *cap * 2 : 64;
-	void *nv = realloc(v, ncap * elem_size);
-	if (nv)
+	if (*n == *cap) {
+		size_t ncap = *cap ? *cap * 2 : 64;
+		void *nv = realloc(*v, ncap * elem_size);
+		if (!nv)
+			return p2ps_error_set(err, P2PS_ENOMEM, "verify: out of memory");
+		*v = nv;
 		*cap = ncap;
-	return nv;
+	}
+	memcpy((char *)*v + *n * elem_size, item, elem_size);
+	(*n)++;
+	return 0;
 }
 
 int gmmu_verify_collect(void *list, const struct gmmu_range *r, struct p2ps_error *err)
@@ -28,12 +33,10 @@ int gmmu_verify_collect(void *list, const struct gmmu_range *r, struct p2ps_erro
 	/* Only valid entries map anything; sparse ranges count as not mapped. */
 	if (!r->v.valid)
 		return 0;
-	struct gmmu_range *v = grow(l->v, l->n, &l->cap, sizeof(*v));
-	if (!v)
-		return p2ps_error_set(err, P2PS_ENOMEM, "verify: out of memory");
+	void *v = l->v;
+	int rc = append(&v, &l->n, &l->cap, r, sizeof(*r), err);
 	l->v = v;
-	l->v[l->n++] = *r;
-	return 0;
+	return rc;
 }
 
 void gmmu_range_list_cleanup(struct gmmu_range_list *l)
@@ -57,12 +60,10 @@ struct diffs {
 
 static int diff_add(struct diffs *d, const struct gmmu_diff *x, struct p2ps_error *err)
 {
-	struct gmmu_diff *v = grow(d->v, d->n, &d->cap, sizeof(*v));
-	if (!v)
-		return p2ps_error_set(err, P2PS_ENOMEM, "verify: out of memory");
+	void *v = d->v;
+	int rc = append(&v, &d->n, &d->cap, x, sizeof(*x), err);
 	d->v = v;
-	d->v[d->n++] = *x;
-	return 0;
+	return rc;
 }
 
 static int diff_cmp(const void *a, const void *b)

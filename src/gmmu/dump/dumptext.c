@@ -4,22 +4,13 @@
  * callback, so a text dump of any length needs no more memory than its own. */
 #include "p2pscope/gmmu_dump.h"
 
+#include "p2pscope/parse.h"
+
 #include <errno.h>
 #include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
-
-static int hex_digit(char c)
-{
-	if (c >= '0' && c <= '9')
-		return c - '0';
-	if (c >= 'a' && c <= 'f')
-		return c - 'a' + 10;
-	if (c >= 'A' && c <= 'F')
-		return c - 'A' + 10;
-	return -1;
-}
 
 static bool is_sep(char c)
 {
@@ -55,53 +46,32 @@ static void quote_word(char *out, size_t cap, const char *w, size_t n)
 	out[o] = '\0';
 }
 
-/* Parses one word [w, w+n). Returns 0 or fills err. */
+/* Parses one word [w, w+n) with the shared hex-word parser. Returns 0 or fills err. */
 static int parse_word(const char *w, size_t n, const char *name, size_t line, size_t col,
                       struct p2ps_text_word *out, struct p2ps_error *err)
 {
 	char shown[48];
-	size_t i = 0;
-	if (n >= 2 && w[0] == '0' && (w[1] == 'x' || w[1] == 'X'))
-		i = 2;
-	uint64_t hi = 0, lo = 0;
-	unsigned digits = 0, any = 0;
-	bool prev_us = true; /* no '_' first, none doubled */
-	for (; i < n; i++) {
-		if (w[i] == '_' && !prev_us) {
-			prev_us = true;
-			continue;
-		}
-		int d = hex_digit(w[i]);
-		if (d < 0) {
-			quote_word(shown, sizeof(shown), w, n);
-			return p2ps_error_set(
-			        err, P2PS_EINVAL,
-			        "%s:%zu:%zu: '%s' is not a hex word (bad character at "
-			        "column %zu)",
-			        name, line, col, shown, col + i);
-		}
-		prev_us = false;
-		any++;
-		if (hi >> 60) {
-			quote_word(shown, sizeof(shown), w, n);
-			return p2ps_error_set(err, P2PS_ERANGE, "%s:%zu:%zu: '%s' exceeds 128 bits",
-			                      name, line, col, shown);
-		}
-		/* one hex digit more: the 128-bit value times 16 plus d */
-		hi = hi * 16 + (lo >> 60);
-		lo = lo * 16 + (uint64_t)d;
-		if (digits || d)
-			digits++;
+	uint64_t v[2];
+	unsigned digits;
+	size_t bad;
+	int rc = p2ps_scan_hex(w, n, v, &digits, &bad);
+	if (!rc) {
+		out->lo = v[0];
+		out->hi = v[1];
+		out->digits = digits;
+		return 0;
 	}
-	if (!any || prev_us) {
-		quote_word(shown, sizeof(shown), w, n);
-		return p2ps_error_set(err, P2PS_EINVAL, "%s:%zu:%zu: '%s' is not a hex word", name,
+	quote_word(shown, sizeof(shown), w, n);
+	if (rc == P2PS_ERANGE)
+		return p2ps_error_set(err, P2PS_ERANGE, "%s:%zu:%zu: '%s' exceeds 128 bits", name,
 		                      line, col, shown);
-	}
-	out->hi = hi;
-	out->lo = lo;
-	out->digits = digits;
-	return 0;
+	if (bad < n)
+		return p2ps_error_set(err, P2PS_EINVAL,
+		                      "%s:%zu:%zu: '%s' is not a hex word (bad character at "
+		                      "column %zu)",
+		                      name, line, col, shown, col + bad);
+	return p2ps_error_set(err, P2PS_EINVAL, "%s:%zu:%zu: '%s' is not a hex word", name, line,
+	                      col, shown);
 }
 
 int p2ps_text_parse(const char *text, size_t len, const char *name, p2ps_text_word_fn fn, void *ctx,
@@ -188,8 +158,8 @@ int p2ps_text_slurp(const char *name, size_t max_bytes, char **text, size_t *len
 			if (cap >= max_bytes) {
 				rc = p2ps_error_set(
 				        err, P2PS_ERANGE,
-				        "%s: text dump larger than %zu bytes; use --raw "
-				        "for large dumps",
+				        "%s: text dump larger than %zu bytes; give large "
+				        "dumps in raw form",
 				        name, max_bytes);
 				goto out;
 			}

@@ -232,20 +232,11 @@ static int follow(struct walk *w, const struct gmmu_level *parent, uint32_t inde
 	return walk_table(w, next, ns, v->addr, va, from, err);
 }
 
-static int walk_table(struct walk *w, const struct gmmu_level *lv, enum p2ps_mem_space space,
-                      uint64_t pa, uint64_t va_base, const char *from, struct p2ps_error *err)
+/* Records that the table at pa is read as level lv; a second visit is a cycle (when it is
+ * on the walk's own path) or a table two directories share. */
+static int mark_seen(struct walk *w, const struct gmmu_level *lv, enum p2ps_mem_space space,
+                     uint64_t pa, uint64_t va_base, const char *from, struct p2ps_error *err)
 {
-	unsigned va_lo = lv->va_lo, page_shift = lv->page_shift;
-	if (lv == w->big) {
-		va_lo = w->big_va_lo;
-		page_shift = w->big_shift;
-	}
-	unsigned bits = (unsigned)lv->va_hi + 1u - va_lo;
-	uint64_t n = 1ull << bits;
-	uint64_t bytes = n * lv->entry_size;
-	size_t li = (size_t)(lv - w->fmt->levels);
-
-	/* Every table is read once: a second visit is a cycle or a shared table. */
 	if (2 * (w->seen_n + 1) > w->seen_cap) {
 		int rc = seen_grow(w, err);
 		if (rc)
@@ -270,10 +261,17 @@ static int walk_table(struct walk *w, const struct gmmu_level *lv, enum p2ps_mem
 	*s = (struct seen){.pa = pa,
 	                   .va = va_base,
 	                   .space = (uint8_t)space,
-	                   .level = (uint8_t)li,
+	                   .level = (uint8_t)(lv - w->fmt->levels),
 	                   .used = true};
 	w->seen_n++;
+	return 0;
+}
 
+/* The bytes of a table of `bytes` at pa, wholly inside one memory image, into *t. */
+static int read_table(struct walk *w, const struct gmmu_level *lv, enum p2ps_mem_space space,
+                      uint64_t pa, uint64_t bytes, uint64_t va_base, const char *from,
+                      const uint8_t **t, struct p2ps_error *err)
+{
 	if (pa + (bytes - 1) < pa)
 		return p2ps_error_set(
 		        err, P2PS_ERANGE,
@@ -281,81 +279,115 @@ static int walk_table(struct walk *w, const struct gmmu_level *lv, enum p2ps_mem
 		        "the address space",
 		        from, (unsigned long long)va_base, level_name(lv),
 		        p2ps_mem_space_name(space), (unsigned long long)pa);
-	const uint8_t *t;
-	int frc = table_bytes(w, space, pa, bytes, &t, err);
-	if (frc)
-		return frc;
-	if (!t)
+	*t = NULL;
+	int rc = table_bytes(w, space, pa, bytes, t, err);
+	if (rc)
+		return rc;
+	if (!*t)
 		return p2ps_error_set(
 		        err, P2PS_EINVAL,
 		        "%s (VA 0x%llx): %s table at %s PA 0x%llx-0x%llx is not inside "
-		        "any --mem chunk",
+		        "any memory image",
 		        from, (unsigned long long)va_base, level_name(lv),
 		        p2ps_mem_space_name(space), (unsigned long long)pa,
 		        (unsigned long long)(pa + bytes - 1));
 	if (w->depth >= WALK_MAX_LEVELS)
 		return p2ps_error_set(err, P2PS_ELOOP, "%s: walk deeper than %d levels", from,
 		                      WALK_MAX_LEVELS);
+	return 0;
+}
+
+/* One entry of a table: where it is and what the table is. */
+struct table_entry {
+	const struct gmmu_level *lv, *next;
+	unsigned page_shift;
+	enum p2ps_mem_space space;
+	uint64_t epa, va;
+	uint32_t index;
+	const uint8_t *e;
+};
+
+/* A dual PDE: sparse when no half is valid and one is marked sparse; each valid half is
+ * followed, big first. */
+static int walk_dual(struct walk *w, const struct table_entry *x, uint64_t w0,
+                     struct p2ps_error *err)
+{
+	uint64_t ww[2] = {w0, p2ps_le64(x->e + 8)};
+	struct gmmu_pde_view big, small;
+	int rc = 0;
+	gmmu_dual_pde_view(w->fmt, ww, &big, &small);
+	if (!big.valid && !small.valid && (big.sparse || small.sparse))
+		rc = emit_sparse_pde(w, x->lv, GMMU_ENTRY_DUAL_PDE, x->space, x->epa, x->index,
+		                     x->va, ww, err);
+	if (big.valid && w->big)
+		rc = follow(w, x->lv, x->index, x->space, x->epa, &big, w->big, x->va, ".big", err);
+	if (!rc && small.valid && w->small)
+		rc = follow(w, x->lv, x->index, x->space, x->epa, &small, w->small, x->va, ".small",
+		            err);
+	return rc;
+}
+
+static int walk_entry(struct walk *w, const struct table_entry *x, struct p2ps_error *err)
+{
+	uint64_t w0 = p2ps_le64(x->e);
+	const struct gmmu_level *lv = x->lv;
+	if (!lv->pde)
+		return emit_pte(w, lv, x->page_shift, x->space, x->epa, x->index, x->va, w0, err);
+	if (gmmu_entry_is_pte(w->fmt, w0)) {
+		if (!x->page_shift)
+			return p2ps_error_set(err, P2PS_EINVAL,
+			                      "%s[%llu] at %s PA 0x%llx (VA 0x%llx): PTE bit set "
+			                      "(0x%016llx) but %s holds no pages",
+			                      level_name(lv), (unsigned long long)x->index,
+			                      p2ps_mem_space_name(x->space),
+			                      (unsigned long long)x->epa, (unsigned long long)x->va,
+			                      (unsigned long long)w0, level_name(lv));
+		return emit_pte(w, lv, x->page_shift, x->space, x->epa, x->index, x->va, w0, err);
+	}
+	if (lv->dual)
+		return walk_dual(w, x, w0, err);
+	struct gmmu_pde_view v;
+	gmmu_pde_view(w->fmt, w0, &v);
+	if (!v.valid) {
+		const uint64_t ww[2] = {w0, 0};
+		return v.sparse ? emit_sparse_pde(w, lv, GMMU_ENTRY_PDE, x->space, x->epa, x->index,
+		                                  x->va, ww, err)
+		                : 0;
+	}
+	if (!x->next)
+		return p2ps_error_set(err, P2PS_EINVAL, "%s: last level holds PDEs",
+		                      level_name(lv));
+	return follow(w, lv, x->index, x->space, x->epa, &v, x->next, x->va, "", err);
+}
+
+static int walk_table(struct walk *w, const struct gmmu_level *lv, enum p2ps_mem_space space,
+                      uint64_t pa, uint64_t va_base, const char *from, struct p2ps_error *err)
+{
+	unsigned va_lo = lv->va_lo;
+	struct table_entry x = {.lv = lv, .page_shift = lv->page_shift, .space = space};
+	if (lv == w->big) {
+		va_lo = w->big_va_lo;
+		x.page_shift = w->big_shift;
+	}
+	uint64_t n = 1ull << ((unsigned)lv->va_hi + 1u - va_lo);
+	uint64_t bytes = n * lv->entry_size;
+	const uint8_t *t = NULL;
+	int rc = mark_seen(w, lv, space, pa, va_base, from, err);
+	if (!rc)
+		rc = read_table(w, lv, space, pa, bytes, va_base, from, &t, err);
+	if (rc)
+		return rc;
 	w->path[w->depth].pa = pa;
 	w->path[w->depth].space = space;
 	w->depth++;
 	w->st.tables++;
-
-	const struct gmmu_level *next = li + 1 < w->fmt->n_levels ? lv + 1 : NULL;
-	int rc = 0;
+	x.next = (size_t)(lv - w->fmt->levels) + 1 < w->fmt->n_levels ? lv + 1 : NULL;
 	for (uint64_t i = 0; i < n && !rc; i++) {
-		const uint8_t *e = t + i * lv->entry_size;
-		uint64_t va = va_base + (i << va_lo);
-		uint64_t epa = pa + i * lv->entry_size;
-		uint64_t w0 = p2ps_le64(e);
-		bool is_pte = gmmu_entry_is_pte(w->fmt, w0);
-		if (!lv->pde) {
-			rc = emit_pte(w, lv, page_shift, space, epa, (uint32_t)i, va, w0, err);
-			continue;
-		}
-		if (is_pte) {
-			if (!page_shift)
-				rc = p2ps_error_set(
-				        err, P2PS_EINVAL,
-				        "%s[%llu] at %s PA 0x%llx (VA 0x%llx): PTE bit set "
-				        "(0x%016llx) but %s holds no pages",
-				        level_name(lv), (unsigned long long)i,
-				        p2ps_mem_space_name(space), (unsigned long long)epa,
-				        (unsigned long long)va, (unsigned long long)w0,
-				        level_name(lv));
-			else
-				rc = emit_pte(w, lv, page_shift, space, epa, (uint32_t)i, va, w0,
-				              err);
-			continue;
-		}
-		if (lv->dual) {
-			uint64_t ww[2] = {w0, p2ps_le64(e + 8)};
-			struct gmmu_pde_view big, small;
-			gmmu_dual_pde_view(w->fmt, ww, &big, &small);
-			if (!big.valid && !small.valid && (big.sparse || small.sparse))
-				rc = emit_sparse_pde(w, lv, GMMU_ENTRY_DUAL_PDE, space, epa,
-				                     (uint32_t)i, va, ww, err);
-			if (big.valid && w->big)
-				rc = follow(w, lv, (uint32_t)i, space, epa, &big, w->big, va,
-				            ".big", err);
-			if (!rc && small.valid && w->small)
-				rc = follow(w, lv, (uint32_t)i, space, epa, &small, w->small, va,
-				            ".small", err);
-			continue;
-		}
-		struct gmmu_pde_view v;
-		gmmu_pde_view(w->fmt, w0, &v);
-		if (!v.valid) {
-			const uint64_t ww[2] = {w0, 0};
-			if (v.sparse)
-				rc = emit_sparse_pde(w, lv, GMMU_ENTRY_PDE, space, epa, (uint32_t)i,
-				                     va, ww, err);
-			continue;
-		}
-		if (!next)
-			return p2ps_error_set(err, P2PS_EINVAL, "%s: last level holds PDEs",
-			                      level_name(lv));
-		rc = follow(w, lv, (uint32_t)i, space, epa, &v, next, va, "", err);
+		x.e = t + i * lv->entry_size;
+		x.va = va_base + (i << va_lo);
+		x.epa = pa + i * lv->entry_size;
+		x.index = (uint32_t)i;
+		rc = walk_entry(w, &x, err);
 	}
 	w->depth--;
 	return rc;
@@ -375,7 +407,7 @@ int gmmu_walk(const struct p2ps_mem_set *mem, const struct gmmu_walk_opts *o, gm
 	w.small = gmmu_walk_sub_level(f, 0, bps, NULL);
 	w.big_shift = w.big ? (w.big_va_lo == w.big->va_lo ? w.big->page_shift : bps) : 0;
 	char from[64];
-	snprintf(from, sizeof(from), "--pdb %s:0x%llx", p2ps_mem_space_name(o->pdb_space),
+	snprintf(from, sizeof(from), "PDB %s:0x%llx", p2ps_mem_space_name(o->pdb_space),
 	         (unsigned long long)o->pdb);
 	int rc = walk_table(&w, &f->levels[0], o->pdb_space, o->pdb, 0, from, err);
 	free(w.seen);
