@@ -56,6 +56,9 @@ grep -q '^Verdict from the paste: not ready' "$tmp/text" || fail "text: verdict"
 grep -q 'cause    bar1_smaller_than_vram' "$tmp/text" || fail "text: BAR1 cause"
 grep -q 'cause    nvidia_p2p_status: nvidia-smi topo -p2p w reports CNS' "$tmp/text" || fail "text: CNS cause"
 grep -q '^	cat /proc/cmdline$' "$tmp/text" || fail "text: send next"
+# The paste draws no tree: the GPU's path is unknown, not "directly on a root bus".
+grep -q '^	Path to host bridge: unknown: the paste shows no bridge above 0000:01:00.0' "$tmp/text" ||
+	fail "text: path above the GPU not marked unknown"
 "$bi" --paste - <"$tmp/paste.txt" >"$tmp/stdin" || fail "stdin"
 sed -e 's#paste [^ ]*#paste X#' -e 's#^Paste [^ ]*:#Paste X:#' "$tmp/text" >"$tmp/a"
 sed -e 's#paste [^ ]*#paste X#' -e 's#^Paste [^ ]*:#Paste X:#' "$tmp/stdin" >"$tmp/b"
@@ -75,6 +78,7 @@ assert any(a["command"] == "sudo lspci -vvv" for a in paste["send_next"])
 PY
 "$bi" --paste "$tmp/paste.txt" --dot >"$tmp/dot" || fail "--dot"
 grep -q '^  "paste" \[shape=note' "$tmp/dot" || fail "dot: paste note"
+! grep -q 'pci0000:01' "$tmp/dot" || fail "dot: a host bridge the paste does not show"
 tail -n 1 "$tmp/dot" | grep -q '^}$' || fail "dot: closed graph"
 if command -v dot >/dev/null; then
 	dot -Tsvg "$tmp/dot" >/dev/null 2>&1 || fail "dot: Graphviz rejects the graph"

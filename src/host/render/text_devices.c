@@ -263,7 +263,12 @@ static void gpu_path(struct p2ps_strbuf *b, const struct p2ps_host *h,
                      const struct p2ps_gpu_report *g, const struct p2ps_dev *d, const char *ind)
 {
 	p2ps_strbuf_printf(b, "%sPath to host bridge:", ind);
-	if (!g->path_len)
+	/* No bridge found is not "no bridge" when the source could not show one (a paste
+	 * without lspci -t, an unresolved sysfs link): say so rather than invent a root bus. */
+	const char *why = p2ps_dev_unknown(d, P2PS_FACT_PARENT);
+	if (!g->path_len && why)
+		p2ps_strbuf_printf(b, " unknown: %s\n", why);
+	else if (!g->path_len)
 		p2ps_strbuf_printf(b, " directly on root bus %s (no bridge)\n",
 		                   d->root_bus[0] ? d->root_bus : "?");
 	else
