@@ -73,6 +73,8 @@ assert paste["verdict"] == "not ready"
 assert [b["kind"] for b in paste["blocks"]] == ["text", "lspci", "nvidia-smi topo -p2p"]
 assert paste["blocks"][1]["read"] and not paste["blocks"][0]["read"]
 assert paste["facts"]["0000:01:00.0"]["bars"]["line"] == 6
+gpu = next(x for x in d["devices"] if x["bdf"] == "0000:01:00.0")
+assert gpu["root_bus"] is None, gpu["root_bus"]  # the paste shows no tree above it
 assert {c["code"] for c in paste["causes"]} >= {"bar1_smaller_than_vram", "nvidia_p2p_status"}
 assert any(a["command"] == "sudo lspci -vvv" for a in paste["send_next"])
 PY

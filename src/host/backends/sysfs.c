@@ -219,8 +219,8 @@ static void read_extras(struct p2ps_dev *d, const char *root)
 	if (a.fd >= 0)
 		close(a.fd);
 	/* Devices directly on a root bus have no upstream bridge; the host bridge is the
-	 * root bus itself. */
-	if (!d->has_parent && !d->root_bus[0])
+	 * root bus itself. A device whose position could not be read is not known to be one. */
+	if (!d->has_parent && !d->root_bus[0] && !p2ps_dev_unknown(d, P2PS_FACT_PARENT))
 		snprintf(d->root_bus, sizeof(d->root_bus), "pci%04x:%02x", d->bdf.domain,
 		         d->bdf.bus);
 }

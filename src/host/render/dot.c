@@ -73,23 +73,16 @@ static void other_node(struct p2ps_strbuf *b, const struct p2ps_dev *d)
 	                   d->bdf_str, d->vendor_id, d->device_id);
 }
 
-/* A device drawn under its host bridge: no parent, and the source could tell (a paste
- * without lspci -t cannot: such a device is drawn alone). */
-static bool on_root_bus(const struct p2ps_dev *d)
-{
-	return d->parent_idx < 0 && d->root_bus[0] && !p2ps_dev_unknown(d, P2PS_FACT_PARENT);
-}
-
 /* Host bridges: one node per distinct root bus among the drawn devices. */
 static void host_bridge_nodes(struct p2ps_strbuf *b, const struct p2ps_host *h, const bool *want)
 {
 	for (size_t i = 0; i < h->n_devs; i++) {
 		const struct p2ps_dev *d = &h->devs[i];
-		if (!want[i] || !on_root_bus(d))
+		if (!want[i] || d->parent_idx >= 0 || !d->root_bus[0])
 			continue;
 		bool first = true;
 		for (size_t j = 0; j < i; j++)
-			if (want[j] && on_root_bus(&h->devs[j]) &&
+			if (want[j] && h->devs[j].parent_idx < 0 &&
 			    !strcmp(h->devs[j].root_bus, d->root_bus))
 				first = false;
 		if (!first)
@@ -167,7 +160,7 @@ int p2ps_render_dot(const struct p2ps_analysis *a, const struct p2ps_render_opts
 		if (d->parent_idx >= 0)
 			p2ps_strbuf_printf(b, "  \"%s\" -> \"%s\";\n", d->parent->bdf_str,
 			                   d->bdf_str);
-		else if (on_root_bus(d))
+		else if (d->root_bus[0])
 			p2ps_strbuf_printf(b, "  \"%s\" -> \"%s\";\n", d->root_bus, d->bdf_str);
 	}
 	pair_edges(b, a, o);

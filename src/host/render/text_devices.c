@@ -264,7 +264,7 @@ static void gpu_path(struct p2ps_strbuf *b, const struct p2ps_host *h,
 {
 	p2ps_strbuf_printf(b, "%sPath to host bridge:", ind);
 	/* No bridge found is not "no bridge" when the source could not show one (a paste
-	 * without lspci -t, an unresolved sysfs link): say so rather than invent a root bus. */
+	 * without lspci -t, an unresolved sysfs link): the backend then leaves root_bus empty. */
 	const char *why = p2ps_dev_unknown(d, P2PS_FACT_PARENT);
 	if (!g->path_len && why)
 		p2ps_strbuf_printf(b, " unknown: %s\n", why);

@@ -148,10 +148,13 @@ static void parents(const struct p2ps_paste *p, struct p2ps_host *host)
 		struct p2ps_dev *d = &host->devs[i];
 		const struct p2ps_paste_dev *pd = p2ps_paste_find_dev(p, &d->bdf);
 		bool stated = pd && pd->from[P2PS_PD_PARENT].line;
-		if (!d->has_parent && !stated && d->bdf.bus != 0)
+		if (!d->has_parent && !stated && d->bdf.bus != 0) {
+			/* No root bus either: a bus number alone does not rule out a bridge. */
+			d->root_bus[0] = '\0';
 			p2ps_dev_set_unknown(d, P2PS_FACT_PARENT,
 			                     "the paste shows no bridge above %s (lspci -tv does)",
 			                     d->bdf_str);
+		}
 	}
 }
 
