@@ -1,3 +1,4 @@
+# shellcheck shell=bash
 # Sourced by the device scripts (scripts/pte-probe-device.sh, bench/p2p-bench-device.sh).
 #
 # p2ps_unpack_debs DIR PKG...: when pkg-config does not know every PKG (the GPU machines
