@@ -22,6 +22,12 @@ void p2ps_json_put_ints(struct json_object *o, const struct p2ps_json_int_row *r
 		json_object_object_add(o, rows[i].key, json_object_new_int64(rows[i].v));
 }
 
+void p2ps_json_put_bools(struct json_object *o, const struct p2ps_json_bool_row *rows, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		json_object_object_add(o, rows[i].key, json_object_new_boolean(rows[i].v));
+}
+
 void p2ps_json_put_strs(struct json_object *o, const struct p2ps_json_str_row *rows, size_t n)
 {
 	for (size_t i = 0; i < n; i++)

@@ -12,6 +12,7 @@
 #define P2PS_JSON_PUT_H
 
 #include <json-c/json.h>
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -29,13 +30,18 @@ struct p2ps_json_int_row {
 	const char *key;
 	int64_t v;
 };
+struct p2ps_json_bool_row {
+	const char *key;
+	bool v;
+};
 struct p2ps_json_str_row {
 	const char *key;
 	const char *v; /* NULL or "": null */
 };
 
-/* Adds each row as an integer (or as p2ps_json_str_or_null's string), in order. */
+/* Adds each row as an integer (a boolean, p2ps_json_str_or_null's string), in order. */
 void p2ps_json_put_ints(struct json_object *o, const struct p2ps_json_int_row *rows, size_t n);
+void p2ps_json_put_bools(struct json_object *o, const struct p2ps_json_bool_row *rows, size_t n);
 void p2ps_json_put_strs(struct json_object *o, const struct p2ps_json_str_row *rows, size_t n);
 
 #endif

@@ -41,10 +41,11 @@ static struct json_object *bars_json(const struct p2ps_dev *d)
 		p2ps_json_put(o, "address",
 		              b->unassigned ? NULL : json_object_new_uint64(b->address));
 		p2ps_json_put(o, "size", b->size_known ? json_object_new_uint64(b->size) : NULL);
-		p2ps_json_put(o, "is_64bit", json_object_new_boolean(b->is_64bit));
-		p2ps_json_put(o, "prefetchable", json_object_new_boolean(b->prefetchable));
-		p2ps_json_put(o, "io", json_object_new_boolean(b->io));
-		p2ps_json_put(o, "unassigned", json_object_new_boolean(b->unassigned));
+		const struct p2ps_json_bool_row flags[] = {{"is_64bit", b->is_64bit},
+		                                           {"prefetchable", b->prefetchable},
+		                                           {"io", b->io},
+		                                           {"unassigned", b->unassigned}};
+		p2ps_json_put_bools(o, P2PS_JSON_ROWS(flags));
 		json_object_array_add(arr, o);
 	}
 	return arr;
