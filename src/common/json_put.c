@@ -1,6 +1,9 @@
 /* JSON object building shared by the renderers (json_put.h). */
 #include "json_put.h"
 
+#include <inttypes.h>
+#include <stdio.h>
+
 void p2ps_json_put(struct json_object *o, const char *k, struct json_object *v)
 {
 	json_object_object_add(o, k, v);
@@ -9,6 +12,13 @@ void p2ps_json_put(struct json_object *o, const char *k, struct json_object *v)
 struct json_object *p2ps_json_str_or_null(const char *s)
 {
 	return s && s[0] ? json_object_new_string(s) : NULL;
+}
+
+struct json_object *p2ps_json_hex(uint64_t v)
+{
+	char b[24];
+	snprintf(b, sizeof(b), "0x%" PRIx64, v);
+	return json_object_new_string(b);
 }
 
 struct json_object *p2ps_json_tri(int v)

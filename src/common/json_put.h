@@ -23,6 +23,8 @@ void p2ps_json_put(struct json_object *o, const char *k, struct json_object *v);
 
 /* A string, or null for NULL and for "" (a fact that was read empty is not known). */
 struct json_object *p2ps_json_str_or_null(const char *s);
+/* "0x" and lower-case hex digits, as a string (JSON numbers lose 64-bit addresses). */
+struct json_object *p2ps_json_hex(uint64_t v);
 /* A boolean for v >= 0, null for v < 0 (not known). */
 struct json_object *p2ps_json_tri(int v);
 

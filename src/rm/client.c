@@ -123,8 +123,7 @@ static int free_escape(struct p2ps_rm *rm, const struct rm_object *o, struct p2p
 	         o->handle);
 	RM_PUT32(a, {NVOS00_ROOT, rm->client}, {NVOS00_PARENT, o->parent},
 	         {NVOS00_OBJECT_OLD, o->handle});
-	struct p2ps_rm_call c = {
-	        .fd = rm->ctl, .nr = RM_ESC_FREE, .arg = a, .size = sizeof(a), .what = what};
+	struct p2ps_rm_call c = rm_call(rm, RM_ESC_FREE, a, sizeof(a), what);
 	return rm_escape_status(rm, &c, NVOS00_STATUS, NULL, err);
 }
 

@@ -68,11 +68,8 @@ int p2ps_rm_map_dma(struct p2ps_rm *rm, uint32_t device, uint32_t hdma, uint32_t
 	         {NVOS46_MEMORY, hmem}, {NVOS46_FLAGS, flags});
 	put64(a, NVOS46_OFFSET, offset);
 	put64(a, NVOS46_LENGTH, length);
-	struct p2ps_rm_call c = {.fd = rm->ctl,
-	                         .nr = RM_ESC_MAP_MEMORY_DMA,
-	                         .arg = a,
-	                         .size = l->nvos46_size,
-	                         .what = "MAP_MEMORY_DMA"};
+	struct p2ps_rm_call c =
+	        rm_call(rm, RM_ESC_MAP_MEMORY_DMA, a, l->nvos46_size, "MAP_MEMORY_DMA");
 	int rc = rm_escape_status(rm, &c, l->nvos46_status, rm_status, err);
 	if (rc)
 		return rc;
@@ -87,11 +84,8 @@ static int unmap_dma(struct p2ps_rm *rm, const struct rm_dma_map *m, struct p2ps
 	RM_PUT32(a, {NVOS47_CLIENT, rm->client}, {NVOS47_DEVICE, m->device}, {NVOS47_DMA, m->hdma},
 	         {NVOS47_MEMORY, m->hmem});
 	put64(a, NVOS47_DMA_OFFSET, m->va);
-	struct p2ps_rm_call c = {.fd = rm->ctl,
-	                         .nr = RM_ESC_UNMAP_MEMORY_DMA,
-	                         .arg = a,
-	                         .size = sizeof(a),
-	                         .what = "UNMAP_MEMORY_DMA"};
+	struct p2ps_rm_call c =
+	        rm_call(rm, RM_ESC_UNMAP_MEMORY_DMA, a, sizeof(a), "UNMAP_MEMORY_DMA");
 	int rc = rm_escape_status(rm, &c, NVOS47_STATUS, NULL, err);
 	if (rc)
 		return rc;
@@ -152,11 +146,8 @@ static int cpu_map(struct p2ps_rm *rm, const struct p2ps_rm_gpu *gpu, uint32_t h
 	         {NVOS33_FD, (uint32_t)fd});
 	put64(a, NVOS33_OFFSET, pa);
 	put64(a, NVOS33_LENGTH, PAGE);
-	struct p2ps_rm_call c = {.fd = rm->ctl,
-	                         .nr = RM_ESC_MAP_MEMORY,
-	                         .arg = a,
-	                         .size = sizeof(a),
-	                         .what = "MAP_MEMORY (read-only)"};
+	struct p2ps_rm_call c =
+	        rm_call(rm, RM_ESC_MAP_MEMORY, a, sizeof(a), "MAP_MEMORY (read-only)");
 	int rc = rm_escape_status(rm, &c, NVOS33_STATUS, NULL, err);
 	if (rc)
 		return rc;
@@ -172,11 +163,7 @@ static int cpu_unmap(struct p2ps_rm *rm, const struct p2ps_rm_gpu *gpu, uint32_t
 	RM_PUT32(a, {NVOS34_CLIENT, rm->client}, {NVOS34_DEVICE, gpu->device},
 	         {NVOS34_MEMORY, hphys}, {NVOS34_FLAGS, NVOS33_ACCESS_READ_ONLY});
 	put64(a, NVOS34_LINEAR, cookie);
-	struct p2ps_rm_call c = {.fd = rm->ctl,
-	                         .nr = RM_ESC_UNMAP_MEMORY,
-	                         .arg = a,
-	                         .size = sizeof(a),
-	                         .what = "UNMAP_MEMORY"};
+	struct p2ps_rm_call c = rm_call(rm, RM_ESC_UNMAP_MEMORY, a, sizeof(a), "UNMAP_MEMORY");
 	int rc = rm_escape_status(rm, &c, NVOS34_STATUS, NULL, err);
 	if (rc)
 		return rc;

@@ -171,6 +171,14 @@ struct p2ps_rm {
 	struct p2ps_rm_stats st;
 };
 
+/* A call on the control descriptor whose struct points at no buffer. */
+static inline struct p2ps_rm_call rm_call(const struct p2ps_rm *rm, unsigned nr, void *arg,
+                                          uint32_t size, const char *what)
+{
+	return (struct p2ps_rm_call){
+	        .fd = rm->ctl, .nr = nr, .arg = arg, .size = size, .what = what};
+}
+
 /* Room for one more element in a growable array v holding n of *cap elements: returns v or
  * its reallocation (updating *cap), or NULL when out of memory (v is then unchanged). */
 void *rm_grow(void *v, size_t *cap, size_t n, size_t elem);

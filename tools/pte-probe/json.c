@@ -8,13 +8,6 @@
 
 #include "json_put.h"
 
-static json_object *hex(uint64_t v)
-{
-	char b[24];
-	snprintf(b, sizeof(b), "0x%" PRIx64, v);
-	return json_object_new_string(b);
-}
-
 static json_object *status(uint32_t s)
 {
 	char b[40];
@@ -29,8 +22,8 @@ static json_object *entry_json(const struct probe_entry *e)
 	p2ps_json_put(o, "level", json_object_new_string(e->level ? e->level->name : "?"));
 	p2ps_json_put(o, "index", json_object_new_int64(e->index));
 	p2ps_json_put(o, "space", json_object_new_string(p2ps_mem_space_name(e->space)));
-	p2ps_json_put(o, "entry_pa", hex(e->entry_pa));
-	p2ps_json_put(o, "va", hex(e->va));
+	p2ps_json_put(o, "entry_pa", p2ps_json_hex(e->entry_pa));
+	p2ps_json_put(o, "va", p2ps_json_hex(e->va));
 	p2ps_json_put(o, "raw",
 	              json_object_new_string(gmmu_entry_hex_str(e->ef, e->raw, b, sizeof(b))));
 	p2ps_json_put(o, "owner", e->owner ? json_object_new_string(e->owner) : NULL);
@@ -61,9 +54,9 @@ static json_object *entry_json(const struct probe_entry *e)
 static json_object *page_json(const struct probe_page *p)
 {
 	json_object *o = json_object_new_object();
-	p2ps_json_put(o, "va", hex(p->va));
-	p2ps_json_put(o, "offset", hex(p->offset));
-	p2ps_json_put(o, "address", p->phys_known ? hex(p->phys) : NULL);
+	p2ps_json_put(o, "va", p2ps_json_hex(p->va));
+	p2ps_json_put(o, "offset", p2ps_json_hex(p->offset));
+	p2ps_json_put(o, "address", p->phys_known ? p2ps_json_hex(p->phys) : NULL);
 	p2ps_json_put(o, "address_status", status(p->phys_status));
 	p2ps_json_put(o, "pde_info_status", status(p->pde_status));
 	json_object *t = json_object_new_array();
@@ -71,7 +64,7 @@ static json_object *page_json(const struct probe_page *p)
 		json_object *x = json_object_new_object();
 		p2ps_json_put(x, "page_size",
 		              json_object_new_int64((int64_t)p->tables[i].page_size));
-		p2ps_json_put(x, "table_pa", hex(p->tables[i].pa));
+		p2ps_json_put(x, "table_pa", p2ps_json_hex(p->tables[i].pa));
 		p2ps_json_put(x, "entry_size", json_object_new_int64(p->tables[i].entry_size));
 		p2ps_json_put(x, "address_space", json_object_new_int64(p->tables[i].aspace));
 		json_object_array_add(t, x);
@@ -97,13 +90,13 @@ static json_object *map_json(const struct probe_run *run, const struct probe_map
 	p2ps_json_put(o, "page_size",
 	              json_object_new_int64((int64_t)(1ull << m->spec->page_shift)));
 	p2ps_json_put(o, "access", json_object_new_string(m->spec->what));
-	p2ps_json_put(o, "map_flags", hex(m->spec->map_flags));
+	p2ps_json_put(o, "map_flags", p2ps_json_hex(m->spec->map_flags));
 	p2ps_json_put(o, "state", json_object_new_string(probe_state_name(m->state)));
 	if (m->state != PROBE_MAPPED) {
 		p2ps_json_put(o, "why", json_object_new_string(m->why));
 		return o;
 	}
-	p2ps_json_put(o, "va", hex(m->va));
+	p2ps_json_put(o, "va", p2ps_json_hex(m->va));
 	json_object *pages = json_object_new_array();
 	for (unsigned k = 0; k < m->n_pages; k++)
 		json_object_array_add(pages, page_json(&m->pages[k]));
@@ -122,7 +115,7 @@ static json_object *header_json(const struct probe_run *run)
 	snprintf(bdf, sizeof(bdf), "%04x:%02x:%02x.%x", c->domain, c->bus, c->slot, c->function);
 	p2ps_json_put(o, "gpu", json_object_new_int64(run->gpu_index));
 	p2ps_json_put(o, "bdf", json_object_new_string(bdf));
-	p2ps_json_put(o, "device_id", hex(c->device_id));
+	p2ps_json_put(o, "device_id", p2ps_json_hex(c->device_id));
 	p2ps_json_put(o, "chip", json_object_new_string(run->gpu.chip));
 	p2ps_json_put(o, "format", json_object_new_string(run->fmt ? run->fmt->name : ""));
 	p2ps_json_put(o, "driver", json_object_new_string(run->driver.version));
@@ -130,7 +123,7 @@ static json_object *header_json(const struct probe_run *run)
 	p2ps_json_put(o, "layout",
 	              json_object_new_string(run->driver.layout ? run->driver.layout->series : ""));
 	p2ps_json_put(o, "root", json_object_new_boolean(run->root));
-	p2ps_json_put(o, "pdb", run->pdb_known ? hex(run->pdb) : NULL);
+	p2ps_json_put(o, "pdb", run->pdb_known ? p2ps_json_hex(run->pdb) : NULL);
 	return o;
 }
 
@@ -143,16 +136,16 @@ static json_object *peer_json(const struct probe_peer *pe)
 	if (pe->p2p) {
 		p2ps_json_put(o, "mode", json_object_new_string(gmmu_p2p_mode_name(pe->mode)));
 		p2ps_json_put(o, "peer_id", json_object_new_int64(pe->peer_id));
-		p2ps_json_put(o, "caps", hex(pe->caps));
+		p2ps_json_put(o, "caps", p2ps_json_hex(pe->caps));
 		json_object *st = json_object_new_object();
 		for (unsigned i = 0; pe->caps_known && i < PROBE_P2P_STATUS_N; i++)
 			p2ps_json_put(st, probe_p2p_status_index[i],
 			              json_object_new_string(
 			                      probe_p2p_status_name(pe->p2p_status_by_type[i])));
 		p2ps_json_put(o, "p2p_status", st);
-		p2ps_json_put(o, "bar1_dma_address", hex(pe->bar1_dma_address));
-		p2ps_json_put(o, "bar1_dma_size", hex(pe->bar1_dma_size));
-		p2ps_json_put(o, "fabric_base", hex(pe->fabric_base));
+		p2ps_json_put(o, "bar1_dma_address", p2ps_json_hex(pe->bar1_dma_address));
+		p2ps_json_put(o, "bar1_dma_size", p2ps_json_hex(pe->bar1_dma_size));
+		p2ps_json_put(o, "fabric_base", p2ps_json_hex(pe->fabric_base));
 		p2ps_json_put(o, "fabric_source",
 		              json_object_new_string(probe_fabric_src_name(pe->fabric_src)));
 		p2ps_json_put(o, "fabric_from",
