@@ -60,106 +60,133 @@ static uint64_t rnd_below(uint64_t n)
 	return rnd() % n;
 }
 
-int main(int argc, char **argv)
+/* Allocation classes, in the order of the summary line, and the share of each (per mille
+ * of allocations, cumulative). */
+enum alloc_class { VID_2M, VID_64K, SYS_4K, BAR1_PEER, PCIE_PEER, HOLE, N_CLASSES };
+static const unsigned class_below[N_CLASSES] = {500, 550, 555, 755, 855, 1000};
+
+static enum alloc_class class_of(unsigned per_mille)
 {
-	if (argc < 3) {
-		fprintf(stderr, "usage: %s OUT BYTES [SEED [WRITE_BYTES]]\n", argv[0]);
-		return 2;
+	int c = 0;
+	while (per_mille >= class_below[c])
+		c++;
+	return (enum alloc_class)c;
+}
+
+#define VRAM      (24ull << 30)    /* the peer's and our VRAM: 24 GiB */
+#define BAR1_BASE 0x38000000000ull /* the peer's BAR1 bus address */
+
+/* Entry k of an allocation of class cls; *pa carries the chunk's base from entry to
+ * entry (each class draws a new one where its contiguity ends). */
+static uint64_t pte_of(enum alloc_class cls, uint64_t k, uint64_t flags, uint64_t *pa)
+{
+	switch (cls) {
+	case VID_2M:
+		if (k % 512 == 0)
+			*pa = rnd_below(VRAM >> 21) << 21;
+		return flags | PTE_APERTURE(APER_VIDEO) | PTE_ADDR(*pa + (k % 512) * 4096);
+	case VID_64K:
+		if (k % 16 == 0)
+			*pa = rnd_below(VRAM >> 16) << 16;
+		return flags | PTE_APERTURE(APER_VIDEO) | PTE_ADDR(*pa + (k % 16) * 4096);
+	case SYS_4K:
+		return PTE_VALID | PTE_VOL | PTE_KIND(KIND_PITCH) | PTE_APERTURE(APER_SYS_NONCOH) |
+		       PTE_ADDR(rnd_below(64ull << 18) << 12);
+	case BAR1_PEER:
+		if (k == 0)
+			*pa = BAR1_BASE + (rnd_below(VRAM >> 21) << 21);
+		return flags | PTE_VOL | PTE_APERTURE(APER_SYS_NONCOH) | PTE_ADDR(*pa + k * 4096);
+	case PCIE_PEER:
+		if (k == 0)
+			*pa = rnd_below(VRAM >> 21) << 21;
+		return flags | PTE_VOL | PTE_APERTURE(APER_PEER) | PTE_PEER(1) |
+		       PTE_ADDR(*pa + k * 4096);
+	default: return 0;
 	}
-	size_t chunk = argc > 4 ? (size_t)strtoull(argv[4], NULL, 0) / 8 : (4u << 20) / 8;
-	if (!chunk) {
-		fprintf(stderr, "%s: bad write size\n", argv[0]);
-		return 2;
+}
+
+/* The output file, written `chunk` entries at a time. */
+struct out {
+	FILE *f;
+	const char *path;
+	uint8_t *buf;
+	size_t n, chunk; /* entries in buf, and its capacity */
+};
+
+static int flush(struct out *o)
+{
+	if (o->n && fwrite(o->buf, 8, o->n, o->f) != o->n) {
+		perror(o->path);
+		return -1;
 	}
-	uint8_t *buf = malloc(chunk * 8);
-	if (!buf) {
-		fprintf(stderr, "%s: cannot allocate %zu bytes\n", argv[0], chunk * 8);
-		return 2;
-	}
-	uint64_t bytes = strtoull(argv[2], NULL, 0);
-	rng_state = argc > 3 ? strtoull(argv[3], NULL, 0) : 0x4090;
-	if (!rng_state)
-		rng_state = 1;
-	FILE *f = fopen(argv[1], "wb");
-	if (!f) {
-		perror(argv[1]);
-		free(buf);
-		return 2;
-	}
-	uint64_t n = bytes / 8, i = 0;
-	size_t b = 0; /* entries in buf */
-	uint64_t counts[6] = {0};
-	const uint64_t vram = 24ull << 30, bar1 = 0x38000000000ull; /* 24 GiB peer, BAR1 base */
+	o->n = 0;
+	return 0;
+}
+
+static int put_entry(struct out *o, uint64_t e)
+{
+	p2ps_put_le64(o->buf + 8 * o->n++, e);
+	return o->n == o->chunk ? flush(o) : 0;
+}
+
+/* Writes n entries of allocations drawn one after the other; counts entries per class. */
+static int generate(struct out *o, uint64_t n, uint64_t counts[N_CLASSES])
+{
+	uint64_t i = 0;
 	while (i < n) {
 		unsigned type = (unsigned)rnd_below(1000); /* per mille */
 		uint64_t pages = 16 + rnd_below(8192);     /* 64 KiB .. 32 MiB allocations */
 		uint64_t flags = PTE_VALID | PTE_KIND(KIND_GENERIC);
 		if (rnd_below(8) == 0)
 			flags |= PTE_READ_ONLY;
-		int cls;
-		if (type < 500)
-			cls = 0; /* vidmem, 2M chunks */
-		else if (type < 550)
-			cls = 1; /* vidmem, 64K chunks */
-		else if (type < 555)
-			cls = 2; /* sysmem scattered 4K */
-		else if (type < 755)
-			cls = 3; /* BAR1-P2P peer */
-		else if (type < 855)
-			cls = 4; /* stock PCIe peer */
-		else
-			cls = 5; /* hole */
+		enum alloc_class cls = class_of(type);
 		uint64_t pa = 0;
 		for (uint64_t k = 0; k < pages && i < n; k++, i++) {
-			uint64_t e = 0;
-			switch (cls) {
-			case 0:
-				if (k % 512 == 0)
-					pa = rnd_below(vram >> 21) << 21;
-				e = flags | PTE_APERTURE(APER_VIDEO) |
-				    PTE_ADDR(pa + (k % 512) * 4096);
-				break;
-			case 1:
-				if (k % 16 == 0)
-					pa = rnd_below(vram >> 16) << 16;
-				e = flags | PTE_APERTURE(APER_VIDEO) |
-				    PTE_ADDR(pa + (k % 16) * 4096);
-				break;
-			case 2:
-				e = PTE_VALID | PTE_VOL | PTE_KIND(KIND_PITCH) |
-				    PTE_APERTURE(APER_SYS_NONCOH) |
-				    PTE_ADDR(rnd_below(64ull << 18) << 12);
-				break;
-			case 3:
-				if (k == 0)
-					pa = bar1 + (rnd_below(vram >> 21) << 21);
-				e = flags | PTE_VOL | PTE_APERTURE(APER_SYS_NONCOH) |
-				    PTE_ADDR(pa + k * 4096);
-				break;
-			case 4:
-				if (k == 0)
-					pa = rnd_below(vram >> 21) << 21;
-				e = flags | PTE_VOL | PTE_APERTURE(APER_PEER) | PTE_PEER(1) |
-				    PTE_ADDR(pa + k * 4096);
-				break;
-			default: e = 0; break;
-			}
 			counts[cls]++;
-			p2ps_put_le64(buf + 8 * b++, e);
-			if (b == chunk) {
-				if (fwrite(buf, 8, b, f) != b) {
-					perror(argv[1]);
-					fclose(f);
-					free(buf);
-					return 2;
-				}
-				b = 0;
-			}
+			if (put_entry(o, pte_of(cls, k, flags, &pa)))
+				return -1;
 		}
 	}
-	bool written = !b || fwrite(buf, 8, b, f) == b;
-	free(buf);
-	if (fclose(f) || !written) {
+	return 0;
+}
+
+int main(int argc, char **argv)
+{
+	if (argc < 3) {
+		fprintf(stderr, "usage: %s OUT BYTES [SEED [WRITE_BYTES]]\n", argv[0]);
+		return 2;
+	}
+	struct out o = {.path = argv[1]};
+	o.chunk = argc > 4 ? (size_t)strtoull(argv[4], NULL, 0) / 8 : (4u << 20) / 8;
+	if (!o.chunk) {
+		fprintf(stderr, "%s: bad write size\n", argv[0]);
+		return 2;
+	}
+	o.buf = malloc(o.chunk * 8);
+	if (!o.buf) {
+		fprintf(stderr, "%s: cannot allocate %zu bytes\n", argv[0], o.chunk * 8);
+		return 2;
+	}
+	uint64_t bytes = strtoull(argv[2], NULL, 0);
+	rng_state = argc > 3 ? strtoull(argv[3], NULL, 0) : 0x4090;
+	if (!rng_state)
+		rng_state = 1;
+	o.f = fopen(argv[1], "wb");
+	if (!o.f) {
+		perror(argv[1]);
+		free(o.buf);
+		return 2;
+	}
+	uint64_t n = bytes / 8, counts[N_CLASSES] = {0};
+	int rc = generate(&o, n, counts);
+	if (rc) {
+		fclose(o.f);
+		free(o.buf);
+		return 2;
+	}
+	bool written = !o.n || fwrite(o.buf, 8, o.n, o.f) == o.n; /* reported below */
+	free(o.buf);
+	if (fclose(o.f) || !written) {
 		perror(argv[1]);
 		return 2;
 	}

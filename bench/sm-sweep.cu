@@ -46,42 +46,10 @@ namespace cg = cooperative_groups;
 namespace
 {
 
-__global__ void k_verify(const uint32_t *buf, size_t words, uint32_t seed,
-                         unsigned long long *count)
-{
-	size_t stride = (size_t)gridDim.x * blockDim.x;
-	unsigned bad = 0;
-	for (size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x; i < words; i += stride)
-		bad += buf[i] != pattern(i, seed);
-	if (bad)
-		atomicAdd(count, (unsigned long long)bad);
-}
-
-__global__ void k_hold(const volatile int *flag, int *timed_out)
-{
-	unsigned long long end = now_ns() + 2000000000ull;
-	while (!*flag)
-		if (now_ns() > end) {
-			*timed_out = 1;
-			return;
-		}
-}
-
 /* p2p-bench's default kernel (grid-stride, four loads in flight per thread). */
 __global__ void k_grid4(int4 *__restrict__ dst, const int4 *__restrict__ src, size_t n)
 {
-	size_t stride = (size_t)gridDim.x * blockDim.x;
-	size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
-	for (; i + 3 * stride < n; i += 4 * stride) {
-		int4 a = src[i], b = src[i + stride], c = src[i + 2 * stride],
-		     d = src[i + 3 * stride];
-		dst[i] = a;
-		dst[i + stride] = b;
-		dst[i + 2 * stride] = c;
-		dst[i + 3 * stride] = d;
-	}
-	for (; i < n; i += stride)
-		dst[i] = src[i];
+	copy_grid4(dst, src, n);
 }
 
 enum { LD_PLAIN, LD_NC, LD_VOLATILE, LD_L2_128, LD_L2_256 };
@@ -148,54 +116,13 @@ template <int U, int LD, int ST> __global__ void k_ilp(int4 *dst, const int4 *sr
 		dst[i] = src[i];
 }
 
-/* Bulk copy (cp.async.bulk) global -> shared -> global, one issuing thread per
- * block, STAGES buffers of CHUNK bytes in dynamic shared memory. */
+/* Bulk copy (bulk_copy_staged), STAGES buffers of CHUNK bytes in dynamic shared memory. */
 template <int CHUNK, int STAGES>
 __global__ void k_bulk(char *dst, const char *src, size_t bytes, int *failed)
 {
 	extern __shared__ __align__(128) char smem[];
 	__shared__ unsigned long long bar[STAGES];
-	const size_t nchunks = (bytes + CHUNK - 1) / CHUNK;
-	unsigned phase[STAGES] = {0};
-	size_t mine = 0;
-
-	if (threadIdx.x != 0)
-		return;
-	for (size_t c = blockIdx.x; c < nchunks; c += gridDim.x)
-		mine++;
-	for (int s = 0; s < STAGES; s++)
-		asm volatile("mbarrier.init.shared::cta.b64 [%0], 1;" ::"r"(smem_addr(&bar[s]))
-		             : "memory");
-	asm volatile("fence.mbarrier_init.release.cluster;" ::: "memory");
-	for (size_t t = 0; t < mine && t < STAGES; t++) {
-		size_t off = (blockIdx.x + t * gridDim.x) * (size_t)CHUNK;
-		unsigned len = (unsigned)min((size_t)CHUNK, bytes - off);
-		bulk_load(smem + t * CHUNK, src + off, len, &bar[t]);
-	}
-	for (size_t t = 0; t < mine; t++) {
-		int s = (int)(t % STAGES);
-		size_t off = (blockIdx.x + t * gridDim.x) * (size_t)CHUNK;
-		unsigned len = (unsigned)min((size_t)CHUNK, bytes - off);
-		if (!bar_wait(&bar[s], phase[s])) {
-			*failed = 1;
-			break;
-		}
-		phase[s] ^= 1;
-		asm volatile("cp.async.bulk.global.shared::cta.bulk_group [%0], [%1], %2;" ::"l"(
-		                     dst + off),
-		             "r"(smem_addr(smem + s * CHUNK)), "r"(len)
-		             : "memory");
-		asm volatile("cp.async.bulk.commit_group;" ::: "memory");
-		if (t >= 1 && t - 1 + STAGES < mine) {
-			size_t r = t - 1 + STAGES;
-			int rs = (int)((t - 1) % STAGES);
-			size_t roff = (blockIdx.x + r * gridDim.x) * (size_t)CHUNK;
-			unsigned rlen = (unsigned)min((size_t)CHUNK, bytes - roff);
-			asm volatile("cp.async.bulk.wait_group.read 1;" ::: "memory");
-			bulk_load(smem + rs * CHUNK, src + roff, rlen, &bar[rs]);
-		}
-	}
-	asm volatile("cp.async.bulk.wait_group 0;" ::: "memory");
+	bulk_copy_staged<CHUNK, STAGES>(dst, src, bytes, smem, bar, failed);
 }
 
 /* cooperative_groups::memcpy_async (cp.async, no TMA) into two shared buffers
@@ -225,8 +152,7 @@ template <int CHUNK> __global__ void k_memcpy_async(int4 *dst, const int4 *src, 
 }
 
 struct Gpu {
-	int dev;
-	int sms;
+	int dev, sms;
 	std::vector<cudaStream_t> s;
 	cudaEvent_t start, stop;
 	std::vector<cudaEvent_t> join;
@@ -314,7 +240,7 @@ struct Bench {
 				continue;
 			Gpu &x = g[d];
 			CK(cudaSetDevice(d));
-			k_hold<<<1, 1, 0, x.s[0]>>>(flag, timed_out);
+			k_hold<<<1, 1, 0, x.s[0]>>>(flag, 2000000000ull, timed_out);
 			CK(cudaEventRecord(x.start, x.s[0]));
 			for (int k = 1; k < 4; k++)
 				CK(cudaStreamWaitEvent(x.s[k], x.start, 0));
@@ -446,182 +372,224 @@ template <typename K> Launch vec(K kernel, int blocks, int threads, size_t smem 
 	};
 }
 
+/* The design sweep's shared context: the bench, GPU 0's SM count and the sizes. */
+struct Sweep {
+	Bench &b;
+	int sms;
+	size_t S;   /* the size of the design sweep */
+	size_t big; /* the largest size */
+};
+
+const size_t MiB = 1ull << 20, GiB = 1ull << 30;
+
+/* One part on GPU 0 (rd 0, write: it stores into GPU 1) or on GPU 1 (rd 1, read: it loads
+ * GPU 0). */
+std::vector<Part> one_way(int rd, Launch f)
+{
+	return {{rd, 0.0, 1.0, 1, f}};
+}
+
+const char *dir_name(int rd)
+{
+	return rd ? "read" : "write";
+}
+
+std::string grid(int blocks, int threads)
+{
+	return std::to_string(blocks) + "x" + std::to_string(threads);
+}
+
+/* Named kernel variants, each timed writing then, after all of them, reading. */
+struct Variant {
+	const char *name;
+	Launch f;
+};
+
+void run_variants(Sweep &w, const std::string &gs, const std::vector<Variant> &vs)
+{
+	for (int rd = 0; rd < 2; rd++)
+		for (const Variant &v : vs)
+			w.b.run(v.name, dir_name(rd), gs, one_way(rd, v.f), w.S);
+}
+
+/* --l2-hints: the prefetch-size hints only, beside the plain kernel, at 2 x 512 per SM. */
+void sweep_l2_hints(Sweep &w)
+{
+	int bl = w.sms * 2;
+	std::string gs = grid(bl, 512);
+	run_variants(w, gs,
+	             {{"ilp8", vec(k_ilp<8, LD_PLAIN, ST_PLAIN>, bl, 512)},
+	              {"ilp8 ld.L2::128B", vec(k_ilp<8, LD_L2_128, ST_PLAIN>, bl, 512)},
+	              {"ilp8 ld.L2::256B", vec(k_ilp<8, LD_L2_256, ST_PLAIN>, bl, 512)},
+	              {"ilp16 ld.L2::256B", vec(k_ilp<16, LD_L2_256, ST_PLAIN>, bl, 512)}});
+	Launch f = vec(k_ilp<8, LD_L2_256, ST_PLAIN>, bl, 512);
+	w.b.run("ilp8 ld.L2::256B push+pull, 50% pushed", "0->1 mix", "2 x " + gs,
+	        {{0, 0.0, 0.5, 1, f}, {1, 0.5, 1.0, 1, f}}, w.S);
+}
+
+/* The copy engine, and p2p-bench's current default: one full wave of k_grid4 at 512
+ * threads. */
+void sweep_references(Sweep &w)
+{
+	Launch ce = [](char *d, const char *s, size_t bytes, cudaStream_t st) {
+		CK(cudaMemcpyPeerAsync(d, 1, s, 0, bytes, st));
+	};
+	for (size_t sz : {256 * MiB, GiB, w.big})
+		w.b.run("copy engine", "write", "-", one_way(0, ce), sz);
+	int g4 = w.sms * occupancy(k_grid4, 512, 0);
+	for (size_t sz : {256 * MiB, GiB, w.big})
+		for (int rd = 0; rd < 2; rd++)
+			w.b.run("grid4 (current)", dir_name(rd), grid(g4, 512),
+			        one_way(rd, vec(k_grid4, g4, 512)), sz);
+}
+
+/* Bytes in flight per thread and grid shape. */
+void sweep_grid_shapes(Sweep &w)
+{
+	for (int threads : {512, 1024})
+		for (int per_sm : {1, 2, 4}) {
+			int bl = w.sms * per_sm;
+			if (per_sm * threads > 2048)
+				continue;
+			std::vector<Variant> vs{
+			        {"ilp4", vec(k_ilp<4, LD_PLAIN, ST_PLAIN>, bl, threads)},
+			        {"ilp8", vec(k_ilp<8, LD_PLAIN, ST_PLAIN>, bl, threads)}};
+			if (threads == 512)
+				vs.push_back(
+				        {"ilp16", vec(k_ilp<16, LD_PLAIN, ST_PLAIN>, bl, threads)});
+			for (const Variant &v : vs)
+				for (int rd = 0; rd < 2; rd++)
+					w.b.run(v.name, dir_name(rd), grid(bl, threads),
+					        one_way(rd, v.f), w.S);
+		}
+}
+
+/* Cache hints, ilp8 at 2 x 512 per SM. */
+void sweep_cache_hints(Sweep &w)
+{
+	int bl = w.sms * 2;
+	run_variants(w, grid(bl, 512),
+	             {{"ilp8 ld.global.nc", vec(k_ilp<8, LD_NC, ST_PLAIN>, bl, 512)},
+	              {"ilp8 ld.volatile", vec(k_ilp<8, LD_VOLATILE, ST_PLAIN>, bl, 512)},
+	              {"ilp8 st.global.cs", vec(k_ilp<8, LD_PLAIN, ST_CS>, bl, 512)},
+	              {"ilp8 nc + cs", vec(k_ilp<8, LD_NC, ST_CS>, bl, 512)}});
+}
+
+/* Several streams, each a quarter/half of the buffer, ilp8 at 1 x 512 per SM each. */
+void sweep_streams(Sweep &w)
+{
+	for (int ns : {2, 4})
+		for (int rd = 0; rd < 2; rd++) {
+			std::vector<Part> parts{
+			        {rd, 0.0, 1.0, ns, vec(k_ilp<8, LD_PLAIN, ST_PLAIN>, w.sms, 512)}};
+			w.b.run("ilp8, " + std::to_string(ns) + " streams", dir_name(rd),
+			        std::to_string(ns) + " x " + grid(w.sms, 512), parts, w.S);
+		}
+}
+
+/* Lets kernel use smem bytes of dynamic shared memory on both GPUs. */
+template <typename K> void allow_smem(K kernel, size_t smem)
+{
+	for (int d = 0; d < 2; d++) {
+		CK(cudaSetDevice(d));
+		CK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
+		                        (int)smem));
+	}
+}
+
+/* Bulk copy through shared memory: one chunk size and stage count, 1 to 4 blocks of 32
+ * threads per SM where they fit. */
+template <typename K> void sweep_bulk(Sweep &w, K kernel, size_t smem, const char *name)
+{
+	allow_smem(kernel, smem);
+	int fit = occupancy(kernel, 32, smem);
+	for (int per_sm : {1, 2, 4}) {
+		if (per_sm > fit)
+			continue;
+		int bl = w.sms * per_sm;
+		for (int rd = 0; rd < 2; rd++) {
+			int *fl = rd ? w.b.failed : w.b.failed0;
+			Launch f = [=](char *d, const char *s, size_t bytes, cudaStream_t st) {
+				kernel<<<bl, 32, smem, st>>>(d, s, bytes, fl);
+			};
+			w.b.run(name, dir_name(rd), grid(bl, 32), one_way(rd, f), w.S);
+		}
+	}
+}
+
+/* memcpy_async (cp.async) through two shared buffers. */
+void sweep_memcpy_async(Sweep &w)
+{
+	const size_t smem = 2 * 32768;
+	allow_smem(k_memcpy_async<32768>, smem);
+	for (int per_sm : {1, 2, 3})
+		for (int rd = 0; rd < 2; rd++) {
+			int bl = w.sms * per_sm;
+			Launch f = vec(k_memcpy_async<32768>, bl, 512, smem);
+			w.b.run("memcpy_async 32 KiB x 2", dir_name(rd), grid(bl, 512),
+			        one_way(rd, f), w.S);
+		}
+}
+
+/* One-way mix: GPU 0 pushes a share, GPU 1 pulls the rest, both into GPU 1. */
+void sweep_push_pull(Sweep &w)
+{
+	for (size_t sz : {GiB, w.big})
+		for (double share : {0.25, 0.5, 0.75}) {
+			int bl = w.sms * 2;
+			Launch f = vec(k_ilp<8, LD_PLAIN, ST_PLAIN>, bl, 512);
+			std::vector<Part> parts{{0, 0.0, share, 1, f}, {1, share, 1.0, 1, f}};
+			char nm[64];
+			snprintf(nm, sizeof nm, "ilp8 push+pull, %.0f%% pushed", share * 100);
+			w.b.run(nm, "0->1 mix", "2 x " + grid(bl, 512), parts, sz);
+		}
+}
+
+/* The best simple designs at larger sizes. */
+void sweep_large(Sweep &w)
+{
+	for (size_t sz : {256 * MiB, w.big}) {
+		int bl = w.sms * 2;
+		for (int rd = 0; rd < 2; rd++)
+			w.b.run("ilp8", dir_name(rd), grid(bl, 512),
+			        one_way(rd, vec(k_ilp<8, LD_PLAIN, ST_PLAIN>, bl, 512)), sz);
+	}
+}
+
 } // namespace
 
 int main(int argc, char **argv)
 {
 	bool quick = argc > 1 && !strcmp(argv[1], "--quick");
 	bool hints = argc > 1 && !strcmp(argv[1], "--l2-hints");
-	const size_t MiB = 1ull << 20, GiB = 1ull << 30;
-	const size_t big = quick || hints ? GiB : 4 * GiB;
 	Bench b;
-	b.init(big);
-	const int sms = b.g[0].sms;
-	const size_t S = GiB; /* the size of the design sweep */
+	Sweep w{b, 0, GiB, quick || hints ? GiB : 4 * GiB};
+	b.init(w.big);
+	w.sms = b.g[0].sms;
 
 	cudaDeviceProp p;
 	CK(cudaGetDeviceProperties(&p, 0));
-	printf("# SM copy sweep: %s x2, %d SMs, one way GPU 0 -> GPU 1\n\n", p.name, sms);
+	printf("# SM copy sweep: %s x2, %d SMs, one way GPU 0 -> GPU 1\n\n", p.name, w.sms);
 	printf("Median of 3 trials of 5 copies after one untimed trial; every trial verified.\n");
 	printf("write = kernel on GPU 0 stores into GPU 1; read = kernel on GPU 1 loads GPU 0;\n");
 	printf("push+pull = GPU 0 writes the first share while GPU 1 reads the rest.\n\n");
 	printf("| variant | direction | grid | size | GB/s | of 450 | of 478.1 | bad |\n");
 	printf("|---|---|---|---|---|---|---|---|\n");
 
-	using Parts = std::vector<Part>;
-	std::function<Parts(Launch)> W = [](Launch f) { return Parts{{0, 0.0, 1.0, 1, f}}; };
-	std::function<Parts(Launch)> R = [](Launch f) { return Parts{{1, 0.0, 1.0, 1, f}}; };
-	auto grid = [](int blocks, int threads) {
-		return std::to_string(blocks) + "x" + std::to_string(threads);
-	};
-
-	if (hints) { /* the prefetch-size hints only, beside the plain kernel */
-		int bl = sms * 2;
-		std::string gs = grid(bl, 512);
-		for (int rd = 0; rd < 2; rd++) {
-			auto P = rd ? R : W;
-			const char *dir = rd ? "read" : "write";
-			b.run("ilp8", dir, gs, P(vec(k_ilp<8, LD_PLAIN, ST_PLAIN>, bl, 512)), S);
-			b.run("ilp8 ld.L2::128B", dir, gs,
-			      P(vec(k_ilp<8, LD_L2_128, ST_PLAIN>, bl, 512)), S);
-			b.run("ilp8 ld.L2::256B", dir, gs,
-			      P(vec(k_ilp<8, LD_L2_256, ST_PLAIN>, bl, 512)), S);
-			b.run("ilp16 ld.L2::256B", dir, gs,
-			      P(vec(k_ilp<16, LD_L2_256, ST_PLAIN>, bl, 512)), S);
-		}
-		Launch f = vec(k_ilp<8, LD_L2_256, ST_PLAIN>, bl, 512);
-		b.run("ilp8 ld.L2::256B push+pull, 50% pushed", "0->1 mix", "2 x " + gs,
-		      {{0, 0.0, 0.5, 1, f}, {1, 0.5, 1.0, 1, f}}, S);
+	if (hints) {
+		sweep_l2_hints(w);
 		return 0;
 	}
-
-	/* Copy engine for reference. */
-	Launch ce = [](char *d, const char *s, size_t bytes, cudaStream_t st) {
-		CK(cudaMemcpyPeerAsync(d, 1, s, 0, bytes, st));
-	};
-	for (size_t sz : {256 * MiB, GiB, big})
-		b.run("copy engine", "write", "-", W(ce), sz);
-
-	/* p2p-bench's current default: one full wave of k_grid4 at 512 threads. */
-	int g4 = sms * occupancy(k_grid4, 512, 0);
-	for (size_t sz : {256 * MiB, GiB, big}) {
-		b.run("grid4 (current)", "write", grid(g4, 512), W(vec(k_grid4, g4, 512)), sz);
-		b.run("grid4 (current)", "read", grid(g4, 512), R(vec(k_grid4, g4, 512)), sz);
-	}
-
-	/* Bytes in flight per thread and grid shape. */
-	for (int threads : {512, 1024})
-		for (int per_sm : {1, 2, 4}) {
-			int bl = sms * per_sm;
-			if (per_sm * threads > 2048)
-				continue;
-			b.run("ilp4", "write", grid(bl, threads),
-			      W(vec(k_ilp<4, LD_PLAIN, ST_PLAIN>, bl, threads)), S);
-			b.run("ilp4", "read", grid(bl, threads),
-			      R(vec(k_ilp<4, LD_PLAIN, ST_PLAIN>, bl, threads)), S);
-			b.run("ilp8", "write", grid(bl, threads),
-			      W(vec(k_ilp<8, LD_PLAIN, ST_PLAIN>, bl, threads)), S);
-			b.run("ilp8", "read", grid(bl, threads),
-			      R(vec(k_ilp<8, LD_PLAIN, ST_PLAIN>, bl, threads)), S);
-			if (threads == 512) {
-				b.run("ilp16", "write", grid(bl, threads),
-				      W(vec(k_ilp<16, LD_PLAIN, ST_PLAIN>, bl, threads)), S);
-				b.run("ilp16", "read", grid(bl, threads),
-				      R(vec(k_ilp<16, LD_PLAIN, ST_PLAIN>, bl, threads)), S);
-			}
-		}
-
-	/* Cache hints, ilp8 at 2 x 512 per SM. */
-	{
-		int bl = sms * 2;
-		std::string gs = grid(bl, 512);
-		for (int rd = 0; rd < 2; rd++) {
-			auto P = rd ? R : W;
-			const char *dir = rd ? "read" : "write";
-			b.run("ilp8 ld.global.nc", dir, gs,
-			      P(vec(k_ilp<8, LD_NC, ST_PLAIN>, bl, 512)), S);
-			b.run("ilp8 ld.volatile", dir, gs,
-			      P(vec(k_ilp<8, LD_VOLATILE, ST_PLAIN>, bl, 512)), S);
-			b.run("ilp8 st.global.cs", dir, gs,
-			      P(vec(k_ilp<8, LD_PLAIN, ST_CS>, bl, 512)), S);
-			b.run("ilp8 nc + cs", dir, gs, P(vec(k_ilp<8, LD_NC, ST_CS>, bl, 512)), S);
-		}
-	}
-
-	/* Several streams, each a quarter/half of the buffer, ilp8 at 1 x 512 per SM each. */
-	for (int ns : {2, 4})
-		for (int rd = 0; rd < 2; rd++) {
-			std::vector<Part> parts{
-			        {rd, 0.0, 1.0, ns, vec(k_ilp<8, LD_PLAIN, ST_PLAIN>, sms, 512)}};
-			b.run("ilp8, " + std::to_string(ns) + " streams", rd ? "read" : "write",
-			      std::to_string(ns) + " x " + grid(sms, 512), parts, S);
-		}
-
-	/* Bulk copy through shared memory, several chunk sizes and stages. */
-	auto bulk = [&](auto kernel, size_t smem, const char *name) {
-		CK(cudaSetDevice(0));
-		CK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
-		                        (int)smem));
-		CK(cudaSetDevice(1));
-		CK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
-		                        (int)smem));
-		int fit = occupancy(kernel, 32, smem);
-		for (int per_sm : {1, 2, 4}) {
-			if (per_sm > fit)
-				continue;
-			int bl = sms * per_sm;
-			for (int rd = 0; rd < 2; rd++) {
-				int *fl = rd ? b.failed : b.failed0;
-				Launch f = [=](char *d, const char *s, size_t bytes,
-				               cudaStream_t st) {
-					kernel<<<bl, 32, smem, st>>>(d, s, bytes, fl);
-				};
-				b.run(name, rd ? "read" : "write", grid(bl, 32), rd ? R(f) : W(f),
-				      S);
-			}
-		}
-	};
-	bulk(k_bulk<16384, 4>, 4 * 16384, "bulk 16 KiB x 4");
-	bulk(k_bulk<32768, 4>, 4 * 32768, "bulk 32 KiB x 4");
-	bulk(k_bulk<65536, 3>, 3 * 65536, "bulk 64 KiB x 3");
-
-	/* memcpy_async (cp.async) through two shared buffers. */
-	{
-		const size_t smem = 2 * 32768;
-		for (int d = 0; d < 2; d++) {
-			CK(cudaSetDevice(d));
-			CK(cudaFuncSetAttribute(k_memcpy_async<32768>,
-			                        cudaFuncAttributeMaxDynamicSharedMemorySize,
-			                        (int)smem));
-		}
-		for (int per_sm : {1, 2, 3})
-			for (int rd = 0; rd < 2; rd++) {
-				int bl = sms * per_sm;
-				Launch f = vec(k_memcpy_async<32768>, bl, 512, smem);
-				b.run("memcpy_async 32 KiB x 2", rd ? "read" : "write",
-				      grid(bl, 512), rd ? R(f) : W(f), S);
-			}
-	}
-
-	/* One-way mix: GPU 0 pushes a share, GPU 1 pulls the rest, both into GPU 1. */
-	for (size_t sz : {GiB, big})
-		for (double share : {0.25, 0.5, 0.75}) {
-			int bl = sms * 2;
-			Launch f = vec(k_ilp<8, LD_PLAIN, ST_PLAIN>, bl, 512);
-			std::vector<Part> parts{{0, 0.0, share, 1, f}, {1, share, 1.0, 1, f}};
-			char nm[64];
-			snprintf(nm, sizeof nm, "ilp8 push+pull, %.0f%% pushed", share * 100);
-			b.run(nm, "0->1 mix", "2 x " + grid(bl, 512), parts, sz);
-		}
-
-	/* The best simple designs at larger sizes. */
-	for (size_t sz : {256 * MiB, big}) {
-		int bl = sms * 2;
-		b.run("ilp8", "write", grid(bl, 512), W(vec(k_ilp<8, LD_PLAIN, ST_PLAIN>, bl, 512)),
-		      sz);
-		b.run("ilp8", "read", grid(bl, 512), R(vec(k_ilp<8, LD_PLAIN, ST_PLAIN>, bl, 512)),
-		      sz);
-	}
+	sweep_references(w);
+	sweep_grid_shapes(w);
+	sweep_cache_hints(w);
+	sweep_streams(w);
+	sweep_bulk(w, k_bulk<16384, 4>, 4 * 16384, "bulk 16 KiB x 4");
+	sweep_bulk(w, k_bulk<32768, 4>, 4 * 32768, "bulk 32 KiB x 4");
+	sweep_bulk(w, k_bulk<65536, 3>, 3 * 65536, "bulk 64 KiB x 3");
+	sweep_memcpy_async(w);
+	sweep_push_pull(w);
+	sweep_large(w);
 
 	unsigned long long bad = 0;
 	for (auto &r : b.rows)

@@ -28,6 +28,7 @@
 Only facts (names and numbers) are written, never header or driver text.
 """
 import argparse
+import contextlib
 import json
 import os
 import re
@@ -230,12 +231,9 @@ def cmd_extract(args):
                       read(args.src, args.rev, SPARSE_V2_FILE), out)
     extract_sparse_v3(read(args.src, args.rev, SPARSE_V3_FILE), out)
     extract_hal(read(args.src, args.rev, HAL_FILE), out)
-    text = "\n".join(out) + "\n"
-    if args.output:
-        with open(args.output, "w") as f:
-            f.write(text)
-    else:
-        sys.stdout.write(text)
+    dest = open(args.output, "w") if args.output else contextlib.nullcontext(sys.stdout)
+    with dest as f:
+        f.write("\n".join(out) + "\n")
     return 0
 
 

@@ -22,6 +22,22 @@ int rm_escape(struct p2ps_rm *rm, struct p2ps_rm_call *c, struct p2ps_error *err
 	return rm->sys.ops->escape(rm->sys.ctx, c, err);
 }
 
+int rm_call_status(const struct p2ps_rm_call *c, size_t status_off, uint32_t *rm_status,
+                   struct p2ps_error *err)
+{
+	uint32_t st = get32(c->arg, status_off);
+	if (rm_status)
+		*rm_status = st;
+	return st == P2PS_RM_NV_OK ? 0 : rm_status_error(err, c->what, st);
+}
+
+int rm_escape_status(struct p2ps_rm *rm, struct p2ps_rm_call *c, size_t status_off,
+                     uint32_t *rm_status, struct p2ps_error *err)
+{
+	int rc = rm_escape(rm, c, err);
+	return rc ? rc : rm_call_status(c, status_off, rm_status, err);
+}
+
 void *rm_grow(void *v, size_t *cap, size_t n, size_t elem)
 {
 	if (v && n < *cap)
@@ -62,12 +78,9 @@ static int alloc_escape(struct p2ps_rm *rm, uint32_t parent, uint32_t handle, ui
 	uint8_t a[NVOS21_SIZE] = {0};
 	char what[64], cbuf[24];
 	snprintf(what, sizeof(what), "RM_ALLOC %s", class_str(cls, cbuf, sizeof(cbuf)));
-	put32(a, NVOS21_ROOT, rm->client ? rm->client : handle);
-	put32(a, NVOS21_PARENT, parent);
-	put32(a, NVOS21_OBJECT_NEW, handle);
-	put32(a, NVOS21_CLASS, cls);
+	RM_PUT32(a, {NVOS21_ROOT, rm->client ? rm->client : handle}, {NVOS21_PARENT, parent},
+	         {NVOS21_OBJECT_NEW, handle}, {NVOS21_CLASS, cls}, {NVOS21_PARAMS_SIZE, size});
 	put_ptr(a, NVOS21_PARAMS, params);
-	put32(a, NVOS21_PARAMS_SIZE, size);
 	struct p2ps_rm_call c = {.fd = rm->ctl,
 	                         .nr = RM_ESC_ALLOC,
 	                         .arg = a,
@@ -77,12 +90,9 @@ static int alloc_escape(struct p2ps_rm *rm, uint32_t parent, uint32_t handle, ui
 	                         .ptrs = nvos21_ptrs,
 	                         .n_ptrs = RM_ARRAY_SIZE(nvos21_ptrs),
 	                         .what = what};
-	int rc = rm_escape(rm, &c, err);
+	int rc = rm_escape_status(rm, &c, NVOS21_STATUS, status, err);
 	if (rc)
 		return rc;
-	*status = get32(a, NVOS21_STATUS);
-	if (*status != P2PS_RM_NV_OK)
-		return rm_status_error(err, what, *status);
 	if (!rm->client)
 		rm->client = get32(a, NVOS21_OBJECT_NEW);
 	return 0;
@@ -111,16 +121,10 @@ static int free_escape(struct p2ps_rm *rm, const struct rm_object *o, struct p2p
 	char what[64], cbuf[24];
 	snprintf(what, sizeof(what), "RM_FREE %s 0x%x", class_str(o->cls, cbuf, sizeof(cbuf)),
 	         o->handle);
-	put32(a, NVOS00_ROOT, rm->client);
-	put32(a, NVOS00_PARENT, o->parent);
-	put32(a, NVOS00_OBJECT_OLD, o->handle);
-	struct p2ps_rm_call c = {
-	        .fd = rm->ctl, .nr = RM_ESC_FREE, .arg = a, .size = sizeof(a), .what = what};
-	int rc = rm_escape(rm, &c, err);
-	if (rc)
-		return rc;
-	uint32_t st = get32(a, NVOS00_STATUS);
-	return st == P2PS_RM_NV_OK ? 0 : rm_status_error(err, what, st);
+	RM_PUT32(a, {NVOS00_ROOT, rm->client}, {NVOS00_PARENT, o->parent},
+	         {NVOS00_OBJECT_OLD, o->handle});
+	struct p2ps_rm_call c = rm_call(rm, RM_ESC_FREE, a, sizeof(a), what);
+	return rm_escape_status(rm, &c, NVOS00_STATUS, NULL, err);
 }
 
 int p2ps_rm_free(struct p2ps_rm *rm, uint32_t handle, struct p2ps_error *err)
@@ -160,11 +164,9 @@ int p2ps_rm_control(struct p2ps_rm *rm, uint32_t object, uint32_t cmd, void *par
 	uint8_t a[NVOS54_SIZE] = {0};
 	char what[80];
 	snprintf(what, sizeof(what), "RM_CONTROL %s", name);
-	put32(a, NVOS54_CLIENT, rm->client);
-	put32(a, NVOS54_OBJECT, object);
-	put32(a, NVOS54_CMD, cmd);
+	RM_PUT32(a, {NVOS54_CLIENT, rm->client}, {NVOS54_OBJECT, object}, {NVOS54_CMD, cmd},
+	         {NVOS54_PARAMS_SIZE, size});
 	put_ptr(a, NVOS54_PARAMS, params);
-	put32(a, NVOS54_PARAMS_SIZE, size);
 	struct p2ps_rm_call c = {.fd = rm->ctl,
 	                         .nr = RM_ESC_CONTROL,
 	                         .arg = a,
@@ -178,10 +180,7 @@ int p2ps_rm_control(struct p2ps_rm *rm, uint32_t object, uint32_t cmd, void *par
 	if (rc)
 		return rc;
 	rm->st.controls++;
-	uint32_t st = get32(a, NVOS54_STATUS);
-	if (rm_status)
-		*rm_status = st;
-	return st == P2PS_RM_NV_OK ? 0 : rm_status_error(err, what, st);
+	return rm_call_status(&c, NVOS54_STATUS, rm_status, err);
 }
 
 static int read_driver(struct p2ps_rm *rm, struct p2ps_error *err)

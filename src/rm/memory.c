@@ -64,26 +64,15 @@ int p2ps_rm_map_dma(struct p2ps_rm *rm, uint32_t device, uint32_t hdma, uint32_t
 {
 	const struct p2ps_rm_layout *l = rm->drv.layout;
 	uint8_t a[64] = {0};
-	put32(a, NVOS46_CLIENT, rm->client);
-	put32(a, NVOS46_DEVICE, device);
-	put32(a, NVOS46_DMA, hdma);
-	put32(a, NVOS46_MEMORY, hmem);
+	RM_PUT32(a, {NVOS46_CLIENT, rm->client}, {NVOS46_DEVICE, device}, {NVOS46_DMA, hdma},
+	         {NVOS46_MEMORY, hmem}, {NVOS46_FLAGS, flags});
 	put64(a, NVOS46_OFFSET, offset);
 	put64(a, NVOS46_LENGTH, length);
-	put32(a, NVOS46_FLAGS, flags);
-	struct p2ps_rm_call c = {.fd = rm->ctl,
-	                         .nr = RM_ESC_MAP_MEMORY_DMA,
-	                         .arg = a,
-	                         .size = l->nvos46_size,
-	                         .what = "MAP_MEMORY_DMA"};
-	int rc = rm_escape(rm, &c, err);
+	struct p2ps_rm_call c =
+	        rm_call(rm, RM_ESC_MAP_MEMORY_DMA, a, l->nvos46_size, "MAP_MEMORY_DMA");
+	int rc = rm_escape_status(rm, &c, l->nvos46_status, rm_status, err);
 	if (rc)
 		return rc;
-	uint32_t st = get32(a, l->nvos46_status);
-	if (rm_status)
-		*rm_status = st;
-	if (st != P2PS_RM_NV_OK)
-		return rm_status_error(err, "MAP_MEMORY_DMA", st);
 	*va = get64(a, l->nvos46_dma_offset);
 	struct rm_dma_map m = {.device = device, .hdma = hdma, .hmem = hmem, .va = *va};
 	return remember_map(rm, &m, err);
@@ -92,22 +81,14 @@ int p2ps_rm_map_dma(struct p2ps_rm *rm, uint32_t device, uint32_t hdma, uint32_t
 static int unmap_dma(struct p2ps_rm *rm, const struct rm_dma_map *m, struct p2ps_error *err)
 {
 	uint8_t a[NVOS47_SIZE] = {0};
-	put32(a, NVOS47_CLIENT, rm->client);
-	put32(a, NVOS47_DEVICE, m->device);
-	put32(a, NVOS47_DMA, m->hdma);
-	put32(a, NVOS47_MEMORY, m->hmem);
+	RM_PUT32(a, {NVOS47_CLIENT, rm->client}, {NVOS47_DEVICE, m->device}, {NVOS47_DMA, m->hdma},
+	         {NVOS47_MEMORY, m->hmem});
 	put64(a, NVOS47_DMA_OFFSET, m->va);
-	struct p2ps_rm_call c = {.fd = rm->ctl,
-	                         .nr = RM_ESC_UNMAP_MEMORY_DMA,
-	                         .arg = a,
-	                         .size = sizeof(a),
-	                         .what = "UNMAP_MEMORY_DMA"};
-	int rc = rm_escape(rm, &c, err);
+	struct p2ps_rm_call c =
+	        rm_call(rm, RM_ESC_UNMAP_MEMORY_DMA, a, sizeof(a), "UNMAP_MEMORY_DMA");
+	int rc = rm_escape_status(rm, &c, NVOS47_STATUS, NULL, err);
 	if (rc)
 		return rc;
-	uint32_t st = get32(a, NVOS47_STATUS);
-	if (st != P2PS_RM_NV_OK)
-		return rm_status_error(err, "UNMAP_MEMORY_DMA", st);
 	rm->st.unmaps++;
 	return 0;
 }
@@ -160,24 +141,16 @@ static int cpu_map(struct p2ps_rm *rm, const struct p2ps_rm_gpu *gpu, uint32_t h
                    int fd, uint64_t *cookie, struct p2ps_error *err)
 {
 	uint8_t a[NVOS33_SIZE] = {0};
-	put32(a, NVOS33_CLIENT, rm->client);
-	put32(a, NVOS33_DEVICE, gpu->device);
-	put32(a, NVOS33_MEMORY, hphys);
+	RM_PUT32(a, {NVOS33_CLIENT, rm->client}, {NVOS33_DEVICE, gpu->device},
+	         {NVOS33_MEMORY, hphys}, {NVOS33_FLAGS, NVOS33_ACCESS_READ_ONLY},
+	         {NVOS33_FD, (uint32_t)fd});
 	put64(a, NVOS33_OFFSET, pa);
 	put64(a, NVOS33_LENGTH, PAGE);
-	put32(a, NVOS33_FLAGS, NVOS33_ACCESS_READ_ONLY);
-	put32(a, NVOS33_FD, (uint32_t)fd);
-	struct p2ps_rm_call c = {.fd = rm->ctl,
-	                         .nr = RM_ESC_MAP_MEMORY,
-	                         .arg = a,
-	                         .size = sizeof(a),
-	                         .what = "MAP_MEMORY (read-only)"};
-	int rc = rm_escape(rm, &c, err);
+	struct p2ps_rm_call c =
+	        rm_call(rm, RM_ESC_MAP_MEMORY, a, sizeof(a), "MAP_MEMORY (read-only)");
+	int rc = rm_escape_status(rm, &c, NVOS33_STATUS, NULL, err);
 	if (rc)
 		return rc;
-	uint32_t st = get32(a, NVOS33_STATUS);
-	if (st != P2PS_RM_NV_OK)
-		return rm_status_error(err, "MAP_MEMORY (read-only)", st);
 	*cookie = get64(a, NVOS33_LINEAR);
 	rm->st.cpu_maps++;
 	return 0;
@@ -187,22 +160,13 @@ static int cpu_unmap(struct p2ps_rm *rm, const struct p2ps_rm_gpu *gpu, uint32_t
                      uint64_t cookie, struct p2ps_error *err)
 {
 	uint8_t a[NVOS34_SIZE] = {0};
-	put32(a, NVOS34_CLIENT, rm->client);
-	put32(a, NVOS34_DEVICE, gpu->device);
-	put32(a, NVOS34_MEMORY, hphys);
+	RM_PUT32(a, {NVOS34_CLIENT, rm->client}, {NVOS34_DEVICE, gpu->device},
+	         {NVOS34_MEMORY, hphys}, {NVOS34_FLAGS, NVOS33_ACCESS_READ_ONLY});
 	put64(a, NVOS34_LINEAR, cookie);
-	put32(a, NVOS34_FLAGS, NVOS33_ACCESS_READ_ONLY);
-	struct p2ps_rm_call c = {.fd = rm->ctl,
-	                         .nr = RM_ESC_UNMAP_MEMORY,
-	                         .arg = a,
-	                         .size = sizeof(a),
-	                         .what = "UNMAP_MEMORY"};
-	int rc = rm_escape(rm, &c, err);
+	struct p2ps_rm_call c = rm_call(rm, RM_ESC_UNMAP_MEMORY, a, sizeof(a), "UNMAP_MEMORY");
+	int rc = rm_escape_status(rm, &c, NVOS34_STATUS, NULL, err);
 	if (rc)
 		return rc;
-	uint32_t st = get32(a, NVOS34_STATUS);
-	if (st != P2PS_RM_NV_OK)
-		return rm_status_error(err, "UNMAP_MEMORY", st);
 	rm->st.cpu_unmaps++;
 	return 0;
 }

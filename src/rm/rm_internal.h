@@ -171,12 +171,27 @@ struct p2ps_rm {
 	struct p2ps_rm_stats st;
 };
 
+/* A call on the control descriptor whose struct points at no buffer. */
+static inline struct p2ps_rm_call rm_call(const struct p2ps_rm *rm, unsigned nr, void *arg,
+                                          uint32_t size, const char *what)
+{
+	return (struct p2ps_rm_call){
+	        .fd = rm->ctl, .nr = nr, .arg = arg, .size = size, .what = what};
+}
+
 /* Room for one more element in a growable array v holding n of *cap elements: returns v or
  * its reallocation (updating *cap), or NULL when out of memory (v is then unchanged). */
 void *rm_grow(void *v, size_t *cap, size_t n, size_t elem);
 /* The single path to the driver: fills and issues one escape (call.fd is rm->ctl unless
  * set), mapping a failed ioctl to P2PS_EIO. */
 int rm_escape(struct p2ps_rm *rm, struct p2ps_rm_call *c, struct p2ps_error *err);
+/* The RM status that the struct of an issued call carries at status_off, also to
+ * *rm_status when not NULL: 0 for NV_OK, else its error named with c->what. */
+int rm_call_status(const struct p2ps_rm_call *c, size_t status_off, uint32_t *rm_status,
+                   struct p2ps_error *err);
+/* rm_escape(), then rm_call_status(). */
+int rm_escape_status(struct p2ps_rm *rm, struct p2ps_rm_call *c, size_t status_off,
+                     uint32_t *rm_status, struct p2ps_error *err);
 /* Records an object made by an escape other than RM_ALLOC's path. */
 int rm_track(struct p2ps_rm *rm, uint32_t handle, uint32_t parent, uint32_t cls,
              struct p2ps_error *err);
@@ -204,6 +219,20 @@ static inline uint64_t get64(const uint8_t *b, size_t off)
 {
 	return p2ps_le64(b + off);
 }
+/* A 32-bit field of an escape struct: its offset and value. */
+struct rm_u32 {
+	uint32_t off;
+	uint32_t v;
+};
+static inline void rm_put32_fields(uint8_t *b, const struct rm_u32 *f, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		put32(b, f[i].off, f[i].v);
+}
+/* Stores a list of fields: RM_PUT32(a, {NVOS00_ROOT, client}, {NVOS00_PARENT, parent}). */
+#define RM_PUT32(b, ...)                                                                           \
+	rm_put32_fields((b), (const struct rm_u32[]){__VA_ARGS__},                                 \
+	                sizeof((const struct rm_u32[]){__VA_ARGS__}) / sizeof(struct rm_u32))
 /* Stores a user pointer into an escape struct (64-bit field, NvP64). */
 static inline void put_ptr(uint8_t *b, size_t off, const void *p)
 {

@@ -6,54 +6,7 @@
  *
  * Entries are literals computed by hand from the hwref defines; the comment beside each
  * shows the arithmetic. */
-#include <setjmp.h>
-#include <stdarg.h>
-#include <stddef.h>
-#include <stdint.h>
-#include <cmocka.h>
-#include <string.h>
-
-#include "p2pscope/bytes.h"
-#include "p2pscope/gmmu.h"
-#include "p2pscope/gmmu_dump.h"
-#include "p2pscope/gmmu_walk.h"
-
-#define MEM_BASE  0x100000ull
-#define MEM_SIZE  0x8000ull
-#define MAX_ITEMS 16
-
-static uint8_t img[MEM_SIZE];
-
-static void put64(uint64_t pa, uint64_t v)
-{
-	assert_true(pa >= MEM_BASE && pa + 8 <= MEM_BASE + MEM_SIZE);
-	p2ps_put_le64(img + (pa - MEM_BASE), v);
-}
-
-struct got {
-	struct gmmu_mapping m[MAX_ITEMS];
-	size_t nm;
-	struct gmmu_range r[MAX_ITEMS];
-	size_t nr;
-};
-
-static int on_mapping(void *ctx, const struct gmmu_mapping *m, struct p2ps_error *err)
-{
-	(void)err;
-	struct got *g = ctx;
-	assert_true(g->nm < MAX_ITEMS);
-	g->m[g->nm++] = *m;
-	return 0;
-}
-
-static int on_range(void *ctx, const struct gmmu_range *r, struct p2ps_error *err)
-{
-	(void)err;
-	struct got *g = ctx;
-	assert_true(g->nr < MAX_ITEMS);
-	g->r[g->nr++] = *r;
-	return 0;
-}
+#include "walk_image.h"
 
 /* Walks the image from 0x100000 with or without reporting invalid entries, then summarizes
  * what the walk reported. */
@@ -63,24 +16,13 @@ static void walk(const char *chip, bool all, struct got *g, struct gmmu_walk_sta
 	const struct gmmu_chip *c = gmmu_chip_find(chip);
 	assert_non_null(c);
 	struct p2ps_error err = {0};
-	struct p2ps_mem_set mem;
-	p2ps_mem_set_init(&mem);
-	assert_int_equal(
-	        p2ps_mem_set_add_buffer(&mem, P2PS_MEM_VID, MEM_BASE, img, MEM_SIZE, "img", &err),
-	        0);
 	struct gmmu_walk_opts o = {.fmt = c->format,
 	                           .pdb_space = P2PS_MEM_VID,
 	                           .pdb = MEM_BASE,
 	                           .report_invalid = all};
 	memset(g, 0, sizeof(*g));
-	assert_int_equal(gmmu_walk(&mem, &o, on_mapping, g, st, &err), 0);
-	p2ps_mem_set_cleanup(&mem);
-	struct gmmu_summary s;
-	gmmu_summary_init(&s, c->format, on_range, g);
-	for (size_t i = 0; i < g->nm; i++)
-		assert_int_equal(gmmu_summary_add(&s, &g->m[i], &err), 0);
-	assert_int_equal(gmmu_summary_finish(&s, &err), 0);
-	*sum = s.st;
+	assert_int_equal(walk_image_opts(&o, g, st, &err), 0);
+	*sum = summarize(c->format, g);
 }
 
 /* v2 (AD102):
@@ -92,7 +34,7 @@ static void walk(const char *chip, bool all, struct got *g, struct gmmu_walk_sta
  *           0x200000), [2] 2M PTE (VA 0x400000) */
 static void build_v2(void)
 {
-	memset(img, 0, sizeof(img));
+	memset(mem_img, 0, sizeof(mem_img));
 	/* PDE: APERTURE(2:1) VIDEO 1 -> 0x2, ADDRESS_VID(32:8) = PA >> 12 << 8 */
 	put64(0x100000, 0x10102ull);
 	put64(0x101000, 0x10202ull);
@@ -166,7 +108,7 @@ static void v2_sparse_pdes_end_the_walk_as_sparse(void **state)
  *           [2] INVALID_ATS_NOT_ALLOWED (tinygrad's invalid PDE: a hole) */
 static void build_v3(void)
 {
-	memset(img, 0, sizeof(img));
+	memset(mem_img, 0, sizeof(mem_img));
 	/* PDE: APERTURE VIDEO 1 -> 0x2, ADDRESS(51:12) in place */
 	put64(0x100000, 0x101002ull);
 	put64(0x101000, 0x102002ull);

@@ -40,31 +40,19 @@ static json_object *window_obj(const struct p2ps_window *w)
 	return o;
 }
 
-static json_object *dev_obj(const struct p2ps_dev *d)
+static json_object *chip_obj(const struct p2ps_nvidia_chip *chip)
 {
-	json_object *o = json_object_new_object();
-	json_object_object_add(o, "bdf", json_object_new_string(d->bdf_str));
-	json_object_object_add(o, "vendor_id", json_object_new_int(d->vendor_id));
-	json_object_object_add(o, "device_id", json_object_new_int(d->device_id));
-	json_object_object_add(o, "subsys_vendor_id", json_object_new_int(d->subsys_vendor_id));
-	json_object_object_add(o, "subsys_id", json_object_new_int(d->subsys_id));
-	json_object_object_add(o, "class", json_object_new_int((int)d->class_code));
-	json_object_object_add(o, "revision", json_object_new_int(d->revision));
-	json_object_object_add(o, "header_type", json_object_new_int(d->header_type));
-	json_object_object_add(o, "vendor_name", jstr(d->vendor_name));
-	json_object_object_add(o, "device_name", jstr(d->device_name));
-	if (d->chip) {
-		json_object *c = json_object_new_object();
-		json_object_object_add(c, "name",
-		                       json_object_new_string(p2ps_nvidia_chip_name(d->chip)));
-		json_object_object_add(
-		        c, "generation",
-		        json_object_new_string(p2ps_nv_generation_name(d->chip->generation)));
-		const struct gmmu_format *f = d->chip->gmmu.format;
-		json_object_object_add(c, "gmmu_format",
-		                       f ? json_object_new_string(f->name) : NULL);
-		json_object_object_add(o, "chip", c);
-	}
+	json_object *c = json_object_new_object();
+	json_object_object_add(c, "name", json_object_new_string(p2ps_nvidia_chip_name(chip)));
+	json_object_object_add(c, "generation",
+	                       json_object_new_string(p2ps_nv_generation_name(chip->generation)));
+	const struct gmmu_format *f = chip->gmmu.format;
+	json_object_object_add(c, "gmmu_format", f ? json_object_new_string(f->name) : NULL);
+	return c;
+}
+
+static json_object *bars_arr(const struct p2ps_dev *d)
+{
 	json_object *bars = json_object_new_array();
 	for (int i = 0; i < P2PS_HOST_MAX_BARS; i++) {
 		const struct p2ps_bar *b = &d->bars[i];
@@ -82,9 +70,15 @@ static json_object *dev_obj(const struct p2ps_dev *d)
 		json_object_object_add(jb, "unassigned", json_object_new_boolean(b->unassigned));
 		json_object_array_add(bars, jb);
 	}
-	json_object_object_add(o, "bars", bars);
+	return bars;
+}
+
+/* The capabilities: link, ACS, resizable BAR (null when absent), bridge (only bridges). */
+static void add_caps(json_object *o, const struct p2ps_dev *d)
+{
+	json_object *l = NULL, *a = NULL, *r = NULL;
 	if (d->pcie.present || d->pcie.cap_source || d->pcie.sta_source) {
-		json_object *l = json_object_new_object();
+		l = json_object_new_object();
 		json_object_object_add(l, "port_type",
 		                       d->pcie.present ? json_object_new_int(d->pcie.port_type)
 		                                       : NULL);
@@ -94,21 +88,17 @@ static json_object *dev_obj(const struct p2ps_dev *d)
 		json_object_object_add(l, "sysfs_cur", link_obj(&d->pcie.sysfs_cur));
 		json_object_object_add(l, "gbps_cap",
 		                       json_object_new_double(p2ps_link_gbps(&d->pcie.cap)));
-		json_object_object_add(o, "link", l);
-	} else {
-		json_object_object_add(o, "link", NULL);
 	}
+	json_object_object_add(o, "link", l);
 	if (d->acs.present) {
-		json_object *a = json_object_new_object();
+		a = json_object_new_object();
 		json_object_object_add(a, "cap", json_object_new_int(d->acs.cap));
 		json_object_object_add(a, "ctl", json_object_new_int(d->acs.ctl));
 		json_object_object_add(a, "offset", json_object_new_int(d->acs.offset));
-		json_object_object_add(o, "acs", a);
-	} else {
-		json_object_object_add(o, "acs", NULL);
 	}
+	json_object_object_add(o, "acs", a);
 	if (d->rebar.present) {
-		json_object *r = json_object_new_array();
+		r = json_object_new_array();
 		for (int i = 0; i < d->rebar.count; i++) {
 			const struct p2ps_rebar_entry *e = &d->rebar.e[i];
 			json_object *je = json_object_new_object();
@@ -118,10 +108,8 @@ static json_object *dev_obj(const struct p2ps_dev *d)
 			json_object_object_add(je, "sizes", json_object_new_uint64(e->sizes));
 			json_object_array_add(r, je);
 		}
-		json_object_object_add(o, "rebar", r);
-	} else {
-		json_object_object_add(o, "rebar", NULL);
 	}
+	json_object_object_add(o, "rebar", r);
 	if (d->bridge.is_bridge) {
 		json_object *b = json_object_new_object();
 		json_object_object_add(b, "primary", json_object_new_int(d->bridge.primary));
@@ -133,6 +121,50 @@ static json_object *dev_obj(const struct p2ps_dev *d)
 		json_object_object_add(b, "pref", window_obj(&d->bridge.pref));
 		json_object_object_add(o, "bridge", b);
 	}
+}
+
+static json_object *gpu_obj(const struct p2ps_dev *d)
+{
+	json_object *g = json_object_new_object();
+	json_object_object_add(
+	        g, "vram", d->gpu.vram_known ? json_object_new_uint64(d->gpu.vram_bytes) : NULL);
+	json_object_object_add(g, "bar1_total",
+	                       d->gpu.bar1_known ? json_object_new_uint64(d->gpu.bar1_total_bytes)
+	                                         : NULL);
+	json_object *peers = json_object_new_array();
+	for (int i = 0; i < d->gpu.n_nvlink_peers; i++) {
+		char b[16];
+		json_object *p = json_object_new_object();
+		json_object_object_add(p, "bdf",
+		                       json_object_new_string(p2ps_bdf_format(
+		                               &d->gpu.nvlink_peers[i].bdf, b, sizeof(b))));
+		json_object_object_add(p, "links",
+		                       json_object_new_int(d->gpu.nvlink_peers[i].links));
+		json_object_array_add(peers, p);
+	}
+	json_object_object_add(g, "nvlink_peers", d->gpu.nvlink_known ? peers : NULL);
+	if (!d->gpu.nvlink_known)
+		json_object_put(peers);
+	return g;
+}
+
+static json_object *dev_obj(const struct p2ps_dev *d)
+{
+	json_object *o = json_object_new_object();
+	json_object_object_add(o, "bdf", json_object_new_string(d->bdf_str));
+	json_object_object_add(o, "vendor_id", json_object_new_int(d->vendor_id));
+	json_object_object_add(o, "device_id", json_object_new_int(d->device_id));
+	json_object_object_add(o, "subsys_vendor_id", json_object_new_int(d->subsys_vendor_id));
+	json_object_object_add(o, "subsys_id", json_object_new_int(d->subsys_id));
+	json_object_object_add(o, "class", json_object_new_int((int)d->class_code));
+	json_object_object_add(o, "revision", json_object_new_int(d->revision));
+	json_object_object_add(o, "header_type", json_object_new_int(d->header_type));
+	json_object_object_add(o, "vendor_name", jstr(d->vendor_name));
+	json_object_object_add(o, "device_name", jstr(d->device_name));
+	if (d->chip)
+		json_object_object_add(o, "chip", chip_obj(d->chip));
+	json_object_object_add(o, "bars", bars_arr(d));
+	add_caps(o, d);
 	json_object_object_add(o, "parent",
 	                       d->parent ? json_object_new_string(d->parent->bdf_str) : NULL);
 	json_object_object_add(o, "root_bus", jstr(d->root_bus));
@@ -145,30 +177,8 @@ static json_object *dev_obj(const struct p2ps_dev *d)
 	                       d->boot_vga >= 0 ? json_object_new_int(d->boot_vga) : NULL);
 	json_object_object_add(o, "config_len", json_object_new_int((int)d->config_len));
 	json_object_object_add(o, "ext_cap_walk", jstr(d->ext_cap_walk));
-	if (p2ps_dev_is_nvidia_gpu(d)) {
-		json_object *g = json_object_new_object();
-		json_object_object_add(g, "vram",
-		                       d->gpu.vram_known ? json_object_new_uint64(d->gpu.vram_bytes)
-		                                         : NULL);
-		json_object_object_add(
-		        g, "bar1_total",
-		        d->gpu.bar1_known ? json_object_new_uint64(d->gpu.bar1_total_bytes) : NULL);
-		json_object *peers = json_object_new_array();
-		for (int i = 0; i < d->gpu.n_nvlink_peers; i++) {
-			char b[16];
-			json_object *p = json_object_new_object();
-			json_object_object_add(p, "bdf",
-			                       json_object_new_string(p2ps_bdf_format(
-			                               &d->gpu.nvlink_peers[i].bdf, b, sizeof(b))));
-			json_object_object_add(p, "links",
-			                       json_object_new_int(d->gpu.nvlink_peers[i].links));
-			json_object_array_add(peers, p);
-		}
-		json_object_object_add(g, "nvlink_peers", d->gpu.nvlink_known ? peers : NULL);
-		if (!d->gpu.nvlink_known)
-			json_object_put(peers);
-		json_object_object_add(o, "gpu", g);
-	}
+	if (p2ps_dev_is_nvidia_gpu(d))
+		json_object_object_add(o, "gpu", gpu_obj(d));
 	json_object *u = json_object_new_object();
 	for (int f = 0; f < P2PS_FACT_COUNT; f++)
 		if (p2ps_dev_unknown(d, (enum p2ps_fact)f))

@@ -39,6 +39,66 @@ static struct p2ps_dev *find(struct p2ps_host *h, const char *bdf)
 
 /* ---- the 2 x H200 snapshot ------------------------------------------------------ */
 
+/* One H200 of the snapshot (device 0x2335, GH100), NVLinked to the GPU at peer_bdf. */
+static void check_h200_gpu(struct p2ps_host *h, const char *bdf, const char *peer_bdf)
+{
+	struct p2ps_dev *g = find(h, bdf);
+	assert_non_null(g);
+	assert_true(p2ps_dev_is_nvidia_gpu(g));
+	assert_int_equal(g->device_id, 0x2335);
+	assert_non_null(g->chip);
+	assert_string_equal(p2ps_nvidia_chip_name(g->chip), "GH100");
+	/* libgmmu maps GH100 to the Hopper v3 layout (kern_gmmu HAL). */
+	assert_non_null(p2ps_nvidia_chip_gmmu(p2ps_nvidia_chip_name(g->chip)));
+	assert_string_equal(p2ps_nvidia_chip_gmmu(p2ps_nvidia_chip_name(g->chip))->name, "v3-gh");
+	assert_string_equal(g->driver, "nvidia");
+	assert_null(g->parent);
+	assert_string_equal(g->root_bus, "pci0000:00");
+	assert_int_equal(g->config_len, 4096);
+	/* The id-0 extended capability entries are walked past to the end. */
+	assert_string_equal(g->ext_cap_walk, "ok");
+	assert_false(g->acs.present);
+	assert_false(g->rebar.present);
+	assert_null(p2ps_dev_unknown(g, P2PS_FACT_ACS));
+
+	/* BAR0 16 MiB, BAR2 (the FB aperture, "BAR1" to NVIDIA) 256 GiB, BAR4 32 MiB:
+	 * 64-bit prefetchable, from the sysfs resource file. */
+	const uint64_t sizes[6] = {16u << 20, 0, 256ull << 30, 0, 32u << 20, 0};
+	for (int b = 0; b < 6; b += 2) {
+		assert_true(g->bars[b].present);
+		assert_true(g->bars[b].is_64bit);
+		assert_true(g->bars[b].prefetchable);
+		assert_true(g->bars[b].size_known);
+		assert_int_equal(g->bars[b].size, sizes[b]);
+		assert_false(g->bars[b + 1].present);
+	}
+	/* nvidia-smi -q on that host: BAR1 Total 262144 MiB — the same aperture. */
+	assert_true(g->gpu.bar1_known);
+	assert_int_equal(g->gpu.bar1_total_bytes, g->bars[2].size);
+	assert_int_equal(g->gpu.bar1_total_bytes, 262144ull << 20);
+	assert_true(g->gpu.vram_known);
+	assert_int_equal(g->gpu.vram_bytes, 143771ull << 20);
+
+	/* nvidia-smi: PCIe generation max/current 5, width 16x; sysfs agrees. */
+	assert_true(g->pcie.present);
+	assert_int_equal(g->pcie.port_type, P2PS_PCIE_ENDPOINT);
+	assert_int_equal(g->pcie.cap_source, P2PS_LINK_CONFIG);
+	assert_int_equal(g->pcie.cap.speed, 5);
+	assert_int_equal(g->pcie.cap.width, 16);
+	assert_int_equal(g->pcie.sta.speed, 5);
+	assert_int_equal(g->pcie.sta.width, 16);
+	assert_memory_equal(&g->pcie.sysfs_cur, &g->pcie.sta, sizeof(g->pcie.sta));
+	assert_true(p2ps_link_speed_gts(g->pcie.sta.speed) == 32.0);
+
+	/* nvidia-smi topo -m: NV18 between the two GPUs. */
+	assert_true(g->gpu.nvlink_known);
+	assert_int_equal(g->gpu.n_nvlink_peers, 1);
+	assert_int_equal(g->gpu.nvlink_peers[0].links, 18);
+	struct p2ps_dev *peer = p2ps_host_find(h, &g->gpu.nvlink_peers[0].bdf);
+	assert_non_null(peer);
+	assert_string_equal(peer->bdf_str, peer_bdf);
+}
+
 static void test_h200_snapshot(void **state)
 {
 	(void)state;
@@ -59,64 +119,8 @@ static void test_h200_snapshot(void **state)
 	assert_true(h.is_root);
 
 	const char *gpus[] = {"0000:00:06.0", "0000:00:07.0"};
-	for (int i = 0; i < 2; i++) {
-		struct p2ps_dev *g = find(&h, gpus[i]);
-		assert_non_null(g);
-		assert_true(p2ps_dev_is_nvidia_gpu(g));
-		assert_int_equal(g->device_id, 0x2335);
-		assert_non_null(g->chip);
-		assert_string_equal(p2ps_nvidia_chip_name(g->chip), "GH100");
-		/* libgmmu maps GH100 to the Hopper v3 layout (kern_gmmu HAL). */
-		assert_non_null(p2ps_nvidia_chip_gmmu(p2ps_nvidia_chip_name(g->chip)));
-		assert_string_equal(p2ps_nvidia_chip_gmmu(p2ps_nvidia_chip_name(g->chip))->name,
-		                    "v3-gh");
-		assert_string_equal(g->driver, "nvidia");
-		assert_null(g->parent);
-		assert_string_equal(g->root_bus, "pci0000:00");
-		assert_int_equal(g->config_len, 4096);
-		/* The id-0 extended capability entries are walked past to the end. */
-		assert_string_equal(g->ext_cap_walk, "ok");
-		assert_false(g->acs.present);
-		assert_false(g->rebar.present);
-		assert_null(p2ps_dev_unknown(g, P2PS_FACT_ACS));
-
-		/* BAR0 16 MiB, BAR2 (the FB aperture, "BAR1" to NVIDIA) 256 GiB, BAR4 32 MiB:
-		 * 64-bit prefetchable, from the sysfs resource file. */
-		const uint64_t sizes[6] = {16u << 20, 0, 256ull << 30, 0, 32u << 20, 0};
-		for (int b = 0; b < 6; b += 2) {
-			assert_true(g->bars[b].present);
-			assert_true(g->bars[b].is_64bit);
-			assert_true(g->bars[b].prefetchable);
-			assert_true(g->bars[b].size_known);
-			assert_int_equal(g->bars[b].size, sizes[b]);
-			assert_false(g->bars[b + 1].present);
-		}
-		/* nvidia-smi -q on that host: BAR1 Total 262144 MiB — the same aperture. */
-		assert_true(g->gpu.bar1_known);
-		assert_int_equal(g->gpu.bar1_total_bytes, g->bars[2].size);
-		assert_int_equal(g->gpu.bar1_total_bytes, 262144ull << 20);
-		assert_true(g->gpu.vram_known);
-		assert_int_equal(g->gpu.vram_bytes, 143771ull << 20);
-
-		/* nvidia-smi: PCIe generation max/current 5, width 16x; sysfs agrees. */
-		assert_true(g->pcie.present);
-		assert_int_equal(g->pcie.port_type, P2PS_PCIE_ENDPOINT);
-		assert_int_equal(g->pcie.cap_source, P2PS_LINK_CONFIG);
-		assert_int_equal(g->pcie.cap.speed, 5);
-		assert_int_equal(g->pcie.cap.width, 16);
-		assert_int_equal(g->pcie.sta.speed, 5);
-		assert_int_equal(g->pcie.sta.width, 16);
-		assert_memory_equal(&g->pcie.sysfs_cur, &g->pcie.sta, sizeof(g->pcie.sta));
-		assert_true(p2ps_link_speed_gts(g->pcie.sta.speed) == 32.0);
-
-		/* nvidia-smi topo -m: NV18 between the two GPUs. */
-		assert_true(g->gpu.nvlink_known);
-		assert_int_equal(g->gpu.n_nvlink_peers, 1);
-		assert_int_equal(g->gpu.nvlink_peers[0].links, 18);
-		struct p2ps_dev *peer = p2ps_host_find(&h, &g->gpu.nvlink_peers[0].bdf);
-		assert_non_null(peer);
-		assert_string_equal(peer->bdf_str, gpus[1 - i]);
-	}
+	for (int i = 0; i < 2; i++)
+		check_h200_gpu(&h, gpus[i], gpus[1 - i]);
 	/* virtio devices: 256-byte config space, no PCIe link. */
 	struct p2ps_dev *v = find(&h, "0000:00:01.0");
 	assert_non_null(v);
@@ -442,6 +446,49 @@ static bool ranges_overlap(const struct p2ps_nv_id_range *x, const struct p2ps_n
 	return x->last && y->last && x->first <= y->last && y->first <= x->last;
 }
 
+/* pci.ids names NVIDIA GPUs "AD102 [GeForce RTX 4090]": for every entry whose name
+ * starts with a chip code the table t (n rows) covers, the table must agree. Returns how
+ * many entries were checked. */
+static int check_pci_ids(const struct p2ps_nvidia_chip *t, size_t n)
+{
+	FILE *f = fopen("/usr/share/misc/pci.ids", "r");
+	assert_non_null(f);
+	char line[512];
+	bool in_nvidia = false;
+	int checked = 0;
+	while (fgets(line, sizeof(line), f)) {
+		if (!strncmp(line, "10de  ", 6)) {
+			in_nvidia = true;
+			continue;
+		}
+		if (in_nvidia && line[0] != '\t' && line[0] != '#' && line[0] != '\n')
+			break;
+		unsigned id;
+		char name[16];
+		if (!in_nvidia || line[1] == '\t' ||
+		    sscanf(line, "\t%4x  %15[A-Z0-9]", &id, name) != 2)
+			continue;
+		/* Audio, USB and NVSwitch functions share the chip prefix but are no GPUs. */
+		if (strstr(line, "Audio") || strstr(line, "USB") || strstr(line, "UCSI") ||
+		    strstr(line, "Serial") || strstr(line, "NVSwitch"))
+			continue;
+		const struct p2ps_nvidia_chip *c = p2ps_nvidia_chip_lookup((uint16_t)id);
+		for (size_t i = 0; i < n; i++) {
+			/* Rows without device-id blocks cover no pci.ids entry. */
+			if (!t[i].ids[0].last || strncmp(name, t[i].gmmu.name, 5) ||
+			    strlen(name) < 5)
+				continue;
+			if (!c || strcmp(p2ps_nvidia_chip_name(c), t[i].gmmu.name))
+				fail_msg("pci.ids %04x %s: table says %s", id, name,
+				         c ? p2ps_nvidia_chip_name(c) : "nothing");
+			checked++;
+			break;
+		}
+	}
+	fclose(f);
+	return checked;
+}
+
 static void test_chip_table(void **state)
 {
 	(void)state;
@@ -493,45 +540,9 @@ static void test_chip_table(void **state)
 	assert_null(p2ps_nvidia_chip_gmmu("GM107"));
 	assert_null(p2ps_nvidia_chip_gmmu("NOSUCH"));
 	assert_null(p2ps_nvidia_chip_gmmu(NULL));
-	/* pci.ids names NVIDIA GPUs "AD102 [GeForce RTX 4090]": for every entry whose
-	 * name starts with a chip code the table covers, the table must agree. */
+	/* Every pci.ids entry named after a chip the table covers agrees with it. */
 	p2ps_test_need_file("/usr/share/misc/pci.ids");
-	FILE *f = fopen("/usr/share/misc/pci.ids", "r");
-	assert_non_null(f);
-	char line[512];
-	bool in_nvidia = false;
-	int checked = 0;
-	while (fgets(line, sizeof(line), f)) {
-		if (!strncmp(line, "10de  ", 6)) {
-			in_nvidia = true;
-			continue;
-		}
-		if (in_nvidia && line[0] != '\t' && line[0] != '#' && line[0] != '\n')
-			break;
-		unsigned id;
-		char name[16];
-		if (!in_nvidia || line[1] == '\t' ||
-		    sscanf(line, "\t%4x  %15[A-Z0-9]", &id, name) != 2)
-			continue;
-		/* Audio, USB and NVSwitch functions share the chip prefix but are no GPUs. */
-		if (strstr(line, "Audio") || strstr(line, "USB") || strstr(line, "UCSI") ||
-		    strstr(line, "Serial") || strstr(line, "NVSwitch"))
-			continue;
-		const struct p2ps_nvidia_chip *c = p2ps_nvidia_chip_lookup((uint16_t)id);
-		for (size_t i = 0; i < n; i++) {
-			/* Rows without device-id blocks cover no pci.ids entry. */
-			if (!t[i].ids[0].last || strncmp(name, t[i].gmmu.name, 5) ||
-			    strlen(name) < 5)
-				continue;
-			if (!c || strcmp(p2ps_nvidia_chip_name(c), t[i].gmmu.name))
-				fail_msg("pci.ids %04x %s: table says %s", id, name,
-				         c ? p2ps_nvidia_chip_name(c) : "nothing");
-			checked++;
-			break;
-		}
-	}
-	fclose(f);
-	assert_true(checked > 200);
+	assert_true(check_pci_ids(t, n) > 200);
 }
 
 int main(void)

@@ -97,6 +97,27 @@ static void cache_path(char *out, size_t size)
 	snprintf(out, size, "%s/p2pscope/nvml-facts", cache_home);
 }
 
+/* Loads the H100 snapshot and fills its NVML facts through the boot cache: whether it got
+ * them (with NVML's init failing, only the cache can give them). */
+static bool h100_has_nvml_facts(void)
+{
+	struct p2ps_host h;
+	load_h100(&h);
+	p2ps_nvml_fill_cached(&h);
+	bool loaded = h.nvidia.nvml_loaded;
+	p2ps_host_free(&h);
+	return loaded;
+}
+
+static void write_file(const char *path, const char *text, const char *more)
+{
+	FILE *f = fopen(path, "w");
+	assert_non_null(f);
+	fputs(text, f);
+	fputs(more, f);
+	fclose(f);
+}
+
 /* A one-GPU host: the first run asks NVML and writes the cache; the next takes the
  * facts from it without initialising NVML (whose init now fails); any change of the
  * key, a damaged file or one others may write sends it back to NVML. */
@@ -145,39 +166,22 @@ static void test_boot_cache(void **state)
 	char *eol = strchr(lib + 1, '\n');
 	char last = eol[-1];
 	eol[-1] = last == '1' ? '2' : '1';
-	f = fopen(path, "w");
-	fputs(text, f);
-	fclose(f);
-	load_h100(&h);
-	p2ps_nvml_fill_cached(&h);
-	assert_false(h.nvidia.nvml_loaded);
-	p2ps_host_free(&h);
+	write_file(path, text, "");
+	assert_false(h100_has_nvml_facts());
 	eol[-1] = last;
-	f = fopen(path, "w");
-	fputs(text, f);
-	fclose(f);
-	load_h100(&h);
-	p2ps_nvml_fill_cached(&h);
-	assert_true(h.nvidia.nvml_loaded);
-	p2ps_host_free(&h);
+	write_file(path, text, "");
+	assert_true(h100_has_nvml_facts());
 	/* A file others may write is not read. */
 	assert_int_equal(chmod(path, 0666), 0);
-	load_h100(&h);
-	p2ps_nvml_fill_cached(&h);
-	assert_false(h.nvidia.nvml_loaded);
-	p2ps_host_free(&h);
+	assert_false(h100_has_nvml_facts());
 	/* Nor a damaged one, nor one cut short. */
 	assert_int_equal(chmod(path, 0600), 0);
 	for (int cut = 0; cut < 2; cut++) {
-		f = fopen(path, "w");
-		fputs(cut ? "p2pscope nvml-facts 1\n" : text, f);
-		if (!cut)
-			fputs("gpu 0000:00:06.0 1 x\n", f);
-		fclose(f);
-		load_h100(&h);
-		p2ps_nvml_fill_cached(&h);
-		assert_false(h.nvidia.nvml_loaded);
-		p2ps_host_free(&h);
+		if (cut)
+			write_file(path, "p2pscope nvml-facts 1\n", "");
+		else
+			write_file(path, text, "gpu 0000:00:06.0 1 x\n");
+		assert_false(h100_has_nvml_facts());
 	}
 	unlink(path);
 	snprintf(path, sizeof(path), "%s/p2pscope", cache_home);

@@ -284,127 +284,151 @@ static inline int fk_iommu_info(uint8_t *buf)
 	return 0;
 }
 
+/* An ioctl this fake does not know: what the kernel says to one it does not know. */
+static inline int fk_enotty(void)
+{
+	errno = ENOTTY;
+	return -1;
+}
+
+/* The container (/dev/vfio/vfio): type1 IOMMU, DMA maps. */
+static inline int fk_container_ioctl(struct fake_kernel *fk, unsigned long req, void *arg)
+{
+	if (req == VFIO_GET_API_VERSION)
+		return VFIO_API_VERSION;
+	if (req == VFIO_CHECK_EXTENSION) {
+		uintptr_t t = (uintptr_t)arg;
+		return (t == VFIO_TYPE1_IOMMU || t == VFIO_TYPE1v2_IOMMU) ? 1 : 0;
+	}
+	if (req == VFIO_SET_IOMMU) {
+		fk->set_iommu_type = (uint32_t)(uintptr_t)arg;
+		return 0;
+	}
+	if (req == VFIO_IOMMU_GET_INFO)
+		return fk_iommu_info(arg);
+	if (req == VFIO_IOMMU_MAP_DMA) {
+		memcpy(&fk->last_map, arg, sizeof(fk->last_map));
+		if (fk->map_errno) {
+			errno = fk->map_errno;
+			return -1;
+		}
+		return 0;
+	}
+	if (req == VFIO_IOMMU_UNMAP_DMA) {
+		struct vfio_iommu_type1_dma_unmap *u = arg;
+		fk->unmap_called = true;
+		if (u->iova != fk->last_map.iova) {
+			errno = EINVAL;
+			return -1;
+		}
+		return 0;
+	}
+	return fk_enotty();
+}
+
+/* A group (/dev/vfio/N): status, container, device descriptors. */
+static inline int fk_group_ioctl(struct fake_kernel *fk, unsigned long req, void *arg)
+{
+	if (req == VFIO_GROUP_GET_STATUS) {
+		struct vfio_group_status *st = arg;
+		st->flags = fk->group_flags;
+		return 0;
+	}
+	if (req == VFIO_GROUP_SET_CONTAINER) {
+		fk->group_flags |= VFIO_GROUP_FLAGS_CONTAINER_SET;
+		return 0;
+	}
+	if (req == VFIO_GROUP_GET_DEVICE_FD) {
+		snprintf(fk->got_device_name, sizeof(fk->got_device_name), "%s", (const char *)arg);
+		int dfd = open("/dev/null", O_RDONLY);
+		if (dfd >= 0 && dfd < FK_MAX_FD) {
+			fk->role[dfd] = FK_DEVICE;
+			snprintf(fk->dev_bdf[dfd], sizeof(fk->dev_bdf[dfd]), "%s",
+			         (const char *)arg);
+		}
+		return dfd;
+	}
+	return fk_enotty();
+}
+
+/* /dev/iommu: one IOAS, mappings. */
+static inline int fk_iommufd_ioctl(struct fake_kernel *fk, unsigned long req, void *arg)
+{
+	if (req == IOMMU_IOAS_ALLOC) {
+		((struct iommu_ioas_alloc *)arg)->out_ioas_id = 7;
+		return 0;
+	}
+	if (req == IOMMU_IOAS_MAP) {
+		struct iommu_ioas_map *m = arg;
+		fk->ioas_map_flags = m->flags;
+		if (fk->ioas_map_errno) {
+			errno = fk->ioas_map_errno;
+			return -1;
+		}
+		m->iova = 0x100000;
+		return 0;
+	}
+	if (req == IOMMU_IOAS_UNMAP)
+		return 0;
+	return fk_enotty();
+}
+
+/* A device descriptor: iommufd binding (cdev), then info, regions and IRQs. */
+static inline int fk_device_ioctl(struct fake_kernel *fk, int fd, unsigned long req, void *arg)
+{
+	if (req == VFIO_DEVICE_BIND_IOMMUFD) {
+		struct vfio_device_bind_iommufd *b = arg;
+		if (b->iommufd < 0 || b->iommufd >= FK_MAX_FD ||
+		    fk->role[b->iommufd] != FK_IOMMUFD) {
+			errno = EBADF;
+			return -1;
+		}
+		fk->bind_iommufd = (uint32_t)b->iommufd;
+		fk->unbound[fd] = false;
+		b->out_devid = 1;
+		return 0;
+	}
+	if (fk->unbound[fd]) {
+		errno = EINVAL; /* the kernel blocks device access before binding */
+		return -1;
+	}
+	if (req == VFIO_DEVICE_ATTACH_IOMMUFD_PT) {
+		struct vfio_device_attach_iommufd_pt *a = arg;
+		fk->attach_pt = a->pt_id;
+		a->pt_id = 8; /* the hwpt the kernel created for the IOAS */
+		return 0;
+	}
+	if (req == VFIO_DEVICE_GET_INFO) {
+		struct vfio_device_info di = {.argsz = 24,
+		                              .flags = VFIO_DEVICE_FLAGS_PCI |
+		                                       VFIO_DEVICE_FLAGS_RESET,
+		                              .num_regions = VFIO_PCI_NUM_REGIONS,
+		                              .num_irqs = VFIO_PCI_NUM_IRQS};
+		memcpy(arg, &di, 16);
+		return 0;
+	}
+	if (req == VFIO_DEVICE_GET_REGION_INFO)
+		return fk_region(fk, arg);
+	if (req == VFIO_DEVICE_GET_IRQ_INFO) {
+		struct vfio_irq_info *q = arg;
+		q->flags = VFIO_IRQ_INFO_EVENTFD;
+		q->count = q->index == VFIO_PCI_MSIX_IRQ_INDEX ? 65 : 1;
+		return 0;
+	}
+	return fk_enotty();
+}
+
 static inline int fk_ioctl(void *ctx, int fd, unsigned long req, void *arg)
 {
 	struct fake_kernel *fk = ctx;
 	enum fk_role role = (fd >= 0 && fd < FK_MAX_FD) ? fk->role[fd] : FK_NONE;
 	switch (role) {
-	case FK_CONTAINER:
-		if (req == VFIO_GET_API_VERSION)
-			return VFIO_API_VERSION;
-		if (req == VFIO_CHECK_EXTENSION) {
-			uintptr_t t = (uintptr_t)arg;
-			return (t == VFIO_TYPE1_IOMMU || t == VFIO_TYPE1v2_IOMMU) ? 1 : 0;
-		}
-		if (req == VFIO_SET_IOMMU) {
-			fk->set_iommu_type = (uint32_t)(uintptr_t)arg;
-			return 0;
-		}
-		if (req == VFIO_IOMMU_GET_INFO)
-			return fk_iommu_info(arg);
-		if (req == VFIO_IOMMU_MAP_DMA) {
-			memcpy(&fk->last_map, arg, sizeof(fk->last_map));
-			if (fk->map_errno) {
-				errno = fk->map_errno;
-				return -1;
-			}
-			return 0;
-		}
-		if (req == VFIO_IOMMU_UNMAP_DMA) {
-			struct vfio_iommu_type1_dma_unmap *u = arg;
-			fk->unmap_called = true;
-			if (u->iova != fk->last_map.iova) {
-				errno = EINVAL;
-				return -1;
-			}
-			return 0;
-		}
-		break;
-	case FK_GROUP:
-		if (req == VFIO_GROUP_GET_STATUS) {
-			struct vfio_group_status *st = arg;
-			st->flags = fk->group_flags;
-			return 0;
-		}
-		if (req == VFIO_GROUP_SET_CONTAINER) {
-			fk->group_flags |= VFIO_GROUP_FLAGS_CONTAINER_SET;
-			return 0;
-		}
-		if (req == VFIO_GROUP_GET_DEVICE_FD) {
-			snprintf(fk->got_device_name, sizeof(fk->got_device_name), "%s",
-			         (const char *)arg);
-			int dfd = open("/dev/null", O_RDONLY);
-			if (dfd >= 0 && dfd < FK_MAX_FD) {
-				fk->role[dfd] = FK_DEVICE;
-				snprintf(fk->dev_bdf[dfd], sizeof(fk->dev_bdf[dfd]), "%s",
-				         (const char *)arg);
-			}
-			return dfd;
-		}
-		break;
-	case FK_IOMMUFD:
-		if (req == IOMMU_IOAS_ALLOC) {
-			((struct iommu_ioas_alloc *)arg)->out_ioas_id = 7;
-			return 0;
-		}
-		if (req == IOMMU_IOAS_MAP) {
-			struct iommu_ioas_map *m = arg;
-			fk->ioas_map_flags = m->flags;
-			if (fk->ioas_map_errno) {
-				errno = fk->ioas_map_errno;
-				return -1;
-			}
-			m->iova = 0x100000;
-			return 0;
-		}
-		if (req == IOMMU_IOAS_UNMAP)
-			return 0;
-		break;
-	case FK_DEVICE:
-		if (req == VFIO_DEVICE_BIND_IOMMUFD) {
-			struct vfio_device_bind_iommufd *b = arg;
-			if (b->iommufd < 0 || b->iommufd >= FK_MAX_FD ||
-			    fk->role[b->iommufd] != FK_IOMMUFD) {
-				errno = EBADF;
-				return -1;
-			}
-			fk->bind_iommufd = (uint32_t)b->iommufd;
-			fk->unbound[fd] = false;
-			b->out_devid = 1;
-			return 0;
-		}
-		if (fk->unbound[fd]) {
-			errno = EINVAL; /* the kernel blocks device access before binding */
-			return -1;
-		}
-		if (req == VFIO_DEVICE_ATTACH_IOMMUFD_PT) {
-			struct vfio_device_attach_iommufd_pt *a = arg;
-			fk->attach_pt = a->pt_id;
-			a->pt_id = 8; /* the hwpt the kernel created for the IOAS */
-			return 0;
-		}
-		if (req == VFIO_DEVICE_GET_INFO) {
-			struct vfio_device_info di = {.argsz = 24,
-			                              .flags = VFIO_DEVICE_FLAGS_PCI |
-			                                       VFIO_DEVICE_FLAGS_RESET,
-			                              .num_regions = VFIO_PCI_NUM_REGIONS,
-			                              .num_irqs = VFIO_PCI_NUM_IRQS};
-			memcpy(arg, &di, 16);
-			return 0;
-		}
-		if (req == VFIO_DEVICE_GET_REGION_INFO)
-			return fk_region(fk, arg);
-		if (req == VFIO_DEVICE_GET_IRQ_INFO) {
-			struct vfio_irq_info *q = arg;
-			q->flags = VFIO_IRQ_INFO_EVENTFD;
-			q->count = q->index == VFIO_PCI_MSIX_IRQ_INDEX ? 65 : 1;
-			return 0;
-		}
-		break;
-	default: break;
+	case FK_CONTAINER: return fk_container_ioctl(fk, req, arg);
+	case FK_GROUP: return fk_group_ioctl(fk, req, arg);
+	case FK_IOMMUFD: return fk_iommufd_ioctl(fk, req, arg);
+	case FK_DEVICE: return fk_device_ioctl(fk, fd, req, arg);
+	default: return fk_enotty();
 	}
-	errno = ENOTTY;
-	return -1;
 }
 
 static inline ssize_t fk_pread(void *ctx, int fd, void *buf, size_t len, off_t off)

@@ -7,40 +7,11 @@
 namespace
 {
 
-__global__ void k_verify(const uint32_t *buf, size_t words, uint32_t seed,
-                         unsigned long long *count)
-{
-	size_t stride = (size_t)gridDim.x * blockDim.x;
-	unsigned bad = 0;
-	for (size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x; i < words; i += stride)
-		bad += buf[i] != pattern(i, seed);
-	/* One atomic per warp that saw a mismatch keeps the clean case cheap. */
-	for (int off = 16; off > 0; off /= 2)
-		bad += __shfl_down_sync(0xffffffffu, bad, off);
-	if ((threadIdx.x & 31) == 0 && bad)
-		atomicAdd(count, (unsigned long long)bad);
-}
-
-/* Four independent 16-byte loads per thread are in flight before the first
- * store: a peer read over NVLink or PCIe has microseconds of latency, and only
- * many outstanding requests per SM cover it. */
+/* The default SM copy (copy_grid4). */
 __global__ void __launch_bounds__(PB_COPY_THREADS)
         k_copy(int4 *__restrict__ dst, const int4 *__restrict__ src, size_t n)
 {
-	size_t stride = (size_t)gridDim.x * blockDim.x;
-	size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
-	for (; i + 3 * stride < n; i += 4 * stride) {
-		int4 a = src[i];
-		int4 b = src[i + stride];
-		int4 c = src[i + 2 * stride];
-		int4 d = src[i + 3 * stride];
-		dst[i] = a;
-		dst[i + stride] = b;
-		dst[i + 2 * stride] = c;
-		dst[i + 3 * stride] = d;
-	}
-	for (; i < n; i += stride)
-		dst[i] = src[i];
+	copy_grid4(dst, src, n);
 }
 
 /* Each warp moves contiguous 4 KiB pieces: eight 16-byte loads per lane in
@@ -67,11 +38,7 @@ __global__ void __launch_bounds__(PB_COPY_THREADS)
 		dst[i] = src[i];
 }
 
-/* Hopper's bulk copy engine (TMA, cp.async.bulk): one thread per block streams
- * chunks global -> shared -> global through PB_BULK_STAGES buffers, so the SM
- * issues few, large requests instead of many 16-byte ones. Loads complete on an
- * mbarrier per stage; a stage is reloaded once the bulk store that read it is
- * done reading (wait_group.read). */
+/* The bulk copy engine (bulk_copy_staged): four stages of 8 KiB. */
 #define PB_BULK_STAGES 4
 #define PB_BULK_CHUNK  (8 * 1024)
 
@@ -79,60 +46,7 @@ __global__ void k_copy_bulk(char *dst, const char *src, size_t bytes, int *faile
 {
 	__shared__ alignas(128) char buf[PB_BULK_STAGES][PB_BULK_CHUNK];
 	__shared__ unsigned long long bar[PB_BULK_STAGES];
-	const size_t nchunks = (bytes + PB_BULK_CHUNK - 1) / PB_BULK_CHUNK;
-	unsigned phase[PB_BULK_STAGES] = {0};
-	size_t mine = 0; /* chunks this block owns: blockIdx.x + k * gridDim.x */
-
-	if (threadIdx.x != 0)
-		return;
-	for (size_t c = blockIdx.x; c < nchunks; c += gridDim.x)
-		mine++;
-	for (int s = 0; s < PB_BULK_STAGES; s++)
-		asm volatile("mbarrier.init.shared::cta.b64 [%0], 1;" ::"r"(smem_addr(&bar[s]))
-		             : "memory");
-	asm volatile("fence.mbarrier_init.release.cluster;" ::: "memory");
-
-	for (size_t t = 0; t < mine && t < PB_BULK_STAGES; t++) {
-		size_t off = (blockIdx.x + t * gridDim.x) * PB_BULK_CHUNK;
-		unsigned len = (unsigned)min((size_t)PB_BULK_CHUNK, bytes - off);
-		bulk_load(buf[t], src + off, len, &bar[t]);
-	}
-	for (size_t t = 0; t < mine; t++) {
-		int s = (int)(t % PB_BULK_STAGES);
-		size_t off = (blockIdx.x + t * gridDim.x) * PB_BULK_CHUNK;
-		unsigned len = (unsigned)min((size_t)PB_BULK_CHUNK, bytes - off);
-		if (!bar_wait(&bar[s], phase[s])) {
-			*failed = 1;
-			break;
-		}
-		phase[s] ^= 1;
-		asm volatile("cp.async.bulk.global.shared::cta.bulk_group [%0], [%1], %2;" ::"l"(
-		                     dst + off),
-		             "r"(smem_addr(buf[s])), "r"(len)
-		             : "memory");
-		asm volatile("cp.async.bulk.commit_group;" ::: "memory");
-		/* The store before this one has read its stage: refill that stage. */
-		if (t >= 1 && t - 1 + PB_BULK_STAGES < mine) {
-			size_t r = t - 1 + PB_BULK_STAGES;
-			int rs = (int)((t - 1) % PB_BULK_STAGES);
-			size_t roff = (blockIdx.x + r * gridDim.x) * PB_BULK_CHUNK;
-			unsigned rlen = (unsigned)min((size_t)PB_BULK_CHUNK, bytes - roff);
-			asm volatile("cp.async.bulk.wait_group.read 1;" ::: "memory");
-			bulk_load(buf[rs], src + roff, rlen, &bar[rs]);
-		}
-	}
-	asm volatile("cp.async.bulk.wait_group 0;" ::: "memory");
-}
-
-__global__ void k_hold(const volatile int *flag, unsigned long long timeout_ns, int *timed_out)
-{
-	unsigned long long end = now_ns() + timeout_ns;
-	while (!*flag) {
-		if (now_ns() > end) {
-			*timed_out = 1;
-			return;
-		}
-	}
+	bulk_copy_staged<PB_BULK_CHUNK, PB_BULK_STAGES>(dst, src, bytes, &buf[0][0], bar, failed);
 }
 
 __global__ void k_copy16(int4 *dst, const int4 *src)

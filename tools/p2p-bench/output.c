@@ -5,6 +5,8 @@
 #include <math.h>
 #include <string.h>
 
+#include "json_put.h"
+
 static void print_matrix(FILE *f, const struct pb_result *r, const struct pb_matrix *m)
 {
 	fprintf(f, "%s\n   D\\D", m->title);
@@ -156,12 +158,13 @@ static json_object *attr_json(int v)
 static json_object *options_json(const struct pb_options *o)
 {
 	json_object *opts = json_object_new_object();
-	json_object_object_add(opts, "size_bytes", json_object_new_int64((int64_t)o->size));
-	json_object_object_add(opts, "reps", json_object_new_int(o->reps));
-	json_object_object_add(opts, "trials", json_object_new_int(o->trials));
-	json_object_object_add(opts, "latency_reps", json_object_new_int(o->lat_reps));
-	json_object_object_add(opts, "pingpong_iters", json_object_new_int64(o->pp_iters));
-	json_object_object_add(opts, "warmup", json_object_new_int(o->warmup));
+	const struct p2ps_json_int_row counts[] = {{"size_bytes", (int64_t)o->size},
+	                                           {"reps", o->reps},
+	                                           {"trials", o->trials},
+	                                           {"latency_reps", o->lat_reps},
+	                                           {"pingpong_iters", o->pp_iters},
+	                                           {"warmup", o->warmup}};
+	p2ps_json_put_ints(opts, P2PS_JSON_ROWS(counts));
 	json_object_object_add(opts, "grouped", json_object_new_boolean(o->grouped));
 	json_object_object_add(opts, "sm_kernel",
 	                       json_object_new_string(pb_sm_variant_name(o->sm_variant)));

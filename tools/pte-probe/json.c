@@ -6,17 +6,7 @@
 #include <json-c/json.h>
 #include <string.h>
 
-static json_object *hex(uint64_t v)
-{
-	char b[24];
-	snprintf(b, sizeof(b), "0x%" PRIx64, v);
-	return json_object_new_string(b);
-}
-
-static void put(json_object *o, const char *k, json_object *v)
-{
-	json_object_object_add(o, k, v);
-}
+#include "json_put.h"
 
 static json_object *status(uint32_t s)
 {
@@ -28,86 +18,92 @@ static json_object *entry_json(const struct probe_entry *e)
 {
 	json_object *o = json_object_new_object();
 	char b[40];
-	put(o, "kind", json_object_new_string(e->pte ? "pte" : "directory"));
-	put(o, "level", json_object_new_string(e->level ? e->level->name : "?"));
-	put(o, "index", json_object_new_int64(e->index));
-	put(o, "space", json_object_new_string(p2ps_mem_space_name(e->space)));
-	put(o, "entry_pa", hex(e->entry_pa));
-	put(o, "va", hex(e->va));
-	put(o, "raw", json_object_new_string(gmmu_entry_hex_str(e->ef, e->raw, b, sizeof(b))));
-	put(o, "owner", e->owner ? json_object_new_string(e->owner) : NULL);
+	p2ps_json_put(o, "kind", json_object_new_string(e->pte ? "pte" : "directory"));
+	p2ps_json_put(o, "level", json_object_new_string(e->level ? e->level->name : "?"));
+	p2ps_json_put(o, "index", json_object_new_int64(e->index));
+	p2ps_json_put(o, "space", json_object_new_string(p2ps_mem_space_name(e->space)));
+	p2ps_json_put(o, "entry_pa", p2ps_json_hex(e->entry_pa));
+	p2ps_json_put(o, "va", p2ps_json_hex(e->va));
+	p2ps_json_put(o, "raw",
+	              json_object_new_string(gmmu_entry_hex_str(e->ef, e->raw, b, sizeof(b))));
+	p2ps_json_put(o, "owner", e->owner ? json_object_new_string(e->owner) : NULL);
 	if (!e->modelled) {
-		put(o, "verdict", json_object_new_string("not modelled"));
-		put(o, "why", json_object_new_string(e->why));
+		p2ps_json_put(o, "verdict", json_object_new_string("not modelled"));
+		p2ps_json_put(o, "why", json_object_new_string(e->why));
 		return o;
 	}
-	put(o, "model", json_object_new_string(gmmu_entry_hex_str(e->ef, e->model, b, sizeof(b))));
-	put(o, "address_source", json_object_new_string(e->addr_source ? e->addr_source : ""));
-	put(o, "verdict", json_object_new_string(e->n_diffs ? "differs" : "agrees"));
+	p2ps_json_put(o, "model",
+	              json_object_new_string(gmmu_entry_hex_str(e->ef, e->model, b, sizeof(b))));
+	p2ps_json_put(o, "address_source",
+	              json_object_new_string(e->addr_source ? e->addr_source : ""));
+	p2ps_json_put(o, "verdict", json_object_new_string(e->n_diffs ? "differs" : "agrees"));
 	json_object *d = json_object_new_array();
 	for (unsigned i = 0; i < e->n_diffs && i < PROBE_MAX_DIFFS; i++) {
 		json_object *f = json_object_new_object();
-		put(f, "field",
-		    json_object_new_string(e->diffs[i].field ? e->diffs[i].field->name
-		                                             : "(unnamed bits)"));
-		put(f, "driver", json_object_new_string(e->diffs[i].got));
-		put(f, "model", json_object_new_string(e->diffs[i].want));
+		p2ps_json_put(f, "field",
+		              json_object_new_string(e->diffs[i].field ? e->diffs[i].field->name
+		                                                       : "(unnamed bits)"));
+		p2ps_json_put(f, "driver", json_object_new_string(e->diffs[i].got));
+		p2ps_json_put(f, "model", json_object_new_string(e->diffs[i].want));
 		json_object_array_add(d, f);
 	}
-	put(o, "differences", d);
+	p2ps_json_put(o, "differences", d);
 	return o;
 }
 
 static json_object *page_json(const struct probe_page *p)
 {
 	json_object *o = json_object_new_object();
-	put(o, "va", hex(p->va));
-	put(o, "offset", hex(p->offset));
-	put(o, "address", p->phys_known ? hex(p->phys) : NULL);
-	put(o, "address_status", status(p->phys_status));
-	put(o, "pde_info_status", status(p->pde_status));
+	p2ps_json_put(o, "va", p2ps_json_hex(p->va));
+	p2ps_json_put(o, "offset", p2ps_json_hex(p->offset));
+	p2ps_json_put(o, "address", p->phys_known ? p2ps_json_hex(p->phys) : NULL);
+	p2ps_json_put(o, "address_status", status(p->phys_status));
+	p2ps_json_put(o, "pde_info_status", status(p->pde_status));
 	json_object *t = json_object_new_array();
 	for (unsigned i = 0; i < p->n_tables; i++) {
 		json_object *x = json_object_new_object();
-		put(x, "page_size", json_object_new_int64((int64_t)p->tables[i].page_size));
-		put(x, "table_pa", hex(p->tables[i].pa));
-		put(x, "entry_size", json_object_new_int64(p->tables[i].entry_size));
-		put(x, "address_space", json_object_new_int64(p->tables[i].aspace));
+		p2ps_json_put(x, "page_size",
+		              json_object_new_int64((int64_t)p->tables[i].page_size));
+		p2ps_json_put(x, "table_pa", p2ps_json_hex(p->tables[i].pa));
+		p2ps_json_put(x, "entry_size", json_object_new_int64(p->tables[i].entry_size));
+		p2ps_json_put(x, "address_space", json_object_new_int64(p->tables[i].aspace));
 		json_object_array_add(t, x);
 	}
-	put(o, "tables", t);
-	put(o, "pte_info_status", status(p->pte_status));
+	p2ps_json_put(o, "tables", t);
+	p2ps_json_put(o, "pte_info_status", status(p->pte_status));
 	if (p->pte_status == P2PS_RM_NV_OK) {
-		put(o, "pte_info_verdict",
-		    json_object_new_string(p->pte_info_agrees ? "agrees" : "differs"));
-		put(o, "pte_info", json_object_new_string(p->pte_info_diff));
+		p2ps_json_put(o, "pte_info_verdict",
+		              json_object_new_string(p->pte_info_agrees ? "agrees" : "differs"));
+		p2ps_json_put(o, "pte_info", json_object_new_string(p->pte_info_diff));
 	}
-	put(o, "pte_entry", json_object_new_int64(p->pte));
+	p2ps_json_put(o, "pte_entry", json_object_new_int64(p->pte));
 	return o;
 }
 
 static json_object *map_json(const struct probe_run *run, const struct probe_map *m)
 {
 	json_object *o = json_object_new_object();
-	put(o, "name", json_object_new_string(m->spec->name));
-	put(o, "memory", json_object_new_string(probe_mem_name(m->alloc->mem)));
-	put(o, "allocation", json_object_new_string(m->alloc->name));
-	put(o, "size", json_object_new_int64((int64_t)m->alloc->size));
-	put(o, "page_size", json_object_new_int64((int64_t)(1ull << m->spec->page_shift)));
-	put(o, "access", json_object_new_string(m->spec->what));
-	put(o, "map_flags", hex(m->spec->map_flags));
-	put(o, "state", json_object_new_string(probe_state_name(m->state)));
+	p2ps_json_put(o, "name", json_object_new_string(m->spec->name));
+	p2ps_json_put(o, "memory", json_object_new_string(probe_mem_name(m->alloc->mem)));
+	p2ps_json_put(o, "allocation", json_object_new_string(m->alloc->name));
+	p2ps_json_put(o, "size", json_object_new_int64((int64_t)m->alloc->size));
+	p2ps_json_put(o, "page_size",
+	              json_object_new_int64((int64_t)(1ull << m->spec->page_shift)));
+	p2ps_json_put(o, "access", json_object_new_string(m->spec->what));
+	p2ps_json_put(o, "map_flags", p2ps_json_hex(m->spec->map_flags));
+	p2ps_json_put(o, "state", json_object_new_string(probe_state_name(m->state)));
 	if (m->state != PROBE_MAPPED) {
-		put(o, "why", json_object_new_string(m->why));
+		p2ps_json_put(o, "why", json_object_new_string(m->why));
 		return o;
 	}
-	put(o, "va", hex(m->va));
+	p2ps_json_put(o, "va", p2ps_json_hex(m->va));
 	json_object *pages = json_object_new_array();
 	for (unsigned k = 0; k < m->n_pages; k++)
 		json_object_array_add(pages, page_json(&m->pages[k]));
-	put(o, "pages", pages);
+	p2ps_json_put(o, "pages", pages);
 	if (run->walked)
-		put(o, "verdict", json_object_new_string(m->agrees ? "agrees" : "differs"));
+		p2ps_json_put(o, "verdict",
+		              json_object_new_string(m->agrees ? "agrees" : "differs"));
 	return o;
 }
 
@@ -117,46 +113,46 @@ static json_object *header_json(const struct probe_run *run)
 	const struct p2ps_rm_card *c = &run->gpu.card;
 	char bdf[24];
 	snprintf(bdf, sizeof(bdf), "%04x:%02x:%02x.%x", c->domain, c->bus, c->slot, c->function);
-	put(o, "gpu", json_object_new_int64(run->gpu_index));
-	put(o, "bdf", json_object_new_string(bdf));
-	put(o, "device_id", hex(c->device_id));
-	put(o, "chip", json_object_new_string(run->gpu.chip));
-	put(o, "format", json_object_new_string(run->fmt ? run->fmt->name : ""));
-	put(o, "driver", json_object_new_string(run->driver.version));
-	put(o, "open_module", json_object_new_boolean(run->driver.open_module));
-	put(o, "layout",
-	    json_object_new_string(run->driver.layout ? run->driver.layout->series : ""));
-	put(o, "root", json_object_new_boolean(run->root));
-	put(o, "pdb", run->pdb_known ? hex(run->pdb) : NULL);
+	p2ps_json_put(o, "gpu", json_object_new_int64(run->gpu_index));
+	p2ps_json_put(o, "bdf", json_object_new_string(bdf));
+	p2ps_json_put(o, "device_id", p2ps_json_hex(c->device_id));
+	p2ps_json_put(o, "chip", json_object_new_string(run->gpu.chip));
+	p2ps_json_put(o, "format", json_object_new_string(run->fmt ? run->fmt->name : ""));
+	p2ps_json_put(o, "driver", json_object_new_string(run->driver.version));
+	p2ps_json_put(o, "open_module", json_object_new_boolean(run->driver.open_module));
+	p2ps_json_put(o, "layout",
+	              json_object_new_string(run->driver.layout ? run->driver.layout->series : ""));
+	p2ps_json_put(o, "root", json_object_new_boolean(run->root));
+	p2ps_json_put(o, "pdb", run->pdb_known ? p2ps_json_hex(run->pdb) : NULL);
 	return o;
 }
 
 static json_object *peer_json(const struct probe_peer *pe)
 {
 	json_object *o = json_object_new_object();
-	put(o, "gpu", json_object_new_int64(pe->index));
-	put(o, "p2p_object", json_object_new_boolean(pe->p2p != 0));
-	put(o, "note", json_object_new_string(pe->note));
+	p2ps_json_put(o, "gpu", json_object_new_int64(pe->index));
+	p2ps_json_put(o, "p2p_object", json_object_new_boolean(pe->p2p != 0));
+	p2ps_json_put(o, "note", json_object_new_string(pe->note));
 	if (pe->p2p) {
-		put(o, "mode", json_object_new_string(gmmu_p2p_mode_name(pe->mode)));
-		put(o, "peer_id", json_object_new_int64(pe->peer_id));
-		put(o, "caps", hex(pe->caps));
+		p2ps_json_put(o, "mode", json_object_new_string(gmmu_p2p_mode_name(pe->mode)));
+		p2ps_json_put(o, "peer_id", json_object_new_int64(pe->peer_id));
+		p2ps_json_put(o, "caps", p2ps_json_hex(pe->caps));
 		json_object *st = json_object_new_object();
 		for (unsigned i = 0; pe->caps_known && i < PROBE_P2P_STATUS_N; i++)
-			put(st, probe_p2p_status_index[i],
-			    json_object_new_string(
-			            probe_p2p_status_name(pe->p2p_status_by_type[i])));
-		put(o, "p2p_status", st);
-		put(o, "bar1_dma_address", hex(pe->bar1_dma_address));
-		put(o, "bar1_dma_size", hex(pe->bar1_dma_size));
-		put(o, "fabric_base", hex(pe->fabric_base));
-		put(o, "fabric_source",
-		    json_object_new_string(probe_fabric_src_name(pe->fabric_src)));
-		put(o, "fabric_from",
-		    pe->fabric_src == PROBE_FABRIC_INFERRED
-		            ? json_object_new_string(pe->fabric_from)
-		            : NULL);
-		put(o, "fabric_note", json_object_new_string(pe->fabric_note));
+			p2ps_json_put(st, probe_p2p_status_index[i],
+			              json_object_new_string(
+			                      probe_p2p_status_name(pe->p2p_status_by_type[i])));
+		p2ps_json_put(o, "p2p_status", st);
+		p2ps_json_put(o, "bar1_dma_address", p2ps_json_hex(pe->bar1_dma_address));
+		p2ps_json_put(o, "bar1_dma_size", p2ps_json_hex(pe->bar1_dma_size));
+		p2ps_json_put(o, "fabric_base", p2ps_json_hex(pe->fabric_base));
+		p2ps_json_put(o, "fabric_source",
+		              json_object_new_string(probe_fabric_src_name(pe->fabric_src)));
+		p2ps_json_put(o, "fabric_from",
+		              pe->fabric_src == PROBE_FABRIC_INFERRED
+		                      ? json_object_new_string(pe->fabric_from)
+		                      : NULL);
+		p2ps_json_put(o, "fabric_note", json_object_new_string(pe->fabric_note));
 	}
 	return o;
 }
@@ -167,27 +163,28 @@ int probe_print_json(const struct probe_run *run, FILE *out, struct p2ps_error *
 	json_object *maps = json_object_new_array();
 	for (unsigned i = 0; i < run->n_maps; i++)
 		json_object_array_add(maps, map_json(run, &run->maps[i]));
-	put(root, "mappings", maps);
+	p2ps_json_put(root, "mappings", maps);
 	json_object *ents = json_object_new_array();
 	for (size_t i = 0; i < run->n_entries; i++)
 		json_object_array_add(ents, entry_json(&run->entries[i]));
-	put(root, "entries", ents);
+	p2ps_json_put(root, "entries", ents);
 	if (run->peer.asked)
-		put(root, "peer", peer_json(&run->peer));
-	put(root, "tables_note", json_object_new_string(run->walk_note));
+		p2ps_json_put(root, "peer", peer_json(&run->peer));
+	p2ps_json_put(root, "tables_note", json_object_new_string(run->walk_note));
 	json_object *s = json_object_new_object();
-	put(s, "agree", json_object_new_int64(run->agree));
-	put(s, "differ", json_object_new_int64(run->differ));
-	put(s, "not_modelled", json_object_new_int64(run->unmodelled));
-	put(s, "missing", json_object_new_int64(run->missing));
-	put(s, "unexplained", json_object_new_int64(run->extra));
-	put(s, "pte_info_agree", json_object_new_int64(run->pte_info_agree));
-	put(s, "pte_info_differ", json_object_new_int64(run->pte_info_differ));
-	put(s, "tables_read", json_object_new_int64((int64_t)run->walk_stats.tables));
-	put(s, "rm_objects_allocated", json_object_new_int64(run->rm_stats.allocs));
-	put(s, "rm_objects_freed", json_object_new_int64(run->rm_stats.frees));
-	put(s, "rm_objects_left", json_object_new_int64(run->rm_stats.live));
-	put(root, "summary", s);
+	const struct p2ps_json_int_row counts[] = {{"agree", run->agree},
+	                                           {"differ", run->differ},
+	                                           {"not_modelled", run->unmodelled},
+	                                           {"missing", run->missing},
+	                                           {"unexplained", run->extra},
+	                                           {"pte_info_agree", run->pte_info_agree},
+	                                           {"pte_info_differ", run->pte_info_differ},
+	                                           {"tables_read", (int64_t)run->walk_stats.tables},
+	                                           {"rm_objects_allocated", run->rm_stats.allocs},
+	                                           {"rm_objects_freed", run->rm_stats.frees},
+	                                           {"rm_objects_left", run->rm_stats.live}};
+	p2ps_json_put_ints(s, P2PS_JSON_ROWS(counts));
+	p2ps_json_put(root, "summary", s);
 	const char *text = json_object_to_json_string_ext(
 	        root, JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_NOSLASHESCAPE);
 	int rc = fputs(text, out) < 0 || fputc('\n', out) == EOF

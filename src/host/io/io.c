@@ -19,15 +19,24 @@ char *p2ps_path_join(char *buf, size_t size, const char *root, const char *rel)
 	return buf;
 }
 
-int p2ps_read_text(const char *root, const char *rel, char *buf, size_t size)
+#define PATH_SIZE 4096
+
+/* root/rel into path, after what every reader into a caller's buffer does first: a
+ * zero-size buffer is an error, and out is empty until something is read. */
+static int path_for_read(char path[PATH_SIZE], const char *root, const char *rel, char *out,
+                         size_t size)
 {
-	char path[4096];
 	if (!size)
 		return -EINVAL;
-	buf[0] = '\0';
-	if (!p2ps_path_join(path, sizeof(path), root, rel))
-		return -ENAMETOOLONG;
-	return p2ps_read_text_at(AT_FDCWD, path, buf, size);
+	out[0] = '\0';
+	return p2ps_path_join(path, PATH_SIZE, root, rel) ? 0 : -ENAMETOOLONG;
+}
+
+int p2ps_read_text(const char *root, const char *rel, char *buf, size_t size)
+{
+	char path[PATH_SIZE];
+	int rc = path_for_read(path, root, rel, buf, size);
+	return rc ? rc : p2ps_read_text_at(AT_FDCWD, path, buf, size);
 }
 
 int p2ps_read_text_at(int dirfd, const char *name, char *buf, size_t size)
@@ -65,7 +74,7 @@ static bool has_line(const char *text, const char *line)
 
 int p2ps_read_head(const char *root, const char *rel, size_t max, const char *line, char **out)
 {
-	char path[4096];
+	char path[PATH_SIZE];
 	*out = NULL;
 	if (!p2ps_path_join(path, sizeof(path), root, rel))
 		return -ENAMETOOLONG;
@@ -114,13 +123,9 @@ int p2ps_read_head(const char *root, const char *rel, size_t max, const char *li
 
 int p2ps_read_link_name(const char *root, const char *rel, char *out, size_t size)
 {
-	char path[4096];
-	if (!size)
-		return -EINVAL;
-	out[0] = '\0';
-	if (!p2ps_path_join(path, sizeof(path), root, rel))
-		return -ENAMETOOLONG;
-	return p2ps_read_link_name_at(AT_FDCWD, path, out, size);
+	char path[PATH_SIZE];
+	int rc = path_for_read(path, root, rel, out, size);
+	return rc ? rc : p2ps_read_link_name_at(AT_FDCWD, path, out, size);
 }
 
 int p2ps_read_link_name_at(int dirfd, const char *name, char *out, size_t size)

@@ -13,30 +13,20 @@
 
 #define SCHEMA_VERSION 1
 
-static void put(struct json_object *o, const char *k, struct json_object *v)
-{
-	json_object_object_add(o, k, v);
-}
-
-struct json_object *p2ps_json_str_or_null(const char *s)
-{
-	return s && s[0] ? json_object_new_string(s) : NULL;
-}
-
 struct json_object *p2ps_json_reasons(const struct p2ps_analysis *a, const struct p2ps_reasons *r)
 {
 	struct json_object *arr = json_object_new_array();
 	for (size_t i = 0; i < r->n; i++) {
 		const struct p2ps_reason *x = &r->v[i];
 		struct json_object *o = json_object_new_object();
-		put(o, "code", json_object_new_string(p2ps_reason_code_name(x->code)));
-		put(o, "severity", json_object_new_string(p2ps_severity_name(x->sev)));
-		put(o, "device",
-		    x->dev_idx >= 0 && (size_t)x->dev_idx < a->host->n_devs
-		            ? json_object_new_string(a->host->devs[x->dev_idx].bdf_str)
-		            : NULL);
-		put(o, "text", json_object_new_string(x->text));
-		put(o, "fix", p2ps_json_str_or_null(x->fix));
+		p2ps_json_put(o, "code", json_object_new_string(p2ps_reason_code_name(x->code)));
+		p2ps_json_put(o, "severity", json_object_new_string(p2ps_severity_name(x->sev)));
+		p2ps_json_put(o, "device",
+		              x->dev_idx >= 0 && (size_t)x->dev_idx < a->host->n_devs
+		                      ? json_object_new_string(a->host->devs[x->dev_idx].bdf_str)
+		                      : NULL);
+		p2ps_json_put(o, "text", json_object_new_string(x->text));
+		p2ps_json_put(o, "fix", p2ps_json_str_or_null(x->fix));
 		json_object_array_add(arr, o);
 	}
 	return arr;
@@ -63,8 +53,8 @@ static struct json_object *topo_json(const struct p2ps_analysis *a)
 		}
 		json_object_array_add(m, row);
 	}
-	put(o, "gpus", gpus);
-	put(o, "matrix", m);
+	p2ps_json_put(o, "gpus", gpus);
+	p2ps_json_put(o, "matrix", m);
 	return o;
 }
 
@@ -77,23 +67,23 @@ static struct json_object *pair_json(const struct p2ps_analysis *a, const struct
 		snprintf(topo, sizeof(topo), "NV%d", p->nvlinks);
 	else
 		snprintf(topo, sizeof(topo), "%s", p2ps_topo_name(p->topo));
-	put(o, "a", json_object_new_string(h->devs[a->gpus[p->a].dev_idx].bdf_str));
-	put(o, "b", json_object_new_string(h->devs[a->gpus[p->b].dev_idx].bdf_str));
-	put(o, "gpu_a", json_object_new_int(p->a));
-	put(o, "gpu_b", json_object_new_int(p->b));
-	put(o, "topology", json_object_new_string(topo));
-	put(o, "pcie_topology", json_object_new_string(p2ps_topo_name(p->pcie_topo)));
-	put(o, "nvlinks", json_object_new_int(p->nvlinks));
-	put(o, "common_bridge",
-	    p->lca_idx >= 0 ? json_object_new_string(h->devs[p->lca_idx].bdf_str) : NULL);
-	put(o, "pcie_gbps", p2ps_json_gbps(p->pcie_gbps));
-	put(o, "p2p_ready",
-	    p->verdict == P2PS_VERDICT_UNKNOWN
-	            ? NULL
-	            : json_object_new_boolean(p->verdict == P2PS_VERDICT_READY));
-	put(o, "verdict", json_object_new_string(p2ps_verdict_name(p->verdict)));
-	put(o, "moot", json_object_new_boolean(p->moot));
-	put(o, "reasons", p2ps_json_reasons(a, &p->reasons));
+	p2ps_json_put(o, "a", json_object_new_string(h->devs[a->gpus[p->a].dev_idx].bdf_str));
+	p2ps_json_put(o, "b", json_object_new_string(h->devs[a->gpus[p->b].dev_idx].bdf_str));
+	p2ps_json_put(o, "gpu_a", json_object_new_int(p->a));
+	p2ps_json_put(o, "gpu_b", json_object_new_int(p->b));
+	p2ps_json_put(o, "topology", json_object_new_string(topo));
+	p2ps_json_put(o, "pcie_topology", json_object_new_string(p2ps_topo_name(p->pcie_topo)));
+	p2ps_json_put(o, "nvlinks", json_object_new_int(p->nvlinks));
+	p2ps_json_put(o, "common_bridge",
+	              p->lca_idx >= 0 ? json_object_new_string(h->devs[p->lca_idx].bdf_str) : NULL);
+	p2ps_json_put(o, "pcie_gbps", p2ps_json_gbps(p->pcie_gbps));
+	p2ps_json_put(o, "p2p_ready",
+	              p->verdict == P2PS_VERDICT_UNKNOWN
+	                      ? NULL
+	                      : json_object_new_boolean(p->verdict == P2PS_VERDICT_READY));
+	p2ps_json_put(o, "verdict", json_object_new_string(p2ps_verdict_name(p->verdict)));
+	p2ps_json_put(o, "moot", json_object_new_boolean(p->moot));
+	p2ps_json_put(o, "reasons", p2ps_json_reasons(a, &p->reasons));
 	return o;
 }
 
@@ -101,46 +91,48 @@ static struct json_object *host_json(const struct p2ps_analysis *a)
 {
 	const struct p2ps_host *h = a->host;
 	struct json_object *o = json_object_new_object();
-	put(o, "backend", p2ps_json_str_or_null(h->backend_name));
-	put(o, "source", p2ps_json_str_or_null(h->source_path));
-	put(o, "hostname", p2ps_json_str_or_null(h->hostname));
-	put(o, "boot_id", p2ps_json_str_or_null(h->boot_id));
-	put(o, "time", p2ps_json_str_or_null(h->time));
-	put(o, "kernel", p2ps_json_str_or_null(h->kernel));
-	put(o, "is_root", json_object_new_boolean(h->is_root));
-	put(o, "config_limited", json_object_new_boolean(h->config_limited_any));
+	const struct p2ps_json_str_row ident[] = {
+	        {"backend", h->backend_name}, {"source", h->source_path}, {"hostname", h->hostname},
+	        {"boot_id", h->boot_id},      {"time", h->time},          {"kernel", h->kernel}};
+	p2ps_json_put_strs(o, P2PS_JSON_ROWS(ident));
+	p2ps_json_put(o, "is_root", json_object_new_boolean(h->is_root));
+	p2ps_json_put(o, "config_limited", json_object_new_boolean(h->config_limited_any));
 
 	struct json_object *io = json_object_new_object();
-	put(io, "known", json_object_new_boolean(h->iommu.known));
-	put(io, "present", h->iommu.known ? json_object_new_boolean(h->iommu.present) : NULL);
-	put(io, "kind", p2ps_json_str_or_null(h->iommu.kind));
-	put(io, "units", p2ps_json_str_or_null(h->iommu.units));
-	put(io, "groups", json_object_new_int(h->iommu.n_groups));
-	put(io, "summary", json_object_new_string(a->iommu_summary));
-	put(io, "cmdline_flags", p2ps_json_str_or_null(a->iommu_flags));
-	put(o, "iommu", io);
-	put(o, "cmdline", h->cmdline.known ? p2ps_json_str_or_null(h->cmdline.raw) : NULL);
+	p2ps_json_put(io, "known", json_object_new_boolean(h->iommu.known));
+	p2ps_json_put(io, "present",
+	              h->iommu.known ? json_object_new_boolean(h->iommu.present) : NULL);
+	p2ps_json_put(io, "kind", p2ps_json_str_or_null(h->iommu.kind));
+	p2ps_json_put(io, "units", p2ps_json_str_or_null(h->iommu.units));
+	p2ps_json_put(io, "groups", json_object_new_int(h->iommu.n_groups));
+	p2ps_json_put(io, "summary", json_object_new_string(a->iommu_summary));
+	p2ps_json_put(io, "cmdline_flags", p2ps_json_str_or_null(a->iommu_flags));
+	p2ps_json_put(o, "iommu", io);
+	p2ps_json_put(o, "cmdline",
+	              h->cmdline.known ? p2ps_json_str_or_null(h->cmdline.raw) : NULL);
 
 	struct json_object *nv = json_object_new_object();
-	put(nv, "module_version", p2ps_json_str_or_null(h->nvidia.module_version));
-	put(nv, "proc_version", p2ps_json_str_or_null(h->nvidia.proc_version));
-	put(nv, "proc_driver_version", p2ps_json_str_or_null(h->nvidia.proc_driver_version));
-	put(nv, "nvml_loaded", json_object_new_boolean(h->nvidia.nvml_loaded));
-	put(nv, "nvml_status", p2ps_json_str_or_null(h->nvidia.nvml_status));
-	put(o, "nvidia", nv);
+	const struct p2ps_json_str_row versions[] = {
+	        {"module_version", h->nvidia.module_version},
+	        {"proc_version", h->nvidia.proc_version},
+	        {"proc_driver_version", h->nvidia.proc_driver_version}};
+	p2ps_json_put_strs(nv, P2PS_JSON_ROWS(versions));
+	p2ps_json_put(nv, "nvml_loaded", json_object_new_boolean(h->nvidia.nvml_loaded));
+	p2ps_json_put(nv, "nvml_status", p2ps_json_str_or_null(h->nvidia.nvml_status));
+	p2ps_json_put(o, "nvidia", nv);
 
 	struct json_object *vm = json_object_new_object();
-	put(vm, "known", json_object_new_boolean(h->vm.known));
-	put(vm, "in_vm", h->vm.known ? json_object_new_boolean(h->vm.in_vm) : NULL);
-	put(vm, "hypervisor", p2ps_json_str_or_null(h->vm.hypervisor));
-	put(vm, "evidence", p2ps_json_str_or_null(h->vm.evidence));
-	put(o, "vm", vm);
+	p2ps_json_put(vm, "known", json_object_new_boolean(h->vm.known));
+	p2ps_json_put(vm, "in_vm", h->vm.known ? json_object_new_boolean(h->vm.in_vm) : NULL);
+	p2ps_json_put(vm, "hypervisor", p2ps_json_str_or_null(h->vm.hypervisor));
+	p2ps_json_put(vm, "evidence", p2ps_json_str_or_null(h->vm.evidence));
+	p2ps_json_put(o, "vm", vm);
 
 	struct json_object *env = json_object_new_array();
 	for (int i = 0; i < h->n_nccl_env && i < P2PS_HOST_MAX_NCCL_ENV; i++)
 		json_object_array_add(env, json_object_new_string(h->nccl_env[i]));
-	put(o, "nccl_env", env);
-	put(o, "reasons", p2ps_json_reasons(a, &a->host_reasons));
+	p2ps_json_put(o, "nccl_env", env);
+	p2ps_json_put(o, "reasons", p2ps_json_reasons(a, &a->host_reasons));
 	return o;
 }
 
@@ -150,24 +142,24 @@ int p2ps_render_json(const struct p2ps_analysis *a, const struct p2ps_render_opt
 	struct json_object *root = json_object_new_object();
 	if (!root)
 		return p2ps_error_set(err, P2PS_ENOMEM, "json: out of memory");
-	put(root, "schema_version", json_object_new_int(SCHEMA_VERSION));
-	put(root, "tool", json_object_new_string("bar-inspect"));
-	put(root, "version", p2ps_json_str_or_null(o ? o->version : NULL));
-	put(root, "host", host_json(a));
+	p2ps_json_put(root, "schema_version", json_object_new_int(SCHEMA_VERSION));
+	p2ps_json_put(root, "tool", json_object_new_string("bar-inspect"));
+	p2ps_json_put(root, "version", p2ps_json_str_or_null(o ? o->version : NULL));
+	p2ps_json_put(root, "host", host_json(a));
 	struct json_object *devs = json_object_new_array();
 	for (size_t i = 0; i < a->host->n_devs; i++)
 		if (p2ps_dev_shown(a, o, (int)i))
 			json_object_array_add(devs, p2ps_json_device(a, (int)i));
-	put(root, "devices", devs);
-	put(root, "bridges", p2ps_json_path_bridges(a));
-	put(root, "topology", topo_json(a));
+	p2ps_json_put(root, "devices", devs);
+	p2ps_json_put(root, "bridges", p2ps_json_path_bridges(a));
+	p2ps_json_put(root, "topology", topo_json(a));
 	struct json_object *pairs = json_object_new_array();
 	for (size_t k = 0; k < a->n_pairs; k++)
 		if (p2ps_pair_shown(a, o, &a->pairs[k]))
 			json_object_array_add(pairs, pair_json(a, &a->pairs[k]));
-	put(root, "pairs", pairs);
+	p2ps_json_put(root, "pairs", pairs);
 	if (a->host->vfio)
-		put(root, "vfio", p2ps_json_vfio(a->host->vfio));
+		p2ps_json_put(root, "vfio", p2ps_json_vfio(a->host->vfio));
 	int rc = p2ps_render_paste_section_json(a, root, err);
 	if (rc < 0) {
 		json_object_put(root);

@@ -9,11 +9,6 @@
 
 #include "p2pscope/nvidia_chips.h"
 
-static void put(struct json_object *o, const char *k, struct json_object *v)
-{
-	json_object_object_add(o, k, v);
-}
-
 static struct json_object *int_or_null(bool known, int64_t v)
 {
 	return known ? json_object_new_int64(v) : NULL;
@@ -42,13 +37,15 @@ static struct json_object *bars_json(const struct p2ps_dev *d)
 		if (!b->present)
 			continue;
 		struct json_object *o = json_object_new_object();
-		put(o, "index", json_object_new_int(i));
-		put(o, "address", b->unassigned ? NULL : json_object_new_uint64(b->address));
-		put(o, "size", b->size_known ? json_object_new_uint64(b->size) : NULL);
-		put(o, "is_64bit", json_object_new_boolean(b->is_64bit));
-		put(o, "prefetchable", json_object_new_boolean(b->prefetchable));
-		put(o, "io", json_object_new_boolean(b->io));
-		put(o, "unassigned", json_object_new_boolean(b->unassigned));
+		p2ps_json_put(o, "index", json_object_new_int(i));
+		p2ps_json_put(o, "address",
+		              b->unassigned ? NULL : json_object_new_uint64(b->address));
+		p2ps_json_put(o, "size", b->size_known ? json_object_new_uint64(b->size) : NULL);
+		const struct p2ps_json_bool_row flags[] = {{"is_64bit", b->is_64bit},
+		                                           {"prefetchable", b->prefetchable},
+		                                           {"io", b->io},
+		                                           {"unassigned", b->unassigned}};
+		p2ps_json_put_bools(o, P2PS_JSON_ROWS(flags));
 		json_object_array_add(arr, o);
 	}
 	return arr;
@@ -58,18 +55,20 @@ static struct json_object *link_json(const struct p2ps_dev *d)
 {
 	const struct p2ps_pcie *e = &d->pcie;
 	struct json_object *o = json_object_new_object();
-	put(o, "cap_speed_gts", gts_or_null(e->cap.speed));
+	p2ps_json_put(o, "cap_speed_gts", gts_or_null(e->cap.speed));
 	/* A link status of width 0 is a fact, a link that is down (lspci's "Width x0"); a
 	 * capability of width 0 says nothing (emulated ports): unknown. */
-	put(o, "cap_width", int_or_null(e->cap.width != 0, e->cap.width));
-	put(o, "speed_gts", gts_or_null(e->sta.speed));
-	put(o, "width", int_or_null(e->sta_source != P2PS_LINK_NONE, e->sta.width));
+	p2ps_json_put(o, "cap_width", int_or_null(e->cap.width != 0, e->cap.width));
+	p2ps_json_put(o, "speed_gts", gts_or_null(e->sta.speed));
+	p2ps_json_put(o, "width", int_or_null(e->sta_source != P2PS_LINK_NONE, e->sta.width));
 	double cg = p2ps_link_gbps(&e->cap), sg = p2ps_link_gbps(&e->sta);
-	put(o, "cap_gbps", p2ps_json_gbps(cg));
-	put(o, "gbps", p2ps_json_gbps(sg));
+	p2ps_json_put(o, "cap_gbps", p2ps_json_gbps(cg));
+	p2ps_json_put(o, "gbps", p2ps_json_gbps(sg));
 	static const char *const src[] = {"none", "config", "sysfs"};
-	put(o, "cap_source", json_object_new_string(src[e->cap_source <= 2 ? e->cap_source : 0]));
-	put(o, "source", json_object_new_string(src[e->sta_source <= 2 ? e->sta_source : 0]));
+	p2ps_json_put(o, "cap_source",
+	              json_object_new_string(src[e->cap_source <= 2 ? e->cap_source : 0]));
+	p2ps_json_put(o, "source",
+	              json_object_new_string(src[e->sta_source <= 2 ? e->sta_source : 0]));
 	return o;
 }
 
@@ -78,10 +77,11 @@ static struct json_object *acs_json(const struct p2ps_dev *d)
 	if (!d->acs.present)
 		return NULL;
 	struct json_object *o = json_object_new_object();
-	put(o, "cap", json_object_new_int(d->acs.cap));
-	put(o, "ctl", json_object_new_int(d->acs.ctl));
-	put(o, "offset", json_object_new_int(d->acs.offset));
-	put(o, "redirects", json_object_new_boolean(p2ps_acs_redirect_bits(d->acs.ctl) != 0));
+	p2ps_json_put(o, "cap", json_object_new_int(d->acs.cap));
+	p2ps_json_put(o, "ctl", json_object_new_int(d->acs.ctl));
+	p2ps_json_put(o, "offset", json_object_new_int(d->acs.offset));
+	p2ps_json_put(o, "redirects",
+	              json_object_new_boolean(p2ps_acs_redirect_bits(d->acs.ctl) != 0));
 	return o;
 }
 
@@ -107,22 +107,23 @@ static struct json_object *rebar_json(const struct p2ps_dev *d)
 	for (int k = 0; d->rebar.present && k < d->rebar.count && k < P2PS_HOST_MAX_REBAR; k++) {
 		const struct p2ps_rebar_entry *e = &d->rebar.e[k];
 		struct json_object *x = json_object_new_object();
-		put(x, "bar", json_object_new_int(e->bar));
-		put(x, "current_size", json_object_new_uint64(p2ps_rebar_size_bytes(e->current)));
-		put(x, "supported_sizes", sizes_json(e->sizes));
+		p2ps_json_put(x, "bar", json_object_new_int(e->bar));
+		p2ps_json_put(x, "current_size",
+		              json_object_new_uint64(p2ps_rebar_size_bytes(e->current)));
+		p2ps_json_put(x, "supported_sizes", sizes_json(e->sizes));
 		json_object_array_add(arr, x);
 	}
-	put(o, "present", json_object_new_boolean(d->rebar.present));
-	put(o, "entries", arr);
+	p2ps_json_put(o, "present", json_object_new_boolean(d->rebar.present));
+	p2ps_json_put(o, "entries", arr);
 	struct json_object *sy = json_object_new_object();
 	for (int i = 0; i < P2PS_HOST_MAX_BARS; i++) {
 		if (!d->rebar.sysfs_resize_known[i])
 			continue;
 		char k[40];
 		snprintf(k, sizeof(k), "resource%d_resize", i);
-		put(sy, k, sizes_json(d->rebar.sysfs_resize[i]));
+		p2ps_json_put(sy, k, sizes_json(d->rebar.sysfs_resize[i]));
 	}
-	put(o, "sysfs", sy);
+	p2ps_json_put(o, "sysfs", sy);
 	return o;
 }
 
@@ -132,7 +133,8 @@ static struct json_object *unknown_json(const struct p2ps_dev *d)
 	for (int f = 0; f < P2PS_FACT_COUNT; f++) {
 		const char *why = p2ps_dev_unknown(d, (enum p2ps_fact)f);
 		if (why)
-			put(o, p2ps_fact_name((enum p2ps_fact)f), json_object_new_string(why));
+			p2ps_json_put(o, p2ps_fact_name((enum p2ps_fact)f),
+			              json_object_new_string(why));
 	}
 	return o;
 }
@@ -142,39 +144,44 @@ static struct json_object *gpu_json(const struct p2ps_analysis *a, size_t gi)
 	const struct p2ps_gpu_report *g = &a->gpus[gi];
 	const struct p2ps_dev *d = &a->host->devs[g->dev_idx];
 	struct json_object *o = json_object_new_object();
-	put(o, "index", json_object_new_int((int)gi));
-	put(o, "is_gpu", json_object_new_boolean(g->is_gpu));
-	put(o, "bar1_index", int_or_null(g->bar1_index >= 0, g->bar1_index));
-	put(o, "bar1_size", g->bar1_size_known ? json_object_new_uint64(g->bar1_size) : NULL);
-	put(o, "bar1_size_source", p2ps_json_str_or_null(g->bar1_size_source));
-	put(o, "bar1_driver_total",
-	    d->gpu.bar1_known ? json_object_new_uint64(d->gpu.bar1_total_bytes) : NULL);
-	put(o, "vram", d->gpu.vram_known ? json_object_new_uint64(d->gpu.vram_bytes) : NULL);
-	put(o, "bar1_covers_vram",
-	    g->bar1_size_known && d->gpu.vram_known ? json_object_new_boolean(g->bar1_covers_vram)
-	                                            : NULL);
-	put(o, "rebar_max", g->rebar_max ? json_object_new_uint64(g->rebar_max) : NULL);
-	put(o, "iommu_mode", json_object_new_string(p2ps_iommu_mode_name(g->iommu)));
+	p2ps_json_put(o, "index", json_object_new_int((int)gi));
+	p2ps_json_put(o, "is_gpu", json_object_new_boolean(g->is_gpu));
+	p2ps_json_put(o, "bar1_index", int_or_null(g->bar1_index >= 0, g->bar1_index));
+	p2ps_json_put(o, "bar1_size",
+	              g->bar1_size_known ? json_object_new_uint64(g->bar1_size) : NULL);
+	p2ps_json_put(o, "bar1_size_source", p2ps_json_str_or_null(g->bar1_size_source));
+	p2ps_json_put(o, "bar1_driver_total",
+	              d->gpu.bar1_known ? json_object_new_uint64(d->gpu.bar1_total_bytes) : NULL);
+	p2ps_json_put(o, "vram",
+	              d->gpu.vram_known ? json_object_new_uint64(d->gpu.vram_bytes) : NULL);
+	p2ps_json_put(o, "bar1_covers_vram",
+	              g->bar1_size_known && d->gpu.vram_known
+	                      ? json_object_new_boolean(g->bar1_covers_vram)
+	                      : NULL);
+	p2ps_json_put(o, "rebar_max", g->rebar_max ? json_object_new_uint64(g->rebar_max) : NULL);
+	p2ps_json_put(o, "iommu_mode", json_object_new_string(p2ps_iommu_mode_name(g->iommu)));
 	static const char *const src[] = {"none", "nvml", "nvidia-smi"};
-	put(o, "facts_source", json_object_new_string(src[d->gpu.source <= 2 ? d->gpu.source : 0]));
+	p2ps_json_put(o, "facts_source",
+	              json_object_new_string(src[d->gpu.source <= 2 ? d->gpu.source : 0]));
 	if (d->gpu.nvlink_known) {
 		struct json_object *arr = json_object_new_array();
 		for (int i = 0; i < d->gpu.n_nvlink_peers && i < P2PS_HOST_MAX_NVLINK; i++) {
 			char bdf[20];
 			struct json_object *p = json_object_new_object();
-			put(p, "bdf",
-			    json_object_new_string(p2ps_bdf_format(&d->gpu.nvlink_peers[i].bdf, bdf,
-			                                           sizeof(bdf))));
-			put(p, "links", json_object_new_int(d->gpu.nvlink_peers[i].links));
+			p2ps_json_put(p, "bdf",
+			              json_object_new_string(p2ps_bdf_format(
+			                      &d->gpu.nvlink_peers[i].bdf, bdf, sizeof(bdf))));
+			p2ps_json_put(p, "links",
+			              json_object_new_int(d->gpu.nvlink_peers[i].links));
 			json_object_array_add(arr, p);
 		}
-		put(o, "nvlink_peers", arr);
+		p2ps_json_put(o, "nvlink_peers", arr);
 	} else {
-		put(o, "nvlink_peers", NULL);
+		p2ps_json_put(o, "nvlink_peers", NULL);
 	}
-	put(o, "link_cap_gbps", p2ps_json_gbps(g->link_cap_gbps));
-	put(o, "link_gbps", p2ps_json_gbps(g->link_sta_gbps));
-	put(o, "reasons", p2ps_json_reasons(a, &g->reasons));
+	p2ps_json_put(o, "link_cap_gbps", p2ps_json_gbps(g->link_cap_gbps));
+	p2ps_json_put(o, "link_gbps", p2ps_json_gbps(g->link_sta_gbps));
+	p2ps_json_put(o, "reasons", p2ps_json_reasons(a, &g->reasons));
 	return o;
 }
 
@@ -183,18 +190,19 @@ static struct json_object *chip_json(const struct p2ps_nvidia_chip *c)
 	if (!c)
 		return NULL;
 	struct json_object *o = json_object_new_object();
-	put(o, "name", json_object_new_string(p2ps_nvidia_chip_name(c)));
-	put(o, "generation", json_object_new_string(p2ps_nv_generation_name(c->generation)));
+	p2ps_json_put(o, "name", json_object_new_string(p2ps_nvidia_chip_name(c)));
+	p2ps_json_put(o, "generation",
+	              json_object_new_string(p2ps_nv_generation_name(c->generation)));
 	/* libgmmu's layout name ("v3-gh"); null with the reason when it has no such chip. */
 	const struct gmmu_format *f = c->gmmu.format;
-	put(o, "gmmu_format", f ? json_object_new_string(f->name) : NULL);
-	put(o, "gmmu_version", f ? json_object_new_int((int)f->version) : NULL);
+	p2ps_json_put(o, "gmmu_format", f ? json_object_new_string(f->name) : NULL);
+	p2ps_json_put(o, "gmmu_version", f ? json_object_new_int((int)f->version) : NULL);
 	if (f) {
-		put(o, "gmmu_unknown", NULL);
+		p2ps_json_put(o, "gmmu_unknown", NULL);
 	} else {
 		char why[64];
 		snprintf(why, sizeof(why), "libgmmu has no chip %s", p2ps_nvidia_chip_name(c));
-		put(o, "gmmu_unknown", json_object_new_string(why));
+		p2ps_json_put(o, "gmmu_unknown", json_object_new_string(why));
 	}
 	return o;
 }
@@ -202,17 +210,17 @@ static struct json_object *chip_json(const struct p2ps_nvidia_chip *c)
 static struct json_object *bridge_json(const struct p2ps_dev *d)
 {
 	struct json_object *br = json_object_new_object();
-	put(br, "secondary", json_object_new_int(d->bridge.secondary));
-	put(br, "subordinate", json_object_new_int(d->bridge.subordinate));
+	p2ps_json_put(br, "secondary", json_object_new_int(d->bridge.secondary));
+	p2ps_json_put(br, "subordinate", json_object_new_int(d->bridge.subordinate));
 	const struct p2ps_window *w = &d->bridge.pref;
 	if (w->present) {
 		struct json_object *pw = json_object_new_object();
-		put(pw, "base", json_object_new_uint64(w->base));
-		put(pw, "limit", json_object_new_uint64(w->limit));
-		put(pw, "is_64bit", json_object_new_boolean(w->is_64bit));
-		put(br, "prefetchable_window", pw);
+		p2ps_json_put(pw, "base", json_object_new_uint64(w->base));
+		p2ps_json_put(pw, "limit", json_object_new_uint64(w->limit));
+		p2ps_json_put(pw, "is_64bit", json_object_new_boolean(w->is_64bit));
+		p2ps_json_put(br, "prefetchable_window", pw);
 	} else {
-		put(br, "prefetchable_window", NULL);
+		p2ps_json_put(br, "prefetchable_window", NULL);
 	}
 	return br;
 }
@@ -221,7 +229,7 @@ static struct json_object *bridge_json(const struct p2ps_dev *d)
 static struct json_object *ident_json(const struct p2ps_dev *d)
 {
 	struct json_object *o = json_object_new_object();
-	put(o, "bdf", json_object_new_string(d->bdf_str));
+	p2ps_json_put(o, "bdf", json_object_new_string(d->bdf_str));
 	const struct {
 		const char *key;
 		int32_t v;
@@ -234,9 +242,9 @@ static struct json_object *ident_json(const struct p2ps_dev *d)
 	        {"revision", d->revision},
 	};
 	for (size_t i = 0; i < sizeof(ids) / sizeof(ids[0]); i++)
-		put(o, ids[i].key, json_object_new_int(ids[i].v));
-	put(o, "vendor_name", p2ps_json_str_or_null(d->vendor_name));
-	put(o, "device_name", p2ps_json_str_or_null(d->device_name));
+		p2ps_json_put(o, ids[i].key, json_object_new_int(ids[i].v));
+	p2ps_json_put(o, "vendor_name", p2ps_json_str_or_null(d->vendor_name));
+	p2ps_json_put(o, "device_name", p2ps_json_str_or_null(d->device_name));
 	return o;
 }
 
@@ -258,8 +266,8 @@ struct json_object *p2ps_json_path_bridges(const struct p2ps_analysis *a)
 		if (!on_path)
 			continue;
 		struct json_object *o = ident_json(&h->devs[i]);
-		put(o, "pcie_type", pcie_type_json(&h->devs[i]));
-		put(o, "acs", acs_json(&h->devs[i]));
+		p2ps_json_put(o, "pcie_type", pcie_type_json(&h->devs[i]));
+		p2ps_json_put(o, "acs", acs_json(&h->devs[i]));
 		json_object_array_add(arr, o);
 	}
 	return arr;
@@ -270,23 +278,24 @@ struct json_object *p2ps_json_device(const struct p2ps_analysis *a, int idx)
 	const struct p2ps_host *h = a->host;
 	const struct p2ps_dev *d = &h->devs[idx];
 	struct json_object *o = ident_json(d);
-	put(o, "chip", chip_json(d->chip));
-	put(o, "bars", bars_json(d));
-	put(o, "pcie_type", pcie_type_json(d));
-	put(o, "link", link_json(d));
-	put(o, "acs", acs_json(d));
-	put(o, "rebar", rebar_json(d));
-	put(o, "driver", p2ps_json_str_or_null(d->driver));
-	put(o, "numa_node", int_or_null(d->numa_node >= 0, d->numa_node));
-	put(o, "iommu_group", int_or_null(d->iommu_group >= 0, d->iommu_group));
-	put(o, "iommu_domain_type", p2ps_json_str_or_null(d->iommu_domain_type));
-	put(o, "boot_vga", d->boot_vga >= 0 ? json_object_new_boolean(d->boot_vga == 1) : NULL);
-	put(o, "parent", d->parent ? json_object_new_string(d->parent->bdf_str) : NULL);
-	put(o, "root_bus", p2ps_json_str_or_null(d->root_bus));
+	p2ps_json_put(o, "chip", chip_json(d->chip));
+	p2ps_json_put(o, "bars", bars_json(d));
+	p2ps_json_put(o, "pcie_type", pcie_type_json(d));
+	p2ps_json_put(o, "link", link_json(d));
+	p2ps_json_put(o, "acs", acs_json(d));
+	p2ps_json_put(o, "rebar", rebar_json(d));
+	p2ps_json_put(o, "driver", p2ps_json_str_or_null(d->driver));
+	p2ps_json_put(o, "numa_node", int_or_null(d->numa_node >= 0, d->numa_node));
+	p2ps_json_put(o, "iommu_group", int_or_null(d->iommu_group >= 0, d->iommu_group));
+	p2ps_json_put(o, "iommu_domain_type", p2ps_json_str_or_null(d->iommu_domain_type));
+	p2ps_json_put(o, "boot_vga",
+	              d->boot_vga >= 0 ? json_object_new_boolean(d->boot_vga == 1) : NULL);
+	p2ps_json_put(o, "parent", d->parent ? json_object_new_string(d->parent->bdf_str) : NULL);
+	p2ps_json_put(o, "root_bus", p2ps_json_str_or_null(d->root_bus));
 	if (d->bridge.is_bridge)
-		put(o, "bridge", bridge_json(d));
-	put(o, "config_bytes", json_object_new_int64((int64_t)d->config_len));
-	put(o, "unknown", unknown_json(d));
+		p2ps_json_put(o, "bridge", bridge_json(d));
+	p2ps_json_put(o, "config_bytes", json_object_new_int64((int64_t)d->config_len));
+	p2ps_json_put(o, "unknown", unknown_json(d));
 	int gi = p2ps_analysis_gpu_of_dev(a, idx);
 	if (gi >= 0) {
 		const struct p2ps_gpu_report *g = &a->gpus[gi];
@@ -294,12 +303,12 @@ struct json_object *p2ps_json_device(const struct p2ps_analysis *a, int idx)
 		for (int i = 0; i < g->path_len; i++)
 			json_object_array_add(path,
 			                      json_object_new_string(h->devs[g->path[i]].bdf_str));
-		put(o, "path", path);
-		put(o, "gpu", gpu_json(a, (size_t)gi));
+		p2ps_json_put(o, "path", path);
+		p2ps_json_put(o, "gpu", gpu_json(a, (size_t)gi));
 	}
 	/* What VFIO reports about the device, when it was opened through VFIO. */
 	const struct p2ps_vfio_dev_report *r = p2ps_vfio_facts_report(h->vfio, &d->bdf);
 	if (r)
-		put(o, "vfio", p2ps_vfio_report_json(r));
+		p2ps_json_put(o, "vfio", p2ps_vfio_report_json(r));
 	return o;
 }

@@ -5,18 +5,13 @@
 
 #include "render_internal.h"
 
-static void put(struct json_object *o, const char *k, struct json_object *v)
-{
-	json_object_object_add(o, k, v);
-}
-
 static struct json_object *where(struct p2ps_paste_where w)
 {
 	if (!w.line)
 		return NULL;
 	struct json_object *o = json_object_new_object();
-	put(o, "line", json_object_new_int(w.line));
-	put(o, "block", w.block >= 0 ? json_object_new_int(w.block + 1) : NULL);
+	p2ps_json_put(o, "line", json_object_new_int(w.line));
+	p2ps_json_put(o, "block", w.block >= 0 ? json_object_new_int(w.block + 1) : NULL);
 	return o;
 }
 
@@ -26,14 +21,14 @@ static struct json_object *blocks(const struct p2ps_paste *p)
 	for (size_t i = 0; i < p->n_blocks; i++) {
 		const struct p2ps_paste_block *k = &p->blocks[i];
 		struct json_object *o = json_object_new_object();
-		put(o, "block", json_object_new_int((int)i + 1));
-		put(o, "kind", json_object_new_string(p2ps_paste_kind_name(k->kind)));
-		put(o, "read", json_object_new_boolean(k->kind != P2PS_PASTE_TEXT));
-		put(o, "first_line", json_object_new_int(k->first_line));
-		put(o, "last_line", json_object_new_int(k->last_line));
-		put(o, "command", p2ps_json_str_or_null(k->command));
-		put(o, "summary", json_object_new_string(k->summary));
-		put(o, "cut", json_object_new_boolean(k->cut));
+		p2ps_json_put(o, "block", json_object_new_int((int)i + 1));
+		p2ps_json_put(o, "kind", json_object_new_string(p2ps_paste_kind_name(k->kind)));
+		p2ps_json_put(o, "read", json_object_new_boolean(k->kind != P2PS_PASTE_TEXT));
+		p2ps_json_put(o, "first_line", json_object_new_int(k->first_line));
+		p2ps_json_put(o, "last_line", json_object_new_int(k->last_line));
+		p2ps_json_put(o, "command", p2ps_json_str_or_null(k->command));
+		p2ps_json_put(o, "summary", json_object_new_string(k->summary));
+		p2ps_json_put(o, "cut", json_object_new_boolean(k->cut));
 		json_object_array_add(arr, o);
 	}
 	return arr;
@@ -47,8 +42,9 @@ static struct json_object *provenance(const struct p2ps_paste *p)
 		struct json_object *o = json_object_new_object();
 		for (int f = 0; f < P2PS_PD_COUNT; f++)
 			if (p->devs[i].from[f].line)
-				put(o, p2ps_paste_dfact_name(f), where(p->devs[i].from[f]));
-		put(all, p->devs[i].d.bdf_str, o);
+				p2ps_json_put(o, p2ps_paste_dfact_name(f),
+				              where(p->devs[i].from[f]));
+		p2ps_json_put(all, p->devs[i].d.bdf_str, o);
 	}
 	return all;
 }
@@ -59,11 +55,11 @@ static struct json_object *findings(const struct p2ps_paste_report *r)
 	for (size_t i = 0; i < r->n_findings; i++) {
 		const struct p2ps_paste_finding *f = &r->findings[i];
 		struct json_object *o = json_object_new_object();
-		put(o, "code", json_object_new_string(p2ps_paste_finding_name(f->code)));
-		put(o, "severity", json_object_new_string(p2ps_severity_name(f->sev)));
-		put(o, "text", json_object_new_string(f->text));
-		put(o, "fix", p2ps_json_str_or_null(f->fix));
-		put(o, "seen", where(f->from));
+		p2ps_json_put(o, "code", json_object_new_string(p2ps_paste_finding_name(f->code)));
+		p2ps_json_put(o, "severity", json_object_new_string(p2ps_severity_name(f->sev)));
+		p2ps_json_put(o, "text", json_object_new_string(f->text));
+		p2ps_json_put(o, "fix", p2ps_json_str_or_null(f->fix));
+		p2ps_json_put(o, "seen", where(f->from));
 		json_object_array_add(arr, o);
 	}
 	return arr;
@@ -81,22 +77,24 @@ static struct json_object *pairs(const struct p2ps_paste_report *r)
 		const struct p2ps_paste_pair *x = &r->pairs[i];
 		struct json_object *o = json_object_new_object(), *p2p = json_object_new_array(),
 		                   *cuda = json_object_new_array();
-		put(o, "a", json_object_new_string(x->a));
-		put(o, "b", json_object_new_string(x->b));
-		put(o, "verdict",
-		    x->ours ? json_object_new_string(p2ps_verdict_name(x->ours->verdict)) : NULL);
-		put(o, "topology",
-		    x->ours ? json_object_new_string(p2ps_topo_name(x->ours->topo)) : NULL);
-		put(o, "nvidia_smi_topology", p2ps_json_str_or_null(x->topo));
+		p2ps_json_put(o, "a", json_object_new_string(x->a));
+		p2ps_json_put(o, "b", json_object_new_string(x->b));
+		p2ps_json_put(o, "verdict",
+		              x->ours ? json_object_new_string(p2ps_verdict_name(x->ours->verdict))
+		                      : NULL);
+		p2ps_json_put(o, "topology",
+		              x->ours ? json_object_new_string(p2ps_topo_name(x->ours->topo))
+		                      : NULL);
+		p2ps_json_put(o, "nvidia_smi_topology", p2ps_json_str_or_null(x->topo));
 		json_object_array_add(p2p, p2ps_json_str_or_null(x->p2p_ab));
 		json_object_array_add(p2p, p2ps_json_str_or_null(x->p2p_ba));
-		put(o, "nvidia_smi_p2p", p2p);
+		p2ps_json_put(o, "nvidia_smi_p2p", p2p);
 		json_object_array_add(cuda, access(x->cuda_ab));
 		json_object_array_add(cuda, access(x->cuda_ba));
-		put(o, "cuda_peer_access", cuda);
-		put(o, "bandwidth_p2p_off_gbps", p2ps_json_gbps(x->bw_off));
-		put(o, "bandwidth_p2p_on_gbps", p2ps_json_gbps(x->bw_on));
-		put(o, "disagreement", p2ps_json_str_or_null(x->note));
+		p2ps_json_put(o, "cuda_peer_access", cuda);
+		p2ps_json_put(o, "bandwidth_p2p_off_gbps", p2ps_json_gbps(x->bw_off));
+		p2ps_json_put(o, "bandwidth_p2p_on_gbps", p2ps_json_gbps(x->bw_on));
+		p2ps_json_put(o, "disagreement", p2ps_json_str_or_null(x->note));
 		json_object_array_add(arr, o);
 	}
 	return arr;
@@ -108,30 +106,30 @@ struct json_object *p2ps_render_paste_json(const struct p2ps_paste *p,
 	struct json_object *o = json_object_new_object();
 	if (!o)
 		return NULL;
-	put(o, "source", json_object_new_string(p->source));
-	put(o, "lines", json_object_new_int(p->lines));
-	put(o, "blocks", blocks(p));
-	put(o, "facts", provenance(p));
-	put(o, "findings", findings(r));
-	put(o, "pairs", pairs(r));
-	put(o, "verdict", json_object_new_string(p2ps_verdict_name(r->verdict)));
-	put(o, "verdict_reason", json_object_new_string(r->verdict_why));
+	p2ps_json_put(o, "source", json_object_new_string(p->source));
+	p2ps_json_put(o, "lines", json_object_new_int(p->lines));
+	p2ps_json_put(o, "blocks", blocks(p));
+	p2ps_json_put(o, "facts", provenance(p));
+	p2ps_json_put(o, "findings", findings(r));
+	p2ps_json_put(o, "pairs", pairs(r));
+	p2ps_json_put(o, "verdict", json_object_new_string(p2ps_verdict_name(r->verdict)));
+	p2ps_json_put(o, "verdict_reason", json_object_new_string(r->verdict_why));
 	struct json_object *causes = json_object_new_array(), *asks = json_object_new_array();
 	for (size_t i = 0; i < r->n_causes; i++) {
 		struct json_object *c = json_object_new_object();
-		put(c, "code", json_object_new_string(r->causes[i].code));
-		put(c, "text", json_object_new_string(r->causes[i].text));
-		put(c, "fix", p2ps_json_str_or_null(r->causes[i].fix));
+		p2ps_json_put(c, "code", json_object_new_string(r->causes[i].code));
+		p2ps_json_put(c, "text", json_object_new_string(r->causes[i].text));
+		p2ps_json_put(c, "fix", p2ps_json_str_or_null(r->causes[i].fix));
 		json_object_array_add(causes, c);
 	}
 	for (size_t i = 0; i < r->n_asks; i++) {
 		struct json_object *a = json_object_new_object();
-		put(a, "command", json_object_new_string(r->asks[i].command));
-		put(a, "what", json_object_new_string(r->asks[i].what));
+		p2ps_json_put(a, "command", json_object_new_string(r->asks[i].command));
+		p2ps_json_put(a, "what", json_object_new_string(r->asks[i].what));
 		json_object_array_add(asks, a);
 	}
-	put(o, "causes", causes);
-	put(o, "send_next", asks);
+	p2ps_json_put(o, "causes", causes);
+	p2ps_json_put(o, "send_next", asks);
 	return o;
 }
 

@@ -10,6 +10,8 @@
 #include "p2pscope/render.h"
 #include "p2pscope/vfio/facts.h"
 
+#include "json_put.h"
+
 struct json_object;
 
 /* ---- common.c ---- */
@@ -38,8 +40,6 @@ void p2ps_text_other_block(struct p2ps_strbuf *b, const struct p2ps_analysis *a,
 void p2ps_text_vfio(struct p2ps_strbuf *b, const struct p2ps_vfio_facts *f);
 
 /* ---- json.c, json_devices.c, vfio_json.c ---- */
-
-struct json_object *p2ps_json_str_or_null(const char *s);
 
 /* GB/s rounded to two decimals ("63.02"); null for 0 (unknown). */
 struct json_object *p2ps_json_gbps(double v);

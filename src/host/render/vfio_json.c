@@ -33,9 +33,7 @@ static void add_bool(struct json_object *o, const char *k, bool v)
 
 static void add_hex(struct json_object *o, const char *k, uint64_t v)
 {
-	char buf[24];
-	snprintf(buf, sizeof(buf), "0x%" PRIx64, v);
-	add_str(o, k, buf);
+	json_object_object_add(o, k, p2ps_json_hex(v));
 }
 
 static struct json_object *flag_list(uint32_t flags, const char *const *names, unsigned n)

@@ -3,6 +3,7 @@
  * address, matrices, kernel events, block summaries and provenance. */
 #include <errno.h>
 #include <stdarg.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -91,26 +92,32 @@ static struct p2ps_paste_gpu *new_gpu(struct pctx *c)
 	return g;
 }
 
-struct p2ps_paste_gpu *pt_gpu_cuda(struct pctx *c, int cuda)
+/* The int member at off of g: its nvidia-smi index or its CUDA ordinal. */
+static int *gpu_index(struct p2ps_paste_gpu *g, size_t off)
+{
+	return (int *)((char *)g + off);
+}
+
+/* The GPU whose index at off (smi, cuda) is v, or a new one with that index. */
+static struct p2ps_paste_gpu *gpu_by_index(struct pctx *c, size_t off, int v)
 {
 	for (size_t i = 0; i < c->p->n_gpus; i++)
-		if (c->p->gpus[i].cuda == cuda)
+		if (*gpu_index(&c->p->gpus[i], off) == v)
 			return &c->p->gpus[i];
 	struct p2ps_paste_gpu *g = new_gpu(c);
 	if (g)
-		g->cuda = cuda;
+		*gpu_index(g, off) = v;
 	return g;
+}
+
+struct p2ps_paste_gpu *pt_gpu_cuda(struct pctx *c, int cuda)
+{
+	return gpu_by_index(c, offsetof(struct p2ps_paste_gpu, cuda), cuda);
 }
 
 struct p2ps_paste_gpu *pt_gpu_smi(struct pctx *c, int smi)
 {
-	for (size_t i = 0; i < c->p->n_gpus; i++)
-		if (c->p->gpus[i].smi == smi)
-			return &c->p->gpus[i];
-	struct p2ps_paste_gpu *g = new_gpu(c);
-	if (g)
-		g->smi = smi;
-	return g;
+	return gpu_by_index(c, offsetof(struct p2ps_paste_gpu, smi), smi);
 }
 
 struct p2ps_paste_gpu *pt_gpu_bdf(struct pctx *c, const struct p2ps_bdf *b)

@@ -62,6 +62,24 @@ static void nvrm_load(struct pctx *c, const char *m, int line)
 		snprintf(ev->detail, sizeof(ev->detail), "%s", h->driver_version);
 }
 
+/* "<first>0xA... <second>0xB" in m: A and B. */
+static bool two_hex(const char *m, const char *first, const char *second, uint64_t *a, uint64_t *b)
+{
+	const char *p = strstr(m, first);
+	return p && pt_hex(p + strlen(first), a, &p) && (p = strstr(p, second)) &&
+	       pt_hex(p + strlen(second), b, NULL);
+}
+
+/* An event of kind k carrying the numbers a and b. */
+static struct p2ps_paste_event *hex_event(struct pctx *c, enum p2ps_paste_event_kind k, int line,
+                                          uint64_t a, uint64_t b)
+{
+	struct p2ps_paste_event *ev = pt_event(c, k, line);
+	if (ev)
+		ev->a = a, ev->b = b;
+	return ev;
+}
+
 /* NVRM messages about BAR1 and P2P. */
 static bool nvrm(struct pctx *c, const char *m, int line)
 {
@@ -72,18 +90,14 @@ static bool nvrm(struct pctx *c, const char *m, int line)
 	struct p2ps_paste_event *ev = NULL;
 	if (strstr(m, "loading NVIDIA UNIX")) {
 		nvrm_load(c, m, line);
-	} else if ((p = strstr(m, "Static bar1 mapped offset ")) && pt_hex(p + 26, &a, &p) &&
-	           (p = strstr(p, "size ")) && pt_hex(p + 5, &b, NULL)) {
-		if ((ev = pt_event(c, P2PS_PE_STATIC_BAR1, line)))
-			ev->a = a, ev->b = b;
+	} else if (two_hex(m, "Static bar1 mapped offset ", "size ", &a, &b)) {
+		ev = hex_event(c, P2PS_PE_STATIC_BAR1, line, a, b);
 	} else if ((p = strstr(m, "added PCIe BAR1 P2P mapping between GPU"))) {
 		if ((ev = pt_event(c, P2PS_PE_BAR1_P2P_MAPPING, line)))
 			sscanf(p, "added PCIe BAR1 P2P mapping between GPU%d and GPU%d", &ev->gpu_a,
 			       &ev->gpu_b);
-	} else if ((p = strstr(m, "peer DMA address ")) && pt_hex(p + 17, &a, &p) &&
-	           (p = strstr(p, "aligned at ")) && pt_hex(p + 11, &b, NULL)) {
-		if ((ev = pt_event(c, P2PS_PE_PEER_DMA_UNALIGNED, line)))
-			ev->a = a, ev->b = b;
+	} else if (two_hex(m, "peer DMA address ", "aligned at ", &a, &b)) {
+		ev = hex_event(c, P2PS_PE_PEER_DMA_UNALIGNED, line, a, b);
 	} else if ((p = strstr(m, "IOMMU mapping failed from GPU"))) {
 		if ((ev = pt_event(c, P2PS_PE_IOMMU_MAP_FAILED, line)))
 			sscanf(p, "IOMMU mapping failed from GPU%d to GPU%d", &ev->gpu_a,
