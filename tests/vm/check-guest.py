@@ -9,101 +9,50 @@
   check-guest.py fixtures --dir tests/fixtures/qemu-switch [--replay BAR_INSPECT]
                                          the same checks on the committed captures (ctest)
 
-The expected values below are the QEMU command line of run-guest.sh, restated;
-check_qemu_argv() makes sure the two never drift apart. P2PS_VM_BREAK=1 flips
-one expected value (ivshmem 03:00.0's BAR2 size) to show that a wrong fact
-fails the test.
+The expected values (guest_facts.py) are the QEMU command line of run-guest.sh,
+restated; check_qemu_argv() makes sure the two never drift apart. P2PS_VM_BREAK=1
+flips one expected value (ivshmem 03:00.0's BAR2 size) to show that a wrong fact
+fails the test. guest_log.py splits a run's serial log into its blocks.
 """
 import argparse
-import base64
-import io
 import json
 import os
-import re
 import sys
-import tarfile
 
-GiB = 1 << 30
-
-# PCI resource flags in sysfs `resource` (include/linux/ioport.h).
-IORESOURCE_MEM = 0x200
-IORESOURCE_PREFETCH = 0x2000
-IORESOURCE_MEM_64 = 0x100000
-
-RP1, RP2, RP3 = "0000:00:01.0", "0000:00:02.0", "0000:00:03.0"
-UP = "0000:01:00.0"
-DN1, DN2, DN3 = "0000:02:00.0", "0000:02:01.0", "0000:02:02.0"
-IVS1, IVS2, NVME, IVS3, NIC = (
-    "0000:03:00.0",
-    "0000:04:00.0",
-    "0000:05:00.0",
-    "0000:06:00.0",
-    "0000:07:00.0",
+from guest_facts import (
+    IORESOURCE_MEM,
+    IORESOURCE_PREFETCH,
+    IORESOURCE_MEM_64,
+    RP1,
+    RP2,
+    RP3,
+    UP,
+    DN1,
+    DN2,
+    DN3,
+    IVS1,
+    IVS2,
+    NVME,
+    IVS3,
+    NIC,
+    ENDPOINTS,
+    SWITCH,
+    TOPOLOGY,
+    BIG_BARS,
+    MEMDEV_SIZES,
+    SMALL_BARS,
+    vfio_regions,
+    VFIO_ENDPOINTS,
+    PCIE_TYPE,
+    PEERS,
+    MATRIX,
+    NVME_VS,
+    ACS_CAP_ID,
+    RP_ACS_CAP,
+    RP_ACS_CTL,
 )
-ENDPOINTS = [IVS1, IVS2, NVME, IVS3, NIC]
-SWITCH = [UP, DN1, DN2, DN3]
+from guest_log import extract
 
-# bdf -> (vendor:device, class, parent bdf, memdev of the large BAR or None)
-TOPOLOGY = {
-    RP1: ("1b36:000c", 0x060400, None, None),
-    RP2: ("1b36:000c", 0x060400, None, None),
-    RP3: ("1b36:000c", 0x060400, None, None),
-    UP: ("104c:8232", 0x060400, RP1, None),
-    DN1: ("104c:8233", 0x060400, UP, None),
-    DN2: ("104c:8233", 0x060400, UP, None),
-    DN3: ("104c:8233", 0x060400, UP, None),
-    IVS1: ("1af4:1110", 0x050000, DN1, "m1"),
-    IVS2: ("1af4:1110", 0x050000, DN2, "m2"),
-    NVME: ("1b36:0010", 0x010802, DN3, "pmr"),
-    IVS3: ("1af4:1110", 0x050000, RP2, "m3"),
-    NIC: ("8086:10d3", 0x020000, RP3, None),
-}
-
-# The large 64-bit prefetchable BAR of each "GPU-like" endpoint:
-# bdf -> (BAR index, size). ivshmem-plain exposes its memory backend as BAR2,
-# QEMU's nvme its persistent memory region (pmrdev) as BAR4.
-BIG_BARS = {IVS1: (2, 4 * GiB), IVS2: (2, 8 * GiB), NVME: (4, 1 * GiB), IVS3: (2, 16 * GiB)}
-MEMDEV_SIZES = {"m1": "4G", "m2": "8G", "pmr": "1G", "m3": "16G"}
-# Small BARs QEMU gives these devices (hw/misc/ivshmem.c: 256-byte register
-# BAR0; hw/nvme: 16 KiB BAR0 holding registers and the MSI-X table).
-SMALL_BARS = {IVS1: (0, 256), IVS2: (0, 256), IVS3: (0, 256), NVME: (0, 16 * 1024)}
-
-if os.environ.get("P2PS_VM_BREAK") == "1":
-    # Deliberately wrong: QEMU was told 4G for m1.
-    BIG_BARS[IVS1] = (2, 2 * GiB)
-
-
-def vfio_regions(bdf):
-    """VFIO regions (index -> size) of an endpoint, from the same BAR facts:
-    unused BARs and the upper halves of 64-bit BARs are regions of size 0;
-    region 7 is config space (256 bytes for conventional PCI, 4096 for PCIe)."""
-    if bdf == NIC:  # e1000e: three memory BARs and an I/O BAR, no 64-bit ones
-        return {0: 128 * 1024, 1: 128 * 1024, 2: 32, 3: 16 * 1024, 4: 0, 5: 0, 7: 4096}
-    regions = {i: 0 for i in range(7)}
-    for table in (BIG_BARS, SMALL_BARS):
-        idx, size = table[bdf]
-        regions[idx] = size
-    regions[7] = 4096 if bdf == NVME else 256
-    return regions
-
-
-VFIO_ENDPOINTS = [IVS1, IVS2, NVME, IVS3, NIC]
-PCIE_TYPE = {RP1: "Root Port", RP2: "Root Port", RP3: "Root Port", UP: "Upstream Port",
-             DN1: "Downstream Port", DN2: "Downstream Port", DN3: "Downstream Port",
-             IVS1: None, IVS2: None, IVS3: None, NVME: "Endpoint", NIC: "Endpoint"}
-# The stand-in GPUs (bar-inspect --peers): two under the switch, one on rp2.
-PEERS = [IVS1, IVS2, IVS3]
-MATRIX = [["X", "PIX", "PHB"], ["PIX", "X", "PHB"], ["PHB", "PHB", "X"]]
-
-# NVMe VS register (BAR0 + 0x8): QEMU's controller reports NVMe 1.4.
-NVME_VS = "0x00010400"
-
-# ACS on QEMU's pcie-root-port: capability 0x5f (SV TB RR CR UF DT); Linux
-# enables Source Validation, Request Redirect, Completion Redirect and Upstream
-# Forwarding (0x1d) on every port that has the capability.
-ACS_CAP_ID = 0x000D
-RP_ACS_CAP = 0x005F
-RP_ACS_CTL = 0x001D
 
 class Failures:
     def __init__(self, boot):
@@ -121,75 +70,6 @@ class Failures:
 
     def eq(self, got, want, what):
         return self.check(got == want, f"{what}: got {got!r}, want {want!r}")
-
-
-# ----------------------------------------------------------------- extraction
-MARK = re.compile(r"^@@P2PS-(BEGIN|END|DONE) ?(\S*)(?: rc=(-?\d+))?")
-
-
-def extract(args):
-    out = args.out
-    raw = b""
-    path = os.path.join(out, "data.log")
-    if os.path.exists(path):
-        with open(path, "rb") as f:
-            raw = f.read()
-    text = raw.decode("utf-8", "replace").replace("\r", "")
-    blocks, rcs, done = {}, {}, None
-    cur, buf = None, []
-    for line in text.split("\n"):
-        m = MARK.match(line)
-        if m and m.group(1) == "BEGIN":
-            cur, buf = m.group(2), []
-        elif m and m.group(1) == "END" and cur == m.group(2):
-            blocks[cur] = "\n".join(buf) + ("\n" if buf else "")
-            rcs[cur] = int(m.group(3))
-            cur = None
-        elif m and m.group(1) == "DONE":
-            done = line
-        elif cur is not None:
-            buf.append(line)
-    bdir = os.path.join(out, "blocks")
-    os.makedirs(bdir, exist_ok=True)
-    for name, body in blocks.items():
-        with open(os.path.join(bdir, name), "w") as f:
-            f.write(body)
-    if "snapshot" in blocks and rcs.get("snapshot") == 0:
-        data = base64.b64decode("".join(blocks["snapshot"].split()))
-        snap = os.path.join(out, "snapshot")
-        with tarfile.open(fileobj=io.BytesIO(data)) as tar:
-            # One top directory (p2pscope-snap-<host>-<date>/ or snap/): strip it.
-            members = []
-            for m in tar.getmembers():
-                parts = m.name.split("/", 1)
-                if len(parts) == 2 and parts[1]:
-                    m.name = parts[1]
-                    members.append(m)
-            if hasattr(tarfile, "data_filter"):
-                tar.extractall(snap, members=members, filter="fully_trusted")
-            else:
-                tar.extractall(snap, members=members)
-    uptime = None
-    if done:
-        m = re.search(r"uptime=([\d.]+)", done)
-        uptime = float(m.group(1)) if m else None
-    info = {
-        "wall_s": float(args.wall),
-        "qemu_rc": int(args.qemu_rc),
-        "guest_uptime_s": uptime,
-        "finished": done is not None,
-        "kernel": args.kernel,
-        "mode": args.mode,
-        "rp1_acs": args.rp1_acs,
-        "blocks": rcs,
-    }
-    with open(os.path.join(out, "boot.json"), "w") as f:
-        json.dump(info, f, indent=1)
-    print(
-        f"extract: {len(blocks)} blocks, guest finished={done is not None}, "
-        f"guest uptime {uptime} s, wall {args.wall} s"
-    )
-    return 0 if done is not None else 1
 
 
 # ------------------------------------------------------------- sysfs snapshot
