@@ -64,7 +64,7 @@ struct keys {
 
 static char *keep_key(struct keys *k, char *s)
 {
-	if (!s || !fl_grow((void **)&k->v, &k->cap, k->n + 1, sizeof(char *))) {
+	if (!s || !p2ps_grow((void **)&k->v, &k->cap, k->n + 1, sizeof(char *))) {
 		free(s);
 		k->oom = true;
 		return NULL;
@@ -87,7 +87,7 @@ struct group_priv {
 static bool group_add(struct p2ps_fleet_group *g, struct group_priv *gp, size_t host_idx,
                       const struct p2ps_fleet_host *h, const struct p2ps_fleet_cause *c)
 {
-	if (!fl_grow((void **)&g->hosts, &gp->cap_hosts, g->n_hosts + 1, sizeof(size_t)))
+	if (!p2ps_grow((void **)&g->hosts, &gp->cap_hosts, g->n_hosts + 1, sizeof(size_t)))
 		return false;
 	g->hosts[g->n_hosts++] = host_idx;
 	if (c->fix && !g->fix) {
@@ -127,7 +127,7 @@ static long group_of(struct p2ps_fleet *f, struct lh_table *t, struct keys *k,
 		return (long)(uintptr_t)lh_entry_v(e);
 	}
 	size_t n = f->n_groups;
-	if (!keep_key(k, key) || !fl_grow((void **)&f->groups, cap, n + 1, sizeof(*f->groups)))
+	if (!keep_key(k, key) || !p2ps_grow((void **)&f->groups, cap, n + 1, sizeof(*f->groups)))
 		return -1;
 	struct group_priv *ngp = realloc(*gp, *cap * sizeof(**gp));
 	if (!ngp)
@@ -224,7 +224,7 @@ static struct tally *tally_of(struct drift_ctx *d, const char *model, int fact)
 	}
 	struct tally *ty = calloc(1, sizeof(*ty));
 	if (!ty || !keep_key(&d->keys, key) ||
-	    !fl_grow((void **)&d->tallies, &d->cap_tallies, d->n_tallies + 1, sizeof(ty))) {
+	    !p2ps_grow((void **)&d->tallies, &d->cap_tallies, d->n_tallies + 1, sizeof(ty))) {
 		free(ty);
 		return NULL;
 	}
@@ -242,7 +242,7 @@ static bool tally_add(struct tally *ty, const char *value)
 			return true;
 		}
 	}
-	if (!fl_grow((void **)&ty->v, &ty->cap, ty->n + 1, sizeof(*ty->v)))
+	if (!p2ps_grow((void **)&ty->v, &ty->cap, ty->n + 1, sizeof(*ty->v)))
 		return false;
 	bool oom = false;
 	ty->v[ty->n].value = fl_strdup(value, &oom);
@@ -255,7 +255,7 @@ static bool add_drift(struct p2ps_fleet *f, struct drift_ctx *d, size_t host, si
                       const char *value, const struct tally *ty)
 {
 	const struct p2ps_fleet_host *h = &f->hosts[host];
-	if (!fl_grow((void **)&f->drift, &d->cap_drift, f->n_drift + 1, sizeof(*f->drift)))
+	if (!p2ps_grow((void **)&f->drift, &d->cap_drift, f->n_drift + 1, sizeof(*f->drift)))
 		return false;
 	bool oom = false;
 	f->drift[f->n_drift++] =

@@ -98,8 +98,8 @@ int p2ps_fleet_expect(struct p2ps_fleet *f, const char *name, struct p2ps_error 
 	struct p2ps_fleet_priv *p = f->priv;
 	bool oom = false;
 	char *copy = fl_strdup(name, &oom);
-	if (!copy ||
-	    !fl_grow((void **)&p->expected, &p->cap_expected, p->n_expected + 1, sizeof(char *))) {
+	if (!copy || !p2ps_grow((void **)&p->expected, &p->cap_expected, p->n_expected + 1,
+	                        sizeof(char *))) {
 		free(copy);
 		return p2ps_error_set(err, P2PS_ENOMEM, "out of memory");
 	}

@@ -9,6 +9,7 @@
 
 #include <json-c/json_tokener.h>
 
+#include "grow.h"
 #include "p2pscope/fleet.h"
 
 /* What reading one input produced: hosts and skipped entries, in input order. Filled by
@@ -31,7 +32,6 @@ struct p2ps_fleet_priv {
 };
 
 /* Grows *v (of *cap elements of size sz) to hold at least need; false when out of memory. */
-bool fl_grow(void **v, size_t *cap, size_t need, size_t sz);
 
 /* strdup that accepts NULL (returns NULL) and records an allocation failure in *oom. */
 char *fl_strdup(const char *s, bool *oom);

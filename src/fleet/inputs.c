@@ -44,7 +44,7 @@ struct items {
 
 static void add_item(struct items *it, enum item_kind kind, const char *path)
 {
-	if (!fl_grow((void **)&it->v, &it->cap, it->n + 1, sizeof(*it->v))) {
+	if (!p2ps_grow((void **)&it->v, &it->cap, it->n + 1, sizeof(*it->v))) {
 		it->problems.oom = true;
 		return;
 	}

@@ -160,7 +160,7 @@ static void add_cause(struct rd *r, struct p2ps_fleet_host *h, struct p2ps_fleet
 			return;
 		}
 	}
-	if (!fl_grow((void **)&h->causes, cap, h->n_causes + 1, sizeof(*h->causes))) {
+	if (!p2ps_grow((void **)&h->causes, cap, h->n_causes + 1, sizeof(*h->causes))) {
 		r->oom = true;
 		return;
 	}
@@ -237,7 +237,7 @@ static void read_gpu(struct ctx *x, struct json_object *d, struct json_object *g
 	char gp[64], lp[96];
 	snprintf(gp, sizeof(gp), "%s.gpu", p);
 	snprintf(lp, sizeof(lp), "%s.link", p);
-	if (!fl_grow((void **)&h->gpus, cap_gpus, h->n_gpus + 1, sizeof(*h->gpus))) {
+	if (!p2ps_grow((void **)&h->gpus, cap_gpus, h->n_gpus + 1, sizeof(*h->gpus))) {
 		r->oom = true;
 		return;
 	}
@@ -276,7 +276,7 @@ static void read_labels(struct rd *r, struct json_object *arr, const char *what,
 			wrong(r, p, "bdf", "a string");
 			return;
 		}
-		if (!fl_grow((void **)&l->v, &l->cap, l->n + 1, sizeof(*l->v))) {
+		if (!p2ps_grow((void **)&l->v, &l->cap, l->n + 1, sizeof(*l->v))) {
 			r->oom = true;
 			return;
 		}

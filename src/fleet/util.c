@@ -5,21 +5,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-bool fl_grow(void **v, size_t *cap, size_t need, size_t sz)
-{
-	if (need <= *cap)
-		return true;
-	size_t ncap = *cap ? *cap : 8;
-	while (ncap < need)
-		ncap *= 2;
-	void *n = realloc(*v, ncap * sz);
-	if (!n)
-		return false;
-	*v = n;
-	*cap = ncap;
-	return true;
-}
-
 char *fl_strdup(const char *s, bool *oom)
 {
 	if (!s)
@@ -46,7 +31,7 @@ char *fl_printf(bool *oom, const char *fmt, ...)
 void fl_batch_skip(struct fl_batch *b, const char *source, enum p2ps_fleet_skip_kind kind,
                    const char *fmt, ...)
 {
-	if (!fl_grow((void **)&b->skips, &b->cap_skips, b->n_skips + 1, sizeof(*b->skips))) {
+	if (!p2ps_grow((void **)&b->skips, &b->cap_skips, b->n_skips + 1, sizeof(*b->skips))) {
 		b->oom = true;
 		return;
 	}
@@ -68,7 +53,7 @@ void fl_batch_skip(struct fl_batch *b, const char *source, enum p2ps_fleet_skip_
 
 void fl_batch_host(struct fl_batch *b, struct p2ps_fleet_host *h)
 {
-	if (!fl_grow((void **)&b->hosts, &b->cap_hosts, b->n_hosts + 1, sizeof(*b->hosts))) {
+	if (!p2ps_grow((void **)&b->hosts, &b->cap_hosts, b->n_hosts + 1, sizeof(*b->hosts))) {
 		b->oom = true;
 		fl_host_free(h);
 		return;
@@ -82,10 +67,10 @@ bool fl_batch_merge(struct p2ps_fleet *f, struct fl_batch *b)
 	struct p2ps_fleet_priv *p = f->priv;
 	if (b->oom)
 		return false;
-	if (!fl_grow((void **)&f->hosts, &p->cap_hosts, f->n_hosts + b->n_hosts,
-	             sizeof(*f->hosts)) ||
-	    !fl_grow((void **)&f->skipped, &p->cap_skipped, f->n_skipped + b->n_skips,
-	             sizeof(*f->skipped)))
+	if (!p2ps_grow((void **)&f->hosts, &p->cap_hosts, f->n_hosts + b->n_hosts,
+	               sizeof(*f->hosts)) ||
+	    !p2ps_grow((void **)&f->skipped, &p->cap_skipped, f->n_skipped + b->n_skips,
+	               sizeof(*f->skipped)))
 		return false;
 	if (b->n_hosts)
 		memcpy(f->hosts + f->n_hosts, b->hosts, b->n_hosts * sizeof(*b->hosts));

@@ -38,24 +38,13 @@ int rm_escape_status(struct p2ps_rm *rm, struct p2ps_rm_call *c, size_t status_o
 	return rc ? rc : rm_call_status(c, status_off, rm_status, err);
 }
 
-void *rm_grow(void *v, size_t *cap, size_t n, size_t elem)
-{
-	if (v && n < *cap)
-		return v;
-	size_t c = *cap ? *cap * 2 : 16;
-	void *p = realloc(v, c * elem);
-	if (p)
-		*cap = c;
-	return p;
-}
-
 int rm_track(struct p2ps_rm *rm, uint32_t handle, uint32_t parent, uint32_t cls,
              struct p2ps_error *err)
 {
-	struct rm_object *o = rm_grow(rm->objs, &rm->cap_objs, rm->n_objs, sizeof(*o));
-	if (!o)
+	void *v = rm->objs;
+	if (!p2ps_grow(&v, &rm->cap_objs, rm->n_objs + 1, sizeof(*rm->objs)))
 		return p2ps_error_set(err, P2PS_ENOMEM, "RM client: out of memory");
-	rm->objs = o;
+	rm->objs = v;
 	rm->objs[rm->n_objs++] = (struct rm_object){.handle = handle, .parent = parent, .cls = cls};
 	rm->st.allocs++;
 	rm->st.live++;

@@ -49,8 +49,8 @@ int p2ps_rm_mem_alloc(struct p2ps_rm *rm, const struct p2ps_rm_gpu *gpu,
 
 static int remember_map(struct p2ps_rm *rm, const struct rm_dma_map *m, struct p2ps_error *err)
 {
-	struct rm_dma_map *v = rm_grow(rm->maps, &rm->cap_maps, rm->n_maps, sizeof(*v));
-	if (!v)
+	void *v = rm->maps;
+	if (!p2ps_grow(&v, &rm->cap_maps, rm->n_maps + 1, sizeof(*rm->maps)))
 		return p2ps_error_set(err, P2PS_ENOMEM, "RM client: out of memory");
 	rm->maps = v;
 	rm->maps[rm->n_maps++] = *m;

@@ -15,6 +15,7 @@
 
 #include <string.h>
 
+#include "grow.h"
 #include "p2pscope/bytes.h"
 
 #define RM_ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
@@ -181,7 +182,6 @@ static inline struct p2ps_rm_call rm_call(const struct p2ps_rm *rm, unsigned nr,
 
 /* Room for one more element in a growable array v holding n of *cap elements: returns v or
  * its reallocation (updating *cap), or NULL when out of memory (v is then unchanged). */
-void *rm_grow(void *v, size_t *cap, size_t n, size_t elem);
 /* The single path to the driver: fills and issues one escape (call.fd is rm->ctl unless
  * set), mapping a failed ioctl to P2PS_EIO. */
 int rm_escape(struct p2ps_rm *rm, struct p2ps_rm_call *c, struct p2ps_error *err);

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "grow.h"
 #include "p2pscope/bytes.h"
 
 #define PAGE 4096u
@@ -17,37 +18,24 @@ struct walk_ctx {
 	struct p2ps_rm *rm;
 };
 
-/* Room for one more element in a growable array v holding n of *cap elements: returns v or
- * its reallocation, or NULL when out of memory. */
-static void *grow(void *v, size_t *cap, size_t n, size_t elem)
-{
-	if (v && n < *cap)
-		return v;
-	size_t c = *cap ? *cap * 2 : 64;
-	void *p = realloc(v, c * elem);
-	if (p)
-		*cap = c;
-	return p;
-}
-
 int probe_entry_add(struct probe_run *run, struct probe_entry **out, struct p2ps_error *err)
 {
-	struct probe_entry *v = grow(run->entries, &run->cap_entries, run->n_entries, sizeof(*v));
-	if (!v)
+	void *v = run->entries;
+	if (!p2ps_grow(&v, &run->cap_entries, run->n_entries + 1, sizeof(*run->entries)))
 		return p2ps_error_set(err, P2PS_ENOMEM, "out of memory");
 	run->entries = v;
-	*out = &v[run->n_entries++];
+	*out = &run->entries[run->n_entries++];
 	memset(*out, 0, sizeof(**out));
 	return 0;
 }
 
 static int keep_page(struct probe_run *run, uint8_t *page, struct p2ps_error *err)
 {
-	uint8_t **v = grow(run->pages, &run->cap_pages, run->n_pages, sizeof(*v));
-	if (!v)
+	void *v = run->pages;
+	if (!p2ps_grow(&v, &run->cap_pages, run->n_pages + 1, sizeof(*run->pages)))
 		return p2ps_error_set(err, P2PS_ENOMEM, "out of memory");
 	run->pages = v;
-	v[run->n_pages++] = page;
+	run->pages[run->n_pages++] = page;
 	return 0;
 }
 

@@ -4,6 +4,7 @@
  * is right end to end is one range and one comparison. Both sides are linear
  * in VA (target = base + (va - start)), so an address that agrees at the start
  * of an overlap agrees throughout it, and each overlap needs one comparison. */
+#include "grow.h"
 #include "p2pscope/gmmu_walk.h"
 
 #include <stdlib.h>
@@ -14,14 +15,8 @@
 static int append(void **v, size_t *n, size_t *cap, const void *item, size_t elem_size,
                   struct p2ps_error *err)
 {
-	if (*n == *cap) {
-		size_t ncap = *cap ? *cap * 2 : 64;
-		void *nv = realloc(*v, ncap * elem_size);
-		if (!nv)
-			return p2ps_error_set(err, P2PS_ENOMEM, "verify: out of memory");
-		*v = nv;
-		*cap = ncap;
-	}
+	if (!p2ps_grow(v, cap, *n + 1, elem_size))
+		return p2ps_error_set(err, P2PS_ENOMEM, "verify: out of memory");
 	memcpy((char *)*v + *n * elem_size, item, elem_size);
 	(*n)++;
 	return 0;
