@@ -4,6 +4,8 @@
 
 #include <stdio.h>
 
+#include "p2pscope/nvidia_chips.h"
+
 static const struct p2ps_rm_ptr_field no_ptrs[1] = {{0}};
 
 int p2ps_rm_cards(struct p2ps_rm *rm, struct p2ps_rm_card *cards, size_t cap, size_t *n,
@@ -139,27 +141,13 @@ int p2ps_rm_gpu_open(struct p2ps_rm *rm, const struct p2ps_rm_card *card, struct
 	return 0;
 }
 
-/* NV2080_CTRL_MC_ARCH_INFO_ARCHITECTURE_* and _IMPLEMENTATION_* (ctrl2080mc.h) for the
- * chips libgmmu knows. */
-struct chip_row {
-	uint16_t arch, impl;
-	const char *name;
-};
-
-static const struct chip_row chips[] = {
-        {0x160, 0x2, "TU102"}, {0x160, 0x4, "TU104"}, {0x160, 0x6, "TU106"}, {0x160, 0x8, "TU116"},
-        {0x160, 0x7, "TU117"}, {0x170, 0x0, "GA100"}, {0x170, 0x2, "GA102"}, {0x170, 0x3, "GA103"},
-        {0x170, 0x4, "GA104"}, {0x170, 0x6, "GA106"}, {0x170, 0x7, "GA107"}, {0x180, 0x0, "GH100"},
-        {0x190, 0x2, "AD102"}, {0x190, 0x3, "AD103"}, {0x190, 0x4, "AD104"}, {0x190, 0x6, "AD106"},
-        {0x190, 0x7, "AD107"}, {0x1a0, 0x0, "GB100"}, {0x1a0, 0x2, "GB102"}, {0x1a0, 0x3, "GB110"},
-        {0x1a0, 0x4, "GB112"}, {0x1b0, 0x2, "GB202"}, {0x1b0, 0x3, "GB203"}, {0x1b0, 0x5, "GB205"},
-        {0x1b0, 0x6, "GB206"}, {0x1b0, 0x7, "GB207"},
-};
-
+/* MC_GET_ARCH_INFO's architecture (NV2080_CTRL_MC_ARCH_INFO_ARCHITECTURE_*, 0x190) and
+ * implementation (0x2) together are the NV_PMC_BOOT_42 chip id that the one chip table
+ * (nvidia_chips.h) is keyed by. */
 const char *p2ps_rm_chip_name(uint32_t arch, uint32_t impl)
 {
-	for (size_t i = 0; i < RM_ARRAY_SIZE(chips); i++)
-		if (chips[i].arch == arch && chips[i].impl == impl)
-			return chips[i].name;
-	return NULL;
+	if ((arch & ~0xff0u) || impl > 0xf)
+		return NULL;
+	const struct p2ps_nvidia_chip *c = p2ps_nvidia_chip_by_boot0((uint16_t)(arch | impl));
+	return c ? p2ps_nvidia_chip_name(c) : NULL;
 }

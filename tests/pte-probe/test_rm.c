@@ -83,6 +83,13 @@ static void test_status_names(void **state)
 	assert_string_equal(p2ps_rm_chip_name(0x180, 0), "GH100");
 	assert_string_equal(p2ps_rm_chip_name(0x190, 2), "AD102");
 	assert_null(p2ps_rm_chip_name(0x180, 1));
+	/* ctrl2080mc.h: Turing's architecture 0x160 with TU117's implementation 0x7, GB20x's
+	 * 0x1b0 with GB202's 0x2; an architecture with low bits set or an implementation over
+	 * 0xf is no chip. */
+	assert_string_equal(p2ps_rm_chip_name(0x160, 7), "TU117");
+	assert_string_equal(p2ps_rm_chip_name(0x1b0, 2), "GB202");
+	assert_null(p2ps_rm_chip_name(0x182, 0));
+	assert_null(p2ps_rm_chip_name(0x180, 0x10));
 }
 
 static struct p2ps_rm *open_fake(struct fake_rm *f, struct p2ps_rm_sys *sys)
