@@ -232,7 +232,6 @@ static inline void probe_copy(char *dst, size_t len, const char *src)
 
 /* Helpers shared by the renderings. */
 const char *probe_mem_name(enum probe_mem m);
-const char *probe_size_str(uint64_t bytes, char *buf, size_t len); /* "2M", "64K" */
 const char *probe_state_name(enum probe_state s);
 
 #endif
