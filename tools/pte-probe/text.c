@@ -18,15 +18,21 @@ const char *probe_state_name(enum probe_state s)
 	return s == PROBE_MAPPED ? "mapped" : s == PROBE_FAILED ? "failed" : "skipped";
 }
 
-static const char *aspace_name(uint32_t a)
+/* NV0080_CTRL_DMA_GET_PDE_INFO_PARAMS_PTE_ADDR_SPACE_*: 0 video, 1 system coherent, 2 system
+ * non-coherent; any other value is shown as the number the driver answered. */
+static const char *aspace_name(uint32_t a, char *buf, size_t len)
 {
-	return a == 1 ? "sys-coh" : a == 2 ? "sys-noncoh" : "vid";
+	static const char *const names[] = {"vid", "sys-coh", "sys-noncoh"};
+	if (a < sizeof(names) / sizeof(names[0]))
+		return names[a];
+	snprintf(buf, len, "aperture %" PRIu32, a);
+	return buf;
 }
 
 static void print_page(const struct probe_run *run, const struct probe_map *m,
                        const struct probe_page *p, unsigned k, FILE *out)
 {
-	char b1[24], st[40];
+	char b1[24], b2[24], st[40];
 	fprintf(out, "  page %u: VA 0x%" PRIx64, k, p->va);
 	if (p->phys_known)
 		fprintf(out, ", %s 0x%" PRIx64 " (GET_SURFACE_PHYS_ATTR)",
@@ -41,7 +47,7 @@ static void print_page(const struct probe_run *run, const struct probe_map *m,
 	for (unsigned t = 0; t < p->n_tables; t++)
 		fprintf(out, "%s%s in %s 0x%" PRIx64 "%s", t ? ", " : "    GET_PDE_INFO: tables ",
 		        gmmu_size_str(p->tables[t].page_size, b1, sizeof(b1)),
-		        aspace_name(p->tables[t].aspace), p->tables[t].pa,
+		        aspace_name(p->tables[t].aspace, b2, sizeof(b2)), p->tables[t].pa,
 		        t + 1 == p->n_tables ? "\n" : "");
 	if (p->pte_status == P2PS_RM_NV_OK)
 		fprintf(out, "    GET_PTE_INFO: %s (%s)\n",
