@@ -66,7 +66,7 @@ int gmmu_bar1_form_parse(const char *s, enum gmmu_bar1_form *out, struct p2ps_er
 	return rc;
 }
 
-/* Hardware aperture value of a software aperture in a PTE, or -1. */
+/* The KIND a peer entry gets when the request names none: the format's generic kind. */
 uint32_t gmmu_p2p_default_kind(const struct gmmu_format *f)
 {
 	const struct gmmu_field *kf = gmmu_field_find(f->entry[GMMU_ENTRY_PTE], "KIND");
@@ -87,6 +87,7 @@ bool gmmu_p2p_default_vol(const struct gmmu_p2p_request *rq)
 	return !(rq->mode == GMMU_P2P_BAR1 && rq->bar1_form == GMMU_BAR1_TINYGRAD);
 }
 
+/* Hardware aperture value of a software aperture in a PTE, or -1. */
 static int pte_aperture_hw(const struct gmmu_entry_format *ef, enum gmmu_aperture a)
 {
 	for (int i = 0; i < 4; i++)
