@@ -19,13 +19,15 @@
 #   SNAPSHOT   directories captured by scripts/capture-host.sh (default: the committed
 #              tests/fixtures/{h100,h200x2,qemu-switch/acs-on})
 #
-# On a host with the NVIDIA driver it also times NVML alone (bench/nvml-init.c, built
-# here with cc): a process that only loads libnvidia-ml and runs nvmlInit_v2/nvmlShutdown,
-# and prints the in-process cost of each NVML query bar-inspect makes.
+# On a host with the NVIDIA driver it also times NVML alone (bench/nvml-init.c): a process
+# that only loads libnvidia-ml and runs nvmlInit_v2/nvmlShutdown, and prints the
+# in-process cost of each NVML query bar-inspect makes.
 #
 # Environment: BUILD_DIR (default build), LSPCI (default lspci), RUNS. Each sample is
-# one run of the whole process, spawned without a shell (bench/spawn-time.c, built here
-# with cc) and with its output to /dev/null, up to its exit.
+# one run of the whole process, spawned without a shell (bench/spawn-time.c) and with its
+# output to /dev/null, up to its exit. spawn-time and nvml-init are the build's
+# (BUILD_DIR/bench, every build type makes them); a build of some targets only (as on the
+# GPU machines) lacks them, and then they are compiled here with cc.
 set -euo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
 cd "$top"
@@ -74,8 +76,17 @@ ndev() { find "$1/sys/bus/pci/devices" -mindepth 1 -maxdepth 1 | wc -l; }
 
 work=$(mktemp -d /tmp/bar-inspect-vs-lspci.XXXXXX)
 trap 'rm -rf "$work"' EXIT
-spawn=$work/spawn-time
-cc -O2 -o "$spawn" bench/spawn-time.c || { echo "bar-inspect-vs-lspci: cannot build bench/spawn-time.c" >&2; exit 2; }
+# bench_prog NAME [LIBS...]: the path of bench program NAME, the build's or compiled here.
+bench_prog() {
+	local name=$1 built=${BUILD_DIR:-build}/bench/$1
+	shift
+	if [ -x "$built" ]; then
+		echo "$built"
+	else
+		cc -O2 -o "$work/$name" "bench/$name.c" "$@" && echo "$work/$name"
+	fi
+}
+spawn=$(bench_prog spawn-time) || { echo "bar-inspect-vs-lspci: cannot build bench/spawn-time.c" >&2; exit 2; }
 
 echo "bar-inspect-vs-lspci: bar-inspect $("$bi" --version | awk '{print $2}'), lspci $("$lspci" --version | awk '{print $3}')," \
 	"$runs alternating runs each; $(uname -r), $(nproc) CPUs, load $(cut -d' ' -f1 /proc/loadavg)"
@@ -91,9 +102,9 @@ if [ "$live" = 1 ] && [ -d /sys/bus/pci/devices ]; then
 		";;" "bar-inspect (NVIDIA GPUs only)" -- "$bi" "${ids[@]}"
 		";;" "bar-inspect --all -n (no pci.ids names)" -- "$bi" --all -n)
 	nvml=
-	if [ -e /dev/nvidiactl ] && cc -O2 -o "$work/nvml-init" bench/nvml-init.c -ldl &&
-		"$work/nvml-init" init 2>/dev/null; then
-		nvml=$work/nvml-init
+	if [ -e /dev/nvidiactl ] && prog=$(bench_prog nvml-init -ldl) &&
+		"$prog" init 2>/dev/null; then
+		nvml=$prog
 		cmds+=(";;" "NVML alone: process start (nvml-init none)" -- "$nvml" none
 			";;" "NVML alone: dlopen" -- "$nvml" dlopen
 			";;" "NVML alone: dlopen, nvmlInit_v2, nvmlShutdown" -- "$nvml" init)

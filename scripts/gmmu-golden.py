@@ -45,15 +45,9 @@ SPARSE_V3_FILE = "src/nvidia/src/kernel/gpu/mmu/arch/hopper/kern_gmmu_gh100.c"
 DEFINE = re.compile(r"^\s*#\s*define\s+(NV_MMU_\w+)\s+(.*?)\s*(/\*.*)?$")
 ARITH = re.compile(r"^[0-9+\-*() ]+$")
 
-# Which libgmmu formats each generation's headers describe (see docs/gmmu.md).
-GENERATIONS = {
-    "maxwell": None,  # format version 1 only: libgmmu has no Maxwell format
-    "pascal": ["v2-gp"], "volta": ["v2-gp"], "turing": ["v2-tu"], "ampere": ["v2-ga"],
-    "ada": ["v2-ga"], "hopper": ["v3-gh"], "blackwell": ["v3-gb"],
-}
-# A generation whose header repeats the defines of a version it does not run (Hopper's hwref
-# header carries the complete VER2 set): compared with the newest format of that version.
-NEWEST = {2: "v2-ga", 3: "v3-gb"}
+# Generations whose headers are not compared, and why. Every other generation's formats are
+# what `pte-decode formats --json` assigns its chips (generations()).
+NOT_MODELLED = {"maxwell": "format version 1 only, no libgmmu format"}
 PREFIX_ENTRY = {"PTE": "pte", "PDE": "pde", "DUAL_PDE": "dual-pde"}
 
 
@@ -376,15 +370,30 @@ def check_value(fld, vname, v):
     return None
 
 
-def header_formats(header):
+def generations(tables):
+    """Header folder ("ada") -> the libgmmu formats of the generation's chips, from the
+    chips libgmmu lists (family = the generation's name), release order; None for the
+    generations NOT_MODELLED names."""
+    gens = {gen: None for gen in NOT_MODELLED}
+    for chip in tables["chips"]:
+        formats = gens.setdefault(chip["family"].lower(), [])
+        if formats is not None and chip["format"] not in formats:
+            formats.append(chip["format"])
+    return gens
+
+
+def header_formats(gens, header):
     gen = header.split("/")[-2]
-    return gen, GENERATIONS.get(gen, "unknown")
+    return gen, gens.get(gen, "unknown")
 
 
 def version_format(tables, formats, version):
+    """The format of this version among formats, else the newest of the version (libgmmu lists
+    formats oldest first): a generation whose header repeats the defines of a version it does
+    not run (Hopper's hwref header carries the complete VER2 set) is compared with that."""
     fs = [f for f in formats if next(x for x in tables["formats"] if x["name"] == f)["version"]
           == version]
-    return fs[0] if fs else NEWEST[version]
+    return fs[0] if fs else [f["name"] for f in tables["formats"] if f["version"] == version][-1]
 
 
 def v1_value(g, tables, fmt_name, header, name, v):
@@ -412,19 +421,20 @@ def v1_value(g, tables, fmt_name, header, name, v):
 
 def headers_to_lib(g, tables, rep):
     """Every header of a generation libgmmu models agrees with that generation's format."""
+    gens = generations(tables)
     by_header = {}
     for kind in ("field", "value", "const"):
         for (h, name), v in g[kind].items():
             by_header.setdefault(h, []).append((kind, name, v))
     for header in g["header"]:
-        gen, formats = header_formats(header)
+        gen, formats = header_formats(gens, header)
         facts = by_header.get(header, [])
         if formats is None:
-            rep.lines.append("%-22s %-9s not compared: format version 1 only, no libgmmu format"
-                             % (header, gen))
+            rep.lines.append("%-22s %-9s not compared: %s" % (header, gen, NOT_MODELLED[gen]))
             continue
         if formats == "unknown":
-            rep.bad("%s: generation %s is not in GENERATIONS" % (header, gen))
+            rep.bad("%s: generation %s has no chip in libgmmu's table and is not in NOT_MODELLED"
+                    % (header, gen))
             continue
         n, excluded, errs = 0, 0, []
         for kind, name, v in facts:
@@ -450,8 +460,8 @@ def headers_to_lib(g, tables, rep):
         rep.ok(n)
         for e in errs:
             rep.bad(e)
-    for gen, formats in GENERATIONS.items():
-        if formats and not any(header_formats(h)[0] == gen for h in g["header"]):
+    for gen, formats in gens.items():
+        if formats and not any(header_formats(gens, h)[0] == gen for h in g["header"]):
             rep.lines.append("%-22s %-9s no dev_mmu.h in this release (uses %s's tables)"
                              % ("-", gen, ",".join(formats)))
 

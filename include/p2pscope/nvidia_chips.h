@@ -2,9 +2,10 @@
  *
  * A row names a chip ("AD102") and gives its generation, its family prefix in NVIDIA's
  * headers, its NV_PMC_BOOT_42 chip id (what PMC_BOOT_0 decodes to), the PCI device-id
- * ranges NVIDIA allocated to it, and its GMMU page-table format. libgmmu (gmmu_chip_*()),
- * the host model (a GPU's chip by device id) and VFIO (a chip by PMC_BOOT_0) all read
- * this table, so they cannot disagree. Adding a chip is adding a row
+ * ranges NVIDIA allocated to it, its GMMU page-table format and the alignment of its NVLink
+ * fabric base. libgmmu (gmmu_chip_*()), the host model (a GPU's chip by device id), VFIO
+ * (a chip by PMC_BOOT_0) and pte-probe (the fabric base) all read this table, so they
+ * cannot disagree. Adding a chip is adding a row
  * (src/gmmu/nvidia_chips.c); test_nvidia_chips checks that every chip with a GMMU format
  * is found by its device ids and by BOOT_0, and fails on a row missing a column.
  *
@@ -62,6 +63,10 @@ struct p2ps_nvidia_chip {
 	 * blocks per chip, so a block names the chip even for boards newer than pci.ids. */
 	struct p2ps_nv_id_range ids[P2PS_NV_MAX_ID_RANGES];
 	const char *no_ids; /* why the row has no device-id block; NULL when it has one */
+	/* log2 of the alignment the driver demands of the chip's NVLink fabric (GPA) base: the
+	 * NVSwitch map-slot size of its generation (knvlinkValidateFabricBaseAddress_*).
+	 * 0: none (the chip has no NVSwitch support) or unknown. */
+	uint8_t nvlink_fabric_align;
 };
 
 /* The whole table, for listings and tests; *count receives the number of rows. */

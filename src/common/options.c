@@ -81,7 +81,7 @@ int p2ps_opt_parse(const struct p2ps_opts *o, int argc, char **argv, void *ctx, 
 		const struct p2ps_opt *r = row_of(o, ch);
 		if (!r) {
 			snprintf(err, err_size, "unknown option %s (try --help)", argv[optind - 1]);
-			return -1;
+			return P2PS_OPT_UNKNOWN;
 		}
 		if (apply(r, ctx, optarg, err, err_size) < 0)
 			return -1;

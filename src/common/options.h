@@ -54,10 +54,12 @@ struct p2ps_opts {
 
 /* Parses argv[1..argc-1] (argv[0] names the program or the subcommand) with the table,
  * calling the handlers with ctx. Returns the index in argv of the first operand (argc when
- * there is none), or -1 with one line in err: an unknown option, a missing argument, an
- * operand where the table takes none, or what a handler said. Options may be given with
- * "--name=value" or "--name value"; "--" ends them. Resets getopt's state first, so a tool may
- * parse several times. */
+ * there is none), or a negative value with one line in err: P2PS_OPT_UNKNOWN for an option
+ * the table does not have (argv[optind - 1]), -1 for a missing argument, an operand where
+ * the table takes none, or what a handler said. Options may be given with "--name=value" or
+ * "--name value"; "--" ends them. Resets getopt's state first, so a tool may parse several
+ * times. */
+#define P2PS_OPT_UNKNOWN (-2)
 int p2ps_opt_parse(const struct p2ps_opts *o, int argc, char **argv, void *ctx, char *err,
                    size_t err_size);
 

@@ -66,7 +66,7 @@ int gmmu_bar1_form_parse(const char *s, enum gmmu_bar1_form *out, struct p2ps_er
 	return rc;
 }
 
-/* Hardware aperture value of a software aperture in a PTE, or -1. */
+/* The KIND a peer entry gets when the request names none: the format's generic kind. */
 uint32_t gmmu_p2p_default_kind(const struct gmmu_format *f)
 {
 	const struct gmmu_field *kf = gmmu_field_find(f->entry[GMMU_ENTRY_PTE], "KIND");
@@ -87,6 +87,7 @@ bool gmmu_p2p_default_vol(const struct gmmu_p2p_request *rq)
 	return !(rq->mode == GMMU_P2P_BAR1 && rq->bar1_form == GMMU_BAR1_TINYGRAD);
 }
 
+/* Hardware aperture value of a software aperture in a PTE, or -1. */
 static int pte_aperture_hw(const struct gmmu_entry_format *ef, enum gmmu_aperture a)
 {
 	for (int i = 0; i < 4; i++)
@@ -171,10 +172,46 @@ static int page_check(const struct gmmu_format *f, const struct gmmu_p2p_request
 	return 0;
 }
 
+/* names[0..n) into buf as "A, B and C" (last_sep " and ") or "A, B, C" (", "). */
+static const char *join_names(const char *const *names, size_t n, const char *last_sep, char *buf,
+                              size_t len)
+{
+	size_t used = 0;
+	buf[0] = '\0';
+	for (size_t i = 0; i < n && used < len; i++) {
+		const char *sep = i == 0 ? "" : i + 1 == n ? last_sep : ", ";
+		int k = snprintf(buf + used, len - used, "%s%s", sep, names[i]);
+		used += k > 0 ? (size_t)k : 0;
+	}
+	return buf;
+}
+
+/* "Hopper and Blackwell (v3-gh, v3-gb)": the generations whose chips have a format with
+ * flag, and those formats, from the tables (the messages of the flags' checks). */
+static const char *with_flag(unsigned flag, char *buf, size_t len)
+{
+	const char *gens[16], *fmts[16];
+	size_t ng = 0, nf = 0;
+	for (size_t i = 0; i < gmmu_chip_count() && ng < GMMU_ARRAY_SIZE(gens); i++) {
+		const struct gmmu_chip *c = gmmu_chip_at(i); /* by generation: a new one differs */
+		if (c->format && (c->format->flags & flag) &&
+		    (!ng || strcmp(gens[ng - 1], c->family)))
+			gens[ng++] = c->family;
+	}
+	for (size_t i = 0; i < gmmu_format_count() && nf < GMMU_ARRAY_SIZE(fmts); i++)
+		if (gmmu_format_at(i)->flags & flag)
+			fmts[nf++] = gmmu_format_at(i)->name;
+	char g[96], fm[64];
+	snprintf(buf, len, "%s (%s)", join_names(gens, ng, " and ", g, sizeof(g)),
+	         join_names(fmts, nf, ", ", fm, sizeof(fm)));
+	return buf;
+}
+
 /* The aperture a BAR1-P2P form writes on format f. */
 static int bar1_aperture(const struct gmmu_format *f, const struct gmmu_p2p_request *rq,
                          enum gmmu_aperture *out, struct p2ps_error *err)
 {
+	char which[160];
 	switch (rq->bar1_form) {
 	case GMMU_BAR1_PATCH: *out = GMMU_APERTURE_SYS_NONCOH; break;
 	case GMMU_BAR1_PATCH_AS_PUBLISHED:
@@ -185,8 +222,9 @@ static int bar1_aperture(const struct gmmu_format *f, const struct gmmu_p2p_requ
 		if (!(f->flags & GMMU_FORMAT_F_BAR1P2P))
 			return p2ps_error_set(
 			        err, P2PS_ENOTSUP,
-			        "the stock driver has a BAR1-P2P path on GH100 and "
-			        "Blackwell only (kbusCreateP2PMappingForBar1P2P_GH100)");
+			        "the stock driver has a BAR1-P2P path on %s only "
+			        "(kbusCreateP2PMappingForBar1P2P_GH100)",
+			        with_flag(GMMU_FORMAT_F_BAR1P2P, which, sizeof(which)));
 		*out = f->flags & GMMU_FORMAT_F_BAR1P2P_COHERENT ? GMMU_APERTURE_SYS_COH
 		                                                 : GMMU_APERTURE_SYS_NONCOH;
 		break;
@@ -270,11 +308,13 @@ static int p2p_encode(const struct gmmu_format *f, const struct gmmu_p2p_request
 	if ((unsigned)rq->mode >= GMMU_ARRAY_SIZE(mode_names))
 		return p2ps_error_set(err, P2PS_EINVAL, "unknown P2P mode %d", (int)rq->mode);
 	if (rq->nvswitch &&
-	    (rq->mode != GMMU_P2P_NVLINK || !(f->flags & GMMU_FORMAT_F_NVSWITCH_PEER)))
+	    (rq->mode != GMMU_P2P_NVLINK || !(f->flags & GMMU_FORMAT_F_NVSWITCH_PEER))) {
+		char which[160];
 		return p2ps_error_set(
 		        err, P2PS_ENOTSUP,
-		        "NVSwitch peer addressing applies to nvlink mappings on TU10x, "
-		        "GA10x and AD10x (v2-tu, v2-ga) only");
+		        "NVSwitch peer addressing applies to nvlink mappings on %s only",
+		        with_flag(GMMU_FORMAT_F_NVSWITCH_PEER, which, sizeof(which)));
+	}
 	bool bar1 = rq->mode == GMMU_P2P_BAR1;
 	out->aperture = GMMU_APERTURE_PEER;
 	if ((bar1 && (rc = bar1_aperture(f, rq, &out->aperture, err))) ||

@@ -207,8 +207,11 @@ bad "p2p unaligned bar1 for 2M" "not aligned to the page size" \
 bad "p2p 512M on turing" "page size 0x20000000" p2p --chip TU102 --mode bar1 --bar1 0 --page-size 512M
 bad "p2p unaligned offset names the page" "the page that contains it starts at offset 0x0" \
 	p2p --chip AD102 --mode bar1 --bar1 0x28800000000 --offset 0x1000 --page-size 2M
-bad "p2p stock bar1 form on v2" "GH100 and Blackwell only" \
+bad "p2p stock bar1 form on v2" "path on Hopper and Blackwell (v3-gh, v3-gb) only" \
 	p2p --chip AD102 --mode bar1 --bar1-form stock --bar1 0x28800000000
+# The generations and formats those messages name come from the tables (the formats' flags).
+bad "p2p nvswitch on v3" "mappings on Turing, Ampere and Ada (v2-tu, v2-ga) only" \
+	p2p --chip GH100 --mode nvlink --nvswitch --fabric-base 0
 bad "p2p --peer with the tinygrad form" "writes no peer index" \
 	p2p --chip GB202 --mode bar1 --bar1-form tinygrad --peer 1 --bar1 0x28800000000
 bad "p2p --vol and --cached" "not both" p2p --chip GB202 --mode bar1 --bar1 0 --vol --cached

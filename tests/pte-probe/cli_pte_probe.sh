@@ -61,6 +61,22 @@ has "$W/out" "PD0[1]        vid 0x5010     0x0000000000200681  agrees (address: 
 ! grep -q DIFFERS "$W/out" || fail "DIFFERS in the H100 report"
 expect 0 "$T" --replay "$MIN" --page-sizes 2M
 has "$W/out" "4 mappings (0 failed)"
+has "$W/out" "GET_PDE_INFO: tables 2M in vid 0x5000, 512M in vid 0x3000"
+# An address space GET_PDE_INFO does not define (0 video, 1 and 2 system memory) is shown
+# as the driver's number, not as video memory.
+python3 - "$MIN" "$W/aspace.json" <<'EOF'
+import json, sys
+cap = json.load(open(sys.argv[1]))
+c = next(c for c in cap["calls"] if c.get("what", "").endswith("DMA_GET_PDE_INFO"))
+b = bytearray.fromhex(c["out_params"])
+for o in range(32, len(b) - 23, 32):  # the tables: page size at +16, address space at +20
+    if int.from_bytes(b[o + 16:o + 20], "little"):
+        b[o + 20:o + 24] = (7).to_bytes(4, "little")
+c["out_params"] = b.hex()
+json.dump(cap, open(sys.argv[2], "w"))
+EOF
+expect 0 "$T" --replay "$W/aspace.json" --page-sizes 2M
+has "$W/out" "GET_PDE_INFO: tables 2M in aperture 7 0x5000, 512M in aperture 7 0x3000"
 # the H200 machine (same GH100 MMU, 141 GB, same driver): every entry agrees as well
 expect 0 "$T" --replay "$F/h200-580.159.04-root.json"
 has "$W/out" "(0000:00:06.0, 10de:2335, GH100, format v3-gh), driver 580.159.04"

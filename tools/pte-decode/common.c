@@ -99,7 +99,7 @@ int pd_parse(const struct p2ps_opts *opts, const char *usage, int argc, char **a
 	if (first < 0) {
 		/* An option of another command: say whose it is. */
 		const char *bad = optind > 0 && optind <= argc ? argv[optind - 1] : "";
-		const char *owner = strstr(err, "unknown option") ? command_of_option(bad) : NULL;
+		const char *owner = first == P2PS_OPT_UNKNOWN ? command_of_option(bad) : NULL;
 		if (owner)
 			pd_fail_in(c, "option not valid here: %s (an option of pte-decode %s)", bad,
 			           owner);

@@ -43,6 +43,7 @@ static int open_gpu(struct probe_run *run, struct p2ps_rm *rm, struct p2ps_rm_ca
 		        "GPU %u (architecture 0x%x, implementation 0x%x%s%s) is not a "
 		        "chip libgmmu knows; --chip NAME names it",
 		        run->gpu_index, run->gpu.arch, run->gpu.impl, *chip ? ", " : "", chip);
+	run->chip = p2ps_nvidia_chip_find(chip);
 	run->fmt = c->format;
 	return 0;
 }

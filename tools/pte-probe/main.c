@@ -72,11 +72,13 @@ static int opt_page_sizes(void *ctx, const char *arg, char *err, size_t err_size
 		unsigned shift = 0;
 		if (!p2ps_parse_size(t, &size) && size && !(size & (size - 1)))
 			shift = (unsigned)__builtin_ctzll(size);
-		if (shift != 12 && shift != 16 && shift != 17 && shift != 21 && shift != 29) {
+		if (shift == 17)
+			shift = 16;
+		if (!shift || !probe_plan_has_page(shift)) {
 			o->page_mask = 0;
 			break;
 		}
-		o->page_mask |= 1u << (shift == 17 ? 16 : shift);
+		o->page_mask |= 1u << shift;
 	}
 	if (!o->page_mask)
 		return snprintf(err, err_size,

@@ -30,27 +30,13 @@
 #define P2P_INVALID_PEER  0xffffffffu
 #define NO_FABRIC_ADDR    UINT64_MAX /* NVLINK_INVALID_FABRIC_ADDR */
 
-/* The alignment knvlinkValidateFabricBaseAddress_* demands of a fabric base: the NVSwitch
- * map-slot size of each generation, by libgmmu format (580.142, 595.45.04). A format
- * without a row (no NVSwitch generation uses it) needs page alignment only. */
-static const struct fabric_rule {
-	const char *format;
-	unsigned align; /* log2 */
-	const char *source;
-} fabric_rules[] = {
-        {"v2-gp", 34, "knvlinkValidateFabricBaseAddress_GV100 (16 GB map slots)"},
-        {"v2-ga", 36, "knvlinkValidateFabricBaseAddress_GA100 (64 GB map slots)"},
-        {"v3-gh", 39, "knvlinkValidateFabricBaseAddress_GH100 (512 GB map slots)"},
-        {"v3-gb", 42, "knvlinkValidateFabricBaseAddress_GB100 (4 TB map slots)"},
-};
-
-static const struct fabric_rule *fabric_rule_for(const struct gmmu_format *f)
+/* The alignment (log2) knvlinkValidateFabricBaseAddress_* demands of the chip's fabric base:
+ * its generation's NVSwitch map slot, a column of the chip table. A chip without one (no
+ * NVSwitch generation) needs page alignment only. */
+static unsigned fabric_align(const struct probe_run *run)
 {
-	static const struct fabric_rule page = {"", 12, "page alignment"};
-	for (size_t i = 0; f && i < sizeof(fabric_rules) / sizeof(fabric_rules[0]); i++)
-		if (!strcmp(f->name, fabric_rules[i].format))
-			return &fabric_rules[i];
-	return &page;
+	unsigned align = run->chip ? run->chip->nvlink_fabric_align : 0;
+	return align ? align : 12;
 }
 
 const char *probe_fabric_src_name(enum probe_fabric_src s)
@@ -235,8 +221,7 @@ static void fabric_unknown(struct probe_peer *pe, const char *why)
 void probe_peer_fabric(struct probe_run *run)
 {
 	struct probe_peer *pe = &run->peer;
-	const struct fabric_rule *rule = fabric_rule_for(run->fmt);
-	pe->fabric_align = rule->align;
+	pe->fabric_align = fabric_align(run);
 	if (pe->fabric_src == PROBE_FABRIC_INFERRED || pe->fabric_src == PROBE_FABRIC_UNKNOWN)
 		pe->fabric_src = PROBE_FABRIC_UNREPORTED; /* compared again: infer again */
 	if (pe->fabric_src != PROBE_FABRIC_UNREPORTED)
@@ -262,10 +247,13 @@ void probe_peer_fabric(struct probe_run *run)
 		return;
 	}
 	uint64_t base = addr - p->phys;
-	if (base & ((1ull << rule->align) - 1)) {
+	if (base & ((1ull << pe->fabric_align) - 1)) {
 		snprintf(why, sizeof(why),
 		         "%s's entry implies 0x%" PRIx64 ", not aligned to 2^%u as %s requires",
-		         m->spec->name, base, rule->align, rule->source);
+		         m->spec->name, base, pe->fabric_align,
+		         pe->fabric_align > 12 ? "the chip's NVSwitch map slot "
+		                                 "(knvlinkValidateFabricBaseAddress_*)"
+		                               : "page alignment");
 		fabric_unknown(pe, why);
 		return;
 	}

@@ -1,5 +1,7 @@
-/* The plan: which memory pte-probe allocates and how it maps it. Each page size the chip has
- * (4K, the big page, 2M, 512M) in video memory, and system memory at 4K, 64K and 2M, with the
+/* The plan: which memory pte-probe allocates and how it maps it. Each page size the chip has,
+ * of those the allocation API names (the NVOS32 classes 4K, BIG, HUGE 2M and 512M: the
+ * API's vocabulary, not a generation's; a size the chip's format has no PTE level for is
+ * skipped), in video memory, and system memory at 4K, 64K and 2M, with the
  * access choices the API leaves to the caller: read-only, GPU-uncached, coherent or not,
  * cached in the GPU by the allocation or by the mapping. System memory is not tried at 512M:
  * nothing hands out 512 MiB of physically contiguous system memory.
@@ -90,6 +92,14 @@ const struct probe_alloc *probe_alloc_find(const char *name)
 		if (!strcmp(allocs[i].name, name))
 			return &allocs[i];
 	return NULL;
+}
+
+bool probe_plan_has_page(unsigned shift)
+{
+	for (size_t i = 0; i < sizeof(allocs) / sizeof(allocs[0]); i++)
+		if (allocs[i].page_shift == shift)
+			return true;
+	return false;
 }
 
 static const char *skip_reason(const struct probe_run *run, const struct probe_spec *s,

@@ -20,6 +20,7 @@
 #include "p2pscope/gmmu_drvmap.h"
 #include "p2pscope/gmmu_dump.h"
 #include "p2pscope/gmmu_walk.h"
+#include "p2pscope/nvidia_chips.h"
 #include "p2pscope/rm.h"
 
 #define PROBE_MAX_MAPS   24
@@ -164,6 +165,7 @@ struct probe_run {
 	struct p2ps_rm_driver driver;
 	size_t n_cards;
 	struct p2ps_rm_gpu gpu;
+	const struct p2ps_nvidia_chip *chip; /* the chip's row (--chip or the driver's) */
 	const struct gmmu_format *fmt;
 	bool root;
 	uint64_t pdb;
@@ -189,6 +191,8 @@ struct probe_run {
 /* The plan (plan.c): allocations and mappings, by chip format and peer. */
 void probe_plan(struct probe_run *run);
 const struct probe_alloc *probe_alloc_find(const char *name);
+/* Whether the plan allocates pages of 1 << shift (what --page-sizes may ask for). */
+bool probe_plan_has_page(unsigned shift);
 
 /* Phase 1 (collect.c): everything that talks to the driver. Fills run; returns 0 or the
  * error that stopped the run (a partial run still has what it got). */
@@ -228,7 +232,6 @@ static inline void probe_copy(char *dst, size_t len, const char *src)
 
 /* Helpers shared by the renderings. */
 const char *probe_mem_name(enum probe_mem m);
-const char *probe_size_str(uint64_t bytes, char *buf, size_t len); /* "2M", "64K" */
 const char *probe_state_name(enum probe_state s);
 
 #endif

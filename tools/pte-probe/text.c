@@ -6,6 +6,8 @@
 #include <inttypes.h>
 #include <string.h>
 
+#include "p2pscope/gmmu_render.h"
+
 const char *probe_mem_name(enum probe_mem m)
 {
 	return m == PROBE_SYS ? "system" : m == PROBE_PEER ? "peer video" : "video";
@@ -16,31 +18,21 @@ const char *probe_state_name(enum probe_state s)
 	return s == PROBE_MAPPED ? "mapped" : s == PROBE_FAILED ? "failed" : "skipped";
 }
 
-const char *probe_size_str(uint64_t bytes, char *buf, size_t len)
+/* NV0080_CTRL_DMA_GET_PDE_INFO_PARAMS_PTE_ADDR_SPACE_*: 0 video, 1 system coherent, 2 system
+ * non-coherent; any other value is shown as the number the driver answered. */
+static const char *aspace_name(uint32_t a, char *buf, size_t len)
 {
-	static const char units[] = "KMGT";
-	unsigned u = 0;
-	uint64_t v = bytes;
-	while (v >= 1024 && !(v % 1024) && u < 4) {
-		v /= 1024;
-		u++;
-	}
-	if (u == 0)
-		snprintf(buf, len, "%" PRIu64, bytes);
-	else
-		snprintf(buf, len, "%" PRIu64 "%c", v, units[u - 1]);
+	static const char *const names[] = {"vid", "sys-coh", "sys-noncoh"};
+	if (a < sizeof(names) / sizeof(names[0]))
+		return names[a];
+	snprintf(buf, len, "aperture %" PRIu32, a);
 	return buf;
-}
-
-static const char *aspace_name(uint32_t a)
-{
-	return a == 1 ? "sys-coh" : a == 2 ? "sys-noncoh" : "vid";
 }
 
 static void print_page(const struct probe_run *run, const struct probe_map *m,
                        const struct probe_page *p, unsigned k, FILE *out)
 {
-	char b1[24], st[40];
+	char b1[24], b2[24], st[40];
 	fprintf(out, "  page %u: VA 0x%" PRIx64, k, p->va);
 	if (p->phys_known)
 		fprintf(out, ", %s 0x%" PRIx64 " (GET_SURFACE_PHYS_ATTR)",
@@ -54,8 +46,8 @@ static void print_page(const struct probe_run *run, const struct probe_map *m,
 		        p2ps_rm_status_str(p->pde_status, st, sizeof(st)));
 	for (unsigned t = 0; t < p->n_tables; t++)
 		fprintf(out, "%s%s in %s 0x%" PRIx64 "%s", t ? ", " : "    GET_PDE_INFO: tables ",
-		        probe_size_str(p->tables[t].page_size, b1, sizeof(b1)),
-		        aspace_name(p->tables[t].aspace), p->tables[t].pa,
+		        gmmu_size_str(p->tables[t].page_size, b1, sizeof(b1)),
+		        aspace_name(p->tables[t].aspace, b2, sizeof(b2)), p->tables[t].pa,
 		        t + 1 == p->n_tables ? "\n" : "");
 	if (p->pte_status == P2PS_RM_NV_OK)
 		fprintf(out, "    GET_PTE_INFO: %s (%s)\n",
@@ -107,8 +99,8 @@ static void print_map(const struct probe_run *run, const struct probe_map *m, FI
 {
 	char b1[24], b2[24];
 	fprintf(out, "\n%-20s %s memory, %s, %s pages, %s\n", m->spec->name,
-	        probe_mem_name(m->alloc->mem), probe_size_str(m->alloc->size, b1, sizeof(b1)),
-	        probe_size_str(1ull << m->spec->page_shift, b2, sizeof(b2)), m->spec->what);
+	        probe_mem_name(m->alloc->mem), gmmu_size_str(m->alloc->size, b1, sizeof(b1)),
+	        gmmu_size_str(1ull << m->spec->page_shift, b2, sizeof(b2)), m->spec->what);
 	if (m->state != PROBE_MAPPED) {
 		fprintf(out, "  %s: %s\n", probe_state_name(m->state), m->why);
 		return;

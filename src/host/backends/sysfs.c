@@ -127,7 +127,8 @@ static void read_link(struct p2ps_dev *d, const struct attrs *a)
 	static const char *const names[4] = {"max_link_speed", "max_link_width",
 	                                     "current_link_speed", "current_link_width"};
 	uint8_t v[4] = {0};
-	for (int i = 0; i < 4 && may_have_link_attrs(d); i++) {
+	bool has_attrs = may_have_link_attrs(d);
+	for (int i = 0; i < 4 && has_attrs; i++) {
 		if (attr_text(a, names[i], buf, sizeof(buf)) <= 0)
 			continue;
 		uint64_t width = 0;
@@ -204,7 +205,8 @@ static void read_extras(struct p2ps_dev *d, const char *root)
 		p2ps_dev_set_unknown(d, P2PS_FACT_PARENT, "cannot resolve %s", dir);
 	}
 	read_link(d, &a);
-	for (int i = 0; i < P2PS_HOST_MAX_BARS && may_have_resize_attrs(d); i++) {
+	bool has_resize = may_have_resize_attrs(d);
+	for (int i = 0; i < P2PS_HOST_MAX_BARS && has_resize; i++) {
 		snprintf(name, sizeof(name), "resource%d_resize", i);
 		if (attr_text(&a, name, buf, sizeof(buf)) > 0) {
 			d->rebar.sysfs_resize[i] = strtoull(buf, NULL, 16);
