@@ -28,6 +28,13 @@ static enum gmmu_aperture aspace_aperture(uint32_t aspace)
 	                     : GMMU_APERTURE_VIDEO;
 }
 
+/* GET_PDE_INFO's address spaces: 0 video, 1 and 2 system memory; any other value says
+ * nothing the model can use, and the table is then taken as the entry names it. */
+static bool aspace_known(uint32_t aspace)
+{
+	return aspace <= 2;
+}
+
 struct page_ref {
 	struct probe_map *m;
 	struct probe_page *p;
@@ -155,7 +162,7 @@ static void table_for(struct probe_run *run, const struct probe_entry *e, enum g
 	uint64_t span = 1ull << e->level->va_lo;
 	struct page_ref r = page_in(run, e->va, span, child_shift);
 	const struct probe_table *pt = r.p ? page_table(r.p, 1ull << child_shift) : NULL;
-	if (pt) {
+	if (pt && aspace_known(pt->aspace)) {
 		*t = (struct gmmu_drvmap_table){
 		        .present = true, .aperture = aspace_aperture(pt->aspace), .addr = pt->pa};
 		*src = "GET_PDE_INFO";
