@@ -67,6 +67,8 @@ static int parse(int argc, char **argv, struct cmd *cmds)
 		int j = i + 2;
 		while (j < argc && strcmp(argv[j], ";;"))
 			j++;
+		if (j == i + 2) /* "LABEL -- ;;": no command to run */
+			return -1;
 		argv[j < argc ? j : argc] = NULL; /* argv[argc] is NULL already */
 		n++;
 		i = j + 1;
@@ -100,6 +102,7 @@ int main(int argc, char **argv)
 	for (int c = 0; c < n; c++) {
 		if (cmds[c].failed) {
 			printf("FAILED %s\n", cmds[c].label);
+			free(cmds[c].us);
 			continue;
 		}
 		qsort(cmds[c].us, (size_t)runs, sizeof(double), cmp);

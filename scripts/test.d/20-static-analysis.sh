@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# cppcheck over the C sources, using the normal build's compile database, plus
-# the rule that library code never prints or exits (only main() decides).
+# cppcheck and clang-tidy (.clang-tidy says which checks and why) over the C
+# sources, using the normal build's compile database, plus the rule that library
+# code never prints or exits (only main() decides).
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 cppcheck --quiet --error-exitcode=1 --inline-suppr \
@@ -9,6 +10,19 @@ cppcheck --quiet --error-exitcode=1 --inline-suppr \
 	--project="$BUILD_DIR/compile_commands.json" \
 	-i"$BUILD_DIR" -i"$ASAN_BUILD_DIR" --suppress='*:*/_deps/*'
 echo "cppcheck: clean"
+# clang-tidy (checks and the reasons in .clang-tidy, tests/.clang-tidy) over every C file
+# of the build: not the CUDA kernels (nvcc flags), not what CMake fetched under the build
+# directory. Two jobs: CI has two cores; about 4 minutes there. run-clang-tidy always
+# colours its output: the log gets it without.
+top_re=$(pwd | sed 's/[][\\.*^$+?(){}|]/\\&/g') # the path as a regex (Python's)
+log=$BUILD_DIR/clang-tidy.log
+if ! run-clang-tidy -quiet -j 2 -p "$BUILD_DIR" "^$top_re/(?!build)[^/]+/.*\\.c\$" 2>&1 |
+	sed 's/\x1b\[[0-9;]*m//g' >"$log"; then
+	grep -E -A4 '^/.*(warning|error):' "$log" | head -n 200
+	echo "clang-tidy: findings above (all of them: $log)" >&2
+	exit 1
+fi
+echo "clang-tidy: clean"
 # Library sources must not print to the terminal or end the process.
 # shellcheck disable=SC2046
 if grep -nE '\b(printf|fprintf|perror|puts|exit|abort)\s*\(' $(find src -name '*.c') |

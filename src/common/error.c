@@ -4,6 +4,8 @@
 #include <stdio.h>
 #include <string.h>
 
+#undef p2ps_error_set /* the analyzer's model of it (error.h), not wanted here */
+
 int p2ps_error_set(struct p2ps_error *err, int code, const char *fmt, ...)
 {
 	if (!err)

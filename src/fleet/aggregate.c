@@ -129,6 +129,8 @@ static long group_of(struct p2ps_fleet *f, struct lh_table *t, struct keys *k,
 	size_t n = f->n_groups;
 	if (!keep_key(k, key) || !p2ps_grow((void **)&f->groups, cap, n + 1, sizeof(*f->groups)))
 		return -1;
+	/* *cap >= n + 1 here; the analyzer lets n + 1 wrap to 0, i.e. SIZE_MAX groups. */
+	// NOLINTNEXTLINE(clang-analyzer-optin.portability.UnixAPI): size is never 0, above
 	struct group_priv *ngp = realloc(*gp, *cap * sizeof(**gp));
 	if (!ngp)
 		return -1;
@@ -155,7 +157,9 @@ static bool make_groups(struct p2ps_fleet *f)
 		const struct p2ps_fleet_host *h = &f->hosts[i];
 		for (size_t j = 0; ok && j < h->n_causes; j++) {
 			long g = group_of(f, t, &k, &gp, &cap, &h->causes[j]);
-			ok = g >= 0 && group_add(&f->groups[g], &gp[g], i, h, &h->causes[j]);
+			/* gp is non-NULL once group_of returned an index; the test tells the
+			 * analyzer, which lets the first lookup hit in the empty table. */
+			ok = g >= 0 && gp && group_add(&f->groups[g], &gp[g], i, h, &h->causes[j]);
 		}
 	}
 	if (ok && f->n_groups > 1)
@@ -223,8 +227,10 @@ static struct tally *tally_of(struct drift_ctx *d, const char *model, int fact)
 		return lh_entry_v(e);
 	}
 	struct tally *ty = calloc(1, sizeof(*ty));
+	/* d->tallies holds pointers: the element size is a pointer's, on purpose. */
 	if (!ty || !keep_key(&d->keys, key) ||
-	    !p2ps_grow((void **)&d->tallies, &d->cap_tallies, d->n_tallies + 1, sizeof(ty))) {
+	    !p2ps_grow((void **)&d->tallies, &d->cap_tallies, d->n_tallies + 1,
+	               sizeof(*d->tallies))) { // NOLINT(bugprone-sizeof-expression): above
 		free(ty);
 		return NULL;
 	}

@@ -163,14 +163,17 @@ int p2ps_fleet_render_csv(const struct p2ps_fleet *f, p2ps_fleet_sink_fn sink, v
 		free(drift);
 		return p2ps_error_set(err, P2PS_ENOMEM, "out of memory rendering the fleet as CSV");
 	}
-	for (size_t i = 0; i < f->n_hosts; i++)
+	/* One count for both loops: the sink could, as far as the analyzer knows, change
+	 * f->n_hosts between them and leave head[] short. */
+	size_t n_hosts = f->n_hosts;
+	for (size_t i = 0; i < n_hosts; i++)
 		head[i] = SIZE_MAX;
 	for (size_t i = f->n_drift; i-- > 0;) {
 		next[i] = head[f->drift[i].host];
 		head[f->drift[i].host] = i;
 	}
 	row(&o, header);
-	for (size_t i = 0; i < f->n_hosts; i++) {
+	for (size_t i = 0; i < n_hosts; i++) {
 		drift_of(f, head, next, i, drift, 2048);
 		host_row(&o, f, i, drift);
 	}

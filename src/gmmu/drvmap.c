@@ -121,7 +121,7 @@ static int pte_fields(const struct gmmu_format *f, const struct gmmu_drvmap_requ
 	    (rc = set_role(ef, GMMU_ROLE_ENCRYPTED, n, 0, w, err)) ||
 	    (rc = set_role(ef, GMMU_ROLE_ATOMIC_DISABLE, n, 0, w, err)))
 		return rc;
-	if ((rc = set_role(ef, GMMU_ROLE_KIND, n, rq->kind, w, err)))
+	if (set_role(ef, GMMU_ROLE_KIND, n, rq->kind, w, err))
 		return p2ps_error_prefix(err, "kind");
 	if ((rc = set_role(ef, GMMU_ROLE_COMPTAGLINE, n, 0, w, err)))
 		return rc;

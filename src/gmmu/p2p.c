@@ -281,7 +281,7 @@ static int p2p_flags(const struct gmmu_entry_format *ef, const struct gmmu_p2p_r
 	    (rc = set_role(ef, GMMU_ROLE_ATOMIC_DISABLE, rq->atomic_disable, m, w, err)) ||
 	    (rc = set_role(ef, GMMU_ROLE_APERTURE, (uint64_t)ap, m, w, err)))
 		return rc;
-	if ((rc = set_role(ef, GMMU_ROLE_KIND, rq->kind, m, w, err)))
+	if (set_role(ef, GMMU_ROLE_KIND, rq->kind, m, w, err))
 		return p2ps_error_prefix(err, "kind");
 	if ((rc = set_role(ef, GMMU_ROLE_COMPTAGLINE, 0, m, w, err)))
 		return rc;
@@ -338,7 +338,7 @@ static int p2p_encode(const struct gmmu_format *f, const struct gmmu_p2p_request
 	 * entry. (The RM path, dmaUpdateVASpace_GM107, writes the peer index before KIND, whose
 	 * write then clears 63:56 again.) */
 	bool peer_write = !bar1 || rq->bar1_peer_index;
-	if (peer_write && (rc = set_role(ef, GMMU_ROLE_PEER_INDEX, rq->peer_index, m, w, err)))
+	if (peer_write && set_role(ef, GMMU_ROLE_PEER_INDEX, rq->peer_index, m, w, err))
 		return p2ps_error_prefix(err, "peer index %" PRIu32, rq->peer_index);
 	if (rq->nvswitch)
 		rc = set_nvswitch_peer_addr(ef, addr, m, w, err);

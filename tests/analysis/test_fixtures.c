@@ -107,7 +107,8 @@ static int topo_parse(char *text, char cells[8][8][8])
 		if (sscanf(line, "GPU%d", &row) != 1 || row != n || n >= 8)
 			continue;
 		char *save = NULL;
-		char *tok = strtok_r(line, "\t", &save); /* "GPUn" */
+		char *tok;
+		(void)strtok_r(line, "\t", &save); /* skip "GPUn" */
 		for (int j = 0; j < 8 && (tok = strtok_r(NULL, "\t", &save)) != NULL; j++) {
 			while (*tok == ' ')
 				tok++;

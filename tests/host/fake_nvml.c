@@ -115,6 +115,8 @@ nvmlReturn_t nvmlDeviceGetNvLinkRemotePciInfo_v2(nvmlDevice_t d, unsigned link, 
 {
 	(void)link;
 	int i = index_of(d);
+	if (i < 0)
+		return 2; /* NVML_ERROR_INVALID_ARGUMENT, as for the other queries */
 	memset(p, 0xff, sizeof(*p));
 	if (direct()) {
 		memset(p, 0, sizeof(*p));

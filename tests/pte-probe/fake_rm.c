@@ -210,7 +210,7 @@ static unsigned status_offset(unsigned nr)
 	case 0x29: return 12;
 	case 0x2a: return 28;
 	case 0x57: return 56;
-	case 0x58: return 40;
+	case 0x58:
 	case 0x4e: return 40;
 	case 0x4f: return 24;
 	default: return 0;

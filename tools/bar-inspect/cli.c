@@ -39,11 +39,12 @@ int bi_each_token(const char *opt, const char *arg, int (*each)(void *ctx, const
                   void *ctx, char *err, size_t err_size)
 {
 	char buf[1024];
-	if (strlen(arg) >= sizeof(buf)) {
+	size_t len = strlen(arg);
+	if (len >= sizeof(buf)) {
 		snprintf(err, err_size, "%s: list too long", opt);
 		return -1;
 	}
-	strcpy(buf, arg);
+	memcpy(buf, arg, len + 1);
 	char *save = NULL;
 	for (char *t = strtok_r(buf, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
 		int rc = each(ctx, t);

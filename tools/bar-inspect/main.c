@@ -95,11 +95,12 @@ static int opt_slot(void *ctx, const char *arg, char *err, size_t err_size)
 	struct cli *c = ctx;
 	struct pci_filter f;
 	char buf[64];
-	if (strlen(arg) >= sizeof(buf)) {
+	size_t len = strlen(arg);
+	if (len >= sizeof(buf)) {
 		snprintf(err, err_size, "-s %.32s...: too long", arg);
 		return -1;
 	}
-	strcpy(buf, arg);
+	memcpy(buf, arg, len + 1);
 	pci_filter_init(NULL, &f);
 	const char *msg = pci_filter_parse_slot(&f, buf);
 	if (msg) {

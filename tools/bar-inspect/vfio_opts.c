@@ -101,7 +101,7 @@ int bi_vfio_opt_map_peer(struct bi_vfio_opts *v, const char *arg, char *err, siz
 	char *a = strtok_r(buf, ",", &save);
 	char *b = strtok_r(NULL, ",", &save);
 	char *bar = strtok_r(NULL, ",", &save);
-	uint64_t x;
+	uint64_t x = 0;
 	if (!a || !b || strtok_r(NULL, ",", &save))
 		snprintf(err, n, "--map-peer '%s': expected A,B or A,B,BAR", arg);
 	else if (p2ps_bdf_parse(a, &v->asked.peer_a) != 0 ||

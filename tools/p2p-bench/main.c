@@ -116,9 +116,10 @@ static int opt_devices(void *ctx, const char *arg, char *err, size_t err_size)
 	char buf[256];
 	char *save = NULL;
 	o->ndev = 0;
-	if (strlen(arg) >= sizeof(buf))
+	size_t len = strlen(arg);
+	if (len >= sizeof(buf))
 		return snprintf(err, err_size, "bad device list '%s'", arg), -1;
-	strcpy(buf, arg);
+	memcpy(buf, arg, len + 1);
 	for (char *tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
 		uint64_t v;
 		bool ok = o->ndev < PB_MAX_DEV && !p2ps_parse_uint(tok, 1023, &v);

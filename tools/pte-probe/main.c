@@ -214,8 +214,8 @@ int main(int argc, char **argv)
 	struct p2ps_rm_recorder *rec = NULL;
 	char note[512];
 	note_cmdline(argc, argv, note, sizeof(note));
-	if (o.replay && ((rc = load_capture(o.replay, &cap, &err)) ||
-	                 (rc = p2ps_rm_replay_start(&replay, &cap, &sys, &err)))) {
+	if (o.replay && (load_capture(o.replay, &cap, &err) ||
+	                 p2ps_rm_replay_start(&replay, &cap, &sys, &err))) {
 		fprintf(stderr, "pte-probe: %s\n", err.msg);
 		p2ps_rm_capture_cleanup(&cap);
 		return 2;

@@ -80,7 +80,7 @@ static int insert_chunk(struct p2ps_mem_set *s, struct p2ps_mem_chunk *c, struct
 		rc = p2ps_error_set(err, P2PS_EINVAL,
 		                    "%s: %s PA 0x%llx-0x%llx overlaps %s at 0x%llx-0x%llx", c->name,
 		                    p2ps_mem_space_name(c->space), (unsigned long long)c->pa,
-		                    (unsigned long long)(c->pa + (c->size - 1)), hit->name,
+		                    (unsigned long long)c->pa + (c->size - 1), hit->name,
 		                    (unsigned long long)hit->pa,
 		                    (unsigned long long)(hit->pa + (hit->size - 1)));
 		goto fail;

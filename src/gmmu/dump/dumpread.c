@@ -129,7 +129,7 @@ int p2ps_dump_file_next(struct p2ps_dump_file *f, const uint8_t **data, size_t *
 			if (errno == EINTR)
 				continue;
 			return p2ps_error_set(err, P2PS_EIO, "%s: read at offset 0x%llx: %s",
-			                      f->name, (unsigned long long)(f->total + have),
+			                      f->name, (unsigned long long)f->total + have,
 			                      strerror(errno));
 		}
 		if (n == 0) {
@@ -144,8 +144,8 @@ int p2ps_dump_file_next(struct p2ps_dump_file *f, const uint8_t **data, size_t *
 		        err, P2PS_EINVAL,
 		        "%s: input ends inside an entry: %llu bytes is not a multiple "
 		        "of %u-byte entries (%zu trailing bytes at offset 0x%llx)",
-		        f->name, (unsigned long long)(f->total + have), f->entry_bytes,
-		        have - whole, (unsigned long long)(f->total + whole));
+		        f->name, (unsigned long long)f->total + have, f->entry_bytes, have - whole,
+		        (unsigned long long)(f->total + whole));
 	if (f->eof && f->total == 0 && have == 0)
 		return p2ps_error_set(err, P2PS_EINVAL, "%s: empty input, no entries", f->name);
 	if (whole == 0)

@@ -124,6 +124,8 @@ static int diff_print(void *ctx, const struct gmmu_diff *d, struct p2ps_error *e
 	char what[512], ps[24];
 	describe_diff(v->fmt, d, what, sizeof(what));
 	const char *name = d->exp ? d->exp->name : "-";
+	/* A diff lacks act (MISSING) or exp (EXTRA), never both (struct gmmu_diff). */
+	// NOLINTNEXTLINE(clang-analyzer-core.NullDereference): see above
 	unsigned shift = d->act ? d->act->page_shift : d->exp->page_shift;
 	if (v->json) {
 		json_object_array_add(v->jdiffs, diff_json(d, name, what));

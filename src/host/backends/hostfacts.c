@@ -3,6 +3,7 @@
 
 #include <ctype.h>
 #include <dirent.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -28,11 +29,9 @@ static void read_iommu(struct p2ps_host *host, const char *root, bool live)
 			continue;
 		io->present = true;
 		size_t used = strlen(io->units);
-		if (used + strlen(e->d_name) + 2 < sizeof(io->units)) {
-			if (used)
-				strcat(io->units, " ");
-			strcat(io->units, e->d_name);
-		}
+		if (used + strlen(e->d_name) + 2 < sizeof(io->units))
+			snprintf(io->units + used, sizeof(io->units) - used, "%s%s",
+			         used ? " " : "", e->d_name);
 		/* Unit names tell the driver: dmarN (Intel VT-d), ivhdN (AMD-Vi), smmu (Arm). */
 		const char *kind = !strncmp(e->d_name, "dmar", 4)   ? "intel"
 		                   : !strncmp(e->d_name, "ivhd", 4) ? "amd"

@@ -64,8 +64,8 @@ static int device_query(struct p2ps_vfio_device *d, unsigned long req, const voi
                         int (*parse)(const uint8_t *, size_t, void *, struct p2ps_error *),
                         void *out, struct p2ps_error *err)
 {
-	uint8_t *buf;
-	size_t len;
+	uint8_t *buf = NULL;
+	size_t len = 0;
 	int rc = info_ioctl(d->v->sys, d->fd, req, tmpl, fixed, d->bdf, what, &buf, &len, err);
 	if (rc)
 		return rc;

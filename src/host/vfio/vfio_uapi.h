@@ -73,7 +73,7 @@ struct iommu_ioas_iova_ranges {
 	__u32 size;
 	__u32 ioas_id;
 	__u32 num_iovas;
-	__u32 __reserved;
+	__u32 reserved;
 	__aligned_u64 allowed_iovas;
 	__aligned_u64 out_iova_alignment;
 };
@@ -83,7 +83,7 @@ struct iommu_ioas_map {
 	__u32 size;
 	__u32 flags;
 	__u32 ioas_id;
-	__u32 __reserved;
+	__u32 reserved;
 	__aligned_u64 user_va;
 	__aligned_u64 length;
 	__aligned_u64 iova;

@@ -33,10 +33,9 @@ static void header_class(struct p2ps_paste_dev *pd, const char *s, size_t n)
 	uint64_t v;
 	const char *e;
 	bool known = false;
-	if (n >= 6 && s[n - 1] == ']' && s[n - 6] == '[' && pt_hex(s + n - 5, &v, &e) &&
-	    e == s + n - 1)
-		code = (uint16_t)v, known = true;
-	else if (pt_starts(s, "Class ") && pt_hex(s + 6, &v, &e) && e == s + n && v <= 0xffff)
+	if ((n >= 6 && s[n - 1] == ']' && s[n - 6] == '[' && pt_hex(s + n - 5, &v, &e) &&
+	     e == s + n - 1) ||
+	    (pt_starts(s, "Class ") && pt_hex(s + 6, &v, &e) && e == s + n && v <= 0xffff))
 		code = (uint16_t)v, known = true;
 	else
 		known = pt_class_by_name(s, n, &code);

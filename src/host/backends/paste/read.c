@@ -141,7 +141,8 @@ int p2ps_paste_parse(const char *text, size_t len, const char *source, struct p2
 	char *buf = malloc(len + 2);
 	if (!buf)
 		return p2ps_error_set(err, P2PS_ENOMEM, "paste %s: out of memory", out->source);
-	memcpy(buf, text, len);
+	if (len) /* text may be NULL when empty; memcpy's source may not */
+		memcpy(buf, text, len);
 	buf[len] = buf[len + 1] = '\0';
 	out->lines = pt_normalize(buf, len);
 	struct pctx c = {.p = out, .block = -1, .err = err, .lspci_cut_dev = -1};
