@@ -3,7 +3,6 @@
 
 #include <ctype.h>
 #include <dirent.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -28,10 +27,14 @@ static void read_iommu(struct p2ps_host *host, const char *root, bool live)
 		if (e->d_name[0] == '.')
 			continue;
 		io->present = true;
-		size_t used = strlen(io->units);
-		if (used + strlen(e->d_name) + 2 < sizeof(io->units))
-			snprintf(io->units + used, sizeof(io->units) - used, "%s%s",
-			         used ? " " : "", e->d_name);
+		/* Space-separated names, each appended whole or not at all (with its NUL). */
+		size_t used = strlen(io->units), n = strlen(e->d_name);
+		if (used + n + 2 < sizeof(io->units)) {
+			char *p = io->units + used;
+			if (used)
+				*p++ = ' ';
+			memcpy(p, e->d_name, n + 1);
+		}
 		/* Unit names tell the driver: dmarN (Intel VT-d), ivhdN (AMD-Vi), smmu (Arm). */
 		const char *kind = !strncmp(e->d_name, "dmar", 4)   ? "intel"
 		                   : !strncmp(e->d_name, "ivhd", 4) ? "amd"
