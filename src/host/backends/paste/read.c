@@ -126,6 +126,12 @@ int p2ps_paste_parse(const char *text, size_t len, const char *source, struct p2
 	out->cuda.first_error.block = out->cuda.from.block = -1;
 	out->host.iommu_groups = -1;
 	out->host.driver_open = -1;
+	out->nccl.intra_p2p = -1;
+	out->nccl.version_from.block = out->acs_loose.first.block = -1;
+	for (int i = 0; i < P2PS_PS_COUNT; i++)
+		out->sym.first[i].block = -1;
+	for (int i = 0; i < P2PS_NV_COUNT; i++)
+		out->nccl.via_from[i].block = -1;
 	out->host.cmdline_from.block = out->host.iommu_from.block = out->host.driver_from.block =
 	        -1;
 	snprintf(out->source, sizeof(out->source), "%s", source ? source : "paste");
