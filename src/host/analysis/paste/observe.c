@@ -30,6 +30,13 @@ const char *p2ps_paste_finding_name(enum p2ps_paste_finding_code c)
 	        [P2PS_PF_CAPS_DENIED] = "capabilities_denied",
 	        [P2PS_PF_MALFORMED] = "malformed_block",
 	        [P2PS_PF_NO_GPU] = "no_gpu",
+	        [P2PS_PF_SYMPTOM] = "symptom",
+	        [P2PS_PF_NCCL] = "nccl",
+	        [P2PS_PF_SHM] = "nccl_shm",
+	        [P2PS_PF_ACS_UNPLACED] = "acs_redirect_unplaced",
+	        [P2PS_PF_UNREAD] = "not_understood",
+	        [P2PS_PF_P2P_WORKS] = "p2p_works",
+	        [P2PS_PF_GEFORCE_STOCK] = "geforce_stock_driver",
 	};
 	return (unsigned)c < P2PS_PF_CODE_COUNT ? names[c] : "?";
 }
@@ -239,6 +246,7 @@ int p2ps_paste_observe(const struct p2ps_analysis *a, struct p2ps_paste_report *
 	po_devices(&c);
 	po_nvidia_smi(&c);
 	po_cuda(&c);
+	po_symptoms(&c);
 	if (po_pairs(&c) < 0)
 		c.oom = true;
 	po_verdict(&c);

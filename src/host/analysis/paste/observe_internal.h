@@ -39,5 +39,9 @@ void po_nvidia_smi(struct octx *c); /* topo -m and topo -p2p */
 void po_cuda(struct octx *c);       /* peer access, bandwidth, verification */
 int po_pairs(struct octx *c);       /* the per-pair table and its disagreements */
 void po_verdict(struct octx *c);    /* causes, verdict, what to send next */
+void po_symptoms(struct octx *c);   /* symptoms, NCCL, loose ACS, GeForce, unread blocks */
+void po_symptom_asks(struct octx *c); /* per symptom, the facts that separate its causes */
+/* Whether something in the paste speaks against P2P working (a symptom of failure). */
+bool po_failure_seen(const struct octx *c);
 
 #endif
