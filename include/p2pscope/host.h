@@ -308,9 +308,9 @@ enum p2ps_cmdline_iommu_state {
 
 struct p2ps_cmdline_iommu {
 	enum p2ps_cmdline_iommu_state state;
-	char kind[8];    /* "intel", "amd" (the flag that named a driver), "" */
-	bool strict;     /* iommu.strict=1 or intel_iommu=strict: unmapped at once, no batching */
-	char why[160];   /* "intel_iommu=on without iommu=pt: on and translating" */
+	char kind[8];  /* "intel", "amd" (the flag that named a driver), "" */
+	bool strict;   /* iommu.strict=1 or intel_iommu=strict: unmapped at once, no batching */
+	char why[160]; /* "intel_iommu=on without iommu=pt: on and translating" */
 };
 void p2ps_cmdline_iommu(const struct p2ps_host_cmdline *c, struct p2ps_cmdline_iommu *out);
 const char *p2ps_cmdline_iommu_state_name(enum p2ps_cmdline_iommu_state s);

@@ -241,10 +241,10 @@ struct p2ps_paste_nccl {
 	struct p2ps_paste_where version_from;
 	int via[P2PS_NV_COUNT]; /* channel connections per transport */
 	struct p2ps_paste_where via_from[P2PS_NV_COUNT];
-	char p2p_how[24];  /* "P2P/IPC", "P2P/CUMEM", "P2P/direct pointer", "" */
-	int intra_p2p;     /* "intraNodeP2pSupport 0|1", -1 not logged */
-	int n_env;         /* NCCL_* variables NCCL logged as set */
-	char env[8][128];  /* "NCCL_P2P_DISABLE=1" */
+	char p2p_how[24]; /* "P2P/IPC", "P2P/CUMEM", "P2P/direct pointer", "" */
+	int intra_p2p;    /* "intraNodeP2pSupport 0|1", -1 not logged */
+	int n_env;        /* NCCL_* variables NCCL logged as set */
+	char env[8][128]; /* "NCCL_P2P_DISABLE=1" */
 };
 
 /* ACS lines (lspci's ACSCtl, grep'd) and raw ACS control reads the paste ties to no

@@ -45,13 +45,13 @@ enum p2ps_paste_finding_code {
 	P2PS_PF_CAPS_DENIED,        /* lspci ran without root */
 	P2PS_PF_MALFORMED,          /* a block was cut or had mismatched columns */
 	P2PS_PF_NO_GPU,             /* the paste names no NVIDIA GPU */
-	P2PS_PF_SYMPTOM,            /* an error or failure the paste shows (error 205, a hang ...) */
-	P2PS_PF_NCCL,               /* what NCCL's log says: version, transports, P2P disabled */
-	P2PS_PF_SHM,                /* NCCL could not create its shared-memory segment */
-	P2PS_PF_ACS_UNPLACED,       /* ACS control values of ports the paste does not name */
-	P2PS_PF_UNREAD,             /* blocks recognised but not understood */
-	P2PS_PF_P2P_WORKS,          /* positive evidence: P2P works on a pair */
-	P2PS_PF_GEFORCE_STOCK,      /* GeForce RTX 40/50 without the P2P-patched driver */
+	P2PS_PF_SYMPTOM,       /* an error or failure the paste shows (error 205, a hang ...) */
+	P2PS_PF_NCCL,          /* what NCCL's log says: version, transports, P2P disabled */
+	P2PS_PF_SHM,           /* NCCL could not create its shared-memory segment */
+	P2PS_PF_ACS_UNPLACED,  /* ACS control values of ports the paste does not name */
+	P2PS_PF_UNREAD,        /* blocks recognised but not understood */
+	P2PS_PF_P2P_WORKS,     /* positive evidence: P2P works on a pair */
+	P2PS_PF_GEFORCE_STOCK, /* GeForce RTX 40/50 without the P2P-patched driver */
 	P2PS_PF_CODE_COUNT
 };
 const char *p2ps_paste_finding_name(enum p2ps_paste_finding_code c); /* "iommu_fault", ... */
@@ -74,8 +74,8 @@ struct p2ps_paste_pair {
 	char topo[P2PS_PASTE_CELL];   /* nvidia-smi topo -m, "" */
 	char p2p_ab[P2PS_PASTE_CELL]; /* nvidia-smi topo -p2p, a->b and b->a, "" */
 	char p2p_ba[P2PS_PASTE_CELL];
-	int cuda_ab, cuda_ba; /* CUDA peer access: 1 CAN, 0 CANNOT, -1 not in the paste */
-	double bw_off, bw_on; /* unidirectional GB/s a->b, P2P off / on; 0 not in the paste */
+	int cuda_ab, cuda_ba;       /* CUDA peer access: 1 CAN, 0 CANNOT, -1 not in the paste */
+	double bw_off, bw_on;       /* unidirectional GB/s a->b, P2P off / on; 0 not in the paste */
 	char nccl[P2PS_PASTE_CELL]; /* NCCL's transport a->b ("P2P", "SHM"), "" */
 	int works;                  /* 1: positive evidence that P2P works, nothing against it */
 	char works_why[160];        /* the evidence, "" */

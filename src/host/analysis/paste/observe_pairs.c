@@ -96,16 +96,25 @@ static void works(const struct octx *c, struct p2ps_paste_pair *x)
 		snprintf(why, sizeof(why), "CUDA enables peer access both ways");
 	if (x->cuda_ab == 1 && x->cuda_ba == 1 && p->cuda.result == 1 && !p->cuda.verify_errors &&
 	    !strcmp(p->cuda.test, "simpleP2P"))
-		snprintf(why, sizeof(why), "simpleP2P: peer access both ways and its copy checked "
-		                           "(Test passed)");
+		snprintf(why, sizeof(why),
+		         "simpleP2P: peer access both ways and its copy checked "
+		         "(Test passed)");
 	if (x->bw_off > 0 && x->bw_on > 1.15 * x->bw_off && (n = strlen(why)) < sizeof(why))
-		snprintf(why + n, sizeof(why) - n, "%sP2P copies %.1f GB/s against %.1f through "
-		         "host memory", n ? "; " : "", x->bw_on, x->bw_off);
+		snprintf(why + n, sizeof(why) - n,
+		         "%sP2P copies %.1f GB/s against %.1f through "
+		         "host memory",
+		         n ? "; " : "", x->bw_on, x->bw_off);
 	if (!strcmp(x->nccl, "P2P") && (n = strlen(why)) < sizeof(why))
 		snprintf(why + n, sizeof(why) - n, "%sNCCL connects the pair via %s", n ? "; " : "",
 		         p->nccl.p2p_how[0] ? p->nccl.p2p_how : "P2P");
-	bool against = po_failure_seen(c) || (x->ours && x->ours->verdict == P2PS_VERDICT_NOT_READY) ||
-	               x->cuda_ab == 0 || x->cuda_ba == 0;
+	/* Peer access enabled alone is no evidence: CUDA enables it where copies then crawl
+	 * through the root complex or deliver wrong data. */
+	if (!strcmp(why, "CUDA enables peer access both ways"))
+		return;
+	bool slow = x->bw_on > 0 && x->bw_off > 0 && x->bw_on <= 1.15 * x->bw_off;
+	bool against = slow || po_failure_seen(c) ||
+	               (x->ours && x->ours->verdict == P2PS_VERDICT_NOT_READY) || x->cuda_ab == 0 ||
+	               x->cuda_ba == 0;
 	if (!why[0] || against)
 		return;
 	x->works = 1;

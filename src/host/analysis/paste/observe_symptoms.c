@@ -12,18 +12,18 @@
 
 /* The facts a symptom's causes turn on. */
 enum fact {
-	F_BAR1 = 0, /* BAR1 and VRAM per GPU */
-	F_CMDLINE,  /* the IOMMU flags the kernel booted with */
-	F_IOMMU,    /* whether an IOMMU is on and translating */
-	F_ACS,      /* ACS control of the ports between the GPUs */
-	F_DRIVER,   /* which driver: stock or P2P-patched open modules */
-	F_MODELS,   /* GPU models and addresses */
+	F_BAR1 = 0,   /* BAR1 and VRAM per GPU */
+	F_CMDLINE,    /* the IOMMU flags the kernel booted with */
+	F_IOMMU,      /* whether an IOMMU is on and translating */
+	F_ACS,        /* ACS control of the ports between the GPUs */
+	F_DRIVER,     /* which driver: stock or P2P-patched open modules */
+	F_MODELS,     /* GPU models and addresses */
 	F_P2P_MATRIX, /* the driver's own P2P status per pair */
-	F_TREE,     /* the PCIe tree */
-	F_DATA,     /* a copy test that checks the data */
-	F_NVRM,     /* the driver's log (static BAR1, Xid) */
-	F_SHM,      /* /dev/shm */
-	F_NCCL_LOG, /* NCCL's log */
+	F_TREE,       /* the PCIe tree */
+	F_DATA,       /* a copy test that checks the data */
+	F_NVRM,       /* the driver's log (static BAR1, Xid) */
+	F_SHM,        /* /dev/shm */
+	F_NCCL_LOG,   /* NCCL's log */
 	F_NONE
 };
 
@@ -84,12 +84,12 @@ static const struct {
         [P2PS_PS_HANG] = {"a collective timed out: peer writes that never arrive (IOMMU, "
                           "ACS) look like this",
                           {F_CMDLINE, F_ACS, F_DATA, F_NCCL_LOG, F_NONE}},
-        [P2PS_PS_P2P_DISABLED] = {"NCCL found P2P disabled between GPUs that should have it: "
-                                  "its own test of peer copies failed (IOMMU, ACS)",
-                                  {F_CMDLINE, F_IOMMU, F_ACS, F_DATA, F_NONE}},
+        [P2PS_PS_P2P_DISABLED] = {"CUDA refuses peer access between GPUs that NCCL's "
+                                  "topology would connect directly: the driver's decision "
+                                  "(GPU model and driver, chipset, a VM)",
+                                  {F_MODELS, F_DRIVER, F_P2P_MATRIX, F_CMDLINE, F_NONE}},
         [P2PS_PS_SHM] = {"NCCL could not create its shared-memory segment", {F_SHM, F_NONE}},
-        [P2PS_PS_CUDA_ERROR] = {"a CUDA or NCCL call failed",
-                                {F_NCCL_LOG, F_MODELS, F_NONE}},
+        [P2PS_PS_CUDA_ERROR] = {"a CUDA or NCCL call failed", {F_NCCL_LOG, F_MODELS, F_NONE}},
 };
 
 static bool any_gpu_named(const struct p2ps_paste *p)
@@ -152,8 +152,8 @@ static bool held(const struct octx *c, enum fact f)
 void po_symptom_asks(struct octx *c)
 {
 	const struct p2ps_paste *p = c->p;
-	int wrong = p->sym.count[P2PS_PS_WRONG_DATA] || p->cuda.verify_errors ||
-	            p->cuda.result == 0;
+	int wrong =
+	        p->sym.count[P2PS_PS_WRONG_DATA] || p->cuda.verify_errors || p->cuda.result == 0;
 	for (int s = 0; s < P2PS_PS_COUNT; s++) {
 		if (!p->sym.count[s] && !(s == P2PS_PS_WRONG_DATA && wrong))
 			continue;
@@ -169,8 +169,9 @@ bool po_failure_seen(const struct octx *c)
 {
 	const struct p2ps_paste *p = c->p;
 	static const enum p2ps_paste_symptom bad[] = {
-	        P2PS_PS_MAP_FAILED, P2PS_PS_PEER_UNSUPPORTED, P2PS_PS_ILLEGAL_ACCESS,
-	        P2PS_PS_WRONG_DATA, P2PS_PS_HANG,             P2PS_PS_P2P_DISABLED};
+	        P2PS_PS_MAP_FAILED,     P2PS_PS_PEER_UNSUPPORTED,
+	        P2PS_PS_ILLEGAL_ACCESS, P2PS_PS_WRONG_DATA,
+	        P2PS_PS_HANG,           P2PS_PS_P2P_DISABLED};
 	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++)
 		if (p->sym.count[bad[i]])
 			return true;
@@ -186,11 +187,13 @@ static void symptom_findings(struct octx *c)
 		if (s == P2PS_PS_SHM) {
 			struct p2ps_paste_finding *f = po_add(
 			        c, P2PS_PF_SHM, P2PS_SEV_BLOCKER, p->sym.first[s],
-			        "NCCL could not create its shared-memory segment (%d line%s, first: "
+			        "NCCL could not create its shared-memory segment (%d line%s, "
+			        "first: "
 			        "%.160s): /dev/shm is too small where it runs",
 			        p->sym.count[s], p->sym.count[s] == 1 ? "" : "s", p->sym.text[s]);
-			po_fix(f, "give the container more shared memory (docker run --shm-size=16g, "
-			          "or --ipc=host), or grow /dev/shm");
+			po_fix(f,
+			       "give the container more shared memory (docker run --shm-size=16g, "
+			       "or --ipc=host), or grow /dev/shm");
 			continue;
 		}
 		po_add(c, P2PS_PF_SYMPTOM, P2PS_SEV_WARNING, p->sym.first[s],
@@ -212,9 +215,9 @@ static void nccl_findings(struct octx *c)
 		return;
 	po_add(c, P2PS_PF_NCCL, P2PS_SEV_INFO,
 	       n->version[0] ? n->version_from : n->via_from[P2PS_NV_P2P],
-	       "NCCL%s%s: channel connections via P2P %d%s%s%s, SHM %d, NET %d%s", n->version[0] ? " " : "",
-	       n->version, n->via[P2PS_NV_P2P], n->p2p_how[0] ? " (" : "", n->p2p_how,
-	       n->p2p_how[0] ? ")" : "", n->via[P2PS_NV_SHM], n->via[P2PS_NV_NET],
+	       "NCCL%s%s: channel connections via P2P %d%s%s%s, SHM %d, NET %d%s",
+	       n->version[0] ? " " : "", n->version, n->via[P2PS_NV_P2P], n->p2p_how[0] ? " (" : "",
+	       n->p2p_how, n->p2p_how[0] ? ")" : "", n->via[P2PS_NV_SHM], n->via[P2PS_NV_NET],
 	       n->intra_p2p == 0 ? "; it found no intra-node P2P (intraNodeP2pSupport 0)" : "");
 	bool off = false;
 	for (int i = 0; i < n->n_env; i++)
@@ -284,7 +287,8 @@ static void geforce(struct octx *c)
 	               p->event_count[P2PS_PE_STATIC_BAR1] ||
 	               p->event_count[P2PS_PE_BAR1_P2P_MAPPING];
 	const struct p2ps_paste_matrix *m = &p->m[P2PS_PM_CUDA_ACCESS];
-	bool no_peer = p->sym.count[P2PS_PS_PEER_UNSUPPORTED] || p->cuda.waived;
+	bool no_peer = p->sym.count[P2PS_PS_PEER_UNSUPPORTED] ||
+	               p->sym.count[P2PS_PS_P2P_DISABLED] || p->cuda.waived;
 	for (int i = 0; m->present && i < m->n * m->n; i++)
 		no_peer |= !strcmp(m->cell[i], "0");
 	if (n < 2 || others || patched || !no_peer)

@@ -225,13 +225,13 @@ void po_verdict(struct octx *c)
 		       "the paste names no NVIDIA GPU");
 	if (!gpus)
 		po_ask(c, "lspci -nn | grep -i nvidia", "which NVIDIA GPUs the machine has");
-	r->verdict = r->n_causes                                 ? P2PS_VERDICT_NOT_READY
-	             : ok                                        ? P2PS_VERDICT_READY
-	             : unknown || !gpus || !c->a->n_pairs        ? P2PS_VERDICT_UNKNOWN
-	                                                         : P2PS_VERDICT_READY;
+	r->verdict = r->n_causes                          ? P2PS_VERDICT_NOT_READY
+	             : ok                                 ? P2PS_VERDICT_READY
+	             : unknown || !gpus || !c->a->n_pairs ? P2PS_VERDICT_UNKNOWN
+	                                                  : P2PS_VERDICT_READY;
 	if (!r->n_causes && ok)
-		snprintf(r->verdict_why, sizeof(r->verdict_why), "P2P works on %.40s <-> %.40s (%.150s)",
-		         ok->a, ok->b, ok->works_why);
+		snprintf(r->verdict_why, sizeof(r->verdict_why),
+		         "P2P works on %.40s <-> %.40s (%.150s)", ok->a, ok->b, ok->works_why);
 	else if (r->n_causes)
 		snprintf(r->verdict_why, sizeof(r->verdict_why), "%zu blocking cause%s",
 		         r->n_causes, r->n_causes == 1 ? "" : "s");

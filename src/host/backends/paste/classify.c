@@ -167,10 +167,9 @@ static bool is_cuda(const char *t, enum pt_class prev)
 		return true;
 	/* nccl-tests with the '#' markdown took away, or older ones ("#   Rank  0 Pid"). */
 	const char *u = t[0] == '#' ? pt_skip_ws(t + 1) : t;
-	static const char *const nccl_tests[] = {"nThread ",        "Rank ",
-	                                         "Using devices",   "Avg bus bandwidth",
-	                                         "Out of bounds",   "out-of-place",
-	                                         "size         count"};
+	static const char *const nccl_tests[] = {
+	        "nThread ",      "Rank ",        "Using devices",     "Avg bus bandwidth",
+	        "Out of bounds", "out-of-place", "size         count"};
 	if (any_prefix(u, nccl_tests, sizeof(nccl_tests) / sizeof(nccl_tests[0])) &&
 	    (u != t || !pt_starts(u, "Rank ") || strstr(u, " device ")))
 		return true;
@@ -284,6 +283,8 @@ static bool is_lspci_detail(const char *s, enum pt_class prev)
 
 static bool is_nccl(const char *t)
 {
+	if (pt_starts(t, "NCCL version "))
+		return true;
 	const char *m = strstr(t, "NCCL ");
 	return m && (pt_starts(m + 5, "INFO") || pt_starts(m + 5, "WARN")) && m - t < 120;
 }
@@ -310,11 +311,16 @@ static bool is_smi_table(const char *t, enum pt_class prev)
 static bool is_gpu_list(const char *t, enum pt_class prev)
 {
 	static const char *const marks[] = {
-	        "PyTorch version:",      "Collecting environment information",
-	        "Is debug build:",       "CUDA used to build PyTorch:",
-	        "Is CUDA available:",    "CUDA runtime version:",
-	        "GPU models and configuration:", "Nvidia driver version:",
-	        "cuDNN version:",        "Versions of relevant libraries:",
+	        "PyTorch version:",
+	        "Collecting environment information",
+	        "Is debug build:",
+	        "CUDA used to build PyTorch:",
+	        "Is CUDA available:",
+	        "CUDA runtime version:",
+	        "GPU models and configuration:",
+	        "Nvidia driver version:",
+	        "cuDNN version:",
+	        "Versions of relevant libraries:",
 	};
 	if (any_prefix(t, marks, sizeof(marks) / sizeof(marks[0])))
 		return true;

@@ -82,7 +82,8 @@ static bool matrix_title(struct cuda_state *st, const char *t)
 	bool bi = p2p && strstr(t, "Bidirectional") && strstr(t, "Bidirectional") < p2p;
 	for (size_t i = 0; p2p && i < sizeof(titles) / sizeof(titles[0]); i++) {
 		const char *k = strstr(titles[i].prefix, "P2P=");
-		if (!k || !pt_starts(p2p, k) || (k != titles[i].prefix && bi != (titles[i].prefix[0] == 'B')))
+		if (!k || !pt_starts(p2p, k) ||
+		    (k != titles[i].prefix && bi != (titles[i].prefix[0] == 'B')))
 			continue;
 		st->mat = titles[i].k;
 		st->cols = 0;
@@ -227,8 +228,7 @@ static void cuda_line(struct pctx *c, struct cuda_state *st, const char *t, int 
 		access_set(st, i, j, 1, line);
 	} else if (sscanf(t, "Device=%d CANNOT Access Peer Device=%d", &i, &j) == 2) {
 		access_set(st, i, j, 0, line);
-	} else if (pt_starts(t, "Peer access from") ||
-	           pt_starts(t, "Peer-to-Peer (P2P) access")) {
+	} else if (pt_starts(t, "Peer access from") || pt_starts(t, "Peer-to-Peer (P2P) access")) {
 		simple_access(c, st, t, line);
 	} else if (pt_starts(t, "Rank ") && strstr(t, " device ")) {
 		nccl_rank(c, st, t);

@@ -234,7 +234,11 @@ static bool loose_acs(struct pctx *c, const struct pl_line *l)
 		a->first = pt_where(c, l->no);
 		snprintf(a->first_text, sizeof(a->first_text), "%s", t);
 	}
-	a->redirect += strstr(t, "ReqRedir+") || strstr(t, "CmpltRedir+");
+	bool redir = strstr(t, "ReqRedir+") || strstr(t, "CmpltRedir+");
+	if (redir && !a->redirect++) { /* name a redirecting port's line */
+		a->first = pt_where(c, l->no);
+		snprintf(a->first_text, sizeof(a->first_text), "%s", t);
+	}
 	return true;
 }
 

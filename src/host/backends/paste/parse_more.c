@@ -132,8 +132,7 @@ static bool acs_ctl_read(const char *cmd)
 	return pt_starts(p, "6.w") && !strchr(p, '=');
 }
 
-static void acs_value(struct pctx *c, const struct p2ps_bdf *b, uint64_t v, const char *t,
-                      int line)
+static void acs_value(struct pctx *c, const struct p2ps_bdf *b, uint64_t v, const char *t, int line)
 {
 	if (b) {
 		struct p2ps_paste_dev *pd = pt_dev(c, b);
@@ -158,7 +157,8 @@ void pt_parse_setpci(struct pctx *c, const struct pl_span *sp)
 	const char *cmd = c->block >= 0 ? c->p->blocks[c->block].command : "";
 	char slot[32] = "";
 	struct p2ps_bdf sb;
-	bool have_slot = pt_command_opt(cmd, "-s", slot, sizeof(slot)) && pt_bdf(slot, &sb, NULL, NULL);
+	bool have_slot =
+	        pt_command_opt(cmd, "-s", slot, sizeof(slot)) && pt_bdf(slot, &sb, NULL, NULL);
 	bool acs = acs_ctl_read(cmd);
 	struct pl_iter it;
 	struct pl_line l;

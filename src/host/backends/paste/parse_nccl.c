@@ -119,6 +119,8 @@ static const char *nccl_msg(const char *t, bool *warn)
 {
 	const char *m = strstr(t, "NCCL INFO ");
 	*warn = false;
+	if (pt_starts(t, "NCCL version ")) /* rank 0 prints it bare */
+		return t;
 	if (!m && (m = strstr(t, "NCCL WARN ")) != NULL)
 		*warn = true;
 	return m ? pt_skip_ws(m + 10) : NULL;
@@ -235,6 +237,9 @@ static void nccl_env(struct pctx *c, const char *m)
 	char buf[128];
 	snprintf(buf, sizeof(buf), "%.*s=%s", (int)(s - m), m, pt_skip_ws(s + 23));
 	buf[strcspn(buf, " \t")] = '\0';
+	size_t n = strlen(buf);
+	if (n && buf[n - 1] == '.') /* "set by environment to 1." */
+		buf[n - 1] = '\0';
 	for (int i = 0; i < nc->n_env; i++)
 		if (!strcmp(nc->env[i], buf))
 			return;

@@ -95,11 +95,11 @@ enum pt_class {
 	PT_CMDLINE,
 	PT_IOMMU,
 	PT_CUDA,
-	PT_SMI_TABLE,  /* plain nvidia-smi */
-	PT_NCCL,       /* "... NCCL INFO ...", "... NCCL WARN ..." */
-	PT_ERROR,      /* a CUDA / NCCL / PyTorch error line */
-	PT_SETPCI,     /* a value a setpci read printed (decided by the block finder) */
-	PT_GPU_LIST,   /* collect_env, nvidia-smi -L */
+	PT_SMI_TABLE, /* plain nvidia-smi */
+	PT_NCCL,      /* "... NCCL INFO ...", "... NCCL WARN ..." */
+	PT_ERROR,     /* a CUDA / NCCL / PyTorch error line */
+	PT_SETPCI,    /* a value a setpci read printed (decided by the block finder) */
+	PT_GPU_LIST,  /* collect_env, nvidia-smi -L */
 	PT_TEXT,
 };
 
