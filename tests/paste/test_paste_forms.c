@@ -228,6 +228,17 @@ static void test_setpci(void **state)
 	parse("$ setpci -s 02:00.0 f2a.w\n001d\n");
 	assert_int_equal(P.unread_blocks, 1);
 	assert_int_equal(P.blocks[0].kind, P2PS_PASTE_SETPCI);
+	/* The raw offset is ACS control where lspci shows the capability at f24 (PEX 8747). */
+	parse("$ sudo lspci -vvv -s 02:08.0\n"
+	      "02:08.0 PCI bridge: PLX Technology, Inc. PEX 8747 48-Lane, 5-Port PCI Express Gen 3 "
+	      "(8.0 GT/s) Switch (rev ca)\n"
+	      "\tCapabilities: [f24 v1] Access Control Services\n"
+	      "\t\tACSCtl:\tSrcValid- TransBlk- ReqRedir- CmpltRedir- UpstreamFwd- EgressCtrl- "
+	      "DirectTrans-\n"
+	      "$ sudo setpci -s 02:08.0 f2a.w\n001d\n");
+	assert_int_equal(P.unread_blocks, 0);
+	struct p2ps_bdf sw = {0, 2, 8, 0};
+	assert_int_equal(p2ps_paste_find_dev(&P, &sw)->d.acs.ctl, 0x001d);
 }
 
 /* `lspci -vvv | grep ACSCtl`: no device line, the values kept. */

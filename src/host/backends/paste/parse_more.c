@@ -152,6 +152,22 @@ static void acs_value(struct pctx *c, const struct p2ps_bdf *b, uint64_t v, cons
 	a->redirect += (v & 0x0c) != 0; /* ReqRedir (bit 2), CmpltRedir (bit 3) */
 }
 
+/* A raw offset ("f2a.w") is the ACS control register where the paste's lspci shows the
+ * device's ACS capability 6 bytes below it (a PLX switch port's [f24]). */
+static bool raw_acs_ctl(struct pctx *c, const char *cmd, const struct p2ps_bdf *slot)
+{
+	const char *p = slot ? strstr(cmd, "-s ") : NULL;
+	if (!p)
+		return false;
+	p = strchr(pt_skip_ws(p + 3), ' ');
+	uint64_t off;
+	const char *e;
+	if (!p || !pt_hex(pt_skip_ws(p), &off, &e) || strncmp(e, ".w", 2) || e[2] == '=')
+		return false;
+	const struct p2ps_paste_dev *pd = p2ps_paste_find_dev(c->p, slot);
+	return pd && pd->d.acs.present && pd->d.acs.offset && pd->d.acs.offset + 6u == off;
+}
+
 void pt_parse_setpci(struct pctx *c, const struct pl_span *sp)
 {
 	const char *cmd = c->block >= 0 ? c->p->blocks[c->block].command : "";
@@ -159,7 +175,8 @@ void pt_parse_setpci(struct pctx *c, const struct pl_span *sp)
 	struct p2ps_bdf sb;
 	bool have_slot =
 	        pt_command_opt(cmd, "-s", slot, sizeof(slot)) && pt_bdf(slot, &sb, NULL, NULL);
-	bool acs = acs_ctl_read(cmd);
+	bool acs = acs_ctl_read(cmd) || raw_acs_ctl(c, cmd, have_slot ? &sb : NULL);
+	int named = 0;
 	struct pl_iter it;
 	struct pl_line l;
 	int values = 0;
@@ -174,19 +191,21 @@ void pt_parse_setpci(struct pctx *c, const struct pl_span *sp)
 		if (!pt_hex(p, &v, NULL) || v > 0xffff)
 			continue;
 		values++;
+		named += addr || have_slot;
 		if (acs)
 			acs_value(c, addr ? &b : (have_slot ? &sb : NULL), v, t, l.no);
 	}
 	if (!acs) {
 		c->p->unread_blocks++;
 		pt_summary(c,
-		           "recognised, not understood: %d setpci value%s of a register not named "
-		           "(ECAP_ACS+6.w names the ACS control register)",
+		           "recognised, not understood: %d setpci value%s of a register the paste "
+		           "does not name (ECAP_ACS+6.w names the ACS control register; lspci -vvv "
+		           "shows where the capability sits)",
 		           values, values == 1 ? "" : "s");
 		return;
 	}
-	pt_summary(c, "%d ACS control value%s%s%s", values, values == 1 ? "" : "s",
-	           have_slot ? " of " : " (no device named)", have_slot ? slot : "");
+	pt_summary(c, "%d ACS control value%s, %d of a named device", values,
+	           values == 1 ? "" : "s", named);
 }
 
 /* ---- collect_env / nvidia-smi -L --------------------------------------------------- */
