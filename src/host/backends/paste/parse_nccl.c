@@ -55,7 +55,7 @@ static bool zero_tensor(const char *t)
 		else if (isdigit((unsigned char)*p) && *p != '0')
 			return false;
 	}
-	return zeros >= 2;
+	return zeros >= 1;
 }
 
 int pt_error_symptom(const char *t)
