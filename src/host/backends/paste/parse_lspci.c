@@ -260,12 +260,10 @@ void pt_parse_lspci(struct pctx *c, const struct pl_span *sp)
 			if (st.dev)
 				st.dev = &c->p->devs[st.dev_idx]; /* pt_dev may have moved the array
 				                                   */
-			if (st.dev && pt_lspci_detail(c, st.dev, &l, &st.capctx))
-				st.details++;
-			else if (!st.dev && loose_acs(c, &l))
-				st.details++;
-			else if (!st.dev)
-				st.orphans++;
+			bool read = st.dev ? pt_lspci_detail(c, st.dev, &l, &st.capctx)
+			                   : loose_acs(c, &l);
+			st.details += read;
+			st.orphans += !st.dev && !read;
 		}
 	}
 	bool cut = c->block >= 0 && c->p->blocks[c->block].cut;
