@@ -444,10 +444,20 @@ static void test_geforce_stock(void **state)
 	struct p2ps_host h;
 	struct p2ps_analysis a;
 	struct p2ps_paste_report r;
-	report("GPU 0: NVIDIA GeForce RTX 4090\nGPU 1: NVIDIA GeForce RTX 4090\n"
+	/* The proprietary module is the stock driver: the cause. */
+	report("[    5.1] NVRM: loading NVIDIA UNIX x86_64 Kernel Module  550.54.14  Thu Feb 22 "
+	       "01:44:30 UTC 2024\n"
+	       "GPU 0: NVIDIA GeForce RTX 4090\nGPU 1: NVIDIA GeForce RTX 4090\n"
 	       "RuntimeError: CUDA error: peer access is not supported between these two devices\n",
 	       &h, &a, &r);
 	assert_true(has_cause(&r, "geforce_stock_driver"));
+	done(&h, &a, &r);
+	/* Which driver runs is unknown: likely, and the driver is asked for first. */
+	report("GPU 0: NVIDIA GeForce RTX 4090\nGPU 1: NVIDIA GeForce RTX 4090\n"
+	       "RuntimeError: CUDA error: peer access is not supported between these two devices\n",
+	       &h, &a, &r);
+	assert_false(has_cause(&r, "geforce_stock_driver"));
+	assert_int_equal(ask_at(&r, "cat /proc/driver/nvidia/version"), 0);
 	done(&h, &a, &r);
 	/* An H100 pair refused: not this cause. */
 	report("GPU 0: NVIDIA H100 80GB HBM3\nGPU 1: NVIDIA H100 80GB HBM3\n"

@@ -293,15 +293,24 @@ static void geforce(struct octx *c)
 		no_peer |= !strcmp(m->cell[i], "0");
 	if (n < 2 || others || patched || !no_peer)
 		return;
+	/* The patches modify the open modules: a proprietary module is the stock driver. A
+	 * patched open build carries the stock version number, so otherwise it is likely,
+	 * not certain, and the driver is asked for first. */
+	bool stock = p->host.driver_open == 0;
 	struct p2ps_paste_finding *f = po_add(
-	        c, P2PS_PF_GEFORCE_STOCK, P2PS_SEV_BLOCKER, m->present ? m->from : p->cuda.from,
+	        c, P2PS_PF_GEFORCE_STOCK, stock ? P2PS_SEV_BLOCKER : P2PS_SEV_WARNING,
+	        m->present ? m->from : p->cuda.from,
 	        "%d %s cards and CUDA refuses peer access: NVIDIA's stock driver gives GeForce "
-	        "cards of this family no P2P over PCIe, and nothing in the paste shows a "
-	        "P2P-patched driver",
-	        n, fam);
+	        "cards of this family no P2P over PCIe%s",
+	        n, fam,
+	        stock ? ", and the paste shows the proprietary kernel module (the stock driver)"
+	              : "; nothing in the paste shows a P2P-patched driver (which driver runs "
+	                "decides it)");
 	po_fix(f, "install the P2P-patched open kernel modules for the installed driver version "
 	          "(tinygrad's or aikitoria's open-gpu-kernel-modules), with Resizable BAR on "
 	          "and the IOMMU off or in pass-through");
+	if (!stock)
+		po_ask(c, fact_asks[F_DRIVER].command, "%s", fact_asks[F_DRIVER].what);
 }
 
 static void unread(struct octx *c)

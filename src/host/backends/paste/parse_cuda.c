@@ -275,6 +275,7 @@ void pt_parse_cuda(struct pctx *c, const struct pl_span *sp)
 	pl_iter_init(&it, sp);
 	if (!c->p->cuda.from.line)
 		c->p->cuda.from = pt_where(c, sp->first);
+	struct p2ps_paste_cuda before = c->p->cuda;
 	while (pl_next(&it, &l) && !c->oom) {
 		const char *t = pt_skip_ws(l.s);
 		if (*t)
@@ -282,6 +283,16 @@ void pt_parse_cuda(struct pctx *c, const struct pl_span *sp)
 		st->lines++;
 	}
 	store_access(c, st);
+	if (!st->devices && !st->matrices && !memcmp(&before, &c->p->cuda, sizeof(before))) {
+		c->p->unread_blocks++;
+		pt_summary(c,
+		           "recognised, not understood: %d line%s of %s output with no device, "
+		           "peer access, matrix or result",
+		           st->lines, st->lines == 1 ? "" : "s",
+		           c->p->cuda.test[0] ? c->p->cuda.test : "CUDA sample");
+		free(st);
+		return;
+	}
 	pt_summary(c, "%s: %d device%s, %d matrix%s",
 	           c->p->cuda.test[0] ? c->p->cuda.test : "CUDA sample output", st->devices,
 	           st->devices == 1 ? "" : "s", st->matrices, st->matrices == 1 ? "" : "es");

@@ -235,6 +235,12 @@ void pt_parse_gpu_list(struct pctx *c, const struct pl_span *sp)
 			gpus++;
 		}
 	}
+	if (!gpus && !c->p->host.driver_from.line) {
+		c->p->unread_blocks++;
+		pt_summary(c, "recognised, not understood: collect_env lines with no GPU list or "
+		              "driver version");
+		return;
+	}
 	pt_summary(c, "%d GPU%s listed%s%s", gpus, gpus == 1 ? "" : "s",
 	           c->p->host.driver_version[0] ? ", driver " : "", c->p->host.driver_version);
 }
