@@ -437,6 +437,38 @@ static void test_p2p_works(void **state)
 	done(&h, &a, &r);
 }
 
+/* NCCL connecting a pair via P2P on one host is evidence; across hosts (device numbers
+ * repeat) or with NCCL_P2P_LEVEL forcing it, it is not. */
+static void test_nccl_works(void **state)
+{
+	(void)state;
+	struct p2ps_host h;
+	struct p2ps_analysis a;
+	struct p2ps_paste_report r;
+	report("n1:1:2 [0] NCCL INFO Channel 00/0 : 0[0] -> 1[1] via P2P/IPC\n"
+	       "n1:1:3 [1] NCCL INFO Channel 00/0 : 1[1] -> 0[0] via P2P/IPC\n",
+	       &h, &a, &r);
+	assert_int_equal(r.verdict, P2PS_VERDICT_READY);
+	assert_string_equal(r.pairs[0].nccl, "P2P");
+	done(&h, &a, &r);
+	report("n1:1:2 [0] NCCL INFO Channel 00/0 : 0[0] -> 1[1] via P2P/IPC\n"
+	       "n2:1:3 [1] NCCL INFO Channel 00/0 : 3[1] -> 2[0] via P2P/IPC\n",
+	       &h, &a, &r);
+	assert_false(h.paste->m[P2PS_PM_NCCL].present);
+	assert_int_not_equal(r.verdict, P2PS_VERDICT_READY);
+	done(&h, &a, &r);
+	report("$ NCCL_P2P_LEVEL=SYS NCCL_DEBUG=INFO ./build/all_reduce_perf -g 2\n"
+	       "n1:1:2 [0] NCCL INFO Channel 00/0 : 0[0] -> 1[1] via P2P/IPC\n",
+	       &h, &a, &r);
+	assert_int_not_equal(r.verdict, P2PS_VERDICT_READY);
+	done(&h, &a, &r);
+	/* NCCL_P2P_DISABLE logged as set reaches the analysis' NCCL rule. */
+	report("n1:1:2 [0] NCCL INFO NCCL_P2P_DISABLE set by environment to 1.\n", &h, &a, &r);
+	assert_int_equal(h.n_nccl_env, 1);
+	assert_string_equal(h.nccl_env[0], "NCCL_P2P_DISABLE=1");
+	done(&h, &a, &r);
+}
+
 /* GeForce RTX 40 cards CUDA refuses: the stock driver is the cause. */
 static void test_geforce_stock(void **state)
 {
@@ -482,6 +514,7 @@ int main(void)
 	        cmocka_unit_test(test_cmdline_iommu),
 	        cmocka_unit_test(test_symptom_asks),
 	        cmocka_unit_test(test_p2p_works),
+	        cmocka_unit_test(test_nccl_works),
 	        cmocka_unit_test(test_geforce_stock),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -104,7 +104,11 @@ static void works(const struct octx *c, struct p2ps_paste_pair *x)
 		         "%sP2P copies %.1f GB/s against %.1f through "
 		         "host memory",
 		         n ? "; " : "", x->bw_on, x->bw_off);
-	if (!strcmp(x->nccl, "P2P") && (n = strlen(why)) < sizeof(why))
+	/* NCCL_P2P_LEVEL set by hand makes NCCL use P2P where it would not: no evidence. */
+	bool forced = false;
+	for (int i = 0; i < p->nccl.n_env; i++)
+		forced |= !strncmp(p->nccl.env[i], "NCCL_P2P_LEVEL=", 15);
+	if (!strcmp(x->nccl, "P2P") && !forced && (n = strlen(why)) < sizeof(why))
 		snprintf(why + n, sizeof(why) - n, "%sNCCL connects the pair via %s", n ? "; " : "",
 		         p->nccl.p2p_how[0] ? p->nccl.p2p_how : "P2P");
 	/* Peer access enabled alone is no evidence: CUDA enables it where copies then crawl

@@ -112,7 +112,24 @@ struct nccl_state {
 	char tr[NCCL_DEVS][NCCL_DEVS]; /* 'P', 'S', 'N' or 0 per CUDA device pair */
 	int n, line;
 	int infos, warns, facts;
+	char host[64];   /* the host of the first line ("node1" of "node1:123:456 [0] NCCL") */
+	bool multi_host; /* lines from several hosts: device numbers repeat, no pair cells */
 };
+
+/* Notes the host a line comes from. */
+static void nccl_host(struct nccl_state *st, const char *t)
+{
+	const char *m = strstr(t, " NCCL ");
+	if (t[0] == '[') /* a timestamp prefix */
+		t = strchr(t, ']') ? pt_skip_ws(strchr(t, ']') + 1) : t;
+	size_t n = strcspn(t, ": ");
+	if (!m || t[n] != ':' || !n || n >= sizeof(st->host))
+		return;
+	if (!st->host[0])
+		snprintf(st->host, sizeof(st->host), "%.*s", (int)n, t);
+	else if (strncmp(st->host, t, n) || st->host[n])
+		st->multi_host = true;
+}
 
 /* The message of a NCCL line (after "NCCL INFO " / "NCCL WARN "), or NULL. */
 static const char *nccl_msg(const char *t, bool *warn)
@@ -157,8 +174,12 @@ static int nccl_dev(struct pctx *c, const char *s, const char **end)
 	size_t n = (size_t)(q - p - 1);
 	struct p2ps_bdf b;
 	long dev;
-	if (n <= 2)
-		return pt_dec(p + 1, &dev, NULL) && dev < NCCL_DEVS ? (int)dev : -1;
+	if (n <= 2) {
+		if (!pt_dec(p + 1, &dev, NULL) || dev >= NCCL_DEVS)
+			return -1;
+		pt_gpu_cuda(c, (int)dev); /* the pair table lists it */
+		return (int)dev;
+	}
 	if (!nccl_busid(p + 1, n, &b))
 		return -1;
 	struct p2ps_paste_gpu *g = pt_gpu_bdf(c, &b);
@@ -193,6 +214,8 @@ static void nccl_channel(struct pctx *c, struct nccl_state *st, const char *m, i
 		snprintf(nc->p2p_how, sizeof(nc->p2p_how), "%.*s", (int)n, t);
 	}
 	st->facts++;
+	if (st->multi_host)
+		return;
 	const char *p = pt_skip_ws(colon + 3), *e;
 	int a = nccl_dev(c, p, &e);
 	if (a < 0 || !pt_starts(e, " -> "))
@@ -227,6 +250,31 @@ static void nccl_init(struct pctx *c, const char *m)
 		g->cuda = (int)dev;
 }
 
+static void env_add(struct p2ps_paste_nccl *nc, const char *v)
+{
+	for (int i = 0; i < nc->n_env; i++)
+		if (!strcmp(nc->env[i], v))
+			return;
+	if (nc->n_env < 8)
+		snprintf(nc->env[nc->n_env++], sizeof(nc->env[0]), "%s", v);
+}
+
+/* "NCCL_P2P_LEVEL=SYS NCCL_DEBUG=info ./all_reduce_perf": the variables the command set. */
+static void command_env(struct pctx *c)
+{
+	const char *cmd = c->block >= 0 ? c->p->blocks[c->block].command : "";
+	for (const char *p = cmd; *p;) {
+		size_t n = strcspn(p, " ");
+		if (pt_starts(p, "NCCL_") && memchr(p, '=', n) && n < 128) {
+			char buf[128];
+			snprintf(buf, sizeof(buf), "%.*s", (int)n, p);
+			env_add(&c->p->nccl, buf);
+		}
+		p += n;
+		p += strspn(p, " ");
+	}
+}
+
 static void nccl_env(struct pctx *c, const char *m)
 {
 	/* "NCCL_P2P_DISABLE set by environment to 1" */
@@ -240,16 +288,14 @@ static void nccl_env(struct pctx *c, const char *m)
 	size_t n = strlen(buf);
 	if (n && buf[n - 1] == '.') /* "set by environment to 1." */
 		buf[n - 1] = '\0';
-	for (int i = 0; i < nc->n_env; i++)
-		if (!strcmp(nc->env[i], buf))
-			return;
-	memcpy(nc->env[nc->n_env++], buf, sizeof(buf));
+	env_add(nc, buf);
 }
 
 static void nccl_line(struct pctx *c, struct nccl_state *st, const char *t, int line)
 {
 	bool warn;
 	const char *m = nccl_msg(t, &warn);
+	nccl_host(st, t);
 	st->warns += warn;
 	st->infos += m && !warn;
 	if (pt_error_line(c, t, line))
@@ -284,11 +330,13 @@ void pt_parse_nccl(struct pctx *c, const struct pl_span *sp)
 	}
 	struct pl_iter it;
 	struct pl_line l;
+	command_env(c);
 	pl_iter_init(&it, sp);
 	while (pl_next(&it, &l) && !c->oom)
 		nccl_line(c, st, pt_skip_ws(l.s), l.no);
 	struct p2ps_paste_matrix *m = &c->p->m[P2PS_PM_NCCL];
-	if (st->n && !m->present && pt_matrix(c, P2PS_PM_NCCL, st->n, st->line)) {
+	if (st->n && !st->multi_host && !m->present &&
+	    pt_matrix(c, P2PS_PM_NCCL, st->n, st->line)) {
 		static const char *const names[] = {"P2P", "SHM", "NET"};
 		for (int i = 0; i < st->n; i++)
 			for (int j = 0; j < st->n; j++) {
