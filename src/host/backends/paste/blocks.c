@@ -149,6 +149,7 @@ static void on_command(struct finder *f, const struct pl_line *l, const char *cm
 {
 	close_block(f);
 	snprintf(f->command, sizeof(f->command), "%s", cmd);
+	pt_command_env(f->c, cmd);
 	f->want_cmdline = strstr(cmd, "/proc/cmdline") != NULL;
 	f->want_setpci = strstr(cmd, "setpci ") != NULL;
 	/* "nvidia-smi topo -m      GPU0    GPU1 ..." carries the matrix header itself. */

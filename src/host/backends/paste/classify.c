@@ -182,6 +182,8 @@ static bool is_cuda(const char *t, enum pt_class prev)
 		return true;
 	if (prev != PT_CUDA)
 		return false;
+	if (!strcmp(t, "#")) /* nccl-tests' empty comment between its header lines */
+		return true;
 	/* Matrix headers and rows of the sample: "D\D 0 1", "GPU 0 1", "CPU 0 1", "0 2.07 14.31".
 	 */
 	if (pt_starts(t, "D\\D") ||

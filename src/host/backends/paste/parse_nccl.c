@@ -259,19 +259,19 @@ static void env_add(struct p2ps_paste_nccl *nc, const char *v)
 		snprintf(nc->env[nc->n_env++], sizeof(nc->env[0]), "%s", v);
 }
 
-/* "NCCL_P2P_LEVEL=SYS NCCL_DEBUG=info ./all_reduce_perf": the variables the command set. */
-static void command_env(struct pctx *c)
+void pt_command_env(struct pctx *c, const char *cmd)
 {
-	const char *cmd = c->block >= 0 ? c->p->blocks[c->block].command : "";
 	for (const char *p = cmd; *p;) {
-		size_t n = strcspn(p, " ");
+		while (*p == '*')
+			p++;
+		size_t n = strcspn(p, " *");
 		if (pt_starts(p, "NCCL_") && memchr(p, '=', n) && n < 128) {
 			char buf[128];
 			snprintf(buf, sizeof(buf), "%.*s", (int)n, p);
 			env_add(&c->p->nccl, buf);
 		}
 		p += n;
-		p += strspn(p, " ");
+		p += strspn(p, " *");
 	}
 }
 
@@ -330,7 +330,6 @@ void pt_parse_nccl(struct pctx *c, const struct pl_span *sp)
 	}
 	struct pl_iter it;
 	struct pl_line l;
-	command_env(c);
 	pl_iter_init(&it, sp);
 	while (pl_next(&it, &l) && !c->oom)
 		nccl_line(c, st, pt_skip_ws(l.s), l.no);

@@ -160,6 +160,9 @@ void pt_parse_errors(struct pctx *c, const struct pl_span *sp);
 void pt_parse_setpci(struct pctx *c, const struct pl_span *sp);
 void pt_parse_gpu_list(struct pctx *c, const struct pl_span *sp);
 
+/* The NCCL_* variables a command line sets ("NCCL_P2P_LEVEL=SYS ./all_reduce_perf"). */
+void pt_command_env(struct pctx *c, const char *cmd);
+
 /* The symptom (enum p2ps_paste_symptom) an error line shows, -1 for none. */
 int pt_error_symptom(const char *t);
 /* Records an error line's symptom; false when the line shows none. */
