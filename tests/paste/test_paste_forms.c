@@ -93,6 +93,17 @@ static void test_nccl_tests_forms(void **state)
 	      "  Rank  0 Group  0 Pid    127 on worker-0 device  0 [0x00] NVIDIA A10G\n");
 	assert_int_equal(P.n_gpus, 1);
 	assert_string_equal(p2ps_paste_gpu_cuda(&P, 0)->name, "NVIDIA A10G");
+	/* A command after variable assignments (bold in markdown), the bare '#' between. */
+	parse("**NCCL_P2P_DISABLE=1** NCCL_DEBUG=TRACE  ./all_reduce_perf -g 2\n"
+	      "# nThread 1 nGpus 2 minBytes 8 maxBytes 2147483648 step: 2(factor)\n"
+	      "#\n"
+	      "# Using devices\n"
+	      "#  Rank  0 Group  0 Pid   9822 on h device  0 [0000:2c:00] NVIDIA GeForce RTX "
+	      "4090\n");
+	assert_int_equal(P.n_blocks, 1);
+	assert_non_null(strstr(P.blocks[0].command, "all_reduce_perf"));
+	assert_int_equal(P.nccl.n_env, 2);
+	assert_string_equal(P.nccl.env[0], "NCCL_P2P_DISABLE=1");
 	parse("#  Rank  1 Group  0 Pid 895545 on     h100-2 device  1 [0002:00:02] NVIDIA H100\n");
 	const struct p2ps_paste_gpu *g = p2ps_paste_gpu_cuda(&P, 1);
 	assert_non_null(g);
