@@ -401,6 +401,14 @@ static void test_symptom_asks(void **state)
 	assert_int_equal(ask_at(&r, "nvidia-smi -q -d MEMORY"), 0);
 	assert_int_equal(ask_at(&r, "cat /proc/cmdline"), -1);
 	done(&h, &a, &r);
+	/* A command line that decides nothing is still not asked for again. */
+	report("$ cat /proc/cmdline\nBOOT_IMAGE=/vmlinuz root=/dev/sda1 ro quiet splash\n"
+	       "01:00.0 VGA compatible controller: NVIDIA Corporation AD102 [GeForce RTX 4090]\n"
+	       "02:00.0 VGA compatible controller: NVIDIA Corporation AD102 [GeForce RTX 4090]\n",
+	       &h, &a, &r);
+	assert_int_equal(ask_at(&r, "cat /proc/cmdline"), -1);
+	assert_true(ask_at(&r, "sudo dmesg | grep -iE 'iommu|dmar|amd-vi'") >= 0);
+	done(&h, &a, &r);
 	/* Zeros after a copy: the IOMMU first. */
 	report("tensor([0., 0., 0., 0., 0.], device='cuda:0')\n", &h, &a, &r);
 	assert_int_equal(ask_at(&r, "cat /proc/cmdline"), 0);

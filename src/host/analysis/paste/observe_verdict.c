@@ -44,8 +44,9 @@ static void iommu_asks(struct octx *c)
 		       "(identity)");
 		return;
 	}
-	po_ask(c, "cat /proc/cmdline",
-	       "the IOMMU flags the kernel booted with (iommu=, intel_iommu=, amd_iommu=)");
+	if (!c->p->host.cmdline_known) /* never a fact the paste holds */
+		po_ask(c, "cat /proc/cmdline",
+		       "the IOMMU flags the kernel booted with (iommu=, intel_iommu=, amd_iommu=)");
 	po_ask(c, "sudo dmesg | grep -iE 'iommu|dmar|amd-vi'",
 	       "whether an IOMMU is on and in which default domain");
 }
