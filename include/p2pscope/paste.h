@@ -210,6 +210,8 @@ struct p2ps_paste_cuda {
 	char first_error_text[128];
 	double memcpy_gbps; /* simpleP2P "cudaMemcpyPeer / cudaMemcpy between ...: X GB/s", 0 */
 	double nccl_busbw;  /* nccl-tests "# Avg bus bandwidth", 0 */
+	struct p2ps_paste_where nccl_header; /* nccl-tests' result table header, nowhere */
+	int nccl_rows;                       /* result rows after it */
 	struct p2ps_paste_where from;
 };
 

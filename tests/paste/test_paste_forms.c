@@ -221,6 +221,22 @@ static void test_error_lines(void **state)
 	}
 	parse("tensor([1., 1., 1.], device='cuda:0')\n");
 	assert_int_equal(P.sym.count[P2PS_PS_WRONG_DATA], 0);
+	/* nccl-tests that stops after its result header: a hang; with rows it is not. */
+	static const char header[] =
+	        "# nThread 1 nGpus 2 minBytes 8 maxBytes 134217728 step: 2(factor)\n"
+	        "#       size         count      type   redop    root     time   algbw   busbw "
+	        "#wrong\n"
+	        "#        (B)    (elements)                               (us)  (GB/s)  (GB/s)\n";
+	parse(header);
+	assert_int_equal(P.sym.count[P2PS_PS_HANG], 1);
+	assert_int_equal(P.sym.first[P2PS_PS_HANG].line, 2);
+	char full[1024];
+	snprintf(full, sizeof(full), "%s%s", header,
+	         "           8             2     float     sum      -1    8.49    0.00    0.00"
+	         "      0\n");
+	parse(full);
+	assert_int_equal(P.sym.count[P2PS_PS_HANG], 0);
+	assert_int_equal(P.cuda.nccl_rows, 1);
 }
 
 /* setpci reads of ACS control: with -s, from a loop, unnamed, and a raw offset. */

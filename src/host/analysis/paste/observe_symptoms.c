@@ -81,8 +81,8 @@ static const struct {
                                 "through an IOMMU that translates them, or ACS redirecting "
                                 "them, or a GPU without its static BAR1 mapping",
                                 {F_CMDLINE, F_IOMMU, F_ACS, F_DATA, F_NVRM}},
-        [P2PS_PS_HANG] = {"a collective timed out: peer writes that never arrive (IOMMU, "
-                          "ACS) look like this",
+        [P2PS_PS_HANG] = {"a collective hung or timed out: peer writes that never arrive "
+                          "(IOMMU, ACS) look like this",
                           {F_CMDLINE, F_ACS, F_DATA, F_NCCL_LOG, F_NONE}},
         [P2PS_PS_P2P_DISABLED] = {"CUDA refuses peer access between GPUs that NCCL's "
                                   "topology would connect directly: the driver's decision "

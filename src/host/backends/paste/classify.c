@@ -168,8 +168,10 @@ static bool is_cuda(const char *t, enum pt_class prev)
 	/* nccl-tests with the '#' markdown took away, or older ones ("#   Rank  0 Pid"). */
 	const char *u = t[0] == '#' ? pt_skip_ws(t + 1) : t;
 	static const char *const nccl_tests[] = {
-	        "nThread ",      "Rank ",        "Using devices",     "Avg bus bandwidth",
-	        "Out of bounds", "out-of-place", "size         count"};
+	        "nThread ",      "Rank ",        "Using devices",      "Avg bus bandwidth",
+	        "Out of bounds", "out-of-place", "size         count", "(B)"};
+	if (u != t && pt_nccl_tests_header(u))
+		return true;
 	if (any_prefix(u, nccl_tests, sizeof(nccl_tests) / sizeof(nccl_tests[0])) &&
 	    (u != t || !pt_starts(u, "Rank ") || strstr(u, " device ")))
 		return true;
@@ -183,6 +185,8 @@ static bool is_cuda(const char *t, enum pt_class prev)
 	if (prev != PT_CUDA)
 		return false;
 	if (!strcmp(t, "#")) /* nccl-tests' empty comment between its header lines */
+		return true;
+	if (pt_nccl_tests_row(t))
 		return true;
 	/* Matrix headers and rows of the sample: "D\D 0 1", "GPU 0 1", "CPU 0 1", "0 2.07 14.31".
 	 */

@@ -212,6 +212,32 @@ static void nccl_rank(struct pctx *c, struct cuda_state *st, const char *t)
 	snprintf(c->p->cuda.test, sizeof(c->p->cuda.test), "nccl-tests");
 }
 
+bool pt_nccl_tests_header(const char *t)
+{
+	return (pt_starts(t, "size") || pt_starts(t, "bytes")) && strstr(t, "busbw");
+}
+
+bool pt_nccl_tests_row(const char *t)
+{
+	static const char *const types[] = {"float", "double", "half",     "bfloat16",
+	                                    "int8",  "uint8",  "int32",    "uint32",
+	                                    "int64", "uint64", "fp8_e4m3", "fp8_e5m2"};
+	long v;
+	const char *p;
+	if (!pt_dec(t, &v, &p) || (*p != ' ' && *p != '\t'))
+		return false;
+	p = pt_skip_ws(p);
+	if (!pt_dec(p, &v, &p)) /* count */
+		return false;
+	p = pt_skip_ws(p);
+	for (size_t i = 0; i < sizeof(types) / sizeof(types[0]); i++) {
+		size_t n = strlen(types[i]);
+		if (!strncmp(p, types[i], n) && (p[n] == ' ' || p[n] == '\t'))
+			return true;
+	}
+	return false;
+}
+
 static void cuda_line(struct pctx *c, struct cuda_state *st, const char *t, int line)
 {
 	int i, j;
@@ -222,7 +248,13 @@ static void cuda_line(struct pctx *c, struct cuda_state *st, const char *t, int 
 		snprintf(c->p->cuda.test, sizeof(c->p->cuda.test), "p2pBandwidthLatencyTest");
 	else if (strstr(t, "simpleP2P]"))
 		snprintf(c->p->cuda.test, sizeof(c->p->cuda.test), "simpleP2P");
-	if (pt_starts(t, "Device: ")) {
+	if (pt_nccl_tests_header(t)) {
+		if (!c->p->cuda.nccl_header.line)
+			c->p->cuda.nccl_header = pt_where(c, line);
+		snprintf(c->p->cuda.test, sizeof(c->p->cuda.test), "nccl-tests");
+	} else if (pt_nccl_tests_row(t)) {
+		c->p->cuda.nccl_rows++;
+	} else if (pt_starts(t, "Device: ")) {
 		device_line(c, st, t);
 	} else if (sscanf(t, "Device=%d CAN Access Peer Device=%d", &i, &j) == 2) {
 		access_set(st, i, j, 1, line);

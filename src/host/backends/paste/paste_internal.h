@@ -160,6 +160,11 @@ void pt_parse_errors(struct pctx *c, const struct pl_span *sp);
 void pt_parse_setpci(struct pctx *c, const struct pl_span *sp);
 void pt_parse_gpu_list(struct pctx *c, const struct pl_span *sp);
 
+/* nccl-tests' result table: its header ("size count type redop ... busbw", "bytes N type
+ * op ... busbw", '#' taken off) and a result row ("8  2  float  sum  -1  8.49 ..."). */
+bool pt_nccl_tests_header(const char *t);
+bool pt_nccl_tests_row(const char *t);
+
 /* The NCCL_* variables a command line sets ("NCCL_P2P_LEVEL=SYS ./all_reduce_perf"). */
 void pt_command_env(struct pctx *c, const char *cmd);
 

@@ -195,12 +195,27 @@ static void tie_cuda(struct p2ps_paste *p)
 	}
 }
 
+/* nccl-tests that printed its result table's header and then nothing: it stopped there
+ * (a hang, or the paste stops there; the symptom says both). */
+static void stalled(struct p2ps_paste *p)
+{
+	const struct p2ps_paste_cuda *cu = &p->cuda;
+	struct p2ps_paste_symptoms *sy = &p->sym;
+	if (!cu->nccl_header.line || cu->nccl_rows || cu->nccl_busbw > 0 || sy->count[P2PS_PS_HANG])
+		return;
+	sy->count[P2PS_PS_HANG] = 1;
+	sy->first[P2PS_PS_HANG] = cu->nccl_header;
+	snprintf(sy->text[P2PS_PS_HANG], sizeof(sy->text[0]), "%s",
+	         "nccl-tests printed its result header and no row after it (it stopped there, or "
+	         "the paste does)");
+}
+
 int p2ps_paste_parse(const char *text, size_t len, const char *source, struct p2ps_paste *out,
                      struct p2ps_error *err)
 {
 	memset(out, 0, sizeof(*out));
 	out->cuda.result = -1;
-	out->cuda.first_error.block = out->cuda.from.block = -1;
+	out->cuda.first_error.block = out->cuda.from.block = out->cuda.nccl_header.block = -1;
 	out->host.iommu_groups = -1;
 	out->host.driver_open = -1;
 	out->nccl.intra_p2p = -1;
@@ -240,6 +255,7 @@ int p2ps_paste_parse(const char *text, size_t len, const char *source, struct p2
 	limit_gpus(out);
 	tie_gpus(out);
 	tie_cuda(out);
+	stalled(out);
 	return 0;
 }
 
