@@ -8,51 +8,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* Short names for bar-inspect's reason codes (docs/bar-inspect.md has the full rules).
- * A code missing here (a newer bar-inspect's) is shown as the code itself. */
-static const struct {
-	const char *code, *title;
-} titles[] = {
-        {"bar1_smaller_than_vram", "BAR1 smaller than VRAM (Resizable BAR off or too small)"},
-        {"bar1_not_maximal", "BAR1 below the largest Resizable BAR size"},
-        {"bar1_unknown", "BAR1 size unknown"},
-        {"vram_unknown", "VRAM size unknown"},
-        {"bar_unassigned", "a BAR has no address"},
-        {"bar_exceeds_bridge_window", "a BAR does not fit its bridge's window"},
-        {"iommu_translating", "IOMMU translates peer DMA"},
-        {"iommu_blocked", "IOMMU blocks DMA"},
-        {"iommu_unmanaged", "IOMMU group owned by a VFIO user"},
-        {"iommu_unknown", "IOMMU state unknown"},
-        {"acs_redirect", "ACS redirects peer requests at a switch port"},
-        {"acs_redirect_root_port", "ACS redirect on a root port"},
-        {"acs_unknown", "ACS unreadable (not root)"},
-        {"path_host_bridge", "peer traffic crosses the root complex"},
-        {"path_cpu_interconnect", "peer traffic crosses the CPU interconnect"},
-        {"topology_unknown", "PCI topology unknown"},
-        {"link_width_below_capability", "link trained narrower than it can"},
-        {"link_speed_below_capability", "link trained slower than it can"},
-        {"link_slot_limit", "slot slower than the GPU"},
-        {"link_unknown", "link unknown"},
-        {"mixed_generations", "GPUs of different generations paired"},
-        {"mixed_chips", "GPUs of different chips paired"},
-        {"mixed_models", "GPUs of different models paired"},
-        {"generation_unsupported", "GPU older than Turing"},
-        {"chip_unknown", "chip not in bar-inspect's table"},
-        {"driver", "GPU not bound to nvidia"},
-        {"driver_unknown", "driver unknown"},
-        {"boot_vga", "GPU drives the boot display"},
-        {"driver_version_mismatch", "loaded nvidia module differs from the installed one"},
-        {"virtual_machine", "virtual machine: guest topology"},
-        {"nccl_env", "NCCL variable set"},
-        {"needs_root", "facts need root"},
-};
-
-const char *fl_code_title(const char *code)
+/* The title of a reason code, from the caller's reason table; NULL shows the code. */
+static const char *code_title(const struct p2ps_fleet *f, const char *code)
 {
-	for (size_t i = 0; i < sizeof(titles) / sizeof(titles[0]); i++)
-		if (!strcmp(titles[i].code, code))
-			return titles[i].title;
-	return NULL;
+	return f->priv->opts.reason_title ? f->priv->opts.reason_title(code) : NULL;
 }
 
 /* Hash keys made while aggregating; freed at the end. */
@@ -138,7 +97,7 @@ static long group_of(struct p2ps_fleet *f, struct lh_table *t, struct keys *k,
 	f->groups[n] = (struct p2ps_fleet_group){.code = c->code,
 	                                         .subject = c->subject,
 	                                         .severity = c->severity,
-	                                         .title = fl_code_title(c->code)};
+	                                         .title = code_title(f, c->code)};
 	(*gp)[n] = (struct group_priv){0};
 	f->n_groups++;
 	if (lh_table_insert(t, key, (void *)(uintptr_t)n) != 0)

@@ -177,8 +177,8 @@ static bool phrase_found(const struct p2ps_paste_report *r, const char *phrase)
 	for (size_t i = 0; i < r->n_causes; i++)
 		if (strstr(r->causes[i].text, phrase) || strstr(r->causes[i].fix, phrase))
 			return true;
-	for (size_t i = 0; i < r->n_findings; i++)
-		if (strstr(r->findings[i].text, phrase) || strstr(r->findings[i].fix, phrase))
+	for (size_t i = 0; i < r->findings.n; i++)
+		if (strstr(r->findings.v[i].text, phrase) || strstr(r->findings.v[i].fix, phrase))
 			return true;
 	return false;
 }

@@ -110,7 +110,8 @@ int bi_fleet_run(const struct bi_fleet_opts *f, char *const *inputs, size_t n_in
 	struct p2ps_fleet_opts o = {.snapshot = snapshot_report,
 	                            .snapshot_ctx = &sc,
 	                            .threads = threads_from_env(),
-	                            .tool_version = P2PS_VERSION};
+	                            .tool_version = P2PS_VERSION,
+	                            .reason_title = p2ps_reason_title};
 	struct p2ps_fleet *fleet = p2ps_fleet_new(&o);
 	if (!fleet)
 		return bi_die("out of memory");
