@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "observe_internal.h"
+#include "p2pscope/parse.h"
 
 #define TWO_GIB (2ull << 30)
 
@@ -190,7 +191,10 @@ void po_nvidia_smi(struct octx *c)
 static double cell_num(const struct p2ps_paste *p, enum p2ps_paste_matrix_kind k, int i, int j)
 {
 	const char *s = p2ps_paste_cell(p, k, i, j);
-	return s ? strtod(s, NULL) : 0.0;
+	double v = 0.0;
+	if (s)
+		p2ps_scan_double(s, &v);
+	return v;
 }
 
 /* P2P on against off, per directed pair of the unidirectional matrices. */
