@@ -73,7 +73,8 @@ static int group_cmp(const void *a, const void *b)
 
 /* Finds or makes the group of one cause; returns its index or -1 when out of memory. */
 static long group_of(struct p2ps_fleet *f, struct lh_table *t, struct keys *k,
-                     struct group_priv **gp, size_t *cap, const struct p2ps_fleet_cause *c)
+                     struct group_priv **gp, size_t *cap, size_t *gp_cap,
+                     const struct p2ps_fleet_cause *c)
 {
 	bool oom = false;
 	char *key = fl_printf(&oom, "%d\x1f%s\x1f%s", (int)c->severity, c->code,
@@ -86,14 +87,9 @@ static long group_of(struct p2ps_fleet *f, struct lh_table *t, struct keys *k,
 		return (long)(uintptr_t)lh_entry_v(e);
 	}
 	size_t n = f->n_groups;
-	if (!keep_key(k, key) || !p2ps_grow((void **)&f->groups, cap, n + 1, sizeof(*f->groups)))
+	if (!keep_key(k, key) || !p2ps_grow((void **)&f->groups, cap, n + 1, sizeof(*f->groups)) ||
+	    !p2ps_grow((void **)gp, gp_cap, n + 1, sizeof(**gp)))
 		return -1;
-	/* *cap >= n + 1 here; the analyzer lets n + 1 wrap to 0, i.e. SIZE_MAX groups. */
-	// NOLINTNEXTLINE(clang-analyzer-optin.portability.UnixAPI): size is never 0, above
-	struct group_priv *ngp = realloc(*gp, *cap * sizeof(**gp));
-	if (!ngp)
-		return -1;
-	*gp = ngp;
 	f->groups[n] = (struct p2ps_fleet_group){.code = c->code,
 	                                         .subject = c->subject,
 	                                         .severity = c->severity,
@@ -110,12 +106,12 @@ static bool make_groups(struct p2ps_fleet *f)
 	struct lh_table *t = lh_kchar_table_new(64, NULL);
 	struct keys k = {0};
 	struct group_priv *gp = NULL;
-	size_t cap = 0;
+	size_t cap = 0, gp_cap = 0;
 	bool ok = t != NULL;
 	for (size_t i = 0; ok && i < f->n_hosts; i++) {
 		const struct p2ps_fleet_host *h = &f->hosts[i];
 		for (size_t j = 0; ok && j < h->n_causes; j++) {
-			long g = group_of(f, t, &k, &gp, &cap, &h->causes[j]);
+			long g = group_of(f, t, &k, &gp, &cap, &gp_cap, &h->causes[j]);
 			/* gp is non-NULL once group_of returned an index; the test tells the
 			 * analyzer, which lets the first lookup hit in the empty table. */
 			ok = g >= 0 && gp && group_add(&f->groups[g], &gp[g], i, h, &h->causes[j]);
