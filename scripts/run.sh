@@ -38,7 +38,9 @@ cmake -S . -B "$build" -DCMAKE_BUILD_TYPE=RelWithDebInfo >"$build/run-configure.
 	{ cat "$build/run-configure.log" >&2; exit 1; }
 targets=(bar-inspect pte-decode pte-probe)
 # p2p-bench is a target only where CMake found nvcc (see the configure log).
-if cmake --build "$build" --target help 2>/dev/null | grep -qw p2p-bench; then
+# (the list is read whole first: grep -q leaving early would fail the pipe under pipefail)
+target_list=$(cmake --build "$build" --target help 2>/dev/null || true)
+if grep -qw p2p-bench <<<"$target_list"; then
 	targets+=(p2p-bench)
 else
 	echo "run.sh: no CUDA compiler found: p2p-bench is not built (the other three are)" >&2
