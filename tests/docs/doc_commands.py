@@ -31,7 +31,7 @@ An HTML comment right before a block steers it, one directive per line:
   run                             (sh blocks) run the commands the skips leave
   -->
 
-There is no hidden setup: a file an example reads is committed (a fixture path) or made by
+Every relative link leads to a file of the tree. There is no hidden setup: a file an example reads is committed (a fixture path) or made by
 a command shown before it. README.md names nothing under ../shared. Exit status 0 all good, 1 a difference, 77 commands skipped because ../shared is
 missing (outside CI; under CI=true that fails).
 """
@@ -258,7 +258,20 @@ class Checker:
             elif open(path, encoding="utf-8").read().rstrip("\n").split("\n") != block.lines:
                 self.fail(f"{block.doc}:{block.line}", f"block differs from {name}")
 
+    def check_links(self, rel):
+        """Every relative link of the document's prose names a file of the tree."""
+        text = re.sub(r"```.*?```", "", open(os.path.join(self.a.source, rel),
+                                               encoding="utf-8").read(), flags=re.S)
+        for m in re.finditer(r"\]\(([^)\s]+)\)", text):
+            target = m.group(1)
+            if re.match(r"[a-z]+:", target) or target.startswith("#"):
+                continue
+            path = os.path.join(self.a.source, os.path.dirname(rel), target.split("#")[0])
+            if not os.path.exists(path):
+                self.fail(rel, f"link {target} leads nowhere")
+
     def check_doc(self, rel):
+        self.check_links(rel)
         cwd = self.scratch(rel)
         for b in read_blocks(os.path.join(self.a.source, rel), rel):
             if b.files:
