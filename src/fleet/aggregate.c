@@ -88,7 +88,8 @@ static long group_of(struct p2ps_fleet *f, struct lh_table *t, struct keys *k,
 	}
 	size_t n = f->n_groups;
 	if (!keep_key(k, key) || !p2ps_grow((void **)&f->groups, cap, n + 1, sizeof(*f->groups)) ||
-	    !p2ps_grow((void **)gp, gp_cap, n + 1, sizeof(**gp)))
+	    !p2ps_grow((void **)gp, gp_cap, n + 1, sizeof(**gp)) ||
+	    !*gp) /* !*gp: for the analyzer */
 		return -1;
 	f->groups[n] = (struct p2ps_fleet_group){.code = c->code,
 	                                         .subject = c->subject,
