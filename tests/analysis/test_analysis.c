@@ -296,6 +296,7 @@ static void test_missing_bridge_is_unknown(void **state)
 	g1->has_parent = true;
 	struct p2ps_error err = {0};
 	assert_int_equal(p2ps_analysis_run(&f->h, &f->a, &err), 0);
+	assert_null(f->a.paste); /* a live or snapshot host: no paste observations */
 	const struct p2ps_pair *p = pair01(f);
 	assert_int_equal(p->topo, P2PS_TOPO_UNKNOWN);
 	assert_int_equal(p->verdict, P2PS_VERDICT_UNKNOWN);
