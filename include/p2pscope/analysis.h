@@ -26,6 +26,9 @@
 
 #include "p2pscope/error.h"
 #include "p2pscope/host.h"
+#include "p2pscope/paste.h"
+
+struct p2ps_paste_report;
 
 #ifdef __cplusplus
 extern "C" {
@@ -96,17 +99,47 @@ enum p2ps_reason_code {
 	P2PS_R_IOMMU_STATE, /* host summary: IOMMU off / pass-through / translating */
 	P2PS_R_NCCL_LEVEL,  /* whether NCCL's P2P level admits this pair's path */
 	P2PS_R_LINK_DOWN,   /* the GPU's link, or a bridge's on its path, is down (Width x0) */
-	P2PS_R_CODE_COUNT
+	P2PS_R_CODE_COUNT,  /* the analysis' own codes end here */
+
+	/* What only a paste shows (paste_report.h: p2ps_paste_observe()). */
+	P2PS_PF_DRIVER = P2PS_R_CODE_COUNT, /* driver version and kind (open / proprietary) */
+	P2PS_PF_BAR1_P2P_PATH,              /* the driver set up static BAR1 / BAR1-P2P mappings */
+	P2PS_PF_PEER_DMA_UNALIGNED, /* static BAR1 peer mapping refused: address not aligned */
+	P2PS_PF_DRIVER_ASSERT,      /* NVRM nvAssertFailed */
+	P2PS_PF_MMU_FAULT,          /* Xid 31 MMU fault (decoded with libgmmu where it can be) */
+	P2PS_PF_XID,                /* another Xid */
+	P2PS_PF_IOMMU_FAULT,        /* AMD-Vi / DMAR faults on a GPU's DMA */
+	P2PS_PF_BAR_UNASSIGNABLE,   /* the kernel or driver found no space for BAR1 */
+	P2PS_PF_REBAR_CEILING,      /* a Resizable BAR capability offers less than 2 GiB */
+	P2PS_PF_BAR1_VS_VRAM,       /* nvidia-smi BAR1 against VRAM of a GPU without address */
+	P2PS_PF_CUDA_NO_PEER,       /* CUDA: CANNOT access peer / waived */
+	P2PS_PF_P2P_NO_GAIN,        /* CUDA: P2P on is not faster than off (host-memory copies) */
+	P2PS_PF_DATA_MISMATCH,      /* CUDA: verification errors, test failed */
+	P2PS_PF_NVIDIA_P2P_STATUS,  /* nvidia-smi topo -p2p: CNS / GNS / TNS / NS / DR */
+	P2PS_PF_NVIDIA_TOPOLOGY,    /* nvidia-smi topo -m: crosses sockets (SYS/SOC) */
+	P2PS_PF_DISAGREEMENT,       /* the analysis and an observation say different things */
+	P2PS_PF_CAPS_DENIED,        /* lspci ran without root */
+	P2PS_PF_MALFORMED,          /* a block was cut or had mismatched columns */
+	P2PS_PF_NO_GPU,             /* the paste names no NVIDIA GPU */
+	P2PS_PF_CODE_END            /* every code, the analysis' and a paste's, is below this */
 };
 const char *p2ps_reason_code_name(enum p2ps_reason_code c); /* "bar1_smaller_than_vram", ... */
+/* The short title of an analysis reason ("IOMMU translates peer DMA"); NULL for a code
+ * outside the analysis' own. p2ps_reason_title() looks it up by the JSON "code" (NULL
+ * for an unknown name): what bar-inspect --fleet groups its hosts' reasons under. */
+const char *p2ps_reason_code_title(enum p2ps_reason_code c);
+const char *p2ps_reason_title(const char *code);
 
-#define P2PS_REASON_TEXT_MAX 320
+#define P2PS_REASON_TEXT_MAX 512
 #define P2PS_REASON_FIX_MAX  320
 
+/* One finding: of the analysis (a GPU's, a pair's or the host's reasons) or of a paste's
+ * observations (paste_report.h). */
 struct p2ps_reason {
 	enum p2ps_reason_code code;
 	enum p2ps_severity sev;
 	int dev_idx; /* host->devs index of the device it is about (GPU or bridge), -1 = host */
+	struct p2ps_paste_where from;    /* the paste line it rests on; line 0: none */
 	char text[P2PS_REASON_TEXT_MAX]; /* one line, no trailing newline */
 	char fix[P2PS_REASON_FIX_MAX];   /* what to do, "" if nothing */
 };
@@ -192,6 +225,9 @@ struct p2ps_analysis {
 	char iommu_summary[512]; /* "off", "on (intel: dmar0 dmar1), default domain DMA-FQ" */
 	char iommu_flags[256];   /* command-line flags that decide the mode, "" if none */
 	struct p2ps_reasons host_reasons;
+	/* For a host read from a paste (host->paste): what only the paste shows, its verdict
+	 * and what to send next (paste_report.h), computed once here; NULL otherwise. */
+	struct p2ps_paste_report *paste;
 };
 
 struct p2ps_analysis_opts {

@@ -152,6 +152,10 @@ struct p2ps_fleet_opts {
 	void *snapshot_ctx;
 	unsigned threads;         /* JSON files read in parallel; 0 = online CPUs (max 8) */
 	const char *tool_version; /* for the summary's header */
+	/* A reason code's short title, NULL for a code it does not know (shown as the code
+	 * itself); NULL: codes only. bar-inspect passes its reason table's
+	 * p2ps_reason_title(). */
+	const char *(*reason_title)(const char *code);
 };
 
 struct p2ps_fleet {

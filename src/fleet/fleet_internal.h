@@ -72,8 +72,6 @@ char *fl_read_file(const char *path, size_t *len);
 /* aggregate.c: cause groups and drift of the (deduplicated, sorted) hosts. */
 bool fl_aggregate(struct p2ps_fleet *f);
 void fl_aggregate_free(struct p2ps_fleet *f);
-/* A short title for a reason code, or NULL when the code is not in the table. */
-const char *fl_code_title(const char *code);
 
 /* Text output through the caller's sink. */
 struct fl_out {

@@ -2,6 +2,7 @@
  * nvsmi_text.c (which the paste backend uses too). nvidia-smi numbers GPUs in PCI bus
  * order, the same order as the "GPU <bus id>" sections of nvidia-smi -q, so GPUn in the
  * topo -m matrix is the n-th GPU of the model. */
+#include <limits.h>
 #include <ctype.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -11,6 +12,7 @@
 #include "nvfacts.h"
 #include "nvsmi_text.h"
 #include "io.h"
+#include "p2pscope/parse.h"
 
 /* One -q record on the device at its address. */
 static void on_record(void *arg, const struct p2ps_nvsmi_rec *r)
@@ -39,15 +41,16 @@ void p2ps_nvsmi_nvlinks(int n, const char (*cell)[P2PS_NVSMI_CELL], struct p2ps_
 	for (int i = 0; i < n; i++) {
 		struct p2ps_gpu_facts *g = gpus[i] ? &gpus[i]->gpu : NULL;
 		for (int j = 0; g && j < n; j++) {
-			int links;
+			uint64_t links;
 			if (j == i || !cell[i * n + j][0])
 				continue;
 			/* Known as soon as the row has a cell for another GPU. */
 			g->nvlink_known = true;
-			if (gpus[j] && sscanf(cell[i * n + j], "NV%d", &links) == 1 &&
+			if (gpus[j] && !strncmp(cell[i * n + j], "NV", 2) &&
+			    p2ps_scan_uint(cell[i * n + j] + 2, 10, INT_MAX, &links) &&
 			    g->n_nvlink_peers < P2PS_HOST_MAX_NVLINK) {
 				g->nvlink_peers[g->n_nvlink_peers].bdf = gpus[j]->bdf;
-				g->nvlink_peers[g->n_nvlink_peers++].links = links;
+				g->nvlink_peers[g->n_nvlink_peers++].links = (int)links;
 			}
 		}
 	}

@@ -65,8 +65,8 @@ void p2ps_dot_escaped(struct p2ps_strbuf *b, const char *s);
 
 /* ---- paste_text.c, paste_json.c, paste_dot.c: the paste's part of the reports ---- */
 
-/* Calls fn with the paste's findings (computed once, freed after); 0 without calling it
- * when a's model is not a paste, else fn's result or a negative P2PS_E* code. */
+/* Calls fn with the paste's findings (a->paste, computed once by the analysis); 0 without
+ * calling it when a's model is not a paste, else fn's result. */
 typedef int (*p2ps_paste_report_fn)(void *ctx, const struct p2ps_paste *p,
                                     const struct p2ps_paste_report *r, struct p2ps_error *err);
 int p2ps_paste_with_report(const struct p2ps_analysis *a, struct p2ps_error *err,

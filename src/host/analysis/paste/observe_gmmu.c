@@ -69,7 +69,7 @@ void po_gmmu_fault(struct octx *c, const struct p2ps_paste_event *ev)
 		snprintf(dec, sizeof(dec),
 		         "; the decode needs the GPU's chip, which the paste does "
 		         "not name (lspci -nn does)");
-	struct p2ps_paste_finding *x =
+	struct p2ps_reason *x =
 	        po_add(c, P2PS_PF_MMU_FAULT, peer || kind ? P2PS_SEV_BLOCKER : P2PS_SEV_WARNING,
 	               ev->from, "Xid 31 MMU fault on %s (%s at 0x%llx)%s%s", who,
 	               ev->detail[0] ? ev->detail : "fault", (unsigned long long)ev->b,
@@ -80,10 +80,11 @@ void po_gmmu_fault(struct octx *c, const struct p2ps_paste_event *ev)
 		snprintf(x->text + n, sizeof(x->text) - n, "%s", dec);
 	}
 	if (kind)
-		po_fix(x,
-		       "use a BAR1-P2P driver that writes peer entries as SYS_NONCOH with the "
-		       "peer's BAR1 "
-		       "bus address and no peer id (the tinygrad/aikitoria patch); `pte-decode p2p "
-		       "--chip %s --mode bar1` prints the entry it should write",
-		       d && d->chip ? p2ps_nvidia_chip_name(d->chip) : "CHIP");
+		p2ps_an_fix(x,
+		            "use a BAR1-P2P driver that writes peer entries as SYS_NONCOH with the "
+		            "peer's BAR1 "
+		            "bus address and no peer id (the tinygrad/aikitoria patch); "
+		            "`pte-decode p2p "
+		            "--chip %s --mode bar1` prints the entry it should write",
+		            d && d->chip ? p2ps_nvidia_chip_name(d->chip) : "CHIP");
 }

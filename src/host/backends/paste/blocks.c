@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "paste_internal.h"
+#include "grow.h"
 
 #define MAX_STORED_BLOCKS 4096
 
@@ -76,15 +77,9 @@ static void close_block(struct finder *f)
 	struct pctx *c = f->c;
 	struct p2ps_paste *p = c->p;
 	int idx = -1;
-	if (p->n_blocks < MAX_STORED_BLOCKS && p->n_blocks == c->blocks_cap) {
-		size_t cap = c->blocks_cap ? 2 * c->blocks_cap : 16;
-		struct p2ps_paste_block *nb = realloc(p->blocks, cap * sizeof(*nb));
-		if (nb) {
-			p->blocks = nb;
-			c->blocks_cap = cap;
-		}
-		c->oom |= !nb;
-	}
+	if (p->n_blocks < MAX_STORED_BLOCKS)
+		c->oom |= !p2ps_grow((void **)&p->blocks, &c->blocks_cap, p->n_blocks + 1,
+		                     sizeof(*p->blocks));
 	if (p->n_blocks < MAX_STORED_BLOCKS) {
 		if (!c->oom) {
 			idx = (int)p->n_blocks++;

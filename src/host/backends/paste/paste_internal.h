@@ -67,6 +67,8 @@ bool pt_dec(const char *s, long *v, const char **end);
 bool pt_bdf(const char *s, struct p2ps_bdf *b, bool *has_domain, const char **end);
 /* lspci's sizes: "16M", "512K", "32G", "128" (bytes), "256MB", "1GB", "2TB". */
 bool pt_size(const char *s, uint64_t *bytes, const char **end);
+/* A decimal fraction after blanks ("  23.45 GB/s" -> 23.45); 0 if none. */
+double pt_number(const char *s);
 /* Link speed "2.5GT/s", "32 GT/s", "16.0 GT/s" -> LnkCap code (1..6); 0 if none. */
 uint8_t pt_speed(const char *s);
 /* The shell command of a prompt line ("$ lspci -vvv", "root@h:~# dmesg", a bare
