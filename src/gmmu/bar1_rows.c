@@ -207,8 +207,12 @@ bool gmmu_bar1_peer_field_patched(unsigned series, enum gmmu_bar1_flavor flavor)
 const char *gmmu_bar1_row_str(const struct gmmu_bar1_row *r, enum gmmu_bar1_gen g, char *buf,
                               size_t len)
 {
-	snprintf(buf, len, "%u-%u %s %s %s", r->series_min, r->series_max,
-	         gmmu_bar1_flavor_name(r->flavor), gmmu_bar1_path_name(r->path),
-	         gmmu_bar1_gen_name(g));
+	char series[16];
+	if (r->series_min == r->series_max)
+		snprintf(series, sizeof(series), "%u", r->series_min);
+	else
+		snprintf(series, sizeof(series), "%u-%u", r->series_min, r->series_max);
+	snprintf(buf, len, "%s %s %s %s", series, gmmu_bar1_flavor_name(r->flavor),
+	         gmmu_bar1_path_name(r->path), gmmu_bar1_gen_name(g));
 	return buf;
 }

@@ -214,10 +214,19 @@ static void test_entry_diff(void **state)
 	uint64_t stray[2] = {coh[0] | 1ull << 55, 0};
 	assert_int_equal(gmmu_entry_diff(ef, stray, coh, d, 4), 1);
 	assert_null(d[0].field);
-	/* PEER_ID is shown for a peer entry only: a peer id on a video PTE is a stray bit. */
+	/* PEER_ID is shown for a peer entry only, but a peer id set on a video (or sysmem) PTE
+	 * is still named: PEER_ID 63:61 (hopper/gh100 dev_mmu.h), raw 1 against 0. */
 	uint64_t vid[2] = {0x0000000000200681, 0}, vid_peer[2] = {0x2000000000200681, 0};
 	assert_int_equal(gmmu_entry_diff(ef, vid_peer, vid, d, 4), 1);
-	assert_null(d[0].field);
+	assert_non_null(d[0].field);
+	assert_string_equal(d[0].field->name, "PEER_ID");
+	assert_string_equal(d[0].got, "0x1 (unused here)");
+	assert_string_equal(d[0].want, "0x0 (unused here)");
+	/* ... and a stray unnamed bit beside it is still reported on its own. */
+	vid_peer[0] |= 1ull << 55;
+	assert_int_equal(gmmu_entry_diff(ef, vid_peer, vid, d, 4), 2);
+	assert_string_equal(d[0].field->name, "PEER_ID");
+	assert_null(d[1].field);
 	/* More differences than room: counted, not written past max. */
 	uint64_t zero[2] = {0, 0};
 	assert_true(gmmu_entry_diff(ef, coh, zero, d, 1) > 1);

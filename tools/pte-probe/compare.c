@@ -215,8 +215,10 @@ int probe_compare(struct probe_run *run, struct p2ps_error *err)
 	(void)err;
 	run->agree = run->differ = run->unmodelled = run->missing = run->extra = 0;
 	run->pte_info_agree = run->pte_info_differ = 0;
-	if (run->peer.asked)
+	if (run->peer.asked) {
 		probe_peer_fabric(run);
+		probe_peer_bar1(run);
+	}
 	for (size_t i = 0; i < run->n_entries; i++) {
 		struct probe_entry *e = &run->entries[i];
 		if (e->pte)

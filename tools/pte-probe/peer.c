@@ -188,8 +188,8 @@ static uint64_t peer_addr(const struct gmmu_format *f, uint64_t raw, bool nvswit
 }
 
 /* The first peer PTE the walk read whose page's FB offset the driver reported. */
-static int first_peer_pte(const struct probe_run *run, const struct probe_map **mo,
-                          const struct probe_page **po)
+int probe_first_peer_pte(const struct probe_run *run, const struct probe_map **mo,
+                         const struct probe_page **po)
 {
 	for (unsigned i = 0; i < run->n_maps; i++) {
 		const struct probe_map *m = &run->maps[i];
@@ -228,7 +228,7 @@ void probe_peer_fabric(struct probe_run *run)
 		return;
 	const struct probe_map *m = NULL;
 	const struct probe_page *p = NULL;
-	int j = first_peer_pte(run, &m, &p);
+	int j = probe_first_peer_pte(run, &m, &p);
 	if (j < 0) {
 		fabric_unknown(pe, "no peer entry was read");
 		return;
@@ -270,7 +270,7 @@ static const char *peer_addr_source(const struct probe_run *run, const struct pr
 	if (!phys_known)
 		return "followed";
 	if (pe->mode == GMMU_P2P_BAR1)
-		return "CARD_INFO peer BAR1 + GET_SURFACE_PHYS_ATTR";
+		return probe_bar1_addr_source(run, e);
 	switch (pe->fabric_src) {
 	case PROBE_FABRIC_NV503B:
 		return "NV503B fabric base + GET_SURFACE_PHYS_ATTR (peer FB offset)";
@@ -306,11 +306,13 @@ int probe_peer_model(const struct probe_run *run, const struct probe_map *m,
 	                    (run->fmt->flags & GMMU_FORMAT_F_NVSWITCH_PEER),
 	};
 	e->addr_source = peer_addr_source(run, e, p->phys_known);
+	/* A flavor whose gmmuFmtPtePhysAddrFld(PEER) returns the sysmem field: RM's PEER
+	 * entries carry their address there (v2: over the peer index). */
+	rq.peer_addr_sysmem = pe->mode != GMMU_P2P_BAR1 && pe->bar1.peer_field_patched;
 	if (pe->mode == GMMU_P2P_BAR1) {
-		/* BAR1-P2P, stock (Hopper+, static BAR1) or patched: the peer's BAR1 bus address
-		 * (CARD_INFO fb_address, gpumgrGetGpuPhysFbAddr) plus the FB offset, static BAR1
-		 * mapping FB offset 0 at BAR1 offset 0. */
-		rq.bar1_base = pe->gpu.card.fb_address;
+		int rc = probe_bar1_request(run, e, p, &rq, err);
+		if (rc)
+			return rc;
 	}
 	struct gmmu_p2p_result res;
 	int rc = gmmu_p2p_encode(run->fmt, &rq, &res, err);
