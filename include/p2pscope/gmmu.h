@@ -504,8 +504,9 @@ struct gmmu_bar1_row {
 	const char *refused;         /* non-NULL: the path writes no BAR1-P2P entry here: why */
 	enum gmmu_aperture aperture; /* the aperture written */
 	/* The address: base + (adds_start ? the static-BAR1 start offset : 0) + FB offset.
-	 * iova: the base is the peer BAR1 as the mapping GPU's IOMMU maps it (the bus address
-	 * without an IOMMU); else always the bus address (gpumgrGetGpuPhysFbAddr). */
+	 * iova: the base is the static BAR1 as the mapping GPU's IOMMU maps it (the bus address
+	 * without an IOMMU; an IOVA covers the start already: pass start 0 with it); else
+	 * always the bus address (gpumgrGetGpuPhysFbAddr). */
 	bool adds_start, iova;
 	/* log2 of the alignment the series gives the static-BAR1 start: 0 (the region sits at
 	 * BAR1 offset 0), 21 (BAR1's 2 MiB allocator, 570-575), 29 (ALIGN_UP(console +

@@ -393,6 +393,9 @@ static int p2p_row(struct value_opts *o)
 		               name);
 	if (o->have_iova && o->have_bar1)
 		return pd_fail(cmd, "give --bar1 or --iova, not both");
+	if (o->have_iova && o->have_start)
+		return pd_fail(cmd, "--iova is the static BAR1's own DMA address, its start "
+		                    "included: --start-offset goes with --bar1");
 	if (o->have_iova)
 		o->rq.bar1_base = o->iova;
 	o->rq.bar1_row = r;
@@ -410,7 +413,7 @@ static void p2p_row_lines(struct gmmu_out *out, const struct value_opts *o,
 	                r->source);
 	gmmu_out_printf(out, "address: 0x%" PRIx64 " = %s 0x%" PRIx64, res->addr,
 	                o->have_iova ? "IOVA" : "bus address", o->rq.bar1_base);
-	if (r->adds_start)
+	if (r->adds_start && !o->have_iova)
 		gmmu_out_printf(out, " + start 0x%" PRIx64, o->rq.bar1_start);
 	gmmu_out_printf(out, " + offset 0x%" PRIx64 "\n", o->rq.offset);
 	if (!r->adds_start && o->rq.bar1_start)
