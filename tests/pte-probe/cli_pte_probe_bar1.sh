@@ -126,6 +126,14 @@ python3 "$D/make_bar1_capture.py" "$F/h200-580.159.04-peer.json" "$W/c.json" --s
 run 1 "$W/c.json"
 has "$W/out" "peer-4k's entry implies 0x108020001000, not aligned to 2^29"
 
+# ---- the 550-570 patches' gmmuFmtPtePhysAddrFld(PEER) on the real NVLink capture: v3 keeps
+# one ADDRESS field for both apertures, so nothing changes, and the report says so ---------
+run 0 "$F/h200-580.159.04-peer.json" --series 565 --flavor tinygrad
+has "$W/out" "peer: the tinygrad 565 patch makes gmmuFmtPtePhysAddrFld(PEER) return the sysmem address field, and RM's peer entries carry the address there (v3: the same bits, no change)"
+has "$W/out" "$ALL"
+run 0 "$F/h200-580.159.04-peer.json"
+! grep -q "gmmuFmtPtePhysAddrFld" "$W/out" || fail "the PEER-field note on a stock driver"
+
 # ---- bad options ------------------------------------------------------------------------
 "$T" --flavor nvidia >/dev/null 2>"$W/err" && fail "--flavor nvidia accepted"
 grep -q "^pte-probe: --flavor: unknown flavor 'nvidia' (stock, tinygrad, aikitoria)" "$W/err" || fail "flavor error: $(cat "$W/err")"
