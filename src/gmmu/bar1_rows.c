@@ -56,6 +56,11 @@ static const char rm_stub_v2[] =
         "(NV_ERR_NOT_SUPPORTED) on Turing..Ada: the patch leaves g_virt_mem_allocator_nvoc.c "
         "alone";
 
+static const char rm_peer_v2_550[] =
+        "550.54.15-p2p leaves kbusHasPcieBar1P2PMapping a stub outside GH100 "
+        "(g_kern_bus_nvoc.c), so RM maps the peer as a PEER entry, not a BAR1-P2P one "
+        "(virtual_mem.c: bBar1P2P false); its address goes to the patched sysmem field";
+
 /* series_min, series_max, flavor, path, gens, refused, aperture, adds_start, iova,
  * start_align, dynamic_offset, peer_field_patched, nvlink_too, source */
 static const struct gmmu_bar1_row rows[] = {
@@ -94,8 +99,10 @@ static const struct gmmu_bar1_row rows[] = {
         {580, 595, STOCK, RM, V3, NULL, NONCOH, true, true, 29, false, false, false,
          "dmaAllocBar1P2PMapping_GH100 + kbusInitBar1_GM107 (start = ALIGN_UP(console + "
          "mailbox, 512 MiB)), 580.142, 595.45.04"},
-        {550, 565, TINYGRAD, RM, V2, rm_stub_v2, NONCOH, false, false, 0, false, true, false,
-         "g_virt_mem_allocator_nvoc.c, tinygrad 550.54.15-p2p, 565.57.01-p2p"},
+        {550, 550, TINYGRAD, RM, V2, rm_peer_v2_550, NONCOH, false, false, 0, false, true, false,
+         "virtual_mem.c, g_kern_bus_nvoc.c, tinygrad 550.54.15-p2p"},
+        {555, 565, TINYGRAD, RM, V2, rm_stub_v2, NONCOH, false, false, 0, false, true, false,
+         "g_virt_mem_allocator_nvoc.c, tinygrad 565.57.01-p2p"},
         {550, 550, TINYGRAD, RM, V3, NULL, NONCOH, true, true, 0, true, true, false,
          "dmaAllocBar1P2PMapping_GH100; _kbusMapAperture_GM107's static-BAR1 branch commented "
          "out, tinygrad 550.54.15-p2p"},
