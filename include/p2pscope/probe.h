@@ -1,5 +1,6 @@
-/* pte-probe: what one run collects from the driver, what libgmmu's model says about it, and
- * the verdicts. One model, two renderings (text.c, json.c).
+/* pte-probe as a library (src/probe, p2psprobe): what one run collects from the driver, what
+ * libgmmu's model says about it, and the verdicts. One model, two renderings (the tool's
+ * tools/pte-probe/text.c and json.c).
  *
  * A run has two phases. collect.c talks to the driver through p2pscope/rm.h: it maps the
  * plan's memory into its own VA space, asks GET_PDE_INFO/GET_PTE_INFO/GET_SURFACE_PHYS_ATTR
@@ -8,8 +9,8 @@
  * driver's ordinary mappings (gmmu_drvmap.h) and of its peer mappings (gmmu_p2p_encode)
  * against every entry, leaf and directory, field by field.
  */
-#ifndef PTE_PROBE_H
-#define PTE_PROBE_H
+#ifndef P2PSCOPE_PROBE_H
+#define P2PSCOPE_PROBE_H
 
 #include <stdbool.h>
 #include <stdint.h>
@@ -249,8 +250,7 @@ void probe_peer_bar1(struct probe_run *run);
 const char *probe_bar1_src_name(enum probe_bar1_src s);
 /* The BAR1 part of a peer entry's model: the row, the base + start (bar1.c). */
 int probe_bar1_request(const struct probe_run *run, const struct probe_entry *e,
-                       const struct probe_page *p, struct gmmu_p2p_request *rq,
-                       struct p2ps_error *err);
+                       struct gmmu_drvmap_peer *rq, struct p2ps_error *err);
 const char *probe_bar1_addr_source(const struct probe_run *run, const struct probe_entry *e);
 /* The series whose row is used: --series, else the loaded driver's. */
 unsigned probe_series(const struct probe_run *run);

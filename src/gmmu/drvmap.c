@@ -167,6 +167,35 @@ int gmmu_drvmap_pte(const struct gmmu_format *f, const struct gmmu_drvmap_reques
 	return 0;
 }
 
+int gmmu_drvmap_peer_pte(const struct gmmu_format *f, const struct gmmu_drvmap_peer *rq,
+                         uint64_t *pte, struct p2ps_error *err)
+{
+	bool bar1 = rq->mode == GMMU_P2P_BAR1;
+	struct gmmu_p2p_request p = {
+	        .mode = rq->mode,
+	        .peer_index = rq->peer_id,
+	        .fabric_base = rq->fabric_base,
+	        .offset = rq->fb_offset,
+	        .page_size = rq->page_size,
+	        .kind = rq->kind,
+	        .vol = rq->gpu_cacheable != GMMU_DRVMAP_CACHE_YES,
+	        .read_only = rq->read_only,
+	        /* v2 NVSwitch peers: the widened peer address (kgmmuFmtInitPeerPteFld_TU10X). */
+	        .nvswitch = rq->mode == GMMU_P2P_NVLINK && rq->fabric_base &&
+	                    (f->flags & GMMU_FORMAT_F_NVSWITCH_PEER),
+	        .peer_addr_sysmem = !bar1 && rq->peer_field_patched,
+	        .bar1_row = bar1 ? rq->bar1_row : NULL,
+	        .bar1_base = rq->bar1_base,
+	};
+	*pte = 0;
+	if (bar1 && !rq->bar1_row)
+		return p2ps_error_set(err, P2PS_EINVAL, "a BAR1-P2P peer needs its driver row");
+	struct gmmu_p2p_result res;
+	int rc = gmmu_p2p_encode(f, &p, &res, err);
+	*pte = res.pte;
+	return rc;
+}
+
 /* One directory entry (or one half of a dual one) pointing at t. */
 static int pde_half(const struct gmmu_format *f, const struct gmmu_entry_format *ef,
                     enum gmmu_half h, const struct gmmu_drvmap_table *t, bool ats, uint64_t w[2],

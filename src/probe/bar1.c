@@ -12,7 +12,7 @@
  * from 580: kbusInitBar1_GM107, _kbusCreateStaticBar1IOMMUMapping; the 2 MiB pages of the
  * static mapping before), and every other peer entry is checked against it, the way the
  * NVLink fabric base is (peer.c). */
-#include "probe.h"
+#include "p2pscope/probe.h"
 
 #include <inttypes.h>
 #include <stdio.h>
@@ -144,20 +144,17 @@ void probe_peer_bar1(struct probe_run *run)
 }
 
 int probe_bar1_request(const struct probe_run *run, const struct probe_entry *e,
-                       const struct probe_page *p, struct gmmu_p2p_request *rq,
-                       struct p2ps_error *err)
+                       struct gmmu_drvmap_peer *rq, struct p2ps_error *err)
 {
 	const struct probe_bar1 *b = &run->peer.bar1;
-	(void)p;
 	if (b->src == PROBE_BAR1_NO_ROW || !b->row)
 		return p2ps_error_set(err, P2PS_ENOTSUP, "no BAR1-P2P model: %s", b->note);
 	rq->bar1_row = b->row;
-	rq->bar1_start = 0; /* base already holds it */
-	rq->bar1_base = b->base;
+	rq->bar1_base = b->base; /* the start included */
 	uint64_t addr = 0;
 	if (b->src == PROBE_BAR1_PER_ENTRY)
-		rq->bar1_base = sysmem_addr(run->fmt, e->raw[0], &addr) && addr >= rq->offset
-		                        ? addr - rq->offset
+		rq->bar1_base = sysmem_addr(run->fmt, e->raw[0], &addr) && addr >= rq->fb_offset
+		                        ? addr - rq->fb_offset
 		                        : 0;
 	return 0;
 }

@@ -6,7 +6,7 @@
  * address: GET_PDE_INFO names only the tables holding PTEs and the base), the model takes
  * the address the walk followed and says so ("followed"): the chain is still checked,
  * since the walk only reaches the reported tables through those entries. */
-#include "probe.h"
+#include "p2pscope/probe.h"
 
 #include <inttypes.h>
 #include <stdio.h>

@@ -12,7 +12,7 @@
  * 580 no read-only control does, so the base is taken from the first peer entry the walk
  * read and held to what the driver requires of one (aligned to the NVSwitch map slot,
  * knvlinkValidateFabricBaseAddress_*), and every other peer entry is checked against it. */
-#include "probe.h"
+#include "p2pscope/probe.h"
 
 #include <inttypes.h>
 #include <stdio.h>
@@ -289,33 +289,26 @@ int probe_peer_model(const struct probe_run *run, const struct probe_map *m,
 	unsigned cache = (m->spec->map_flags >> 17) & 3;
 	struct gmmu_pte_view v;
 	gmmu_pte_view(run->fmt, e->raw[0], &v);
-	uint64_t offset = p->phys_known ? p->phys : v.addr;
-	struct gmmu_p2p_request rq = {
+	/* libgmmu's model of RM's peer map path (gmmu_drvmap_peer_pte), fed from the driver's
+	 * answers: the connection from the caps, the peer id, the fabric base, the BAR1 row. */
+	struct gmmu_drvmap_peer rq = {
 	        .mode = pe->mode,
-	        .peer_index = pe->peer_id,
+	        .peer_id = pe->peer_id,
 	        .fabric_base = pe->fabric_base,
-	        .offset = offset,
+	        .fb_offset = p->phys_known ? p->phys : v.addr,
 	        .page_size = 1ull << m->spec->page_shift,
 	        .kind = probe_kind_generic(run->fmt),
-	        /* A peer mapping is GPU-uncached unless the allocation or mapping says cached
-	         * (dmaIsDefaultGpuUncached: the P2P cache attribute defaults to UNCACHED). */
-	        .vol = cache != P2PS_RM_MAP_CACHEABLE_YES,
+	        .gpu_cacheable = cache == P2PS_RM_MAP_CACHEABLE_YES  ? GMMU_DRVMAP_CACHE_YES
+	                         : cache == P2PS_RM_MAP_CACHEABLE_NO ? GMMU_DRVMAP_CACHE_NO
+	                                                             : GMMU_DRVMAP_CACHE_DEFAULT,
 	        .read_only = m->spec->map_flags & P2PS_RM_MAP_ACCESS_READ_ONLY,
-	        /* v2 NVSwitch peers: the widened peer address (GMMU_FORMAT_F_NVSWITCH_PEER). */
-	        .nvswitch = pe->mode == GMMU_P2P_NVLINK && pe->fabric_base &&
-	                    (run->fmt->flags & GMMU_FORMAT_F_NVSWITCH_PEER),
+	        .peer_field_patched = pe->bar1.peer_field_patched,
 	};
 	e->addr_source = peer_addr_source(run, e, p->phys_known);
-	/* A flavor whose gmmuFmtPtePhysAddrFld(PEER) returns the sysmem field: RM's PEER
-	 * entries carry their address there (v2: over the peer index). */
-	rq.peer_addr_sysmem = pe->mode != GMMU_P2P_BAR1 && pe->bar1.peer_field_patched;
 	if (pe->mode == GMMU_P2P_BAR1) {
-		int rc = probe_bar1_request(run, e, p, &rq, err);
+		int rc = probe_bar1_request(run, e, &rq, err);
 		if (rc)
 			return rc;
 	}
-	struct gmmu_p2p_result res;
-	int rc = gmmu_p2p_encode(run->fmt, &rq, &res, err);
-	e->model[0] = res.pte;
-	return rc;
+	return gmmu_drvmap_peer_pte(run->fmt, &rq, &e->model[0], err);
 }

@@ -18,7 +18,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "probe.h"
+#include "p2pscope/probe.h"
 
 #define OFF 0x123400000ull
 #define VA  0x200000000ull

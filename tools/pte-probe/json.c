@@ -1,6 +1,6 @@
 /* The --json rendering of the same report (json-c). Numbers that are addresses or entries
  * are "0x" strings, as in pte-decode's JSON. */
-#include "probe.h"
+#include "p2pscope/probe.h"
 
 #include <inttypes.h>
 #include <json-c/json.h>

@@ -6,7 +6,7 @@
  * nothing explains, or GET_PTE_INFO's decoded fields differ from the model); 2 the probe could not
  * run (one line on stderr); 3 a partial report: nothing differs, but not everything could be
  * checked (not root, a mapping the driver refused, tables that could not be read). */
-#include "probe.h"
+#include "p2pscope/probe.h"
 
 #include "options.h"
 #include "p2pscope/parse.h"

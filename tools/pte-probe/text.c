@@ -1,7 +1,7 @@
 /* The text rendering: a header (GPU, driver, layout, root), one block per mapping with what
  * the driver said about each page and every entry on the page's path with its verdict, the
  * entries no mapping explains, and a summary line. */
-#include "probe.h"
+#include "p2pscope/probe.h"
 
 #include <inttypes.h>
 #include <string.h>
