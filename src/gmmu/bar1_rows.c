@@ -10,6 +10,8 @@
  *     else SYS_NONCOH; the address is _nvGpuOpsEncodeBar1P2PAddrs: kbusGetBar1P2PDmaInfo's
  *     base (the static BAR1's DMA address as the mapping GPU sees it: bus address + start,
  *     or its IOVA) + the FB offset; no peer id (the aperture is not PEER);
+ *   - aikitoria's 595.71.05 port: NVIDIA's BAR1-P2P case for every generation (AD102 and
+ *     GA102 included), SYS_NONCOH before Blackwell, the DMA base: the 580 stock form;
  *   - tinygrad 550.54.15-p2p / 565.57.01-p2p and aikitoria 570.86.16-p2p (the same diff):
  *     the PEER -> SYS_NONCOH rewrite sits in the v2 branch only, fabricBaseAddress =
  *     gpumgrGetGpuPhysFbAddr(peer) (the bus address, never the start offset nor an IOVA),
@@ -87,6 +89,16 @@ static const struct gmmu_bar1_row rows[] = {
         {570, 570, AIKITORIA, UVM, V3, NULL, PEER, false, false, 21, false, true, true,
          "nvGpuOpsBuildExternalAllocPtes (v3 branch not rewritten: PEER), aikitoria "
          "570.86.16-p2p"},
+        /* aikitoria's 595.71.05 port (commit 08b4e9b5 of its nv_gpu_ops.c): the pair goes
+         * to NVIDIA's own BAR1-P2P case on every generation; its aperture is the stock test
+         * of the owning GPU (SYS_COH from Blackwell), the base kbusGetBar1P2PDmaInfo's. Its
+         * static-BAR1 placement (bar1_p2p_policy.h) was not read: 2 MiB assumed. */
+        {580, 595, AIKITORIA, UVM, V2 | GH, NULL, NONCOH, true, true, 21, false, false, false,
+         "nvGpuOpsGetExternalAllocAperture (_nvGpuOpsIsBar1P2pAtomicEnabled: owning GPU < "
+         "BLACKWELL_GB1XX), aikitoria 595.71.05 port (08b4e9b5)"},
+        {580, 595, AIKITORIA, UVM, GB, NULL, COH, true, true, 21, false, false, false,
+         "nvGpuOpsGetExternalAllocAperture (_nvGpuOpsIsBar1P2pAtomicEnabled: owning GPU >= "
+         "BLACKWELL_GB1XX), aikitoria 595.71.05 port (08b4e9b5)"},
         /* ---- RM: NVOS46 maps through NV50_P2P (pte-probe) --------------------------------- */
         {550, 595, STOCK, RM, V2, no_stock_v2, NONCOH, false, false, 0, false, false, false,
          "g_virt_mem_allocator_nvoc.c, 550.54.15 .. 595.45.04"},

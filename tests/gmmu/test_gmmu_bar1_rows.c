@@ -166,6 +166,29 @@ static void v3_patched(void **state)
 	assert_int_equal(pte, 0x000002892360068full);
 }
 
+static void aikitoria_595_port(void **state)
+{
+	(void)state;
+	uint64_t pte;
+	/* aikitoria's 595.71.05 port (nvGpuOpsGetExternalAllocAperture with
+	 * _nvGpuOpsIsBar1P2pAtomicEnabled: arch of the owning GPU >= BLACKWELL_GB1XX): AD102 and
+	 * GA102 SYS_NONCOH (0xf with VOL, as v2_patched), the address the static BAR1's DMA
+	 * base: 0x28800000000 + start 0x200000 + OFF = 0x28923600000 >> 12 << 8 in ADDRESS_SYS. */
+	assert_int_equal(encode("AD102", 595, GMMU_FLAVOR_AIKITORIA, GMMU_BAR1_PATH_UVM, BAR1,
+	                        0x200000, &pte),
+	                 0);
+	assert_int_equal(pte, 0x060000289236000full);
+	assert_int_equal(encode("GA102", 595, GMMU_FLAVOR_AIKITORIA, GMMU_BAR1_PATH_UVM, BAR1,
+	                        0x200000, &pte),
+	                 0);
+	assert_int_equal(pte, 0x060000289236000full);
+	/* GB202: SYS_COH, 0x8d, as the stock 580 row. */
+	assert_int_equal(encode("GB202", 595, GMMU_FLAVOR_AIKITORIA, GMMU_BAR1_PATH_UVM, BAR1,
+	                        0x200000, &pte),
+	                 0);
+	assert_int_equal(pte, 0x000002892360068dull);
+}
+
 static void v2_peer_field_side_effect(void **state)
 {
 	(void)state;
@@ -222,6 +245,7 @@ int main(void)
 	        cmocka_unit_test(v2_stock_has_none),
 	        cmocka_unit_test(v3_stock),
 	        cmocka_unit_test(v3_patched),
+	        cmocka_unit_test(aikitoria_595_port),
 	        cmocka_unit_test(v2_peer_field_side_effect),
 	        cmocka_unit_test(rows_are_consistent),
 	};
