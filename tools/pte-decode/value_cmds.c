@@ -290,8 +290,8 @@ static const struct p2ps_opt p2p_rows[] = {
          "address write then overwrites it; v3: PEER_ID stays)",
          P2PS_OPT_CALL(opt_peer)},
         {"bar1", 0, "ADDR",
-         "bar1: the peer's BAR1 bus address (required; stock form: its DMA address as\n"
-         "the mapping GPU sees it)",
+         "bar1: the peer's BAR1 bus address (required unless --iova; stock form: its\n"
+         "DMA address as the mapping GPU sees it)",
          P2PS_OPT_CALL(opt_bar1)},
         {"bar1-form", 0, "FORM",
          "bar1: patch (default: the kernel patch, SYSTEM_NON_COHERENT),\n"
