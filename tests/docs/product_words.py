@@ -14,7 +14,7 @@ import subprocess
 import sys
 
 WORDS = ["seed", "seeds", "seeded", "workplace", "device machine", "device machines",
-         "our goal", "the 85% goal", "session", "sessions", "the lead", "device call",
+         "our goal", "the 85% goal", "this session", "the lead", "device call",
          "merged main", "main of", "as lent"]
 PATTERN = re.compile(r"(?<![\w-])(" + "|".join(re.escape(w) for w in
                      sorted(WORDS, key=len, reverse=True)) + r")(?![\w-])", re.IGNORECASE)

@@ -132,7 +132,9 @@ static const struct {
          "chipset not supported: the driver's allow-list does not have this root complex "
          "and the GPUs share no allow-listed PCIe switch (or a VM shows an emulated chipset)",
          "put each GPU pair under one PCIe switch (PLX/Broadcom), or in a VM give the hypervisor's "
-         "P2P clique (QEMU x-nv-gpudirect-clique); the P2P patches do not change this check"},
+         "P2P clique (QEMU x-nv-gpudirect-clique); the 550-570 P2P patches (tinygrad, "
+         "aikitoria) force the P2P override (p2pOverride 0x11), which answers OK before this "
+         "chipset check: with one loaded, CNS means the module running is not the patched one"},
         {"GNS", "GPU not supported: a GeForce card on a driver without the P2P patch",
          "install the BAR1-P2P patched open kernel modules (tinygrad's or aikitoria's fork) "
          "for the installed driver version, and reload them"},

@@ -2,7 +2,7 @@
  * if the order is the same): open, GPU, VA space, allocations, mappings, per page
  * GET_SURFACE_PHYS_ATTR / GET_PDE_INFO / GET_PTE_INFO, then (root) the tables. The client is
  * closed on every path, which frees every object this run made. */
-#include "probe.h"
+#include "p2pscope/probe.h"
 
 #include <inttypes.h>
 #include <stdio.h>

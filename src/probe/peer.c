@@ -12,7 +12,7 @@
  * 580 no read-only control does, so the base is taken from the first peer entry the walk
  * read and held to what the driver requires of one (aligned to the NVSwitch map slot,
  * knvlinkValidateFabricBaseAddress_*), and every other peer entry is checked against it. */
-#include "probe.h"
+#include "p2pscope/probe.h"
 
 #include <inttypes.h>
 #include <stdio.h>
@@ -188,8 +188,8 @@ static uint64_t peer_addr(const struct gmmu_format *f, uint64_t raw, bool nvswit
 }
 
 /* The first peer PTE the walk read whose page's FB offset the driver reported. */
-static int first_peer_pte(const struct probe_run *run, const struct probe_map **mo,
-                          const struct probe_page **po)
+int probe_first_peer_pte(const struct probe_run *run, const struct probe_map **mo,
+                         const struct probe_page **po)
 {
 	for (unsigned i = 0; i < run->n_maps; i++) {
 		const struct probe_map *m = &run->maps[i];
@@ -228,7 +228,7 @@ void probe_peer_fabric(struct probe_run *run)
 		return;
 	const struct probe_map *m = NULL;
 	const struct probe_page *p = NULL;
-	int j = first_peer_pte(run, &m, &p);
+	int j = probe_first_peer_pte(run, &m, &p);
 	if (j < 0) {
 		fabric_unknown(pe, "no peer entry was read");
 		return;
@@ -270,7 +270,7 @@ static const char *peer_addr_source(const struct probe_run *run, const struct pr
 	if (!phys_known)
 		return "followed";
 	if (pe->mode == GMMU_P2P_BAR1)
-		return "CARD_INFO peer BAR1 + GET_SURFACE_PHYS_ATTR";
+		return probe_bar1_addr_source(run, e);
 	switch (pe->fabric_src) {
 	case PROBE_FABRIC_NV503B:
 		return "NV503B fabric base + GET_SURFACE_PHYS_ATTR (peer FB offset)";
@@ -289,31 +289,26 @@ int probe_peer_model(const struct probe_run *run, const struct probe_map *m,
 	unsigned cache = (m->spec->map_flags >> 17) & 3;
 	struct gmmu_pte_view v;
 	gmmu_pte_view(run->fmt, e->raw[0], &v);
-	uint64_t offset = p->phys_known ? p->phys : v.addr;
-	struct gmmu_p2p_request rq = {
+	/* libgmmu's model of RM's peer map path (gmmu_drvmap_peer_pte), fed from the driver's
+	 * answers: the connection from the caps, the peer id, the fabric base, the BAR1 row. */
+	struct gmmu_drvmap_peer rq = {
 	        .mode = pe->mode,
-	        .peer_index = pe->peer_id,
+	        .peer_id = pe->peer_id,
 	        .fabric_base = pe->fabric_base,
-	        .offset = offset,
+	        .fb_offset = p->phys_known ? p->phys : v.addr,
 	        .page_size = 1ull << m->spec->page_shift,
 	        .kind = probe_kind_generic(run->fmt),
-	        /* A peer mapping is GPU-uncached unless the allocation or mapping says cached
-	         * (dmaIsDefaultGpuUncached: the P2P cache attribute defaults to UNCACHED). */
-	        .vol = cache != P2PS_RM_MAP_CACHEABLE_YES,
+	        .gpu_cacheable = cache == P2PS_RM_MAP_CACHEABLE_YES  ? GMMU_DRVMAP_CACHE_YES
+	                         : cache == P2PS_RM_MAP_CACHEABLE_NO ? GMMU_DRVMAP_CACHE_NO
+	                                                             : GMMU_DRVMAP_CACHE_DEFAULT,
 	        .read_only = m->spec->map_flags & P2PS_RM_MAP_ACCESS_READ_ONLY,
-	        /* v2 NVSwitch peers: the widened peer address (GMMU_FORMAT_F_NVSWITCH_PEER). */
-	        .nvswitch = pe->mode == GMMU_P2P_NVLINK && pe->fabric_base &&
-	                    (run->fmt->flags & GMMU_FORMAT_F_NVSWITCH_PEER),
+	        .peer_field_patched = pe->bar1.peer_field_patched,
 	};
 	e->addr_source = peer_addr_source(run, e, p->phys_known);
 	if (pe->mode == GMMU_P2P_BAR1) {
-		/* BAR1-P2P, stock (Hopper+, static BAR1) or patched: the peer's BAR1 bus address
-		 * (CARD_INFO fb_address, gpumgrGetGpuPhysFbAddr) plus the FB offset, static BAR1
-		 * mapping FB offset 0 at BAR1 offset 0. */
-		rq.bar1_base = pe->gpu.card.fb_address;
+		int rc = probe_bar1_request(run, e, &rq, err);
+		if (rc)
+			return rc;
 	}
-	struct gmmu_p2p_result res;
-	int rc = gmmu_p2p_encode(run->fmt, &rq, &res, err);
-	e->model[0] = res.pte;
-	return rc;
+	return gmmu_drvmap_peer_pte(run->fmt, &rq, &e->model[0], err);
 }

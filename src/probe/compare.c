@@ -6,7 +6,7 @@
  * address: GET_PDE_INFO names only the tables holding PTEs and the base), the model takes
  * the address the walk followed and says so ("followed"): the chain is still checked,
  * since the walk only reaches the reported tables through those entries. */
-#include "probe.h"
+#include "p2pscope/probe.h"
 
 #include <inttypes.h>
 #include <stdio.h>
@@ -215,8 +215,10 @@ int probe_compare(struct probe_run *run, struct p2ps_error *err)
 	(void)err;
 	run->agree = run->differ = run->unmodelled = run->missing = run->extra = 0;
 	run->pte_info_agree = run->pte_info_differ = 0;
-	if (run->peer.asked)
+	if (run->peer.asked) {
 		probe_peer_fabric(run);
+		probe_peer_bar1(run);
+	}
 	for (size_t i = 0; i < run->n_entries; i++) {
 		struct probe_entry *e = &run->entries[i];
 		if (e->pte)

@@ -8,7 +8,7 @@
  *
  * Attribute values are the NVOS32_ATTR_* / NVOS32_ATTR2_* / NVOS32_ALLOC_FLAGS_* fields of
  * nvos.h; mapping flags the NVOS46_FLAGS_* of p2pscope/rm.h. */
-#include "probe.h"
+#include "p2pscope/probe.h"
 
 #include <string.h>
 

@@ -1,5 +1,6 @@
-/* pte-probe: what one run collects from the driver, what libgmmu's model says about it, and
- * the verdicts. One model, two renderings (text.c, json.c).
+/* pte-probe as a library (src/probe, p2psprobe): what one run collects from the driver, what
+ * libgmmu's model says about it, and the verdicts. One model, two renderings (the tool's
+ * tools/pte-probe/text.c and json.c).
  *
  * A run has two phases. collect.c talks to the driver through p2pscope/rm.h: it maps the
  * plan's memory into its own VA space, asks GET_PDE_INFO/GET_PTE_INFO/GET_SURFACE_PHYS_ATTR
@@ -8,8 +9,8 @@
  * driver's ordinary mappings (gmmu_drvmap.h) and of its peer mappings (gmmu_p2p_encode)
  * against every entry, leaf and directory, field by field.
  */
-#ifndef PTE_PROBE_H
-#define PTE_PROBE_H
+#ifndef P2PSCOPE_PROBE_H
+#define P2PSCOPE_PROBE_H
 
 #include <stdbool.h>
 #include <stdint.h>
@@ -133,6 +134,35 @@ enum probe_fabric_src {
 	PROBE_FABRIC_UNKNOWN,    /* could not be taken (fabric_note says why): 0 assumed */
 };
 
+/* Where the static-BAR1 base + start of a BAR1-P2P peer's entries comes from. The driver
+ * fills NV503B's window (kbusGetBar1P2PDmaInfo: the static BAR1's DMA address, start
+ * included) for kernel clients only; otherwise the first peer entry less its FB offset,
+ * held to the alignment the series gives the static BAR1. */
+enum probe_bar1_src {
+	PROBE_BAR1_NONE = 0,  /* not a BAR1-P2P peer */
+	PROBE_BAR1_NV503B,    /* the driver's window (l2pBar1P2PDmaInfo) */
+	PROBE_BAR1_INFERRED,  /* from the first peer entry (bar1_entry) */
+	PROBE_BAR1_UNKNOWN,   /* could not be taken (bar1_note says why): the bus address assumed */
+	PROBE_BAR1_PER_ENTRY, /* the row maps at a BAR1 offset allocated per mapping */
+	PROBE_BAR1_NO_ROW,    /* no row, or the row writes no entry (bar1_note) */
+};
+
+/* The driver row the peer entries are judged by (bar1.c). */
+struct probe_bar1 {
+	const struct gmmu_bar1_row *row;
+	char row_name[96];
+	enum probe_bar1_src src;
+	uint64_t bus;            /* the peer's BAR1 bus address (CARD_INFO) */
+	uint64_t base;           /* the static BAR1 as the entries hold it: base + start */
+	uint64_t start;          /* base - bus, when start_known */
+	bool start_known;        /* false: the base is an IOVA (or the source says nothing) */
+	unsigned align;          /* log2 of the alignment required of base */
+	int entry;               /* PROBE_BAR1_INFERRED: index into run.entries */
+	const char *from;        /* ... and its mapping's name */
+	char note[240];          /* PROBE_BAR1_UNKNOWN, PROBE_BAR1_NO_ROW: why */
+	bool peer_field_patched; /* the flavor's gmmuFmtPtePhysAddrFld(PEER) patch */
+};
+
 /* The peer (--peer): the second GPU and what the driver said about the pair. */
 struct probe_peer {
 	bool asked;
@@ -153,6 +183,7 @@ struct probe_peer {
 	unsigned fabric_align;   /* log2 of the alignment the driver requires of a base */
 	char fabric_note[160];   /* PROBE_FABRIC_UNKNOWN: why */
 	enum gmmu_p2p_mode mode; /* which model the entries are checked against */
+	struct probe_bar1 bar1;  /* BAR1-P2P: the row, base and start */
 	char note[200];
 };
 
@@ -161,6 +192,8 @@ struct probe_run {
 	unsigned gpu_index;
 	unsigned page_mask; /* bit per page shift asked for */
 	const char *chip_override;
+	enum gmmu_bar1_flavor flavor; /* --flavor: whose driver wrote the peer entries */
+	unsigned series;              /* --series: its series (0: the loaded driver's) */
 	/* Collected. */
 	struct p2ps_rm_driver driver;
 	size_t n_cards;
@@ -211,6 +244,19 @@ int probe_peer_model(const struct probe_run *run, const struct probe_map *m,
 /* An NVLink peer whose driver reports no fabric base: the base from the first peer PTE the
  * walk read (its address less the page's FB offset), held to the driver's rules. */
 void probe_peer_fabric(struct probe_run *run);
+/* A BAR1-P2P peer (or a flavor with the PEER-field patch): the driver row, then the static
+ * BAR1's base and start from NV503B's window or the first peer entry (bar1.c). */
+void probe_peer_bar1(struct probe_run *run);
+const char *probe_bar1_src_name(enum probe_bar1_src s);
+/* The BAR1 part of a peer entry's model: the row, the base + start (bar1.c). */
+int probe_bar1_request(const struct probe_run *run, const struct probe_entry *e,
+                       struct gmmu_drvmap_peer *rq, struct p2ps_error *err);
+const char *probe_bar1_addr_source(const struct probe_run *run, const struct probe_entry *e);
+/* The series whose row is used: --series, else the loaded driver's. */
+unsigned probe_series(const struct probe_run *run);
+/* The first peer PTE the walk read whose page's FB offset the driver reported (peer.c). */
+int probe_first_peer_pte(const struct probe_run *run, const struct probe_map **mo,
+                         const struct probe_page **po);
 const char *probe_fabric_src_name(enum probe_fabric_src s);
 const char *probe_p2p_status_name(uint8_t status);
 extern const char *const probe_p2p_status_index[PROBE_P2P_STATUS_N];

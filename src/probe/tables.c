@@ -2,7 +2,7 @@
  * and asks for each table it needs; the fetch hook reads the table's 4 KiB page of video
  * memory through the driver's read-only framebuffer window, once. Every PTE and every
  * directory entry the walk meets becomes a probe_entry for compare.c. */
-#include "probe.h"
+#include "p2pscope/probe.h"
 
 #include <inttypes.h>
 #include <stdlib.h>
