@@ -101,6 +101,8 @@ int p2ps_analysis_run_opts(const struct p2ps_host *host, const struct p2ps_analy
 	if (!c.oom)
 		p2ps_an_host_findings(&c);
 	if (!c.oom)
+		p2ps_an_gdr(&c, opts);
+	if (!c.oom)
 		return 0;
 	p2ps_analysis_free(out);
 	return p2ps_error_set(err, P2PS_ENOMEM, "analysis: out of memory");
@@ -115,6 +117,7 @@ void p2ps_analysis_free(struct p2ps_analysis *a)
 	for (size_t i = 0; a->pairs && i < a->n_pairs; i++)
 		p2ps_an_reasons_free(&a->pairs[i].reasons);
 	p2ps_an_reasons_free(&a->host_reasons);
+	p2ps_an_gdr_free(a);
 	free(a->gpus);
 	free(a->pairs);
 	free(a->matrix);
