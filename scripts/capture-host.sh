@@ -129,6 +129,14 @@ done
 for p in "$sysroot"/sys/module/nvidia/parameters/*; do
 	[ -f "$p" ] && copy_file "${p#"$sysroot"}"
 done
+# GPUDirect RDMA: the peer-memory modules (loaded or not) and the RDMA devices with the
+# PCI function behind each (/sys/class/infiniband/NAME/device -> ../../../BDF).
+for m in nvidia_peermem nv_peer_mem; do
+	copy_file "/sys/module/$m/initstate"
+done
+for ib in "$sysroot"/sys/class/infiniband/*; do
+	[ -e "$ib" ] && copy_link "${ib#"$sysroot"}/device"
+done
 # The first CPU's block of /proc/cpuinfo carries the model and the hypervisor flag.
 if [ -r "$sysroot/proc/cpuinfo" ]; then
 	mkdir -p "$work/proc"

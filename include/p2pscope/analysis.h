@@ -96,10 +96,15 @@ enum p2ps_reason_code {
 	P2PS_R_VM,
 	P2PS_R_NCCL_ENV,
 	P2PS_R_NEEDS_ROOT,
-	P2PS_R_IOMMU_STATE, /* host summary: IOMMU off / pass-through / translating */
-	P2PS_R_NCCL_LEVEL,  /* whether NCCL's P2P level admits this pair's path */
-	P2PS_R_LINK_DOWN,   /* the GPU's link, or a bridge's on its path, is down (Width x0) */
-	P2PS_R_CODE_COUNT,  /* the analysis' own codes end here */
+	P2PS_R_IOMMU_STATE,     /* host summary: IOMMU off / pass-through / translating */
+	P2PS_R_NCCL_LEVEL,      /* whether NCCL's P2P level admits this pair's path */
+	P2PS_R_LINK_DOWN,       /* the GPU's link, or a bridge's on its path, is down (Width x0) */
+	P2PS_R_GDR_PATH,        /* GPUDirect RDMA: what lies between the GPU and the device */
+	P2PS_R_GDR_PEER_MEMORY, /* GPUDirect RDMA: nvidia-peermem loaded, or dma-buf usable */
+	P2PS_R_GDR_DRIVER_RACE, /* GPUDirect RDMA: a driver with the invalidation-callback race */
+	P2PS_R_GDR_BAR1,        /* GPUDirect RDMA: the BAR1 the mappings are pinned in */
+	P2PS_R_GDR_NCCL,        /* whether NCCL uses GPUDirect RDMA for a GPU-NIC pair */
+	P2PS_R_CODE_COUNT,      /* the analysis' own codes end here */
 
 	/* What only a paste shows (paste_report.h: p2ps_paste_observe()). */
 	P2PS_PF_DRIVER = P2PS_R_CODE_COUNT, /* driver version and kind (open / proprietary) */
@@ -214,6 +219,21 @@ struct p2ps_pair {
 	struct p2ps_reasons reasons;
 };
 
+/* GPUDirect RDMA: a GPU and a third-party device that DMAs into its BAR1 — an RDMA NIC
+ * found in the model (InfiniBand class, an RDMA vendor's network function, or an RDMA
+ * device the kernel lists) or a non-NVIDIA device named as an extra peer (NVMe, FPGA). */
+struct p2ps_gdr_pair {
+	int gpu;               /* index into analysis->gpus */
+	int dev_idx;           /* host->devs index of the device */
+	const char *rdma_name; /* the kernel's RDMA device name ("mlx5_0"), or NULL */
+	enum p2ps_topo topo;   /* PCIe class of the path between them */
+	int lca_idx;           /* lowest common bridge, -1 if they meet at a host bridge */
+	int turn[2];           /* ports where the traffic turns (GPU side, device side) */
+	enum p2ps_verdict verdict;
+	int nccl_gdr; /* 1: NCCL uses GPUDirect RDMA for this pair, 0: not, -1: unknown */
+	struct p2ps_reasons reasons;
+};
+
 struct p2ps_analysis {
 	const struct p2ps_host *host;
 	size_t n_gpus;
@@ -228,6 +248,9 @@ struct p2ps_analysis {
 	/* For a host read from a paste (host->paste): what only the paste shows, its verdict
 	 * and what to send next (paste_report.h), computed once here; NULL otherwise. */
 	struct p2ps_paste_report *paste;
+	size_t n_rdma_devs; /* RDMA-capable devices found (NICs), besides --peers */
+	size_t n_gdr;       /* GPU x device pairs for GPUDirect RDMA */
+	struct p2ps_gdr_pair *gdr;
 };
 
 struct p2ps_analysis_opts {

@@ -107,6 +107,15 @@ struct p2ps_fleet_host {
 	size_t n_pairs, pairs_ready, pairs_not_ready, pairs_unknown, pairs_moot;
 	struct p2ps_fleet_cause *causes; /* blockers first, then unknowns, then warnings */
 	size_t n_causes;
+	/* GPUDirect RDMA (the report's gpudirect_rdma.pairs): the GPU x device pairs, those
+	 * "not ready", and per blocker code how many not-ready pairs it blocks (most first).
+	 * All zero when the report has no such pairs. */
+	size_t gdr_pairs, gdr_not_ready;
+	struct p2ps_fleet_gdr_reason {
+		char *code; /* "gdr_path", "iommu_translating", ... */
+		unsigned pairs;
+	} * gdr_reasons;
+	size_t n_gdr_reasons;
 };
 
 struct p2ps_fleet_skip {

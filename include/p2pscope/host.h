@@ -313,6 +313,21 @@ struct p2ps_host_vm {
 	char evidence[128];  /* which file said so */
 };
 
+/* GPUDirect RDMA: what lets a NIC reach GPU memory, and the RDMA devices of the host. */
+#define P2PS_HOST_MAX_RDMA 32
+struct p2ps_rdma_dev {
+	char name[32];       /* "mlx5_0" (/sys/class/infiniband/NAME) */
+	struct p2ps_bdf bdf; /* the PCI function behind it */
+};
+
+struct p2ps_host_rdma {
+	bool known;          /* the source can show loaded modules and RDMA devices */
+	bool nvidia_peermem; /* module nvidia_peermem loaded (/sys/module/nvidia_peermem) */
+	bool nv_peer_mem;    /* the older out-of-tree nv_peer_mem loaded */
+	int n_devs;
+	struct p2ps_rdma_dev devs[P2PS_HOST_MAX_RDMA];
+};
+
 struct p2ps_host {
 	enum p2ps_host_backend_kind kind;
 	const char *backend_name; /* "sysfs", "snapshot", "lspci-dump", "vfio", "paste" */
@@ -325,6 +340,7 @@ struct p2ps_host {
 	struct p2ps_host_cmdline cmdline;
 	struct p2ps_host_nvidia nvidia;
 	struct p2ps_host_vm vm;
+	struct p2ps_host_rdma rdma;
 
 	int n_nccl_env;
 	char nccl_env[P2PS_HOST_MAX_NCCL_ENV][128]; /* "NCCL_P2P_DISABLE=1" */

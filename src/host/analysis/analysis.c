@@ -112,6 +112,8 @@ int p2ps_analysis_run_opts(const struct p2ps_host *host, const struct p2ps_analy
 		p2ps_an_pairs(&c);
 	if (!c.oom)
 		p2ps_an_host_findings(&c);
+	if (!c.oom)
+		p2ps_an_gdr(&c, opts);
 	if (!c.oom && host->paste)
 		return paste_observations(out, err);
 	if (!c.oom)
@@ -131,6 +133,7 @@ void p2ps_analysis_free(struct p2ps_analysis *a)
 	p2ps_an_reasons_free(&a->host_reasons);
 	p2ps_paste_report_free(a->paste);
 	free(a->paste);
+	p2ps_an_gdr_free(a);
 	free(a->gpus);
 	free(a->pairs);
 	free(a->matrix);

@@ -427,7 +427,7 @@ static void gpu_misc(struct p2ps_an_ctx *c, struct p2ps_gpu_report *g, int gi)
 		            lbl);
 }
 
-static enum p2ps_iommu_mode gpu_iommu(const struct p2ps_host *h, const struct p2ps_dev *d)
+enum p2ps_iommu_mode p2ps_an_iommu_mode(const struct p2ps_host *h, const struct p2ps_dev *d)
 {
 	if (!h->iommu.known)
 		return P2PS_IOMMU_UNKNOWN;
@@ -454,7 +454,7 @@ void p2ps_an_gpu(struct p2ps_an_ctx *c, size_t gi)
 	const struct p2ps_dev *d = &c->host->devs[g->dev_idx];
 	g->path_len =
 	        p2ps_an_ancestors(c->host, g->dev_idx, g->path, P2PS_PATH_MAX, &g->path_looped);
-	g->iommu = gpu_iommu(c->host, d);
+	g->iommu = p2ps_an_iommu_mode(c->host, d);
 	gpu_misc(c, g, (int)gi);
 	gpu_bar1(c, g, (int)gi);
 	gpu_windows(c, g, (int)gi);

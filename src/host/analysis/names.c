@@ -89,6 +89,11 @@ static const struct {
         {"iommu_state", "IOMMU mode"},
         {"nccl_p2p_level", "NCCL's P2P level and this path"},
         {"link_down", "a link is down"},
+        {"gdr_path", "GPUDirect RDMA: the path between GPU and device"},
+        {"gdr_peer_memory", "GPUDirect RDMA: nvidia-peermem or dma-buf"},
+        {"gdr_driver_race", "GPUDirect RDMA: driver with the free-callback race"},
+        {"gdr_bar1", "GPUDirect RDMA: BAR1 for pinned memory"},
+        {"gdr_nccl", "whether NCCL uses GPUDirect RDMA"},
 };
 _Static_assert(N_OF(reasons) == P2PS_R_CODE_COUNT, "one row per reason code");
 

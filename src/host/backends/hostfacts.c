@@ -3,6 +3,8 @@
 
 #include <ctype.h>
 #include <dirent.h>
+#include <limits.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -129,6 +131,45 @@ static void read_nvidia(struct p2ps_host *host, const char *root)
 	}
 }
 
+static int rdma_by_name(const void *a, const void *b)
+{
+	return strcmp(((const struct p2ps_rdma_dev *)a)->name,
+	              ((const struct p2ps_rdma_dev *)b)->name);
+}
+
+/* GPUDirect RDMA facts: the peer-memory modules and each RDMA device's PCI function. A
+ * module is loaded when its /sys/module entry says "live". */
+static void read_rdma(struct p2ps_host *host, const char *root)
+{
+	struct p2ps_host_rdma *r = &host->rdma;
+	char buf[64], path[PATH_MAX];
+	r->known = true;
+	r->nvidia_peermem = p2ps_read_text(root, "/sys/module/nvidia_peermem/initstate", buf,
+	                                   sizeof(buf)) > 0 &&
+	                    !strcmp(buf, "live");
+	r->nv_peer_mem =
+	        p2ps_read_text(root, "/sys/module/nv_peer_mem/initstate", buf, sizeof(buf)) > 0 &&
+	        !strcmp(buf, "live");
+	DIR *dir = p2ps_path_join(path, sizeof(path), root, "/sys/class/infiniband") ? opendir(path)
+	                                                                             : NULL;
+	struct dirent *e;
+	while (dir && (e = readdir(dir)) && r->n_devs < P2PS_HOST_MAX_RDMA) {
+		struct p2ps_rdma_dev *d = &r->devs[r->n_devs];
+		char rel[320];
+		if (e->d_name[0] == '.' || strlen(e->d_name) >= sizeof(d->name))
+			continue;
+		snprintf(rel, sizeof(rel), "/sys/class/infiniband/%s/device", e->d_name);
+		if (p2ps_read_link_name(root, rel, buf, sizeof(buf)) <= 0 ||
+		    p2ps_bdf_parse(buf, &d->bdf))
+			continue;
+		p2ps_strlcpy(d->name, e->d_name, sizeof(d->name));
+		r->n_devs++;
+	}
+	if (dir)
+		closedir(dir);
+	qsort(r->devs, (size_t)r->n_devs, sizeof(r->devs[0]), rdma_by_name);
+}
+
 static void read_vm(struct p2ps_host *host, const char *root, bool live)
 {
 	struct p2ps_host_vm *vm = &host->vm;
@@ -206,6 +247,7 @@ void p2ps_hostfacts_read(struct p2ps_host *host, const char *root, bool live)
 	}
 	read_nvidia(host, root);
 	read_vm(host, root, live);
+	read_rdma(host, root);
 }
 
 /* Keeps one NAME=value entry if it is an NCCL_* variable and there is room. */

@@ -63,6 +63,13 @@ struct json_object *p2ps_json_vfio(const struct p2ps_vfio_facts *f);
 /* s with Graphviz's quotes and backslashes escaped, for a quoted ID or label. */
 void p2ps_dot_escaped(struct p2ps_strbuf *b, const char *s);
 
+/* ---- gdr.c: GPUDirect RDMA pairs ---- */
+void p2ps_text_gdr(struct p2ps_strbuf *b, const struct p2ps_analysis *a);
+struct json_object *p2ps_json_gdr(const struct p2ps_analysis *a);
+/* Marks the devices of the GDR pairs (and the bridges above them) to be drawn. */
+void p2ps_dot_gdr_want(const struct p2ps_analysis *a, bool *want);
+void p2ps_dot_gdr_edges(struct p2ps_strbuf *b, const struct p2ps_analysis *a);
+
 /* ---- paste_text.c, paste_json.c, paste_dot.c: the paste's part of the reports ---- */
 
 /* Calls fn with the paste's findings (a->paste, computed once by the analysis); 0 without
