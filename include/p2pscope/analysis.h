@@ -96,6 +96,7 @@ enum p2ps_reason_code {
 	P2PS_R_IOMMU_STATE, /* host summary: IOMMU off / pass-through / translating */
 	P2PS_R_NCCL_LEVEL,  /* whether NCCL's P2P level admits this pair's path */
 	P2PS_R_LINK_DOWN,   /* the GPU's link, or a bridge's on its path, is down (Width x0) */
+	P2PS_R_STATIC_BAR1, /* BAR1 covers VRAM but not what the driver's static BAR1 rule asks */
 	P2PS_R_CODE_COUNT
 };
 const char *p2ps_reason_code_name(enum p2ps_reason_code c); /* "bar1_smaller_than_vram", ... */
@@ -181,6 +182,9 @@ struct p2ps_pair {
 	struct p2ps_reasons reasons;
 };
 
+struct p2ps_drv_report; /* include/p2pscope/driver_model.h */
+struct p2ps_drv_config;
+
 struct p2ps_analysis {
 	const struct p2ps_host *host;
 	size_t n_gpus;
@@ -192,12 +196,18 @@ struct p2ps_analysis {
 	char iommu_summary[512]; /* "off", "on (intel: dmar0 dmar1), default domain DMA-FQ" */
 	char iommu_flags[256];   /* command-line flags that decide the mode, "" if none */
 	struct p2ps_reasons host_reasons;
+	/* The driver model's report (bar-inspect --driver), set by the caller after
+	 * p2ps_drv_model_run(); the renderers print it when not NULL. Not owned. */
+	const struct p2ps_drv_report *driver;
 };
 
 struct p2ps_analysis_opts {
 	/* Devices to treat as P2P endpoints besides the NVIDIA GPUs (may repeat a GPU). */
 	const struct p2ps_bdf *peers;
 	size_t n_peers;
+	/* The driver whose static BAR1 rule judges BAR1 (NULL: the host's driver, else the
+	 * P2P-patched modules' rule). */
+	const struct p2ps_drv_config *driver;
 };
 
 /* Analyses host into *out (zeroed first) with options (NULL: defaults). Returns 0, or

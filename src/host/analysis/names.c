@@ -60,7 +60,7 @@ const char *p2ps_reason_code_name(enum p2ps_reason_code code)
 	        "link_unknown", "mixed_generations", "mixed_chips", "mixed_models",
 	        "generation_unsupported", "chip_unknown", "nvlink", "driver", "driver_unknown",
 	        "boot_vga", "driver_version_mismatch", "virtual_machine", "nccl_env", "needs_root",
-	        "iommu_state", "nccl_p2p_level", "link_down"};
+	        "iommu_state", "nccl_p2p_level", "link_down", "static_bar1"};
 	/* clang-format on */
 	_Static_assert(N_OF(names) == P2PS_R_CODE_COUNT, "one name per reason code");
 	return name_at(names, N_OF(names), (unsigned)code, "?");

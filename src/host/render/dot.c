@@ -164,6 +164,7 @@ int p2ps_render_dot(const struct p2ps_analysis *a, const struct p2ps_render_opts
 			p2ps_strbuf_printf(b, "  \"%s\" -> \"%s\";\n", d->root_bus, d->bdf_str);
 	}
 	pair_edges(b, a, o);
+	p2ps_render_driver_dot(a, b);
 	int rc = p2ps_render_paste_section_dot(a, b, err);
 	p2ps_strbuf_puts(b, "}\n");
 	free(want);
