@@ -123,8 +123,12 @@ void p2ps_render_driver_text(const struct p2ps_analysis *a, struct p2ps_strbuf *
 	if (!r)
 		return;
 	header(b, r, a);
-	if (r->cfg.known || r->n_gpus)
+	if (r->n_gpus)
 		bar1_lines(b, r, a);
+	if (r->cfg.known && !r->n_pairs)
+		p2ps_strbuf_puts(
+		        b, "\tPairs: unknown: needs two GPUs with their PCI facts (lspci -vvv, "
+		           "nvidia-smi -q)\n");
 	if (r->n_pairs)
 		p2ps_strbuf_puts(b, "\tPairs (r w n a p: the codes nvidia-smi topo -p2p prints; "
 		                    "[gate] decided each; sources in docs/bar-inspect.md):\n");
