@@ -113,6 +113,24 @@ static void test_one_hub_goes_to_gsp(void **state)
 	finish(m);
 }
 
+/* GeForce under a stock driver: GSP's answer is GPU_NOT_SUPPORTED, as nvidia-smi topo -p2p
+ * printed GNS for 2 x RTX 5090 on driver 580-series (club-3090 issue 1124, a capture: GSP's
+ * code is not public). */
+static void test_geforce_stock_gns(void **state)
+{
+	struct dm *m = *state;
+	build_root_ports(&m->f, 0x1483, AD102, false);
+	for (int k = 0; k < 2; k++)
+		snprintf(m->f.h.devs[k ? m->f.g1 : m->f.g0].device_name, P2PS_HOST_NAME_MAX,
+		         "AD102 [GeForce RTX 4090]");
+	model(m, "580");
+	const struct p2ps_drv_pair *p = pair(m);
+	assert_int_equal(p->st[P2PS_DCI_READ], P2PS_DS_GNS);
+	assert_int_equal(p->gate[P2PS_DCI_WRITE], P2PS_DG_GSP);
+	assert_int_equal(p->chosen, P2PS_DP_NONE);
+	finish(m);
+}
+
 /* areGpusP2PCompatible (595.45.04): a different chip implementation => NOT_SUPPORTED. */
 static void test_mixed_chips_not_compatible(void **state)
 {
@@ -291,6 +309,7 @@ int main(void)
 	        cmocka_unit_test(test_config_series_and_registry),
 	        cmocka_unit_test_setup_teardown(test_ioh_two_hubs, dm_setup, dm_teardown),
 	        cmocka_unit_test_setup_teardown(test_one_hub_goes_to_gsp, dm_setup, dm_teardown),
+	        cmocka_unit_test_setup_teardown(test_geforce_stock_gns, dm_setup, dm_teardown),
 	        cmocka_unit_test_setup_teardown(test_mixed_chips_not_compatible, dm_setup,
 	                                        dm_teardown),
 	        cmocka_unit_test_setup_teardown(test_nvlink_pair, dm_setup, dm_teardown),

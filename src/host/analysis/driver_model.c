@@ -169,7 +169,16 @@ static void mailbox(struct pair_ctx *c, bool *common)
 	}
 	if (pcie_host_gates(c, p))
 		return;
-	/* What is left is GSP's per-GPU answer (chipset allow-list, GeForce policy). */
+	/* What is left is GSP's per-GPU answer (chipset allow-list, GeForce policy): not in
+	 * the open source. GeForce boards are answered GPU_NOT_SUPPORTED by stock drivers, as
+	 * captured topo -p2p outputs show (2 x RTX 5090, club-3090 issue 1124: GNS). */
+	if (strstr(c->d[0]->device_name, "GeForce") || strstr(c->d[1]->device_name, "GeForce")) {
+		p->read = p->write = (struct p2ps_drv_verdict){P2PS_DS_GNS, P2PS_DG_GSP};
+		snprintf(p->why, sizeof(p->why),
+		         "GSP firmware refuses PCIe P2P on GeForce boards (observed in captures, "
+		         "not in the open source)");
+		return;
+	}
 	p->read = p->write = (struct p2ps_drv_verdict){P2PS_DS_U, P2PS_DG_GSP};
 	snprintf(p->why, sizeof(p->why),
 	         "decided by GSP firmware (INTERNAL_GET_PCIE_P2P_CAPS; common switch %s%s)",
