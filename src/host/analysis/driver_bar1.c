@@ -169,13 +169,13 @@ void p2ps_drv_static_bar1(const struct p2ps_analysis *a, size_t gi,
 	const struct p2ps_drv_series *s =
 	        p2ps_drv_series_find(cfg->known ? cfg->model_series : 580, cfg->flavor, &exact);
 	if (!g->is_gpu || !g->bar1_size_known) {
-		snprintf(o->why, sizeof(o->why), "unknown: needs the BAR1 size");
+		snprintf(o->why, sizeof(o->why), "needs the BAR1 size");
 		return;
 	}
 	driver_resize(a, g, s, cfg, o);
 	if (!d->gpu.vram_known) {
 		snprintf(o->why, sizeof(o->why),
-		         "unknown: needs the GPU memory size (NVML or nvidia-smi -q)");
+		         "needs the GPU memory size (NVML or nvidia-smi -q)");
 		return;
 	}
 	long force_type = eff(cfg->reg.force_p2p_type, s->patch_force, 0);
