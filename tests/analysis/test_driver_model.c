@@ -131,6 +131,31 @@ static void test_geforce_stock_gns(void **state)
 	finish(m);
 }
 
+/* In a VM, _kp2pCapsGetStatusOverPcie (595.45.04) says OK for read and write when
+ * hypervisorPcieP2pDetection finds both GPUs in one clique of the virtual P2P approval
+ * capability (objClLoadPcieVirtualP2PApproval: vendor cap 0x09, signature 0x503250,
+ * clique id in bits 22:19 of the second dword; nvpcie.h). */
+static void test_vm_p2p_clique(void **state)
+{
+	struct dm *m = *state;
+	build_root_ports(&m->f, 0x1483, AD102, false);
+	m->f.h.vm.in_vm = true;
+	for (int k = 0; k < 2; k++) {
+		uint8_t *c = m->f.h.devs[k ? m->f.g1 : m->f.g0].config;
+		c[0x34] = 0xc8;
+		const uint8_t cap[8] = {0x09, 0x00, 0x08, 0x50, 0x32, 0x50, 3 << 3, 0x00};
+		memcpy(c + 0xc8, cap, sizeof(cap)); /* clique 3, version 0 */
+	}
+	model(m, "595");
+	const struct p2ps_drv_pair *p = pair(m);
+	assert_int_equal(p->path[P2PS_DP_PCIE_MAILBOX].read.st, P2PS_DS_OK);
+	assert_int_equal(p->path[P2PS_DP_PCIE_MAILBOX].read.gate, P2PS_DG_HYPERVISOR);
+	assert_int_equal(p->chosen, P2PS_DP_PCIE_MAILBOX);
+	assert_int_equal(p->st[P2PS_DCI_PROP],
+	                 P2PS_DS_OK); /* client_resource.c: PROP for mailbox */
+	finish(m);
+}
+
 /* areGpusP2PCompatible (595.45.04): a different chip implementation => NOT_SUPPORTED. */
 static void test_mixed_chips_not_compatible(void **state)
 {
@@ -310,6 +335,7 @@ int main(void)
 	        cmocka_unit_test_setup_teardown(test_ioh_two_hubs, dm_setup, dm_teardown),
 	        cmocka_unit_test_setup_teardown(test_one_hub_goes_to_gsp, dm_setup, dm_teardown),
 	        cmocka_unit_test_setup_teardown(test_geforce_stock_gns, dm_setup, dm_teardown),
+	        cmocka_unit_test_setup_teardown(test_vm_p2p_clique, dm_setup, dm_teardown),
 	        cmocka_unit_test_setup_teardown(test_mixed_chips_not_compatible, dm_setup,
 	                                        dm_teardown),
 	        cmocka_unit_test_setup_teardown(test_nvlink_pair, dm_setup, dm_teardown),
