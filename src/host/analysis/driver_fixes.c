@@ -52,8 +52,9 @@ static void acs_fix(const struct p2ps_analysis *a, struct p2ps_drv_pair *o)
 			/* config_acs flags: bit 6 (DT) leftmost; EC, CR, RR cleared, rest kept. */
 			snprintf(one, sizeof(one), "%s%s%s", list[0] ? ";" : "",
 			         config_acs ? "x0x00xx@" : "", br->bdf_str);
-			if (strlen(list) + strlen(one) < sizeof(list))
-				strcat(list, one);
+			size_t used = strlen(list), add_n = strlen(one);
+			if (used + add_n < sizeof(list))
+				memcpy(list + used, one, add_n + 1);
 		}
 	}
 	if (!list[0])

@@ -24,7 +24,7 @@ static int caps_index(const struct p2ps_host_driver_caps *dc, const struct p2ps_
 {
 	const struct p2ps_bdf *b = &a->host->devs[a->gpus[gi].dev_idx].bdf;
 	for (int i = 0; i < dc->n_gpus; i++)
-		if (dc->gpu_known[i] && !memcmp(&dc->gpu[i], b, sizeof(*b)))
+		if (dc->gpu_known[i] && p2ps_bdf_equal(&dc->gpu[i], b))
 			return i;
 	int k = smi_index(a, gi);
 	return k >= 0 && k < dc->n_gpus && !dc->gpu_known[k] ? k : -1;
