@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "analysis_fx.h"
+#include "../../src/host/analysis/driver_internal.h"
 #include "p2pscope/driver_model.h"
 
 #define GB202 0x2b85 /* RTX 5090 */
@@ -154,6 +155,79 @@ static void test_vm_p2p_clique(void **state)
 	assert_int_equal(p->st[P2PS_DCI_PROP],
 	                 P2PS_DS_OK); /* client_resource.c: PROP for mailbox */
 	finish(m);
+}
+
+/* Two H100s in a VM with a P2P clique (mailbox OK without GSP) and RMPcieP2PType=1:
+ * _kp2pCapsGetStatusOverPcieBar1 (580.65.06) then asks _p2pCapsGetHostSystemStatusOverPcieBar1:
+ * no common switch and an Intel family 6 model 207 CPU (cpu.c: only model 143 is XEON_SPR)
+ * => read CHIPSET_NOT_SUPPORTED, BAR1 refused, the pair keeps the mailbox path; with model
+ * 143 (XEON_SPR) BAR1 is the connectivity: PCI_BAR1 OK, PROP NOT_SUPPORTED
+ * (client_resource.c). */
+static void h100_clique(struct dm *m, int cpu_model)
+{
+	build_root_ports(&m->f, 0x1483, GH100, false);
+	struct p2ps_host *h = &m->f.h;
+	h->vm.in_vm = true;
+	h->nvidia.params_known = true;
+	snprintf(h->nvidia.registry_dwords, sizeof(h->nvidia.registry_dwords), "RMPcieP2PType=1");
+	h->cpu = (struct p2ps_host_cpu){
+	        .known = true, .vendor = "GenuineIntel", .family = 6, .model = cpu_model};
+	for (int k = 0; k < 2; k++) {
+		struct p2ps_dev *d = &h->devs[k ? m->f.g1 : m->f.g0];
+		d->bars[1].size = 128 * TM_GIB;
+		d->gpu.vram_bytes = 80 * TM_GIB;
+		d->config[0x34] = 0xc8;
+		const uint8_t cap[8] = {0x09, 0x00, 0x08, 0x50, 0x32, 0x50, 1 << 3, 0x00};
+		memcpy(d->config + 0xc8, cap, sizeof(cap));
+	}
+	model(m, "580");
+}
+
+static void test_bar1_host_read_cpu(void **state)
+{
+	struct dm *m = *state;
+	h100_clique(m, 207);
+	const struct p2ps_drv_pair *p = pair(m);
+	assert_int_equal(m->r.bar1[0].st, P2PS_DS_OK);
+	assert_int_equal(p->path[P2PS_DP_PCIE_BAR1].read.st, P2PS_DS_CNS);
+	assert_int_equal(p->path[P2PS_DP_PCIE_BAR1].read.gate, P2PS_DG_HOST_READ);
+	assert_int_equal(p->chosen, P2PS_DP_PCIE_MAILBOX);
+	assert_int_equal(p->st[P2PS_DCI_READ], P2PS_DS_OK);
+	assert_int_equal(p->st[P2PS_DCI_PROP], P2PS_DS_OK);
+	assert_int_equal(p->st[P2PS_DCI_PCI_BAR1], P2PS_DS_NS);
+	p2ps_drv_report_free(&m->r);
+	p2ps_analysis_free(&m->f.a);
+	p2ps_host_free(&m->f.h);
+	h100_clique(m, 143);
+	p = pair(m);
+	assert_string_equal(m->r.cpu_type, "XEON_SPR");
+	assert_int_equal(p->chosen, P2PS_DP_PCIE_BAR1);
+	assert_int_equal(p->st[P2PS_DCI_PCI_BAR1], P2PS_DS_OK);
+	assert_int_equal(p->st[P2PS_DCI_PROP], P2PS_DS_NS);
+	assert_int_equal(p->st[P2PS_DCI_ATOMICS], P2PS_DS_NS); /* BAR1 atomics: not implemented */
+	finish(m);
+}
+
+/* cpu.c cpuidInfoAMD: Zen 5 (Linux family 26 = 0x1A) is RYZEN from 570.86.15 (case 0x0B0),
+ * K8 in 550.54.15 and 565.57.01 (default branch). */
+static void test_cpu_types(void **state)
+{
+	(void)state;
+	size_t n;
+	const struct p2ps_drv_series *t = p2ps_drv_series_table(&n);
+	bool reads;
+	for (size_t i = 0; i < n; i++) {
+		if (t[i].flavor != P2PS_DF_STOCK)
+			continue;
+		const char *ty = p2ps_drv_cpu_type(&t[i], "AuthenticAMD", 26, 68, &reads);
+		assert_string_equal(ty, t[i].series >= 570 ? "RYZEN" : "K8");
+		assert_string_equal(p2ps_drv_cpu_type(&t[i], "AuthenticAMD", 25, 97, &reads),
+		                    "RYZEN");
+		assert_true(reads);
+		assert_string_equal(p2ps_drv_cpu_type(&t[i], "GenuineIntel", 6, 207, &reads),
+		                    "INTEL_OTHER");
+		assert_false(reads);
+	}
 }
 
 /* areGpusP2PCompatible (595.45.04): a different chip implementation => NOT_SUPPORTED. */
@@ -336,6 +410,8 @@ int main(void)
 	        cmocka_unit_test_setup_teardown(test_one_hub_goes_to_gsp, dm_setup, dm_teardown),
 	        cmocka_unit_test_setup_teardown(test_geforce_stock_gns, dm_setup, dm_teardown),
 	        cmocka_unit_test_setup_teardown(test_vm_p2p_clique, dm_setup, dm_teardown),
+	        cmocka_unit_test_setup_teardown(test_bar1_host_read_cpu, dm_setup, dm_teardown),
+	        cmocka_unit_test(test_cpu_types),
 	        cmocka_unit_test_setup_teardown(test_mixed_chips_not_compatible, dm_setup,
 	                                        dm_teardown),
 	        cmocka_unit_test_setup_teardown(test_nvlink_pair, dm_setup, dm_teardown),
