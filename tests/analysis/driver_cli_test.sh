@@ -26,10 +26,14 @@ grep -q 'CPU: GenuineIntel family 6 model 207: driver CPU type INTEL_OTHER' "$tm
 "$bi" --root "$snap" --driver auto --json >"$tmp/json" || fail "--json exit status"
 grep -q '"driver_model"' "$tmp/json" || fail "JSON has no driver_model"
 grep -q '"agrees":true' "$tmp/json" || grep -q '"agrees": true' "$tmp/json" || fail "JSON agreement"
-"$bi" --root "$snap" --driver auto --dot | grep -q 'driver: nvlink' || fail "dot edge"
-"$bi" --root "$snap" --driver 610 | grep -q 'note: 610 is newer than the model knows: modelled as 595' ||
+# Outputs go to files first: grep -q would end a pipe early (SIGPIPE under pipefail).
+"$bi" --root "$snap" --driver auto --dot >"$tmp/dot"
+grep -q 'driver: nvlink' "$tmp/dot" || fail "dot edge"
+"$bi" --root "$snap" --driver 610 >"$tmp/610"
+grep -q 'note: 610 is newer than the model knows: modelled as 595' "$tmp/610" ||
 	fail "a newer series is named and modelled as the nearest"
-"$bi" --root "$snap" | grep -q '^Driver model' && fail "the model printed without --driver"
+"$bi" --root "$snap" >"$tmp/plain"
+grep -q '^Driver model' "$tmp/plain" && fail "the model printed without --driver"
 
 for args in "--driver 58x" "--driver 580-nvidia" "--driver-flavor other"; do
 	# shellcheck disable=SC2086
