@@ -262,6 +262,22 @@ static void test_nvlink_pair(void **state)
 	finish(m);
 }
 
+/* tinygrad's 565 patch sets forceP2PType BAR1P2P: _gpumgrGetP2PCapsStatusOverNvLink
+ * (565.57.01) then returns NOT_SUPPORTED for an NVLink-bridged pair, which falls to PCIe. */
+static void test_tinygrad_565_drops_nvlink(void **state)
+{
+	struct dm *m = *state;
+	build_switch(&m->f);
+	tm_nvlink(&m->f.h.devs[m->f.g0], &m->f.h.devs[m->f.g1], 4);
+	tm_nvlink(&m->f.h.devs[m->f.g1], &m->f.h.devs[m->f.g0], 4);
+	model(m, "565-tinygrad");
+	const struct p2ps_drv_pair *p = pair(m);
+	assert_int_equal(p->path[P2PS_DP_NVLINK].read.gate, P2PS_DG_FORCE_P2P_TYPE);
+	assert_int_equal(p->st[P2PS_DCI_NVLINK], P2PS_DS_NS);
+	assert_int_equal(p->chosen, P2PS_DP_PCIE_BAR1);
+	finish(m);
+}
+
 /* NVSwitch present, a GPU with NVLink, no NVLink between the pair: p2pGetCapsStatus
  * (595.45.04) returns NOT_SUPPORTED for read, write and atomics (no PCIe fallback). */
 static void test_nvswitch_no_fallback(void **state)
@@ -416,6 +432,8 @@ int main(void)
 	                                        dm_teardown),
 	        cmocka_unit_test_setup_teardown(test_nvlink_pair, dm_setup, dm_teardown),
 	        cmocka_unit_test_setup_teardown(test_nvswitch_no_fallback, dm_setup, dm_teardown),
+	        cmocka_unit_test_setup_teardown(test_tinygrad_565_drops_nvlink, dm_setup,
+	                                        dm_teardown),
 	        cmocka_unit_test_setup_teardown(test_tinygrad_565_4090_ready, dm_setup,
 	                                        dm_teardown),
 	        cmocka_unit_test_setup_teardown(test_gb203_console_580_not_ready, dm_setup,

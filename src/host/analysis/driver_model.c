@@ -59,6 +59,19 @@ static bool nvswitch_present(const struct p2ps_host *h)
 	return false;
 }
 
+/* A GPU on an NVSwitch fabric even where the switches are not in the PCI tree (a VM):
+ * a chip with NVSwitch support (the chip table's fabric alignment) whose NVLink peers
+ * use all 18 links (NV18 in nvidia-smi topo -m), as HGX H100/H200/B200 boards do. */
+static bool fabric_gpu(const struct p2ps_dev *d)
+{
+	if (!d->chip || !d->chip->nvlink_fabric_align)
+		return false;
+	for (int i = 0; i < d->gpu.n_nvlink_peers; i++)
+		if (d->gpu.nvlink_peers[i].links >= P2PS_HOST_MAX_NVLINK)
+			return true;
+	return false;
+}
+
 /* C2C, NVLink, NVSwitch, NVLink indirect. Returns true when the pair is decided. */
 static bool links(struct pair_ctx *c)
 {
@@ -89,7 +102,8 @@ static bool links(struct pair_ctx *c)
 		snprintf(p->why, sizeof(p->why), "no NVLink between the GPUs");
 	}
 	bool linked = c->d[0]->gpu.n_nvlink_peers > 0 || c->d[1]->gpu.n_nvlink_peers > 0;
-	if (linked && nvswitch_present(c->a->host)) {
+	if (linked &&
+	    (nvswitch_present(c->a->host) || fabric_gpu(c->d[0]) || fabric_gpu(c->d[1]))) {
 		set3(p, P2PS_DS_NS, P2PS_DG_NVSWITCH);
 		snprintf(p->why, sizeof(p->why),
 		         "NVLink with an NVSwitch present: no fallback to PCIe");
