@@ -369,6 +369,34 @@ static void test_5090_without_platform_rebar(void **state)
 	finish(m);
 }
 
+/* aikitoria's 580 port (PR #41's statement of the PR #36 rule): static BAR1 needs BAR1 >=
+ * client FB + ALIGN_UP(console + mailbox, 512 MiB); the port asks for BAR1 P2P
+ * (RMPcieP2PType 1: no mailbox). A 32 GiB RTX 5090 driving the display misses it; the pair
+ * then fails kbusIsPcieBar1P2PMappingSupported_GH100 (580.65.06: static BAR1 on both) and
+ * keeps the mailbox connectivity with the built-in ForceP2P 0x11 statuses: nvidia-smi says
+ * OK while the path is the mailbox (aikitoria issue 11, PRs #34/#36). */
+static void test_aikitoria_580_display_5090(void **state)
+{
+	struct dm *m = *state;
+	build_switch(&m->f);
+	for (int k = 0; k < 2; k++) {
+		struct p2ps_dev *d = &m->f.h.devs[k ? m->f.g1 : m->f.g0];
+		d->device_id = GB202;
+		d->gpu.vram_bytes = 32607 * TM_MIB;
+	}
+	m->f.h.devs[m->f.g0].boot_vga = 1;
+	model(m, "580-aikitoria");
+	assert_int_equal(m->r.bar1[0].st, P2PS_DS_NS);
+	assert_int_equal(m->r.bar1[1].st, P2PS_DS_OK);
+	assert_false(m->r.bar1[1].mailbox);
+	const struct p2ps_drv_pair *p = pair(m);
+	assert_int_equal(p->path[P2PS_DP_PCIE_BAR1].read.gate, P2PS_DG_STATIC_BAR1);
+	assert_int_equal(p->chosen, P2PS_DP_PCIE_MAILBOX);
+	assert_int_equal(p->st[P2PS_DCI_READ], P2PS_DS_OK);
+	assert_int_equal(p->st[P2PS_DCI_PROP], P2PS_DS_OK);
+	finish(m);
+}
+
 /* 550 stock: the BAR1 path needs RMForceP2PType=BAR1P2P (2) (_kp2pCapsGetStatusOverPcieBar1
  * 550.54.15); the 550 static BAR1 (kbusIsBar1P2PCapable_GH100) needs it too. */
 static void test_550_stock_bar1_needs_force_type(void **state)
@@ -439,6 +467,8 @@ int main(void)
 	        cmocka_unit_test_setup_teardown(test_gb203_console_580_not_ready, dm_setup,
 	                                        dm_teardown),
 	        cmocka_unit_test_setup_teardown(test_5090_without_platform_rebar, dm_setup,
+	                                        dm_teardown),
+	        cmocka_unit_test_setup_teardown(test_aikitoria_580_display_5090, dm_setup,
 	                                        dm_teardown),
 	        cmocka_unit_test_setup_teardown(test_550_stock_bar1_needs_force_type, dm_setup,
 	                                        dm_teardown),
