@@ -397,6 +397,28 @@ static void test_aikitoria_580_display_5090(void **state)
 	finish(m);
 }
 
+/* ACS: the bridges under the common switch that redirect get the kernel parameter that
+ * opens exactly them: pci=config_acs= from Linux 6.11 (commit 47c8846a49ba; 7 flags, bit 6
+ * leftmost, here EC CR RR cleared), pci=disable_acs_redir= before (4.19). */
+static void test_acs_kernel_parameter(void **state)
+{
+	struct dm *m = *state;
+	build_switch(&m->f);
+	tm_acs(&m->f.h.devs[m->f.dsp0], 0x7f, 0x1d);
+	tm_acs(&m->f.h.devs[m->f.dsp1], 0x7f, 0x1d);
+	snprintf(m->f.h.kernel, sizeof(m->f.h.kernel), "6.14.0-37-generic");
+	model(m, "565-tinygrad");
+	assert_non_null(strstr(pair(m)->fix,
+	                       "\"pci=config_acs=x0x00xx@0000:02:00.0;x0x00xx@0000:02:01.0\""));
+	p2ps_drv_report_free(&m->r);
+	p2ps_analysis_free(&m->f.a);
+	snprintf(m->f.h.kernel, sizeof(m->f.h.kernel), "6.8.0-51-generic");
+	model(m, "565-tinygrad");
+	assert_non_null(
+	        strstr(pair(m)->fix, "\"pci=disable_acs_redir=0000:02:00.0;0000:02:01.0\""));
+	finish(m);
+}
+
 /* 550 stock: the BAR1 path needs RMForceP2PType=BAR1P2P (2) (_kp2pCapsGetStatusOverPcieBar1
  * 550.54.15); the 550 static BAR1 (kbusIsBar1P2PCapable_GH100) needs it too. */
 static void test_550_stock_bar1_needs_force_type(void **state)
@@ -470,6 +492,7 @@ int main(void)
 	                                        dm_teardown),
 	        cmocka_unit_test_setup_teardown(test_aikitoria_580_display_5090, dm_setup,
 	                                        dm_teardown),
+	        cmocka_unit_test_setup_teardown(test_acs_kernel_parameter, dm_setup, dm_teardown),
 	        cmocka_unit_test_setup_teardown(test_550_stock_bar1_needs_force_type, dm_setup,
 	                                        dm_teardown),
 	        cmocka_unit_test_setup_teardown(test_reported_caps_compared, dm_setup, dm_teardown),

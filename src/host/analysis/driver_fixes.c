@@ -36,7 +36,7 @@ static bool kernel_at_least(const char *rel, int maj, int min)
 static void acs_fix(const struct p2ps_analysis *a, struct p2ps_drv_pair *o)
 {
 	const struct p2ps_host *h = a->host;
-	char list[200] = "", one[40];
+	char list[160] = "", one[40];
 	int gis[2] = {o->a, o->b};
 	const struct p2ps_pair *ap = p2ps_analysis_pair(a, (size_t)o->a, (size_t)o->b);
 	bool config_acs = kernel_at_least(h->kernel, 6, 11);
@@ -59,11 +59,19 @@ static void acs_fix(const struct p2ps_analysis *a, struct p2ps_drv_pair *o)
 	}
 	if (!list[0])
 		return;
-	char buf[260];
+	/* 47c8846a49ba ("PCI: Extend ACS configurability", 6.11) broke lists of several
+	 * devices for both parameters until "PCI/ACS: Fix 'pci=config_acs=' parameter" (Dec
+	 * 2024); quoted, as the semicolons would otherwise end the bootloader's word. */
+	bool several = strchr(list, ';') != NULL;
+	bool buggy = kernel_at_least(h->kernel, 6, 11) && !kernel_at_least(h->kernel, 6, 13);
+	char buf[300];
 	snprintf(buf, sizeof(buf),
-	         "%s%s (kernel command line; the runtime setpci is in the pair's "
-	         "reasons)",
-	         config_acs ? "pci=config_acs=" : "pci=disable_acs_redir=", list);
+	         "\"%s%s\" (kernel command line, quoted; the runtime setpci is in the pair's "
+	         "reasons)%s",
+	         config_acs ? "pci=config_acs=" : "pci=disable_acs_redir=", list,
+	         several && buggy ? "; a 6.11/6.12 kernel without the stable fix for "
+	                            "multi-device ACS lists takes only one device"
+	                          : "");
 	add(o, "%s", buf);
 }
 
