@@ -102,7 +102,7 @@ void p2ps_render_driver_json(const struct p2ps_analysis *a, struct json_object *
 	p2ps_json_put(o, "note", p2ps_json_str_or_null(c->note[0] ? c->note : NULL));
 	p2ps_json_put(o, "cpu_type", json_object_new_string(r->cpu_type));
 	struct json_object *bars = json_object_new_array();
-	for (size_t gi = 0; gi < r->n_gpus; gi++)
+	for (size_t gi = 0; c->known && gi < r->n_gpus; gi++)
 		if (a->gpus[gi].is_gpu)
 			json_object_array_add(bars, bar1_json(a, gi, &r->bar1[gi]));
 	p2ps_json_put(o, "static_bar1", bars);

@@ -123,7 +123,7 @@ void p2ps_render_driver_text(const struct p2ps_analysis *a, struct p2ps_strbuf *
 	if (!r)
 		return;
 	header(b, r, a);
-	if (r->n_gpus)
+	if (r->cfg.known && r->n_gpus)
 		bar1_lines(b, r, a);
 	if (r->cfg.known && !r->n_pairs)
 		p2ps_strbuf_puts(
