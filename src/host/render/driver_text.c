@@ -125,10 +125,14 @@ void p2ps_render_driver_text(const struct p2ps_analysis *a, struct p2ps_strbuf *
 	header(b, r, a);
 	if (r->cfg.known && r->n_gpus)
 		bar1_lines(b, r, a);
-	if (r->cfg.known && !r->n_pairs)
-		p2ps_strbuf_puts(
-		        b, "\tPairs: unknown: needs two GPUs with their PCI facts (lspci -vvv, "
-		           "nvidia-smi -q)\n");
+	size_t gpus = 0;
+	for (size_t gi = 0; gi < a->n_gpus; gi++)
+		gpus += a->gpus[gi].is_gpu;
+	if (r->cfg.known && !r->n_pairs && gpus == 1)
+		p2ps_strbuf_puts(b, "\tPairs: none (one NVIDIA GPU)\n");
+	else if (r->cfg.known && !r->n_pairs)
+		p2ps_strbuf_puts(b, "\tPairs: unknown: needs two GPUs with their PCI facts (lspci "
+		                    "-vvv, nvidia-smi -q)\n");
 	if (r->n_pairs)
 		p2ps_strbuf_puts(b, "\tPairs (r w n a p: the codes nvidia-smi topo -p2p prints; "
 		                    "[gate] decided each; sources in docs/bar-inspect.md):\n");
