@@ -104,7 +104,8 @@ enum p2ps_reason_code {
 	P2PS_R_GDR_DRIVER_RACE, /* GPUDirect RDMA: a driver with the invalidation-callback race */
 	P2PS_R_GDR_BAR1,        /* GPUDirect RDMA: the BAR1 the mappings are pinned in */
 	P2PS_R_GDR_NCCL,        /* whether NCCL uses GPUDirect RDMA for a GPU-NIC pair */
-	P2PS_R_CODE_COUNT,      /* the analysis' own codes end here */
+	P2PS_R_STATIC_BAR1, /* BAR1 covers VRAM but not what the driver's static BAR1 rule asks */
+	P2PS_R_CODE_COUNT,  /* the analysis' own codes end here */
 
 	/* What only a paste shows (paste_report.h: p2ps_paste_observe()). */
 	P2PS_PF_DRIVER = P2PS_R_CODE_COUNT, /* driver version and kind (open / proprietary) */
@@ -233,6 +234,8 @@ struct p2ps_gdr_pair {
 	int nccl_gdr; /* 1: NCCL uses GPUDirect RDMA for this pair, 0: not, -1: unknown */
 	struct p2ps_reasons reasons;
 };
+struct p2ps_drv_report; /* include/p2pscope/driver_model.h */
+struct p2ps_drv_config;
 
 struct p2ps_analysis {
 	const struct p2ps_host *host;
@@ -251,12 +254,18 @@ struct p2ps_analysis {
 	size_t n_rdma_devs; /* RDMA-capable devices found (NICs), besides --peers */
 	size_t n_gdr;       /* GPU x device pairs for GPUDirect RDMA */
 	struct p2ps_gdr_pair *gdr;
+	/* The driver model's report (bar-inspect --driver), set by the caller after
+	 * p2ps_drv_model_run(); the renderers print it when not NULL. Not owned. */
+	const struct p2ps_drv_report *driver;
 };
 
 struct p2ps_analysis_opts {
 	/* Devices to treat as P2P endpoints besides the NVIDIA GPUs (may repeat a GPU). */
 	const struct p2ps_bdf *peers;
 	size_t n_peers;
+	/* The driver whose static BAR1 rule judges BAR1 (NULL: the host's driver, else the
+	 * P2P-patched modules' rule). */
+	const struct p2ps_drv_config *driver;
 };
 
 /* Analyses host into *out (zeroed first) with options (NULL: defaults). Returns 0, or

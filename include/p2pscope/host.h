@@ -304,6 +304,33 @@ struct p2ps_host_nvidia {
 	bool nvml_loaded;             /* libnvidia-ml.so.1 was opened and initialised */
 	char nvml_status[128];        /* why NVML facts are missing, if they are */
 	char nvml_driver_version[64];
+	/* /proc/driver/nvidia/params: the registry and the module parameters in effect. */
+	bool params_known;
+	char registry_dwords[512]; /* RegistryDwords: "Key=value;Key=value" ("" none) */
+	int enable_resizable_bar;  /* EnableResizableBar: 0/1 (valid when params_known) */
+};
+
+/* The CPU as /proc/cpuinfo's first block names it (what the driver's CPU type comes from). */
+struct p2ps_host_cpu {
+	bool known;
+	char vendor[16]; /* vendor_id: "GenuineIntel", "AuthenticAMD", ... */
+	int family;      /* "cpu family" (base + extended family, as Linux prints it) */
+	int model;       /* "model" (with the extended model) */
+	char model_name[96];
+};
+
+/* What the driver itself reported per GPU pair: NV0000_P2P_CAPS_STATUS_* per index of
+ * NV0000_CTRL_P2P_CAPS_INDEX_* (read, write, nvlink, atomics, prop, loopback, pci, c2c,
+ * pci_bar1), 0xff where not reported. GPUs are in nvidia-smi's order (PCI bus id). */
+#define P2PS_HOST_DRVCAPS_GPUS  16
+#define P2PS_HOST_DRVCAPS_INDEX 9
+struct p2ps_host_driver_caps {
+	bool known;
+	char source[64]; /* "NVML", "nvidia-smi topo -p2p (snapshot)", "RM" */
+	int n_gpus;
+	struct p2ps_bdf gpu[P2PS_HOST_DRVCAPS_GPUS];
+	bool gpu_known[P2PS_HOST_DRVCAPS_GPUS]; /* gpu[i] holds the GPU's address */
+	uint8_t st[P2PS_HOST_DRVCAPS_GPUS][P2PS_HOST_DRVCAPS_GPUS][P2PS_HOST_DRVCAPS_INDEX];
 };
 
 struct p2ps_host_vm {
@@ -366,6 +393,11 @@ struct p2ps_host {
 	/* Where the load's time went, per phase (timings.h); NULL when not asked. Owned by
 	 * the caller, who set it through struct p2ps_host_source. */
 	struct p2ps_timings *timings;
+
+	struct p2ps_host_cpu cpu;
+	/* The driver's own P2P statuses per pair (NVML live, or a snapshot's nvidia-smi
+	 * topo -p2p captures); driver_caps.known is false when there are none. */
+	struct p2ps_host_driver_caps driver_caps;
 };
 
 /* Releases everything the model owns and zeroes it. NULL is fine. */

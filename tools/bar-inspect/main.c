@@ -21,6 +21,7 @@
 #include "fleet_opts.h"
 #include "options.h"
 #include "p2pscope/analysis.h"
+#include "p2pscope/driver_model.h"
 #include "p2pscope/host_load.h"
 #include "p2pscope/render.h"
 #include "vfio_opts.h"
@@ -51,7 +52,9 @@ struct cli {
 	struct bi_fleet_opts fleet; /* --fleet, --csv, --expect (fleet_opts.c) */
 	char **inputs;              /* the non-option arguments (--fleet only) */
 	size_t n_inputs;
-	char err[256]; /* what went wrong with the command line */
+	const char *driver;        /* --driver SERIES[-FLAVOR]|auto */
+	const char *driver_flavor; /* --driver-flavor stock|tinygrad|aikitoria */
+	char err[256];             /* what went wrong with the command line */
 };
 
 static int set_source(struct cli *c, enum p2ps_host_backend_kind kind, const char *arg, char *err,
@@ -222,6 +225,13 @@ static const struct p2ps_opt options[] = {
         {"peers", 0, "BDF[,BDF...]",
          "also treat these devices as P2P endpoints (NICs, NVMe, test-VM stand-ins)",
          CALL(opt_peers)},
+        {"driver", 0, "SERIES[-FLAVOR]|auto",
+         "model what this NVIDIA driver decides per GPU pair and why (580, 565-tinygrad, "
+         "580-aikitoria; auto: the installed one), beside what the driver reports",
+         P2PS_OPT_STRING(struct cli, driver)},
+        {"driver-flavor", 0, "stock|tinygrad|aikitoria",
+         "the driver's flavor for --driver (default: recognised, else stock)",
+         P2PS_OPT_STRING(struct cli, driver_flavor)},
         {"json", 'j', NULL, "JSON output (schema in docs/bar-inspect.md)", CALL(opt_json)},
         {"dot", 0, NULL, "Graphviz output: PCI tree, ACS marks, verdict edges", CALL(opt_dot)},
         {"no-nvml", 0, NULL, "do not load libnvidia-ml (VRAM and NVLink then come from nowhere)",
@@ -344,13 +354,25 @@ static int run(struct cli *c, struct p2ps_timings *tm, uint64_t lap)
 	if (p2ps_host_load(&host, &c->src, &err) < 0)
 		return bi_die(err.msg);
 	lap = p2ps_clock_ns();
-	struct p2ps_analysis_opts ao = {.peers = c->peers, .n_peers = c->n_peers};
+	struct p2ps_drv_config dcfg;
+	bool model = c->driver || c->driver_flavor;
+	const char *spec = c->driver && strcmp(c->driver, "auto") ? c->driver : NULL;
+	if (p2ps_drv_config_make(&host, spec, c->driver_flavor, &dcfg, c->err, sizeof(c->err)) <
+	    0) {
+		p2ps_host_free(&host);
+		return bi_die(c->err);
+	}
+	struct p2ps_analysis_opts ao = {.peers = c->peers, .n_peers = c->n_peers, .driver = &dcfg};
 	struct p2ps_analysis an;
+	struct p2ps_drv_report drep = {0};
 	struct p2ps_strbuf out = {0};
 	int status;
 	if (p2ps_analysis_run_opts(&host, &ao, &an, &err) < 0) {
 		status = bi_die(err.msg);
+	} else if (model && p2ps_drv_model_run(&an, &dcfg, &drep) < 0) {
+		status = bi_die("driver model: out of memory");
 	} else {
+		an.driver = model ? &drep : NULL;
 		p2ps_timings_lap(tm, "analysis", &lap);
 		if (render(c, &an, &out, &err) < 0) {
 			status = bi_die(err.msg);
@@ -363,6 +385,7 @@ static int run(struct cli *c, struct p2ps_timings *tm, uint64_t lap)
 	if (status == 0)
 		status = bi_vfio_status(&host);
 	p2ps_strbuf_free(&out);
+	p2ps_drv_report_free(&drep);
 	p2ps_analysis_free(&an);
 	p2ps_host_free(&host);
 	return status;

@@ -11,6 +11,7 @@
  * topology.c (classes), pair_verdicts.c (per pair), host_findings.c (host-wide). */
 #include "analysis_internal.h"
 #include "p2pscope/paste_report.h"
+#include "p2pscope/driver_model.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -103,7 +104,11 @@ int p2ps_analysis_run_opts(const struct p2ps_host *host, const struct p2ps_analy
 			                      p2ps_bdf_format(&opts->peers[k], b, sizeof(b)));
 		}
 	out->host = host;
-	struct p2ps_an_ctx c = {.host = host, .a = out};
+	struct p2ps_drv_config own;
+	if (!opts || !opts->driver)
+		p2ps_drv_config_make(host, NULL, NULL, &own, NULL, 0);
+	struct p2ps_an_ctx c = {
+	        .host = host, .a = out, .drv = opts && opts->driver ? opts->driver : &own};
 	if (endpoints(&c, opts) < 0)
 		c.oom = true;
 	for (size_t gi = 0; !c.oom && gi < out->n_gpus; gi++)

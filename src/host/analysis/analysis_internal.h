@@ -12,6 +12,7 @@
 struct p2ps_an_ctx {
 	const struct p2ps_host *host;
 	struct p2ps_analysis *a;
+	const struct p2ps_drv_config *drv; /* the driver whose static BAR1 rule applies */
 	bool oom; /* an allocation failed: the run fails with P2PS_ENOMEM */
 };
 

@@ -94,6 +94,7 @@ static const struct {
         {"gdr_driver_race", "GPUDirect RDMA: driver with the free-callback race"},
         {"gdr_bar1", "GPUDirect RDMA: BAR1 for pinned memory"},
         {"gdr_nccl", "whether NCCL uses GPUDirect RDMA"},
+        {"static_bar1", "BAR1 short of the driver's static BAR1 rule"},
 };
 _Static_assert(N_OF(reasons) == P2PS_R_CODE_COUNT, "one row per reason code");
 

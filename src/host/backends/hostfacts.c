@@ -10,6 +10,7 @@
 
 #include "host_internal.h"
 #include "io.h"
+#include "p2pscope/parse.h"
 
 static void read_iommu(struct p2ps_host *host, const char *root, bool live)
 {
@@ -170,6 +171,93 @@ static void read_rdma(struct p2ps_host *host, const char *root)
 	qsort(r->devs, (size_t)r->n_devs, sizeof(r->devs[0]), rdma_by_name);
 }
 
+/* /proc/driver/nvidia/params: "RegistryDwords: \"...\"" and "EnableResizableBar: N". */
+void p2ps_nvidia_params_parse(struct p2ps_host_nvidia *nv, const char *text)
+{
+	nv->params_known = true;
+	nv->enable_resizable_bar = -1;
+	for (const char *l = text; l && *l; l = strchr(l, '\n'), l = l ? l + 1 : NULL) {
+		const char *eol = strchr(l, '\n');
+		size_t len = eol ? (size_t)(eol - l) : strlen(l);
+		if (len > 17 && !strncmp(l, "RegistryDwords: ", 16)) {
+			const char *v = l + 16;
+			size_t n = len - 16;
+			if (n >= 2 && v[0] == '"' && v[n - 1] == '"') {
+				v++;
+				n -= 2;
+			}
+			if (n >= sizeof(nv->registry_dwords))
+				n = sizeof(nv->registry_dwords) - 1;
+			memcpy(nv->registry_dwords, v, n);
+			nv->registry_dwords[n] = '\0';
+		} else if (len > 20 && !strncmp(l, "EnableResizableBar: ", 20)) {
+			nv->enable_resizable_bar = l[20] == '1' ? 1 : l[20] == '0' ? 0 : -1;
+		}
+	}
+}
+
+/* /proc/cpuinfo's first block: vendor, family, model, model name (x86). */
+void p2ps_cpuinfo_parse(struct p2ps_host_cpu *cpu, const char *text)
+{
+	static const struct {
+		const char *key;
+		int what;
+	} keys[] = {{"vendor_id", 0}, {"cpu family", 1}, {"model name", 3}, {"model", 2}};
+	bool fam = false, mod = false;
+	for (const char *l = text; l && *l && *l != '\n';
+	     l = strchr(l, '\n'), l = l ? l + 1 : NULL) {
+		const char *colon = strchr(l, ':');
+		const char *eol = strchr(l, '\n');
+		if (!colon || (eol && colon > eol))
+			continue;
+		const char *v = colon + 1;
+		v += strspn(v, " \t");
+		size_t vn = eol ? (size_t)(eol - v) : strlen(v);
+		for (size_t k = 0; k < sizeof(keys) / sizeof(keys[0]); k++) {
+			size_t kn = strlen(keys[k].key);
+			if (strncmp(l, keys[k].key, kn) ||
+			    (l[kn] != ' ' && l[kn] != '\t' && l[kn] != ':'))
+				continue;
+			char buf[96];
+			if (vn >= sizeof(buf))
+				vn = sizeof(buf) - 1;
+			memcpy(buf, v, vn);
+			buf[vn] = '\0';
+			if (keys[k].what == 0)
+				p2ps_strlcpy(cpu->vendor, buf, sizeof(cpu->vendor));
+			else if (keys[k].what == 3)
+				p2ps_strlcpy(cpu->model_name, buf, sizeof(cpu->model_name));
+			else if (isdigit((unsigned char)buf[0]) && strlen(buf) < 6) {
+				uint64_t v = 0;
+				p2ps_scan_uint(buf, 10, 1u << 20, &v);
+				int x = (int)v;
+				if (keys[k].what == 1) {
+					cpu->family = x;
+					fam = true;
+				} else {
+					cpu->model = x;
+					mod = true;
+				}
+			}
+			break;
+		}
+	}
+	cpu->known = cpu->vendor[0] && fam && mod;
+}
+
+static void read_cpu_and_params(struct p2ps_host *host, const char *root)
+{
+	char *text = NULL;
+	if (p2ps_read_head(root, "/proc/cpuinfo", 1 << 16, "\nflags", &text) >= 0) {
+		p2ps_cpuinfo_parse(&host->cpu, text);
+		free(text);
+	}
+	if (p2ps_read_all(root, "/proc/driver/nvidia/params", 1 << 16, &text) >= 0) {
+		p2ps_nvidia_params_parse(&host->nvidia, text);
+		free(text);
+	}
+}
+
 static void read_vm(struct p2ps_host *host, const char *root, bool live)
 {
 	struct p2ps_host_vm *vm = &host->vm;
@@ -248,6 +336,7 @@ void p2ps_hostfacts_read(struct p2ps_host *host, const char *root, bool live)
 	read_nvidia(host, root);
 	read_vm(host, root, live);
 	read_rdma(host, root);
+	read_cpu_and_params(host, root);
 }
 
 /* Keeps one NAME=value entry if it is an NCCL_* variable and there is room. */

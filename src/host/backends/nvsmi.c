@@ -72,8 +72,52 @@ void p2ps_nvsmi_parse_topo(struct p2ps_host *host, const char *text)
 	free(m.cell);
 }
 
+/* A topo -p2p MODE matrix into the driver's caps at index k (0 read, 1 write, 2 nvlink,
+ * 3 atomics, 4 prop): GPUn is the n-th NVIDIA GPU of the model. */
+void p2ps_nvsmi_parse_p2p(struct p2ps_host *host, const char *text, int k, const char *source)
+{
+	struct p2ps_nvsmi_matrix m;
+	struct p2ps_host_driver_caps *dc = &host->driver_caps;
+	if (k < 0 || k >= P2PS_HOST_DRVCAPS_INDEX)
+		return;
+	if (p2ps_nvsmi_matrix_read(text, strlen(text), &m) < 0 || !m.n || !m.p2p) {
+		free(m.cell);
+		return;
+	}
+	int n = m.n < P2PS_HOST_DRVCAPS_GPUS ? m.n : P2PS_HOST_DRVCAPS_GPUS;
+	if (!dc->known) {
+		memset(dc->st, 0xff, sizeof(dc->st));
+		int g = 0;
+		for (size_t i = 0; i < host->n_devs && g < n; i++)
+			if (p2ps_dev_is_nvidia_gpu(&host->devs[i])) {
+				dc->gpu[g] = host->devs[i].bdf;
+				dc->gpu_known[g++] = true;
+			}
+		dc->n_gpus = n;
+		p2ps_strlcpy(dc->source, source, sizeof(dc->source));
+	}
+	static const char *const codes[] = {"OK", "CNS", "GNS", "TNS", "DR", "NS"};
+	for (int i = 0; i < n && i < dc->n_gpus; i++)
+		for (int j = 0; j < n && j < dc->n_gpus; j++)
+			for (int c = 0; i != j && c < 6; c++)
+				if (!strcmp(m.cell[i * m.n + j], codes[c])) {
+					dc->st[i][j][k] = (uint8_t)c;
+					dc->known = true;
+				}
+	free(m.cell);
+}
+
 void p2ps_nvsmi_fill(struct p2ps_host *host, const char *root)
 {
+	static const struct {
+		const char *file;
+		int k;
+	} p2p[] = {{"/p2pscope/nvidia-smi-topo-p2p-r.txt", 0},
+	           {"/p2pscope/nvidia-smi-topo-p2p.txt", 0},
+	           {"/p2pscope/nvidia-smi-topo-p2p-w.txt", 1},
+	           {"/p2pscope/nvidia-smi-topo-p2p-n.txt", 2},
+	           {"/p2pscope/nvidia-smi-topo-p2p-a.txt", 3},
+	           {"/p2pscope/nvidia-smi-topo-p2p-p.txt", 4}};
 	char *text = NULL;
 	if (p2ps_read_all(root, "/p2pscope/nvidia-smi-q.txt", 16u << 20, &text) >= 0) {
 		p2ps_nvsmi_parse_q(host, text);
@@ -83,6 +127,12 @@ void p2ps_nvsmi_fill(struct p2ps_host *host, const char *root)
 		p2ps_nvsmi_parse_topo(host, text);
 		free(text);
 	}
+	for (size_t f = 0; f < sizeof(p2p) / sizeof(p2p[0]); f++)
+		if (p2ps_read_all(root, p2p[f].file, 1u << 20, &text) >= 0) {
+			p2ps_nvsmi_parse_p2p(host, text, p2p[f].k,
+			                     "nvidia-smi topo -p2p (snapshot)");
+			free(text);
+		}
 }
 
 void p2ps_gpu_facts_finish(struct p2ps_host *host)

@@ -166,6 +166,7 @@ int p2ps_render_dot(const struct p2ps_analysis *a, const struct p2ps_render_opts
 	}
 	pair_edges(b, a, o);
 	p2ps_dot_gdr_edges(b, a);
+	p2ps_render_driver_dot(a, b);
 	int rc = p2ps_render_paste_section_dot(a, b, err);
 	p2ps_strbuf_puts(b, "}\n");
 	free(want);

@@ -91,4 +91,10 @@ int p2ps_render_paste_section_json(const struct p2ps_analysis *a, struct json_ob
 int p2ps_render_paste_section_dot(const struct p2ps_analysis *a, struct p2ps_strbuf *b,
                                   struct p2ps_error *err);
 
+/* ---- driver_text.c, driver_json.c: the driver model (a->driver), when present ---- */
+void p2ps_render_driver_text(const struct p2ps_analysis *a, struct p2ps_strbuf *b);
+void p2ps_render_driver_dot(const struct p2ps_analysis *a, struct p2ps_strbuf *b);
+struct json_object;
+void p2ps_render_driver_json(const struct p2ps_analysis *a, struct json_object *root);
+
 #endif
