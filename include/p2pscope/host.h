@@ -213,6 +213,10 @@ struct p2ps_gpu_facts {
 	bool nvlink_known;
 	int n_nvlink_peers;
 	struct p2ps_nvlink_peer nvlink_peers[P2PS_HOST_MAX_NVLINK];
+	/* Active NVLinks that end at an NVSwitch (NVML's remote device type, or a remote
+	 * address the host cannot see, as in a VM on an HGX board); 0 when none or unknown.
+	 * The GPU peers reached through the switch are in nvlink_peers as well. */
+	int nvswitch_links;
 };
 
 struct p2ps_nvidia_chip; /* include/p2pscope/nvidia_chips.h */
@@ -313,6 +317,16 @@ struct p2ps_host_vm {
 	char evidence[128];  /* which file said so */
 };
 
+/* The first CPU as /proc/cpuinfo describes it (what NCCL's topology calls the CPU's
+ * arch, vendor, familyid and modelid). */
+struct p2ps_host_cpu {
+	bool known;
+	char arch[16];   /* "x86_64", "arm64", "ppc64" (from the keys cpuinfo uses); "" */
+	char vendor[16]; /* x86 vendor_id ("GenuineIntel", "AuthenticAMD"); "" elsewhere */
+	int family;      /* x86 "cpu family"; -1 unknown */
+	int model;       /* x86 "model"; -1 unknown */
+};
+
 struct p2ps_host {
 	enum p2ps_host_backend_kind kind;
 	const char *backend_name; /* "sysfs", "snapshot", "lspci-dump", "vfio", "paste" */
@@ -350,6 +364,9 @@ struct p2ps_host {
 	/* Where the load's time went, per phase (timings.h); NULL when not asked. Owned by
 	 * the caller, who set it through struct p2ps_host_source. */
 	struct p2ps_timings *timings;
+
+	/* LIVE and SNAPSHOT: the first CPU (/proc/cpuinfo). */
+	struct p2ps_host_cpu cpu;
 };
 
 /* Releases everything the model owns and zeroes it. NULL is fine. */

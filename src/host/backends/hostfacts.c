@@ -8,6 +8,7 @@
 
 #include "host_internal.h"
 #include "io.h"
+#include "p2pscope/parse.h"
 
 static void read_iommu(struct p2ps_host *host, const char *root, bool live)
 {
@@ -192,8 +193,80 @@ static void read_vm(struct p2ps_host *host, const char *root, bool live)
 	}
 }
 
+/* The value of the first "key<tabs>: value" line of text whose key is key, into buf. */
+static bool cpuinfo_value(const char *text, const char *key, char *buf, size_t size)
+{
+	size_t klen = strlen(key);
+	for (const char *l = text; l && *l; l = strchr(l, '\n'), l = l ? l + 1 : NULL) {
+		if (strncmp(l, key, klen))
+			continue;
+		const char *v = l + klen;
+		while (*v == ' ' || *v == '\t')
+			v++;
+		if (*v != ':')
+			continue;
+		const char *eol = strchr(l, '\n');
+		v++;
+		while (*v == ' ' || *v == '\t')
+			v++;
+		size_t n = eol ? (size_t)(eol - v) : strlen(v);
+		if (n >= size)
+			n = size - 1;
+		memcpy(buf, v, n);
+		buf[n] = '\0';
+		return true;
+	}
+	return false;
+}
+
+/* Which architecture a cpuinfo is from, by a key only that architecture's kernel writes
+ * (arch/x86/kernel/cpu/proc.c "vendor_id", arch/arm64/kernel/cpuinfo.c "CPU implementer",
+ * arch/powerpc/kernel/setup-common.c "cpu" of "POWER..."); the names are NCCL's
+ * (src/graph/topo.cc kvDictCpuArch). */
+static const struct {
+	const char *key;
+	const char *arch;
+} cpu_arch_keys[] = {
+        {"vendor_id", "x86_64"},
+        {"CPU implementer", "arm64"},
+        {"cpu", "ppc64"},
+};
+
+static int cpuinfo_int(const char *text, const char *key)
+{
+	char v[32];
+	uint64_t n;
+	if (!cpuinfo_value(text, key, v, sizeof(v)) || p2ps_parse_uint(v, 0xffff, &n) < 0)
+		return -1;
+	return (int)n;
+}
+
+static void read_cpu(struct p2ps_host *host, const char *root)
+{
+	char *info = NULL;
+	if (p2ps_read_head(root, "/proc/cpuinfo", 1 << 16, "\nflags", &info) < 0)
+		return;
+	struct p2ps_host_cpu *c = &host->cpu;
+	char v[64];
+	for (size_t i = 0; i < sizeof(cpu_arch_keys) / sizeof(cpu_arch_keys[0]); i++) {
+		if (!cpuinfo_value(info, cpu_arch_keys[i].key, v, sizeof(v)))
+			continue;
+		if (!strcmp(cpu_arch_keys[i].key, "cpu") && strncmp(v, "POWER", 5))
+			continue;
+		p2ps_strlcpy(c->arch, cpu_arch_keys[i].arch, sizeof(c->arch));
+		break;
+	}
+	if (cpuinfo_value(info, "vendor_id", v, sizeof(v)))
+		p2ps_strlcpy(c->vendor, v, sizeof(c->vendor));
+	c->family = cpuinfo_int(info, "cpu family");
+	c->model = cpuinfo_int(info, "model");
+	c->known = c->arch[0] != '\0';
+	free(info);
+}
+
 void p2ps_hostfacts_read(struct p2ps_host *host, const char *root, bool live)
 {
+	read_cpu(host, root);
 	read_iommu(host, root, live);
 	char *cmd = NULL;
 	if (p2ps_read_all(root, "/proc/cmdline", 1 << 16, &cmd) >= 0) {
