@@ -100,6 +100,9 @@ run() {
 run own 29511 NCCL_TOPO_DUMP_FILE="$res/own-topo.xml" NCCL_GRAPH_DUMP_FILE="$res/own-graph.xml"
 run ours 29512 NCCL_TOPO_FILE="$res/ours.xml" NCCL_TOPO_DUMP_FILE="$res/ours-topo.xml" \
 	NCCL_GRAPH_DUMP_FILE="$res/ours-graph.xml"
+# The file written without NVML has no NVLinks: NCCL adds them from NVML itself.
+run ours-no-nvml 29513 NCCL_TOPO_FILE="$res/ours-no-nvml.xml" \
+	NCCL_TOPO_DUMP_FILE="$res/ours-no-nvml-topo.xml"
 
 step "the graphs NCCL built, own detection vs bar-inspect's file"
 # The lines that describe the system, the searched graphs, the channels, rings and trees,
@@ -110,21 +113,23 @@ graph_lines() {
 		grep -vE 'Loading|Could not' | sort
 }
 graph_lines "$res/own.log" >"$res/own.graph.txt"
-graph_lines "$res/ours.log" >"$res/ours.graph.txt"
-if diff -u "$res/own.graph.txt" "$res/ours.graph.txt" >"$res/graph.diff"; then
-	echo "SAME GRAPH: $(wc -l <"$res/own.graph.txt") lines identical"
-else
-	echo "GRAPHS DIFFER: $(grep -c '^[-+][^-+]' "$res/graph.diff") lines"
-	head -60 "$res/graph.diff"
-fi
+for t in ours ours-no-nvml; do
+	graph_lines "$res/$t.log" >"$res/$t.graph.txt"
+	if diff -u "$res/own.graph.txt" "$res/$t.graph.txt" >"$res/$t.graph.diff"; then
+		echo "$t: SAME GRAPH as NCCL's own detection: $(wc -l <"$res/own.graph.txt") lines identical"
+	else
+		echo "$t: GRAPHS DIFFER from NCCL's own detection: $(grep -c '^[-+][^-+]' "$res/$t.graph.diff") lines"
+		head -60 "$res/$t.graph.diff"
+	fi
+done
 grep -h -E 'Loading topology|NCCL_TOPO_FILE|Pattern|Channel 0./|Trees|Ring 00' "$res/own.log" "$res/ours.log" | head -40
-for f in own-topo.xml ours-topo.xml own-graph.xml ours-graph.xml; do
+for f in own-topo.xml ours-topo.xml ours-no-nvml-topo.xml own-graph.xml ours-graph.xml; do
 	echo "--- $f"
 	cat "$res/$f" 2>/dev/null | head -40
 done
 
 step "checks of the files"
-python3 tests/host/nccl_topo_check.py "$res/ours.xml" "$res/own-topo.xml" "$res/ours-topo.xml" 2>&1
+python3 tests/host/nccl_topo_check.py "$res/ours.xml" "$res/ours-no-nvml.xml" "$res"/*-topo.xml 2>&1
 $bi --paste "$res/own-topo.xml" >"$res/paste-own-topo.txt" 2>&1
 echo "bar-inspect --paste NCCL's dump: exit $?"
 head -30 "$res/paste-own-topo.txt"
