@@ -246,11 +246,11 @@ static void pair_verdicts(struct p2ps_strbuf *b, const struct p2ps_analysis *a,
 			                   p2ps_reason_code_name((enum p2ps_reason_code)c), n);
 		}
 	}
-	family(b, "pair_blocker_count", "Blocking findings of the pair, all reasons.");
+	family(b, "pair_blocking_findings", "Blocking findings of the pair, all reasons.");
 	for (size_t k = 0; k < a->n_pairs; k++) {
 		if (!p2ps_pair_shown(a, o, &a->pairs[k]))
 			continue;
-		p2ps_strbuf_puts(b, "p2pscope_pair_blocker_count{");
+		p2ps_strbuf_puts(b, "p2pscope_pair_blocking_findings{");
 		pair_labels(b, a, &a->pairs[k]);
 		p2ps_strbuf_printf(b, "} %zu\n", blockers(&a->pairs[k], -1));
 	}
