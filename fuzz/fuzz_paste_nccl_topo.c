@@ -17,6 +17,7 @@
 #include "p2pscope/analysis.h"
 #include "p2pscope/host.h"
 #include "p2pscope/host_load.h"
+#include "p2pscope/paste.h"
 #include "p2pscope/render.h"
 
 static const char prefix[] = "<system version=\"1\">\n";
