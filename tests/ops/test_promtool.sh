@@ -36,6 +36,7 @@ if p2ps_need_cmd promtool prometheus; then
 	check "qemu-switch/acs-on with peers" --root "$fx/qemu-switch/acs-on" \
 		--peers 0000:03:00.0,0000:04:00.0,0000:06:00.0
 	check "h200x2-paste" --paste "$fx/h200x2-paste/paste.txt"
+	check "h200x2 -s 00:07.0" --root "$fx/h200x2" -s 00:07.0
 	[ "$n" -ge 8 ] || { echo "FAIL: only $n outputs checked"; fails=$((fails + 1)); }
 	rules=$src/contrib/prometheus/p2pscope-alerts.yml
 	promtool check rules "$rules" || fails=$((fails + 1))
