@@ -100,6 +100,11 @@ for busid, rp in ref_pci.items():
     ol = sum(int(n.get("count")) for n in og.iter("nvlink"))
     if rl != ol:
         fail(f"h200x2-vm {busid}: {ol} NVLinks, NCCL counted {rl}")
+    # The links end at the NVSwitch (nvidia-smi -q: Fabric State Completed), as NCCL saw.
+    rc = sorted(n.get("tclass") for n in rg.iter("nvlink"))
+    oc = sorted(n.get("tclass") for n in og.iter("nvlink"))
+    if rc != oc:
+        fail(f"h200x2-vm {busid}: NVLink target classes {oc}, NCCL wrote {rc}")
 print("ok h200x2-vm against NCCL's own dump")
 
 # The checker must reject what NCCL's reader rejects or cannot use.

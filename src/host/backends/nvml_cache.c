@@ -18,7 +18,8 @@
  *
  * The file: "p2pscope nvml-facts 2", "key KEY", "lib PATH:DEV:INODE:SIZE:MTIME",
  * "driver VERSION", then one line per GPU NVML described: "gpu BDF VRAM_KNOWN VRAM
- * BAR1_KNOWN BAR1 NVLINK_KNOWN N [PEER LINKS]...". It is read only when it is a regular
+ * BAR1_KNOWN BAR1 NVLINK_KNOWN N [PEER LINKS]... [switch LINKS]" (the last where the
+ * GPU's NVLinks end at NVSwitches). It is read only when it is a regular
  * file of this user that no one else may write. */
 #include <errno.h>
 #include <fcntl.h>
@@ -131,6 +132,14 @@ static bool parse_gpu(const char *line, struct p2ps_bdf *bdf, struct p2ps_gpu_fa
 		p += more;
 	}
 	g->n_nvlink_peers = np;
+	/* Then, where the GPU's links end at NVSwitches, " switch N" (files written before
+	 * it was kept have none). */
+	int sw, more = 0;
+	if (*p && sscanf(p, " switch %d%n", &sw, &more) == 1 && sw > 0 &&
+	    sw <= P2PS_HOST_MAX_NVLINK) {
+		g->nvswitch_links = sw;
+		p += more;
+	}
 	return *p == '\0';
 }
 
@@ -260,6 +269,8 @@ static bool format_cache(const struct p2ps_host *host, const char *key, const ch
 			         g->nvlink_peers[k].links))
 				return false;
 		}
+		if (g->nvswitch_links > 0 && !add(out, size, &n, " switch %d", g->nvswitch_links))
+			return false;
 		if (!add(out, size, &n, "\n"))
 			return false;
 	}
