@@ -1,5 +1,5 @@
-// fuzz-links: p2pshost
 /* SPDX-License-Identifier: MIT */
+// fuzz-links: p2pshost
 /* libFuzzer target for the NCCL XML topology reader of --paste
  * (src/host/backends/paste/parse_nccl_topo.c): the input follows a "<system version="1">"
  * line, so every byte is read as NCCL topology elements; the model it gives goes through
