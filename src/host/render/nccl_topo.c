@@ -208,7 +208,8 @@ static void cpu_element(struct topo_ctx *t, int numa)
 	p2ps_strbuf_printf(t->b, "  <cpu numaid=\"%d\"", numa);
 	if (c->known) {
 		p2ps_strbuf_printf(t->b, " arch=\"%s\"", c->arch);
-		if (c->vendor[0])
+		/* NCCL's values have no quotes or markup; a capture's text might. */
+		if (c->vendor[0] && !strpbrk(c->vendor, "\"'<>&"))
 			p2ps_strbuf_printf(t->b, " vendor=\"%s\"", c->vendor);
 		if (c->family >= 0 && c->model >= 0)
 			p2ps_strbuf_printf(t->b, " familyid=\"%d\" modelid=\"%d\"", c->family,
