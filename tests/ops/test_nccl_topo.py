@@ -107,6 +107,46 @@ for busid, rp in ref_pci.items():
         fail(f"h200x2-vm {busid}: NVLink target classes {oc}, NCCL wrote {rc}")
 print("ok h200x2-vm against NCCL's own dump")
 
+# The live H200 run (tests/fixtures/nccl-topo/README.md): NCCL loaded bar-inspect's file
+# and built the same system and graphs as with its own detection.
+live = f"{fixtures}/nccl-topo/h200x2-live"
+for name in ("bar-inspect-nccl-topo.xml", "nccl-own-topo-dump.xml",
+             "nccl-topo-dump-from-bar-inspect.xml"):
+    with open(f"{live}/{name}") as f:
+        try:
+            nccl_topo_check.check(f.read())
+        except nccl_topo_check.Bad as e:
+            fail(f"h200x2-live/{name}: {e}")
+
+
+def normalized(path):
+    """NCCL's model as its dump spells it, less what does not change a graph: the file's
+    name, the host hash, width 0 (NCCL: x16), the spelling of an unseen switch's address."""
+    out = []
+    for el in ET.parse(path).getroot().iter():
+        attrs = {k: v for k, v in el.attrib.items() if k not in ("name", "host_hash")}
+        if el.tag == "pci" and attrs.get("link_width") == "0":
+            attrs["link_width"] = "16"
+        if el.tag == "nvlink" and attrs.get("tclass") == "0x068000":
+            attrs["target"] = "switch"
+        out.append((el.tag, sorted(attrs.items())))
+    return out
+
+
+if normalized(f"{live}/nccl-own-topo-dump.xml") != normalized(
+        f"{live}/nccl-topo-dump-from-bar-inspect.xml"):
+    fail("h200x2-live: NCCL's model from bar-inspect's file differs from its own detection")
+with open(f"{live}/nccl-own.graph.txt") as f:
+    own_graph = f.read()
+with open(f"{live}/nccl-from-bar-inspect.graph.txt") as f:
+    our_graph = f.read()
+if own_graph != our_graph or "Pattern 4," not in own_graph or "Ring 00 :" not in own_graph:
+    fail("h200x2-live: the graph lines of the two runs differ")
+with open(f"{live}/nccl-from-bar-inspect.log") as f:
+    if "Loading topology file" not in f.read():
+        fail("h200x2-live: NCCL did not log loading the file")
+print("ok h200x2-live: NCCL's model and graphs from bar-inspect's file equal its own")
+
 # The checker must reject what NCCL's reader rejects or cannot use.
 bad = [
     ('<system version="2"><cpu numaid="0"></cpu></system>', "version"),

@@ -37,6 +37,13 @@ if p2ps_need_cmd promtool prometheus; then
 		--peers 0000:03:00.0,0000:04:00.0,0000:06:00.0
 	check "h200x2-paste" --paste "$fx/h200x2-paste/paste.txt"
 	check "h200x2 -s 00:07.0" --root "$fx/h200x2" -s 00:07.0
+	# bar-inspect --prometheus on the live 2 x H200 machine (tests/fixtures/nccl-topo).
+	if promtool check metrics <"$fx/nccl-topo/h200x2-live/bar-inspect.prom"; then
+		n=$((n + 1))
+	else
+		echo "FAIL h200x2-live/bar-inspect.prom"
+		fails=$((fails + 1))
+	fi
 	[ "$n" -ge 8 ] || { echo "FAIL: only $n outputs checked"; fails=$((fails + 1)); }
 	rules=$src/contrib/prometheus/p2pscope-alerts.yml
 	promtool check rules "$rules" || fails=$((fails + 1))
