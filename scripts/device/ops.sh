@@ -125,7 +125,7 @@ done
 grep -h -E 'Loading topology|NCCL_TOPO_FILE|Pattern|Channel 0./|Trees|Ring 00' "$res/own.log" "$res/ours.log" | head -40
 for f in own-topo.xml ours-topo.xml ours-no-nvml-topo.xml own-graph.xml ours-graph.xml; do
 	echo "--- $f"
-	cat "$res/$f" 2>/dev/null | head -40
+	head -40 "$res/$f" 2>/dev/null
 done
 
 step "checks of the files"
