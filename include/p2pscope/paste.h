@@ -224,6 +224,7 @@ struct p2ps_paste_host {
 	int driver_open; /* 1 open kernel modules, 0 proprietary, -1 unknown */
 	bool vm;         /* the log names a hypervisor */
 	char hypervisor[32];
+	struct p2ps_host_cpu cpu; /* an NCCL topology's <cpu> (arch, vendor, family, model) */
 };
 
 struct p2ps_paste {

@@ -82,6 +82,26 @@ gpu_lines = lambda t: [l.strip() for l in t.splitlines() if "class=\"0x0302" in 
 check(gpu_lines(ours) == gpu_lines(again),
       f"--nccl-topo | --paste - --nccl-topo changed the GPUs:\n{ours}\n{again}")
 
+# NCCL's dump through --paste and back out with --nccl-topo: the CPU and every GPU
+# attribute NCCL wrote survive (its gdr, host_hash and <nic> are NCCL's own to fill in).
+import xml.etree.ElementTree as ET  # noqa: E402
+back = ET.fromstring(run(["--paste", dump, "--nccl-topo"]))
+ref = ET.fromstring(nccl)
+for key in ("numaid", "arch", "vendor", "familyid", "modelid"):
+    check(back.find("cpu").get(key) == ref.find("cpu").get(key), f"cpu {key} after the round trip")
+for rp in ref.iter("pci"):
+    bp = [p for p in back.iter("pci") if p.get("busid") == rp.get("busid")]
+    check(len(bp) == 1, f"{rp.get('busid')} after the round trip")
+    for key in ("class", "vendor", "device", "subsystem_vendor", "subsystem_device",
+                "link_speed"):
+        check(bp and bp[0].get(key) == rp.get(key), f"{rp.get('busid')} {key} after the round trip")
+    for key in ("dev", "sm", "rank"):
+        check(bp and bp[0].find("gpu").get(key) == rp.find("gpu").get(key),
+              f"{rp.get('busid')} gpu {key} after the round trip")
+    check(bp and [(n.get("count"), n.get("tclass")) for n in bp[0].iter("nvlink")] ==
+          [(n.get("count"), n.get("tclass")) for n in rp.iter("nvlink")],
+          f"{rp.get('busid')} NVLinks after the round trip")
+
 # Broken XML: a report that says what it skipped, never a crash.
 for text in ("<system version=\"1\">\n<cpu numaid=\"0\">\n<pci busid=\"zz\" class=\"0x0302\">\n",
              "<system version=\"1\">\n<pci busid=\"0000:01:00.0\" class=0x030200>\n</cpu>\n",

@@ -13,6 +13,7 @@
  *     0x068000, NCCL's PCI_NVSWITCH_CLASS) counted, and GPUs on the same switch fabric as
  *     peers of each other (as nvidia-smi topo -m shows them).
  * <nic>/<net> (the network plugin's view, no PCI facts) are counted only. */
+#include <stdio.h>
 #include <string.h>
 
 #include "paste_internal.h"
@@ -229,6 +230,28 @@ static void fabric_peers(struct p2ps_paste *p)
 	}
 }
 
+/* The first <cpu>'s processor, in NCCL's names (topo.cc kvDictCpuArch): the host's CPU. */
+static void cpu_elem(struct nt_state *st, const struct nt_elem *e)
+{
+	struct p2ps_host_cpu *cpu = &st->c->p->host.cpu;
+	const char *arch = attr(e, "arch"), *v, *end;
+	if (cpu->known || !arch ||
+	    (strcmp(arch, "x86_64") && strcmp(arch, "arm64") && strcmp(arch, "ppc64")))
+		return;
+	snprintf(cpu->arch, sizeof(cpu->arch), "%s", arch);
+	v = attr(e, "vendor");
+	if (v && !strpbrk(v, "\"'<>&"))
+		snprintf(cpu->vendor, sizeof(cpu->vendor), "%s", v);
+	long n;
+	cpu->family = (v = attr(e, "familyid")) && pt_dec(v, &n, &end) && !*end && n <= 0xffff
+	                      ? (int)n
+	                      : -1;
+	cpu->model = (v = attr(e, "modelid")) && pt_dec(v, &n, &end) && !*end && n <= 0xffff
+	                     ? (int)n
+	                     : -1;
+	cpu->known = true;
+}
+
 static void open_elem(struct nt_state *st, const struct nt_elem *e, int line)
 {
 	if (st->depth == NT_DEPTH) {
@@ -238,6 +261,8 @@ static void open_elem(struct nt_state *st, const struct nt_elem *e, int line)
 	st->pci[st->depth] = NULL;
 	long v;
 	const char *s, *end;
+	if (!strcmp(e->name, "cpu"))
+		cpu_elem(st, e);
 	if (!strcmp(e->name, "cpu"))
 		st->numa = (s = attr(e, "numaid")) && pt_dec(s, &v, &end) && !*end && v >= 0 &&
 		                           v < 1024
