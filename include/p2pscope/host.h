@@ -213,6 +213,10 @@ struct p2ps_gpu_facts {
 	bool nvlink_known;
 	int n_nvlink_peers;
 	struct p2ps_nvlink_peer nvlink_peers[P2PS_HOST_MAX_NVLINK];
+	/* Active NVLinks that end at an NVSwitch (NVML's remote device type, or a remote
+	 * address the host cannot see, as in a VM on an HGX board); 0 when none or unknown.
+	 * The GPU peers reached through the switch are in nvlink_peers as well. */
+	int nvswitch_links;
 };
 
 struct p2ps_nvidia_chip; /* include/p2pscope/nvidia_chips.h */
@@ -310,15 +314,6 @@ struct p2ps_host_nvidia {
 	int enable_resizable_bar;  /* EnableResizableBar: 0/1 (valid when params_known) */
 };
 
-/* The CPU as /proc/cpuinfo's first block names it (what the driver's CPU type comes from). */
-struct p2ps_host_cpu {
-	bool known;
-	char vendor[16]; /* vendor_id: "GenuineIntel", "AuthenticAMD", ... */
-	int family;      /* "cpu family" (base + extended family, as Linux prints it) */
-	int model;       /* "model" (with the extended model) */
-	char model_name[96];
-};
-
 /* What the driver itself reported per GPU pair: NV0000_P2P_CAPS_STATUS_* per index of
  * NV0000_CTRL_P2P_CAPS_INDEX_* (read, write, nvlink, atomics, prop, loopback, pci, c2c,
  * pci_bar1), 0xff where not reported. GPUs are in nvidia-smi's order (PCI bus id). */
@@ -353,6 +348,17 @@ struct p2ps_host_rdma {
 	bool nv_peer_mem;    /* the older out-of-tree nv_peer_mem loaded */
 	int n_devs;
 	struct p2ps_rdma_dev devs[P2PS_HOST_MAX_RDMA];
+};
+
+/* The first CPU as /proc/cpuinfo describes it: what NCCL's topology calls the CPU's arch,
+ * vendor, familyid and modelid, and what the driver's CPU type needs (platform/cpu.c). */
+struct p2ps_host_cpu {
+	bool known;      /* the architecture was recognised */
+	char arch[16];   /* "x86_64", "arm64", "ppc64" (from the keys cpuinfo uses); "" */
+	char vendor[16]; /* x86 vendor_id ("GenuineIntel", "AuthenticAMD"); "" elsewhere */
+	int family;      /* x86 "cpu family" (base + extended, as Linux prints it); -1 unknown */
+	int model;       /* x86 "model" (with the extended model); -1 unknown */
+	char model_name[96];
 };
 
 struct p2ps_host {

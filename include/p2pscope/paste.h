@@ -50,6 +50,7 @@ enum p2ps_paste_kind {
 	P2PS_PASTE_CMDLINE,      /* /proc/cmdline */
 	P2PS_PASTE_IOMMU_GROUPS, /* find /sys/kernel/iommu_groups, "IOMMU Group N" listings */
 	P2PS_PASTE_CUDA,         /* CUDA samples and nccl-tests output */
+	P2PS_PASTE_NCCL_TOPO,    /* NCCL's XML topology (NCCL_TOPO_DUMP_FILE) */
 	P2PS_PASTE_TEXT,         /* not recognised: skipped */
 	P2PS_PASTE_KIND_COUNT
 };
@@ -223,6 +224,7 @@ struct p2ps_paste_host {
 	int driver_open; /* 1 open kernel modules, 0 proprietary, -1 unknown */
 	bool vm;         /* the log names a hypervisor */
 	char hypervisor[32];
+	struct p2ps_host_cpu cpu; /* an NCCL topology's <cpu> (arch, vendor, family, model) */
 };
 
 struct p2ps_paste {

@@ -27,8 +27,9 @@ static void test_cpuinfo(void **state)
 	assert_string_equal(c.model_name, "Intel(R) Xeon(R) Processor");
 	struct p2ps_host_cpu d = {0};
 	p2ps_cpuinfo_parse(&d, "vendor_id\t: AuthenticAMD\ncpu family\t: 26\n");
-	assert_false(d.known); /* no model line */
+	assert_true(d.known); /* an x86 CPU ... */
 	assert_int_equal(d.family, 26);
+	assert_int_equal(d.model, -1); /* ... whose model line is missing */
 }
 
 static void test_params(void **state)

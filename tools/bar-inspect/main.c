@@ -31,7 +31,7 @@
 #error "P2PS_VERSION is set by tools/bar-inspect/CMakeLists.txt"
 #endif
 
-enum output_format { OUT_TEXT = 0, OUT_JSON, OUT_DOT };
+enum output_format { OUT_TEXT = 0, OUT_JSON, OUT_DOT, OUT_PROMETHEUS, OUT_NCCL_TOPO };
 
 /* Everything the command line decides. */
 struct cli {
@@ -158,7 +158,8 @@ static int opt_peers(void *ctx, const char *arg, char *err, size_t err_size)
 static int set_format(struct cli *c, enum output_format fmt, char *err, size_t err_size)
 {
 	if (c->format_set && c->format != fmt) {
-		snprintf(err, err_size, "--json and --dot are mutually exclusive");
+		snprintf(err, err_size,
+		         "--json, --dot, --prometheus and --nccl-topo are mutually exclusive");
 		return -1;
 	}
 	c->format_set = true;
@@ -176,6 +177,18 @@ static int opt_dot(void *c, const char *arg, char *err, size_t err_size)
 {
 	(void)arg;
 	return set_format(c, OUT_DOT, err, err_size);
+}
+
+static int opt_prometheus(void *c, const char *arg, char *err, size_t err_size)
+{
+	(void)arg;
+	return set_format(c, OUT_PROMETHEUS, err, err_size);
+}
+
+static int opt_nccl_topo(void *c, const char *arg, char *err, size_t err_size)
+{
+	(void)arg;
+	return set_format(c, OUT_NCCL_TOPO, err, err_size);
 }
 
 /* VFIO options: vfio_opts.c. */
@@ -217,7 +230,8 @@ static const struct p2ps_opt options[] = {
         {"lspci-dump", 'F', "FILE", "read `lspci -x`/`-xxx`/`-xxxx` output (no sysfs facts)",
          CALL(opt_lspci_dump)},
         {"paste", 0, "FILE|-",
-         "read what a bug report pasted (lspci, nvidia-smi, dmesg, CUDA samples; - for stdin)",
+         "read what a bug report pasted (lspci, nvidia-smi, dmesg, CUDA samples, NCCL "
+         "topology XML; - for stdin)",
          CALL(opt_paste)},
         {"slot", 's', "[[[[DOMAIN]:]BUS]:][DEV][.[FN]]", "show only matching devices (as lspci -s)",
          CALL(opt_slot)},
@@ -234,6 +248,11 @@ static const struct p2ps_opt options[] = {
          P2PS_OPT_STRING(struct cli, driver_flavor)},
         {"json", 'j', NULL, "JSON output (schema in docs/bar-inspect.md)", CALL(opt_json)},
         {"dot", 0, NULL, "Graphviz output: PCI tree, ACS marks, verdict edges", CALL(opt_dot)},
+        {"prometheus", 0, NULL,
+         "Prometheus text format for node_exporter's textfile collector (docs/prometheus.md)",
+         CALL(opt_prometheus)},
+        {"nccl-topo", 0, NULL, "the topology as NCCL's XML (for NCCL_TOPO_FILE; docs/nccl-topo.md)",
+         CALL(opt_nccl_topo)},
         {"no-nvml", 0, NULL, "do not load libnvidia-ml (VRAM and NVLink then come from nowhere)",
          SOURCE_FLAG(P2PS_HOST_F_NO_NVML)},
         {"numeric", 'n', NULL, "numeric ids only (skip pci.ids names)",
@@ -275,7 +294,8 @@ static const struct p2ps_opts option_table = {P2PS_OPTS_ROWS(options), .help_wid
 static void usage(FILE *f)
 {
 	fprintf(f, "Usage: bar-inspect [--root DIR | --lspci-dump FILE | --paste FILE] [-s SLOT] "
-	           "[--all] [--json | --dot]\n"
+	           "[--all]\n"
+	           "       [--json | --dot | --prometheus | --nccl-topo]\n"
 	           "       bar-inspect --fleet [--json | --csv] [--expect FILE] INPUT...\n\n"
 	           "Reports each NVIDIA GPU's BARs, BAR1 against VRAM, Resizable BAR, PCIe link, "
 	           "bridge path\nwith ACS, IOMMU mode, the nvidia-smi-style topology matrix and, "
@@ -315,11 +335,11 @@ static int check_fleet(struct cli *c)
 	if (!c->fleet.fleet && (c->fleet.csv || c->fleet.expect))
 		snprintf(c->err, sizeof(c->err), "--csv and --expect need --fleet");
 	else if (c->fleet.fleet &&
-	         (c->have_source || c->format == OUT_DOT || c->all || c->have_filter || vfio))
+	         (c->have_source || (c->format != OUT_TEXT && c->format != OUT_JSON) || c->all ||
+	          c->have_filter || vfio))
 		snprintf(c->err, sizeof(c->err),
-		         "--fleet takes reports as arguments: --root, --lspci-dump, --dot, --all, "
-		         "-s "
-		         "and the VFIO options do not apply");
+		         "--fleet takes reports as arguments: --root, --lspci-dump, --dot, "
+		         "--prometheus, --nccl-topo, --all, -s and the VFIO options do not apply");
 	else
 		return 0;
 	return -1;
@@ -335,6 +355,8 @@ static int render(const struct cli *c, const struct p2ps_analysis *an, struct p2
 	switch (c->format) {
 	case OUT_JSON: return p2ps_render_json_text(an, &ro, out, err);
 	case OUT_DOT: return p2ps_render_dot(an, &ro, out, err);
+	case OUT_PROMETHEUS: return p2ps_render_prometheus(an, &ro, out, err);
+	case OUT_NCCL_TOPO: return p2ps_render_nccl_topo(an, &ro, out, err);
 	case OUT_TEXT: break;
 	}
 	return p2ps_render_text(an, &ro, out, err);

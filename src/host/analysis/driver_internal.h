@@ -88,4 +88,10 @@ void p2ps_drv_pair_model(const struct p2ps_analysis *a, const struct p2ps_drv_co
 void p2ps_drv_pair_fixes(const struct p2ps_analysis *a, const struct p2ps_drv_config *cfg,
                          const struct p2ps_drv_report *r, struct p2ps_drv_pair *out);
 
+/* The driver's CPU type needs the x86 vendor, family and model (platform/cpu.c). */
+static inline bool p2ps_drv_cpu_known(const struct p2ps_host_cpu *c)
+{
+	return c->vendor[0] && c->family >= 0 && c->model >= 0;
+}
+
 #endif

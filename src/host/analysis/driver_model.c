@@ -311,11 +311,12 @@ static bool bar1(struct pair_ctx *c, bool common)
 	p2ps_drv_cpu_type(c->s, cpu->vendor, cpu->family, cpu->model, &cpu_ok);
 	reads = reads || cpu_ok;
 	if (p->read.st == P2PS_DS_OK && !reads)
-		p->read = (struct p2ps_drv_verdict){cpu->known ? P2PS_DS_CNS : P2PS_DS_U,
-		                                    P2PS_DG_HOST_READ};
+		p->read = (struct p2ps_drv_verdict){
+		        p2ps_drv_cpu_known(cpu) ? P2PS_DS_CNS : P2PS_DS_U, P2PS_DG_HOST_READ};
 	if (!reads)
 		snprintf(p->why, sizeof(p->why), "%s: no common supported switch, CPU %s",
-		         cpu->known ? "reads refused" : "unknown: needs the CPU (/proc/cpuinfo)",
+		         p2ps_drv_cpu_known(cpu) ? "reads refused"
+		                                 : "unknown: needs the CPU (/proc/cpuinfo)",
 		         c->r->cpu_type);
 	return p->read.st == P2PS_DS_OK && p->write.st == P2PS_DS_OK;
 }

@@ -96,8 +96,9 @@ int p2ps_drv_model_run(const struct p2ps_analysis *a, const struct p2ps_drv_conf
 	        p2ps_drv_series_find(cfg->known ? cfg->model_series : 595, cfg->flavor, &exact);
 	const struct p2ps_host_cpu *cpu = &a->host->cpu;
 	snprintf(out->cpu_type, sizeof(out->cpu_type), "%s",
-	         cpu->known ? p2ps_drv_cpu_type(s, cpu->vendor, cpu->family, cpu->model, &reads)
-	                    : "UNKNOWN");
+	         p2ps_drv_cpu_known(cpu)
+	                 ? p2ps_drv_cpu_type(s, cpu->vendor, cpu->family, cpu->model, &reads)
+	                 : "UNKNOWN");
 	out->n_gpus = a->n_gpus;
 	out->bar1 = a->n_gpus ? calloc(a->n_gpus, sizeof(*out->bar1)) : NULL;
 	if (a->n_gpus && !out->bar1)

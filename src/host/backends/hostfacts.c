@@ -196,62 +196,9 @@ void p2ps_nvidia_params_parse(struct p2ps_host_nvidia *nv, const char *text)
 	}
 }
 
-/* /proc/cpuinfo's first block: vendor, family, model, model name (x86). */
-void p2ps_cpuinfo_parse(struct p2ps_host_cpu *cpu, const char *text)
-{
-	static const struct {
-		const char *key;
-		int what;
-	} keys[] = {{"vendor_id", 0}, {"cpu family", 1}, {"model name", 3}, {"model", 2}};
-	bool fam = false, mod = false;
-	for (const char *l = text; l && *l && *l != '\n';
-	     l = strchr(l, '\n'), l = l ? l + 1 : NULL) {
-		const char *colon = strchr(l, ':');
-		const char *eol = strchr(l, '\n');
-		if (!colon || (eol && colon > eol))
-			continue;
-		const char *v = colon + 1;
-		v += strspn(v, " \t");
-		size_t vn = eol ? (size_t)(eol - v) : strlen(v);
-		for (size_t k = 0; k < sizeof(keys) / sizeof(keys[0]); k++) {
-			size_t kn = strlen(keys[k].key);
-			if (strncmp(l, keys[k].key, kn) ||
-			    (l[kn] != ' ' && l[kn] != '\t' && l[kn] != ':'))
-				continue;
-			char buf[96];
-			if (vn >= sizeof(buf))
-				vn = sizeof(buf) - 1;
-			memcpy(buf, v, vn);
-			buf[vn] = '\0';
-			if (keys[k].what == 0)
-				p2ps_strlcpy(cpu->vendor, buf, sizeof(cpu->vendor));
-			else if (keys[k].what == 3)
-				p2ps_strlcpy(cpu->model_name, buf, sizeof(cpu->model_name));
-			else if (isdigit((unsigned char)buf[0]) && strlen(buf) < 6) {
-				uint64_t v = 0;
-				p2ps_scan_uint(buf, 10, 1u << 20, &v);
-				int x = (int)v;
-				if (keys[k].what == 1) {
-					cpu->family = x;
-					fam = true;
-				} else {
-					cpu->model = x;
-					mod = true;
-				}
-			}
-			break;
-		}
-	}
-	cpu->known = cpu->vendor[0] && fam && mod;
-}
-
-static void read_cpu_and_params(struct p2ps_host *host, const char *root)
+static void read_params(struct p2ps_host *host, const char *root)
 {
 	char *text = NULL;
-	if (p2ps_read_head(root, "/proc/cpuinfo", 1 << 16, "\nflags", &text) >= 0) {
-		p2ps_cpuinfo_parse(&host->cpu, text);
-		free(text);
-	}
 	if (p2ps_read_all(root, "/proc/driver/nvidia/params", 1 << 16, &text) >= 0) {
 		p2ps_nvidia_params_parse(&host->nvidia, text);
 		free(text);
@@ -321,8 +268,87 @@ static void read_vm(struct p2ps_host *host, const char *root, bool live)
 	}
 }
 
+/* The value of the first "key<tabs>: value" line of text whose key is key, into buf. */
+static bool cpuinfo_value(const char *text, const char *key, char *buf, size_t size)
+{
+	size_t klen = strlen(key);
+	for (const char *l = text; l && *l; l = strchr(l, '\n'), l = l ? l + 1 : NULL) {
+		if (strncmp(l, key, klen))
+			continue;
+		const char *v = l + klen;
+		while (*v == ' ' || *v == '\t')
+			v++;
+		if (*v != ':')
+			continue;
+		const char *eol = strchr(l, '\n');
+		v++;
+		while (*v == ' ' || *v == '\t')
+			v++;
+		size_t n = eol ? (size_t)(eol - v) : strlen(v);
+		if (n >= size)
+			n = size - 1;
+		memcpy(buf, v, n);
+		buf[n] = '\0';
+		return true;
+	}
+	return false;
+}
+
+/* Which architecture a cpuinfo is from, by a key only that architecture's kernel writes
+ * (arch/x86/kernel/cpu/proc.c "vendor_id", arch/arm64/kernel/cpuinfo.c "CPU implementer",
+ * arch/powerpc/kernel/setup-common.c "cpu" of "POWER..."); the names are NCCL's
+ * (src/graph/topo.cc kvDictCpuArch). */
+static const struct {
+	const char *key;
+	const char *arch;
+} cpu_arch_keys[] = {
+        {"vendor_id", "x86_64"},
+        {"CPU implementer", "arm64"},
+        {"cpu", "ppc64"},
+};
+
+static int cpuinfo_int(const char *text, const char *key)
+{
+	char v[32];
+	uint64_t n;
+	if (!cpuinfo_value(text, key, v, sizeof(v)) || p2ps_parse_uint(v, 0xffff, &n) < 0)
+		return -1;
+	return (int)n;
+}
+
+void p2ps_cpuinfo_parse(struct p2ps_host_cpu *c, const char *info)
+{
+	char v[96];
+	memset(c, 0, sizeof(*c));
+	for (size_t i = 0; i < sizeof(cpu_arch_keys) / sizeof(cpu_arch_keys[0]); i++) {
+		if (!cpuinfo_value(info, cpu_arch_keys[i].key, v, sizeof(v)))
+			continue;
+		if (!strcmp(cpu_arch_keys[i].key, "cpu") && strncmp(v, "POWER", 5))
+			continue;
+		p2ps_strlcpy(c->arch, cpu_arch_keys[i].arch, sizeof(c->arch));
+		break;
+	}
+	if (cpuinfo_value(info, "vendor_id", v, sizeof(v)))
+		p2ps_strlcpy(c->vendor, v, sizeof(c->vendor));
+	if (cpuinfo_value(info, "model name", v, sizeof(v)))
+		p2ps_strlcpy(c->model_name, v, sizeof(c->model_name));
+	c->family = cpuinfo_int(info, "cpu family");
+	c->model = cpuinfo_int(info, "model");
+	c->known = c->arch[0] != '\0';
+}
+
+static void read_cpu(struct p2ps_host *host, const char *root)
+{
+	char *info = NULL;
+	if (p2ps_read_head(root, "/proc/cpuinfo", 1 << 16, "\nflags", &info) < 0)
+		return;
+	p2ps_cpuinfo_parse(&host->cpu, info);
+	free(info);
+}
+
 void p2ps_hostfacts_read(struct p2ps_host *host, const char *root, bool live)
 {
+	read_cpu(host, root);
 	read_iommu(host, root, live);
 	char *cmd = NULL;
 	if (p2ps_read_all(root, "/proc/cmdline", 1 << 16, &cmd) >= 0) {
@@ -336,7 +362,7 @@ void p2ps_hostfacts_read(struct p2ps_host *host, const char *root, bool live)
 	read_nvidia(host, root);
 	read_vm(host, root, live);
 	read_rdma(host, root);
-	read_cpu_and_params(host, root);
+	read_params(host, root);
 }
 
 /* Keeps one NAME=value entry if it is an NCCL_* variable and there is room. */

@@ -18,7 +18,8 @@
  *
  * The file: "p2pscope nvml-facts 2", "key KEY", "lib PATH:DEV:INODE:SIZE:MTIME",
  * "driver VERSION", then one line per GPU NVML described: "gpu BDF VRAM_KNOWN VRAM
- * BAR1_KNOWN BAR1 NVLINK_KNOWN N [PEER LINKS]...". It is read only when it is a regular
+ * BAR1_KNOWN BAR1 NVLINK_KNOWN N [PEER LINKS]... [switch LINKS]" (the last where the
+ * GPU's NVLinks end at NVSwitches). It is read only when it is a regular
  * file of this user that no one else may write. */
 #include <errno.h>
 #include <fcntl.h>
@@ -155,6 +156,15 @@ static bool parse_gpu(const char *line, struct p2ps_bdf *bdf, struct p2ps_gpu_fa
 		g->nvlink_peers[k].links = (int)links;
 	}
 	g->n_nvlink_peers = (int)np;
+	/* Then, where the GPU's links end at NVSwitches, " switch N" (files written before
+	 * it was kept have none). */
+	uint64_t sw;
+	const char *q;
+	if (!strncmp(p, " switch ", 8) &&
+	    (q = p2ps_scan_uint(p + 8, 10, P2PS_HOST_MAX_NVLINK, &sw)) && sw > 0) {
+		g->nvswitch_links = (int)sw;
+		p = q;
+	}
 	return *p == '\0';
 }
 
@@ -284,6 +294,8 @@ static bool format_cache(const struct p2ps_host *host, const char *key, const ch
 			         g->nvlink_peers[k].links))
 				return false;
 		}
+		if (g->nvswitch_links > 0 && !add(out, size, &n, " switch %d", g->nvswitch_links))
+			return false;
 		if (!add(out, size, &n, "\n"))
 			return false;
 	}

@@ -89,6 +89,7 @@ static void fill_device(struct p2ps_host *host, const struct p2ps_nvml *a, struc
 		else
 			add_peer(g, &rb, 1);
 	}
+	g->nvswitch_links = gpu->fabric_links;
 	p2ps_timings_lap(host->timings, "NVML: NVLink per link", lap);
 }
 

@@ -29,6 +29,9 @@ static void on_record(void *arg, const struct p2ps_nvsmi_rec *r)
 		gpu->gpu.bar1_total_bytes = r->bar1;
 		gpu->gpu.bar1_known = true;
 	}
+	/* On a fabric: its NVLinks end at switches, counted once topo -m is read. */
+	if (r->fabric == 1)
+		gpu->gpu.nvswitch_links = -1;
 }
 
 void p2ps_nvsmi_parse_q(struct p2ps_host *host, const char *text)
@@ -133,6 +136,18 @@ void p2ps_nvsmi_fill(struct p2ps_host *host, const char *root)
 			                     "nvidia-smi topo -p2p (snapshot)");
 			free(text);
 		}
+	/* A GPU on an NVLink fabric (-q's Fabric State) reaches its NV# peers through the
+	 * switches with all its links: as many as its largest NV# (nvidia-smi topo -m gives
+	 * every pair on an HGX board the GPU's full count). */
+	for (size_t i = 0; i < host->n_devs; i++) {
+		struct p2ps_gpu_facts *g = &host->devs[i].gpu;
+		if (g->nvswitch_links >= 0)
+			continue;
+		g->nvswitch_links = 0;
+		for (int k = 0; k < g->n_nvlink_peers; k++)
+			if (g->nvlink_peers[k].links > g->nvswitch_links)
+				g->nvswitch_links = g->nvlink_peers[k].links;
+	}
 }
 
 void p2ps_gpu_facts_finish(struct p2ps_host *host)

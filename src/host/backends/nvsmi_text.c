@@ -67,6 +67,7 @@ static void start(struct q_state *q, int line)
 	q->r.index = q->index++;
 	q->r.line = line;
 	q->r.display_active = -1;
+	q->r.fabric = -1;
 	q->open = true;
 }
 
@@ -109,6 +110,8 @@ static void q_value(struct q_state *q, const char *parent, const char *key, cons
 		r->link_line = no;
 	} else if (!strcmp(key, "Bus Id") && !r->bdf_known) {
 		r->bdf_known = p2ps_bdf_parse(v, &r->bdf) == 0;
+	} else if (!strcmp(key, "State") && !strcmp(parent, "Fabric")) {
+		r->fabric = !strcmp(v, "Completed");
 	} else if (!strcmp(key, "Display Active")) {
 		r->display_active = !strcmp(v, "Enabled") ? 1 : !strcmp(v, "Disabled") ? 0 : -1;
 	}

@@ -19,6 +19,7 @@ const char *p2ps_paste_kind_name(enum p2ps_paste_kind k)
 	        [P2PS_PASTE_CMDLINE] = "/proc/cmdline",
 	        [P2PS_PASTE_IOMMU_GROUPS] = "IOMMU groups",
 	        [P2PS_PASTE_CUDA] = "CUDA samples",
+	        [P2PS_PASTE_NCCL_TOPO] = "NCCL topology",
 	        [P2PS_PASTE_TEXT] = "text",
 	};
 	return (unsigned)k < P2PS_PASTE_KIND_COUNT ? names[k] : "?";

@@ -40,6 +40,7 @@ static int kind_of(enum pt_class cls)
 	case PT_CMDLINE: return P2PS_PASTE_CMDLINE;
 	case PT_IOMMU: return P2PS_PASTE_IOMMU_GROUPS;
 	case PT_CUDA: return P2PS_PASTE_CUDA;
+	case PT_NCCL_TOPO: return P2PS_PASTE_NCCL_TOPO;
 	case PT_TEXT: return P2PS_PASTE_TEXT;
 	default: return -1;
 	}
@@ -57,6 +58,7 @@ static void parse_block(struct pctx *c, int kind, const struct pl_span *sp)
 	case P2PS_PASTE_CMDLINE: pt_parse_cmdline(c, sp); break;
 	case P2PS_PASTE_IOMMU_GROUPS: pt_parse_iommu(c, sp); break;
 	case P2PS_PASTE_CUDA: pt_parse_cuda(c, sp); break;
+	case P2PS_PASTE_NCCL_TOPO: pt_parse_nccl_topo(c, sp); break;
 	default: break;
 	}
 }

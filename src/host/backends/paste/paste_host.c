@@ -209,6 +209,7 @@ static void host_facts(const struct p2ps_paste *p, struct p2ps_host *host)
 	}
 	snprintf(host->nvidia.nvml_status, sizeof(host->nvidia.nvml_status), "%s",
 	         "not used for pastes");
+	host->cpu = ph->cpu;
 	host->vm.known = ph->vm;
 	host->vm.in_vm = ph->vm;
 	snprintf(host->vm.hypervisor, sizeof(host->vm.hypervisor), "%s", ph->hypervisor);

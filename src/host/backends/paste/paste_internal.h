@@ -98,6 +98,7 @@ enum pt_class {
 	PT_IOMMU,
 	PT_CUDA,
 	PT_TEXT,
+	PT_NCCL_TOPO, /* "<system version=...>" and the elements after it */
 };
 
 /* The class of one line. prev is the class of the block being read (PT_BLANK if none):
@@ -151,6 +152,7 @@ void pt_parse_kernel(struct pctx *c, const struct pl_span *sp);
 void pt_parse_cmdline(struct pctx *c, const struct pl_span *sp);
 void pt_parse_iommu(struct pctx *c, const struct pl_span *sp);
 void pt_parse_cuda(struct pctx *c, const struct pl_span *sp);
+void pt_parse_nccl_topo(struct pctx *c, const struct pl_span *sp);
 
 /* Device of an lspci device line ("BDF Class: names"), created when new; NULL if the
  * line is not one. Shared by the lspci and IOMMU-listing parsers. */
