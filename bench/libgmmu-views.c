@@ -9,6 +9,7 @@
 
 #include "p2pscope/bytes.h"
 #include "p2pscope/gmmu.h"
+#include "p2pscope/parse.h"
 
 static double now(void)
 {
@@ -19,11 +20,16 @@ static double now(void)
 
 int main(int argc, char **argv)
 {
-	size_t mib = argc > 1 ? (size_t)strtoul(argv[1], NULL, 0) : 256;
-	size_t n = mib * 1024 * 1024 / 8;
+	uint64_t mib = 256;
+	if (argc > 1 && p2ps_parse_uint(argv[1], 1u << 20, &mib) < 0) {
+		fprintf(stderr, "libgmmu-views: MIB: a number up to 1048576 expected, not '%s'\n",
+		        argv[1]);
+		return 2;
+	}
+	size_t n = (size_t)mib * 1024 * 1024 / 8;
 	uint8_t *buf = malloc(n * 8);
 	if (!buf || n == 0) {
-		fprintf(stderr, "libgmmu-views: cannot allocate %zu MiB\n", mib);
+		fprintf(stderr, "libgmmu-views: cannot allocate %zu MiB\n", (size_t)mib);
 		return 2;
 	}
 	/* Mostly valid PTEs of mixed apertures, like a real page table. */

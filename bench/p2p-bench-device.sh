@@ -4,7 +4,7 @@
 # but any CUDA host works:
 #
 #   bench/p2p-bench-device.sh [--compare] [--capture] [--quick] [--variants] [--sizes]
-#                             [--sm-sweep] [--help]
+#                             [--sm-sweep] [--ipc] [--help]
 #
 #   --compare  also build and run cuda-samples' p2pBandwidthLatencyTest from
 #              .cmp/p2pblt/ (a fetched copy, never committed) for comparison
@@ -13,12 +13,14 @@
 #   --variants time the SM copy kernels (grid, warp, bulk) at several grid sizes
 #   --sizes    one-way bandwidth of the copy engine and SM kernel from 64 KiB to 1 GiB
 #   --sm-sweep build and run bench/sm-sweep.cu (SM copy designs, one way)
+#   --ipc      the default runs also measure with one process per GPU (p2p-bench --ipc)
 #
 # Build dependencies missing on the machine are taken from .cmp/debs/*.deb
 # (unpacked under /tmp/p2ps-sysroot, never into /). Results go to $OUT
 # (default /tmp/p2ps-out): run.log, results.tar.gz and the capture tarball.
 set -uo pipefail
 compare=0 capture=0 quick=0 variants=0 sizes=0 sm_sweep=0
+ipc=()
 for a in "$@"; do
 	case $a in
 	--compare) compare=1 ;;
@@ -27,11 +29,12 @@ for a in "$@"; do
 	--sm-sweep) sm_sweep=1 ;;
 	--capture) capture=1 ;;
 	--quick) quick=1 ;;
+	--ipc) ipc=(--ipc) ;;
 	-h | --help)
 		sed -n '2,/^set /{/^#/s/^# \{0,1\}//p}' "$0"
 		exit 0
 		;;
-	*) echo "usage: $0 [--compare] [--capture] [--quick] [--variants] [--sizes] [--sm-sweep] [--help]" >&2; exit 2 ;;
+	*) echo "usage: $0 [--compare] [--capture] [--quick] [--variants] [--sizes] [--sm-sweep] [--ipc] [--help]" >&2; exit 2 ;;
 	esac
 done
 out=${OUT:-/tmp/p2ps-out}
@@ -94,9 +97,9 @@ if [ $quick = 1 ]; then
 	echo "rc=$?"
 else
 	step p2p-bench defaults
-	"$bench" "${host_args[@]}" | tee "$res/p2p-bench.txt"
+	"$bench" "${ipc[@]}" "${host_args[@]}" | tee "$res/p2p-bench.txt"
 	echo "rc=${PIPESTATUS[0]}"
-	"$bench" --json "${host_args[@]}" >"$res/p2p-bench.json"
+	"$bench" "${ipc[@]}" --json "${host_args[@]}" >"$res/p2p-bench.json"
 	echo "json rc=$?"
 fi
 

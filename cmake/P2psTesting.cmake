@@ -1,4 +1,4 @@
-# How p2pscope registers its tests (README, "Development" says the same for users).
+# How p2pscope registers its tests (CONTRIBUTING.md says the same in short).
 #
 # Every test goes through p2ps_add_test (a cmocka executable) or p2ps_add_cli_test (a
 # script or tool run), which:

@@ -43,6 +43,19 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		abort();
 	if (p2ps_parse_hex(s, bits, w) == 0 && bits < 64 && w[0] >> bits)
 		abort();
+	/* The scanners stay inside the text, honour max, and agree with the whole-string
+	 * parser where the number is all of it. */
+	const char *e = p2ps_scan_uint(s, 10 + 6 * (bits & 1), 4096, &v);
+	if (e && (e <= s || e > s + n || v > 4096))
+		abort();
+	e = p2ps_scan_uint(s, 10, UINT64_MAX, &v);
+	uint64_t whole;
+	if (e && !*e && (p2ps_parse_uint(s, UINT64_MAX, &whole) != 0 || whole != v))
+		abort();
+	double d;
+	e = p2ps_scan_double(s, &d);
+	if (e && (e <= s || e > s + n))
+		abort();
 	struct p2ps_bdf b, again;
 	if (p2ps_bdf_parse(s, &b) == 0) {
 		char text[P2PS_BDF_STR_MAX];

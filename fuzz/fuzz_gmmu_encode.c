@@ -1,5 +1,6 @@
 /* libFuzzer target: libgmmu's value parsing, field writes (both modes), field decode and the
- * P2P model. Input: byte 0 picks format/entry/mode, bytes 1..40 a P2P request, the rest is
+ * P2P model with its driver rows. Input: byte 0 picks format/entry/mode, bytes 1..40 a P2P
+ * request (36..38: a BAR1-P2P row, its start, the PEER-field patch), the rest is
  * newline-separated FIELD=VALUE text. Checked invariants: a decoded entry rebuilds itself
  * from its shown fields plus its unexplained bits; a checked write that succeeds reads back;
  * a P2P entry that the model accepts decodes to the requested aperture, address and peer. */
@@ -49,24 +50,39 @@ static void fuzz_p2p(const struct gmmu_format *f, const uint8_t *p)
 	        .bar1_form = (enum gmmu_bar1_form)(p[35] % 5), /* 4: not a form */
 	        .bar1_peer_index = p[35] & 8,
 	};
+	/* byte 36: a driver row (bit 7 set), byte 37: the static-BAR1 start in 2 MiB, byte 38:
+	 * the patched PEER address field */
+	if (p[36] & 0x80)
+		rq.bar1_row = gmmu_bar1_row_at((p[36] & 0x7f) % gmmu_bar1_row_count());
+	rq.bar1_start = (uint64_t)p[37] << 21;
+	rq.peer_addr_sysmem = p[38] & 1;
 	struct gmmu_p2p_result r;
 	struct p2ps_error err;
 	if (gmmu_p2p_encode(f, &rq, &r, &err))
 		return;
+	if (rq.mode == GMMU_P2P_BAR1 && rq.bar1_row) {
+		const struct gmmu_bar1_row *row = rq.bar1_row;
+		uint64_t start = row->adds_start ? rq.bar1_start : 0;
+		if (row->refused || r.aperture != row->aperture ||
+		    r.addr != rq.bar1_base + start + rq.offset)
+			abort();
+		return;
+	}
 	uint64_t w[2] = {r.pte, 0};
 	check_rebuild(f->entry[GMMU_ENTRY_PTE], w);
 	if (rq.write_mode != GMMU_WRITE_CHECKED)
 		return;
 	struct gmmu_pte_view v;
 	gmmu_pte_view(f, r.pte, &v);
-	if (!v.valid || v.addr != r.addr || v.aperture != r.aperture)
+	bool sysmem_peer = rq.peer_addr_sysmem && rq.mode != GMMU_P2P_BAR1;
+	if (!v.valid || (!sysmem_peer && v.addr != r.addr) || v.aperture != r.aperture)
 		abort();
 	if (rq.mode == GMMU_P2P_BAR1 &&
 	    (r.addr != rq.bar1_base + rq.offset ||
 	     (rq.bar1_form == GMMU_BAR1_PATCH && v.aperture != GMMU_APERTURE_SYS_NONCOH)))
 		abort();
 	if (rq.mode != GMMU_P2P_BAR1 &&
-	    (v.aperture != GMMU_APERTURE_PEER || v.peer_index != rq.peer_index))
+	    (v.aperture != GMMU_APERTURE_PEER || (!sysmem_peer && v.peer_index != rq.peer_index)))
 		abort();
 }
 

@@ -57,8 +57,9 @@ static void check_paste(const struct p2ps_paste *p)
 
 static void check_report(const struct p2ps_paste_report *r)
 {
-	for (size_t i = 0; i < r->n_findings; i++)
-		if (strchr(r->findings[i].text, '\n') || r->findings[i].code >= P2PS_PF_CODE_COUNT)
+	for (size_t i = 0; i < r->findings.n; i++)
+		if (strchr(r->findings.v[i].text, '\n') || r->findings.v[i].code < P2PS_PF_DRIVER ||
+		    r->findings.v[i].code >= P2PS_PF_CODE_END)
 			abort();
 	for (size_t i = 0; i < r->n_asks; i++)
 		if (!r->asks[i].command[0] || strchr(r->asks[i].what, '\n'))

@@ -7,13 +7,13 @@
 # Writes a gzip'ed tarball holding one directory with the sysfs/proc subset under the
 # same paths as on the host (sys/bus/pci/devices/<BDF> -> ../../../devices/...,
 # sys/kernel/iommu_groups/N/type, sys/class/iommu/*, sys/module/nvidia/version,
-# proc/cmdline, proc/driver/nvidia/version, proc/sys/kernel/random/boot_id (tells two
+# proc/cmdline, proc/driver/nvidia/version and params, proc/cpuinfo (first CPU), proc/sys/kernel/random/boot_id (tells two
 # captures of one host apart across reboots), ...), plus p2pscope/:
 #   snapshot-info            format, uid, date, hostname, kernel, tool versions
 #   env                      NCCL_* and CUDA_VISIBLE_DEVICES of the capturing shell
 #   nvidia-smi-q.txt         nvidia-smi -q            (when nvidia-smi is present)
 #   nvidia-smi-topo-m.txt    nvidia-smi topo -m
-#   nvidia-smi-topo-p2p.txt  nvidia-smi topo -p2p r
+#   nvidia-smi-topo-p2p.txt  nvidia-smi topo -p2p r (-w, -n, -a, -p.txt: the other modes)
 #   nvidia-smi-nvlink.txt    nvidia-smi nvlink --status
 #   lspci-vvv.txt            lspci -vvv -nn  (lspci -D -vvv; says <access denied> as non-root)
 #   lspci-xxxx.txt           lspci -D -xxxx (root only: 4096 bytes per device)
@@ -122,12 +122,20 @@ done
 for f in /sys/module/nvidia/version /sys/module/nvidia_uvm/version /sys/hypervisor/type \
 	/sys/class/dmi/id/sys_vendor /sys/class/dmi/id/product_name \
 	/sys/class/dmi/id/board_vendor /sys/class/dmi/id/board_name \
-	/sys/class/dmi/id/bios_version /proc/cmdline /proc/driver/nvidia/version \
+	/sys/class/dmi/id/bios_version /proc/cmdline /proc/driver/nvidia/version /proc/driver/nvidia/params \
 	/sys/module/vfio/parameters/enable_unsafe_noiommu_mode /proc/sys/kernel/random/boot_id; do
 	copy_file "$f"
 done
 for p in "$sysroot"/sys/module/nvidia/parameters/*; do
 	[ -f "$p" ] && copy_file "${p#"$sysroot"}"
+done
+# GPUDirect RDMA: the peer-memory modules (loaded or not) and the RDMA devices with the
+# PCI function behind each (/sys/class/infiniband/NAME/device -> ../../../BDF).
+for m in nvidia_peermem nv_peer_mem; do
+	copy_file "/sys/module/$m/initstate"
+done
+for ib in "$sysroot"/sys/class/infiniband/*; do
+	[ -e "$ib" ] && copy_link "${ib#"$sysroot"}/device"
 done
 # The first CPU's block of /proc/cpuinfo carries the model and the hypervisor flag.
 if [ -r "$sysroot/proc/cpuinfo" ]; then
@@ -165,6 +173,11 @@ if [ "$tools" -eq 1 ] && [ -z "$sysroot" ]; then
 	run_tool nvidia-smi-q.txt nvidia-smi -q
 	run_tool nvidia-smi-topo-m.txt nvidia-smi topo -m
 	run_tool nvidia-smi-topo-p2p.txt nvidia-smi topo -p2p r
+	# The driver's statuses per pair for writes, NVLink, atomics and PCIe (bar-inspect
+	# --driver compares its model with them).
+	for m in w n a p; do
+		run_tool "nvidia-smi-topo-p2p-$m.txt" nvidia-smi topo -p2p "$m"
+	done
 	run_tool nvidia-smi-nvlink.txt nvidia-smi nvlink --status
 	run_tool lspci-vvv.txt lspci -D -vvv -nn
 	run_tool lspci-tv.txt lspci -tv

@@ -157,22 +157,22 @@ corpus_pte_decode() {
 	# The images, SPEC and log the documented commands read (make_example_pd writes them;
 	# the SPEC and log also come from the docs, for a base whose make_example_pd wrote only
 	# the images, into the current folder), and the broken inputs of docs/pte-dumps.md's
-	# error examples (its doc-check setup lines).
+	# error examples (the commands shown before them: head, printf, cp, sed).
 	(cd "$scratch" && "$bindir/tests/gmmu-dump/make_example_pd" --out "$scratch" >/dev/null) ||
 		return
 	awk '/^```json/ { on = 1; next } /^```/ { if (on) exit } on' "$top/docs/pte-dumps.md" \
 		>"$scratch/spec.json"
 	awk '/^\$ cat log.txt/ { on = 1; next } /^\$ / { on = 0 } on' \
-		"$top/docs/readme/pte-dumps.md" >"$scratch/log.txt"
+		"$top/docs/pte-dumps.md" >"$scratch/log.txt"
 	local setup
 	while IFS= read -r setup; do
-		(cd "$scratch" && bash -c "$setup")
-	done < <(sed -n 's/^setup: //p' "$top/docs/pte-dumps.md")
+		(cd "$scratch" && bash -c "$setup" >/dev/null 2>&1)
+	done < <(sed -nE 's/^\$ ((head|printf|cp|sed) .*)/\1/p' "$top/docs/pte-dumps.md")
 	local i=0 line
 	while IFS= read -r line; do
 		i=$((i + 1))
 		case_run "pte-doc-$(printf %02d $i)" env PATH="$bindir/tools:$PATH" bash -c "$line"
-	done < <(cat "$top"/docs/*.md "$top"/docs/readme/*.md | sed -n 's/^\$ \(pte-decode .*\)/\1/p')
+	done < <(cat "$top"/README.md "$top"/docs/*.md | sed -n 's/^\$ \(pte-decode .*\)/\1/p')
 	case_run pte-formats "$bindir/tools/pte-decode" formats
 	case_run pte-formats-md "$bindir/tools/pte-decode" formats --markdown
 	case_run pte-formats-json "$bindir/tools/pte-decode" formats --json

@@ -10,7 +10,7 @@
 #    or failed with the file it found missing (scripts/ctest-summary.py).
 #
 # Tests that need the shared reference folder (P2PS_SHARED_DIR, default ../shared beside
-# the checkout; README "Development") are skipped without it, and fail under CI=true.
+# the checkout; CONTRIBUTING.md) are skipped without it, and fail under CI=true.
 #
 # Environment: JOBS (parallel build jobs), P2PS_SKIP_STEPS (space-separated
 # test.d step names to skip, e.g. "50-vm-guest"), P2PS_ONLY_STEPS (run only these),

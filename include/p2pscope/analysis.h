@@ -26,6 +26,9 @@
 
 #include "p2pscope/error.h"
 #include "p2pscope/host.h"
+#include "p2pscope/paste.h"
+
+struct p2ps_paste_report;
 
 #ifdef __cplusplus
 extern "C" {
@@ -93,20 +96,63 @@ enum p2ps_reason_code {
 	P2PS_R_VM,
 	P2PS_R_NCCL_ENV,
 	P2PS_R_NEEDS_ROOT,
-	P2PS_R_IOMMU_STATE, /* host summary: IOMMU off / pass-through / translating */
-	P2PS_R_NCCL_LEVEL,  /* whether NCCL's P2P level admits this pair's path */
-	P2PS_R_LINK_DOWN,   /* the GPU's link, or a bridge's on its path, is down (Width x0) */
-	P2PS_R_CODE_COUNT
+	P2PS_R_IOMMU_STATE,     /* host summary: IOMMU off / pass-through / translating */
+	P2PS_R_NCCL_LEVEL,      /* whether NCCL's P2P level admits this pair's path */
+	P2PS_R_LINK_DOWN,       /* the GPU's link, or a bridge's on its path, is down (Width x0) */
+	P2PS_R_GDR_PATH,        /* GPUDirect RDMA: what lies between the GPU and the device */
+	P2PS_R_GDR_PEER_MEMORY, /* GPUDirect RDMA: nvidia-peermem loaded, or dma-buf usable */
+	P2PS_R_GDR_DRIVER_RACE, /* GPUDirect RDMA: a driver with the invalidation-callback race */
+	P2PS_R_GDR_BAR1,        /* GPUDirect RDMA: the BAR1 the mappings are pinned in */
+	P2PS_R_GDR_NCCL,        /* whether NCCL uses GPUDirect RDMA for a GPU-NIC pair */
+	P2PS_R_STATIC_BAR1, /* BAR1 covers VRAM but not what the driver's static BAR1 rule asks */
+	P2PS_R_CODE_COUNT,  /* the analysis' own codes end here */
+
+	/* What only a paste shows (paste_report.h: p2ps_paste_observe()). */
+	P2PS_PF_DRIVER = P2PS_R_CODE_COUNT, /* driver version and kind (open / proprietary) */
+	P2PS_PF_BAR1_P2P_PATH,              /* the driver set up static BAR1 / BAR1-P2P mappings */
+	P2PS_PF_PEER_DMA_UNALIGNED, /* static BAR1 peer mapping refused: address not aligned */
+	P2PS_PF_DRIVER_ASSERT,      /* NVRM nvAssertFailed */
+	P2PS_PF_MMU_FAULT,          /* Xid 31 MMU fault (decoded with libgmmu where it can be) */
+	P2PS_PF_XID,                /* another Xid */
+	P2PS_PF_IOMMU_FAULT,        /* AMD-Vi / DMAR faults on a GPU's DMA */
+	P2PS_PF_BAR_UNASSIGNABLE,   /* the kernel or driver found no space for BAR1 */
+	P2PS_PF_REBAR_CEILING,      /* a Resizable BAR capability offers less than 2 GiB */
+	P2PS_PF_BAR1_VS_VRAM,       /* nvidia-smi BAR1 against VRAM of a GPU without address */
+	P2PS_PF_CUDA_NO_PEER,       /* CUDA: CANNOT access peer / waived */
+	P2PS_PF_P2P_NO_GAIN,        /* CUDA: P2P on is not faster than off (host-memory copies) */
+	P2PS_PF_DATA_MISMATCH,      /* CUDA: verification errors, test failed */
+	P2PS_PF_NVIDIA_P2P_STATUS,  /* nvidia-smi topo -p2p: CNS / GNS / TNS / NS / DR */
+	P2PS_PF_NVIDIA_TOPOLOGY,    /* nvidia-smi topo -m: crosses sockets (SYS/SOC) */
+	P2PS_PF_DISAGREEMENT,       /* the analysis and an observation say different things */
+	P2PS_PF_CAPS_DENIED,        /* lspci ran without root */
+	P2PS_PF_MALFORMED,          /* a block was cut or had mismatched columns */
+	P2PS_PF_NO_GPU,             /* the paste names no NVIDIA GPU */
+	P2PS_PF_SYMPTOM,       /* an error or failure the paste shows (error 205, a hang ...) */
+	P2PS_PF_NCCL,          /* what NCCL's log says: version, transports, P2P disabled */
+	P2PS_PF_SHM,           /* NCCL could not create its shared-memory segment */
+	P2PS_PF_ACS_UNPLACED,  /* ACS control values of ports the paste does not name */
+	P2PS_PF_UNREAD,        /* blocks recognised but not understood */
+	P2PS_PF_P2P_WORKS,     /* positive evidence: P2P works on a pair */
+	P2PS_PF_GEFORCE_STOCK, /* GeForce RTX 40/50 without the P2P-patched driver */
+	P2PS_PF_CODE_END       /* every code, the analysis' and a paste's, is below this */
 };
 const char *p2ps_reason_code_name(enum p2ps_reason_code c); /* "bar1_smaller_than_vram", ... */
+/* The short title of an analysis reason ("IOMMU translates peer DMA"); NULL for a code
+ * outside the analysis' own. p2ps_reason_title() looks it up by the JSON "code" (NULL
+ * for an unknown name): what bar-inspect --fleet groups its hosts' reasons under. */
+const char *p2ps_reason_code_title(enum p2ps_reason_code c);
+const char *p2ps_reason_title(const char *code);
 
-#define P2PS_REASON_TEXT_MAX 320
+#define P2PS_REASON_TEXT_MAX 512
 #define P2PS_REASON_FIX_MAX  320
 
+/* One finding: of the analysis (a GPU's, a pair's or the host's reasons) or of a paste's
+ * observations (paste_report.h). */
 struct p2ps_reason {
 	enum p2ps_reason_code code;
 	enum p2ps_severity sev;
 	int dev_idx; /* host->devs index of the device it is about (GPU or bridge), -1 = host */
+	struct p2ps_paste_where from;    /* the paste line it rests on; line 0: none */
 	char text[P2PS_REASON_TEXT_MAX]; /* one line, no trailing newline */
 	char fix[P2PS_REASON_FIX_MAX];   /* what to do, "" if nothing */
 };
@@ -181,6 +227,23 @@ struct p2ps_pair {
 	struct p2ps_reasons reasons;
 };
 
+/* GPUDirect RDMA: a GPU and a third-party device that DMAs into its BAR1 — an RDMA NIC
+ * found in the model (InfiniBand class, an RDMA vendor's network function, or an RDMA
+ * device the kernel lists) or a non-NVIDIA device named as an extra peer (NVMe, FPGA). */
+struct p2ps_gdr_pair {
+	int gpu;               /* index into analysis->gpus */
+	int dev_idx;           /* host->devs index of the device */
+	const char *rdma_name; /* the kernel's RDMA device name ("mlx5_0"), or NULL */
+	enum p2ps_topo topo;   /* PCIe class of the path between them */
+	int lca_idx;           /* lowest common bridge, -1 if they meet at a host bridge */
+	int turn[2];           /* ports where the traffic turns (GPU side, device side) */
+	enum p2ps_verdict verdict;
+	int nccl_gdr; /* 1: NCCL uses GPUDirect RDMA for this pair, 0: not, -1: unknown */
+	struct p2ps_reasons reasons;
+};
+struct p2ps_drv_report; /* include/p2pscope/driver_model.h */
+struct p2ps_drv_config;
+
 struct p2ps_analysis {
 	const struct p2ps_host *host;
 	size_t n_gpus;
@@ -192,12 +255,24 @@ struct p2ps_analysis {
 	char iommu_summary[512]; /* "off", "on (intel: dmar0 dmar1), default domain DMA-FQ" */
 	char iommu_flags[256];   /* command-line flags that decide the mode, "" if none */
 	struct p2ps_reasons host_reasons;
+	/* For a host read from a paste (host->paste): what only the paste shows, its verdict
+	 * and what to send next (paste_report.h), computed once here; NULL otherwise. */
+	struct p2ps_paste_report *paste;
+	size_t n_rdma_devs; /* RDMA-capable devices found (NICs), besides --peers */
+	size_t n_gdr;       /* GPU x device pairs for GPUDirect RDMA */
+	struct p2ps_gdr_pair *gdr;
+	/* The driver model's report (bar-inspect --driver), set by the caller after
+	 * p2ps_drv_model_run(); the renderers print it when not NULL. Not owned. */
+	const struct p2ps_drv_report *driver;
 };
 
 struct p2ps_analysis_opts {
 	/* Devices to treat as P2P endpoints besides the NVIDIA GPUs (may repeat a GPU). */
 	const struct p2ps_bdf *peers;
 	size_t n_peers;
+	/* The driver whose static BAR1 rule judges BAR1 (NULL: the host's driver, else the
+	 * P2P-patched modules' rule). */
+	const struct p2ps_drv_config *driver;
 };
 
 /* Analyses host into *out (zeroed first) with options (NULL: defaults). Returns 0, or

@@ -107,6 +107,15 @@ struct p2ps_fleet_host {
 	size_t n_pairs, pairs_ready, pairs_not_ready, pairs_unknown, pairs_moot;
 	struct p2ps_fleet_cause *causes; /* blockers first, then unknowns, then warnings */
 	size_t n_causes;
+	/* GPUDirect RDMA (the report's gpudirect_rdma.pairs): the GPU x device pairs, those
+	 * "not ready", and per blocker code how many not-ready pairs it blocks (most first).
+	 * All zero when the report has no such pairs. */
+	size_t gdr_pairs, gdr_not_ready;
+	struct p2ps_fleet_gdr_reason {
+		char *code; /* "gdr_path", "iommu_translating", ... */
+		unsigned pairs;
+	} * gdr_reasons;
+	size_t n_gdr_reasons;
 };
 
 struct p2ps_fleet_skip {
@@ -152,6 +161,10 @@ struct p2ps_fleet_opts {
 	void *snapshot_ctx;
 	unsigned threads;         /* JSON files read in parallel; 0 = online CPUs (max 8) */
 	const char *tool_version; /* for the summary's header */
+	/* A reason code's short title, NULL for a code it does not know (shown as the code
+	 * itself); NULL: codes only. bar-inspect passes its reason table's
+	 * p2ps_reason_title(). */
+	const char *(*reason_title)(const char *code);
 };
 
 struct p2ps_fleet {

@@ -72,6 +72,38 @@ struct gmmu_drvmap_result {
 int gmmu_drvmap_pte(const struct gmmu_format *f, const struct gmmu_drvmap_request *rq,
                     struct gmmu_drvmap_result *out, struct p2ps_error *err);
 
+/* One page of a peer GPU's memory as RM maps it through NV50_P2P (NV_ESC_RM_MAP_MEMORY_DMA
+ * with NVOS46_FLAGS_P2P_ENABLE): the entry of the connection the P2P object chose. */
+struct gmmu_drvmap_peer {
+	/* NVLink (PEER, peer id, + the owning GPU's fabric base), the PCIe mailbox path (PEER,
+	 * peer id, the FB offset) or BAR1-P2P (the driver row's sysmem entry). */
+	enum gmmu_p2p_mode mode;
+	uint32_t peer_id;     /* GET_P2P_CAPS_V2 busPeerIds: the id this GPU uses for the peer */
+	uint64_t fabric_base; /* NVLink: _dmaGetFabricAddress(peer), 0 without NVSwitch */
+	/* BAR1-P2P: the RM row (gmmu_bar1_row_find(..., GMMU_BAR1_PATH_RM, ...)) and the static
+	 * BAR1 as the entries hold it (bus address + start offset, or its IOVA). */
+	const struct gmmu_bar1_row *bar1_row;
+	uint64_t bar1_base;
+	uint64_t fb_offset; /* the page's offset in the peer's framebuffer */
+	uint64_t page_size;
+	uint32_t kind; /* the allocation's kind */
+	/* NVOS46 GPU_CACHEABLE: peer memory is GPU-uncached unless the mapping (or a
+	 * P2P-cacheable allocation) says YES (dmaIsDefaultGpuUncached,
+	 * memdescGetGpuP2PCacheAttrib). */
+	enum gmmu_drvmap_cache gpu_cacheable;
+	bool read_only;
+	/* A driver whose gmmuFmtPtePhysAddrFld(PEER) returns the sysmem field
+	 * (gmmu_bar1_peer_field_patched()): PEER entries carry their address there. */
+	bool peer_field_patched;
+};
+
+/* The PTE RM writes for one page of a peer mapping (dmaAllocMapping_GM107 and
+ * dmaUpdateVASpace_GF100 for PEER; dmaAllocBar1P2PMapping_GH100 first for BAR1-P2P): the
+ * P2P model (gmmu_p2p_encode) with the map path's defaults. Fails as gmmu_p2p_encode does,
+ * and with P2PS_ENOTSUP naming the driver's reason where the row writes no entry. */
+int gmmu_drvmap_peer_pte(const struct gmmu_format *f, const struct gmmu_drvmap_peer *rq,
+                         uint64_t *pte, struct p2ps_error *err);
+
 /* Where a page table or directory lives, as a directory entry points at it. */
 struct gmmu_drvmap_table {
 	bool present;                /* false: the entry (or half) is left zero */

@@ -213,6 +213,10 @@ struct p2ps_gpu_facts {
 	bool nvlink_known;
 	int n_nvlink_peers;
 	struct p2ps_nvlink_peer nvlink_peers[P2PS_HOST_MAX_NVLINK];
+	/* Active NVLinks that end at an NVSwitch (NVML's remote device type, or a remote
+	 * address the host cannot see, as in a VM on an HGX board); 0 when none or unknown.
+	 * The GPU peers reached through the switch are in nvlink_peers as well. */
+	int nvswitch_links;
 };
 
 struct p2ps_nvidia_chip; /* include/p2pscope/nvidia_chips.h */
@@ -324,6 +328,24 @@ struct p2ps_host_nvidia {
 	bool nvml_loaded;             /* libnvidia-ml.so.1 was opened and initialised */
 	char nvml_status[128];        /* why NVML facts are missing, if they are */
 	char nvml_driver_version[64];
+	/* /proc/driver/nvidia/params: the registry and the module parameters in effect. */
+	bool params_known;
+	char registry_dwords[512]; /* RegistryDwords: "Key=value;Key=value" ("" none) */
+	int enable_resizable_bar;  /* EnableResizableBar: 0/1 (valid when params_known) */
+};
+
+/* What the driver itself reported per GPU pair: NV0000_P2P_CAPS_STATUS_* per index of
+ * NV0000_CTRL_P2P_CAPS_INDEX_* (read, write, nvlink, atomics, prop, loopback, pci, c2c,
+ * pci_bar1), 0xff where not reported. GPUs are in nvidia-smi's order (PCI bus id). */
+#define P2PS_HOST_DRVCAPS_GPUS  16
+#define P2PS_HOST_DRVCAPS_INDEX 9
+struct p2ps_host_driver_caps {
+	bool known;
+	char source[64]; /* "NVML", "nvidia-smi topo -p2p (snapshot)", "RM" */
+	int n_gpus;
+	struct p2ps_bdf gpu[P2PS_HOST_DRVCAPS_GPUS];
+	bool gpu_known[P2PS_HOST_DRVCAPS_GPUS]; /* gpu[i] holds the GPU's address */
+	uint8_t st[P2PS_HOST_DRVCAPS_GPUS][P2PS_HOST_DRVCAPS_GPUS][P2PS_HOST_DRVCAPS_INDEX];
 };
 
 struct p2ps_host_vm {
@@ -331,6 +353,32 @@ struct p2ps_host_vm {
 	bool in_vm;
 	char hypervisor[64]; /* e.g. "KVM", "Firecracker", "xen", from DMI / cpuinfo / sysfs */
 	char evidence[128];  /* which file said so */
+};
+
+/* GPUDirect RDMA: what lets a NIC reach GPU memory, and the RDMA devices of the host. */
+#define P2PS_HOST_MAX_RDMA 32
+struct p2ps_rdma_dev {
+	char name[32];       /* "mlx5_0" (/sys/class/infiniband/NAME) */
+	struct p2ps_bdf bdf; /* the PCI function behind it */
+};
+
+struct p2ps_host_rdma {
+	bool known;          /* the source can show loaded modules and RDMA devices */
+	bool nvidia_peermem; /* module nvidia_peermem loaded (/sys/module/nvidia_peermem) */
+	bool nv_peer_mem;    /* the older out-of-tree nv_peer_mem loaded */
+	int n_devs;
+	struct p2ps_rdma_dev devs[P2PS_HOST_MAX_RDMA];
+};
+
+/* The first CPU as /proc/cpuinfo describes it: what NCCL's topology calls the CPU's arch,
+ * vendor, familyid and modelid, and what the driver's CPU type needs (platform/cpu.c). */
+struct p2ps_host_cpu {
+	bool known;      /* the architecture was recognised */
+	char arch[16];   /* "x86_64", "arm64", "ppc64" (from the keys cpuinfo uses); "" */
+	char vendor[16]; /* x86 vendor_id ("GenuineIntel", "AuthenticAMD"); "" elsewhere */
+	int family;      /* x86 "cpu family" (base + extended, as Linux prints it); -1 unknown */
+	int model;       /* x86 "model" (with the extended model); -1 unknown */
+	char model_name[96];
 };
 
 struct p2ps_host {
@@ -345,6 +393,7 @@ struct p2ps_host {
 	struct p2ps_host_cmdline cmdline;
 	struct p2ps_host_nvidia nvidia;
 	struct p2ps_host_vm vm;
+	struct p2ps_host_rdma rdma;
 
 	int n_nccl_env;
 	char nccl_env[P2PS_HOST_MAX_NCCL_ENV][128]; /* "NCCL_P2P_DISABLE=1" */
@@ -370,6 +419,11 @@ struct p2ps_host {
 	/* Where the load's time went, per phase (timings.h); NULL when not asked. Owned by
 	 * the caller, who set it through struct p2ps_host_source. */
 	struct p2ps_timings *timings;
+
+	struct p2ps_host_cpu cpu;
+	/* The driver's own P2P statuses per pair (NVML live, or a snapshot's nvidia-smi
+	 * topo -p2p captures); driver_caps.known is false when there are none. */
+	struct p2ps_host_driver_caps driver_caps;
 };
 
 /* Releases everything the model owns and zeroes it. NULL is fine. */

@@ -48,6 +48,18 @@ int p2ps_parse_hex(const char *s, unsigned bits, uint64_t w[2]);
  * when the word is empty, ends in '_' or doubles it; P2PS_ERANGE: more than 128 bits. */
 int p2ps_scan_hex(const char *s, size_t n, uint64_t w[2], unsigned *digits, size_t *bad);
 
+/* Scanners for a number inside other programs' text (sysfs files, kernel logs, lspci and
+ * nvidia-smi output), where more text follows it. Each reads the number at the very start
+ * of s (no blanks or '+' before it) and returns the first byte after it, or NULL when s does
+ * not start with one or its value is out of range (*out is then not written).
+ *  - p2ps_scan_uint: base 10, decimal digits ("010" is ten); base 16, hex digits with "0x"
+ *    optional ("ff" and "0xff" are 255). No '_'. The value must be at most max.
+ *  - p2ps_scan_double: a decimal fraction: an optional '-', digits with an optional '.'
+ *    and fraction (at least one digit in all), an optional exponent ("63.02", "-1.5e3",
+ *    ".5"); no hex, infinity or NaN. */
+const char *p2ps_scan_uint(const char *s, unsigned base, uint64_t max, uint64_t *out);
+const char *p2ps_scan_double(const char *s, double *out);
+
 /* The value of a hex digit (any case), or -1. */
 static inline int p2ps_hex_digit(char c)
 {

@@ -55,6 +55,7 @@ enum p2ps_paste_kind {
 	P2PS_PASTE_ERRORS,       /* CUDA error lines, PyTorch RuntimeError, watchdog timeouts */
 	P2PS_PASTE_SETPCI,       /* raw setpci reads (ECAP_ACS+6.w -> 001d) */
 	P2PS_PASTE_COLLECT_ENV,  /* python -m torch.utils.collect_env */
+	P2PS_PASTE_NCCL_TOPO,    /* NCCL's XML topology (NCCL_TOPO_DUMP_FILE) */
 	P2PS_PASTE_TEXT,         /* not recognised: skipped */
 	P2PS_PASTE_KIND_COUNT
 };
@@ -274,6 +275,7 @@ struct p2ps_paste_host {
 	int driver_open; /* 1 open kernel modules, 0 proprietary, -1 unknown */
 	bool vm;         /* the log names a hypervisor */
 	char hypervisor[32];
+	struct p2ps_host_cpu cpu; /* an NCCL topology's <cpu> (arch, vendor, family, model) */
 };
 
 struct p2ps_paste {

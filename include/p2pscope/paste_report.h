@@ -24,47 +24,11 @@
 extern "C" {
 #endif
 
-/* Stable identifiers of paste findings (JSON "code"). */
-enum p2ps_paste_finding_code {
-	P2PS_PF_DRIVER = 0,         /* driver version and kind (open / proprietary) */
-	P2PS_PF_BAR1_P2P_PATH,      /* the driver set up static BAR1 / BAR1-P2P mappings */
-	P2PS_PF_PEER_DMA_UNALIGNED, /* static BAR1 peer mapping refused: address not aligned */
-	P2PS_PF_DRIVER_ASSERT,      /* NVRM nvAssertFailed */
-	P2PS_PF_MMU_FAULT,          /* Xid 31 MMU fault (decoded with libgmmu where it can be) */
-	P2PS_PF_XID,                /* another Xid */
-	P2PS_PF_IOMMU_FAULT,        /* AMD-Vi / DMAR faults on a GPU's DMA */
-	P2PS_PF_BAR_UNASSIGNABLE,   /* the kernel or driver found no space for BAR1 */
-	P2PS_PF_REBAR_CEILING,      /* a Resizable BAR capability offers less than 2 GiB */
-	P2PS_PF_BAR1_VS_VRAM,       /* nvidia-smi BAR1 against VRAM of a GPU without address */
-	P2PS_PF_CUDA_NO_PEER,       /* CUDA: CANNOT access peer / waived */
-	P2PS_PF_P2P_NO_GAIN,        /* CUDA: P2P on is not faster than off (host-memory copies) */
-	P2PS_PF_DATA_MISMATCH,      /* CUDA: verification errors, test failed */
-	P2PS_PF_NVIDIA_P2P_STATUS,  /* nvidia-smi topo -p2p: CNS / GNS / TNS / NS / DR */
-	P2PS_PF_NVIDIA_TOPOLOGY,    /* nvidia-smi topo -m: crosses sockets (SYS/SOC) */
-	P2PS_PF_DISAGREEMENT,       /* the analysis and an observation say different things */
-	P2PS_PF_CAPS_DENIED,        /* lspci ran without root */
-	P2PS_PF_MALFORMED,          /* a block was cut or had mismatched columns */
-	P2PS_PF_NO_GPU,             /* the paste names no NVIDIA GPU */
-	P2PS_PF_SYMPTOM,       /* an error or failure the paste shows (error 205, a hang ...) */
-	P2PS_PF_NCCL,          /* what NCCL's log says: version, transports, P2P disabled */
-	P2PS_PF_SHM,           /* NCCL could not create its shared-memory segment */
-	P2PS_PF_ACS_UNPLACED,  /* ACS control values of ports the paste does not name */
-	P2PS_PF_UNREAD,        /* blocks recognised but not understood */
-	P2PS_PF_P2P_WORKS,     /* positive evidence: P2P works on a pair */
-	P2PS_PF_GEFORCE_STOCK, /* GeForce RTX 40/50 without the P2P-patched driver */
-	P2PS_PF_CODE_COUNT
-};
-const char *p2ps_paste_finding_name(enum p2ps_paste_finding_code c); /* "iommu_fault", ... */
+/* A paste finding is a struct p2ps_reason (analysis.h) whose code is one of the
+ * P2PS_PF_* codes and whose `from` names the paste line it rests on. Its JSON "code": */
+const char *p2ps_paste_finding_name(enum p2ps_reason_code c); /* "iommu_fault", ... */
 
 #define P2PS_PASTE_TEXT_MAX 512
-
-struct p2ps_paste_finding {
-	enum p2ps_paste_finding_code code;
-	enum p2ps_severity sev;
-	char text[P2PS_PASTE_TEXT_MAX];
-	char fix[P2PS_REASON_FIX_MAX];
-	struct p2ps_paste_where from; /* the paste line it rests on */
-};
 
 /* One GPU pair as every source in the paste sees it. GPUs are numbered as nvidia-smi
  * numbers them where the paste allows (else by CUDA ordinal, else by address order). */
@@ -101,8 +65,7 @@ struct p2ps_paste_ask {
 struct p2ps_paste_report {
 	enum p2ps_verdict verdict; /* not ready: a cause; unknown: a needed fact is missing */
 	char verdict_why[256];
-	struct p2ps_paste_finding *findings; /* blockers first */
-	size_t n_findings;
+	struct p2ps_reasons findings; /* P2PS_PF_* codes, in the order found */
 	struct p2ps_paste_cause causes[P2PS_PASTE_MAX_CAUSES];
 	size_t n_causes;
 	struct p2ps_paste_pair *pairs;

@@ -66,6 +66,18 @@ int p2ps_render_json_text(const struct p2ps_analysis *a, const struct p2ps_rende
 int p2ps_render_dot(const struct p2ps_analysis *a, const struct p2ps_render_opts *o,
                     struct p2ps_strbuf *out, struct p2ps_error *err);
 
+/* NCCL's XML topology (the format of NCCL_TOPO_FILE / NCCL_TOPO_DUMP_FILE): a CPU element
+ * per NUMA node, the bridges on the paths of the NVIDIA GPUs and network controllers,
+ * the GPUs with their NVLinks. Only GPUs and NICs matching o->filter are described. */
+int p2ps_render_nccl_topo(const struct p2ps_analysis *a, const struct p2ps_render_opts *o,
+                          struct p2ps_strbuf *out, struct p2ps_error *err);
+
+/* Prometheus text exposition format (node_exporter's textfile collector): per GPU BAR1,
+ * VRAM, link and IOMMU gauges, per pair the verdict, blockers by reason and topology
+ * class; metric names in docs/prometheus.md. */
+int p2ps_render_prometheus(const struct p2ps_analysis *a, const struct p2ps_render_opts *o,
+                           struct p2ps_strbuf *out, struct p2ps_error *err);
+
 /* ---- the VFIO facts on their own (JSON objects and text lines for other callers) ---- */
 
 /* The per-device "vfio" object; see docs/vfio.md for the keys. Caller owns the result

@@ -1,5 +1,7 @@
 /* Growable arrays: the one growth rule of the lists the libraries and tools keep (RM
- * objects and DMA mappings, pte-probe's entries, the fleet's hosts, verify's ranges).
+ * objects and DMA mappings, pte-probe's entries, the host model's devices, a paste's blocks
+ * and devices, the analysis' reasons, the fleet's hosts and groups, memory images' chunks,
+ * verify's ranges).
  * Header-only on purpose: p2ps_common's objects go into libgmmu's core, which never
  * allocates; only the code that includes this header does. */
 #ifndef P2PS_GROW_H

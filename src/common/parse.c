@@ -4,6 +4,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "p2pscope/error.h"
@@ -203,4 +204,62 @@ int p2ps_parse_hex(const char *s, unsigned bits, uint64_t w[2])
 	if (!s || bits == 0 || bits > 128)
 		return P2PS_EINVAL;
 	return store_wide(p2ps_scan_hex(s, strlen(s), v, &digits, &bad), v, bits, w);
+}
+
+const char *p2ps_scan_uint(const char *s, unsigned base, uint64_t max, uint64_t *out)
+{
+	uint64_t w[2];
+	bool over = false;
+	if (!s || (base != 10 && base != 16))
+		return NULL;
+	if (base == 10) {
+		if (*s < '0' || *s > '9')
+			return NULL;
+		s = dec_digits(s, w, &over);
+	} else {
+		if (s[0] == '0' && (s[1] == 'x' || s[1] == 'X') && p2ps_hex_digit(s[2]) >= 0)
+			s += 2;
+		struct hex_run r = hex_digits(s, s + strlen(s), false, w);
+		if (!r.digits)
+			return NULL;
+		s = r.stop;
+		over = r.over;
+	}
+	if (over || w[1] || w[0] > max)
+		return NULL;
+	*out = w[0];
+	return s;
+}
+
+static const char *digit_run(const char *s)
+{
+	while (*s >= '0' && *s <= '9')
+		s++;
+	return s;
+}
+
+const char *p2ps_scan_double(const char *s, double *out)
+{
+	if (!s)
+		return NULL;
+	const char *p = s + (*s == '-');
+	const char *int_end = digit_run(p), *e = int_end;
+	if (*e == '.')
+		e = digit_run(e + 1);
+	if (e - p - (*int_end == '.') < 1) /* no digit at all: "-", ".", "-." */
+		return NULL;
+	if (*e == 'e' || *e == 'E') {
+		const char *x = e + 1 + (e[1] == '-' || e[1] == '+');
+		const char *xe = digit_run(x);
+		if (xe > x)
+			e = xe;
+	}
+	char buf[64]; /* strtod on exactly the text checked above, in the C locale's syntax */
+	size_t n = (size_t)(e - s);
+	if (n >= sizeof(buf))
+		return NULL;
+	memcpy(buf, s, n);
+	buf[n] = '\0';
+	*out = strtod(buf, NULL);
+	return e;
 }

@@ -8,51 +8,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* Short names for bar-inspect's reason codes (docs/bar-inspect.md has the full rules).
- * A code missing here (a newer bar-inspect's) is shown as the code itself. */
-static const struct {
-	const char *code, *title;
-} titles[] = {
-        {"bar1_smaller_than_vram", "BAR1 smaller than VRAM (Resizable BAR off or too small)"},
-        {"bar1_not_maximal", "BAR1 below the largest Resizable BAR size"},
-        {"bar1_unknown", "BAR1 size unknown"},
-        {"vram_unknown", "VRAM size unknown"},
-        {"bar_unassigned", "a BAR has no address"},
-        {"bar_exceeds_bridge_window", "a BAR does not fit its bridge's window"},
-        {"iommu_translating", "IOMMU translates peer DMA"},
-        {"iommu_blocked", "IOMMU blocks DMA"},
-        {"iommu_unmanaged", "IOMMU group owned by a VFIO user"},
-        {"iommu_unknown", "IOMMU state unknown"},
-        {"acs_redirect", "ACS redirects peer requests at a switch port"},
-        {"acs_redirect_root_port", "ACS redirect on a root port"},
-        {"acs_unknown", "ACS unreadable (not root)"},
-        {"path_host_bridge", "peer traffic crosses the root complex"},
-        {"path_cpu_interconnect", "peer traffic crosses the CPU interconnect"},
-        {"topology_unknown", "PCI topology unknown"},
-        {"link_width_below_capability", "link trained narrower than it can"},
-        {"link_speed_below_capability", "link trained slower than it can"},
-        {"link_slot_limit", "slot slower than the GPU"},
-        {"link_unknown", "link unknown"},
-        {"mixed_generations", "GPUs of different generations paired"},
-        {"mixed_chips", "GPUs of different chips paired"},
-        {"mixed_models", "GPUs of different models paired"},
-        {"generation_unsupported", "GPU older than Turing"},
-        {"chip_unknown", "chip not in bar-inspect's table"},
-        {"driver", "GPU not bound to nvidia"},
-        {"driver_unknown", "driver unknown"},
-        {"boot_vga", "GPU drives the boot display"},
-        {"driver_version_mismatch", "loaded nvidia module differs from the installed one"},
-        {"virtual_machine", "virtual machine: guest topology"},
-        {"nccl_env", "NCCL variable set"},
-        {"needs_root", "facts need root"},
-};
-
-const char *fl_code_title(const char *code)
+/* The title of a reason code, from the caller's reason table; NULL shows the code. */
+static const char *code_title(const struct p2ps_fleet *f, const char *code)
 {
-	for (size_t i = 0; i < sizeof(titles) / sizeof(titles[0]); i++)
-		if (!strcmp(titles[i].code, code))
-			return titles[i].title;
-	return NULL;
+	return f->priv->opts.reason_title ? f->priv->opts.reason_title(code) : NULL;
 }
 
 /* Hash keys made while aggregating; freed at the end. */
@@ -114,7 +73,8 @@ static int group_cmp(const void *a, const void *b)
 
 /* Finds or makes the group of one cause; returns its index or -1 when out of memory. */
 static long group_of(struct p2ps_fleet *f, struct lh_table *t, struct keys *k,
-                     struct group_priv **gp, size_t *cap, const struct p2ps_fleet_cause *c)
+                     struct group_priv **gp, size_t *cap, size_t *gp_cap,
+                     const struct p2ps_fleet_cause *c)
 {
 	bool oom = false;
 	char *key = fl_printf(&oom, "%d\x1f%s\x1f%s", (int)c->severity, c->code,
@@ -127,18 +87,14 @@ static long group_of(struct p2ps_fleet *f, struct lh_table *t, struct keys *k,
 		return (long)(uintptr_t)lh_entry_v(e);
 	}
 	size_t n = f->n_groups;
-	if (!keep_key(k, key) || !p2ps_grow((void **)&f->groups, cap, n + 1, sizeof(*f->groups)))
+	if (!keep_key(k, key) || !p2ps_grow((void **)&f->groups, cap, n + 1, sizeof(*f->groups)) ||
+	    !p2ps_grow((void **)gp, gp_cap, n + 1, sizeof(**gp)) ||
+	    !*gp) /* !*gp: for the analyzer */
 		return -1;
-	/* *cap >= n + 1 here; the analyzer lets n + 1 wrap to 0, i.e. SIZE_MAX groups. */
-	// NOLINTNEXTLINE(clang-analyzer-optin.portability.UnixAPI): size is never 0, above
-	struct group_priv *ngp = realloc(*gp, *cap * sizeof(**gp));
-	if (!ngp)
-		return -1;
-	*gp = ngp;
 	f->groups[n] = (struct p2ps_fleet_group){.code = c->code,
 	                                         .subject = c->subject,
 	                                         .severity = c->severity,
-	                                         .title = fl_code_title(c->code)};
+	                                         .title = code_title(f, c->code)};
 	(*gp)[n] = (struct group_priv){0};
 	f->n_groups++;
 	if (lh_table_insert(t, key, (void *)(uintptr_t)n) != 0)
@@ -151,12 +107,12 @@ static bool make_groups(struct p2ps_fleet *f)
 	struct lh_table *t = lh_kchar_table_new(64, NULL);
 	struct keys k = {0};
 	struct group_priv *gp = NULL;
-	size_t cap = 0;
+	size_t cap = 0, gp_cap = 0;
 	bool ok = t != NULL;
 	for (size_t i = 0; ok && i < f->n_hosts; i++) {
 		const struct p2ps_fleet_host *h = &f->hosts[i];
 		for (size_t j = 0; ok && j < h->n_causes; j++) {
-			long g = group_of(f, t, &k, &gp, &cap, &h->causes[j]);
+			long g = group_of(f, t, &k, &gp, &cap, &gp_cap, &h->causes[j]);
 			/* gp is non-NULL once group_of returned an index; the test tells the
 			 * analyzer, which lets the first lookup hit in the empty table. */
 			ok = g >= 0 && gp && group_add(&f->groups[g], &gp[g], i, h, &h->causes[j]);

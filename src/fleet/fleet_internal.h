@@ -52,6 +52,11 @@ void fl_skip_free(struct p2ps_fleet_skip *s);
 /* report.c: one parsed document into a host, or a skipped entry naming source. */
 void fl_read_report(struct fl_batch *b, const char *source, struct json_object *root);
 
+/* gdr.c: the report's gpudirect_rdma pairs into h (absent or null: none). Returns false
+ * with err filled for a member of the wrong type; *oom on allocation failure. */
+bool fl_read_gdr(struct p2ps_fleet_host *h, struct json_object *root, char *err, size_t n,
+                 bool *oom);
+
 /* stream.c: a buffer of concatenated documents (name labels them: "NAME", or "NAME#N"
  * when it holds several), parsed with the caller's tokener. */
 void fl_read_stream(struct fl_batch *b, json_tokener *tok, const char *name, const char *buf,
@@ -72,8 +77,6 @@ char *fl_read_file(const char *path, size_t *len);
 /* aggregate.c: cause groups and drift of the (deduplicated, sorted) hosts. */
 bool fl_aggregate(struct p2ps_fleet *f);
 void fl_aggregate_free(struct p2ps_fleet *f);
-/* A short title for a reason code, or NULL when the code is not in the table. */
-const char *fl_code_title(const char *code);
 
 /* Text output through the caller's sink. */
 struct fl_out {

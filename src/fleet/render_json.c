@@ -89,6 +89,16 @@ static struct json_object *host_json(const struct p2ps_fleet_host *h)
 		json_object_array_add(causes, cause_json(&h->causes[i]));
 	p2ps_json_put(o, "gpus", gpus);
 	p2ps_json_put(o, "causes", causes);
+	if (h->gdr_not_ready) { /* a host whose GPUDirect RDMA pairs are all ready: nothing */
+		struct json_object *g = json_object_new_object(), *by = json_object_new_object();
+		p2ps_json_put(g, "pairs", json_object_new_int64((int64_t)h->gdr_pairs));
+		p2ps_json_put(g, "not_ready", json_object_new_int64((int64_t)h->gdr_not_ready));
+		for (size_t i = 0; i < h->n_gdr_reasons; i++)
+			p2ps_json_put(by, h->gdr_reasons[i].code,
+			              json_object_new_int64(h->gdr_reasons[i].pairs));
+		p2ps_json_put(g, "not_ready_by_blocker", by);
+		p2ps_json_put(o, "gpudirect_rdma", g);
+	}
 	return o;
 }
 

@@ -158,6 +158,27 @@ static void drift_section(struct fl_out *o, const struct p2ps_fleet *f)
 	}
 }
 
+/* Hosts with GPUDirect RDMA pairs (GPU x NIC) that are not ready, and why; a host whose
+ * pairs are all ready does not appear. */
+static void gdr_section(struct fl_out *o, const struct p2ps_fleet *f)
+{
+	bool head = false;
+	for (size_t i = 0; i < f->n_hosts; i++) {
+		const struct p2ps_fleet_host *h = &f->hosts[i];
+		if (!h->gdr_not_ready)
+			continue;
+		if (!head)
+			fl_emit_str(o, "\nGPUDirect RDMA pairs not ready (GPU x RDMA device), by "
+			               "blocker:\n");
+		head = true;
+		fl_emit(o, "  %s: %zu of %zu not ready", h->name, h->gdr_not_ready, h->gdr_pairs);
+		for (size_t k = 0; k < h->n_gdr_reasons; k++)
+			fl_emit(o, "%s%s %u", k ? ", " : ": ", h->gdr_reasons[k].code,
+			        h->gdr_reasons[k].pairs);
+		fl_emit_str(o, "\n");
+	}
+}
+
 static void skipped_section(struct fl_out *o, const struct p2ps_fleet *f)
 {
 	if (f->n_skipped)
@@ -198,6 +219,7 @@ int p2ps_fleet_render_text(const struct p2ps_fleet *f, p2ps_fleet_sink_fn sink, 
 	table(&o, f, drift);
 	groups(&o, f);
 	drift_section(&o, f);
+	gdr_section(&o, f);
 	skipped_section(&o, f);
 	totals(&o, f);
 	free(drift);

@@ -479,6 +479,8 @@ void fl_read_report(struct fl_batch *b, const char *source, struct json_object *
 	read_devices(&x, root, &labels);
 	read_reasons(&x, arr_at(&r, host, "host", "reasons"), "host.reasons");
 	read_pairs(&x, member(root, "pairs"));
+	if (!r.err[0] && !r.oom)
+		fl_read_gdr(&h, root, r.err, sizeof(r.err), &r.oom);
 	h.iommu = host_iommu(&r, &h, known, present);
 	if (h.n_causes > 1)
 		qsort(h.causes, h.n_causes, sizeof(*h.causes), cause_cmp);

@@ -111,8 +111,11 @@ void fl_host_free(struct p2ps_fleet_host *h)
 		free(h->causes[i].fix);
 		free(h->causes[i].text);
 	}
+	for (size_t i = 0; i < h->n_gdr_reasons; i++)
+		free(h->gdr_reasons[i].code);
 	free(h->gpus);
 	free(h->causes);
+	free(h->gdr_reasons);
 	memset(h, 0, sizeof(*h));
 }
 

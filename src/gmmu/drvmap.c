@@ -167,6 +167,35 @@ int gmmu_drvmap_pte(const struct gmmu_format *f, const struct gmmu_drvmap_reques
 	return 0;
 }
 
+int gmmu_drvmap_peer_pte(const struct gmmu_format *f, const struct gmmu_drvmap_peer *rq,
+                         uint64_t *pte, struct p2ps_error *err)
+{
+	bool bar1 = rq->mode == GMMU_P2P_BAR1;
+	struct gmmu_p2p_request p = {
+	        .mode = rq->mode,
+	        .peer_index = rq->peer_id,
+	        .fabric_base = rq->fabric_base,
+	        .offset = rq->fb_offset,
+	        .page_size = rq->page_size,
+	        .kind = rq->kind,
+	        .vol = rq->gpu_cacheable != GMMU_DRVMAP_CACHE_YES,
+	        .read_only = rq->read_only,
+	        /* v2 NVSwitch peers: the widened peer address (kgmmuFmtInitPeerPteFld_TU10X). */
+	        .nvswitch = rq->mode == GMMU_P2P_NVLINK && rq->fabric_base &&
+	                    (f->flags & GMMU_FORMAT_F_NVSWITCH_PEER),
+	        .peer_addr_sysmem = !bar1 && rq->peer_field_patched,
+	        .bar1_row = bar1 ? rq->bar1_row : NULL,
+	        .bar1_base = rq->bar1_base,
+	};
+	*pte = 0;
+	if (bar1 && !rq->bar1_row)
+		return p2ps_error_set(err, P2PS_EINVAL, "a BAR1-P2P peer needs its driver row");
+	struct gmmu_p2p_result res;
+	int rc = gmmu_p2p_encode(f, &p, &res, err);
+	*pte = res.pte;
+	return rc;
+}
+
 /* One directory entry (or one half of a dual one) pointing at t. */
 static int pde_half(const struct gmmu_format *f, const struct gmmu_entry_format *ef,
                     enum gmmu_half h, const struct gmmu_drvmap_table *t, bool ats, uint64_t w[2],
@@ -225,6 +254,25 @@ static void field_str(const struct gmmu_decoded *d, size_t i, char *buf, size_t 
 		snprintf(buf, len, "(unused)");
 }
 
+/* The bits of fd in the two words of an entry. */
+static void field_bits(const struct gmmu_field *fd, uint64_t m[2])
+{
+	m[0] = m[1] = 0;
+	for (unsigned b = fd->lo; b <= fd->hi && b < 128; b++)
+		m[b / 64] |= 1ull << (b % 64);
+}
+
+/* A field's raw value as the diff shows it for an aperture that does not use the field:
+ * its name where it has one, else the number. */
+static void raw_str(const struct gmmu_field *fd, uint64_t v, char *buf, size_t len)
+{
+	const char *name = gmmu_field_value_name(fd, v, true);
+	if (name)
+		snprintf(buf, len, "%s (unused here)", name);
+	else
+		snprintf(buf, len, "0x%" PRIx64 " (unused here)", v);
+}
+
 size_t gmmu_entry_diff(const struct gmmu_entry_format *ef, const uint64_t got[2],
                        const uint64_t want[2], struct gmmu_field_diff *d, size_t max)
 {
@@ -244,7 +292,25 @@ size_t gmmu_entry_diff(const struct gmmu_entry_format *ef, const uint64_t got[2]
 		}
 		n++;
 	}
-	if (g.unexplained[0] != m.unexplained[0] || g.unexplained[1] != m.unexplained[1]) {
+	/* Differing bits no shown field covers: name the field they belong to where the format
+	 * has one (PEER_ID set in a v3 sysmem entry), then what is left. */
+	uint64_t x[2] = {g.unexplained[0] ^ m.unexplained[0], g.unexplained[1] ^ m.unexplained[1]};
+	for (size_t i = 0; i < ef->n_fields && (x[0] | x[1]); i++) {
+		const struct gmmu_field *fd = &ef->fields[i];
+		uint64_t fm[2];
+		field_bits(fd, fm);
+		if (fd->flags & GMMU_FIELD_F_ALIAS || !((fm[0] & x[0]) | (fm[1] & x[1])))
+			continue;
+		if (n < max) {
+			d[n].field = fd;
+			raw_str(fd, gmmu_field_get(fd, got), d[n].got, sizeof(d[n].got));
+			raw_str(fd, gmmu_field_get(fd, want), d[n].want, sizeof(d[n].want));
+		}
+		n++;
+		x[0] &= ~fm[0];
+		x[1] &= ~fm[1];
+	}
+	if (x[0] | x[1]) {
 		if (n < max) {
 			d[n].field = NULL;
 			snprintf(d[n].got, sizeof(d[n].got), "0x%" PRIx64 ":%016" PRIx64,

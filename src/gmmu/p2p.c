@@ -208,10 +208,40 @@ static const char *with_flag(unsigned flag, char *buf, size_t len)
 }
 
 /* The aperture a BAR1-P2P form writes on format f. */
+/* The aperture a driver row writes, and whether the row can be used at all. */
+static int row_aperture(const struct gmmu_format *f, const struct gmmu_p2p_request *rq,
+                        enum gmmu_aperture *out, struct p2ps_error *err)
+{
+	const struct gmmu_bar1_row *r = rq->bar1_row;
+	enum gmmu_bar1_gen g = gmmu_bar1_gen_of(f);
+	char name[96];
+	gmmu_bar1_row_str(r, g, name, sizeof(name));
+	if (!(r->gens & GMMU_BAR1_GEN_BIT(g)))
+		return p2ps_error_set(err, P2PS_EINVAL, "row %s does not cover %s", name, f->name);
+	if (r->refused)
+		return p2ps_error_set(err, P2PS_ENOTSUP, "row %s: %s", name, r->refused);
+	uint64_t align = r->start_align ? (1ull << r->start_align) - 1 : 0;
+	if (r->adds_start && (rq->bar1_start & align))
+		return p2ps_error_set(err, P2PS_EINVAL,
+		                      "static-BAR1 start 0x%" PRIx64 " is not aligned to 0x%" PRIx64
+		                      " as series %u-%u places it (%s)",
+		                      rq->bar1_start, align + 1, r->series_min, r->series_max,
+		                      r->source);
+	*out = r->aperture;
+	return 0;
+}
+
 static int bar1_aperture(const struct gmmu_format *f, const struct gmmu_p2p_request *rq,
                          enum gmmu_aperture *out, struct p2ps_error *err)
 {
 	char which[160];
+	if (rq->bar1_row) {
+		int rc = row_aperture(f, rq, out, err);
+		if (rc == 0 && rq->bar1_peer_index)
+			return p2ps_error_set(err, P2PS_ENOTSUP,
+			                      "the driver rows write no peer index");
+		return rc;
+	}
 	switch (rq->bar1_form) {
 	case GMMU_BAR1_PATCH: *out = GMMU_APERTURE_SYS_NONCOH; break;
 	case GMMU_BAR1_PATCH_AS_PUBLISHED:
@@ -247,11 +277,13 @@ static int p2p_target(const struct gmmu_p2p_request *rq, const struct gmmu_p2p_r
 {
 	/* The base added to the offset: none for a PCIe peer, the fabric base for NVLink, the
 	 * peer's BAR1 address for BAR1-P2P. */
+	const struct gmmu_bar1_row *r = rq->bar1_row;
+	uint64_t start = rq->mode == GMMU_P2P_BAR1 && r && r->adds_start ? rq->bar1_start : 0;
 	uint64_t base = rq->mode == GMMU_P2P_NVLINK ? rq->fabric_base
-	                : rq->mode == GMMU_P2P_BAR1 ? rq->bar1_base
+	                : rq->mode == GMMU_P2P_BAR1 ? rq->bar1_base + start
 	                                            : 0;
 	*addr = base + rq->offset;
-	if (*addr < base)
+	if (*addr < base || base < start)
 		return p2ps_error_set(err, P2PS_ERANGE,
 		                      "base 0x%" PRIx64 " + offset 0x%" PRIx64 " overflows 64 bits",
 		                      base, rq->offset);
@@ -324,7 +356,8 @@ static int p2p_encode(const struct gmmu_format *f, const struct gmmu_p2p_request
 	/* The patch makes gmmuFmtPtePhysAddrFld(PEER) return the sysmem field, so every BAR1
 	 * form writes the address there, whatever its aperture. */
 	int ap = pte_aperture_hw(ef, out->aperture);
-	int ap_addr = bar1 ? pte_aperture_hw(ef, GMMU_APERTURE_SYS_NONCOH) : ap;
+	bool sysmem_field = bar1 || (rq->peer_addr_sysmem && out->aperture == GMMU_APERTURE_PEER);
+	int ap_addr = sysmem_field ? pte_aperture_hw(ef, GMMU_APERTURE_SYS_NONCOH) : ap;
 	const struct gmmu_field *af = ap_addr < 0 ? NULL : pte_addr_field(ef, ap_addr);
 	if (ap < 0 || !af)
 		return p2ps_error_set(err, P2PS_ENOTSUP, "format %s has no address field for %s",

@@ -3,6 +3,7 @@
  * reason checked on a model built for it (the per-GPU and host checks are in
  * test_analysis_gpu.c). */
 #include "analysis_fx.h"
+#include "p2pscope/paste_report.h"
 
 static void test_switch_clean_is_pix_and_ready(void **state)
 {
@@ -295,6 +296,7 @@ static void test_missing_bridge_is_unknown(void **state)
 	g1->has_parent = true;
 	struct p2ps_error err = {0};
 	assert_int_equal(p2ps_analysis_run(&f->h, &f->a, &err), 0);
+	assert_null(f->a.paste); /* a live or snapshot host: no paste observations */
 	const struct p2ps_pair *p = pair01(f);
 	assert_int_equal(p->topo, P2PS_TOPO_UNKNOWN);
 	assert_int_equal(p->verdict, P2PS_VERDICT_UNKNOWN);
@@ -370,11 +372,33 @@ static void test_helpers(void **state)
 	assert_string_equal(p2ps_reason_code_name(P2PS_R_ACS_REDIRECT), "acs_redirect");
 	for (int c = 0; c < P2PS_R_CODE_COUNT; c++)
 		assert_string_not_equal(p2ps_reason_code_name((enum p2ps_reason_code)c), "?");
+	for (int c = P2PS_PF_DRIVER; c < P2PS_PF_CODE_END; c++)
+		assert_string_not_equal(p2ps_paste_finding_name((enum p2ps_reason_code)c), "?");
+	assert_string_equal(p2ps_paste_finding_name(P2PS_PF_IOMMU_FAULT), "iommu_fault");
+}
+
+/* Every reason of the analysis has a title (what --fleet groups hosts under), found by
+ * its JSON code; the names and titles are one table. */
+static void test_every_reason_has_a_title(void **state)
+{
+	(void)state;
+	for (int c = 0; c < P2PS_R_CODE_COUNT; c++) {
+		const char *t = p2ps_reason_code_title((enum p2ps_reason_code)c);
+		assert_non_null(t);
+		assert_true(t[0] != '\0');
+		const char *by_name =
+		        p2ps_reason_title(p2ps_reason_code_name((enum p2ps_reason_code)c));
+		assert_ptr_equal(by_name, t);
+	}
+	assert_string_equal(p2ps_reason_title("iommu_translating"), "IOMMU translates peer DMA");
+	assert_null(p2ps_reason_title("no_such_reason"));
+	assert_null(p2ps_reason_code_title(P2PS_PF_DRIVER));
 }
 
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
+	        cmocka_unit_test(test_every_reason_has_a_title),
 	        cmocka_unit_test_setup_teardown(test_switch_clean_is_pix_and_ready, setup,
 	                                        teardown),
 	        cmocka_unit_test_setup_teardown(test_switch_acs_redirect_names_bridges, setup,

@@ -58,6 +58,80 @@ static void unsigned_numbers(void **state)
 	assert_int_equal(p2ps_parse_uint(NULL, 1, &v), P2PS_EINVAL);
 }
 
+/* The scanners: a number at the start of text that goes on. used is how many bytes the
+ * number took (-1: no number there, *out untouched). */
+struct num_scan_case {
+	const char *in;
+	unsigned base;
+	uint64_t max;
+	int used;
+	uint64_t want;
+};
+
+static void scanned_numbers(void **state)
+{
+	(void)state;
+	static const struct num_scan_case cases[] = {
+	        {"16 MiB", 10, UINT64_MAX, 2, 16},
+	        {"010.0", 10, UINT64_MAX, 3, 10}, /* not octal */
+	        {"0x10", 10, UINT64_MAX, 1, 0},   /* decimal: the 0, then "x10" follows */
+	        {"0000:00/", 16, UINT32_MAX, 4, 0},
+	        {"0x1f:", 16, UINT64_MAX, 4, 31},
+	        {"ff]", 16, UINT16_MAX, 2, 255},
+	        {"0xg", 16, UINT64_MAX, 1, 0}, /* "0", then "xg" */
+	        {"10000", 16, UINT16_MAX, -1, 0},
+	        {"18446744073709551616", 10, UINT64_MAX, -1, 0},
+	        {"65", 10, 64, -1, 0},
+	        {" 16", 10, UINT64_MAX, -1, 0},
+	        {"-1", 10, UINT64_MAX, -1, 0},
+	        {"+1", 16, UINT64_MAX, -1, 0},
+	        {"", 16, UINT64_MAX, -1, 0},
+	        {"1_0", 16, UINT64_MAX, 1, 1}, /* no groups */
+	        {"12", 8, UINT64_MAX, -1, 0},  /* bases 10 and 16 only */
+	};
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		uint64_t v = 0xdead;
+		const char *e = p2ps_scan_uint(cases[i].in, cases[i].base, cases[i].max, &v);
+		int used = e ? (int)(e - cases[i].in) : -1;
+		if (used != cases[i].used)
+			fail_msg("'%s' base %u: took %d, want %d", cases[i].in, cases[i].base, used,
+			         cases[i].used);
+		assert_int_equal(v, e ? cases[i].want : 0xdead);
+	}
+	static const struct {
+		const char *in;
+		int used;
+		double want;
+	} dcases[] = {
+	        {"63.02 GB/s", 5, 63.02},
+	        {"-1.5e3x", 6, -1500.0},
+	        {".5", 2, 0.5},
+	        {"7.", 2, 7.0},
+	        {"2e", 1, 2.0},
+	        {"1e+2", 4, 100.0},
+	        {"0x10", 1, 0.0},
+	        {"-", -1, 0},
+	        {".", -1, 0},
+	        {" 1", -1, 0},
+	        {"inf", -1, 0},
+	        {"nan", -1, 0},
+	        {"+1", -1, 0},
+	        {"", -1, 0},
+	};
+	for (size_t i = 0; i < sizeof(dcases) / sizeof(dcases[0]); i++) {
+		double v = 42.0;
+		const char *e = p2ps_scan_double(dcases[i].in, &v);
+		int used = e ? (int)(e - dcases[i].in) : -1;
+		if (used != dcases[i].used)
+			fail_msg("'%s': took %d, want %d", dcases[i].in, used, dcases[i].used);
+		assert_true(v == (e ? dcases[i].want : 42.0));
+	}
+	uint64_t v;
+	double d;
+	assert_null(p2ps_scan_uint(NULL, 10, 1, &v));
+	assert_null(p2ps_scan_double(NULL, &d));
+}
+
 struct size_case {
 	const char *in;
 	int rc;
@@ -295,7 +369,7 @@ int main(void)
 	        cmocka_unit_test(unsigned_numbers),  cmocka_unit_test(sizes),
 	        cmocka_unit_test(entry_values),      cmocka_unit_test(hex_words),
 	        cmocka_unit_test(hex_word_faults),   cmocka_unit_test(pci_addresses),
-	        cmocka_unit_test(pci_address_order),
+	        cmocka_unit_test(pci_address_order), cmocka_unit_test(scanned_numbers),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

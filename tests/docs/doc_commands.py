@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Every command in README.md and docs/*.md runs, and prints what the docs say it prints.
+"""Every command in README.md, CONTRIBUTING.md and docs/*.md runs, and prints what the docs say it prints.
 
 A fenced block holds commands when it is a ```console block, a plain ``` block with
 "$ " lines, or a ```sh block:
@@ -11,16 +11,18 @@ A fenced block holds commands when it is a ```console block, a plain ``` block w
                     A sh block runs only when a doc-check comment says so ("run", or
                     skips for the commands that must not run here): an unmarked one fails.
 
-Each document's blocks run in order in one scratch folder of their own, one bash session
-per block (so `export` and `$?` carry over within a block), with the built tools first on
-PATH and `build`, `tests`, `docs`, `examples`, `scripts`, `bench`, `contrib`, `src`, `include` and
-`tools` linking to the build and the source tree ("../shared" to the shared test data). A
-leading "sudo " is dropped: the command runs as whoever runs the test.
+Each document's blocks run in order in a scratch folder of their own that stands for a
+fresh clone after the documented build: every top-level entry of the source tree that git
+tracks links there, `build` links to the build, and the tools are on PATH the way README's
+"Install" puts them there (`cmake --install build`, here into a scratch prefix whose bin/
+leads PATH); nothing else is prepared ("../shared" links to the shared test data, which
+only docs for developers name). One bash process per block (so `export` and `$?` carry
+over within a block). A leading "sudo " is dropped: the command runs as whoever runs the
+test.
 
 An HTML comment right before a block steers it, one directive per line:
 
   <!-- doc-check:
-  setup: CMD                      run CMD first (not shown in the doc)
   skip: PREFIX | REASON | CHECKED  commands starting with PREFIX (or matching /REGEX/) are
                                   not run: why, and the file (source-relative) whose test
                                   checks the same thing another way; each must match a command
@@ -29,8 +31,8 @@ An HTML comment right before a block steers it, one directive per line:
   run                             (sh blocks) run the commands the skips leave
   -->
 
-Also: every docs/readme/*.md appears verbatim in README.md (the README is assembled from
-them). Exit status 0 all good, 1 a difference, 77 commands skipped because ../shared is
+Every relative link leads to a file of the tree. There is no hidden setup: a file an example reads is committed (a fixture path) or made by
+a command shown before it. README.md names nothing under ../shared. Exit status 0 all good, 1 a difference, 77 commands skipped because ../shared is
 missing (outside CI; under CI=true that fails).
 """
 import argparse
@@ -42,8 +44,17 @@ import sys
 import tempfile
 
 MARK = "@@DOC-CHECK@@"
-LINKS = ["tests", "docs", "examples", "scripts", "bench", "contrib", "src", "include", "tools", "cmake",
-         "CMakeLists.txt"]
+
+
+def tracked_top(source):
+    """The top-level names a clone of the source tree has."""
+    try:
+        out = subprocess.run(["git", "-C", source, "ls-files", "-z"], capture_output=True,
+                             check=True).stdout.decode()
+        names = {p.split("/", 1)[0] for p in out.split("\0") if p}
+    except (OSError, subprocess.CalledProcessError):  # an exported tree without .git
+        names = {n for n in os.listdir(source) if not n.startswith((".", "build"))}
+    return sorted(n for n in names if os.path.exists(os.path.join(source, n)))
 
 
 class Block:
@@ -55,7 +66,8 @@ class Block:
             key, _, val = d.partition(":")
             key, val = key.strip(), val.strip()
             if key == "setup":
-                self.setup.append(val)
+                raise SystemExit(f"{doc}:{line}: no hidden setup: show the command in the "
+                                 "doc, or name a committed file")
             elif key == "skip":
                 parts = [p.strip() for p in val.split("|")]
                 if len(parts) != 3 or not all(parts):
@@ -149,7 +161,14 @@ class Checker:
             os.chmod(os.path.join(wrap, "cc"), 0o755)
             path.insert(0, wrap)
             self.env["CFLAGS"] = self.env["LDFLAGS"] = a.cflags
+        prefix = os.path.join(self.tmp, "prefix")
+        inst = subprocess.run(["cmake", "--install", a.build, "--prefix", prefix],
+                              capture_output=True, text=True)
+        if inst.returncode != 0:
+            raise SystemExit(f"cmake --install {a.build} failed: {inst.stdout}{inst.stderr}")
+        path[path.index(a.tools)] = os.path.join(prefix, "bin")
         self.env["PATH"] = ":".join(path)
+        self.links = tracked_top(a.source)
 
     def fail(self, where, msg):
         print(f"FAIL {where}: {msg}")
@@ -158,7 +177,7 @@ class Checker:
     def scratch(self, doc):
         d = os.path.join(self.tmp, re.sub(r"[^A-Za-z0-9]", "_", doc), "work")
         os.makedirs(d)
-        for name in LINKS:
+        for name in self.links:
             os.symlink(os.path.join(self.a.source, name), os.path.join(d, name))
         os.symlink(self.a.build, os.path.join(d, "build"))
         if self.a.shared and os.path.isdir(self.a.shared):
@@ -186,6 +205,9 @@ class Checker:
             if s:
                 used.add(s[0])
                 self.skipped.append(f"{where}: {cmd.splitlines()[0]} ({s[1]}; checked by {s[2]})")
+                continue
+            if "../shared/" in cmd and block.doc == "README.md":
+                self.fail(where, f"$ {cmd}: README names ../shared, absent in a user's clone")
                 continue
             if "../shared/" in cmd and not os.path.isdir(self.a.shared or ""):
                 self.no_shared.append(f"{where}: {cmd}")
@@ -236,21 +258,26 @@ class Checker:
             elif open(path, encoding="utf-8").read().rstrip("\n").split("\n") != block.lines:
                 self.fail(f"{block.doc}:{block.line}", f"block differs from {name}")
 
+    def check_links(self, rel):
+        """Every relative link of the document's prose names a file of the tree."""
+        text = re.sub(r"```.*?```", "", open(os.path.join(self.a.source, rel),
+                                               encoding="utf-8").read(), flags=re.S)
+        for m in re.finditer(r"\]\(([^)\s]+)\)", text):
+            target = m.group(1)
+            if re.match(r"[a-z]+:", target) or target.startswith("#"):
+                continue
+            path = os.path.join(self.a.source, os.path.dirname(rel), target.split("#")[0])
+            if not os.path.exists(path):
+                self.fail(rel, f"link {target} leads nowhere")
+
     def check_doc(self, rel):
+        self.check_links(rel)
         cwd = self.scratch(rel)
         for b in read_blocks(os.path.join(self.a.source, rel), rel):
             if b.files:
                 self.check_file(b, cwd)
             if b.commands or b.setup:
                 self.run_block(b, cwd)
-
-    def check_readme_sections(self):
-        readme = open(os.path.join(self.a.source, "README.md"), encoding="utf-8").read()
-        folder = os.path.join(self.a.source, "docs", "readme")
-        for name in sorted(os.listdir(folder)):
-            text = open(os.path.join(folder, name), encoding="utf-8").read().strip()
-            if text not in readme:
-                self.fail(f"docs/readme/{name}", "not in README.md verbatim")
 
 
 def main():
@@ -267,13 +294,12 @@ def main():
     a.source, a.build = os.path.abspath(a.source), os.path.abspath(a.build)
     a.tools = os.path.abspath(a.tools or os.path.join(a.build, "tools"))
     a.shared = os.path.abspath(a.shared or os.path.join(a.source, "..", "shared"))
-    docs = a.docs or ["README.md"] + sorted(
+    docs = a.docs or ["README.md", "CONTRIBUTING.md"] + sorted(
         "docs/" + n for n in os.listdir(os.path.join(a.source, "docs")) if n.endswith(".md"))
     c = Checker(a)
     try:
         for d in docs:
             c.check_doc(d)
-        c.check_readme_sections()
     finally:
         shutil.rmtree(c.tmp, ignore_errors=True)
     for s in c.skipped:
@@ -283,10 +309,10 @@ def main():
     ci = os.environ.get("CI", "").lower() in ("1", "true", "yes")
     for s in c.no_shared:
         if ci:
-            print(f"FAIL: {a.shared} missing (shared test data, see README: Development; "
+            print(f"FAIL: {a.shared} missing (shared test data, see CONTRIBUTING.md; "
                   f"CI=true: it must be present) for {s}")
         else:
-            print(f"SKIPPED: {a.shared} missing (shared test data, see README: Development) "
+            print(f"SKIPPED: {a.shared} missing (shared test data, see CONTRIBUTING.md) "
                   f"for {s}")
     print(f"doc_commands: {c.runs} commands run in {len(docs)} documents, {len(c.skipped)} "
           f"not run (checked elsewhere), {len(c.no_shared)} without ../shared, "

@@ -191,6 +191,29 @@ check "--help" 0 "$("$P" --help >/dev/null; echo $?)"
 check "encode --help" 0 "$("$P" encode --help >/dev/null; echo $?)"
 
 # bad input: one line, exit 2
+# --driver: the BAR1-P2P rows (src/gmmu/bar1_rows.c); the words as test_gmmu_bar1_rows
+# derives them by hand from dev_mmu.h and the drivers' code
+check "p2p --driver 565 tinygrad ad102" 0x060000289234000f \
+	"$("$P" p2p --chip AD102 --mode bar1 --driver 565 --flavor tinygrad --bar1 0x28800000000 --offset 0x123400000 --page-size 2M -q)"
+check "p2p --driver 580 gb202 start 512M" 0x000002894340068d \
+	"$("$P" p2p --chip GB202 --mode bar1 --driver 580 --bar1 0x28800000000 --start-offset 512M --offset 0x123400000 --page-size 2M -q)"
+check "p2p --driver 580 gb202 --path rm" 0x000002894340068f \
+	"$("$P" p2p --chip GB202 --mode bar1 --driver 580 --path rm --bar1 0x28800000000 --start-offset 512M --offset 0x123400000 --page-size 2M -q)"
+check "p2p --driver JSON names the row" '"driver_row":{"name":"580-595 stock uvm Blackwell"' \
+	"$("$P" p2p --chip GB202 --mode bar1 --driver 580 --iova 0x4000000000 --json | grep -o '"driver_row":{"name":"[^"]*"')"
+check "p2p --driver JSON base and start" '"base":"0x28800000000","start_offset":"0x20000000"' \
+	"$("$P" p2p --chip GB202 --mode bar1 --driver 580 --bar1 0x28800000000 --start-offset 512M --json | grep -o '"base":"[^"]*","start_offset":"[^"]*"')"
+check "p2p --driver nvlink: the patched PEER field clears the v2 peer index" 0x060000001234000b \
+	"$("$P" p2p --chip AD102 --mode nvlink --fabric-base 0 --peer 3 --driver 565 --flavor tinygrad --offset 0x123400000 --page-size 2M -q)"
+bad "--flavor without --driver" "need --driver SERIES" p2p --chip AD102 --mode bar1 --bar1 0 --flavor tinygrad
+bad "unknown flavor" "unknown flavor 'nvidia' (stock, tinygrad, aikitoria)" p2p --chip AD102 --mode bar1 --bar1 0 --driver 565 --flavor nvidia
+bad "unknown path" "unknown path 'cuda' (uvm, rm)" p2p --chip AD102 --mode bar1 --bar1 0 --driver 565 --path cuda
+bad "no row for the series" "no tinygrad uvm row for driver series 580 on v2-ga (the tinygrad rows cover 550-565)" p2p --chip AD102 --mode bar1 --bar1 0 --driver 580 --flavor tinygrad
+bad "stock has no v2 BAR1-P2P" "the stock driver has no BAR1-P2P on Turing..Ada" p2p --chip AD102 --mode bar1 --bar1 0 --driver 595
+bad "--iova on a bus-address row" "takes the peer's BAR1 bus address (gpumgrGetGpuPhysFbAddr), never an IOVA" p2p --chip AD102 --mode bar1 --iova 0 --driver 565 --flavor tinygrad
+bad "--iova with --start-offset" "--start-offset goes with --bar1" p2p --chip GB202 --mode bar1 --iova 0 --start-offset 512M --driver 580
+bad "start not aligned as 580 places it" "is not aligned to 0x20000000 as series 580-595 places it" p2p --chip GB202 --mode bar1 --bar1 0 --start-offset 2M --driver 580
+bad "bad --driver" "bad --driver" p2p --chip GB202 --mode bar1 --bar1 0 --driver 58x
 bad "unknown chip" "unknown chip 'RTX4090'" encode --chip RTX4090 VALID=1
 bad "unknown format" "unknown format 'v4'" decode --format v4 0x1
 bad "unknown field" "unknown field 'PEER_ID'" encode --chip AD102 PEER_ID=1

@@ -143,7 +143,8 @@ static void test_boot_cache(void **state)
 	size_t n = fread(text, 1, sizeof(text) - 1, f);
 	text[n] = '\0';
 	fclose(f);
-	assert_non_null(strstr(text, "gpu 0000:00:06.0 1 150754820096 1 274877906944 1 0\n"));
+	assert_non_null(
+	        strstr(text, "gpu 0000:00:06.0 1 150754820096 1 274877906944 1 0 switch 18\n"));
 
 	setenv("FAKE_NVML_INIT_FAIL", "1", 1);
 	load_h100(&h);

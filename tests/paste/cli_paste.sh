@@ -119,16 +119,12 @@ secs=$(($(date +%s) - start))
 grep -q 'more than 64 NVIDIA GPUs: [0-9]* more not used' "$tmp/out" || fail "many devices: cap not reported"
 [ "$secs" -le ${P2PS_PASTE_NOISE_SECONDS:-60} ] || fail "many devices took $secs s"
 
-# The documented example (README section and docs/bar-inspect.md) is what the tool prints.
+# The documented example (docs/bar-inspect.md) is what the tool prints.
 src=${P2PS_SOURCE_DIR:?}
 (cd "$src" && "$bi" --paste tests/fixtures/h200x2-paste/paste.txt) | sed -n '/^Paste /,$p' >"$tmp/example"
-awk '/^\$ bar-inspect --paste tests\/fixtures\/h200x2-paste\/paste.txt/ { on = 1 } on && /^```/ { exit }
-     on && seen { print } on && /^\.\.\.$/ { seen = 1 }' "$src/docs/readme/paste.md" >"$tmp/doc-readme"
-cmp -s "$tmp/example" "$tmp/doc-readme" || fail "docs/readme/paste.md example differs from the output"
 awk '/^and the part of `bar-inspect --paste` that follows/ { on = 1; next } on && /^```$/ { n++; if (n == 2) exit; next }
      on && n == 1 { print }' "$src/docs/bar-inspect.md" >"$tmp/doc-bi"
 cmp -s "$tmp/example" "$tmp/doc-bi" || fail "docs/bar-inspect.md example differs from the output"
-grep -qF "$(head -n 1 "$src/docs/readme/paste.md")" "$src/README.md" || fail "README lacks the paste section"
 
 [ "$fails" -eq 0 ] && echo "cli_paste: all checks passed"
 exit "$fails"

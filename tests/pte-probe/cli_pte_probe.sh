@@ -385,26 +385,7 @@ R=$D/results/pte-probe/2026-11-24-h200x2
 	[ "$(grep -c "DIFFERS (model" "$R/device-run-peer.txt")" -eq 6 ] &&
 	[ "$(grep -cE "^      [A-Z_]+  +driver" "$R/device-run-peer.txt")" -eq 6 ] ||
 	fail "$R/device-run-peer.txt: not 6 ADDRESS differences and nothing else"
-# the README section's console example: each "$ pte-probe ..." line, run from the source
-# tree, prints the lines that follow it; and README.md holds the section verbatim
-python3 - "$D/readme/pte-probe.md" "$P2PS_SOURCE_DIR/README.md" "$T" "$P2PS_SOURCE_DIR" <<'PY' ||
-import subprocess, sys
-doc = open(sys.argv[1]).read()
-assert doc.strip() in open(sys.argv[2]).read(), "README.md lacks docs/readme/pte-probe.md"
-block = "".join(b.split("```", 1)[0] for b in doc.split("```console\n")[1:])
-runs, cmd = [], None
-for line in block.splitlines():
-    if line.startswith("$ "):
-        runs.append([line[2:], []])
-    else:
-        runs[-1][1].append(line)
-assert len(runs) == 3, runs
-for cmd, want in runs:
-    got = subprocess.run(cmd.replace("pte-probe", sys.argv[3], 1), shell=True, cwd=sys.argv[4],
-                         capture_output=True, text=True).stdout.splitlines()
-    assert got == want, (cmd, got, want)
-PY
-	fail "README section or its example"
+# (the docs' console examples of replays are run and compared by ctest doc_commands)
 
 # a replay's JSON twin of the minimal run
 expect 0 "$T" --replay "$MIN" --page-sizes 2M --json

@@ -214,13 +214,60 @@ static void test_entry_diff(void **state)
 	uint64_t stray[2] = {coh[0] | 1ull << 55, 0};
 	assert_int_equal(gmmu_entry_diff(ef, stray, coh, d, 4), 1);
 	assert_null(d[0].field);
-	/* PEER_ID is shown for a peer entry only: a peer id on a video PTE is a stray bit. */
+	/* PEER_ID is shown for a peer entry only, but a peer id set on a video (or sysmem) PTE
+	 * is still named: PEER_ID 63:61 (hopper/gh100 dev_mmu.h), raw 1 against 0. */
 	uint64_t vid[2] = {0x0000000000200681, 0}, vid_peer[2] = {0x2000000000200681, 0};
 	assert_int_equal(gmmu_entry_diff(ef, vid_peer, vid, d, 4), 1);
-	assert_null(d[0].field);
+	assert_non_null(d[0].field);
+	assert_string_equal(d[0].field->name, "PEER_ID");
+	assert_string_equal(d[0].got, "0x1 (unused here)");
+	assert_string_equal(d[0].want, "0x0 (unused here)");
+	/* ... and a stray unnamed bit beside it is still reported on its own. */
+	vid_peer[0] |= 1ull << 55;
+	assert_int_equal(gmmu_entry_diff(ef, vid_peer, vid, d, 4), 2);
+	assert_string_equal(d[0].field->name, "PEER_ID");
+	assert_null(d[1].field);
 	/* More differences than room: counted, not written past max. */
 	uint64_t zero[2] = {0, 0};
 	assert_true(gmmu_entry_diff(ef, coh, zero, d, 1) > 1);
+}
+
+/* RM's peer map path (gmmu_drvmap_peer_pte) against the two-H200 capture: peer-2m's first
+ * page (FB offset 0x200000) as the 580.159.04 driver wrote it over NVLink through NVSwitches
+ * (tests/fixtures/pte-probe/h200-580.159.04-peer.json, entry at vid 0x5080), and the same page
+ * as dmaAllocBar1P2PMapping_GH100 writes it for a BAR1-P2P peer whose static BAR1 sits at
+ * bus 0x108000000000 + 512 MiB (hopper/gh100 dev_mmu.h: SYS_NONCOH 3 << 1 | VALID, PCF 0x11
+ * << 3, KIND 6 << 8, ADDRESS in place). */
+static void test_peer(void **state)
+{
+	(void)state;
+	const struct gmmu_format *f = gmmu_chip_find("GH100")->format;
+	struct gmmu_drvmap_peer rq = {.mode = GMMU_P2P_NVLINK,
+	                              .peer_id = 0,
+	                              .fabric_base = 0x8230000000000ull,
+	                              .fb_offset = 0x200000,
+	                              .page_size = 2u << 20,
+	                              .kind = 6};
+	uint64_t pte;
+	assert_int_equal(gmmu_drvmap_peer_pte(f, &rq, &pte, NULL), 0);
+	assert_int_equal(pte, 0x000823000020068bull);
+	const struct gmmu_bar1_row *row;
+	assert_int_equal(
+	        gmmu_bar1_row_find(580, GMMU_FLAVOR_STOCK, GMMU_BAR1_PATH_RM, f, &row, NULL), 0);
+	rq = (struct gmmu_drvmap_peer){.mode = GMMU_P2P_BAR1,
+	                               .bar1_row = row,
+	                               .bar1_base = 0x108020000000ull,
+	                               .fb_offset = 0x200000,
+	                               .page_size = 2u << 20,
+	                               .kind = 6};
+	assert_int_equal(gmmu_drvmap_peer_pte(f, &rq, &pte, NULL), 0);
+	assert_int_equal(pte, 0x000010802020068full);
+	/* A GPU-cacheable mapping: PCF 0x10 (REGULAR_RW_ATOMIC_CACHED_ACD). */
+	rq.gpu_cacheable = GMMU_DRVMAP_CACHE_YES;
+	assert_int_equal(gmmu_drvmap_peer_pte(f, &rq, &pte, NULL), 0);
+	assert_int_equal(pte, 0x0000108020200687ull);
+	rq.bar1_row = NULL;
+	assert_int_equal(gmmu_drvmap_peer_pte(f, &rq, &pte, NULL), P2PS_EINVAL);
 }
 
 int main(void)
@@ -228,7 +275,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 	        cmocka_unit_test(test_v3_h100_ptes), cmocka_unit_test(test_v2_ptes),
 	        cmocka_unit_test(test_pdes),         cmocka_unit_test(test_errors),
-	        cmocka_unit_test(test_entry_diff),
+	        cmocka_unit_test(test_peer),         cmocka_unit_test(test_entry_diff),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -12,7 +12,7 @@
 #include <string.h>
 
 #include "fake_rm.h"
-#include "probe.h"
+#include "p2pscope/probe.h"
 
 struct sweep {
 	unsigned gpus;

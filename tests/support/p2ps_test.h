@@ -74,7 +74,7 @@ static inline const char *p2ps_test_shared_path(const char *rel)
 		snprintf(buf, sizeof(buf), "%s/%s", dir, rel);
 	else
 		snprintf(buf, sizeof(buf), "%s/../shared/%s", top ? top : ".", rel);
-	p2ps_test_need(buf, "shared test data, see README: Development");
+	p2ps_test_need(buf, "shared test data, see CONTRIBUTING.md");
 	return buf;
 }
 

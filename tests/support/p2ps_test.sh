@@ -52,7 +52,7 @@ p2ps_need_cmd() {
 
 # p2ps_need_shared REL: p2ps_need for REL under the shared reference folder.
 p2ps_need_shared() {
-	p2ps_need "$(p2ps_shared_path "$1")" "shared test data, see README: Development"
+	p2ps_need "$(p2ps_shared_path "$1")" "shared test data, see CONTRIBUTING.md"
 }
 
 # p2ps_test_exit FAILS: exits 1 when checks failed or a file was missing under CI, 77

@@ -444,6 +444,25 @@ def check_bar_inspect(out, snap, boot, f):
             f.eq(rr.get("access"), "vfio-mmap", f"bi-read-reg{sfx}: access path")
 
 
+def check_no_rdma(doc, snap, tool, f):
+    """GPUDirect RDMA in the guest: its emulated NIC (e1000e, Intel Ethernet, class
+    02 00) is not an RDMA device (neither class 02 07 nor vendor 15b3, and no
+    /sys/class/infiniband), and a host without an NVIDIA GPU has no GPU x device pair, so
+    the text report has no GPUDirect RDMA line ("no RDMA NIC found" is said only where an
+    NVIDIA GPU could use one)."""
+    import subprocess
+
+    nic = {d["bdf"]: d for d in doc["devices"]}.get(NIC, {})
+    f.eq(("%04x:%04x" % (nic.get("vendor_id", 0), nic.get("device_id", 0)), nic.get("class")),
+         TOPOLOGY[NIC][:2], "replay --root: the emulated NIC is there")
+    gdr = doc.get("gpudirect_rdma", {})
+    f.eq((gdr.get("known"), gdr.get("rdma_nics_found"), gdr.get("rdma_devices"), gdr.get("pairs")),
+         (True, 0, [], []), "replay --root: gpudirect_rdma (no RDMA device, no pair)")
+    r = subprocess.run([tool, "--root", snap, "--all"], capture_output=True, text=True)
+    f.check(r.returncode == 0 and "GPUDirect RDMA" not in r.stdout,
+            "replay --root: no GPUDirect RDMA line without an NVIDIA GPU")
+
+
 def check_replay(live, snap, tool, f):
     """The offline backends on the host against what bar-inspect saw live in the
     guest: the captured snapshot (--root) must give the same devices, matrix and
@@ -463,6 +482,8 @@ def check_replay(live, snap, tool, f):
     if "--root" in got:
         for key in ("devices", "topology", "pairs"):
             f.check(got["--root"][key] == live[key], f"replay --root: '{key}' differs from the guest's live run")
+    if "--root" in got:
+        check_no_rdma(got["--root"], snap, tool, f)
     if "--lspci-dump" in got:
         dump = {d["bdf"]: d for d in got["--lspci-dump"]["devices"]}
         for d in live["devices"]:

@@ -12,6 +12,7 @@
 #include "p2pscope/fleet.h"
 #include "p2pscope/host_load.h"
 #include "p2pscope/render.h"
+#include "p2pscope/parse.h"
 
 enum { FLEET_TEXT, FLEET_JSON, FLEET_CSV };
 
@@ -94,8 +95,10 @@ static int render(const struct p2ps_fleet *fleet, int format, struct p2ps_error 
 static unsigned threads_from_env(void)
 {
 	const char *t = getenv("P2PS_FLEET_THREADS");
-	long v = t ? strtol(t, NULL, 10) : 0;
-	return v > 0 && v <= 64 ? (unsigned)v : 0;
+	uint64_t v = 0;
+	if (t)
+		p2ps_scan_uint(t, 10, 64, &v);
+	return (unsigned)v;
 }
 
 int bi_fleet_run(const struct bi_fleet_opts *f, char *const *inputs, size_t n_inputs, bool json,
@@ -110,7 +113,8 @@ int bi_fleet_run(const struct bi_fleet_opts *f, char *const *inputs, size_t n_in
 	struct p2ps_fleet_opts o = {.snapshot = snapshot_report,
 	                            .snapshot_ctx = &sc,
 	                            .threads = threads_from_env(),
-	                            .tool_version = P2PS_VERSION};
+	                            .tool_version = P2PS_VERSION,
+	                            .reason_title = p2ps_reason_title};
 	struct p2ps_fleet *fleet = p2ps_fleet_new(&o);
 	if (!fleet)
 		return bi_die("out of memory");

@@ -21,6 +21,7 @@
 #include "fleet_opts.h"
 #include "options.h"
 #include "p2pscope/analysis.h"
+#include "p2pscope/driver_model.h"
 #include "p2pscope/host_load.h"
 #include "p2pscope/render.h"
 #include "vfio_opts.h"
@@ -30,7 +31,7 @@
 #error "P2PS_VERSION is set by tools/bar-inspect/CMakeLists.txt"
 #endif
 
-enum output_format { OUT_TEXT = 0, OUT_JSON, OUT_DOT };
+enum output_format { OUT_TEXT = 0, OUT_JSON, OUT_DOT, OUT_PROMETHEUS, OUT_NCCL_TOPO };
 
 /* Everything the command line decides. */
 struct cli {
@@ -51,7 +52,9 @@ struct cli {
 	struct bi_fleet_opts fleet; /* --fleet, --csv, --expect (fleet_opts.c) */
 	char **inputs;              /* the non-option arguments (--fleet only) */
 	size_t n_inputs;
-	char err[256]; /* what went wrong with the command line */
+	const char *driver;        /* --driver SERIES[-FLAVOR]|auto */
+	const char *driver_flavor; /* --driver-flavor stock|tinygrad|aikitoria */
+	char err[256];             /* what went wrong with the command line */
 };
 
 static int set_source(struct cli *c, enum p2ps_host_backend_kind kind, const char *arg, char *err,
@@ -155,7 +158,8 @@ static int opt_peers(void *ctx, const char *arg, char *err, size_t err_size)
 static int set_format(struct cli *c, enum output_format fmt, char *err, size_t err_size)
 {
 	if (c->format_set && c->format != fmt) {
-		snprintf(err, err_size, "--json and --dot are mutually exclusive");
+		snprintf(err, err_size,
+		         "--json, --dot, --prometheus and --nccl-topo are mutually exclusive");
 		return -1;
 	}
 	c->format_set = true;
@@ -173,6 +177,18 @@ static int opt_dot(void *c, const char *arg, char *err, size_t err_size)
 {
 	(void)arg;
 	return set_format(c, OUT_DOT, err, err_size);
+}
+
+static int opt_prometheus(void *c, const char *arg, char *err, size_t err_size)
+{
+	(void)arg;
+	return set_format(c, OUT_PROMETHEUS, err, err_size);
+}
+
+static int opt_nccl_topo(void *c, const char *arg, char *err, size_t err_size)
+{
+	(void)arg;
+	return set_format(c, OUT_NCCL_TOPO, err, err_size);
 }
 
 /* VFIO options: vfio_opts.c. */
@@ -214,7 +230,8 @@ static const struct p2ps_opt options[] = {
         {"lspci-dump", 'F', "FILE", "read `lspci -x`/`-xxx`/`-xxxx` output (no sysfs facts)",
          CALL(opt_lspci_dump)},
         {"paste", 0, "FILE|-",
-         "read what a bug report pasted (lspci, nvidia-smi, dmesg, CUDA samples; - for stdin)",
+         "read what a bug report pasted (lspci, nvidia-smi, dmesg, CUDA samples, NCCL "
+         "topology XML; - for stdin)",
          CALL(opt_paste)},
         {"slot", 's', "[[[[DOMAIN]:]BUS]:][DEV][.[FN]]", "show only matching devices (as lspci -s)",
          CALL(opt_slot)},
@@ -222,8 +239,20 @@ static const struct p2ps_opt options[] = {
         {"peers", 0, "BDF[,BDF...]",
          "also treat these devices as P2P endpoints (NICs, NVMe, test-VM stand-ins)",
          CALL(opt_peers)},
+        {"driver", 0, "SERIES[-FLAVOR]|auto",
+         "model what this NVIDIA driver decides per GPU pair and why (580, 565-tinygrad, "
+         "580-aikitoria; auto: the installed one), beside what the driver reports",
+         P2PS_OPT_STRING(struct cli, driver)},
+        {"driver-flavor", 0, "stock|tinygrad|aikitoria",
+         "the driver's flavor for --driver (default: recognised, else stock)",
+         P2PS_OPT_STRING(struct cli, driver_flavor)},
         {"json", 'j', NULL, "JSON output (schema in docs/bar-inspect.md)", CALL(opt_json)},
         {"dot", 0, NULL, "Graphviz output: PCI tree, ACS marks, verdict edges", CALL(opt_dot)},
+        {"prometheus", 0, NULL,
+         "Prometheus text format for node_exporter's textfile collector (docs/prometheus.md)",
+         CALL(opt_prometheus)},
+        {"nccl-topo", 0, NULL, "the topology as NCCL's XML (for NCCL_TOPO_FILE; docs/nccl-topo.md)",
+         CALL(opt_nccl_topo)},
         {"no-nvml", 0, NULL, "do not load libnvidia-ml (VRAM and NVLink then come from nowhere)",
          SOURCE_FLAG(P2PS_HOST_F_NO_NVML)},
         {"numeric", 'n', NULL, "numeric ids only (skip pci.ids names)",
@@ -265,7 +294,8 @@ static const struct p2ps_opts option_table = {P2PS_OPTS_ROWS(options), .help_wid
 static void usage(FILE *f)
 {
 	fprintf(f, "Usage: bar-inspect [--root DIR | --lspci-dump FILE | --paste FILE] [-s SLOT] "
-	           "[--all] [--json | --dot]\n"
+	           "[--all]\n"
+	           "       [--json | --dot | --prometheus | --nccl-topo]\n"
 	           "       bar-inspect --fleet [--json | --csv] [--expect FILE] INPUT...\n\n"
 	           "Reports each NVIDIA GPU's BARs, BAR1 against VRAM, Resizable BAR, PCIe link, "
 	           "bridge path\nwith ACS, IOMMU mode, the nvidia-smi-style topology matrix and, "
@@ -305,11 +335,11 @@ static int check_fleet(struct cli *c)
 	if (!c->fleet.fleet && (c->fleet.csv || c->fleet.expect))
 		snprintf(c->err, sizeof(c->err), "--csv and --expect need --fleet");
 	else if (c->fleet.fleet &&
-	         (c->have_source || c->format == OUT_DOT || c->all || c->have_filter || vfio))
+	         (c->have_source || (c->format != OUT_TEXT && c->format != OUT_JSON) || c->all ||
+	          c->have_filter || vfio))
 		snprintf(c->err, sizeof(c->err),
-		         "--fleet takes reports as arguments: --root, --lspci-dump, --dot, --all, "
-		         "-s "
-		         "and the VFIO options do not apply");
+		         "--fleet takes reports as arguments: --root, --lspci-dump, --dot, "
+		         "--prometheus, --nccl-topo, --all, -s and the VFIO options do not apply");
 	else
 		return 0;
 	return -1;
@@ -325,6 +355,8 @@ static int render(const struct cli *c, const struct p2ps_analysis *an, struct p2
 	switch (c->format) {
 	case OUT_JSON: return p2ps_render_json_text(an, &ro, out, err);
 	case OUT_DOT: return p2ps_render_dot(an, &ro, out, err);
+	case OUT_PROMETHEUS: return p2ps_render_prometheus(an, &ro, out, err);
+	case OUT_NCCL_TOPO: return p2ps_render_nccl_topo(an, &ro, out, err);
 	case OUT_TEXT: break;
 	}
 	return p2ps_render_text(an, &ro, out, err);
@@ -344,13 +376,25 @@ static int run(struct cli *c, struct p2ps_timings *tm, uint64_t lap)
 	if (p2ps_host_load(&host, &c->src, &err) < 0)
 		return bi_die(err.msg);
 	lap = p2ps_clock_ns();
-	struct p2ps_analysis_opts ao = {.peers = c->peers, .n_peers = c->n_peers};
+	struct p2ps_drv_config dcfg;
+	bool model = c->driver || c->driver_flavor;
+	const char *spec = c->driver && strcmp(c->driver, "auto") ? c->driver : NULL;
+	if (p2ps_drv_config_make(&host, spec, c->driver_flavor, &dcfg, c->err, sizeof(c->err)) <
+	    0) {
+		p2ps_host_free(&host);
+		return bi_die(c->err);
+	}
+	struct p2ps_analysis_opts ao = {.peers = c->peers, .n_peers = c->n_peers, .driver = &dcfg};
 	struct p2ps_analysis an;
+	struct p2ps_drv_report drep = {0};
 	struct p2ps_strbuf out = {0};
 	int status;
 	if (p2ps_analysis_run_opts(&host, &ao, &an, &err) < 0) {
 		status = bi_die(err.msg);
+	} else if (model && p2ps_drv_model_run(&an, &dcfg, &drep) < 0) {
+		status = bi_die("driver model: out of memory");
 	} else {
+		an.driver = model ? &drep : NULL;
 		p2ps_timings_lap(tm, "analysis", &lap);
 		if (render(c, &an, &out, &err) < 0) {
 			status = bi_die(err.msg);
@@ -363,6 +407,7 @@ static int run(struct cli *c, struct p2ps_timings *tm, uint64_t lap)
 	if (status == 0)
 		status = bi_vfio_status(&host);
 	p2ps_strbuf_free(&out);
+	p2ps_drv_report_free(&drep);
 	p2ps_analysis_free(&an);
 	p2ps_host_free(&host);
 	return status;

@@ -9,7 +9,7 @@
 #include "p2pscope/error.h"
 
 #define PB_MAX_DEV      16
-#define PB_MAX_MATRICES 16
+#define PB_MAX_MATRICES 24
 #define PB_NVLINK_MAX   18 /* NVML_NVLINK_MAX_LINKS */
 #define PB_BDF_LEN      16 /* "dddd:bb:dd.f" + NUL */
 
@@ -28,7 +28,12 @@ struct pb_options {
 	bool bandwidth;    /* measure the bandwidth matrices */
 	bool latency;      /* measure the latency matrices */
 	bool sm_read;      /* also the SM copy that pulls from the peer */
+	unsigned ipc;      /* PB_IPC_* bits: also the matrices with one process per GPU */
 };
+
+/* Bits of pb_options.ipc: which ways of sharing memory between processes to measure. */
+#define PB_IPC_CUDA_IPC 1u /* cudaIpcGetMemHandle / cudaIpcOpenMemHandle */
+#define PB_IPC_FD       2u /* cuMem allocations exported to POSIX file descriptors */
 
 struct pb_nvlink {
 	bool known;          /* NVML answered for this device */
@@ -40,6 +45,16 @@ struct pb_nvlink {
 	bool up[PB_NVLINK_MAX];                 /* link active */
 };
 
+/* What a GPU reports about GPUDirect RDMA and memory sharing (-1: the query failed). */
+struct pb_gdr_attrs {
+	int rdma_supported;       /* cudaDevAttrGPUDirectRDMASupported */
+	int rdma_flush_options;   /* cudaDevAttrGPUDirectRDMAFlushWritesOptions (bit mask) */
+	int rdma_writes_ordering; /* cudaDevAttrGPUDirectRDMAWritesOrdering */
+	int rdma_with_vmm;        /* CU_DEVICE_ATTRIBUTE_GPU_DIRECT_RDMA_WITH_CUDA_VMM_SUPPORTED */
+	int dma_buf;              /* CU_DEVICE_ATTRIBUTE_DMA_BUF_SUPPORTED */
+	int posix_fd_handles; /* CU_DEVICE_ATTRIBUTE_HANDLE_TYPE_POSIX_FILE_DESCRIPTOR_SUPPORTED */
+};
+
 struct pb_device {
 	int ordinal; /* CUDA device number */
 	char name[256];
@@ -49,6 +64,7 @@ struct pb_device {
 	size_t mem_bytes;
 	int copy_blocks; /* SM copy grid used */
 	struct pb_nvlink nvlink;
+	struct pb_gdr_attrs gdr;
 };
 
 /* cudaDeviceGetP2PAttribute for src -> dst (-1 where the query failed). */
@@ -69,6 +85,8 @@ struct pb_matrix {
 	const char *engine; /* "ce", "sm_write", "sm_read", "pingpong" */
 	bool bidirectional;
 	bool p2p;
+	const char *sharing; /* NULL: one process; "cuda_ipc" or "posix_fd": one per GPU */
+	const char *base;    /* the one-process matrix an IPC matrix is set beside, or NULL */
 	double *v;
 };
 
@@ -101,6 +119,13 @@ int pb_sm_variant_parse(const char *s, int *v);
  * P2PS_ENOENT when no CUDA device is usable, or another P2PS_E* code. */
 int pb_measure(const struct pb_options *o, struct pb_result *r, struct p2ps_error *err);
 void pb_result_cleanup(struct pb_result *r);
+
+/* Appends an n x n matrix of NANs to r; NULL when full or out of memory. */
+struct pb_matrix *pb_add_matrix(struct pb_result *r, const char *key, const char *title,
+                                const char *metric, const char *engine, bool bidir, bool p2p);
+
+/* The one-process matrix of r with this key, or NULL. */
+const struct pb_matrix *pb_find_matrix(const struct pb_result *r, const char *key);
 
 /* Fills the NVLink facts of every device of r through NVML, loaded with dlopen;
  * sets r->nvml and r->nvml_note. Never fails: NVML is optional. */

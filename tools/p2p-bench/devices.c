@@ -6,6 +6,8 @@
 
 #include <stdio.h>
 
+#include <cuda.h>
+
 /* Peer access and the P2P attributes of every ordered pair. */
 static int probe_pairs(struct ctx *c)
 {
@@ -38,6 +40,47 @@ static int probe_pairs(struct ctx *c)
 				q->cuda_array_access = -1;
 		}
 	return 0;
+}
+
+/* One attribute through the driver API, reached with cudaGetDriverEntryPointByVersion so
+ * that no libcuda is linked; -1 where the driver does not answer. */
+static int driver_attr(int ordinal, CUdevice_attribute a)
+{
+	CUresult (*get)(int *, CUdevice_attribute, CUdevice) = NULL;
+	CUresult (*dev)(CUdevice *, int) = NULL;
+	enum cudaDriverEntryPointQueryResult q;
+	CUdevice d;
+	int v = -1;
+	if (cudaGetDriverEntryPointByVersion("cuDeviceGetAttribute", (void **)&get, 12000,
+	                                     cudaEnableDefault, &q) != cudaSuccess ||
+	    q != cudaDriverEntryPointSuccess ||
+	    cudaGetDriverEntryPointByVersion("cuDeviceGet", (void **)&dev, 12000, cudaEnableDefault,
+	                                     &q) != cudaSuccess ||
+	    q != cudaDriverEntryPointSuccess || dev(&d, ordinal) != CUDA_SUCCESS ||
+	    get(&v, a, d) != CUDA_SUCCESS)
+		return -1;
+	return v;
+}
+
+static int runtime_attr(int ordinal, enum cudaDeviceAttr a)
+{
+	int v = -1;
+	return cudaDeviceGetAttribute(&v, a, ordinal) == cudaSuccess ? v : -1;
+}
+
+/* The attributes that decide GPUDirect RDMA and sharing memory with other processes. */
+static void probe_gdr(struct pb_device *d)
+{
+	struct pb_gdr_attrs *g = &d->gdr;
+	g->rdma_supported = runtime_attr(d->ordinal, cudaDevAttrGPUDirectRDMASupported);
+	g->rdma_flush_options =
+	        runtime_attr(d->ordinal, cudaDevAttrGPUDirectRDMAFlushWritesOptions);
+	g->rdma_writes_ordering = runtime_attr(d->ordinal, cudaDevAttrGPUDirectRDMAWritesOrdering);
+	g->rdma_with_vmm = driver_attr(d->ordinal,
+	                               CU_DEVICE_ATTRIBUTE_GPU_DIRECT_RDMA_WITH_CUDA_VMM_SUPPORTED);
+	g->dma_buf = driver_attr(d->ordinal, CU_DEVICE_ATTRIBUTE_DMA_BUF_SUPPORTED);
+	g->posix_fd_handles = driver_attr(
+	        d->ordinal, CU_DEVICE_ATTRIBUTE_HANDLE_TYPE_POSIX_FILE_DESCRIPTOR_SUPPORTED);
 }
 
 int pb_probe_devices(struct ctx *c)
@@ -85,6 +128,7 @@ int pb_probe_devices(struct ctx *c)
 		d->cc_major = p.major;
 		d->cc_minor = p.minor;
 		d->mem_bytes = p.totalGlobalMem;
+		probe_gdr(d);
 	}
 	if (probe_pairs(c))
 		return c->err->code;

@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "bench.h"
+#include "ipc.h"
 #include "options.h"
 #include "p2pscope/parse.h"
 #include "output.h"
@@ -36,7 +37,8 @@ struct cli {
 	struct pb_options o;
 	const char *host_path, *bench_path;
 	bool json, help, version;
-	bool sm_read_off, bandwidth_off, latency_off;
+	bool sm_read_off, bandwidth_off, latency_off, ipc;
+	unsigned ipc_kinds; /* --ipc-handle: PB_IPC_* bits, 0 = both */
 };
 
 /* An integer in [lo, hi] into *dst, or the option's message in err. */
@@ -134,6 +136,24 @@ static int opt_devices(void *ctx, const char *arg, char *err, size_t err_size)
 	return 0;
 }
 
+/* Which ways of sharing memory --ipc measures. */
+static int opt_ipc_handle(void *ctx, const char *arg, char *err, size_t err_size)
+{
+	static const struct {
+		const char *name;
+		unsigned bits;
+	} kinds[] = {{"cuda-ipc", PB_IPC_CUDA_IPC},
+	             {"posix-fd", PB_IPC_FD},
+	             {"both", PB_IPC_CUDA_IPC | PB_IPC_FD}};
+	for (size_t k = 0; k < sizeof(kinds) / sizeof(kinds[0]); k++)
+		if (!strcmp(arg, kinds[k].name)) {
+			((struct cli *)ctx)->ipc_kinds = kinds[k].bits;
+			return 0;
+		}
+	return snprintf(err, err_size, "bad --ipc-handle '%s' (cuda-ipc, posix-fd or both)", arg),
+	       -1;
+}
+
 #define CALL(fn)       P2PS_OPT_CALL(fn)
 #define FLAG(member)   P2PS_OPT_FLAG(struct cli, member)
 #define STRING(member) P2PS_OPT_STRING(struct cli, member)
@@ -159,6 +179,12 @@ static const struct p2ps_opt measure_rows[] = {
         {"no-sm-read", 0, NULL, "skip the SM copy that reads from the peer", FLAG(sm_read_off)},
         {"no-bandwidth", 0, NULL, "skip the bandwidth matrices", FLAG(bandwidth_off)},
         {"no-latency", 0, NULL, "skip the latency matrices", FLAG(latency_off)},
+        {"ipc", 0, NULL,
+         "also measure with one process per GPU sharing buffers (cudaIpc and cuMem\n"
+         "POSIX-FD handles), set beside the one-process matrices",
+         FLAG(ipc)},
+        {"ipc-handle", 0, "KIND", "with --ipc: cuda-ipc, posix-fd or both (default both)",
+         CALL(opt_ipc_handle)},
         {"host", 0, "FILE", "bar-inspect --json output: add the combined report",
          STRING(host_path)},
         {"json", 0, NULL, "print JSON instead of text", FLAG(json)},
@@ -256,6 +282,28 @@ static int cmd_report(int argc, char **argv)
 	return rc ? 2 : 0;
 }
 
+/* The --ipc matrices, after the one-process ones, in fresh worker processes; the POSIX-FD
+ * kind only where every GPU can export such handles. */
+static int measure_ipc(const struct pb_options *o, struct pb_result *r, struct p2ps_error *err)
+{
+	if (o->ipc & PB_IPC_CUDA_IPC) {
+		int rc = pb_ipc_measure(o, r, PB_IPC_RUNTIME, "/proc/self/exe", err);
+		if (rc)
+			return rc;
+	}
+	if (!(o->ipc & PB_IPC_FD))
+		return 0;
+	for (int i = 0; i < r->n; i++)
+		if (r->dev[i].gdr.posix_fd_handles != 1) {
+			fprintf(stderr,
+			        "p2p-bench: device %d cannot export POSIX-FD handles: no "
+			        "posix_fd matrices\n",
+			        r->dev[i].ordinal);
+			return 0;
+		}
+	return pb_ipc_measure(o, r, PB_IPC_POSIX_FD, "/proc/self/exe", err);
+}
+
 /* Measures, then prints the result (and the combined report with --host). */
 static int measure(struct cli *c, json_object *host)
 {
@@ -267,6 +315,8 @@ static int measure(struct cli *c, json_object *host)
 	}
 	p2ps_error_clear(&err);
 	int rc = pb_measure(&c->o, r, &err);
+	if (rc == 0)
+		rc = measure_ipc(&c->o, r, &err);
 	if (rc) {
 		fprintf(stderr, "p2p-bench: %s\n", err.msg);
 		pb_result_cleanup(r);
@@ -312,12 +362,17 @@ int main(int argc, char **argv)
 	                }};
 	if (argc > 1 && !strcmp(argv[1], "report"))
 		return cmd_report(argc - 1, argv + 1);
+	/* A worker of --ipc, started by this program itself (not a user option). */
+	if (argc > 1 && !strcmp(argv[1], "--ipc-worker"))
+		return pb_ipc_worker_main(argc, argv);
 	int rc = parse_args(&measure_opts, argc, argv, &c);
 	if (rc)
 		return rc < 0 ? 0 : rc;
 	c.o.sm_read = !c.sm_read_off;
 	c.o.bandwidth = !c.bandwidth_off;
 	c.o.latency = !c.latency_off;
+	if (c.ipc)
+		c.o.ipc = c.ipc_kinds ? c.ipc_kinds : PB_IPC_CUDA_IPC | PB_IPC_FD;
 	/* Read the host report before minutes of measuring, so a bad path fails fast. */
 	json_object *host = NULL;
 	if (c.host_path && !(host = load_json(c.host_path, "host")))

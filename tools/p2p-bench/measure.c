@@ -344,28 +344,6 @@ static int pingpong_cell(struct ctx *c, int i, int j, double *out)
 	return 0;
 }
 
-static struct pb_matrix *add_matrix(struct pb_result *r, const char *key, const char *title,
-                                    const char *metric, const char *engine, bool bidir, bool p2p)
-{
-	struct pb_matrix *m;
-	if (r->nmat >= PB_MAX_MATRICES)
-		return NULL;
-	m = &r->mat[r->nmat];
-	m->v = malloc(sizeof(double) * (size_t)r->n * (size_t)r->n);
-	if (!m->v)
-		return NULL;
-	for (int k = 0; k < r->n * r->n; k++)
-		m->v[k] = NAN;
-	m->key = key;
-	m->title = title;
-	m->metric = metric;
-	m->engine = engine;
-	m->bidirectional = bidir;
-	m->p2p = p2p;
-	r->nmat++;
-	return m;
-}
-
 struct bw_spec {
 	const char *key, *title, *engine;
 	enum engine eng;
@@ -420,7 +398,7 @@ static int run_matrices(struct ctx *c)
 		struct pb_matrix *m;
 		if (b->read && !c->o->sm_read)
 			continue;
-		m = add_matrix(r, b->key, b->title, "bandwidth", b->engine, b->bidir, b->p2p);
+		m = pb_add_matrix(r, b->key, b->title, "bandwidth", b->engine, b->bidir, b->p2p);
 		if (!m)
 			return p2ps_error_set(c->err, P2PS_ENOMEM, "out of memory for matrices");
 		for (int i = 0; i < n; i++)
@@ -431,7 +409,7 @@ static int run_matrices(struct ctx *c)
 	for (size_t s = 0; c->o->latency && s < sizeof(lat_specs) / sizeof(lat_specs[0]); s++) {
 		const struct lat_spec *l = &lat_specs[s];
 		struct pb_matrix *m =
-		        add_matrix(r, l->key, l->title, "latency", l->engine, false, l->p2p);
+		        pb_add_matrix(r, l->key, l->title, "latency", l->engine, false, l->p2p);
 		if (!m)
 			return p2ps_error_set(c->err, P2PS_ENOMEM, "out of memory for matrices");
 		for (int i = 0; i < n; i++)
@@ -440,7 +418,7 @@ static int run_matrices(struct ctx *c)
 					return c->err->code;
 	}
 	if (c->o->latency) {
-		struct pb_matrix *m = add_matrix(
+		struct pb_matrix *m = pb_add_matrix(
 		        r, "pingpong_lat_p2p_on",
 		        "P2P=Enabled One-Way Latency Matrix (us), GPU store to a polling peer GPU",
 		        "latency", "pingpong", false, true);
@@ -491,11 +469,4 @@ int pb_measure(const struct pb_options *o, struct pb_result *r, struct p2ps_erro
 	pb_teardown(c);
 	free(c);
 	return rc;
-}
-
-void pb_result_cleanup(struct pb_result *r)
-{
-	for (int k = 0; k < r->nmat; k++)
-		free(r->mat[k].v);
-	r->nmat = 0;
 }

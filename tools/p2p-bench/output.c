@@ -34,6 +34,47 @@ static void print_attr(FILE *f, int v)
 		fprintf(f, "%d", v);
 }
 
+static const char *yes_no(int v)
+{
+	return v < 0 ? "?" : v ? "yes" : "no";
+}
+
+/* What the GPU says about GPUDirect RDMA and about sharing its memory (one line). */
+static void print_gdr(FILE *f, const struct pb_gdr_attrs *g)
+{
+	fprintf(f, "  GPUDirect RDMA: %s, with VMM: %s, dma-buf: %s, POSIX-FD handles: %s",
+	        yes_no(g->rdma_supported), yes_no(g->rdma_with_vmm), yes_no(g->dma_buf),
+	        yes_no(g->posix_fd_handles));
+	if (g->rdma_flush_options >= 0)
+		fprintf(f, ", flush options 0x%x", (unsigned)g->rdma_flush_options);
+	if (g->rdma_writes_ordering >= 0)
+		fprintf(f, ", writes ordering %d", g->rdma_writes_ordering);
+	fputc('\n', f);
+}
+
+/* An IPC matrix over the one-process matrix it is set beside, cell by cell. */
+static void print_ratio(FILE *f, const struct pb_result *r, const struct pb_matrix *m)
+{
+	const struct pb_matrix *b = m->base ? pb_find_matrix(r, m->base) : NULL;
+	if (!b)
+		return;
+	fprintf(f, "\n%s over %s (1.00 = the same)\n   D\\D", m->key, b->key);
+	for (int j = 0; j < r->n; j++)
+		fprintf(f, " %7d", j);
+	fputc('\n', f);
+	for (int i = 0; i < r->n; i++) {
+		fprintf(f, "%6d", i);
+		for (int j = 0; j < r->n; j++) {
+			double v = *pb_cell(r, m, i, j) / *pb_cell(r, b, i, j);
+			if (isnan(v) || isinf(v))
+				fprintf(f, " %7s", "n/a");
+			else
+				fprintf(f, " %7.3f", v);
+		}
+		fputc('\n', f);
+	}
+}
+
 void pb_print_text(FILE *f, const struct pb_result *r, const struct pb_options *o)
 {
 	fprintf(f, "[p2p-bench] P2P bandwidth and latency, %d GPU(s), %s on %s\n", r->n, r->date,
@@ -55,6 +96,7 @@ void pb_print_text(FILE *f, const struct pb_result *r, const struct pb_options *
 		else if (d->nvlink.known)
 			fprintf(f, ", NVLink: none active");
 		fputc('\n', f);
+		print_gdr(f, &d->gdr);
 	}
 	if (!r->nvml)
 		fprintf(f, "NVML: %s\n", r->nvml_note);
@@ -93,6 +135,8 @@ void pb_print_text(FILE *f, const struct pb_result *r, const struct pb_options *
 		fputc('\n', f);
 		print_matrix(f, r, &r->mat[k]);
 	}
+	for (int k = 0; k < r->nmat; k++)
+		print_ratio(f, r, &r->mat[k]);
 	fprintf(f, "\nVerification: %llu transfers checked, %llu mismatched 32-bit words%s\n",
 	        r->copies_verified, r->words_bad, r->words_bad ? "  ** DATA ERRORS **" : "");
 	if (r->hold_timeouts)
@@ -105,6 +149,23 @@ void pb_print_text(FILE *f, const struct pb_result *r, const struct pb_options *
 static json_object *num_or_null(double v)
 {
 	return pr_json_num(v);
+}
+
+static json_object *attr_json(int v)
+{
+	return v < 0 ? NULL : json_object_new_int(v);
+}
+
+static json_object *gdr_json(const struct pb_gdr_attrs *g)
+{
+	json_object *o = json_object_new_object();
+	json_object_object_add(o, "rdma_supported", attr_json(g->rdma_supported));
+	json_object_object_add(o, "rdma_with_vmm", attr_json(g->rdma_with_vmm));
+	json_object_object_add(o, "rdma_flush_writes_options", attr_json(g->rdma_flush_options));
+	json_object_object_add(o, "rdma_writes_ordering", attr_json(g->rdma_writes_ordering));
+	json_object_object_add(o, "dma_buf", attr_json(g->dma_buf));
+	json_object_object_add(o, "posix_fd_handles", attr_json(g->posix_fd_handles));
+	return o;
 }
 
 static json_object *device_json(const struct pb_device *d, int index)
@@ -121,6 +182,7 @@ static json_object *device_json(const struct pb_device *d, int index)
 	json_object_object_add(o, "sm_count", json_object_new_int(d->sm_count));
 	json_object_object_add(o, "memory_bytes", json_object_new_int64((int64_t)d->mem_bytes));
 	json_object_object_add(o, "sm_copy_blocks", json_object_new_int(d->copy_blocks));
+	json_object_object_add(o, "gpudirect", gdr_json(&d->gdr));
 	if (d->nvlink.known) {
 		json_object *nv = json_object_new_object(), *links = json_object_new_array();
 		json_object_object_add(nv, "speed_mbps",
@@ -150,11 +212,6 @@ static json_object *device_json(const struct pb_device *d, int index)
 	return o;
 }
 
-static json_object *attr_json(int v)
-{
-	return v < 0 ? NULL : json_object_new_int(v);
-}
-
 static json_object *options_json(const struct pb_options *o)
 {
 	json_object *opts = json_object_new_object();
@@ -166,6 +223,10 @@ static json_object *options_json(const struct pb_options *o)
 	                                           {"warmup", o->warmup}};
 	p2ps_json_put_ints(opts, P2PS_JSON_ROWS(counts));
 	json_object_object_add(opts, "grouped", json_object_new_boolean(o->grouped));
+	json_object_object_add(opts, "ipc_cuda_ipc",
+	                       json_object_new_boolean((o->ipc & PB_IPC_CUDA_IPC) != 0));
+	json_object_object_add(opts, "ipc_posix_fd",
+	                       json_object_new_boolean((o->ipc & PB_IPC_FD) != 0));
 	json_object_object_add(opts, "sm_kernel",
 	                       json_object_new_string(pb_sm_variant_name(o->sm_variant)));
 	return opts;
@@ -207,6 +268,10 @@ static json_object *matrix_json(const struct pb_result *r, const struct pb_matri
 	json_object_object_add(e, "engine", json_object_new_string(m->engine));
 	json_object_object_add(e, "bidirectional", json_object_new_boolean(m->bidirectional));
 	json_object_object_add(e, "p2p", json_object_new_boolean(m->p2p));
+	if (m->sharing)
+		json_object_object_add(e, "sharing", json_object_new_string(m->sharing));
+	if (m->base)
+		json_object_object_add(e, "set_beside", json_object_new_string(m->base));
 	for (int i = 0; i < r->n; i++) {
 		json_object *row = json_object_new_array();
 		for (int j = 0; j < r->n; j++)

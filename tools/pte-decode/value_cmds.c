@@ -2,6 +2,7 @@
  * results through its renderings. */
 #include "pte_decode.h"
 
+#include <inttypes.h>
 #include <stdint.h>
 #include <string.h>
 
@@ -17,6 +18,12 @@ struct value_opts {
 	const char *kind;
 	bool have_mode, have_bar1, have_fabric, have_peer;
 	bool vol, cached;
+	/* the driver row: --driver, --flavor, --path, --start-offset, --iova */
+	unsigned series;
+	enum gmmu_bar1_flavor flavor;
+	enum gmmu_bar1_path path;
+	uint64_t iova;
+	bool have_series, have_flavor, have_path, have_start, have_iova;
 };
 
 /* "bad --offset: 0x1z" style: the option's own words, then the argument. */
@@ -65,6 +72,49 @@ static int opt_bar1(void *ctx, const char *arg, char *err, size_t err_size)
 	struct value_opts *o = ctx;
 	return address_arg(arg, &o->rq.bar1_base, &o->have_bar1, "bad --bar1 address:", err,
 	                   err_size);
+}
+
+static int opt_driver(void *ctx, const char *arg, char *err, size_t err_size)
+{
+	struct value_opts *o = ctx;
+	uint64_t v;
+	if (p2ps_parse_uint(arg, 9999, &v))
+		return bad_arg("bad --driver (a driver series: 550, 565, 570, 580 ...):", arg, err,
+		               err_size);
+	o->series = (unsigned)v;
+	o->have_series = true;
+	return 0;
+}
+
+static int opt_flavor(void *ctx, const char *arg, char *err, size_t err_size)
+{
+	struct value_opts *o = ctx;
+	struct p2ps_error e = {0};
+	o->have_flavor = true;
+	return pd_lib_err(gmmu_bar1_flavor_parse(arg, &o->flavor, &e), &e, err, err_size);
+}
+
+static int opt_path(void *ctx, const char *arg, char *err, size_t err_size)
+{
+	struct value_opts *o = ctx;
+	struct p2ps_error e = {0};
+	o->have_path = true;
+	return pd_lib_err(gmmu_bar1_path_parse(arg, &o->path, &e), &e, err, err_size);
+}
+
+static int opt_start(void *ctx, const char *arg, char *err, size_t err_size)
+{
+	struct value_opts *o = ctx;
+	o->have_start = true;
+	if (p2ps_parse_size(arg, &o->rq.bar1_start))
+		return bad_arg("bad --start-offset:", arg, err, err_size);
+	return 0;
+}
+
+static int opt_iova(void *ctx, const char *arg, char *err, size_t err_size)
+{
+	struct value_opts *o = ctx;
+	return address_arg(arg, &o->iova, &o->have_iova, "bad --iova address:", err, err_size);
 }
 
 static int opt_fabric(void *ctx, const char *arg, char *err, size_t err_size)
@@ -240,8 +290,8 @@ static const struct p2ps_opt p2p_rows[] = {
          "address write then overwrites it; v3: PEER_ID stays)",
          P2PS_OPT_CALL(opt_peer)},
         {"bar1", 0, "ADDR",
-         "bar1: the peer's BAR1 bus address (required; stock form: its DMA address as\n"
-         "the mapping GPU sees it)",
+         "bar1: the peer's BAR1 bus address (required unless --iova; stock form: its\n"
+         "DMA address as the mapping GPU sees it)",
          P2PS_OPT_CALL(opt_bar1)},
         {"bar1-form", 0, "FORM",
          "bar1: patch (default: the kernel patch, SYSTEM_NON_COHERENT),\n"
@@ -249,6 +299,27 @@ static const struct p2ps_opt p2p_rows[] = {
          "driver: SYSTEM_COHERENT, access counting on), stock (GH100: SYS_NONCOH,\n"
          "Blackwell: SYS_COH)",
          P2PS_OPT_CALL(opt_form)},
+        {"driver", 0, "SERIES",
+         "the entry as driver series SERIES writes it (550 ... 595): the BAR1-P2P row of\n"
+         "(series, --flavor, --path, generation); with stock/nvlink, the flavor's\n"
+         "gmmuFmtPtePhysAddrFld(PEER) patch where it has one",
+         P2PS_OPT_CALL(opt_driver)},
+        {"flavor", 0, "FLAVOR",
+         "with --driver: stock (default), tinygrad (550.54.15-p2p, 565.57.01-p2p),\n"
+         "aikitoria (570.86.16-p2p)",
+         P2PS_OPT_CALL(opt_flavor)},
+        {"path", 0, "uvm|rm",
+         "with --driver: uvm (default: CUDA's peer mappings, nvGpuOpsBuildExternalAllocPtes)\n"
+         "or rm (an RM map call through NV50_P2P, dmaAllocBar1P2PMapping_GH100)",
+         P2PS_OPT_CALL(opt_path)},
+        {"start-offset", 0, "OFF",
+         "with --driver: the static-BAR1 start offset in the peer's BAR1 (default 0),\n"
+         "added where the row adds it",
+         P2PS_OPT_CALL(opt_start)},
+        {"iova", 0, "ADDR",
+         "with --driver: the peer BAR1 as the mapping GPU's IOMMU maps it, for rows whose\n"
+         "base is kbusGetBar1P2PDmaInfo's (instead of --bar1)",
+         P2PS_OPT_CALL(opt_iova)},
         {"fabric-base", 0, "ADDR", "nvlink: fabric base added to the offset (required)",
          P2PS_OPT_CALL(opt_fabric)},
         {"offset", 0, "OFF",
@@ -289,6 +360,72 @@ static const char p2p_usage[] =
         "Prints the entry, its fields, and the level and page size it is a PTE for.\n"
         "options:\n";
 
+/* --driver and its companions into the request: the row, its base and start. */
+static int p2p_row(struct value_opts *o)
+{
+	const char *cmd = o->c.cmd;
+	bool bar1 = o->rq.mode == GMMU_P2P_BAR1;
+	if (!o->have_series) {
+		if (o->have_flavor || o->have_path || o->have_start || o->have_iova)
+			return pd_fail(cmd, "--flavor, --path, --start-offset and --iova need "
+			                    "--driver SERIES");
+		return 0;
+	}
+	if (!bar1) {
+		if (o->have_path || o->have_start || o->have_iova)
+			return pd_fail(cmd,
+			               "--path, --start-offset and --iova apply to --mode bar1");
+		o->rq.peer_addr_sysmem = gmmu_bar1_peer_field_patched(o->series, o->flavor);
+		return 0;
+	}
+	if (o->rq.bar1_form != GMMU_BAR1_PATCH)
+		return pd_fail(cmd, "give --bar1-form or --driver, not both");
+	struct p2ps_error err = {0};
+	const struct gmmu_bar1_row *r;
+	if (gmmu_bar1_row_find(o->series, o->flavor, o->path, o->c.fmt, &r, &err))
+		return pd_fail(cmd, "%s", err.msg);
+	char name[96];
+	gmmu_bar1_row_str(r, gmmu_bar1_gen_of(o->c.fmt), name, sizeof(name));
+	if (o->have_iova && !r->iova)
+		return pd_fail(cmd,
+		               "row %s takes the peer's BAR1 bus address (gpumgrGetGpuPhysFbAddr), "
+		               "never an IOVA: give --bar1",
+		               name);
+	if (o->have_iova && o->have_bar1)
+		return pd_fail(cmd, "give --bar1 or --iova, not both");
+	if (o->have_iova && o->have_start)
+		return pd_fail(cmd, "--iova is the static BAR1's own DMA address, its start "
+		                    "included: --start-offset goes with --bar1");
+	if (o->have_iova)
+		o->rq.bar1_base = o->iova;
+	o->rq.bar1_row = r;
+	return 0;
+}
+
+/* The row used, under the entry: which one, where it comes from, and the address's parts. */
+static void p2p_row_lines(struct gmmu_out *out, const struct value_opts *o,
+                          const struct gmmu_p2p_result *res)
+{
+	const struct gmmu_bar1_row *r = o->rq.bar1_row;
+	char name[96];
+	gmmu_bar1_row_str(r, gmmu_bar1_gen_of(o->c.fmt), name, sizeof(name));
+	gmmu_out_printf(out, "row: %s: %s (%s)\n", name, gmmu_aperture_name(r->aperture),
+	                r->source);
+	gmmu_out_printf(out, "address: 0x%" PRIx64 " = %s 0x%" PRIx64, res->addr,
+	                o->have_iova ? "IOVA" : "bus address", o->rq.bar1_base);
+	if (r->adds_start && !o->have_iova)
+		gmmu_out_printf(out, " + start 0x%" PRIx64, o->rq.bar1_start);
+	gmmu_out_printf(out, " + offset 0x%" PRIx64 "\n", o->rq.offset);
+	if (!r->adds_start && o->rq.bar1_start)
+		gmmu_out_printf(out,
+		                "note: this row adds no start offset: the entry misses the static "
+		                "BAR1 placed at 0x%" PRIx64 "\n",
+		                o->rq.bar1_start);
+	if (r->dynamic_offset)
+		gmmu_out_printf(out, "note: this row maps at a BAR1 offset allocated per mapping, "
+		                     "not at start + FB offset\n");
+}
+
 /* Options into the request: defaults of the modelled path, then the checks. */
 static int p2p_request(struct value_opts *o)
 {
@@ -296,12 +433,14 @@ static int p2p_request(struct value_opts *o)
 	if (!o->have_mode)
 		return pd_fail(cmd, "--mode stock|nvlink|bar1 is required");
 	bool bar1 = o->rq.mode == GMMU_P2P_BAR1;
-	if (bar1 && !o->have_bar1)
+	if (bar1 && !o->have_bar1 && !o->have_iova)
 		return pd_fail(cmd, "--mode bar1 needs --bar1 ADDR (the peer's BAR1 bus address)");
 	if (o->rq.mode == GMMU_P2P_NVLINK && !o->have_fabric)
 		return pd_fail(cmd, "--mode nvlink needs --fabric-base ADDR");
 	if (o->vol && o->cached)
 		return pd_fail(cmd, "give --vol or --cached, not both");
+	if (p2p_row(o))
+		return -1;
 	if (!bar1 && o->rq.bar1_form != GMMU_BAR1_PATCH)
 		return pd_fail(cmd, "--bar1-form applies to --mode bar1");
 	o->rq.vol = o->vol || (!o->cached && gmmu_p2p_default_vol(&o->rq));
@@ -332,9 +471,18 @@ int pd_cmd_p2p(int argc, char **argv)
 	if (gmmu_p2p_encode(o.c.fmt, &o.rq, &res, &err))
 		return pd_fail(o.c.cmd, "%s", err.msg);
 	struct gmmu_out *out = pd_out_begin();
-	if (!o.c.json)
+	if (!o.c.json) {
 		gmmu_render_p2p(out, o.c.fmt, &res, o.quiet);
-	else if (gmmu_render_p2p_json(out, o.c.fmt, &o.rq, &res, &err))
+		if (!o.quiet && o.rq.bar1_row)
+			p2p_row_lines(out, &o, &res);
+		if (!o.quiet && o.rq.peer_addr_sysmem)
+			gmmu_out_printf(
+			        out,
+			        "row: %s %u patches gmmuFmtPtePhysAddrFld(PEER): the address "
+			        "goes to the sysmem field%s\n",
+			        gmmu_bar1_flavor_name(o.flavor), o.series,
+			        o.c.fmt->version < 3 ? ", over the peer index (35:33)" : "");
+	} else if (gmmu_render_p2p_json(out, o.c.fmt, &o.rq, &res, &err))
 		return pd_out_end(o.c.cmd), pd_fail(o.c.cmd, "%s", err.msg);
 	return pd_out_end(o.c.cmd);
 }

@@ -1,6 +1,6 @@
 /* The --json rendering of the same report (json-c). Numbers that are addresses or entries
  * are "0x" strings, as in pte-decode's JSON. */
-#include "probe.h"
+#include "p2pscope/probe.h"
 
 #include <inttypes.h>
 #include <json-c/json.h>
@@ -127,6 +127,21 @@ static json_object *header_json(const struct probe_run *run)
 	return o;
 }
 
+static void put_bar1(json_object *o, const struct probe_bar1 *b)
+{
+	bool base = b->src == PROBE_BAR1_NV503B || b->src == PROBE_BAR1_INFERRED ||
+	            b->src == PROBE_BAR1_UNKNOWN;
+	p2ps_json_put(o, "bar1_row", b->row ? json_object_new_string(b->row_name) : NULL);
+	p2ps_json_put(o, "bar1_row_source", b->row ? json_object_new_string(b->row->source) : NULL);
+	p2ps_json_put(o, "bar1_source", json_object_new_string(probe_bar1_src_name(b->src)));
+	p2ps_json_put(o, "bar1_base", base ? p2ps_json_hex(b->base) : NULL);
+	p2ps_json_put(o, "bar1_start", base && b->start_known ? p2ps_json_hex(b->start) : NULL);
+	p2ps_json_put(o, "bar1_from",
+	              b->src == PROBE_BAR1_INFERRED ? json_object_new_string(b->from) : NULL);
+	p2ps_json_put(o, "bar1_note", json_object_new_string(b->note));
+	p2ps_json_put(o, "peer_field_patched", json_object_new_boolean(b->peer_field_patched));
+}
+
 static json_object *peer_json(const struct probe_peer *pe)
 {
 	json_object *o = json_object_new_object();
@@ -153,6 +168,7 @@ static json_object *peer_json(const struct probe_peer *pe)
 		                      ? json_object_new_string(pe->fabric_from)
 		                      : NULL);
 		p2ps_json_put(o, "fabric_note", json_object_new_string(pe->fabric_note));
+		put_bar1(o, &pe->bar1);
 	}
 	return o;
 }

@@ -6,7 +6,7 @@
  * nothing explains, or GET_PTE_INFO's decoded fields differ from the model); 2 the probe could not
  * run (one line on stderr); 3 a partial report: nothing differs, but not everything could be
  * checked (not root, a mapping the driver refused, tables that could not be read). */
-#include "probe.h"
+#include "p2pscope/probe.h"
 
 #include "options.h"
 #include "p2pscope/parse.h"
@@ -20,6 +20,8 @@ struct opts {
 	unsigned gpu;
 	int peer; /* -1: none */
 	unsigned page_mask;
+	enum gmmu_bar1_flavor flavor;
+	unsigned series;
 	const char *chip, *record, *replay, *root;
 	bool json, help, version, excluded;
 };
@@ -87,6 +89,25 @@ static int opt_page_sizes(void *ctx, const char *arg, char *err, size_t err_size
 	return 0;
 }
 
+static int opt_flavor(void *ctx, const char *arg, char *err, size_t err_size)
+{
+	struct p2ps_error e = {0};
+	if (gmmu_bar1_flavor_parse(arg, &((struct opts *)ctx)->flavor, &e))
+		return snprintf(err, err_size, "--flavor: %s", e.msg), -1;
+	return 0;
+}
+
+static int opt_series(void *ctx, const char *arg, char *err, size_t err_size)
+{
+	uint64_t v;
+	if (p2ps_parse_uint(arg, 9999, &v) || v < 100)
+		return snprintf(err, err_size, "--series: '%s' is not a driver series (e.g. 570)",
+		                arg),
+		       -1;
+	((struct opts *)ctx)->series = (unsigned)v;
+	return 0;
+}
+
 #define CALL(fn)       P2PS_OPT_CALL(fn)
 #define FLAG(member)   P2PS_OPT_FLAG(struct opts, member)
 #define STRING(member) P2PS_OPT_STRING(struct opts, member)
@@ -100,6 +121,14 @@ static const struct p2ps_opt options[] = {
         {"page-sizes", 0, "LIST", "e.g. 4K,64K,2M,512M (default: every size the chip has)",
          CALL(opt_page_sizes)},
         {"chip", 0, "NAME", "libgmmu chip name when the driver's is not known", STRING(chip)},
+        {"flavor", 0, "FLAVOR",
+         "whose driver wrote the peer entries: stock (default), tinygrad, aikitoria\n"
+         "(picks libgmmu's BAR1-P2P row and the PEER-field patch)",
+         CALL(opt_flavor)},
+        {"series", 0, "N",
+         "judge the peer entries by driver series N's row (default: the loaded\n"
+         "driver's)",
+         CALL(opt_series)},
         {"json", 0, NULL, "JSON report instead of text", FLAG(json)},
         {"record", 0, "FILE", "save every request and response to FILE (JSON)", STRING(record)},
         {"replay", 0, "FILE", "answer from a recorded FILE instead of the driver", STRING(replay)},
@@ -190,6 +219,8 @@ static int run_probe(const struct opts *o, const struct p2ps_rm_sys *sys, struct
 	run->gpu_index = o->gpu;
 	run->page_mask = o->page_mask;
 	run->chip_override = o->chip;
+	run->flavor = o->flavor;
+	run->series = o->series;
 	run->peer.asked = o->peer >= 0;
 	run->peer.index = o->peer >= 0 ? (unsigned)o->peer : 0;
 	if (probe_collect(run, sys, err))

@@ -1,7 +1,7 @@
 /* The text rendering: a header (GPU, driver, layout, root), one block per mapping with what
  * the driver said about each page and every entry on the page's path with its verdict, the
  * entries no mapping explains, and a summary line. */
-#include "probe.h"
+#include "p2pscope/probe.h"
 
 #include <inttypes.h>
 #include <string.h>
@@ -137,6 +137,64 @@ static void print_fabric(const struct probe_run *run, FILE *out)
 	}
 }
 
+/* The BAR1-P2P row and the static BAR1 the model adds; the PEER-field patch's effect. */
+static void print_bar1(const struct probe_run *run, FILE *out)
+{
+	const struct probe_peer *pe = &run->peer;
+	const struct probe_bar1 *b = &pe->bar1;
+	if (pe->mode != GMMU_P2P_BAR1) {
+		if (b->peer_field_patched)
+			fprintf(out,
+			        "peer: the %s %u patch makes gmmuFmtPtePhysAddrFld(PEER) return "
+			        "the "
+			        "sysmem address field, and RM's peer entries carry the address "
+			        "there%s\n",
+			        gmmu_bar1_flavor_name(run->flavor), probe_series(run),
+			        run->fmt && run->fmt->version < 3
+			                ? ": on this v2 chip over the peer index (35:33), so the "
+			                  "entries "
+			                  "name peer 0 whatever GET_P2P_CAPS_V2 says (modelled)"
+			                : " (v3: the same bits, no change)");
+		return;
+	}
+	if (b->row)
+		fprintf(out, "peer: BAR1-P2P row %s: %s (%s)\n", b->row_name,
+		        gmmu_aperture_name(b->row->aperture), b->row->source);
+	char split[96] = "";
+	if (b->start_known)
+		snprintf(split, sizeof(split), " = bus address 0x%" PRIx64 " + start 0x%" PRIx64,
+		         b->bus, b->start);
+	else
+		snprintf(split, sizeof(split), " (an IOVA: the bus address is 0x%" PRIx64 ")",
+		         b->bus);
+	switch (b->src) {
+	case PROBE_BAR1_NV503B:
+		fprintf(out, "peer: static BAR1 0x%" PRIx64 "%s (NV503B l2pBar1P2PDmaInfo)\n",
+		        b->base, split);
+		break;
+	case PROBE_BAR1_INFERRED:
+		fprintf(out,
+		        "peer: static BAR1 0x%" PRIx64 "%s: driver %s reports no BAR1-P2P window "
+		        "(NV503B fills it for kernel clients only); taken from %s's first entry "
+		        "less "
+		        "its FB offset, aligned to 2^%u as series %u requires; every other peer "
+		        "entry is checked against it\n",
+		        b->base, split, run->driver.version, b->from, b->align, probe_series(run));
+		break;
+	case PROBE_BAR1_UNKNOWN:
+		fprintf(out,
+		        "peer: static BAR1 unknown, the bus address 0x%" PRIx64 " assumed: %s\n",
+		        b->bus, b->note);
+		break;
+	case PROBE_BAR1_PER_ENTRY:
+		fprintf(out, "peer: the row maps each allocation at a BAR1 offset of its own: the "
+		             "addresses are taken from the entries, the other fields checked\n");
+		break;
+	case PROBE_BAR1_NO_ROW: fprintf(out, "peer: no BAR1-P2P model: %s\n", b->note); break;
+	case PROBE_BAR1_NONE: break;
+	}
+}
+
 static void print_peer(const struct probe_run *run, FILE *out)
 {
 	const struct probe_peer *pe = &run->peer;
@@ -161,6 +219,7 @@ static void print_peer(const struct probe_run *run, FILE *out)
 		fputc('\n', out);
 	}
 	print_fabric(run, out);
+	print_bar1(run, out);
 }
 
 static void print_header(const struct probe_run *run, FILE *out)

@@ -4,6 +4,7 @@
 #include "p2pscope/gmmu_dump.h"
 
 #include "p2pscope/parse.h"
+#include "grow.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -85,15 +86,9 @@ static int insert_chunk(struct p2ps_mem_set *s, struct p2ps_mem_chunk *c, struct
 		                    (unsigned long long)(hit->pa + (hit->size - 1)));
 		goto fail;
 	}
-	if (s->n == s->cap) {
-		size_t cap = s->cap ? s->cap * 2 : 8;
-		struct p2ps_mem_chunk *v = realloc(s->chunks, cap * sizeof(*v));
-		if (!v) {
-			rc = p2ps_error_set(err, P2PS_ENOMEM, "%s: out of memory", c->name);
-			goto fail;
-		}
-		s->chunks = v;
-		s->cap = cap;
+	if (!p2ps_grow((void **)&s->chunks, &s->cap, s->n + 1, sizeof(*s->chunks))) {
+		rc = p2ps_error_set(err, P2PS_ENOMEM, "%s: out of memory", c->name);
+		goto fail;
 	}
 	memmove(&s->chunks[pos + 1], &s->chunks[pos], (s->n - pos) * sizeof(*s->chunks));
 	s->chunks[pos] = *c;

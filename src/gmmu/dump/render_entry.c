@@ -172,6 +172,19 @@ int gmmu_render_p2p_json(struct gmmu_out *o, const struct gmmu_format *f,
 	if (rq->mode == GMMU_P2P_BAR1)
 		json_object_object_add(j, "bar1_form",
 		                       json_object_new_string(gmmu_bar1_form_name(rq->bar1_form)));
+	if (rq->mode == GMMU_P2P_BAR1 && rq->bar1_row) {
+		const struct gmmu_bar1_row *r = rq->bar1_row;
+		char name[96];
+		json_object *row = json_object_new_object();
+		gmmu_bar1_row_str(r, gmmu_bar1_gen_of(f), name, sizeof(name));
+		json_object_object_add(row, "name", json_object_new_string(name));
+		json_object_object_add(row, "source", json_object_new_string(r->source));
+		snprintf(buf, sizeof(buf), "0x%" PRIx64, rq->bar1_base);
+		json_object_object_add(row, "base", json_object_new_string(buf));
+		snprintf(buf, sizeof(buf), "0x%" PRIx64, r->adds_start ? rq->bar1_start : 0);
+		json_object_object_add(row, "start_offset", json_object_new_string(buf));
+		json_object_object_add(j, "driver_row", row);
+	}
 	json_object_object_add(j, "level", json_object_new_string(res->level->name));
 	json_object_object_add(j, "page_size", json_object_new_uint64(res->page_size));
 	json_object_object_add(j, "same_for_every_page_size", json_object_new_boolean(1));

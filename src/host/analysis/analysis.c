@@ -10,6 +10,8 @@
  * This file runs the steps in order; each concern has its file: gpu_checks.c (per GPU),
  * topology.c (classes), pair_verdicts.c (per pair), host_findings.c (host-wide). */
 #include "analysis_internal.h"
+#include "p2pscope/paste_report.h"
+#include "p2pscope/driver_model.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -78,6 +80,17 @@ static int endpoints(struct p2ps_an_ctx *c, const struct p2ps_analysis_opts *opt
 	return 0;
 }
 
+/* A paste's own findings, its verdict and asks, once for every renderer. */
+static int paste_observations(struct p2ps_analysis *out, struct p2ps_error *err)
+{
+	out->paste = calloc(1, sizeof(*out->paste));
+	int rc = out->paste ? p2ps_paste_observe(out, out->paste, err)
+	                    : p2ps_error_set(err, P2PS_ENOMEM, "analysis: out of memory");
+	if (rc < 0)
+		p2ps_analysis_free(out);
+	return rc;
+}
+
 int p2ps_analysis_run_opts(const struct p2ps_host *host, const struct p2ps_analysis_opts *opts,
                            struct p2ps_analysis *out, struct p2ps_error *err)
 {
@@ -91,7 +104,11 @@ int p2ps_analysis_run_opts(const struct p2ps_host *host, const struct p2ps_analy
 			                      p2ps_bdf_format(&opts->peers[k], b, sizeof(b)));
 		}
 	out->host = host;
-	struct p2ps_an_ctx c = {.host = host, .a = out};
+	struct p2ps_drv_config own;
+	if (!opts || !opts->driver)
+		p2ps_drv_config_make(host, NULL, NULL, &own, NULL, 0);
+	struct p2ps_an_ctx c = {
+	        .host = host, .a = out, .drv = opts && opts->driver ? opts->driver : &own};
 	if (endpoints(&c, opts) < 0)
 		c.oom = true;
 	for (size_t gi = 0; !c.oom && gi < out->n_gpus; gi++)
@@ -100,6 +117,10 @@ int p2ps_analysis_run_opts(const struct p2ps_host *host, const struct p2ps_analy
 		p2ps_an_pairs(&c);
 	if (!c.oom)
 		p2ps_an_host_findings(&c);
+	if (!c.oom)
+		p2ps_an_gdr(&c, opts);
+	if (!c.oom && host->paste)
+		return paste_observations(out, err);
 	if (!c.oom)
 		return 0;
 	p2ps_analysis_free(out);
@@ -115,6 +136,9 @@ void p2ps_analysis_free(struct p2ps_analysis *a)
 	for (size_t i = 0; a->pairs && i < a->n_pairs; i++)
 		p2ps_an_reasons_free(&a->pairs[i].reasons);
 	p2ps_an_reasons_free(&a->host_reasons);
+	p2ps_paste_report_free(a->paste);
+	free(a->paste);
+	p2ps_an_gdr_free(a);
 	free(a->gpus);
 	free(a->pairs);
 	free(a->matrix);

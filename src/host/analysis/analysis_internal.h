@@ -12,6 +12,7 @@
 struct p2ps_an_ctx {
 	const struct p2ps_host *host;
 	struct p2ps_analysis *a;
+	const struct p2ps_drv_config *drv; /* the driver whose static BAR1 rule applies */
 	bool oom; /* an allocation failed: the run fails with P2PS_ENOMEM */
 };
 
@@ -48,10 +49,27 @@ void p2ps_an_pairs(struct p2ps_an_ctx *c);
 /* "GPU<n> <bdf>" (or "DEV<n> ..." for an extra peer) for the texts of findings. */
 const char *p2ps_an_label(const struct p2ps_analysis *a, int gi, char *buf, size_t size);
 
+/* The IOMMU mode a device's DMA goes through. */
+enum p2ps_iommu_mode p2ps_an_iommu_mode(const struct p2ps_host *h, const struct p2ps_dev *d);
+
 /* Every per-GPU check of endpoint gi; its findings end up sorted in its report. */
 void p2ps_an_gpu(struct p2ps_an_ctx *c, size_t gi);
 
 /* ---- pair_verdicts.c ---- */
+
+/* ACS findings for a path that turns at turn[0..1] below lca_idx (-1: a host bridge). */
+void p2ps_an_path_acs(struct p2ps_an_ctx *c, struct p2ps_reasons *reasons, int lca_idx,
+                      const int turn[2]);
+
+/* What to boot with so that the IOMMU stops translating (per IOMMU kind). */
+const char *p2ps_an_iommu_fix(const struct p2ps_host *h);
+
+/* NCCL's levels (P2P and GDR) in its path order: LOC 0, NVL 1, PIX 2, PXB 3, PHB 4, SYS 5;
+ * nvidia-smi's NODE is NCCL's PHB. -1 for UNKNOWN. */
+int p2ps_an_nccl_rank(enum p2ps_topo t);
+/* An NCCL_*_LEVEL value (a name, or an old number 0..5) as a rank; -1 if unset or bad. */
+int p2ps_an_nccl_level(const char *value);
+const char *p2ps_an_nccl_level_name(int level);
 
 /* Every check of one classified pair, then its verdict. */
 void p2ps_an_pair(struct p2ps_an_ctx *c, struct p2ps_pair *p);
@@ -70,5 +88,11 @@ bool p2ps_an_nccl_disables(const char *value);
 
 /* The IOMMU summary, the command-line flags behind it and the host-wide findings. */
 void p2ps_an_host_findings(struct p2ps_an_ctx *c);
+
+/* ---- gdr.c ---- */
+
+/* GPUDirect RDMA: finds the RDMA devices and judges every GPU x device pair. */
+void p2ps_an_gdr(struct p2ps_an_ctx *c, const struct p2ps_analysis_opts *opts);
+void p2ps_an_gdr_free(struct p2ps_analysis *a);
 
 #endif

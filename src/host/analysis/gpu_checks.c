@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "p2pscope/driver_model.h"
 #include "p2pscope/nvidia_chips.h"
 
 #define GIB (1024ull * 1024 * 1024)
@@ -147,6 +148,40 @@ static void bar1_vram_unknown(struct p2ps_an_ctx *c, struct p2ps_gpu_report *g, 
 	}
 }
 
+/* BAR1 covers VRAM: the driver's static BAR1 rule (p2ps_drv_static_bar1) asks for more
+ * (2 MiB alignment, doorbell and MMIO, from 580 console + mailbox padded to 512 MiB).
+ * The host's driver is judged by its own rule; where that rule enables no static BAR1 at
+ * all (stock before 580 without registry keys), by the P2P-patched modules' rule of the
+ * same series, which is what "ready" means here. Unknown driver: tinygrad's 565 rule. */
+static void static_bar1_rule(struct p2ps_an_ctx *c, struct p2ps_gpu_report *g, const char *lbl)
+{
+	struct p2ps_drv_config cfg = *c->drv;
+	struct p2ps_drv_static_bar1 sb;
+	size_t gi = (size_t)(g - c->a->gpus);
+	if (!cfg.known) {
+		cfg.known = true;
+		cfg.series = cfg.model_series = 565;
+		cfg.flavor = P2PS_DF_TINYGRAD;
+	}
+	p2ps_drv_static_bar1(c->a, gi, &cfg, &sb);
+	if (sb.st == P2PS_DS_NS && !sb.required && cfg.flavor == P2PS_DF_STOCK) {
+		cfg.flavor = cfg.model_series <= 565 ? P2PS_DF_TINYGRAD : P2PS_DF_AIKITORIA;
+		p2ps_drv_static_bar1(c->a, gi, &cfg, &sb);
+	}
+	if (sb.st != P2PS_DS_NS || !sb.required || sb.bar1 >= sb.required)
+		return;
+	char s1[32];
+	struct p2ps_reason *x =
+	        p2ps_an_add(c, &g->reasons, P2PS_R_STATIC_BAR1, P2PS_SEV_BLOCKER, g->dev_idx,
+	                    "%s: BAR1 covers VRAM but not static BAR1 under %s %d: %s", lbl,
+	                    p2ps_drv_flavor_name(cfg.flavor), cfg.series, sb.why);
+	if (sb.fix[0])
+		p2ps_an_fix(x, "%s", sb.fix);
+	else
+		p2ps_an_fix(x, "a BAR1 of at least %s",
+		            p2ps_size_format(sb.required, s1, sizeof(s1)));
+}
+
 /* A GPU's BAR1 (size known) against its VRAM. */
 static void bar1_vs_vram(struct p2ps_an_ctx *c, struct p2ps_gpu_report *g, const char *lbl,
                          uint64_t resize_sizes)
@@ -159,6 +194,8 @@ static void bar1_vs_vram(struct p2ps_an_ctx *c, struct p2ps_gpu_report *g, const
 	g->bar1_covers_vram = g->bar1_size >= d->gpu.vram_bytes;
 	if (!g->bar1_covers_vram)
 		bar1_below_vram(c, g, lbl, resize_sizes);
+	else
+		static_bar1_rule(c, g, lbl);
 }
 
 /* A source without BAR registers (a paste of the Resizable BAR lines, or of nvidia-smi
@@ -427,7 +464,7 @@ static void gpu_misc(struct p2ps_an_ctx *c, struct p2ps_gpu_report *g, int gi)
 		            lbl);
 }
 
-static enum p2ps_iommu_mode gpu_iommu(const struct p2ps_host *h, const struct p2ps_dev *d)
+enum p2ps_iommu_mode p2ps_an_iommu_mode(const struct p2ps_host *h, const struct p2ps_dev *d)
 {
 	if (!h->iommu.known)
 		return P2PS_IOMMU_UNKNOWN;
@@ -454,7 +491,7 @@ void p2ps_an_gpu(struct p2ps_an_ctx *c, size_t gi)
 	const struct p2ps_dev *d = &c->host->devs[g->dev_idx];
 	g->path_len =
 	        p2ps_an_ancestors(c->host, g->dev_idx, g->path, P2PS_PATH_MAX, &g->path_looped);
-	g->iommu = gpu_iommu(c->host, d);
+	g->iommu = p2ps_an_iommu_mode(c->host, d);
 	gpu_misc(c, g, (int)gi);
 	gpu_bar1(c, g, (int)gi);
 	gpu_windows(c, g, (int)gi);

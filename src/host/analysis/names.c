@@ -3,6 +3,7 @@
 #include "analysis_internal.h"
 
 #include <stdio.h>
+#include <string.h>
 
 /* names[v] when v is in the table, else fallback. The tables below are in enum order;
  * their length is checked against the enum's count or last value. */
@@ -47,23 +48,110 @@ const char *p2ps_severity_name(enum p2ps_severity s)
 	return name_at(names, N_OF(names), (unsigned)s, "?");
 }
 
+/* The reasons: each code's JSON "code" and the short title a summary of many hosts
+ * (bar-inspect --fleet) groups it under, in enum p2ps_reason_code's order. */
+static const struct {
+	const char *name, *title;
+} reasons[] = {
+        {"bar1_smaller_than_vram", "BAR1 smaller than VRAM (Resizable BAR off or too small)"},
+        {"bar1_not_maximal", "BAR1 below the largest Resizable BAR size"},
+        {"bar1_unknown", "BAR1 size unknown"},
+        {"vram_unknown", "VRAM size unknown"},
+        {"bar_unassigned", "a BAR has no address"},
+        {"bar_exceeds_bridge_window", "a BAR does not fit its bridge's window"},
+        {"iommu_translating", "IOMMU translates peer DMA"},
+        {"iommu_blocked", "IOMMU blocks DMA"},
+        {"iommu_unmanaged", "IOMMU group owned by a VFIO user"},
+        {"iommu_unknown", "IOMMU state unknown"},
+        {"acs_redirect", "ACS redirects peer requests at a switch port"},
+        {"acs_redirect_root_port", "ACS redirect on a root port"},
+        {"acs_unknown", "ACS unreadable (not root)"},
+        {"path_host_bridge", "peer traffic crosses the root complex"},
+        {"path_cpu_interconnect", "peer traffic crosses the CPU interconnect"},
+        {"topology_unknown", "PCI topology unknown"},
+        {"link_width_below_capability", "link trained narrower than it can"},
+        {"link_speed_below_capability", "link trained slower than it can"},
+        {"link_slot_limit", "slot slower than the GPU"},
+        {"link_unknown", "link unknown"},
+        {"mixed_generations", "GPUs of different generations paired"},
+        {"mixed_chips", "GPUs of different chips paired"},
+        {"mixed_models", "GPUs of different models paired"},
+        {"generation_unsupported", "GPU older than Turing"},
+        {"chip_unknown", "chip not in bar-inspect's table"},
+        {"nvlink", "peers share NVLink (the BAR1 path is moot)"},
+        {"driver", "GPU not bound to nvidia"},
+        {"driver_unknown", "driver unknown"},
+        {"boot_vga", "GPU drives the boot display"},
+        {"driver_version_mismatch", "loaded nvidia module differs from the installed one"},
+        {"virtual_machine", "virtual machine: guest topology"},
+        {"nccl_env", "NCCL variable set"},
+        {"needs_root", "facts need root"},
+        {"iommu_state", "IOMMU mode"},
+        {"nccl_p2p_level", "NCCL's P2P level and this path"},
+        {"link_down", "a link is down"},
+        {"gdr_path", "GPUDirect RDMA: the path between GPU and device"},
+        {"gdr_peer_memory", "GPUDirect RDMA: nvidia-peermem or dma-buf"},
+        {"gdr_driver_race", "GPUDirect RDMA: driver with the free-callback race"},
+        {"gdr_bar1", "GPUDirect RDMA: BAR1 for pinned memory"},
+        {"gdr_nccl", "whether NCCL uses GPUDirect RDMA"},
+        {"static_bar1", "BAR1 short of the driver's static BAR1 rule"},
+};
+_Static_assert(N_OF(reasons) == P2PS_R_CODE_COUNT, "one row per reason code");
+
+/* A paste's findings (paste_report.h), from P2PS_PF_DRIVER on. */
+static const char *const paste_names[] = {
+        "driver",
+        "bar1_p2p_path",
+        "peer_dma_unaligned",
+        "driver_assert",
+        "mmu_fault",
+        "xid",
+        "iommu_fault",
+        "bar_unassignable",
+        "rebar_ceiling",
+        "bar1_vs_vram",
+        "cuda_no_peer_access",
+        "p2p_no_gain",
+        "data_mismatch",
+        "nvidia_p2p_status",
+        "nvidia_topology",
+        "disagreement",
+        "capabilities_denied",
+        "malformed_block",
+        "no_gpu",
+        "symptom",
+        "nccl",
+        "nccl_shm",
+        "acs_redirect_unplaced",
+        "not_understood",
+        "p2p_works",
+        "geforce_stock_driver",
+};
+_Static_assert(N_OF(paste_names) == P2PS_PF_CODE_END - P2PS_PF_DRIVER, "one name per code");
+
 const char *p2ps_reason_code_name(enum p2ps_reason_code code)
 {
-	/* The JSON "code" of each finding, in enum p2ps_reason_code's order. */
-	/* clang-format off */
-	static const char *const names[] = {
-	        "bar1_smaller_than_vram", "bar1_not_maximal", "bar1_unknown", "vram_unknown",
-	        "bar_unassigned", "bar_exceeds_bridge_window", "iommu_translating", "iommu_blocked",
-	        "iommu_unmanaged", "iommu_unknown", "acs_redirect", "acs_redirect_root_port",
-	        "acs_unknown", "path_host_bridge", "path_cpu_interconnect", "topology_unknown",
-	        "link_width_below_capability", "link_speed_below_capability", "link_slot_limit",
-	        "link_unknown", "mixed_generations", "mixed_chips", "mixed_models",
-	        "generation_unsupported", "chip_unknown", "nvlink", "driver", "driver_unknown",
-	        "boot_vga", "driver_version_mismatch", "virtual_machine", "nccl_env", "needs_root",
-	        "iommu_state", "nccl_p2p_level", "link_down"};
-	/* clang-format on */
-	_Static_assert(N_OF(names) == P2PS_R_CODE_COUNT, "one name per reason code");
-	return name_at(names, N_OF(names), (unsigned)code, "?");
+	if ((unsigned)code < N_OF(reasons))
+		return reasons[code].name;
+	return name_at(paste_names, N_OF(paste_names), (unsigned)code - P2PS_PF_DRIVER, "?");
+}
+
+const char *p2ps_paste_finding_name(enum p2ps_reason_code c)
+{
+	return c >= P2PS_PF_DRIVER ? p2ps_reason_code_name(c) : "?";
+}
+
+const char *p2ps_reason_code_title(enum p2ps_reason_code code)
+{
+	return (unsigned)code < N_OF(reasons) ? reasons[code].title : NULL;
+}
+
+const char *p2ps_reason_title(const char *name)
+{
+	for (size_t i = 0; name && i < N_OF(reasons); i++)
+		if (!strcmp(reasons[i].name, name))
+			return reasons[i].title;
+	return NULL;
 }
 
 const char *p2ps_iommu_mode_name(enum p2ps_iommu_mode m)

@@ -22,7 +22,7 @@ static void copy_gpu_reasons(struct p2ps_an_ctx *c, struct p2ps_pair *p,
 	}
 }
 
-static const char *iommu_fix(const struct p2ps_host *h)
+const char *p2ps_an_iommu_fix(const struct p2ps_host *h)
 {
 	if (!strcmp(h->iommu.kind, "intel"))
 		return "boot with intel_iommu=on iommu=pt (pass-through) or intel_iommu=off, or "
@@ -89,14 +89,14 @@ static void pair_iommu(struct p2ps_an_ctx *c, struct p2ps_pair *p)
 			        "peer BAR1 bus address reaching the root complex faults or lands "
 			        "elsewhere",
 			        lbl, d->iommu_group, d->iommu_domain_type);
-			p2ps_an_fix(x, "%s", iommu_fix(h));
+			p2ps_an_fix(x, "%s", p2ps_an_iommu_fix(h));
 			break;
 		case P2PS_IOMMU_BLOCKED:
 			x = p2ps_an_add(
 			        c, &p->reasons, P2PS_R_IOMMU_BLOCKED, P2PS_SEV_BLOCKER, g->dev_idx,
 			        "%s: its IOMMU group %d has a blocked domain: no DMA at all", lbl,
 			        d->iommu_group);
-			p2ps_an_fix(x, "%s", iommu_fix(h));
+			p2ps_an_fix(x, "%s", p2ps_an_iommu_fix(h));
 			break;
 		case P2PS_IOMMU_UNMANAGED:
 			p2ps_an_add(c, &p->reasons, P2PS_R_IOMMU_UNMANAGED, P2PS_SEV_WARNING,
@@ -127,12 +127,13 @@ static void pair_iommu(struct p2ps_an_ctx *c, struct p2ps_pair *p)
 	}
 }
 
-static void pair_acs(struct p2ps_an_ctx *c, struct p2ps_pair *p)
+void p2ps_an_path_acs(struct p2ps_an_ctx *c, struct p2ps_reasons *reasons, int lca_idx,
+                      const int turn[2])
 {
 	const struct p2ps_host *h = c->host;
 	for (int k = 0; k < 2; k++) {
-		int t = p->turn[k];
-		if (t < 0 || (k == 1 && t == p->turn[0]))
+		int t = turn[k];
+		if (t < 0 || (k == 1 && t == turn[0]))
 			continue;
 		const struct p2ps_dev *br = &h->devs[t];
 		bool root = br->pcie.present && br->pcie.port_type == P2PS_PCIE_ROOT_PORT;
@@ -142,9 +143,9 @@ static void pair_acs(struct p2ps_an_ctx *c, struct p2ps_pair *p)
 				continue;
 			/* Through a host bridge the traffic reaches the root complex anyway; a
 			 * redirecting switch port bounces traffic that would stay in the switch. */
-			bool blocker = !root && p->lca_idx >= 0;
+			bool blocker = !root && lca_idx >= 0;
 			struct p2ps_reason *x = p2ps_an_add(
-			        c, &p->reasons,
+			        c, reasons,
 			        blocker ? P2PS_R_ACS_REDIRECT : P2PS_R_ACS_REDIRECT_ROOT,
 			        blocker ? P2PS_SEV_BLOCKER : P2PS_SEV_WARNING, t,
 			        "bridge %s (%s) redirects peer traffic to the root complex: "
@@ -167,13 +168,18 @@ static void pair_acs(struct p2ps_an_ctx *c, struct p2ps_pair *p)
 		const char *why = p2ps_dev_unknown(br, P2PS_FACT_ACS);
 		if (why) {
 			struct p2ps_reason *x = p2ps_an_add(
-			        c, &p->reasons, P2PS_R_ACS_UNKNOWN,
-			        (root || p->lca_idx < 0) ? P2PS_SEV_INFO : P2PS_SEV_UNKNOWN, t,
+			        c, reasons, P2PS_R_ACS_UNKNOWN,
+			        (root || lca_idx < 0) ? P2PS_SEV_INFO : P2PS_SEV_UNKNOWN, t,
 			        "ACS state of bridge %s unknown: %s", br->bdf_str, why);
 			p2ps_an_fix(x,
 			            "run bar-inspect as root (sudo) to read extended config space");
 		}
 	}
+}
+
+static void pair_acs(struct p2ps_an_ctx *c, struct p2ps_pair *p)
+{
+	p2ps_an_path_acs(c, &p->reasons, p->lca_idx, p->turn);
 }
 
 /* Why the path between da and db has no class: the first fact missing. */
@@ -270,9 +276,30 @@ static void pair_topology(struct p2ps_an_ctx *c, struct p2ps_pair *p)
 	}
 }
 
+static const char *const nccl_level_names[] = {"LOC", "NVL", "PIX", "PXB", "PHB", "SYS"};
+
+const char *p2ps_an_nccl_level_name(int level)
+{
+	return level >= 0 && level < 6 ? nccl_level_names[level] : "?";
+}
+
+int p2ps_an_nccl_level(const char *v)
+{
+	if (!v)
+		return -1;
+	for (int i = 0; i < 6; i++)
+		if (!strcmp(v, nccl_level_names[i]))
+			return i;
+	/* Old numeric levels 0..5 meant LOC, PIX, PXB, PHB, SYS, SYS. */
+	static const int numeric[] = {0, 2, 3, 4, 5, 5};
+	if (v[0] >= '0' && v[0] <= '5' && !v[1])
+		return numeric[v[0] - '0'];
+	return -1;
+}
+
 /* NCCL's P2P levels in its path order (NCCL has no NODE: a NUMA node's host bridges
  * hang off one CPU node, so nvidia-smi's NODE is NCCL's PHB). */
-static int nccl_rank(enum p2ps_topo t)
+int p2ps_an_nccl_rank(enum p2ps_topo t)
 {
 	switch (t) {
 	case P2PS_TOPO_X: return 0;
@@ -301,19 +328,9 @@ static void pair_nccl(struct p2ps_an_ctx *c, struct p2ps_pair *p)
 		            "NCCL will not use P2P for this pair: NCCL_P2P_DISABLE=%s", dis);
 		return;
 	}
-	static const char *const names[] = {"LOC", "NVL", "PIX", "PXB", "PHB", "SYS"};
 	const char *lv = p2ps_an_nccl_var(h, "NCCL_P2P_LEVEL");
-	int level = -1;
+	int level = p2ps_an_nccl_level(lv);
 	const char *why = "set";
-	if (lv) {
-		for (int i = 0; i < 6; i++)
-			if (!strcmp(lv, names[i]))
-				level = i;
-		/* Old numeric levels 0..5 meant LOC, PIX, PXB, PHB, SYS, SYS. */
-		static const int numeric[] = {0, 2, 3, 4, 5, 5};
-		if (level < 0 && lv[0] >= '0' && lv[0] <= '5' && !lv[1])
-			level = numeric[lv[0] - '0'];
-	}
 	if (level < 0) {
 		bool amd = !p2ps_an_is_intel_host(h) && (!strcmp(h->iommu.kind, "amd") ||
 		                                         p2ps_an_host_bridge_vendor(h) == 0x1022);
@@ -324,10 +341,10 @@ static void pair_nccl(struct p2ps_an_ctx *c, struct p2ps_pair *p)
 		why = amd && gpus <= 2 ? "NCCL's default on AMD hosts with two GPUs"
 		                       : "NCCL's default";
 	}
-	int r = nccl_rank(p->topo);
+	int r = p2ps_an_nccl_rank(p->topo);
 	p2ps_an_add(c, &p->reasons, P2PS_R_NCCL_LEVEL, P2PS_SEV_INFO, -1,
-	            "NCCL (P2P level %s, %s) would %s P2P for this pair (%s path)%s", names[level],
-	            why, r <= level ? "use" : "not use",
+	            "NCCL (P2P level %s, %s) would %s P2P for this pair (%s path)%s",
+	            p2ps_an_nccl_level_name(level), why, r <= level ? "use" : "not use",
 	            p->topo == P2PS_TOPO_NV ? "NVLink" : p2ps_topo_name(p->topo),
 	            r <= level ? "" : "; it copies through host memory instead");
 }

@@ -7,18 +7,14 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "grow.h"
+
 struct p2ps_reason *p2ps_reasons_addv(struct p2ps_reasons *r, enum p2ps_reason_code code,
                                       enum p2ps_severity sev, int dev_idx, const char *fmt,
                                       va_list ap)
 {
-	if (r->n == r->cap) {
-		size_t ncap = r->cap ? r->cap * 2 : 8;
-		struct p2ps_reason *nv = realloc(r->v, ncap * sizeof(*nv));
-		if (!nv)
-			return NULL;
-		r->v = nv;
-		r->cap = ncap;
-	}
+	if (!p2ps_grow((void **)&r->v, &r->cap, r->n + 1, sizeof(*r->v)))
+		return NULL;
 	struct p2ps_reason *x = &r->v[r->n++];
 	memset(x, 0, sizeof(*x));
 	x->code = code;

@@ -3,11 +3,14 @@
 
 #include <ctype.h>
 #include <dirent.h>
+#include <limits.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "host_internal.h"
 #include "io.h"
+#include "p2pscope/parse.h"
 
 static void read_iommu(struct p2ps_host *host, const char *root, bool live)
 {
@@ -130,6 +133,79 @@ static void read_nvidia(struct p2ps_host *host, const char *root)
 	}
 }
 
+static int rdma_by_name(const void *a, const void *b)
+{
+	return strcmp(((const struct p2ps_rdma_dev *)a)->name,
+	              ((const struct p2ps_rdma_dev *)b)->name);
+}
+
+/* GPUDirect RDMA facts: the peer-memory modules and each RDMA device's PCI function. A
+ * module is loaded when its /sys/module entry says "live". */
+static void read_rdma(struct p2ps_host *host, const char *root)
+{
+	struct p2ps_host_rdma *r = &host->rdma;
+	char buf[64], path[PATH_MAX];
+	r->known = true;
+	r->nvidia_peermem = p2ps_read_text(root, "/sys/module/nvidia_peermem/initstate", buf,
+	                                   sizeof(buf)) > 0 &&
+	                    !strcmp(buf, "live");
+	r->nv_peer_mem =
+	        p2ps_read_text(root, "/sys/module/nv_peer_mem/initstate", buf, sizeof(buf)) > 0 &&
+	        !strcmp(buf, "live");
+	DIR *dir = p2ps_path_join(path, sizeof(path), root, "/sys/class/infiniband") ? opendir(path)
+	                                                                             : NULL;
+	struct dirent *e;
+	while (dir && (e = readdir(dir)) && r->n_devs < P2PS_HOST_MAX_RDMA) {
+		struct p2ps_rdma_dev *d = &r->devs[r->n_devs];
+		char rel[320];
+		if (e->d_name[0] == '.' || strlen(e->d_name) >= sizeof(d->name))
+			continue;
+		snprintf(rel, sizeof(rel), "/sys/class/infiniband/%s/device", e->d_name);
+		if (p2ps_read_link_name(root, rel, buf, sizeof(buf)) <= 0 ||
+		    p2ps_bdf_parse(buf, &d->bdf))
+			continue;
+		p2ps_strlcpy(d->name, e->d_name, sizeof(d->name));
+		r->n_devs++;
+	}
+	if (dir)
+		closedir(dir);
+	qsort(r->devs, (size_t)r->n_devs, sizeof(r->devs[0]), rdma_by_name);
+}
+
+/* /proc/driver/nvidia/params: "RegistryDwords: \"...\"" and "EnableResizableBar: N". */
+void p2ps_nvidia_params_parse(struct p2ps_host_nvidia *nv, const char *text)
+{
+	nv->params_known = true;
+	nv->enable_resizable_bar = -1;
+	for (const char *l = text; l && *l; l = strchr(l, '\n'), l = l ? l + 1 : NULL) {
+		const char *eol = strchr(l, '\n');
+		size_t len = eol ? (size_t)(eol - l) : strlen(l);
+		if (len > 17 && !strncmp(l, "RegistryDwords: ", 16)) {
+			const char *v = l + 16;
+			size_t n = len - 16;
+			if (n >= 2 && v[0] == '"' && v[n - 1] == '"') {
+				v++;
+				n -= 2;
+			}
+			if (n >= sizeof(nv->registry_dwords))
+				n = sizeof(nv->registry_dwords) - 1;
+			memcpy(nv->registry_dwords, v, n);
+			nv->registry_dwords[n] = '\0';
+		} else if (len > 20 && !strncmp(l, "EnableResizableBar: ", 20)) {
+			nv->enable_resizable_bar = l[20] == '1' ? 1 : l[20] == '0' ? 0 : -1;
+		}
+	}
+}
+
+static void read_params(struct p2ps_host *host, const char *root)
+{
+	char *text = NULL;
+	if (p2ps_read_all(root, "/proc/driver/nvidia/params", 1 << 16, &text) >= 0) {
+		p2ps_nvidia_params_parse(&host->nvidia, text);
+		free(text);
+	}
+}
+
 static void read_vm(struct p2ps_host *host, const char *root, bool live)
 {
 	struct p2ps_host_vm *vm = &host->vm;
@@ -193,8 +269,87 @@ static void read_vm(struct p2ps_host *host, const char *root, bool live)
 	}
 }
 
+/* The value of the first "key<tabs>: value" line of text whose key is key, into buf. */
+static bool cpuinfo_value(const char *text, const char *key, char *buf, size_t size)
+{
+	size_t klen = strlen(key);
+	for (const char *l = text; l && *l; l = strchr(l, '\n'), l = l ? l + 1 : NULL) {
+		if (strncmp(l, key, klen))
+			continue;
+		const char *v = l + klen;
+		while (*v == ' ' || *v == '\t')
+			v++;
+		if (*v != ':')
+			continue;
+		const char *eol = strchr(l, '\n');
+		v++;
+		while (*v == ' ' || *v == '\t')
+			v++;
+		size_t n = eol ? (size_t)(eol - v) : strlen(v);
+		if (n >= size)
+			n = size - 1;
+		memcpy(buf, v, n);
+		buf[n] = '\0';
+		return true;
+	}
+	return false;
+}
+
+/* Which architecture a cpuinfo is from, by a key only that architecture's kernel writes
+ * (arch/x86/kernel/cpu/proc.c "vendor_id", arch/arm64/kernel/cpuinfo.c "CPU implementer",
+ * arch/powerpc/kernel/setup-common.c "cpu" of "POWER..."); the names are NCCL's
+ * (src/graph/topo.cc kvDictCpuArch). */
+static const struct {
+	const char *key;
+	const char *arch;
+} cpu_arch_keys[] = {
+        {"vendor_id", "x86_64"},
+        {"CPU implementer", "arm64"},
+        {"cpu", "ppc64"},
+};
+
+static int cpuinfo_int(const char *text, const char *key)
+{
+	char v[32];
+	uint64_t n;
+	if (!cpuinfo_value(text, key, v, sizeof(v)) || p2ps_parse_uint(v, 0xffff, &n) < 0)
+		return -1;
+	return (int)n;
+}
+
+void p2ps_cpuinfo_parse(struct p2ps_host_cpu *c, const char *info)
+{
+	char v[96];
+	memset(c, 0, sizeof(*c));
+	for (size_t i = 0; i < sizeof(cpu_arch_keys) / sizeof(cpu_arch_keys[0]); i++) {
+		if (!cpuinfo_value(info, cpu_arch_keys[i].key, v, sizeof(v)))
+			continue;
+		if (!strcmp(cpu_arch_keys[i].key, "cpu") && strncmp(v, "POWER", 5))
+			continue;
+		p2ps_strlcpy(c->arch, cpu_arch_keys[i].arch, sizeof(c->arch));
+		break;
+	}
+	if (cpuinfo_value(info, "vendor_id", v, sizeof(v)))
+		p2ps_strlcpy(c->vendor, v, sizeof(c->vendor));
+	if (cpuinfo_value(info, "model name", v, sizeof(v)))
+		p2ps_strlcpy(c->model_name, v, sizeof(c->model_name));
+	c->family = cpuinfo_int(info, "cpu family");
+	c->model = cpuinfo_int(info, "model");
+	c->known = c->arch[0] != '\0';
+}
+
+static void read_cpu(struct p2ps_host *host, const char *root)
+{
+	char *info = NULL;
+	if (p2ps_read_head(root, "/proc/cpuinfo", 1 << 16, "\nflags", &info) < 0)
+		return;
+	p2ps_cpuinfo_parse(&host->cpu, info);
+	free(info);
+}
+
 void p2ps_hostfacts_read(struct p2ps_host *host, const char *root, bool live)
 {
+	read_cpu(host, root);
 	read_iommu(host, root, live);
 	char *cmd = NULL;
 	if (p2ps_read_all(root, "/proc/cmdline", 1 << 16, &cmd) >= 0) {
@@ -207,6 +362,8 @@ void p2ps_hostfacts_read(struct p2ps_host *host, const char *root, bool live)
 	}
 	read_nvidia(host, root);
 	read_vm(host, root, live);
+	read_rdma(host, root);
+	read_params(host, root);
 }
 
 /* Keeps one NAME=value entry if it is an NCCL_* variable and there is room. */

@@ -20,4 +20,10 @@ void p2ps_hostfacts_nccl_env_file(struct p2ps_host *host, const char *root);
 /* Pulls the driver version number out of a /proc/driver/nvidia/version line. */
 void p2ps_nvidia_version_number(const char *line, char *out, size_t size);
 
+/* /proc/driver/nvidia/params text into nv (RegistryDwords, EnableResizableBar). */
+void p2ps_nvidia_params_parse(struct p2ps_host_nvidia *nv, const char *text);
+
+/* The first block of /proc/cpuinfo into cpu (vendor, family, model, model name). */
+void p2ps_cpuinfo_parse(struct p2ps_host_cpu *cpu, const char *text);
+
 #endif

@@ -14,6 +14,7 @@
 #include "backends.h"
 #include "host_internal.h"
 #include "pcilib.h"
+#include "p2pscope/parse.h"
 
 static const char not_in_dump[] = "not recorded in an lspci dump";
 
@@ -90,7 +91,9 @@ static int check_rows(FILE *f, const char *path, struct p2ps_error *err)
 		    (line[n + 1] != ' ' && line[n + 1] != '\n' && line[n + 1] != '\0' &&
 		     line[n + 1] != '\r'))
 			continue;
-		unsigned long off = n > 8 ? ~0ul : strtoul(line, NULL, 16);
+		uint64_t off = UINT64_MAX;
+		if (n <= 8)
+			p2ps_scan_uint(line, 16, UINT32_MAX, &off);
 		if (off >= P2PS_HOST_CONFIG_MAX)
 			return p2ps_error_set(
 			        err, P2PS_EINVAL,

@@ -37,6 +37,8 @@ void p2ps_nvsmi_fill(struct p2ps_host *host, const char *root);
 /* Parsers over text, exposed for tests and fuzzing. */
 void p2ps_nvsmi_parse_q(struct p2ps_host *host, const char *text);
 void p2ps_nvsmi_parse_topo(struct p2ps_host *host, const char *text);
+/* A topo -p2p matrix into host->driver_caps at NV0000_CTRL_P2P_CAPS_INDEX k (0..4). */
+void p2ps_nvsmi_parse_p2p(struct p2ps_host *host, const char *text, int k, const char *source);
 
 /* Records the unknown reasons of NVIDIA GPUs whose facts no source filled. */
 void p2ps_gpu_facts_finish(struct p2ps_host *host);

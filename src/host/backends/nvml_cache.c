@@ -18,11 +18,13 @@
  *
  * The file: "p2pscope nvml-facts 2", "key KEY", "lib PATH:DEV:INODE:SIZE:MTIME",
  * "driver VERSION", then one line per GPU NVML described: "gpu BDF VRAM_KNOWN VRAM
- * BAR1_KNOWN BAR1 NVLINK_KNOWN N [PEER LINKS]...". It is read only when it is a regular
+ * BAR1_KNOWN BAR1 NVLINK_KNOWN N [PEER LINKS]... [switch LINKS]" (the last where the
+ * GPU's NVLinks end at NVSwitches). It is read only when it is a regular
  * file of this user that no one else may write. */
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
+#include <limits.h>
 #include <stdarg.h>
 #include <stdbool.h>
 #include <stdio.h>
@@ -35,6 +37,7 @@
 #include "io.h"
 #include "nvfacts.h"
 #include "nvml_api.h"
+#include "p2pscope/parse.h"
 
 #define CACHE_MAGIC     "p2pscope nvml-facts 2"
 #define CACHE_FILE      "nvml-facts"
@@ -104,15 +107,38 @@ static bool same_library(const char *line)
 	return p2ps_nvml_file_id(path, now, sizeof(now)) == 0 && !strcmp(now, id);
 }
 
+/* The next blank-separated word of *p into buf (at most size - 1 bytes); false when
+ * there is none or it is longer. */
+static bool word(const char **p, char *buf, size_t size)
+{
+	const char *s = *p + strspn(*p, " \t");
+	size_t n = strcspn(s, " \t");
+	if (!n || n >= size)
+		return false;
+	memcpy(buf, s, n);
+	buf[n] = '\0';
+	*p = s + n;
+	return true;
+}
+
+/* The next word as a decimal number no larger than max. */
+static bool number(const char **p, uint64_t max, uint64_t *v)
+{
+	char buf[24];
+	return word(p, buf, sizeof(buf)) && p2ps_parse_uint(buf, max, v) == 0;
+}
+
 /* One "gpu ..." line into g (its device's facts); false when malformed. */
 static bool parse_gpu(const char *line, struct p2ps_bdf *bdf, struct p2ps_gpu_facts *g)
 {
 	char addr[32];
-	int vk, bk, nk, np, used = 0;
-	unsigned long long vram, bar1;
-	if (sscanf(line, "gpu %31s %d %llu %d %llu %d %d%n", addr, &vk, &vram, &bk, &bar1, &nk, &np,
-	           &used) != 7 ||
-	    p2ps_bdf_parse(addr, bdf) != 0 || np < 0 || np > P2PS_HOST_MAX_NVLINK)
+	uint64_t vk, bk, nk, np, vram, bar1;
+	const char *p = line + 3;
+	if (strncmp(line, "gpu", 3) || !word(&p, addr, sizeof(addr)) ||
+	    p2ps_bdf_parse(addr, bdf) != 0 || !number(&p, 1, &vk) ||
+	    !number(&p, UINT64_MAX, &vram) || !number(&p, 1, &bk) ||
+	    !number(&p, UINT64_MAX, &bar1) || !number(&p, 1, &nk) ||
+	    !number(&p, P2PS_HOST_MAX_NVLINK, &np))
 		return false;
 	memset(g, 0, sizeof(*g));
 	g->source = P2PS_GPU_SRC_NVML;
@@ -121,16 +147,24 @@ static bool parse_gpu(const char *line, struct p2ps_bdf *bdf, struct p2ps_gpu_fa
 	g->bar1_known = bk == 1;
 	g->bar1_total_bytes = bar1;
 	g->nvlink_known = nk == 1;
-	const char *p = line + used;
-	for (int k = 0; k < np; k++) {
-		int links, more = 0;
-		if (sscanf(p, " %31s %d%n", addr, &links, &more) != 2 ||
-		    p2ps_bdf_parse(addr, &g->nvlink_peers[k].bdf) != 0)
+	for (uint64_t k = 0; k < np; k++) {
+		uint64_t links;
+		if (!word(&p, addr, sizeof(addr)) ||
+		    p2ps_bdf_parse(addr, &g->nvlink_peers[k].bdf) != 0 ||
+		    !number(&p, INT_MAX, &links))
 			return false;
-		g->nvlink_peers[k].links = links;
-		p += more;
+		g->nvlink_peers[k].links = (int)links;
 	}
-	g->n_nvlink_peers = np;
+	g->n_nvlink_peers = (int)np;
+	/* Then, where the GPU's links end at NVSwitches, " switch N" (files written before
+	 * it was kept have none). */
+	uint64_t sw;
+	const char *q;
+	if (!strncmp(p, " switch ", 8) &&
+	    (q = p2ps_scan_uint(p + 8, 10, P2PS_HOST_MAX_NVLINK, &sw)) && sw > 0) {
+		g->nvswitch_links = (int)sw;
+		p = q;
+	}
 	return *p == '\0';
 }
 
@@ -260,6 +294,8 @@ static bool format_cache(const struct p2ps_host *host, const char *key, const ch
 			         g->nvlink_peers[k].links))
 				return false;
 		}
+		if (g->nvswitch_links > 0 && !add(out, size, &n, " switch %d", g->nvswitch_links))
+			return false;
 		if (!add(out, size, &n, "\n"))
 			return false;
 	}

@@ -89,6 +89,7 @@ static void fill_device(struct p2ps_host *host, const struct p2ps_nvml *a, struc
 		else
 			add_peer(g, &rb, 1);
 	}
+	g->nvswitch_links = gpu->fabric_links;
 	p2ps_timings_lap(host->timings, "NVML: NVLink per link", lap);
 }
 
@@ -115,6 +116,38 @@ static void fill_fabric_peers(const struct p2ps_nvml *a, struct nvml_gpu *gpus, 
 			add_peer(&gpus[i].dev->gpu, &gpus[j].dev->bdf, links);
 		}
 	}
+}
+
+/* The driver's own P2P statuses per pair, as nvidia-smi topo -p2p r/w/n/a/p reads them
+ * (nvmlGpuP2PCapsIndex_t 0..4 are the first five NV0000_CTRL_P2P_CAPS_INDEX_* entries;
+ * nvmlGpuP2PStatus_t 0..5 are NV0000_P2P_CAPS_STATUS_*, 6 is unknown). */
+static void fill_driver_caps(struct p2ps_host *host, const struct p2ps_nvml *a,
+                             struct nvml_gpu *gpus, unsigned n)
+{
+	struct p2ps_host_driver_caps *dc = &host->driver_caps;
+	if (!a->p2p_status || n < 2)
+		return;
+	if (n > P2PS_HOST_DRVCAPS_GPUS)
+		n = P2PS_HOST_DRVCAPS_GPUS;
+	memset(dc->st, 0xff, sizeof(dc->st));
+	dc->n_gpus = (int)n;
+	for (unsigned i = 0; i < n; i++) {
+		dc->gpu_known[i] = gpus[i].dev != NULL;
+		if (gpus[i].dev)
+			dc->gpu[i] = gpus[i].dev->bdf;
+		for (unsigned j = 0; j < n; j++)
+			for (int k = 0; i != j && gpus[i].dev && gpus[j].dev && k < 5; k++) {
+				int st = -1;
+				if (a->p2p_status(gpus[i].h, gpus[j].h, k, &st) ==
+				            P2PS_NVML_SUCCESS &&
+				    st >= 0 && st <= 5) {
+					dc->st[i][j][k] = (uint8_t)st;
+					dc->known = true;
+				}
+			}
+	}
+	if (dc->known)
+		p2ps_strlcpy(dc->source, "NVML nvmlDeviceGetP2PStatus", sizeof(dc->source));
 }
 
 /* Why NVML gives nothing, in the words the report uses: no library, or one without a
@@ -175,6 +208,7 @@ static void nvml_query(struct p2ps_host *host, struct p2ps_nvml *a)
 				fill_device(host, a, &gpus[i], &lap);
 		}
 		fill_fabric_peers(a, gpus, n);
+		fill_driver_caps(host, a, gpus, n);
 		p2ps_timings_lap(host->timings, "NVML: P2P status per pair", &lap);
 	}
 	p2ps_nvml_close(a);

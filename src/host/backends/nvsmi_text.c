@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "p2pscope/error.h"
+#include "p2pscope/parse.h"
 
 #define LINE_MAX_COPY 512
 
@@ -66,14 +67,15 @@ static void start(struct q_state *q, int line)
 	q->r.index = q->index++;
 	q->r.line = line;
 	q->r.display_active = -1;
+	q->r.fabric = -1;
 	q->open = true;
 }
 
 static bool mib(const char *v, uint64_t *bytes)
 {
-	char *e;
-	unsigned long long x = strtoull(v, &e, 10);
-	if (e == v || strncmp(e, " MiB", 4) || x > (UINT64_MAX >> 20))
+	uint64_t x;
+	const char *e = p2ps_scan_uint(v, 10, UINT64_MAX >> 20, &x);
+	if (!e || strncmp(e, " MiB", 4))
 		return false;
 	*bytes = (uint64_t)x << 20;
 	return true;
@@ -98,7 +100,9 @@ static void q_value(struct q_state *q, const char *parent, const char *key, cons
 			r->link_cur.speed = g;
 		r->link_line = no;
 	} else if (!strcmp(parent, "Link Width") && isdigit((unsigned char)v[0])) {
-		uint8_t w = (uint8_t)strtoul(v, NULL, 10);
+		uint64_t x = 0;
+		p2ps_scan_uint(v, 10, UINT64_MAX, &x);
+		uint8_t w = (uint8_t)x;
 		if (!strcmp(key, "Max"))
 			r->link_max.width = w;
 		else if (!strcmp(key, "Current"))
@@ -106,6 +110,8 @@ static void q_value(struct q_state *q, const char *parent, const char *key, cons
 		r->link_line = no;
 	} else if (!strcmp(key, "Bus Id") && !r->bdf_known) {
 		r->bdf_known = p2ps_bdf_parse(v, &r->bdf) == 0;
+	} else if (!strcmp(key, "State") && !strcmp(parent, "Fabric")) {
+		r->fabric = !strcmp(v, "Completed");
 	} else if (!strcmp(key, "Display Active")) {
 		r->display_active = !strcmp(v, "Enabled") ? 1 : !strcmp(v, "Disabled") ? 0 : -1;
 	}

@@ -30,6 +30,9 @@ struct p2ps_nvsmi_rec {
 	struct p2ps_link link_cur;
 	int link_line;
 	int display_active; /* 1 Enabled, 0 Disabled, -1 not printed */
+	/* Fabric / State: 1 "Completed" (the GPU registered with an NVLink fabric: its links
+	 * end at NVSwitches), 0 another value ("N/A" without one), -1 not printed. */
+	int fabric;
 };
 
 typedef void (*p2ps_nvsmi_rec_fn)(void *arg, const struct p2ps_nvsmi_rec *r);

@@ -47,10 +47,12 @@ static void parse_position(struct p2ps_dev *d, char *real)
 	}
 	const char *p = strstr(real, "/pci");
 	while (p) {
-		unsigned dom, bus;
-		char tail;
-		if (sscanf(p, "/pci%x:%x%c", &dom, &bus, &tail) == 3 && tail == '/') {
-			snprintf(d->root_bus, sizeof(d->root_bus), "pci%04x:%02x", dom, bus);
+		uint64_t dom, bus;
+		const char *q = p2ps_scan_uint(p + 4, 16, UINT32_MAX, &dom);
+		q = q && *q == ':' ? p2ps_scan_uint(q + 1, 16, UINT32_MAX, &bus) : NULL;
+		if (q && *q == '/') {
+			snprintf(d->root_bus, sizeof(d->root_bus), "pci%04x:%02x", (unsigned)dom,
+			         (unsigned)bus);
 			return;
 		}
 		p = strstr(p + 1, "/pci");
@@ -209,7 +211,9 @@ static void read_extras(struct p2ps_dev *d, const char *root)
 	for (int i = 0; i < P2PS_HOST_MAX_BARS && has_resize; i++) {
 		snprintf(name, sizeof(name), "resource%d_resize", i);
 		if (attr_text(&a, name, buf, sizeof(buf)) > 0) {
-			d->rebar.sysfs_resize[i] = strtoull(buf, NULL, 16);
+			uint64_t v = 0;
+			p2ps_scan_uint(buf, 16, UINT64_MAX, &v);
+			d->rebar.sysfs_resize[i] = v;
 			d->rebar.sysfs_resize_known[i] = true;
 		}
 	}

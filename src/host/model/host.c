@@ -8,6 +8,7 @@
 
 #include "p2pscope/nvidia_chips.h"
 #include "p2pscope/paste.h"
+#include "grow.h"
 
 void p2ps_strlcpy(char *dst, const char *src, size_t size)
 {
@@ -49,14 +50,8 @@ const char *p2ps_fact_name(enum p2ps_fact fact)
 
 struct p2ps_dev *p2ps_host_add_dev(struct p2ps_host *host, size_t *cap)
 {
-	if (host->n_devs == *cap) {
-		size_t ncap = *cap ? *cap * 2 : 32;
-		struct p2ps_dev *n = realloc(host->devs, ncap * sizeof(*n));
-		if (!n)
-			return NULL;
-		host->devs = n;
-		*cap = ncap;
-	}
+	if (!p2ps_grow((void **)&host->devs, cap, host->n_devs + 1, sizeof(*host->devs)))
+		return NULL;
 	struct p2ps_dev *d = &host->devs[host->n_devs++];
 	memset(d, 0, sizeof(*d));
 	d->parent_idx = -1;

@@ -24,6 +24,7 @@ const char *p2ps_paste_kind_name(enum p2ps_paste_kind k)
 	        [P2PS_PASTE_ERRORS] = "error lines",
 	        [P2PS_PASTE_SETPCI] = "setpci",
 	        [P2PS_PASTE_COLLECT_ENV] = "collect_env",
+	        [P2PS_PASTE_NCCL_TOPO] = "NCCL topology",
 	        [P2PS_PASTE_TEXT] = "text",
 	};
 	return (unsigned)k < P2PS_PASTE_KIND_COUNT ? names[k] : "?";

@@ -142,6 +142,7 @@ int p2ps_render_dot(const struct p2ps_analysis *a, const struct p2ps_render_opts
 			p = h->devs[p].parent_idx;
 		}
 	}
+	p2ps_dot_gdr_want(a, want);
 
 	p2ps_strbuf_puts(b, "digraph p2pscope {\n  rankdir=TB;\n  node [fontname=\"Helvetica\", "
 	                    "fontsize=10];\n  edge [fontname=\"Helvetica\", fontsize=9];\n");
@@ -164,6 +165,8 @@ int p2ps_render_dot(const struct p2ps_analysis *a, const struct p2ps_render_opts
 			p2ps_strbuf_printf(b, "  \"%s\" -> \"%s\";\n", d->root_bus, d->bdf_str);
 	}
 	pair_edges(b, a, o);
+	p2ps_dot_gdr_edges(b, a);
+	p2ps_render_driver_dot(a, b);
 	int rc = p2ps_render_paste_section_dot(a, b, err);
 	p2ps_strbuf_puts(b, "}\n");
 	free(want);

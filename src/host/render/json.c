@@ -158,8 +158,10 @@ int p2ps_render_json(const struct p2ps_analysis *a, const struct p2ps_render_opt
 		if (p2ps_pair_shown(a, o, &a->pairs[k]))
 			json_object_array_add(pairs, pair_json(a, &a->pairs[k]));
 	p2ps_json_put(root, "pairs", pairs);
+	p2ps_json_put(root, "gpudirect_rdma", p2ps_json_gdr(a));
 	if (a->host->vfio)
 		p2ps_json_put(root, "vfio", p2ps_json_vfio(a->host->vfio));
+	p2ps_render_driver_json(a, root);
 	int rc = p2ps_render_paste_section_json(a, root, err);
 	if (rc < 0) {
 		json_object_put(root);

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "p2pscope/nvidia_chips.h"
+#include "p2pscope/parse.h"
 
 static struct json_object *int_or_null(bool known, int64_t v)
 {
@@ -26,7 +27,9 @@ struct json_object *p2ps_json_gbps(double v)
 	if (v <= 0)
 		return NULL;
 	snprintf(s, sizeof(s), "%.2f", v);
-	return json_object_new_double_s(strtod(s, NULL), s);
+	double x = v;
+	p2ps_scan_double(s, &x);
+	return json_object_new_double_s(x, s);
 }
 
 static struct json_object *bars_json(const struct p2ps_dev *d)

@@ -52,8 +52,8 @@ static struct json_object *provenance(const struct p2ps_paste *p)
 static struct json_object *findings(const struct p2ps_paste_report *r)
 {
 	struct json_object *arr = json_object_new_array();
-	for (size_t i = 0; i < r->n_findings; i++) {
-		const struct p2ps_paste_finding *f = &r->findings[i];
+	for (size_t i = 0; i < r->findings.n; i++) {
+		const struct p2ps_reason *f = &r->findings.v[i];
 		struct json_object *o = json_object_new_object();
 		p2ps_json_put(o, "code", json_object_new_string(p2ps_paste_finding_name(f->code)));
 		p2ps_json_put(o, "severity", json_object_new_string(p2ps_severity_name(f->sev)));

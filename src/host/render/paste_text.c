@@ -28,8 +28,7 @@ static void blocks(struct p2ps_strbuf *b, const struct p2ps_paste *p)
 		                   p->n_blocks - shown + p->blocks_dropped, p->n_blocks - shown);
 }
 
-static void finding(struct p2ps_strbuf *b, const struct p2ps_paste *p,
-                    const struct p2ps_paste_finding *f)
+static void finding(struct p2ps_strbuf *b, const struct p2ps_paste *p, const struct p2ps_reason *f)
 {
 	char w[96];
 	p2ps_strbuf_printf(b, "\t%-8s %s\n", p2ps_severity_name(f->sev), f->text);
@@ -85,12 +84,12 @@ void p2ps_render_paste_text(const struct p2ps_paste *p, const struct p2ps_paste_
 {
 	p2ps_strbuf_puts(b, "\n");
 	blocks(b, p);
-	if (r->n_findings) {
+	if (r->findings.n) {
 		p2ps_strbuf_puts(b, "\nWhat the paste shows beyond the host facts:\n");
 		for (int sev = P2PS_SEV_BLOCKER; sev <= P2PS_SEV_INFO; sev++)
-			for (size_t i = 0; i < r->n_findings; i++)
-				if ((int)r->findings[i].sev == sev)
-					finding(b, p, &r->findings[i]);
+			for (size_t i = 0; i < r->findings.n; i++)
+				if ((int)r->findings.v[i].sev == sev)
+					finding(b, p, &r->findings.v[i]);
 	}
 	if (r->n_pairs) {
 		p2ps_strbuf_puts(b, "\nGPU pairs as each source sees them:\n");
@@ -115,15 +114,9 @@ void p2ps_render_paste_text(const struct p2ps_paste *p, const struct p2ps_paste_
 int p2ps_paste_with_report(const struct p2ps_analysis *a, struct p2ps_error *err,
                            p2ps_paste_report_fn fn, void *ctx)
 {
-	if (!a->host->paste)
+	if (!a->host->paste || !a->paste)
 		return 0;
-	struct p2ps_paste_report r;
-	int rc = p2ps_paste_observe(a, &r, err);
-	if (rc < 0)
-		return rc;
-	rc = fn(ctx, a->host->paste, &r, err);
-	p2ps_paste_report_free(&r);
-	return rc;
+	return fn(ctx, a->host->paste, a->paste, err);
 }
 
 static int text_section(void *ctx, const struct p2ps_paste *p, const struct p2ps_paste_report *r,

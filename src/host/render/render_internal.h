@@ -63,10 +63,17 @@ struct json_object *p2ps_json_vfio(const struct p2ps_vfio_facts *f);
 /* s with Graphviz's quotes and backslashes escaped, for a quoted ID or label. */
 void p2ps_dot_escaped(struct p2ps_strbuf *b, const char *s);
 
+/* ---- gdr.c: GPUDirect RDMA pairs ---- */
+void p2ps_text_gdr(struct p2ps_strbuf *b, const struct p2ps_analysis *a);
+struct json_object *p2ps_json_gdr(const struct p2ps_analysis *a);
+/* Marks the devices of the GDR pairs (and the bridges above them) to be drawn. */
+void p2ps_dot_gdr_want(const struct p2ps_analysis *a, bool *want);
+void p2ps_dot_gdr_edges(struct p2ps_strbuf *b, const struct p2ps_analysis *a);
+
 /* ---- paste_text.c, paste_json.c, paste_dot.c: the paste's part of the reports ---- */
 
-/* Calls fn with the paste's findings (computed once, freed after); 0 without calling it
- * when a's model is not a paste, else fn's result or a negative P2PS_E* code. */
+/* Calls fn with the paste's findings (a->paste, computed once by the analysis); 0 without
+ * calling it when a's model is not a paste, else fn's result. */
 typedef int (*p2ps_paste_report_fn)(void *ctx, const struct p2ps_paste *p,
                                     const struct p2ps_paste_report *r, struct p2ps_error *err);
 int p2ps_paste_with_report(const struct p2ps_analysis *a, struct p2ps_error *err,
@@ -83,5 +90,11 @@ int p2ps_render_paste_section_json(const struct p2ps_analysis *a, struct json_ob
                                    struct p2ps_error *err);
 int p2ps_render_paste_section_dot(const struct p2ps_analysis *a, struct p2ps_strbuf *b,
                                   struct p2ps_error *err);
+
+/* ---- driver_text.c, driver_json.c: the driver model (a->driver), when present ---- */
+void p2ps_render_driver_text(const struct p2ps_analysis *a, struct p2ps_strbuf *b);
+void p2ps_render_driver_dot(const struct p2ps_analysis *a, struct p2ps_strbuf *b);
+struct json_object;
+void p2ps_render_driver_json(const struct p2ps_analysis *a, struct json_object *root);
 
 #endif

@@ -177,7 +177,9 @@ int p2ps_render_text(const struct p2ps_analysis *a, const struct p2ps_render_opt
 	} else if (a->n_gpus == 1) {
 		p2ps_strbuf_puts(b, "One endpoint: no pair to judge.\n\n");
 	}
+	p2ps_text_gdr(b, a);
 	host_section(b, a);
+	p2ps_render_driver_text(a, b);
 	if (h->vfio)
 		p2ps_text_vfio(b, h->vfio);
 	int rc = p2ps_render_paste_section_text(a, b, err);

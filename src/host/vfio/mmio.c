@@ -150,9 +150,14 @@ static int sysfs_bar(const struct p2ps_vfio_sys *sys, const char *root, const ch
 		if (line)
 			line++;
 	}
-	unsigned long long s, en, fl;
-	if (!line || sscanf(line, "%llx %llx %llx", &s, &en, &fl) != 3)
+	uint64_t v[3];
+	for (int k = 0; k < 3 && line; k++) {
+		line += strspn(line, " \t");
+		line = p2ps_scan_uint(line, 16, UINT64_MAX, &v[k]);
+	}
+	if (!line)
 		return p2ps_error_set(err, P2PS_EIO, "%s: no line for BAR%u", path, bar);
+	uint64_t s = v[0], en = v[1], fl = v[2];
 	*start = s;
 	*size = (s == 0 && en == 0) ? 0 : en - s + 1;
 	*flags = fl;

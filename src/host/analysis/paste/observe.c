@@ -8,70 +8,19 @@
 
 #include "observe_internal.h"
 
-const char *p2ps_paste_finding_name(enum p2ps_paste_finding_code c)
+struct p2ps_reason *po_add(struct octx *c, enum p2ps_reason_code code, enum p2ps_severity sev,
+                           struct p2ps_paste_where from, const char *fmt, ...)
 {
-	static const char *const names[P2PS_PF_CODE_COUNT] = {
-	        [P2PS_PF_DRIVER] = "driver",
-	        [P2PS_PF_BAR1_P2P_PATH] = "bar1_p2p_path",
-	        [P2PS_PF_PEER_DMA_UNALIGNED] = "peer_dma_unaligned",
-	        [P2PS_PF_DRIVER_ASSERT] = "driver_assert",
-	        [P2PS_PF_MMU_FAULT] = "mmu_fault",
-	        [P2PS_PF_XID] = "xid",
-	        [P2PS_PF_IOMMU_FAULT] = "iommu_fault",
-	        [P2PS_PF_BAR_UNASSIGNABLE] = "bar_unassignable",
-	        [P2PS_PF_REBAR_CEILING] = "rebar_ceiling",
-	        [P2PS_PF_BAR1_VS_VRAM] = "bar1_vs_vram",
-	        [P2PS_PF_CUDA_NO_PEER] = "cuda_no_peer_access",
-	        [P2PS_PF_P2P_NO_GAIN] = "p2p_no_gain",
-	        [P2PS_PF_DATA_MISMATCH] = "data_mismatch",
-	        [P2PS_PF_NVIDIA_P2P_STATUS] = "nvidia_p2p_status",
-	        [P2PS_PF_NVIDIA_TOPOLOGY] = "nvidia_topology",
-	        [P2PS_PF_DISAGREEMENT] = "disagreement",
-	        [P2PS_PF_CAPS_DENIED] = "capabilities_denied",
-	        [P2PS_PF_MALFORMED] = "malformed_block",
-	        [P2PS_PF_NO_GPU] = "no_gpu",
-	        [P2PS_PF_SYMPTOM] = "symptom",
-	        [P2PS_PF_NCCL] = "nccl",
-	        [P2PS_PF_SHM] = "nccl_shm",
-	        [P2PS_PF_ACS_UNPLACED] = "acs_redirect_unplaced",
-	        [P2PS_PF_UNREAD] = "not_understood",
-	        [P2PS_PF_P2P_WORKS] = "p2p_works",
-	        [P2PS_PF_GEFORCE_STOCK] = "geforce_stock_driver",
-	};
-	return (unsigned)c < P2PS_PF_CODE_COUNT ? names[c] : "?";
-}
-
-struct p2ps_paste_finding *po_add(struct octx *c, enum p2ps_paste_finding_code code,
-                                  enum p2ps_severity sev, struct p2ps_paste_where from,
-                                  const char *fmt, ...)
-{
-	struct p2ps_paste_report *r = c->r;
-	struct p2ps_paste_finding *nf = realloc(r->findings, (r->n_findings + 1) * sizeof(*nf));
-	if (!nf) {
+	va_list ap;
+	va_start(ap, fmt);
+	struct p2ps_reason *f = p2ps_reasons_addv(&c->r->findings, code, sev, -1, fmt, ap);
+	va_end(ap);
+	if (!f) {
 		c->oom = true;
 		return NULL;
 	}
-	r->findings = nf;
-	struct p2ps_paste_finding *f = &nf[r->n_findings++];
-	memset(f, 0, sizeof(*f));
-	f->code = code;
-	f->sev = sev;
 	f->from = from;
-	va_list ap;
-	va_start(ap, fmt);
-	vsnprintf(f->text, sizeof(f->text), fmt, ap);
-	va_end(ap);
 	return f;
-}
-
-void po_fix(struct p2ps_paste_finding *f, const char *fmt, ...)
-{
-	if (!f)
-		return;
-	va_list ap;
-	va_start(ap, fmt);
-	vsnprintf(f->fix, sizeof(f->fix), fmt, ap);
-	va_end(ap);
 }
 
 void po_ask(struct octx *c, const char *command, const char *fmt, ...)
@@ -152,7 +101,7 @@ static void driver_findings(struct octx *c)
 	const struct p2ps_paste_event *un = first(p, P2PS_PE_PEER_DMA_UNALIGNED);
 	if (un) {
 		const struct p2ps_paste_event *mf = first(p, P2PS_PE_IOMMU_MAP_FAILED);
-		struct p2ps_paste_finding *f =
+		struct p2ps_reason *f =
 		        po_add(c, P2PS_PF_PEER_DMA_UNALIGNED, P2PS_SEV_BLOCKER, un->from,
 		               "the driver refused the static BAR1 peer mapping: peer DMA address "
 		               "0x%llx is not "
@@ -165,10 +114,11 @@ static void driver_findings(struct octx *c)
 		                    "mapping; it fails "
 		                    "with the IOMMU off too)"
 		                  : "");
-		po_fix(f, "a driver change, not a BIOS, IOMMU or ACS setting: relax the alignment "
-		          "check of "
-		          "the static BAR1 peer mapping (_kbusCreateStaticBar1IOMMUMapping; "
-		          "tinygrad/open-gpu-kernel-modules PR #48 turns it into a warning)");
+		p2ps_an_fix(
+		        f, "a driver change, not a BIOS, IOMMU or ACS setting: relax the alignment "
+		           "check of "
+		           "the static BAR1 peer mapping (_kbusCreateStaticBar1IOMMUMapping; "
+		           "tinygrad/open-gpu-kernel-modules PR #48 turns it into a warning)");
 	}
 	const struct p2ps_paste_event *as = first(p, P2PS_PE_ASSERT);
 	if (as)
@@ -196,7 +146,7 @@ static void iommu_faults(struct octx *c)
 			    p2ps_bdf_equal(&p->events[k].bdf, &pd->d.bdf))
 				ev = &p->events[k];
 		char lbl[48];
-		struct p2ps_paste_finding *f = po_add(
+		struct p2ps_reason *f = po_add(
 		        c, P2PS_PF_IOMMU_FAULT, P2PS_SEV_BLOCKER,
 		        ev ? ev->from : (struct p2ps_paste_where){-1, 0},
 		        "the %s IOMMU faulted %d DMA access%s of %s (first at 0x%llx): it "
@@ -206,7 +156,7 @@ static void iommu_faults(struct octx *c)
 		        pd->iommu_faults == 1 ? "" : "es",
 		        po_gpu_label(c, &pd->d.bdf, lbl, sizeof(lbl)),
 		        ev ? (unsigned long long)ev->a : 0ull);
-		po_fix(f, "%s", po_iommu_fix(ev ? ev->detail : ""));
+		p2ps_an_fix(f, "%s", po_iommu_fix(ev ? ev->detail : ""));
 	}
 }
 
@@ -216,12 +166,12 @@ static void kernel_bars(struct octx *c)
 		const struct p2ps_paste_event *ev = &c->p->events[i];
 		if (ev->kind != P2PS_PE_BAR1_INVALID)
 			continue;
-		struct p2ps_paste_finding *f =
+		struct p2ps_reason *f =
 		        po_add(c, P2PS_PF_BAR_UNASSIGNABLE, P2PS_SEV_BLOCKER, ev->from,
 		               "no address space for a GPU BAR: %s", ev->text);
-		po_fix(f,
-		       "enable 'Above 4G Decoding' (and 'Resizable BAR') in the firmware setup; if "
-		       "it is on, boot with pci=realloc");
+		p2ps_an_fix(f, "enable 'Above 4G Decoding' (and 'Resizable BAR') in the firmware "
+		               "setup; if "
+		               "it is on, boot with pci=realloc");
 	}
 }
 
@@ -261,7 +211,7 @@ void p2ps_paste_report_free(struct p2ps_paste_report *r)
 {
 	if (!r)
 		return;
-	free(r->findings);
+	p2ps_an_reasons_free(&r->findings);
 	free(r->pairs);
 	memset(r, 0, sizeof(*r));
 }

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "observe_internal.h"
+#include "p2pscope/parse.h"
 
 #define TWO_GIB (2ull << 30)
 
@@ -23,15 +24,16 @@ static void anonymous_bar1(struct octx *c)
 		if (g->bdf_known || !g->bar1_known)
 			continue;
 		if (g->vram_known && g->bar1 < g->vram) {
-			struct p2ps_paste_finding *f = po_add(
+			struct p2ps_reason *f = po_add(
 			        c, P2PS_PF_BAR1_VS_VRAM, P2PS_SEV_BLOCKER, g->bar1_from,
 			        "GPU%d (nvidia-smi): BAR1 is %s, smaller than its %s of VRAM",
 			        g->smi, p2ps_size_format(g->bar1, s1, sizeof(s1)),
 			        p2ps_size_format(g->vram, s2, sizeof(s2)));
-			po_fix(f,
-			       "a BAR1 that maps all VRAM: 'Above 4G Decoding' and 'Resizable BAR' "
-			       "in "
-			       "the firmware setup, if the GPU offers that size; else no BAR1 P2P");
+			p2ps_an_fix(f, "a BAR1 that maps all VRAM: 'Above 4G Decoding' and "
+			               "'Resizable BAR' "
+			               "in "
+			               "the firmware setup, if the GPU offers that size; else no "
+			               "BAR1 P2P");
 			continue;
 		}
 		if (g->vram_known)
@@ -80,7 +82,7 @@ void po_devices(struct octx *c)
 			if (e->bar != 1 || !max || max >= TWO_GIB)
 				continue;
 			char s[32];
-			struct p2ps_paste_finding *f = po_add(
+			struct p2ps_reason *f = po_add(
 			        c, P2PS_PF_REBAR_CEILING, P2PS_SEV_BLOCKER, pd->from[P2PS_PD_REBAR],
 			        "BAR 1 of %s can be resized to at most %s (its Resizable BAR "
 			        "capability "
@@ -88,11 +90,13 @@ void po_devices(struct octx *c)
 			        "BAR1 of that "
 			        "size cannot map its VRAM (the paste does not say what %s is)",
 			        pd->d.bdf_str, p2ps_size_format(max, s, sizeof(s)), pd->d.bdf_str);
-			po_fix(f, "flash the board vendor's VBIOS with Resizable BAR support (same "
-			          "board and "
-			          "revision), then check that lspci lists 'supported: ... 32GB'; "
-			          "read it on "
-			          "the host, since a VM's QEMU may hide the capability");
+			p2ps_an_fix(
+			        f,
+			        "flash the board vendor's VBIOS with Resizable BAR support (same "
+			        "board and "
+			        "revision), then check that lspci lists 'supported: ... 32GB'; "
+			        "read it on "
+			        "the host, since a VM's QEMU may hide the capability");
 			char cmd[64];
 			snprintf(cmd, sizeof(cmd), "lspci -nn -s %s", pd->d.bdf_str);
 			po_ask(c, cmd, "what %s is (vendor and device ids)", pd->d.bdf_str);
@@ -128,7 +132,9 @@ static const struct {
          "chipset not supported: the driver's allow-list does not have this root complex "
          "and the GPUs share no allow-listed PCIe switch (or a VM shows an emulated chipset)",
          "put each GPU pair under one PCIe switch (PLX/Broadcom), or in a VM give the hypervisor's "
-         "P2P clique (QEMU x-nv-gpudirect-clique); the P2P patches do not change this check"},
+         "P2P clique (QEMU x-nv-gpudirect-clique); the 550-570 P2P patches (tinygrad, "
+         "aikitoria) force the P2P override (p2pOverride 0x11), which answers OK before this "
+         "chipset check: with one loaded, CNS means the module running is not the patched one"},
         {"GNS", "GPU not supported: a GeForce card on a driver without the P2P patch",
          "install the BAR1-P2P patched open kernel modules (tinygrad's or aikitoria's fork) "
          "for the installed driver version, and reload them"},
@@ -149,12 +155,12 @@ void po_nvidia_smi(struct octx *c)
 				n += i != j && !strcmp(m->cell[i * m->n + j], p2p_status[s].status);
 		if (!n)
 			continue;
-		struct p2ps_paste_finding *f =
+		struct p2ps_reason *f =
 		        po_add(c, P2PS_PF_NVIDIA_P2P_STATUS, P2PS_SEV_BLOCKER, m->from,
 		               "nvidia-smi topo -p2p%s%s reports %s for %d directed pair%s: %s",
 		               m->mode[0] ? " " : "", m->mode, p2p_status[s].status, n,
 		               n == 1 ? "" : "s", p2p_status[s].meaning);
-		po_fix(f, "%s", p2p_status[s].fix);
+		p2ps_an_fix(f, "%s", p2p_status[s].fix);
 	}
 	for (int i = 0; m->present && i < m->n; i++)
 		for (int j = 0; j < m->n; j++)
@@ -187,7 +193,10 @@ void po_nvidia_smi(struct octx *c)
 static double cell_num(const struct p2ps_paste *p, enum p2ps_paste_matrix_kind k, int i, int j)
 {
 	const char *s = p2ps_paste_cell(p, k, i, j);
-	return s ? strtod(s, NULL) : 0.0;
+	double v = 0.0;
+	if (s)
+		p2ps_scan_double(s, &v);
+	return v;
 }
 
 /* P2P on against off, per directed pair of the unidirectional matrices. */
@@ -210,7 +219,7 @@ static void bandwidth(struct octx *c)
 				on_min = a, off_at = b;
 		}
 	if (slower) {
-		struct p2ps_paste_finding *f =
+		struct p2ps_reason *f =
 		        po_add(c, P2PS_PF_P2P_NO_GAIN, P2PS_SEV_BLOCKER, on->from,
 		               "P2P enabled is slower than copying through host memory for %d "
 		               "directed pair%s "
@@ -220,11 +229,12 @@ static void bandwidth(struct octx *c)
 		               "translating "
 		               "them",
 		               slower, slower == 1 ? "" : "s", on_min, off_at);
-		po_fix(f,
-		       "clear ACS redirect on the switch and root ports between the GPUs and put "
-		       "the "
-		       "IOMMU in pass-through or off (the lspci and command-line output asked for "
-		       "below say which applies)");
+		p2ps_an_fix(
+		        f,
+		        "clear ACS redirect on the switch and root ports between the GPUs and put "
+		        "the "
+		        "IOMMU in pass-through or off (the lspci and command-line output asked for "
+		        "below say which applies)");
 	} else if (equal && !faster) {
 		po_add(c, P2PS_PF_P2P_NO_GAIN, P2PS_SEV_WARNING, on->from,
 		       "P2P enabled bandwidth equals disabled (%d directed pair%s): the copies go "
@@ -277,17 +287,18 @@ void po_cuda(struct octx *c)
 		       p->cuda.waived ? "; simpleP2P waived its test" : "");
 	bandwidth(c);
 	if (p->cuda.verify_errors || p->cuda.result == 0) {
-		struct p2ps_paste_finding *f =
+		struct p2ps_reason *f =
 		        po_add(c, P2PS_PF_DATA_MISMATCH, P2PS_SEV_BLOCKER, p->cuda.first_error,
 		               "peer copies deliver wrong data: %d verification error%s%s%s%s",
 		               p->cuda.verify_errors, p->cuda.verify_errors == 1 ? "" : "s",
 		               p->cuda.first_error_text[0] ? " (first: " : "",
 		               p->cuda.first_error_text, p->cuda.first_error_text[0] ? ")" : "");
-		po_fix(f,
-		       "check `sudo dmesg | grep NVRM` for the static BAR1 mapping of every GPU: "
-		       "without it (a GPU driving a display, BAR1 smaller than VRAM) peer writes "
-		       "land "
-		       "elsewhere");
+		p2ps_an_fix(
+		        f,
+		        "check `sudo dmesg | grep NVRM` for the static BAR1 mapping of every GPU: "
+		        "without it (a GPU driving a display, BAR1 smaller than VRAM) peer writes "
+		        "land "
+		        "elsewhere");
 	}
 	if (p->cuda.memcpy_gbps > 0)
 		po_add(c, P2PS_PF_P2P_NO_GAIN, P2PS_SEV_INFO, p->cuda.from,

@@ -47,6 +47,31 @@ static void smear(const struct gmmu_format *f, const char *chip, char *buf, size
 	        name ? name : "");
 }
 
+/* What to run instead, by the GPU's generation (libgmmu's BAR1-P2P rows): NVIDIA's own
+ * BAR1-P2P from 580 on Hopper (SYS_NONCOH) and Blackwell (SYS_COH,
+ * nvGpuOpsGetExternalAllocAperture), the 550-570 patches on Turing..Ada (SYS_NONCOH, the peer's
+ * BAR1 bus address, no peer id). */
+static const char *fix_text(const struct gmmu_format *f, const char *chip, char *buf, size_t len)
+{
+	enum gmmu_bar1_gen g = f ? gmmu_bar1_gen_of(f) : GMMU_BAR1_GEN_V2;
+	if (f && g != GMMU_BAR1_GEN_V2)
+		snprintf(buf, len,
+		         "use NVIDIA's own BAR1-P2P (driver 580 or later): on %s it writes peer "
+		         "entries as %s with the peer's static BAR1 DMA address and no peer id; "
+		         "`pte-decode p2p --chip %s --mode bar1 --driver 580` prints the entry",
+		         gmmu_bar1_gen_name(g),
+		         g == GMMU_BAR1_GEN_BLACKWELL ? "SYS_COH" : "SYS_NONCOH", chip);
+	else
+		snprintf(
+		        buf, len,
+		        "use a BAR1-P2P driver that writes peer entries as SYS_NONCOH with the "
+		        "peer's BAR1 bus address and no peer id (the tinygrad 550/565 or aikitoria "
+		        "570 patch); `pte-decode p2p --chip %s --mode bar1 --driver 565 --flavor "
+		        "tinygrad` prints the entry it should write",
+		        chip);
+	return buf;
+}
+
 void po_gmmu_fault(struct octx *c, const struct p2ps_paste_event *ev)
 {
 	char lbl[48];
@@ -69,7 +94,7 @@ void po_gmmu_fault(struct octx *c, const struct p2ps_paste_event *ev)
 		snprintf(dec, sizeof(dec),
 		         "; the decode needs the GPU's chip, which the paste does "
 		         "not name (lspci -nn does)");
-	struct p2ps_paste_finding *x =
+	struct p2ps_reason *x =
 	        po_add(c, P2PS_PF_MMU_FAULT, peer || kind ? P2PS_SEV_BLOCKER : P2PS_SEV_WARNING,
 	               ev->from, "Xid 31 MMU fault on %s (%s at 0x%llx)%s%s", who,
 	               ev->detail[0] ? ev->detail : "fault", (unsigned long long)ev->b,
@@ -80,10 +105,7 @@ void po_gmmu_fault(struct octx *c, const struct p2ps_paste_event *ev)
 		snprintf(x->text + n, sizeof(x->text) - n, "%s", dec);
 	}
 	if (kind)
-		po_fix(x,
-		       "use a BAR1-P2P driver that writes peer entries as SYS_NONCOH with the "
-		       "peer's BAR1 "
-		       "bus address and no peer id (the tinygrad/aikitoria patch); `pte-decode p2p "
-		       "--chip %s --mode bar1` prints the entry it should write",
-		       d && d->chip ? p2ps_nvidia_chip_name(d->chip) : "CHIP");
+		p2ps_an_fix(x, "%s",
+		            fix_text(f, d && d->chip ? p2ps_nvidia_chip_name(d->chip) : "CHIP", dec,
+		                     sizeof(dec)));
 }

@@ -4,6 +4,7 @@
 
 #include <stdbool.h>
 
+#include "analysis_internal.h"
 #include "p2pscope/paste_report.h"
 
 struct octx {
@@ -14,12 +15,11 @@ struct octx {
 	bool oom;
 };
 
-/* Appends a finding (text printf-style); NULL when out of memory. */
-struct p2ps_paste_finding *po_add(struct octx *c, enum p2ps_paste_finding_code code,
-                                  enum p2ps_severity sev, struct p2ps_paste_where from,
-                                  const char *fmt, ...) __attribute__((format(printf, 5, 6)));
-void po_fix(struct p2ps_paste_finding *f, const char *fmt, ...)
-        __attribute__((format(printf, 2, 3)));
+/* Appends a finding (text printf-style; the analysis' own appender); NULL when out of
+ * memory. Its fix is set with p2ps_an_fix(). */
+struct p2ps_reason *po_add(struct octx *c, enum p2ps_reason_code code, enum p2ps_severity sev,
+                           struct p2ps_paste_where from, const char *fmt, ...)
+        __attribute__((format(printf, 5, 6)));
 
 /* Appends a "send next" item unless the same command is listed already. */
 void po_ask(struct octx *c, const char *command, const char *fmt, ...)

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "observe_internal.h"
+#include "p2pscope/parse.h"
 
 struct ugpu {
 	int gi; /* analysis GPU index, -1 */
@@ -141,8 +142,11 @@ static void fill(const struct octx *c, struct p2ps_paste_pair *x, const struct u
 	x->cuda_ba = access(p, v->cuda, u->cuda);
 	const char *off = p2ps_paste_cell(p, P2PS_PM_BW_UNI_OFF, u->cuda, v->cuda);
 	const char *on = p2ps_paste_cell(p, P2PS_PM_BW_UNI_ON, u->cuda, v->cuda);
-	x->bw_off = off ? strtod(off, NULL) : 0;
-	x->bw_on = on ? strtod(on, NULL) : 0;
+	x->bw_off = x->bw_on = 0;
+	if (off)
+		p2ps_scan_double(off, &x->bw_off);
+	if (on)
+		p2ps_scan_double(on, &x->bw_on);
 	cell(p, P2PS_PM_NCCL, u->cuda, v->cuda, x->nccl);
 	if (!x->nccl[0])
 		cell(p, P2PS_PM_NCCL, v->cuda, u->cuda, x->nccl);

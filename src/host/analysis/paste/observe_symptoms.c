@@ -185,15 +185,16 @@ static void symptom_findings(struct octx *c)
 		if (!p->sym.count[s])
 			continue;
 		if (s == P2PS_PS_SHM) {
-			struct p2ps_paste_finding *f = po_add(
+			struct p2ps_reason *f = po_add(
 			        c, P2PS_PF_SHM, P2PS_SEV_BLOCKER, p->sym.first[s],
 			        "NCCL could not create its shared-memory segment (%d line%s, "
 			        "first: "
 			        "%.160s): /dev/shm is too small where it runs",
 			        p->sym.count[s], p->sym.count[s] == 1 ? "" : "s", p->sym.text[s]);
-			po_fix(f,
-			       "give the container more shared memory (docker run --shm-size=16g, "
-			       "or --ipc=host), or grow /dev/shm");
+			p2ps_an_fix(
+			        f,
+			        "give the container more shared memory (docker run --shm-size=16g, "
+			        "or --ipc=host), or grow /dev/shm");
 			continue;
 		}
 		po_add(c, P2PS_PF_SYMPTOM, P2PS_SEV_WARNING, p->sym.first[s],
@@ -242,15 +243,16 @@ static void acs_unplaced(struct octx *c)
 		       a->lines, a->lines == 1 ? "" : "s");
 		return;
 	}
-	struct p2ps_paste_finding *f =
+	struct p2ps_reason *f =
 	        po_add(c, P2PS_PF_ACS_UNPLACED, P2PS_SEV_BLOCKER, a->first,
 	               "ACS redirects peer requests at %d of %d port%s whose ACSCtl the paste "
 	               "shows without the device (first: %s): peer writes between GPUs below "
 	               "such a port go up to the root complex instead of across",
 	               a->redirect, a->lines, a->lines == 1 ? "" : "s", a->first_text);
-	po_fix(f, "clear ReqRedir and CmpltRedir on the switch and root ports between the GPUs "
-	          "(setpci -s PORT ECAP_ACS+6.w=0000, or pcie_acs_override / firmware 'ACS "
-	          "Enable' off); `sudo lspci -vvv` shows which ports they are");
+	p2ps_an_fix(f,
+	            "clear ReqRedir and CmpltRedir on the switch and root ports between the GPUs "
+	            "(setpci -s PORT ECAP_ACS+6.w=0000, or pcie_acs_override / firmware 'ACS "
+	            "Enable' off); `sudo lspci -vvv` shows which ports they are");
 }
 
 /* GeForce RTX 40 and 50 cards: NVIDIA's stock driver gives them no CUDA peer access over
@@ -297,7 +299,7 @@ static void geforce(struct octx *c)
 	 * patched open build carries the stock version number, so otherwise it is likely,
 	 * not certain, and the driver is asked for first. */
 	bool stock = p->host.driver_open == 0;
-	struct p2ps_paste_finding *f = po_add(
+	struct p2ps_reason *f = po_add(
 	        c, P2PS_PF_GEFORCE_STOCK, stock ? P2PS_SEV_BLOCKER : P2PS_SEV_WARNING,
 	        m->present ? m->from : p->cuda.from,
 	        "%d %s cards and CUDA refuses peer access: NVIDIA's stock driver gives GeForce "
@@ -306,9 +308,10 @@ static void geforce(struct octx *c)
 	        stock ? ", and the paste shows the proprietary kernel module (the stock driver)"
 	              : "; nothing in the paste shows a P2P-patched driver (which driver runs "
 	                "decides it)");
-	po_fix(f, "install the P2P-patched open kernel modules for the installed driver version "
-	          "(tinygrad's or aikitoria's open-gpu-kernel-modules), with Resizable BAR on "
-	          "and the IOMMU off or in pass-through");
+	p2ps_an_fix(f,
+	            "install the P2P-patched open kernel modules for the installed driver version "
+	            "(tinygrad's or aikitoria's open-gpu-kernel-modules), with Resizable BAR on "
+	            "and the IOMMU off or in pass-through");
 	if (!stock)
 		po_ask(c, fact_asks[F_DRIVER].command, "%s", fact_asks[F_DRIVER].what);
 }

@@ -210,8 +210,8 @@ void po_verdict(struct octx *c)
 	po_symptom_asks(c); /* the symptom's own order comes first */
 	from_analysis(c, &lists, &unknown);
 	no_pairs(c, &lists);
-	for (size_t i = 0; i < r->n_findings; i++) {
-		const struct p2ps_paste_finding *f = &r->findings[i];
+	for (size_t i = 0; i < r->findings.n; i++) {
+		const struct p2ps_reason *f = &r->findings.v[i];
 		if (f->sev == P2PS_SEV_BLOCKER)
 			cause(c, p2ps_paste_finding_name(f->code), f->text, f->fix);
 		unknown |= f->sev == P2PS_SEV_UNKNOWN;
@@ -244,9 +244,9 @@ void po_verdict(struct octx *c)
 	else
 		snprintf(r->verdict_why, sizeof(r->verdict_why),
 		         "nothing in the paste blocks BAR1 P2P");
-	for (size_t i = 0; i < r->n_findings; i++)
-		if (r->findings[i].code == P2PS_PF_P2P_NO_GAIN &&
-		    r->findings[i].sev == P2PS_SEV_BLOCKER) {
+	for (size_t i = 0; i < r->findings.n; i++)
+		if (r->findings.v[i].code == P2PS_PF_P2P_NO_GAIN &&
+		    r->findings.v[i].sev == P2PS_SEV_BLOCKER) {
 			iommu_asks(c); /* the detour goes through the root complex: which turn sends
 			                  it */
 			if (!lists.acs[0])

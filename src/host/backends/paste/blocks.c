@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "paste_internal.h"
+#include "grow.h"
 
 #define MAX_STORED_BLOCKS 4096
 
@@ -45,6 +46,7 @@ static int kind_of(enum pt_class cls)
 	case PT_ERROR: return P2PS_PASTE_ERRORS;
 	case PT_SETPCI: return P2PS_PASTE_SETPCI;
 	case PT_GPU_LIST: return P2PS_PASTE_COLLECT_ENV;
+	case PT_NCCL_TOPO: return P2PS_PASTE_NCCL_TOPO;
 	case PT_TEXT: return P2PS_PASTE_TEXT;
 	default: return -1;
 	}
@@ -67,6 +69,7 @@ static void parse_block(struct pctx *c, int kind, const struct pl_span *sp)
 	case P2PS_PASTE_ERRORS: pt_parse_errors(c, sp); break;
 	case P2PS_PASTE_SETPCI: pt_parse_setpci(c, sp); break;
 	case P2PS_PASTE_COLLECT_ENV: pt_parse_gpu_list(c, sp); break;
+	case P2PS_PASTE_NCCL_TOPO: pt_parse_nccl_topo(c, sp); break;
 	default: break;
 	}
 }
@@ -88,15 +91,9 @@ static void close_block(struct finder *f)
 	struct pctx *c = f->c;
 	struct p2ps_paste *p = c->p;
 	int idx = -1;
-	if (p->n_blocks < MAX_STORED_BLOCKS && p->n_blocks == c->blocks_cap) {
-		size_t cap = c->blocks_cap ? 2 * c->blocks_cap : 16;
-		struct p2ps_paste_block *nb = realloc(p->blocks, cap * sizeof(*nb));
-		if (nb) {
-			p->blocks = nb;
-			c->blocks_cap = cap;
-		}
-		c->oom |= !nb;
-	}
+	if (p->n_blocks < MAX_STORED_BLOCKS)
+		c->oom |= !p2ps_grow((void **)&p->blocks, &c->blocks_cap, p->n_blocks + 1,
+		                     sizeof(*p->blocks));
 	if (p->n_blocks < MAX_STORED_BLOCKS) {
 		if (!c->oom) {
 			idx = (int)p->n_blocks++;

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "paste_internal.h"
+#include "grow.h"
 
 struct p2ps_paste_where pt_where(const struct pctx *c, int line)
 {
@@ -54,15 +55,9 @@ struct p2ps_paste_dev *pt_dev(struct pctx *c, const struct p2ps_bdf *b)
 		return &p->devs[*slot - 1];
 	if (p->n_devs >= P2PS_PASTE_MAX_DEVS) /* more than any machine has: a paste of noise */
 		return NULL;
-	if (p->n_devs == c->devs_cap) {
-		size_t cap = c->devs_cap ? 2 * c->devs_cap : 16;
-		struct p2ps_paste_dev *nd = realloc(p->devs, cap * sizeof(*nd));
-		if (!nd) {
-			c->oom = true;
-			return NULL;
-		}
-		p->devs = nd;
-		c->devs_cap = cap;
+	if (!p2ps_grow((void **)&p->devs, &c->devs_cap, p->n_devs + 1, sizeof(*p->devs))) {
+		c->oom = true;
+		return NULL;
 	}
 	struct p2ps_paste_dev *pd = &p->devs[p->n_devs++];
 	*slot = p->n_devs;

@@ -340,11 +340,21 @@ static bool is_gpu_list(const char *t, enum pt_class prev)
 	return (colon && colon - t < 48 && (colon[1] == ' ' || !colon[1])) || t[0] == '[';
 }
 
+/* NCCL's XML topology: its <system> line, then any element line inside the block. */
+static bool is_nccl_topo(const char *t, enum pt_class prev)
+{
+	if (pt_starts(t, "<system ") || pt_starts(t, "<system>"))
+		return true;
+	return prev == PT_NCCL_TOPO && t[0] == '<' && t[1] != '<';
+}
+
 enum pt_class pt_classify(const char *s, enum pt_class prev)
 {
 	const char *t = pt_skip_ws(s);
 	if (!*t)
 		return PT_BLANK;
+	if (is_nccl_topo(t, prev))
+		return PT_NCCL_TOPO;
 	if (pt_starts(t, "```") || pt_starts(t, "~~~"))
 		return PT_FENCE;
 	if (is_sep(t))

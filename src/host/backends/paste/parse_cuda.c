@@ -3,12 +3,14 @@
  * ("> Peer access from ... (GPU0) -> ... (GPU1) : Yes", the memcpy bandwidth, verification
  * errors, "Test passed"/"failed", "waiving test") and nccl-tests (the rank lines with
  * bus ids, "# Avg bus bandwidth"). */
+#include <limits.h>
 #include <ctype.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "paste_internal.h"
+#include "p2pscope/parse.h"
 
 struct cuda_state {
 	enum p2ps_paste_matrix_kind mat; /* matrix whose rows follow, P2PS_PM_COUNT none */
@@ -148,13 +150,15 @@ static void simple_access(struct pctx *c, struct cuda_state *st, const char *t, 
 	const char *from = strstr(t, " from ");
 	if (!a || !b || !v || !from)
 		return;
-	int i = atoi(a + 4), j = atoi(b + 4);
-	access_set(st, i, j, strstr(v, "Yes") != NULL, line);
-	struct p2ps_paste_gpu *g = i >= 0 && i < P2PS_PASTE_MAX_GPUS ? pt_gpu_cuda(c, i) : NULL;
+	long i, j;
+	if (!pt_dec(a + 4, &i, NULL) || !pt_dec(b + 4, &j, NULL) || i > INT_MAX || j > INT_MAX)
+		return;
+	access_set(st, (int)i, (int)j, strstr(v, "Yes") != NULL, line);
+	struct p2ps_paste_gpu *g = i < P2PS_PASTE_MAX_GPUS ? pt_gpu_cuda(c, (int)i) : NULL;
 	if (g && !g->name[0] && a > from + 6)
 		snprintf(g->name, sizeof(g->name), "%.*s", (int)(a - from - 7), from + 6);
 	const char *arrow = strstr(a, "-> ");
-	g = j >= 0 && j < P2PS_PASTE_MAX_GPUS ? pt_gpu_cuda(c, j) : NULL;
+	g = j < P2PS_PASTE_MAX_GPUS ? pt_gpu_cuda(c, (int)j) : NULL;
 	if (g && !g->name[0] && arrow && b > arrow + 4)
 		snprintf(g->name, sizeof(g->name), "%.*s", (int)(b - arrow - 4), arrow + 3);
 }
@@ -175,9 +179,9 @@ static void result_line(struct pctx *c, const char *t, int line)
 	} else if (strstr(t, "waiving test")) {
 		cu->waived = true;
 	} else if (pt_starts(t, "cudaMemcpyPeer / cudaMemcpy") && (p = strrchr(t, ':'))) {
-		cu->memcpy_gbps = strtod(p + 1, NULL);
+		cu->memcpy_gbps = pt_number(p + 1);
 	} else if (pt_starts(t, "Avg bus bandwidth") && (p = strchr(t, ':'))) {
-		cu->nccl_busbw = strtod(p + 1, NULL);
+		cu->nccl_busbw = pt_number(p + 1);
 		snprintf(cu->test, sizeof(cu->test), "nccl-tests");
 	}
 }
@@ -238,9 +242,26 @@ bool pt_nccl_tests_row(const char *t)
 	return false;
 }
 
+/* "Device=I CAN Access Peer Device=J": 1, "... CANNOT ...": 0, another line: -1. */
+static int access_line(const char *t, int *i, int *j)
+{
+	const char *p;
+	long a, b;
+	if (!pt_starts(t, "Device=") || !pt_dec(t + 7, &a, &p))
+		return -1;
+	int can = pt_starts(p, " CAN Access Peer Device=")      ? 1
+	          : pt_starts(p, " CANNOT Access Peer Device=") ? 0
+	                                                        : -1;
+	if (can < 0 || !pt_dec(strchr(p, '=') + 1, &b, NULL) || a > INT_MAX || b > INT_MAX)
+		return -1;
+	*i = (int)a;
+	*j = (int)b;
+	return can;
+}
+
 static void cuda_line(struct pctx *c, struct cuda_state *st, const char *t, int line)
 {
-	int i, j;
+	int i, j, can;
 	/* A quote's "> " and nccl-tests' "#" (present, doubled or taken away by markdown). */
 	while (*t == '>' || *t == '#')
 		t = pt_skip_ws(t + 1);
@@ -256,10 +277,8 @@ static void cuda_line(struct pctx *c, struct cuda_state *st, const char *t, int 
 		c->p->cuda.nccl_rows++;
 	} else if (pt_starts(t, "Device: ")) {
 		device_line(c, st, t);
-	} else if (sscanf(t, "Device=%d CAN Access Peer Device=%d", &i, &j) == 2) {
-		access_set(st, i, j, 1, line);
-	} else if (sscanf(t, "Device=%d CANNOT Access Peer Device=%d", &i, &j) == 2) {
-		access_set(st, i, j, 0, line);
+	} else if ((can = access_line(t, &i, &j)) >= 0) {
+		access_set(st, i, j, can, line);
 	} else if (pt_starts(t, "Peer access from") || pt_starts(t, "Peer-to-Peer (P2P) access")) {
 		simple_access(c, st, t, line);
 	} else if (pt_starts(t, "Rank ") && strstr(t, " device ")) {

@@ -4,6 +4,7 @@
  * (ids, class, BARs, bridge windows, unassignable BARs); the command line and the
  * hypervisor. Each message is read from its tag on, whatever prefix the log format put
  * before it; a long line the mail client wrapped is joined back. */
+#include <limits.h>
 #include <ctype.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -11,6 +12,7 @@
 
 #include "paste_internal.h"
 #include "paste_kernel.h"
+#include "p2pscope/parse.h"
 
 /* The message after the timestamp / "host kernel:" prefix. */
 static const char *message(const char *s)
@@ -63,6 +65,19 @@ static void nvrm_load(struct pctx *c, const char *m, int line)
 }
 
 /* "<first>0xA... <second>0xB" in m: A and B. */
+/* "GPU<a><sep><b>" after the message's "GPU": the two NVRM instance numbers, each set
+ * only where it is there. */
+static void two_gpus(const char *p, const char *sep, struct p2ps_paste_event *ev)
+{
+	long a, b;
+	const char *e;
+	if (!pt_dec(p, &a, &e) || a > INT_MAX)
+		return;
+	ev->gpu_a = (int)a;
+	if (pt_starts(e, sep) && pt_dec(e + strlen(sep), &b, NULL) && b <= INT_MAX)
+		ev->gpu_b = (int)b;
+}
+
 static bool two_hex(const char *m, const char *first, const char *second, uint64_t *a, uint64_t *b)
 {
 	const char *p = strstr(m, first);
@@ -94,14 +109,13 @@ static bool nvrm(struct pctx *c, const char *m, int line)
 		ev = hex_event(c, P2PS_PE_STATIC_BAR1, line, a, b);
 	} else if ((p = strstr(m, "added PCIe BAR1 P2P mapping between GPU"))) {
 		if ((ev = pt_event(c, P2PS_PE_BAR1_P2P_MAPPING, line)))
-			sscanf(p, "added PCIe BAR1 P2P mapping between GPU%d and GPU%d", &ev->gpu_a,
-			       &ev->gpu_b);
+			two_gpus(p + strlen("added PCIe BAR1 P2P mapping between GPU"), " and GPU",
+			         ev);
 	} else if (two_hex(m, "peer DMA address ", "aligned at ", &a, &b)) {
 		ev = hex_event(c, P2PS_PE_PEER_DMA_UNALIGNED, line, a, b);
 	} else if ((p = strstr(m, "IOMMU mapping failed from GPU"))) {
 		if ((ev = pt_event(c, P2PS_PE_IOMMU_MAP_FAILED, line)))
-			sscanf(p, "IOMMU mapping failed from GPU%d to GPU%d", &ev->gpu_a,
-			       &ev->gpu_b);
+			two_gpus(p + strlen("IOMMU mapping failed from GPU"), " to GPU", ev);
 	} else if (strstr(m, "nvAssertFailed") || strstr(m, "Assertion failed")) {
 		ev = pt_event(c, P2PS_PE_ASSERT, line);
 	} else if (pt_starts(m, "NVRM: Xid ")) {

@@ -10,6 +10,7 @@
 #include "p2pscope/nvidia_chips.h"
 #include "paste_internal.h"
 #include "paste_names.h"
+#include "p2pscope/parse.h"
 
 /* "[vvvv:dddd]" or "vvvv:dddd" at p. */
 static bool ids_at(const char *p, uint16_t *ven, uint16_t *dev)
@@ -21,8 +22,11 @@ static bool ids_at(const char *p, uint16_t *ven, uint16_t *dev)
 			return false;
 	if (br ? p[9] != ']' : isxdigit((unsigned char)p[9]))
 		return false;
-	*ven = (uint16_t)strtoul(p, NULL, 16);
-	*dev = (uint16_t)strtoul(p + 5, NULL, 16);
+	uint64_t v, d;
+	if (!p2ps_scan_uint(p, 16, UINT16_MAX, &v) || !p2ps_scan_uint(p + 5, 16, UINT16_MAX, &d))
+		return false;
+	*ven = (uint16_t)v;
+	*dev = (uint16_t)d;
 	return true;
 }
 

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "paste_internal.h"
+#include "p2pscope/parse.h"
 
 #define TREE_COLS 512
 
@@ -82,8 +83,9 @@ static void device(struct pctx *c, struct tree_state *st, const char *s, int lin
 	}
 	if (!st->have_cur)
 		return;
-	struct p2ps_bdf b = {st->cur.domain, st->cur.bus, (uint8_t)strtoul(s, NULL, 16),
-	                     (uint8_t)(s[3] - '0')};
+	uint64_t dev = 0;
+	p2ps_scan_uint(s, 16, UINT8_MAX, &dev);
+	struct p2ps_bdf b = {st->cur.domain, st->cur.bus, (uint8_t)dev, (uint8_t)(s[3] - '0')};
 	if (b.dev > 31 || b.fn > 7)
 		return;
 	struct p2ps_paste_dev *pd = pt_dev(c, &b);

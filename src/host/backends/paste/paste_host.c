@@ -75,6 +75,34 @@ static void device_reasons(const struct p2ps_paste *p, const struct p2ps_paste_d
 		p2ps_dev_set_unknown(d, P2PS_FACT_BOOT_VGA, "not in a paste");
 }
 
+/* A function only `lspci -tv` names (no class, no NUMA node) that carries the very name
+ * lspci gives another function of the same device takes that function's class and NUMA
+ * node: the functions of one multi-function card (port 1 of a dual-port NIC) share the
+ * card, and the kernel gives every device the node of its bus (pcibus_to_node(), set in
+ * pci_device_add()). */
+static void sibling_functions(const struct p2ps_paste *p, struct p2ps_host *host)
+{
+	for (size_t i = 0; i < p->n_devs; i++) {
+		const struct p2ps_paste_dev *pd = &p->devs[i];
+		struct p2ps_dev *d;
+		if (pd->class_known || !pd->name[0] || !(d = p2ps_host_find(host, &pd->d.bdf)))
+			continue;
+		for (size_t k = 0; k < p->n_devs; k++) {
+			const struct p2ps_paste_dev *s = &p->devs[k];
+			if (k == i || !s->class_known || s->d.bdf.domain != d->bdf.domain ||
+			    s->d.bdf.bus != d->bdf.bus || s->d.bdf.dev != d->bdf.dev ||
+			    strcmp(s->name, pd->name))
+				continue;
+			d->class_code = s->d.class_code;
+			if (d->numa_node < 0 && s->d.numa_node >= 0) {
+				d->numa_node = s->d.numa_node;
+				d->unknown[P2PS_FACT_NUMA][0] = '\0';
+			}
+			break;
+		}
+	}
+}
+
 /* A GPU nvidia-smi or CUDA names by address but no lspci block describes. */
 static struct p2ps_dev *gpu_device(struct p2ps_host *host, size_t *cap,
                                    const struct p2ps_paste_gpu *g)
@@ -192,6 +220,7 @@ static void host_facts(const struct p2ps_paste *p, struct p2ps_host *host)
 	}
 	snprintf(host->nvidia.nvml_status, sizeof(host->nvidia.nvml_status), "%s",
 	         "not used for pastes");
+	host->cpu = ph->cpu;
 	/* The NCCL variables NCCL logged as set: the analysis' NCCL rules apply to them. */
 	for (int i = 0; i < p->nccl.n_env && host->n_nccl_env < P2PS_HOST_MAX_NCCL_ENV; i++)
 		snprintf(host->nccl_env[host->n_nccl_env++], sizeof(host->nccl_env[0]), "%s",
@@ -234,6 +263,7 @@ static int to_host(const struct p2ps_paste *p, struct p2ps_host *host, struct p2
 			                      p->source);
 		copy_device(p, &p->devs[i], d);
 	}
+	sibling_functions(p, host);
 	for (size_t i = 0; i < p->n_gpus; i++) {
 		const struct p2ps_paste_gpu *g = &p->gpus[i];
 		if (!g->bdf_known)

@@ -67,6 +67,8 @@ bool pt_dec(const char *s, long *v, const char **end);
 bool pt_bdf(const char *s, struct p2ps_bdf *b, bool *has_domain, const char **end);
 /* lspci's sizes: "16M", "512K", "32G", "128" (bytes), "256MB", "1GB", "2TB". */
 bool pt_size(const char *s, uint64_t *bytes, const char **end);
+/* A decimal fraction after blanks ("  23.45 GB/s" -> 23.45); 0 if none. */
+double pt_number(const char *s);
 /* Link speed "2.5GT/s", "32 GT/s", "16.0 GT/s" -> LnkCap code (1..6); 0 if none. */
 uint8_t pt_speed(const char *s);
 /* The shell command of a prompt line ("$ lspci -vvv", "root@h:~# dmesg", a bare
@@ -101,6 +103,7 @@ enum pt_class {
 	PT_SETPCI,    /* a value a setpci read printed (decided by the block finder) */
 	PT_GPU_LIST,  /* collect_env, nvidia-smi -L */
 	PT_TEXT,
+	PT_NCCL_TOPO, /* "<system version=...>" and the elements after it */
 };
 
 /* The class of one line. prev is the class of the block being read (PT_BLANK if none):
@@ -172,6 +175,7 @@ void pt_command_env(struct pctx *c, const char *cmd);
 int pt_error_symptom(const char *t);
 /* Records an error line's symptom; false when the line shows none. */
 bool pt_error_line(struct pctx *c, const char *t, int line);
+void pt_parse_nccl_topo(struct pctx *c, const struct pl_span *sp);
 
 /* Device of an lspci device line ("BDF Class: names"), created when new; NULL if the
  * line is not one. Shared by the lspci and IOMMU-listing parsers. */

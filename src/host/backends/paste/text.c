@@ -213,13 +213,20 @@ bool pt_size(const char *s, uint64_t *bytes, const char **end)
 	return true;
 }
 
+double pt_number(const char *s)
+{
+	double v = 0;
+	p2ps_scan_double(pt_skip_ws(s), &v);
+	return v;
+}
+
 uint8_t pt_speed(const char *s)
 {
-	char *e;
-	double v = strtod(s, &e);
-	if (e == s)
+	double v;
+	const char *e = p2ps_scan_double(pt_skip_ws(s), &v);
+	if (!e)
 		return 0;
-	e = (char *)pt_skip_ws(e);
+	e = pt_skip_ws(e);
 	if (strncmp(e, "GT/s", 4))
 		return 0;
 	static const struct {

@@ -1,0 +1,224 @@
+/* SPDX-License-Identifier: MIT */
+/* p2pscope: what the NVIDIA kernel driver will decide for each GPU pair, and why.
+ *
+ * A model of the driver's peer-to-peer capability decision (p2pGetCapsStatus and the
+ * functions it calls in src/nvidia/src/kernel/platform/p2p/p2p_caps.c, the static BAR1
+ * rules of kern_bus_*.c, the CPU type of platform/cpu.c) per driver series and flavor
+ * (NVIDIA's own modules, tinygrad's and aikitoria's P2P patches). The differences between
+ * series are rows of tables (driver_tables.c, each row with the function and tag it was
+ * read from); the order of the checks is a few small predicates (driver_model.c).
+ *
+ * Per GPU pair and per path (C2C, NVLink, NVLink indirect, PCIe mailbox, PCIe BAR1) the
+ * model gives the statuses for read, write and atomics, in the codes of the driver's
+ * NV0000_P2P_CAPS_STATUS_* (what `nvidia-smi topo -p2p r|w|n|a|p` prints), the gate
+ * that decided each, and the path the driver will use. Pure functions over the host
+ * model: nothing here reads files or touches hardware.
+ */
+#ifndef P2PSCOPE_DRIVER_MODEL_H
+#define P2PSCOPE_DRIVER_MODEL_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "p2pscope/host.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+struct p2ps_analysis;
+
+/* NV0000_P2P_CAPS_STATUS_* values (ctrl0000system.h, identical in 550..595), plus U. */
+enum p2ps_drv_status {
+	P2PS_DS_OK = 0,
+	P2PS_DS_CNS = 1, /* CHIPSET_NOT_SUPPORTED */
+	P2PS_DS_GNS = 2, /* GPU_NOT_SUPPORTED */
+	P2PS_DS_IOH = 3, /* IOH_TOPOLOGY_NOT_SUPPORTED: nvidia-smi prints TNS */
+	P2PS_DS_DR = 4,  /* DISABLED_BY_REGKEY */
+	P2PS_DS_NS = 5,  /* NOT_SUPPORTED */
+	P2PS_DS_U = 6,   /* not known (the model cannot tell, or nothing was reported) */
+};
+/* As nvidia-smi topo -p2p prints it: "OK", "CNS", "GNS", "TNS", "DR", "NS", "U". */
+const char *p2ps_drv_status_code(enum p2ps_drv_status s);
+/* The driver's own name: "OK", "CHIPSET_NOT_SUPPORTED", ..., "UNKNOWN". */
+const char *p2ps_drv_status_name(enum p2ps_drv_status s);
+/* Reads a printed code ("OK", "CNS", "TNS", "IOH", "DR", "NS", "U", ...); -1 if none. */
+int p2ps_drv_status_parse(const char *s);
+
+/* The connectivity the driver picks (P2P_CONNECTIVITY_*), in the order it tries them. */
+enum p2ps_drv_path {
+	P2PS_DP_C2C = 0,
+	P2PS_DP_NVLINK,
+	P2PS_DP_NVLINK_INDIRECT,
+	P2PS_DP_PCIE_MAILBOX, /* P2P_CONNECTIVITY_PCIE_PROPRIETARY */
+	P2PS_DP_PCIE_BAR1,
+	P2PS_DP_COUNT,
+	P2PS_DP_NONE = P2PS_DP_COUNT, /* P2P_CONNECTIVITY_UNKNOWN: no P2P */
+};
+const char *p2ps_drv_path_name(enum p2ps_drv_path p); /* "c2c", "nvlink", ..., "none" */
+
+/* Indices of the driver's per-pair status array (NV0000_CTRL_P2P_CAPS_INDEX_*). */
+enum p2ps_drv_caps_index {
+	P2PS_DCI_READ = 0,
+	P2PS_DCI_WRITE = 1,
+	P2PS_DCI_NVLINK = 2,
+	P2PS_DCI_ATOMICS = 3,
+	P2PS_DCI_PROP = 4, /* nvidia-smi topo -p2p p */
+	P2PS_DCI_LOOPBACK = 5,
+	P2PS_DCI_PCI = 6,
+	P2PS_DCI_C2C = 7,
+	P2PS_DCI_PCI_BAR1 = 8,
+	P2PS_DCI_COUNT = 9,
+};
+
+enum p2ps_drv_flavor {
+	P2PS_DF_STOCK = 0, /* NVIDIA's open kernel modules as released */
+	P2PS_DF_TINYGRAD,  /* tinygrad/open-gpu-kernel-modules *-p2p branches */
+	P2PS_DF_AIKITORIA, /* aikitoria/open-gpu-kernel-modules *-p2p branches */
+	P2PS_DF_COUNT,
+};
+const char *p2ps_drv_flavor_name(enum p2ps_drv_flavor f); /* "stock", "tinygrad", ... */
+
+/* Every check the model knows; each has a name, a one-line meaning and its source. */
+enum p2ps_drv_gate {
+	P2PS_DG_NONE = 0,        /* nothing refused: the path's checks all passed */
+	P2PS_DG_MIG,             /* MIG without NVLink P2P: no P2P at all */
+	P2PS_DG_FORCE_P2P_TYPE,  /* RMForceP2PType names another path */
+	P2PS_DG_NO_C2C,          /* no C2C link between the GPUs (or a series without it) */
+	P2PS_DG_NO_NVLINK,       /* no NVLink between the GPUs */
+	P2PS_DG_NVSWITCH,        /* NVLink seen with an NVSwitch: no fallback to PCIe */
+	P2PS_DG_P2P_OVERRIDE,    /* ForceP2P (regkey, or a patch's built-in 0x11) */
+	P2PS_DG_HYPERVISOR,      /* hypervisor P2P clique (virtual P2P approval capability) */
+	P2PS_DG_CHIPSET_INIT,    /* the chipset could not be identified (565+) */
+	P2PS_DG_IOH,             /* GPUs under root ports of two Intel I/O hubs */
+	P2PS_DG_GPU_COMPAT,      /* different chip architecture/implementation or mobile */
+	P2PS_DG_GSP,             /* GSP firmware's answer (NV2080 INTERNAL_GET_PCIE_P2P_CAPS) */
+	P2PS_DG_GPU_DISABLED,    /* the GPU's P2P reads/writes are disabled (VF, regkey) */
+	P2PS_DG_MAILBOX_ATOMICS, /* atomics are never supported over the mailbox path */
+	P2PS_DG_PCIE_P2P_TYPE, /* RMPcieP2PType (575+) / RMForceP2PType (550-570) keeps BAR1 off */
+	P2PS_DG_BAR1_HAL,      /* the chip's bus HAL has no BAR1 P2P mapping */
+	P2PS_DG_BAR1_BY_DEFAULT, /* AUTO needs a chip that supports BAR1 P2P by default */
+	P2PS_DG_STATIC_BAR1,     /* static BAR1 not enabled on one GPU */
+	P2PS_DG_HOST_READ,       /* BAR1 reads need a common switch or a Ryzen / Xeon SPR */
+	P2PS_DG_BAR1_ATOMICS,    /* BAR1 atomics: topology discovery not implemented */
+	P2PS_DG_UNKNOWN_FACT,    /* a fact the gate needs is missing (see the text) */
+	P2PS_DG_COUNT
+};
+const char *p2ps_drv_gate_name(enum p2ps_drv_gate g);   /* "ioh_topology", ... */
+const char *p2ps_drv_gate_source(enum p2ps_drv_gate g); /* "p2p_caps.c _kp2p... (595.45.04)" */
+
+/* Registry keys and module parameters the model reads; -1 = not set (driver default). */
+struct p2ps_drv_regkeys {
+	long force_p2p; /* ForceP2P (NV_REG_STR_CL_FORCE_P2P): read 1:0 write 5:4 atomics 9:8 */
+	long force_p2p_type;    /* RMForceP2PType */
+	long pcie_p2p_type;     /* RMPcieP2PType (575+): 0 mailbox, 1 BAR1, 2 auto */
+	long force_static_bar1; /* RMForceStaticBar1: 0 disable, 1 enable, 2 auto, 3 only-gpu */
+	long tail_reserve_mb;   /* RMP2PFbTailReserveMb (aikitoria PR #41) */
+	long enable_rebar;      /* NVreg_EnableResizableBar module parameter */
+};
+
+/* Which driver the model answers for. */
+struct p2ps_drv_config {
+	bool known;       /* a series was asked for or read */
+	int series;       /* as asked or read: 550, 565, 580, 610, ... */
+	int model_series; /* the series row used (nearest known) */
+	enum p2ps_drv_flavor flavor;
+	bool flavor_guessed; /* flavor not said: stock assumed */
+	char version[32];    /* full version when read ("580.159.04") */
+	char source[64];     /* "/proc/driver/nvidia/version", "--driver", "nvidia-smi" */
+	char note[160];      /* "610 is newer than the model knows: modelled as 595" */
+	struct p2ps_drv_regkeys reg;
+	char reg_source[64]; /* where the keys came from ("" = defaults) */
+};
+
+/* Fills cfg from the host (driver version, RegistryDwords, module parameters), then
+ * applies spec ("580", "565-tinygrad", "590.44.01-aikitoria"; NULL: none) and flavor
+ * ("stock", "tinygrad", "aikitoria"; NULL: recognise or assume stock). Returns 0, or -1
+ * with a one-line message in err for a malformed spec or flavor. */
+int p2ps_drv_config_make(const struct p2ps_host *host, const char *spec, const char *flavor,
+                         struct p2ps_drv_config *cfg, char *err, size_t err_size);
+
+/* Parses "Key=value;Key2=0x10" (NVreg_RegistryDwords) into reg (unknown keys ignored).
+ * Returns how many keys it took, -1 for malformed text. */
+int p2ps_drv_registry_parse(const char *text, struct p2ps_drv_regkeys *reg);
+
+/* One status with the gate that decided it. */
+struct p2ps_drv_verdict {
+	enum p2ps_drv_status st;
+	enum p2ps_drv_gate gate;
+};
+
+/* One path of a pair. */
+struct p2ps_drv_path_result {
+	bool tried; /* the driver reached this path's check */
+	struct p2ps_drv_verdict read, write, atomics;
+	char why[200]; /* the deciding gate's detail, one line ("" when all OK) */
+};
+
+/* What static BAR1 (the mapping BAR1 P2P rests on) does on one GPU. */
+struct p2ps_drv_static_bar1 {
+	enum p2ps_drv_status st; /* OK: enabled; NS: not enabled; U: facts missing */
+	uint64_t bar1;           /* BAR1 size the driver will see (after its resize) */
+	uint64_t required;       /* what the rule asks for (0 when no rule applies) */
+	uint64_t start;          /* start offset of the static mapping in BAR1 */
+	uint64_t map_size;       /* bytes mapped (client FB aligned down to 2 MiB) */
+	bool resized;            /* the driver resizes BAR1 at load (rebar_to) */
+	uint64_t rebar_to;
+	bool console;   /* a boot console is preserved at BAR1 offset 0 */
+	bool mailbox;   /* mailbox P2P reserves BAR1 space */
+	bool estimated; /* FB address space / reserves were estimated from VRAM */
+	char rule[96];  /* "AUTO (580+)", "ONLY_GPU (565-570)", ... */
+	char why[240];  /* one line: the comparison, or the missing fact */
+	char fix[320];  /* what would make it enabled ("" when none is needed) */
+};
+
+/* What the driver itself reported for one pair (the seam, see p2ps_drv_reported_pair). */
+struct p2ps_drv_reported {
+	bool known;
+	char source[64];                         /* "NVML", "nvidia-smi topo -p2p", "RM" */
+	enum p2ps_drv_status st[P2PS_DCI_COUNT]; /* U where not reported */
+};
+
+struct p2ps_drv_pair {
+	int a, b; /* analysis->gpus indices */
+	struct p2ps_drv_path_result path[P2PS_DP_COUNT];
+	enum p2ps_drv_path chosen;
+	/* What the driver's status array will hold (P2PS_DCI_*), as nvidia-smi prints. */
+	enum p2ps_drv_status st[P2PS_DCI_COUNT];
+	enum p2ps_drv_gate gate[P2PS_DCI_COUNT];
+	struct p2ps_drv_reported reported;
+	int agree; /* over the reported indices: 1 all agree, 0 some differ, -1 nothing to compare
+	            */
+	char fix[400]; /* persistent fixes for the deciding gates, printed never applied */
+};
+
+struct p2ps_drv_report {
+	struct p2ps_drv_config cfg;
+	char cpu_type[24]; /* the CPU type the driver will recognise: "RYZEN", "XEON_SPR", ... */
+	size_t n_gpus;
+	struct p2ps_drv_static_bar1 *bar1; /* per analysis->gpus entry */
+	size_t n_pairs;
+	struct p2ps_drv_pair *pairs;
+};
+
+/* Runs the model over an analysed host. Returns 0 or -1 (out of memory). */
+int p2ps_drv_model_run(const struct p2ps_analysis *a, const struct p2ps_drv_config *cfg,
+                       struct p2ps_drv_report *out);
+void p2ps_drv_report_free(struct p2ps_drv_report *r);
+
+/* The static BAR1 rule of cfg's series for one GPU (analysis->gpus[gi]). */
+void p2ps_drv_static_bar1(const struct p2ps_analysis *a, size_t gi,
+                          const struct p2ps_drv_config *cfg, struct p2ps_drv_static_bar1 *out);
+
+/* THE seam to the driver's own per-pair, per-path caps: fills out for GPUs gi, gj from
+ * what the model holds (host->driver_caps: NVML live, nvidia-smi topo -p2p captured in a
+ * snapshot or a paste). The RM client's GET_P2P_CAPS matrix is to be connected here. */
+void p2ps_drv_reported_pair(const struct p2ps_analysis *a, size_t gi, size_t gj,
+                            struct p2ps_drv_reported *out);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

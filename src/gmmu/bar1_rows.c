@@ -1,0 +1,237 @@
+/* SPDX-License-Identifier: MIT */
+/* The BAR1-P2P entry per (driver series, flavor, path, generation), read from the drivers'
+ * code (docs/gmmu.md, "BAR1-P2P rows"):
+ *
+ * UVM (nvGpuOpsBuildExternalAllocPtes, CUDA's peer mappings):
+ *   - stock 550-575: nvGpuOpsGetExternalAllocAperture has no BAR1-P2P case (PEER, VIDEO or
+ *     SYS_COH for indirect peers only);
+ *   - stock 580-595: a BAR1-P2P peer is SYS_COH where BAR1-P2P atomics are on (580.142:
+ *     arch >= BLACKWELL_GB1XX; 590/595: _nvGpuOpsIsBar1P2pAtomicEnabled, the same test),
+ *     else SYS_NONCOH; the address is _nvGpuOpsEncodeBar1P2PAddrs: kbusGetBar1P2PDmaInfo's
+ *     base (the static BAR1's DMA address as the mapping GPU sees it: bus address + start,
+ *     or its IOVA) + the FB offset; no peer id (the aperture is not PEER);
+ *   - aikitoria's 595.71.05 port: NVIDIA's BAR1-P2P case for every generation (AD102 and
+ *     GA102 included), SYS_NONCOH before Blackwell, the DMA base: the 580 stock form;
+ *   - tinygrad 550.54.15-p2p / 565.57.01-p2p and aikitoria 570.86.16-p2p (the same diff):
+ *     the PEER -> SYS_NONCOH rewrite sits in the v2 branch only, fabricBaseAddress =
+ *     gpumgrGetGpuPhysFbAddr(peer) (the bus address, never the start offset nor an IOVA),
+ *     the peer-index write commented out, and gmmuFmtPtePhysAddrFld(PEER) returning the
+ *     sysmem field. Every peer UVM maps PEER gets it, NVLink peers included.
+ * RM (NVOS46 map through NV50_P2P, dmaAllocBar1P2PMapping_GH100): a sysmem memdesc at the
+ *   peer's bus address + the BAR1 offset kbusMapFbApertureSingle returns (the static BAR1:
+ *   start + FB offset), SYSMEM, uncached, CACHE_SNOOP disabled (SYS_NONCOH), KIND
+ *   GENERIC_MEMORY; the HAL has it on GH100 and Blackwell only (a stub elsewhere,
+ *   g_virt_mem_allocator_nvoc.c). The static BAR1 starts at offset 0 up to 565
+ *   (kbusEnableStaticBar1Mapping_GH100 / _TU102, MAP_OFFSET_FIXED at 0), where BAR1's
+ *   allocator puts it in 570-575 (2 MiB pages), at ALIGN_UP(console + mailbox, 512 MiB)
+ *   from 580 (kbusInitBar1_GM107). tinygrad 550.54.15-p2p comments out
+ *   _kbusMapAperture_GM107's static branch, so its RM mappings get a dynamic BAR1 offset.
+ */
+#include "gmmu_internal.h"
+
+#include <stdio.h>
+#include <strings.h>
+
+#define V2 GMMU_BAR1_GEN_BIT(GMMU_BAR1_GEN_V2)
+#define GH GMMU_BAR1_GEN_BIT(GMMU_BAR1_GEN_HOPPER)
+#define GB GMMU_BAR1_GEN_BIT(GMMU_BAR1_GEN_BLACKWELL)
+#define V3 (GH | GB)
+
+#define STOCK     GMMU_FLAVOR_STOCK
+#define TINYGRAD  GMMU_FLAVOR_TINYGRAD
+#define AIKITORIA GMMU_FLAVOR_AIKITORIA
+#define UVM       GMMU_BAR1_PATH_UVM
+#define RM        GMMU_BAR1_PATH_RM
+#define NONCOH    GMMU_APERTURE_SYS_NONCOH
+#define COH       GMMU_APERTURE_SYS_COH
+#define PEER      GMMU_APERTURE_PEER
+
+static const char no_stock_v2[] =
+        "the stock driver has no BAR1-P2P on Turing..Ada (kbusCreateP2PMappingForBar1P2P and "
+        "dmaAllocBar1P2PMapping are stubs in their HAL, g_kern_bus_nvoc.c, "
+        "g_virt_mem_allocator_nvoc.c)";
+static const char no_uvm_before_580[] =
+        "UVM has no BAR1-P2P case before 580 (nvGpuOpsGetExternalAllocAperture, 570.86.16, "
+        "575.64.05)";
+static const char rm_stub_v2[] =
+        "the RM map step of a BAR1-P2P peer is the stub dmaAllocBar1P2PMapping_46f6a7 "
+        "(NV_ERR_NOT_SUPPORTED) on Turing..Ada: the patch leaves g_virt_mem_allocator_nvoc.c "
+        "alone";
+
+static const char rm_peer_v2_550[] =
+        "550.54.15-p2p leaves kbusHasPcieBar1P2PMapping a stub outside GH100 "
+        "(g_kern_bus_nvoc.c), so RM maps the peer as a PEER entry, not a BAR1-P2P one "
+        "(virtual_mem.c: bBar1P2P false); its address goes to the patched sysmem field";
+
+/* series_min, series_max, flavor, path, gens, refused, aperture, adds_start, iova,
+ * start_align, dynamic_offset, peer_field_patched, nvlink_too, source */
+static const struct gmmu_bar1_row rows[] = {
+        /* ---- UVM: CUDA's peer mappings ---------------------------------------------- */
+        {550, 575, STOCK, UVM, V2 | V3, no_uvm_before_580, NONCOH, false, false, 0, false, false,
+         false, "nvGpuOpsGetExternalAllocAperture, 570.86.16"},
+        {580, 595, STOCK, UVM, V2, no_stock_v2, NONCOH, false, false, 0, false, false, false,
+         "g_kern_bus_nvoc.c, 580.142"},
+        {580, 595, STOCK, UVM, GH, NULL, NONCOH, true, true, 29, false, false, false,
+         "nvGpuOpsGetExternalAllocAperture (pre-Blackwell: SYS_NONCOH) + "
+         "_nvGpuOpsEncodeBar1P2PAddrs(kbusGetBar1P2PDmaInfo_GH100), 580.142, 595.45.04"},
+        {580, 595, STOCK, UVM, GB, NULL, COH, true, true, 29, false, false, false,
+         "nvGpuOpsGetExternalAllocAperture (arch >= BLACKWELL_GB1XX, 580.142; "
+         "_nvGpuOpsIsBar1P2pAtomicEnabled, 595.45.04) + _nvGpuOpsEncodeBar1P2PAddrs"},
+        {550, 565, TINYGRAD, UVM, V2, NULL, NONCOH, false, false, 0, false, true, true,
+         "nvGpuOpsBuildExternalAllocPtes (v2 branch: PEER -> SYS_NONCOH, fabricBaseAddress = "
+         "gpumgrGetGpuPhysFbAddr), tinygrad 550.54.15-p2p, 565.57.01-p2p"},
+        {550, 565, TINYGRAD, UVM, V3, NULL, PEER, false, false, 0, false, true, true,
+         "nvGpuOpsBuildExternalAllocPtes (v3 branch not rewritten: PEER, peer write commented "
+         "out), tinygrad 550.54.15-p2p, 565.57.01-p2p"},
+        {570, 570, AIKITORIA, UVM, V2, NULL, NONCOH, false, false, 21, false, true, true,
+         "nvGpuOpsBuildExternalAllocPtes (v2 branch; the bus address without the static-BAR1 "
+         "start 570 records), aikitoria 570.86.16-p2p"},
+        {570, 570, AIKITORIA, UVM, V3, NULL, PEER, false, false, 21, false, true, true,
+         "nvGpuOpsBuildExternalAllocPtes (v3 branch not rewritten: PEER), aikitoria "
+         "570.86.16-p2p"},
+        /* aikitoria's 595.71.05 port (commit 08b4e9b5 of its nv_gpu_ops.c): the pair goes
+         * to NVIDIA's own BAR1-P2P case on every generation; its aperture is the stock test
+         * of the owning GPU (SYS_COH from Blackwell), the base kbusGetBar1P2PDmaInfo's. Its
+         * static-BAR1 placement (bar1_p2p_policy.h) was not read: 2 MiB assumed. */
+        {580, 595, AIKITORIA, UVM, V2 | GH, NULL, NONCOH, true, true, 21, false, false, false,
+         "nvGpuOpsGetExternalAllocAperture (_nvGpuOpsIsBar1P2pAtomicEnabled: owning GPU < "
+         "BLACKWELL_GB1XX), aikitoria 595.71.05 port (08b4e9b5)"},
+        {580, 595, AIKITORIA, UVM, GB, NULL, COH, true, true, 21, false, false, false,
+         "nvGpuOpsGetExternalAllocAperture (_nvGpuOpsIsBar1P2pAtomicEnabled: owning GPU >= "
+         "BLACKWELL_GB1XX), aikitoria 595.71.05 port (08b4e9b5)"},
+        /* ---- RM: NVOS46 maps through NV50_P2P (pte-probe) --------------------------------- */
+        {550, 595, STOCK, RM, V2, no_stock_v2, NONCOH, false, false, 0, false, false, false,
+         "g_virt_mem_allocator_nvoc.c, 550.54.15 .. 595.45.04"},
+        {550, 565, STOCK, RM, V3, NULL, NONCOH, true, true, 0, false, false, false,
+         "dmaAllocBar1P2PMapping_GH100 + kbusEnableStaticBar1Mapping_GH100/_TU102 (static BAR1 "
+         "at offset 0), 550.54.15, 565.57.01"},
+        {570, 575, STOCK, RM, V3, NULL, NONCOH, true, true, 21, false, false, false,
+         "dmaAllocBar1P2PMapping_GH100 + kbusEnableStaticBar1Mapping_TU102 (start where BAR1's "
+         "allocator puts it), 570.86.16, 575.64.05"},
+        {580, 595, STOCK, RM, V3, NULL, NONCOH, true, true, 29, false, false, false,
+         "dmaAllocBar1P2PMapping_GH100 + kbusInitBar1_GM107 (start = ALIGN_UP(console + "
+         "mailbox, 512 MiB)), 580.142, 595.45.04"},
+        {550, 550, TINYGRAD, RM, V2, rm_peer_v2_550, NONCOH, false, false, 0, false, true, false,
+         "virtual_mem.c, g_kern_bus_nvoc.c, tinygrad 550.54.15-p2p"},
+        {555, 565, TINYGRAD, RM, V2, rm_stub_v2, NONCOH, false, false, 0, false, true, false,
+         "g_virt_mem_allocator_nvoc.c, tinygrad 565.57.01-p2p"},
+        {550, 550, TINYGRAD, RM, V3, NULL, NONCOH, true, true, 0, true, true, false,
+         "dmaAllocBar1P2PMapping_GH100; _kbusMapAperture_GM107's static-BAR1 branch commented "
+         "out, tinygrad 550.54.15-p2p"},
+        {555, 565, TINYGRAD, RM, V3, NULL, NONCOH, true, true, 0, false, true, false,
+         "dmaAllocBar1P2PMapping_GH100 (not edited), tinygrad 565.57.01-p2p"},
+        {570, 570, AIKITORIA, RM, V2, rm_stub_v2, NONCOH, false, false, 21, false, true, false,
+         "g_virt_mem_allocator_nvoc.c, aikitoria 570.86.16-p2p"},
+        {570, 570, AIKITORIA, RM, V3, NULL, NONCOH, true, true, 21, false, true, false,
+         "dmaAllocBar1P2PMapping_GH100 (not edited), aikitoria 570.86.16-p2p"},
+};
+
+static const char *const flavor_names[] = {"stock", "tinygrad", "aikitoria"};
+static const char *const path_names[] = {"uvm", "rm"};
+static const char *const gen_names[] = {"Turing..Ada", "Hopper", "Blackwell"};
+
+size_t gmmu_bar1_row_count(void)
+{
+	return GMMU_ARRAY_SIZE(rows);
+}
+
+const struct gmmu_bar1_row *gmmu_bar1_row_at(size_t i)
+{
+	return i < GMMU_ARRAY_SIZE(rows) ? &rows[i] : NULL;
+}
+
+enum gmmu_bar1_gen gmmu_bar1_gen_of(const struct gmmu_format *f)
+{
+	if (f->version < 3)
+		return GMMU_BAR1_GEN_V2;
+	return f->flags & GMMU_FORMAT_F_BAR1P2P_COHERENT ? GMMU_BAR1_GEN_BLACKWELL
+	                                                 : GMMU_BAR1_GEN_HOPPER;
+}
+
+const char *gmmu_bar1_gen_name(enum gmmu_bar1_gen g)
+{
+	return (unsigned)g < GMMU_ARRAY_SIZE(gen_names) ? gen_names[g] : "unknown";
+}
+
+const char *gmmu_bar1_flavor_name(enum gmmu_bar1_flavor f)
+{
+	return (unsigned)f < GMMU_ARRAY_SIZE(flavor_names) ? flavor_names[f] : "unknown";
+}
+
+const char *gmmu_bar1_path_name(enum gmmu_bar1_path p)
+{
+	return (unsigned)p < GMMU_ARRAY_SIZE(path_names) ? path_names[p] : "unknown";
+}
+
+static int parse_of(const char *const *names, size_t n, const char *s, const char *what, int *out,
+                    struct p2ps_error *err)
+{
+	for (size_t i = 0; s && i < n; i++)
+		if (!strcasecmp(s, names[i])) {
+			*out = (int)i;
+			return 0;
+		}
+	return p2ps_error_set(err, P2PS_EINVAL, "unknown %s '%s' (%s, %s%s%s)", what, s ? s : "",
+	                      names[0], names[1], n > 2 ? ", " : "", n > 2 ? names[2] : "");
+}
+
+int gmmu_bar1_flavor_parse(const char *s, enum gmmu_bar1_flavor *out, struct p2ps_error *err)
+{
+	int i = 0;
+	int rc = parse_of(flavor_names, GMMU_ARRAY_SIZE(flavor_names), s, "flavor", &i, err);
+	*out = rc ? *out : (enum gmmu_bar1_flavor)i;
+	return rc;
+}
+
+int gmmu_bar1_path_parse(const char *s, enum gmmu_bar1_path *out, struct p2ps_error *err)
+{
+	int i = 0;
+	int rc = parse_of(path_names, GMMU_ARRAY_SIZE(path_names), s, "path", &i, err);
+	*out = rc ? *out : (enum gmmu_bar1_path)i;
+	return rc;
+}
+
+int gmmu_bar1_row_find(unsigned series, enum gmmu_bar1_flavor flavor, enum gmmu_bar1_path path,
+                       const struct gmmu_format *f, const struct gmmu_bar1_row **out,
+                       struct p2ps_error *err)
+{
+	unsigned gen = GMMU_BAR1_GEN_BIT(gmmu_bar1_gen_of(f));
+	unsigned lo = ~0u, hi = 0;
+	for (size_t i = 0; i < GMMU_ARRAY_SIZE(rows); i++) {
+		const struct gmmu_bar1_row *r = &rows[i];
+		if (r->flavor != flavor || r->path != path)
+			continue;
+		lo = r->series_min < lo ? r->series_min : lo;
+		hi = r->series_max > hi ? r->series_max : hi;
+		if (series >= r->series_min && series <= r->series_max && (r->gens & gen)) {
+			*out = r;
+			return 0;
+		}
+	}
+	return p2ps_error_set(err, P2PS_ENOTSUP,
+	                      "no %s %s row for driver series %u on %s (the %s rows cover %u-%u)",
+	                      gmmu_bar1_flavor_name(flavor), gmmu_bar1_path_name(path), series,
+	                      f->name, gmmu_bar1_flavor_name(flavor), lo, hi);
+}
+
+bool gmmu_bar1_peer_field_patched(unsigned series, enum gmmu_bar1_flavor flavor)
+{
+	for (size_t i = 0; i < GMMU_ARRAY_SIZE(rows); i++)
+		if (rows[i].flavor == flavor && series >= rows[i].series_min &&
+		    series <= rows[i].series_max && rows[i].peer_field_patched)
+			return true;
+	return false;
+}
+
+const char *gmmu_bar1_row_str(const struct gmmu_bar1_row *r, enum gmmu_bar1_gen g, char *buf,
+                              size_t len)
+{
+	char series[16];
+	if (r->series_min == r->series_max)
+		snprintf(series, sizeof(series), "%u", r->series_min);
+	else
+		snprintf(series, sizeof(series), "%u-%u", r->series_min, r->series_max);
+	snprintf(buf, len, "%s %s %s %s", series, gmmu_bar1_flavor_name(r->flavor),
+	         gmmu_bar1_path_name(r->path), gmmu_bar1_gen_name(g));
+	return buf;
+}

@@ -1,0 +1,408 @@
+/* SPDX-License-Identifier: MIT */
+/* The driver's P2P decision for one GPU pair, in the order p2pGetCapsStatus
+ * (p2p_caps.c) takes it: MIG, C2C, NVLink, the NVSwitch no-fallback rule, NVLink
+ * indirect, PCIe mailbox (_kp2pCapsGetStatusOverPcie), PCIe BAR1
+ * (_kp2pCapsGetStatusOverPcieBar1); then the status array the control
+ * NV0000_CTRL_CMD_SYSTEM_GET_P2P_CAPS fills from it (client_resource.c
+ * _getP2PCapsStatus... : every index NOT_SUPPORTED, READ/WRITE from the decision,
+ * NVLINK/PCI/PROP/PCI_BAR1/C2C OK for the connectivity chosen, ATOMICS only when OK). */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "driver_internal.h"
+#include "p2pscope/analysis.h"
+
+struct pair_ctx {
+	const struct p2ps_analysis *a;
+	const struct p2ps_drv_config *cfg;
+	const struct p2ps_drv_series *s;
+	const struct p2ps_drv_report *r;
+	const struct p2ps_dev *d[2];
+	const struct p2ps_pair *ap;
+	struct p2ps_drv_pair *out;
+	long force_type, pcie_type, override;
+};
+
+static void set3(struct p2ps_drv_path_result *p, enum p2ps_drv_status st, enum p2ps_drv_gate g)
+{
+	p->tried = true;
+	p->read = p->write = p->atomics = (struct p2ps_drv_verdict){st, g};
+}
+
+static long eff(long reg, long patch)
+{
+	return reg >= 0 ? reg : patch;
+}
+
+/* ForceP2P field (2 bits) to a status: 0 disable, 1 enable, other: leave st. */
+static void override_field(long ov, int shift, struct p2ps_drv_verdict *v)
+{
+	long f = (ov >> shift) & 3;
+	if (f == 0)
+		*v = (struct p2ps_drv_verdict){P2PS_DS_DR, P2PS_DG_P2P_OVERRIDE};
+	else if (f == 1)
+		*v = (struct p2ps_drv_verdict){P2PS_DS_OK, P2PS_DG_P2P_OVERRIDE};
+}
+
+static bool type_allows(const struct pair_ctx *c, uint8_t value)
+{
+	return c->force_type <= 0 || (value && c->force_type == value);
+}
+
+static bool nvswitch_present(const struct p2ps_host *h)
+{
+	for (size_t i = 0; i < h->n_devs; i++)
+		if (h->devs[i].vendor_id == 0x10de && (h->devs[i].class_code >> 16) == 0x06 &&
+		    !p2ps_dev_is_bridge(&h->devs[i]))
+			return true;
+	return false;
+}
+
+/* A GPU on an NVSwitch fabric even where the switches are not in the PCI tree (a VM):
+ * a chip with NVSwitch support (the chip table's fabric alignment) whose NVLink peers
+ * use all 18 links (NV18 in nvidia-smi topo -m), as HGX H100/H200/B200 boards do. */
+static bool fabric_gpu(const struct p2ps_dev *d)
+{
+	if (!d->chip || !d->chip->nvlink_fabric_align)
+		return false;
+	for (int i = 0; i < d->gpu.n_nvlink_peers; i++)
+		if (d->gpu.nvlink_peers[i].links >= P2PS_HOST_MAX_NVLINK)
+			return true;
+	return false;
+}
+
+/* C2C, NVLink, NVSwitch, NVLink indirect. Returns true when the pair is decided. */
+static bool links(struct pair_ctx *c)
+{
+	struct p2ps_drv_pair *o = c->out;
+	struct p2ps_drv_path_result *p;
+	if (c->s->c2c_path) {
+		p = &o->path[P2PS_DP_C2C];
+		set3(p, P2PS_DS_NS,
+		     type_allows(c, c->s->ft_c2c) ? P2PS_DG_NO_C2C : P2PS_DG_FORCE_P2P_TYPE);
+		snprintf(p->why, sizeof(p->why), "no C2C link between discrete GPUs");
+	}
+	p = &o->path[P2PS_DP_NVLINK];
+	bool known = c->d[0]->gpu.nvlink_known && c->d[1]->gpu.nvlink_known;
+	if (!type_allows(c, c->s->ft_nvlink)) {
+		set3(p, P2PS_DS_NS, P2PS_DG_FORCE_P2P_TYPE);
+		snprintf(p->why, sizeof(p->why), "RMForceP2PType=%ld selects another path",
+		         c->force_type);
+	} else if (c->ap->nvlinks > 0) {
+		set3(p, P2PS_DS_OK, P2PS_DG_NONE);
+		o->chosen = P2PS_DP_NVLINK;
+		return true;
+	} else if (!known) {
+		set3(p, P2PS_DS_U, P2PS_DG_UNKNOWN_FACT);
+		snprintf(p->why, sizeof(p->why),
+		         "unknown: needs NVLink facts (NVML or nvidia-smi topo -m)");
+	} else {
+		set3(p, P2PS_DS_NS, P2PS_DG_NO_NVLINK);
+		snprintf(p->why, sizeof(p->why), "no NVLink between the GPUs");
+	}
+	bool linked = c->d[0]->gpu.n_nvlink_peers > 0 || c->d[1]->gpu.n_nvlink_peers > 0;
+	if (linked &&
+	    (nvswitch_present(c->a->host) || fabric_gpu(c->d[0]) || fabric_gpu(c->d[1]))) {
+		set3(p, P2PS_DS_NS, P2PS_DG_NVSWITCH);
+		snprintf(p->why, sizeof(p->why),
+		         "NVLink with an NVSwitch present: no fallback to PCIe");
+		o->chosen = P2PS_DP_NONE;
+		return true;
+	}
+	p = &o->path[P2PS_DP_NVLINK_INDIRECT];
+	set3(p, P2PS_DS_NS,
+	     type_allows(c, c->s->ft_nvlink) ? P2PS_DG_NO_NVLINK : P2PS_DG_FORCE_P2P_TYPE);
+	snprintf(p->why, sizeof(p->why), "no indirect NVLink peers");
+	return false;
+}
+
+/* The root port above a GPU (the topmost bridge of its path), or NULL. */
+static const struct p2ps_dev *root_port(const struct p2ps_analysis *a, int gi)
+{
+	const struct p2ps_gpu_report *g = &a->gpus[gi];
+	return g->path_len ? &a->host->devs[g->path[g->path_len - 1]] : NULL;
+}
+
+/* clFindCommonDownstreamBR: two supported switch ports on one bus above both GPUs. */
+static bool common_switch(const struct pair_ctx *c)
+{
+	const struct p2ps_gpu_report *g0 = &c->a->gpus[c->out->a], *g1 = &c->a->gpus[c->out->b];
+	if (c->d[0]->bdf.domain != c->d[1]->bdf.domain)
+		return false;
+	for (int i = 0; i < g0->path_len; i++) {
+		const struct p2ps_dev *b0 = &c->a->host->devs[g0->path[i]];
+		if (!p2ps_drv_supported_switch(b0->vendor_id, b0->device_id))
+			continue;
+		for (int j = 0; j < g1->path_len; j++) {
+			const struct p2ps_dev *b1 = &c->a->host->devs[g1->path[j]];
+			if (b1->bdf.bus == b0->bdf.bus &&
+			    p2ps_drv_supported_switch(b1->vendor_id, b1->device_id))
+				return true;
+		}
+	}
+	return false;
+}
+
+/* objClLoadPcieVirtualP2PApproval (chipset_pcie.c, 595.45.04): the hypervisor's virtual
+ * P2P approval capability, a vendor-specific capability (id 0x09) whose signature is
+ * 0x503250 ("P2P": bits 31:24 of its first dword, 15:0 of its second), version 0 (18:16),
+ * peer clique id in bits 22:19 of the second dword. -1: none, -2: config not readable. */
+static int p2p_clique(const struct p2ps_dev *d)
+{
+	if (d->config_len < 256)
+		return -2;
+	const uint8_t *c = d->config;
+	unsigned cap = c[0x34], guard = 0;
+	while (cap >= 0x40 && cap <= 0xf8 && guard++ < 48) {
+		uint32_t w0 = (uint32_t)c[cap] | (uint32_t)c[cap + 1] << 8 |
+		              (uint32_t)c[cap + 2] << 16 | (uint32_t)c[cap + 3] << 24;
+		uint32_t w1 = (uint32_t)c[cap + 4] | (uint32_t)c[cap + 5] << 8 |
+		              (uint32_t)c[cap + 6] << 16 | (uint32_t)c[cap + 7] << 24;
+		if ((w0 & 0xff) == 0x09 && ((w0 >> 24) | (w1 & 0xffff) << 8) == 0x503250)
+			return ((w1 >> 16) & 7) ? -1 : (int)((w1 >> 19) & 0xf);
+		cap = (w0 >> 8) & 0xff;
+	}
+	return -1;
+}
+
+/* Host-side checks of _kp2pCapsGetStatusOverPcie before GSP is asked. Returns true when
+ * one of them decided read and write. */
+static bool pcie_host_gates(struct pair_ctx *c, struct p2ps_drv_path_result *p)
+{
+	const struct p2ps_dev *rp0 = root_port(c->a, c->out->a), *rp1 = root_port(c->a, c->out->b);
+	if (rp0 && rp1 && p2ps_drv_intel_ioh_port(rp0->vendor_id, rp0->device_id) &&
+	    p2ps_drv_intel_ioh_port(rp1->vendor_id, rp1->device_id) &&
+	    (rp0->bdf.domain != rp1->bdf.domain || rp0->bdf.bus != rp1->bdf.bus)) {
+		p->read = p->write = (struct p2ps_drv_verdict){P2PS_DS_IOH, P2PS_DG_IOH};
+		snprintf(p->why, sizeof(p->why),
+		         "root ports %s and %s belong to two Intel I/O hubs", rp0->bdf_str,
+		         rp1->bdf_str);
+		return true;
+	}
+	const struct p2ps_nvidia_chip *k0 = c->d[0]->chip, *k1 = c->d[1]->chip;
+	if (k0 && k1 && k0->boot0_id != k1->boot0_id) {
+		p->read = p->write = (struct p2ps_drv_verdict){P2PS_DS_NS, P2PS_DG_GPU_COMPAT};
+		snprintf(p->why, sizeof(p->why), "different chips (%s, %s): areGpusP2PCompatible",
+		         k0->gmmu.name, k1->gmmu.name);
+		return true;
+	}
+	return false;
+}
+
+static void mailbox(struct pair_ctx *c, bool *common)
+{
+	struct p2ps_drv_path_result *p = &c->out->path[P2PS_DP_PCIE_MAILBOX];
+	set3(p, P2PS_DS_NS, P2PS_DG_NONE);
+	p->atomics = (struct p2ps_drv_verdict){P2PS_DS_NS, P2PS_DG_MAILBOX_ATOMICS};
+	*common = common_switch(c);
+	if (c->override >= 0) {
+		override_field(c->override, 0, &p->read);
+		override_field(c->override, 4, &p->write);
+		snprintf(p->why, sizeof(p->why), "ForceP2P=0x%lx decides before any host check",
+		         c->override);
+		return;
+	}
+	int q0 = c->a->host->vm.in_vm ? p2p_clique(c->d[0]) : -1;
+	int q1 = c->a->host->vm.in_vm ? p2p_clique(c->d[1]) : -1;
+	if (q0 >= 0 && q0 == q1) {
+		p->read = p->write = (struct p2ps_drv_verdict){P2PS_DS_OK, P2PS_DG_HYPERVISOR};
+		snprintf(p->why, sizeof(p->why), "the hypervisor put both GPUs in P2P clique %d",
+		         q0);
+		return;
+	}
+	if (pcie_host_gates(c, p))
+		return;
+	/* What is left is GSP's per-GPU answer (chipset allow-list, GeForce policy): not in
+	 * the open source. GeForce boards are answered GPU_NOT_SUPPORTED by stock drivers, as
+	 * captured topo -p2p outputs show (2 x RTX 5090, club-3090 issue 1124: GNS). */
+	if (strstr(c->d[0]->device_name, "GeForce") || strstr(c->d[1]->device_name, "GeForce")) {
+		p->read = p->write = (struct p2ps_drv_verdict){P2PS_DS_GNS, P2PS_DG_GSP};
+		snprintf(p->why, sizeof(p->why),
+		         "GSP firmware refuses PCIe P2P on GeForce boards (observed in captures, "
+		         "not in the open source)");
+		return;
+	}
+	p->read = p->write = (struct p2ps_drv_verdict){P2PS_DS_U, P2PS_DG_GSP};
+	snprintf(p->why, sizeof(p->why),
+	         "decided by GSP firmware (INTERNAL_GET_PCIE_P2P_CAPS; common switch %s%s)",
+	         *common ? "found" : "not found",
+	         c->a->host->vm.in_vm ? "; in a VM a hypervisor P2P clique would say OK" : "");
+}
+
+/* kbusIsPcieBar1P2PMappingSupported for both GPUs; NONE when supported. */
+static enum p2ps_drv_gate bar1_mapping(struct pair_ctx *c, char *why, size_t n)
+{
+	for (int k = 0; k < 2; k++) {
+		const struct p2ps_nvidia_chip *chip = c->d[k]->chip;
+		if (!chip) {
+			snprintf(why, n, "unknown: needs the chip of %s", c->d[k]->bdf_str);
+			return P2PS_DG_UNKNOWN_FACT;
+		}
+		if (chip->generation < c->s->bar1_hal_min) {
+			snprintf(why, n, "%s has no BAR1 P2P mapping in this driver",
+			         chip->gmmu.name);
+			return P2PS_DG_BAR1_HAL;
+		}
+		if (c->s->pcie_type_key && c->pcie_type != 1 && !p2ps_drv_bar1_by_default(chip)) {
+			snprintf(why, n, "AUTO needs a chip with BAR1 P2P by default; %s is not",
+			         chip->gmmu.name);
+			return P2PS_DG_BAR1_BY_DEFAULT;
+		}
+	}
+	for (int k = 0; k < 2; k++) {
+		const struct p2ps_drv_static_bar1 *sb = &c->r->bar1[k ? c->out->b : c->out->a];
+		if (sb->st != P2PS_DS_OK) {
+			snprintf(why, n, "%sstatic BAR1 on %s: %.150s",
+			         sb->st == P2PS_DS_U ? "unknown: " : "", c->d[k]->bdf_str, sb->why);
+			return sb->st == P2PS_DS_U ? P2PS_DG_UNKNOWN_FACT : P2PS_DG_STATIC_BAR1;
+		}
+	}
+	return P2PS_DG_NONE;
+}
+
+/* _kp2pCapsGetStatusOverPcieBar1; true when BAR1 becomes the connectivity. */
+static bool bar1(struct pair_ctx *c, bool common)
+{
+	struct p2ps_drv_path_result *p = &c->out->path[P2PS_DP_PCIE_BAR1];
+	const struct p2ps_drv_path_result *mb = &c->out->path[P2PS_DP_PCIE_MAILBOX];
+	*p = *mb;
+	p->tried = true;
+	p->atomics = (struct p2ps_drv_verdict){P2PS_DS_NS, P2PS_DG_BAR1_ATOMICS};
+	bool type_ok = c->s->bar1_needs_force
+	                       ? c->force_type == c->s->ft_bar1
+	                       : (c->force_type <= 0 || c->force_type == c->s->ft_pcie) &&
+	                                 (c->pcie_type == 1 || c->pcie_type == 2);
+	if (!type_ok) {
+		set3(p, P2PS_DS_NS, P2PS_DG_PCIE_P2P_TYPE);
+		snprintf(p->why, sizeof(p->why), "%s",
+		         c->s->bar1_needs_force ? "BAR1 P2P only with RMForceP2PType=BAR1P2P"
+		                                : "RMPcieP2PType is mailbox (the default)");
+		return false;
+	}
+	char why[200] = "";
+	enum p2ps_drv_gate map =
+	        c->s->bar1_map_first ? bar1_mapping(c, why, sizeof(why)) : P2PS_DG_NONE;
+	if (map != P2PS_DG_NONE) {
+		set3(p, map == P2PS_DG_UNKNOWN_FACT ? P2PS_DS_U : P2PS_DS_NS, map);
+		snprintf(p->why, sizeof(p->why), "%s", why);
+		return map == P2PS_DG_UNKNOWN_FACT;
+	}
+	if (c->override >= 0) {
+		override_field(c->override, 0, &p->read);
+		override_field(c->override, 4, &p->write);
+		if (c->s->override_atomics)
+			override_field(c->override, 8, &p->atomics);
+		if (!c->s->bar1_map_first && bar1_mapping(c, why, sizeof(why)) != P2PS_DG_NONE)
+			snprintf(p->why, sizeof(p->why),
+			         "chosen by ForceP2P before the mapping check; peer mappings will "
+			         "fail: %.100s",
+			         why);
+		return true;
+	}
+	if (!c->s->bar1_map_first && (map = bar1_mapping(c, why, sizeof(why))) != P2PS_DG_NONE) {
+		set3(p, map == P2PS_DG_UNKNOWN_FACT ? P2PS_DS_U : P2PS_DS_NS, map);
+		snprintf(p->why, sizeof(p->why), "%s", why);
+		return map == P2PS_DG_UNKNOWN_FACT;
+	}
+	bool reads = common;
+	const struct p2ps_host_cpu *cpu = &c->a->host->cpu;
+	bool cpu_ok = false;
+	p2ps_drv_cpu_type(c->s, cpu->vendor, cpu->family, cpu->model, &cpu_ok);
+	reads = reads || cpu_ok;
+	if (p->read.st == P2PS_DS_OK && !reads)
+		p->read = (struct p2ps_drv_verdict){
+		        p2ps_drv_cpu_known(cpu) ? P2PS_DS_CNS : P2PS_DS_U, P2PS_DG_HOST_READ};
+	if (!reads)
+		snprintf(p->why, sizeof(p->why), "%s: no common supported switch, CPU %s",
+		         p2ps_drv_cpu_known(cpu) ? "reads refused"
+		                                 : "unknown: needs the CPU (/proc/cpuinfo)",
+		         c->r->cpu_type);
+	return p->read.st == P2PS_DS_OK && p->write.st == P2PS_DS_OK;
+}
+
+static void finish(struct p2ps_drv_pair *o)
+{
+	for (int k = 0; k < P2PS_DCI_COUNT; k++)
+		o->st[k] = P2PS_DS_NS, o->gate[k] = P2PS_DG_NONE;
+	const struct p2ps_drv_path_result *p =
+	        o->chosen < P2PS_DP_COUNT ? &o->path[o->chosen] : NULL;
+	const struct p2ps_drv_path_result *last = NULL;
+	for (int k = P2PS_DP_COUNT - 1; k >= 0 && !p && !last; k--)
+		if (o->path[k].tried)
+			last = &o->path[k];
+	const struct p2ps_drv_path_result *src = p ? p : last;
+	if (src) {
+		o->st[P2PS_DCI_READ] = src->read.st, o->gate[P2PS_DCI_READ] = src->read.gate;
+		o->st[P2PS_DCI_WRITE] = src->write.st, o->gate[P2PS_DCI_WRITE] = src->write.gate;
+		o->gate[P2PS_DCI_ATOMICS] = src->atomics.gate;
+		if (p && src->atomics.st == P2PS_DS_OK)
+			o->st[P2PS_DCI_ATOMICS] = P2PS_DS_OK;
+		else if (src->atomics.st == P2PS_DS_U)
+			o->st[P2PS_DCI_ATOMICS] = P2PS_DS_U;
+	}
+	const struct p2ps_drv_path_result *nv = &o->path[P2PS_DP_NVLINK];
+	o->st[P2PS_DCI_NVLINK] = o->chosen == P2PS_DP_NVLINK ? P2PS_DS_OK
+	                         : nv->read.st == P2PS_DS_U  ? P2PS_DS_U
+	                                                     : P2PS_DS_NS;
+	o->gate[P2PS_DCI_NVLINK] = nv->read.gate;
+	bool pcie = o->chosen == P2PS_DP_PCIE_MAILBOX || o->chosen == P2PS_DP_PCIE_BAR1;
+	o->st[P2PS_DCI_PCI] = pcie ? P2PS_DS_OK : P2PS_DS_NS;
+	o->st[P2PS_DCI_PROP] = o->chosen == P2PS_DP_PCIE_MAILBOX ? P2PS_DS_OK : P2PS_DS_NS;
+	o->st[P2PS_DCI_PCI_BAR1] = o->chosen == P2PS_DP_PCIE_BAR1 ? P2PS_DS_OK : P2PS_DS_NS;
+	o->st[P2PS_DCI_C2C] = o->chosen == P2PS_DP_C2C ? P2PS_DS_OK : P2PS_DS_NS;
+	o->st[P2PS_DCI_LOOPBACK] = P2PS_DS_NS;
+	const struct p2ps_drv_path_result *b1 = &o->path[P2PS_DP_PCIE_BAR1];
+	if (b1->tried && b1->read.st == P2PS_DS_U && o->chosen != P2PS_DP_PCIE_BAR1)
+		o->st[P2PS_DCI_PROP] = o->st[P2PS_DCI_PCI_BAR1] = P2PS_DS_U;
+	/* Undecided (a path left unknown): every index that depends on the choice is U. */
+	if (src && (src->read.st == P2PS_DS_U || src->write.st == P2PS_DS_U) &&
+	    o->chosen != P2PS_DP_NVLINK)
+		for (int k = P2PS_DCI_PROP; k < P2PS_DCI_COUNT; k++)
+			if (k != P2PS_DCI_LOOPBACK && k != P2PS_DCI_C2C)
+				o->st[k] = P2PS_DS_U;
+}
+
+static void pcie(struct pair_ctx *c)
+{
+	bool common = false;
+	mailbox(c, &common);
+	const struct p2ps_drv_path_result *mb = &c->out->path[P2PS_DP_PCIE_MAILBOX];
+	bool any = mb->read.st == P2PS_DS_OK || mb->write.st == P2PS_DS_OK;
+	bool maybe = mb->read.st == P2PS_DS_U || mb->write.st == P2PS_DS_U;
+	c->out->chosen = any || maybe ? P2PS_DP_PCIE_MAILBOX : P2PS_DP_NONE;
+	if ((any || maybe) && bar1(c, common) &&
+	    c->out->path[P2PS_DP_PCIE_BAR1].read.st != P2PS_DS_U)
+		c->out->chosen = P2PS_DP_PCIE_BAR1;
+}
+
+void p2ps_drv_pair_model(const struct p2ps_analysis *a, const struct p2ps_drv_config *cfg,
+                         const struct p2ps_drv_report *r, const struct p2ps_pair *ap,
+                         struct p2ps_drv_pair *out)
+{
+	memset(out, 0, sizeof(*out));
+	out->a = ap->a;
+	out->b = ap->b;
+	out->chosen = P2PS_DP_NONE;
+	bool exact;
+	struct pair_ctx c = {.a = a, .cfg = cfg, .r = r, .ap = ap, .out = out};
+	c.s = p2ps_drv_series_find(cfg->model_series, cfg->flavor, &exact);
+	c.d[0] = &a->host->devs[a->gpus[ap->a].dev_idx];
+	c.d[1] = &a->host->devs[a->gpus[ap->b].dev_idx];
+	c.force_type = eff(cfg->reg.force_p2p_type, c.s->patch_force);
+	c.pcie_type = eff(cfg->reg.pcie_p2p_type, c.s->patch_pcie_type);
+	c.override = eff(cfg->reg.force_p2p, c.s->patch_override);
+	if (!links(&c))
+		pcie(&c);
+	finish(out);
+	p2ps_drv_reported_pair(a, (size_t)ap->a, (size_t)ap->b, &out->reported);
+	out->agree = -1;
+	for (int k = 0; out->reported.known && k < P2PS_DCI_COUNT; k++) {
+		if (out->reported.st[k] == P2PS_DS_U || out->st[k] == P2PS_DS_U)
+			continue;
+		if (out->agree < 0)
+			out->agree = 1;
+		if (out->reported.st[k] != out->st[k])
+			out->agree = 0;
+	}
+}

@@ -1,0 +1,65 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
+# bar-inspect --driver: the model beside what the driver printed on a real 2 x H200 host
+# (tests/fixtures/h200x2-driver: nvidia-smi topo -p2p r, w, n, a, p of driver 580.159.04),
+# a series newer than the model, bad arguments, and the shared pastes that show topo -p2p.
+set -uo pipefail
+bi=${P2PS_TOOLS_DIR:?}/bar-inspect
+src=${P2PS_SOURCE_DIR:?}
+snap=$src/tests/fixtures/h200x2-driver
+. "$src/tests/support/p2ps_test.sh"
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+fails=0
+fail() {
+	echo "FAIL: $*" >&2
+	fails=$((fails + 1))
+}
+
+"$bi" --root "$snap" --driver auto >"$tmp/text" || fail "--driver auto exit status"
+# What the driver printed there (topo -p2p r/w/n/a: OK, p: NS) and the model's codes.
+grep -q 'path nvlink; r OK  w OK  n OK  a OK  p NS' "$tmp/text" || fail "model codes on the H200 pair"
+grep -q 'driver reported (nvidia-smi topo -p2p (snapshot)): r OK  w OK  n OK  a OK  p NS : agrees' \
+	"$tmp/text" || fail "the driver's own codes, or agreement: $(grep -A1 'driver reported' "$tmp/text")"
+grep -q 'CPU: GenuineIntel family 6 model 207: driver CPU type INTEL_OTHER' "$tmp/text" ||
+	fail "CPU type (cpu.c: only model 143 is XEON_SPR)"
+"$bi" --root "$snap" --driver auto --json >"$tmp/json" || fail "--json exit status"
+grep -q '"driver_model"' "$tmp/json" || fail "JSON has no driver_model"
+grep -q '"agrees":true' "$tmp/json" || grep -q '"agrees": true' "$tmp/json" || fail "JSON agreement"
+# Outputs go to files first: grep -q would end a pipe early (SIGPIPE under pipefail).
+"$bi" --root "$snap" --driver auto --dot >"$tmp/dot"
+grep -q 'driver: nvlink' "$tmp/dot" || fail "dot edge"
+"$bi" --root "$snap" --driver 610 >"$tmp/610"
+grep -q 'note: 610 is newer than the model knows: modelled as 595' "$tmp/610" ||
+	fail "a newer series is named and modelled as the nearest"
+"$bi" --root "$snap" >"$tmp/plain"
+grep -q '^Driver model' "$tmp/plain" && fail "the model printed without --driver"
+
+for args in "--driver 58x" "--driver 580-nvidia" "--driver-flavor other"; do
+	# shellcheck disable=SC2086
+	"$bi" --root "$snap" $args >"$tmp/out" 2>"$tmp/err"
+	rc=$?
+	[ "$rc" -eq 2 ] && [ "$(wc -l <"$tmp/err")" -eq 1 ] && [ ! -s "$tmp/out" ] ||
+		fail "$args: want one stderr line and exit 2 (rc $rc)"
+done
+
+# The shared pastes with topo -p2p: their facts do not suffice (no driver, no GPU
+# addresses): the model says what it needs instead of guessing codes.
+pastes=$(p2ps_shared_path fixtures/pastes)
+if p2ps_need_shared fixtures/pastes; then
+	n=0
+	for p in "$pastes"/*/paste.txt; do
+		grep -q 'topo -p2p' "$p" || continue
+		n=$((n + 1))
+		"$bi" --paste "$p" --driver auto >"$tmp/p" 2>&1
+		grep -q 'unknown: needs the driver series' "$tmp/p" ||
+			grep -q 'driver reported' "$tmp/p" || fail "$(basename "$(dirname "$p")"): no answer"
+		"$bi" --paste "$p" --driver 550-tinygrad >"$tmp/p" 2>&1
+		grep -q 'Pairs: unknown: needs two GPUs' "$tmp/p" || grep -q 'driver reported' "$tmp/p" ||
+			fail "$(basename "$(dirname "$p")"): no pairs and no unknown"
+	done
+	[ "$n" -ge 1 ] || fail "no shared paste shows topo -p2p"
+fi
+
+[ "$fails" -eq 0 ] && echo "driver_cli_test: all checks that ran passed"
+p2ps_test_exit "$fails"

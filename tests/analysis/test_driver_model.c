@@ -1,0 +1,501 @@
+/* SPDX-License-Identifier: MIT */
+/* The driver model's golden cases: every expected status below was read off the NVIDIA
+ * driver's source (function and tag in the comment beside it), never from the model. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "analysis_fx.h"
+#include "../../src/host/analysis/driver_internal.h"
+#include "p2pscope/driver_model.h"
+
+#define GB202 0x2b85 /* RTX 5090 */
+#define GB203 0x2c05 /* RTX 5070 Ti */
+#define GH100 0x2330 /* H100 SXM */
+
+struct dm {
+	struct fx f;
+	struct p2ps_drv_config cfg;
+	struct p2ps_drv_report r;
+};
+
+static void model(struct dm *m, const char *spec)
+{
+	char err[160] = "";
+	struct p2ps_error e = {0};
+	tm_finish(&m->f.h);
+	assert_int_equal(p2ps_drv_config_make(&m->f.h, spec, NULL, &m->cfg, err, sizeof(err)), 0);
+	struct p2ps_analysis_opts ao = {.driver = &m->cfg};
+	assert_int_equal(p2ps_analysis_run_opts(&m->f.h, &ao, &m->f.a, &e), 0);
+	assert_int_equal(p2ps_drv_model_run(&m->f.a, &m->cfg, &m->r), 0);
+}
+
+static void finish(struct dm *m)
+{
+	p2ps_drv_report_free(&m->r);
+	done(&m->f);
+}
+
+static const struct p2ps_drv_pair *pair(const struct dm *m)
+{
+	assert_int_equal(m->r.n_pairs, 1);
+	return &m->r.pairs[0];
+}
+
+/* Two GPUs on two Intel root ports (no switch): a bare PHB pair. */
+static void build_root_ports(struct fx *f, uint16_t rp_device, uint16_t gpu, bool two_hubs)
+{
+	struct p2ps_host *h = &f->h;
+	tm_init(h);
+	f->rp = tm_bridge(h, "0000:00:01.0", P2PS_PCIE_ROOT_PORT, -1);
+	f->usp = tm_bridge(h, two_hubs ? "0000:80:01.0" : "0000:00:02.0", P2PS_PCIE_ROOT_PORT, -1);
+	h->devs[f->rp].device_id = h->devs[f->usp].device_id = rp_device;
+	f->g0 = tm_gpu(h, "0000:03:00.0", gpu, f->rp);
+	f->g1 = tm_gpu(h, two_hubs ? "0000:83:00.0" : "0000:04:00.0", gpu, f->usp);
+}
+
+static void test_config_series_and_registry(void **state)
+{
+	(void)state;
+	struct p2ps_drv_config c;
+	char err[160];
+	/* A series newer than the model knows: named, modelled as the last known one. */
+	assert_int_equal(p2ps_drv_config_make(NULL, "610", NULL, &c, err, sizeof(err)), 0);
+	assert_int_equal(c.series, 610);
+	assert_int_equal(c.model_series, 595);
+	assert_non_null(strstr(c.note, "610 is newer than the model knows"));
+	assert_int_equal(p2ps_drv_config_make(NULL, "565-tinygrad", NULL, &c, err, sizeof(err)), 0);
+	assert_int_equal(c.flavor, P2PS_DF_TINYGRAD);
+	assert_int_equal(c.model_series, 565);
+	assert_int_equal(p2ps_drv_config_make(NULL, "58x", NULL, &c, err, sizeof(err)), -1);
+	assert_non_null(strstr(err, "--driver"));
+	assert_int_equal(p2ps_drv_config_make(NULL, "580", "nvidia", &c, err, sizeof(err)), -1);
+	/* Key names of nvrm_registry.h (595.45.04): RMForceP2PType, RMPcieP2PType. */
+	struct p2ps_drv_regkeys r = {-1, -1, -1, -1, -1, -1};
+	assert_int_equal(p2ps_drv_registry_parse("RMForceP2PType=1;RMPcieP2PType=0x2;Other=5", &r),
+	                 2);
+	assert_int_equal(r.force_p2p_type, 1);
+	assert_int_equal(r.pcie_p2p_type, 2);
+	assert_int_equal(p2ps_drv_registry_parse("RMForceP2PType", &r), -1);
+	assert_int_equal(p2ps_drv_registry_parse("ForceP2P=0x11 ;", &r), -1); /* blank in value */
+	assert_int_equal(p2ps_drv_status_parse("TNS"), P2PS_DS_IOH);
+	assert_int_equal(p2ps_drv_status_parse("DISABLED_BY_REGKEY"), P2PS_DS_DR);
+	assert_int_equal(p2ps_drv_status_parse("maybe"), -1);
+}
+
+/* IOH: _kp2pCapsGetStatusOverPcie (580.65.06): root ports 0x2f01..0x2f0b on different
+ * buses => IOH_TOPOLOGY_NOT_SUPPORTED for read and write; atomics never over mailbox. */
+static void test_ioh_two_hubs(void **state)
+{
+	struct dm *m = *state;
+	build_root_ports(&m->f, 0x2f02, AD102, true);
+	model(m, "580");
+	const struct p2ps_drv_pair *p = pair(m);
+	assert_int_equal(p->st[P2PS_DCI_READ], P2PS_DS_IOH);
+	assert_int_equal(p->st[P2PS_DCI_WRITE], P2PS_DS_IOH);
+	assert_int_equal(p->gate[P2PS_DCI_READ], P2PS_DG_IOH);
+	assert_int_equal(p->st[P2PS_DCI_ATOMICS], P2PS_DS_NS);
+	assert_int_equal(p->chosen, P2PS_DP_NONE);
+	assert_string_equal(p2ps_drv_status_code(p->st[P2PS_DCI_READ]), "TNS");
+	finish(m);
+}
+
+/* Same hub: the IOH gate passes; the rest is GSP's answer, which the model leaves U. */
+static void test_one_hub_goes_to_gsp(void **state)
+{
+	struct dm *m = *state;
+	build_root_ports(&m->f, 0x2f02, AD102, false);
+	model(m, "580");
+	const struct p2ps_drv_pair *p = pair(m);
+	assert_int_equal(p->path[P2PS_DP_PCIE_MAILBOX].read.gate, P2PS_DG_GSP);
+	assert_int_equal(p->st[P2PS_DCI_READ], P2PS_DS_U);
+	/* 580.65.06 RMPcieP2PType defaults to MAILBOX: BAR1 never tried without the key. */
+	assert_int_equal(p->path[P2PS_DP_PCIE_BAR1].read.gate, P2PS_DG_PCIE_P2P_TYPE);
+	assert_non_null(strstr(p->fix, "RMPcieP2PType=1"));
+	finish(m);
+}
+
+/* GeForce under a stock driver: GSP's answer is GPU_NOT_SUPPORTED, as nvidia-smi topo -p2p
+ * printed GNS for 2 x RTX 5090 on driver 580-series (club-3090 issue 1124, a capture: GSP's
+ * code is not public). */
+static void test_geforce_stock_gns(void **state)
+{
+	struct dm *m = *state;
+	build_root_ports(&m->f, 0x1483, AD102, false);
+	for (int k = 0; k < 2; k++)
+		snprintf(m->f.h.devs[k ? m->f.g1 : m->f.g0].device_name, P2PS_HOST_NAME_MAX,
+		         "AD102 [GeForce RTX 4090]");
+	model(m, "580");
+	const struct p2ps_drv_pair *p = pair(m);
+	assert_int_equal(p->st[P2PS_DCI_READ], P2PS_DS_GNS);
+	assert_int_equal(p->gate[P2PS_DCI_WRITE], P2PS_DG_GSP);
+	assert_int_equal(p->chosen, P2PS_DP_NONE);
+	finish(m);
+}
+
+/* In a VM, _kp2pCapsGetStatusOverPcie (595.45.04) says OK for read and write when
+ * hypervisorPcieP2pDetection finds both GPUs in one clique of the virtual P2P approval
+ * capability (objClLoadPcieVirtualP2PApproval: vendor cap 0x09, signature 0x503250,
+ * clique id in bits 22:19 of the second dword; nvpcie.h). */
+static void test_vm_p2p_clique(void **state)
+{
+	struct dm *m = *state;
+	build_root_ports(&m->f, 0x1483, AD102, false);
+	m->f.h.vm.in_vm = true;
+	for (int k = 0; k < 2; k++) {
+		uint8_t *c = m->f.h.devs[k ? m->f.g1 : m->f.g0].config;
+		c[0x34] = 0xc8;
+		const uint8_t cap[8] = {0x09, 0x00, 0x08, 0x50, 0x32, 0x50, 3 << 3, 0x00};
+		memcpy(c + 0xc8, cap, sizeof(cap)); /* clique 3, version 0 */
+	}
+	model(m, "595");
+	const struct p2ps_drv_pair *p = pair(m);
+	assert_int_equal(p->path[P2PS_DP_PCIE_MAILBOX].read.st, P2PS_DS_OK);
+	assert_int_equal(p->path[P2PS_DP_PCIE_MAILBOX].read.gate, P2PS_DG_HYPERVISOR);
+	assert_int_equal(p->chosen, P2PS_DP_PCIE_MAILBOX);
+	assert_int_equal(p->st[P2PS_DCI_PROP],
+	                 P2PS_DS_OK); /* client_resource.c: PROP for mailbox */
+	finish(m);
+}
+
+/* Two H100s in a VM with a P2P clique (mailbox OK without GSP) and RMPcieP2PType=1:
+ * _kp2pCapsGetStatusOverPcieBar1 (580.65.06) then asks _p2pCapsGetHostSystemStatusOverPcieBar1:
+ * no common switch and an Intel family 6 model 207 CPU (cpu.c: only model 143 is XEON_SPR)
+ * => read CHIPSET_NOT_SUPPORTED, BAR1 refused, the pair keeps the mailbox path; with model
+ * 143 (XEON_SPR) BAR1 is the connectivity: PCI_BAR1 OK, PROP NOT_SUPPORTED
+ * (client_resource.c). */
+static void h100_clique(struct dm *m, int cpu_model)
+{
+	build_root_ports(&m->f, 0x1483, GH100, false);
+	struct p2ps_host *h = &m->f.h;
+	h->vm.in_vm = true;
+	h->nvidia.params_known = true;
+	snprintf(h->nvidia.registry_dwords, sizeof(h->nvidia.registry_dwords), "RMPcieP2PType=1");
+	h->cpu = (struct p2ps_host_cpu){
+	        .known = true, .vendor = "GenuineIntel", .family = 6, .model = cpu_model};
+	for (int k = 0; k < 2; k++) {
+		struct p2ps_dev *d = &h->devs[k ? m->f.g1 : m->f.g0];
+		d->bars[1].size = 128 * TM_GIB;
+		d->gpu.vram_bytes = 80 * TM_GIB;
+		d->config[0x34] = 0xc8;
+		const uint8_t cap[8] = {0x09, 0x00, 0x08, 0x50, 0x32, 0x50, 1 << 3, 0x00};
+		memcpy(d->config + 0xc8, cap, sizeof(cap));
+	}
+	model(m, "580");
+}
+
+static void test_bar1_host_read_cpu(void **state)
+{
+	struct dm *m = *state;
+	h100_clique(m, 207);
+	const struct p2ps_drv_pair *p = pair(m);
+	assert_int_equal(m->r.bar1[0].st, P2PS_DS_OK);
+	assert_int_equal(p->path[P2PS_DP_PCIE_BAR1].read.st, P2PS_DS_CNS);
+	assert_int_equal(p->path[P2PS_DP_PCIE_BAR1].read.gate, P2PS_DG_HOST_READ);
+	assert_int_equal(p->chosen, P2PS_DP_PCIE_MAILBOX);
+	assert_int_equal(p->st[P2PS_DCI_READ], P2PS_DS_OK);
+	assert_int_equal(p->st[P2PS_DCI_PROP], P2PS_DS_OK);
+	assert_int_equal(p->st[P2PS_DCI_PCI_BAR1], P2PS_DS_NS);
+	p2ps_drv_report_free(&m->r);
+	p2ps_analysis_free(&m->f.a);
+	p2ps_host_free(&m->f.h);
+	h100_clique(m, 143);
+	p = pair(m);
+	assert_string_equal(m->r.cpu_type, "XEON_SPR");
+	assert_int_equal(p->chosen, P2PS_DP_PCIE_BAR1);
+	assert_int_equal(p->st[P2PS_DCI_PCI_BAR1], P2PS_DS_OK);
+	assert_int_equal(p->st[P2PS_DCI_PROP], P2PS_DS_NS);
+	assert_int_equal(p->st[P2PS_DCI_ATOMICS], P2PS_DS_NS); /* BAR1 atomics: not implemented */
+	finish(m);
+}
+
+/* cpu.c cpuidInfoAMD: Zen 5 (Linux family 26 = 0x1A) is RYZEN from 570.86.15 (case 0x0B0),
+ * K8 in 550.54.15 and 565.57.01 (default branch). */
+static void test_cpu_types(void **state)
+{
+	(void)state;
+	size_t n;
+	const struct p2ps_drv_series *t = p2ps_drv_series_table(&n);
+	bool reads;
+	for (size_t i = 0; i < n; i++) {
+		if (t[i].flavor != P2PS_DF_STOCK)
+			continue;
+		const char *ty = p2ps_drv_cpu_type(&t[i], "AuthenticAMD", 26, 68, &reads);
+		assert_string_equal(ty, t[i].series >= 570 ? "RYZEN" : "K8");
+		assert_string_equal(p2ps_drv_cpu_type(&t[i], "AuthenticAMD", 25, 97, &reads),
+		                    "RYZEN");
+		assert_true(reads);
+		assert_string_equal(p2ps_drv_cpu_type(&t[i], "GenuineIntel", 6, 207, &reads),
+		                    "INTEL_OTHER");
+		assert_false(reads);
+	}
+}
+
+/* areGpusP2PCompatible (595.45.04): a different chip implementation => NOT_SUPPORTED. */
+static void test_mixed_chips_not_compatible(void **state)
+{
+	struct dm *m = *state;
+	build_switch(&m->f);
+	m->f.h.devs[m->f.g1].device_id = GA102;
+	model(m, "595");
+	const struct p2ps_drv_pair *p = pair(m);
+	assert_int_equal(p->st[P2PS_DCI_READ], P2PS_DS_NS);
+	assert_int_equal(p->gate[P2PS_DCI_READ], P2PS_DG_GPU_COMPAT);
+	finish(m);
+}
+
+/* NVLink: p2pGetCapsStatus takes NVLink before PCIe; the control (client_resource.c,
+ * 595.45.04) sets NVLINK OK, ATOMICS OK, leaves PROP NOT_SUPPORTED. As the H200 pair. */
+static void test_nvlink_pair(void **state)
+{
+	struct dm *m = *state;
+	build_switch(&m->f);
+	tm_nvlink(&m->f.h.devs[m->f.g0], &m->f.h.devs[m->f.g1], 4);
+	tm_nvlink(&m->f.h.devs[m->f.g1], &m->f.h.devs[m->f.g0], 4);
+	model(m, "580");
+	const struct p2ps_drv_pair *p = pair(m);
+	assert_int_equal(p->chosen, P2PS_DP_NVLINK);
+	assert_int_equal(p->st[P2PS_DCI_READ], P2PS_DS_OK);
+	assert_int_equal(p->st[P2PS_DCI_WRITE], P2PS_DS_OK);
+	assert_int_equal(p->st[P2PS_DCI_NVLINK], P2PS_DS_OK);
+	assert_int_equal(p->st[P2PS_DCI_ATOMICS], P2PS_DS_OK);
+	assert_int_equal(p->st[P2PS_DCI_PROP], P2PS_DS_NS);
+	finish(m);
+}
+
+/* tinygrad's 565 patch sets forceP2PType BAR1P2P: _gpumgrGetP2PCapsStatusOverNvLink
+ * (565.57.01) then returns NOT_SUPPORTED for an NVLink-bridged pair, which falls to PCIe. */
+static void test_tinygrad_565_drops_nvlink(void **state)
+{
+	struct dm *m = *state;
+	build_switch(&m->f);
+	tm_nvlink(&m->f.h.devs[m->f.g0], &m->f.h.devs[m->f.g1], 4);
+	tm_nvlink(&m->f.h.devs[m->f.g1], &m->f.h.devs[m->f.g0], 4);
+	model(m, "565-tinygrad");
+	const struct p2ps_drv_pair *p = pair(m);
+	assert_int_equal(p->path[P2PS_DP_NVLINK].read.gate, P2PS_DG_FORCE_P2P_TYPE);
+	assert_int_equal(p->st[P2PS_DCI_NVLINK], P2PS_DS_NS);
+	assert_int_equal(p->chosen, P2PS_DP_PCIE_BAR1);
+	finish(m);
+}
+
+/* NVSwitch present, a GPU with NVLink, no NVLink between the pair: p2pGetCapsStatus
+ * (595.45.04) returns NOT_SUPPORTED for read, write and atomics (no PCIe fallback). */
+static void test_nvswitch_no_fallback(void **state)
+{
+	struct dm *m = *state;
+	build_switch(&m->f);
+	int sw = tm_dev(&m->f.h, "0000:05:00.0", 0x10de, 0x22a3, 0x068000, -1);
+	tm_nvlink(&m->f.h.devs[m->f.g0], &m->f.h.devs[sw], 4);
+	model(m, "595");
+	const struct p2ps_drv_pair *p = pair(m);
+	assert_int_equal(p->chosen, P2PS_DP_NONE);
+	assert_int_equal(p->st[P2PS_DCI_READ], P2PS_DS_NS);
+	assert_int_equal(p->gate[P2PS_DCI_READ], P2PS_DG_NVSWITCH);
+	finish(m);
+}
+
+/* tinygrad 565.57.01-p2p: _kbifInitRegistryOverrides sets p2pOverride 0x11 and
+ * forceP2PType BAR1P2P; kbusIsStaticBar1Supported_TU102 (565.57.01, ONLY_GPU default)
+ * wants BAR1 VA - 128 KiB >= ALIGN_UP(FB, 2 MiB): 32 GiB BAR1, 24 GiB VRAM passes. The
+ * BAR1 path returns the overrides: read/write OK, atomics field 0 => DISABLED_BY_REGKEY,
+ * which the control reports as NOT_SUPPORTED (only OK is copied); PCI_BAR1 OK, PROP NS. */
+static void test_tinygrad_565_4090_ready(void **state)
+{
+	struct dm *m = *state;
+	build_switch(&m->f);
+	model(m, "565-tinygrad");
+	assert_int_equal(m->r.bar1[0].st, P2PS_DS_OK);
+	const struct p2ps_drv_pair *p = pair(m);
+	assert_int_equal(p->chosen, P2PS_DP_PCIE_BAR1);
+	assert_int_equal(p->st[P2PS_DCI_READ], P2PS_DS_OK);
+	assert_int_equal(p->st[P2PS_DCI_WRITE], P2PS_DS_OK);
+	assert_int_equal(p->path[P2PS_DP_PCIE_BAR1].atomics.st, P2PS_DS_DR);
+	assert_int_equal(p->st[P2PS_DCI_ATOMICS], P2PS_DS_NS);
+	assert_int_equal(p->st[P2PS_DCI_PCI_BAR1], P2PS_DS_OK);
+	assert_int_equal(p->st[P2PS_DCI_PROP], P2PS_DS_NS);
+	assert_int_equal(m->f.a.pairs[0].verdict, P2PS_VERDICT_READY);
+	finish(m);
+}
+
+/* A 16 GiB BAR1 / 16 GiB GB203 with a boot console under stock 580 AUTO
+ * (kbusIsStaticBar1Supported_TU102 580.65.06: FB + reserves + console + mailbox + padding
+ * to 512 MiB): static BAR1 is not enabled; the analysis calls the pair not ready. */
+static void test_gb203_console_580_not_ready(void **state)
+{
+	struct dm *m = *state;
+	build_switch(&m->f);
+	for (int k = 0; k < 2; k++) {
+		struct p2ps_dev *d = &m->f.h.devs[k ? m->f.g1 : m->f.g0];
+		d->device_id = GB203;
+		d->bars[1].size = 16 * TM_GIB;
+		d->gpu.vram_bytes = 16303 * TM_MIB;
+		d->rebar.e[0].sizes = 0x3ffull << 6; /* up to 16 GiB */
+		d->rebar.e[0].current = 14;
+	}
+	m->f.h.devs[m->f.g0].boot_vga = 1;
+	model(m, "580");
+	const struct p2ps_drv_static_bar1 *sb = &m->r.bar1[0];
+	assert_int_equal(sb->st, P2PS_DS_NS);
+	assert_true(sb->console);
+	assert_true(sb->required > 16 * TM_GIB);
+	assert_non_null(strstr(sb->fix, "display"));
+	assert_int_equal(m->f.a.pairs[0].verdict, P2PS_VERDICT_NOT_READY);
+	assert_non_null(tm_find(&m->f.a.gpus[0].reasons, P2PS_R_STATIC_BAR1, m->f.g0));
+	/* 580: the mapping starts at ALIGN_UP(console + mailbox, 512 MiB) (kbusInitBar1_GM107). */
+	assert_int_equal(sb->start, 512 * TM_MIB);
+	finish(m);
+}
+
+/* An RTX 5090 with a 256 MiB BAR1 behind a 32-bit window: nv_resize_pcie_bars would grow
+ * it (aikitoria's port drops the EnableResizableBar check), the platform cannot place it. */
+static void test_5090_without_platform_rebar(void **state)
+{
+	struct dm *m = *state;
+	build_switch(&m->f);
+	for (int k = 0; k < 2; k++) {
+		struct p2ps_dev *d = &m->f.h.devs[k ? m->f.g1 : m->f.g0];
+		d->device_id = GB202;
+		d->bars[1].size = 256 * TM_MIB;
+		d->gpu.vram_bytes = 32607 * TM_MIB;
+		d->rebar.e[0].sizes = 0x7ffull << 6; /* up to 64 GiB */
+		d->rebar.e[0].current = 8;
+	}
+	model(m, "580-aikitoria");
+	const struct p2ps_drv_static_bar1 *sb = &m->r.bar1[0];
+	assert_int_equal(sb->st, P2PS_DS_NS);
+	assert_false(sb->resized);
+	assert_non_null(strstr(sb->fix, "platform Resizable BAR"));
+	assert_int_equal(m->f.a.pairs[0].verdict, P2PS_VERDICT_NOT_READY);
+	finish(m);
+}
+
+/* aikitoria's 580 port (PR #41's statement of the PR #36 rule): static BAR1 needs BAR1 >=
+ * client FB + ALIGN_UP(console + mailbox, 512 MiB); the port asks for BAR1 P2P
+ * (RMPcieP2PType 1: no mailbox). A 32 GiB RTX 5090 driving the display misses it; the pair
+ * then fails kbusIsPcieBar1P2PMappingSupported_GH100 (580.65.06: static BAR1 on both) and
+ * keeps the mailbox connectivity with the built-in ForceP2P 0x11 statuses: nvidia-smi says
+ * OK while the path is the mailbox (aikitoria issue 11, PRs #34/#36). */
+static void test_aikitoria_580_display_5090(void **state)
+{
+	struct dm *m = *state;
+	build_switch(&m->f);
+	for (int k = 0; k < 2; k++) {
+		struct p2ps_dev *d = &m->f.h.devs[k ? m->f.g1 : m->f.g0];
+		d->device_id = GB202;
+		d->gpu.vram_bytes = 32607 * TM_MIB;
+	}
+	m->f.h.devs[m->f.g0].boot_vga = 1;
+	model(m, "580-aikitoria");
+	assert_int_equal(m->r.bar1[0].st, P2PS_DS_NS);
+	assert_int_equal(m->r.bar1[1].st, P2PS_DS_OK);
+	assert_false(m->r.bar1[1].mailbox);
+	const struct p2ps_drv_pair *p = pair(m);
+	assert_int_equal(p->path[P2PS_DP_PCIE_BAR1].read.gate, P2PS_DG_STATIC_BAR1);
+	assert_int_equal(p->chosen, P2PS_DP_PCIE_MAILBOX);
+	assert_int_equal(p->st[P2PS_DCI_READ], P2PS_DS_OK);
+	assert_int_equal(p->st[P2PS_DCI_PROP], P2PS_DS_OK);
+	finish(m);
+}
+
+/* ACS: the bridges under the common switch that redirect get the kernel parameter that
+ * opens exactly them: pci=config_acs= from Linux 6.11 (commit 47c8846a49ba; 7 flags, bit 6
+ * leftmost, here EC CR RR cleared), pci=disable_acs_redir= before (4.19). */
+static void test_acs_kernel_parameter(void **state)
+{
+	struct dm *m = *state;
+	build_switch(&m->f);
+	tm_acs(&m->f.h.devs[m->f.dsp0], 0x7f, 0x1d);
+	tm_acs(&m->f.h.devs[m->f.dsp1], 0x7f, 0x1d);
+	snprintf(m->f.h.kernel, sizeof(m->f.h.kernel), "6.14.0-37-generic");
+	model(m, "565-tinygrad");
+	assert_non_null(strstr(pair(m)->fix,
+	                       "\"pci=config_acs=x0x00xx@0000:02:00.0;x0x00xx@0000:02:01.0\""));
+	p2ps_drv_report_free(&m->r);
+	p2ps_analysis_free(&m->f.a);
+	snprintf(m->f.h.kernel, sizeof(m->f.h.kernel), "6.8.0-51-generic");
+	model(m, "565-tinygrad");
+	assert_non_null(
+	        strstr(pair(m)->fix, "\"pci=disable_acs_redir=0000:02:00.0;0000:02:01.0\""));
+	finish(m);
+}
+
+/* 550 stock: the BAR1 path needs RMForceP2PType=BAR1P2P (2) (_kp2pCapsGetStatusOverPcieBar1
+ * 550.54.15); the 550 static BAR1 (kbusIsBar1P2PCapable_GH100) needs it too. */
+static void test_550_stock_bar1_needs_force_type(void **state)
+{
+	struct dm *m = *state;
+	build_switch(&m->f);
+	model(m, "550");
+	const struct p2ps_drv_pair *p = pair(m);
+	assert_int_equal(p->path[P2PS_DP_PCIE_BAR1].read.gate, P2PS_DG_PCIE_P2P_TYPE);
+	assert_int_equal(m->r.bar1[0].st, P2PS_DS_NS);
+	assert_non_null(strstr(p->fix, "RMForceP2PType=2"));
+	finish(m);
+}
+
+/* The driver's own statuses (the seam): agree, then differ with the gate named. */
+static void test_reported_caps_compared(void **state)
+{
+	struct dm *m = *state;
+	build_switch(&m->f);
+	struct p2ps_host_driver_caps *dc = &m->f.h.driver_caps;
+	memset(dc->st, 0xff, sizeof(dc->st));
+	dc->known = true;
+	dc->n_gpus = 2;
+	snprintf(dc->source, sizeof(dc->source), "test");
+	dc->st[0][1][P2PS_DCI_READ] = dc->st[1][0][P2PS_DCI_READ] = P2PS_DS_OK;
+	dc->st[0][1][P2PS_DCI_PROP] = P2PS_DS_NS;
+	model(m, "565-tinygrad");
+	assert_true(pair(m)->reported.known);
+	assert_int_equal(pair(m)->agree, 1);
+	p2ps_drv_report_free(&m->r);
+	p2ps_analysis_free(&m->f.a);
+	dc->st[0][1][P2PS_DCI_READ] = P2PS_DS_CNS; /* a stock module answering instead */
+	model(m, "565-tinygrad");
+	assert_int_equal(pair(m)->agree, 0);
+	finish(m);
+}
+
+static int dm_setup(void **state)
+{
+	*state = calloc(1, sizeof(struct dm));
+	return *state ? 0 : -1;
+}
+
+static int dm_teardown(void **state)
+{
+	free(*state);
+	return 0;
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+	        cmocka_unit_test(test_config_series_and_registry),
+	        cmocka_unit_test_setup_teardown(test_ioh_two_hubs, dm_setup, dm_teardown),
+	        cmocka_unit_test_setup_teardown(test_one_hub_goes_to_gsp, dm_setup, dm_teardown),
+	        cmocka_unit_test_setup_teardown(test_geforce_stock_gns, dm_setup, dm_teardown),
+	        cmocka_unit_test_setup_teardown(test_vm_p2p_clique, dm_setup, dm_teardown),
+	        cmocka_unit_test_setup_teardown(test_bar1_host_read_cpu, dm_setup, dm_teardown),
+	        cmocka_unit_test(test_cpu_types),
+	        cmocka_unit_test_setup_teardown(test_mixed_chips_not_compatible, dm_setup,
+	                                        dm_teardown),
+	        cmocka_unit_test_setup_teardown(test_nvlink_pair, dm_setup, dm_teardown),
+	        cmocka_unit_test_setup_teardown(test_nvswitch_no_fallback, dm_setup, dm_teardown),
+	        cmocka_unit_test_setup_teardown(test_tinygrad_565_drops_nvlink, dm_setup,
+	                                        dm_teardown),
+	        cmocka_unit_test_setup_teardown(test_tinygrad_565_4090_ready, dm_setup,
+	                                        dm_teardown),
+	        cmocka_unit_test_setup_teardown(test_gb203_console_580_not_ready, dm_setup,
+	                                        dm_teardown),
+	        cmocka_unit_test_setup_teardown(test_5090_without_platform_rebar, dm_setup,
+	                                        dm_teardown),
+	        cmocka_unit_test_setup_teardown(test_aikitoria_580_display_5090, dm_setup,
+	                                        dm_teardown),
+	        cmocka_unit_test_setup_teardown(test_acs_kernel_parameter, dm_setup, dm_teardown),
+	        cmocka_unit_test_setup_teardown(test_550_stock_bar1_needs_force_type, dm_setup,
+	                                        dm_teardown),
+	        cmocka_unit_test_setup_teardown(test_reported_caps_compared, dm_setup, dm_teardown),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -1,0 +1,52 @@
+#!/bin/sh
+# SPDX-License-Identifier: MIT
+# promtool (Debian package prometheus) on bar-inspect --prometheus for every committed
+# snapshot and lspci dump (plus the switch VM with its stand-in peers, whose pairs have
+# blockers), and on the example alert rules: `check rules` and their unit tests
+# (tests/ops/alerts_test.yml).
+#   test_promtool.sh BAR_INSPECT SOURCE_DIR
+. "$2/tests/support/p2ps_test.sh"
+bi=$1 src=$2 fails=0 n=0
+fx=$src/tests/fixtures
+check() { # LABEL ARGS...: one output through promtool check metrics
+	label=$1
+	shift
+	out=$("$bi" --prometheus "$@") || { echo "FAIL $label: bar-inspect exit $?"; fails=$((fails + 1)); return; }
+	case $out in
+	*"p2pscope_gpus "*) ;;
+	*) echo "FAIL $label: no p2pscope_gpus sample"; fails=$((fails + 1)); return ;;
+	esac
+	if msg=$(printf '%s\n' "$out" | promtool check metrics 2>&1); then
+		echo "ok $label"
+		n=$((n + 1))
+	else
+		echo "FAIL $label: promtool check metrics: $msg"
+		fails=$((fails + 1))
+	fi
+}
+if p2ps_need_cmd promtool prometheus; then
+	for info in "$fx"/*/p2pscope/snapshot-info "$fx"/*/*/p2pscope/snapshot-info; do
+		[ -e "$info" ] || continue
+		snap=${info%/p2pscope/snapshot-info}
+		check "${snap#"$fx"/}" --root "$snap"
+	done
+	for dump in "$fx"/*/p2pscope/lspci-xxxx.txt; do
+		check "${dump#"$fx"/}" --lspci-dump "$dump"
+	done
+	check "qemu-switch/acs-on with peers" --root "$fx/qemu-switch/acs-on" \
+		--peers 0000:03:00.0,0000:04:00.0,0000:06:00.0
+	check "h200x2-paste" --paste "$fx/h200x2-paste/paste.txt"
+	check "h200x2 -s 00:07.0" --root "$fx/h200x2" -s 00:07.0
+	# bar-inspect --prometheus on the live 2 x H200 machine (tests/fixtures/nccl-topo).
+	if promtool check metrics <"$fx/nccl-topo/h200x2-live/bar-inspect.prom"; then
+		n=$((n + 1))
+	else
+		echo "FAIL h200x2-live/bar-inspect.prom"
+		fails=$((fails + 1))
+	fi
+	[ "$n" -ge 8 ] || { echo "FAIL: only $n outputs checked"; fails=$((fails + 1)); }
+	rules=$src/contrib/prometheus/p2pscope-alerts.yml
+	promtool check rules "$rules" || fails=$((fails + 1))
+	(cd "$src/tests/ops" && promtool test rules alerts_test.yml) || fails=$((fails + 1))
+fi
+p2ps_test_exit "$fails"
