@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # How p2pscope registers its tests (README, "Development" says the same for users).
 #
 # Every test goes through p2ps_add_test (a cmocka executable) or p2ps_add_cli_test (a

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* libFuzzer target: libgmmu's value parsing, field writes (both modes), field decode and the
  * P2P model. Input: byte 0 picks format/entry/mode, bytes 1..40 a P2P request, the rest is
  * newline-separated FIELD=VALUE text. Checked invariants: a decoded entry rebuilds itself

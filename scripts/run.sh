@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # Quick start: installs what bar-inspect needs (Debian/Ubuntu, as root), builds it and
 # runs it on this host. Where this host has no NVIDIA GPU it runs on a bundled real
 # snapshot instead (a 2 x H200 capture) and says so. Extra arguments go to bar-inspect,

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # The project's test command (README "Quick start"; .ci/run calls exactly this).
 #
 # 1. As root, installs the Debian packages in scripts/deps.txt that are missing.

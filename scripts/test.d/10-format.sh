@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # Every C/CUDA source is clang-formatted (.clang-format at the top).
 set -euo pipefail
 cd "$(dirname "$0")/../.."

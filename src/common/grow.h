@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Growable arrays: the one growth rule of the lists the libraries and tools keep (RM
  * objects and DMA mappings, pte-probe's entries, the fleet's hosts, verify's ranges).
  * Header-only on purpose: p2ps_common's objects go into libgmmu's core, which never

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The command-line option table (options.h): getopt_long's tables and the --help lines
  * from one set of rows. */
 #include "options.h"

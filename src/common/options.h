@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* p2pscope: the command-line option table every tool uses (bar-inspect, pte-decode,
  * pte-probe, p2p-bench).
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* bar-inspect's error line, report writer and list splitting (cli.h). */
 #include "cli.h"
 

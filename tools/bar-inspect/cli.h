@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* bar-inspect's ways out and its list syntax, shared by main.c and vfio_opts.c: one
  * error line with exit status 2, writing a finished report to stdout, and splitting a
  * comma-separated option argument. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* bar-inspect --fleet (fleet_opts.h): reads the inputs through libp2psfleet, which turns
  * snapshot folders and tarballs into reports with this tool's own pipeline (load,
  * analyse, render JSON), and writes the summary to stdout as it is rendered. */

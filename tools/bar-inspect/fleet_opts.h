@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* bar-inspect --fleet: many reports, capture tarballs or snapshot folders into one
  * summary (src/fleet, include/p2pscope/fleet.h; docs/fleet.md). --fleet and --csv are
  * plain flags in main.c's option table; --expect has its handler here. With --fleet the

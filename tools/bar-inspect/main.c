@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* bar-inspect: every NVIDIA GPU's BARs, link, bridge path with ACS, IOMMU state, the
  * topology matrix and a BAR1-P2P readiness verdict per GPU pair — from this host, a
  * captured snapshot (--root), an lspci dump (--lspci-dump), a bug report's paste

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Text and JSON rendering of a p2p-bench result (see output.h). */
 #include "output.h"
 #include "report.h"

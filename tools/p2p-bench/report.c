@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Link arithmetic and the bench/host join (see report.h). */
 #include "report.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* p2p-bench report: link arithmetic and the join of a p2p-bench measurement
  * with bar-inspect's host facts. Pure functions over json-c objects, no CUDA,
  * so that the join works (and is tested) on machines without a GPU. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The --json rendering of the same report (json-c). Numbers that are addresses or entries
  * are "0x" strings, as in pte-decode's JSON. */
 #include "probe.h"

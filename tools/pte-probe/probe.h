@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* pte-probe: what one run collects from the driver, what libgmmu's model says about it, and
  * the verdicts. One model, two renderings (text.c, json.c).
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Renderings of a dump (render_internal.h): one line or JSON object per entry, and the
  * summary's ranges with their totals. */
 #include "render_internal.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Renderings of single entries (gmmu_render.h): the hex value, the decoded fields as text
  * and JSON, and a modelled P2P entry with the level it is a PTE of. */
 #include "render_internal.h"

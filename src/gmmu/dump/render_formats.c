@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The format tables as a listing, as Markdown (docs/gmmu-formats.md) and as JSON (compared
  * with the driver headers by scripts/gmmu-golden.py): `pte-decode formats`. */
 #include "render_internal.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* libgmmu-dump internals: the line builder the renderers share.
  *
  * Summary lines are the hot output of a large dump (one line per run of entries), so they

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The verify report (render_internal.h): one line (or JSON object) per difference between
  * the mapped ranges and the SPEC, then the verdict. */
 #include "render_internal.h"
