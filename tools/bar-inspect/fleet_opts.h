@@ -15,6 +15,7 @@ struct bi_fleet_opts {
 	bool fleet;         /* --fleet */
 	bool csv;           /* --csv */
 	const char *expect; /* --expect FILE */
+	bool check;         /* --check: the worst host's readiness decides the exit status */
 };
 
 /* --expect FILE: 0, or -1 with a one-line message in err. */
