@@ -9,6 +9,10 @@
 
 #include "p2pscope/error.h"
 
+/* schema_version of p2p-bench's JSON documents, the measurements and the combined report
+ * (schemas/p2p-bench.schema.json); raised only when a key changes meaning or goes away. */
+#define PB_JSON_SCHEMA_VERSION 1
+
 #define PR_BDF_LEN 16
 
 /* Data rate of one direction of a PCIe link in GB/s (1e9 bytes/s) after the
