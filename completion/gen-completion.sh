@@ -55,7 +55,7 @@ declare -A optwords argkind
 cmds=()
 optional=0
 emit_table() { # key args...
-	local key=$1 line oname short arg help k
+	local key=$1 oname short arg help k
 	shift
 	while IFS=$'\x1f' read -r oname short arg help; do
 		[ -n "$oname" ] || continue
@@ -86,6 +86,7 @@ cat <<EOF
 # SPDX-License-Identifier: MIT
 # bash completion for $name, generated from its option table by completion/gen-completion.sh
 # (p2pscope). GPU addresses come from \${P2PS_SYSFS_ROOT}/sys/bus/pci/devices, vendor 0x10de.
+# shellcheck disable=SC2207 # COMPREPLY=(\$(compgen ...)): words split at IFS, as meant
 
 _p2ps_gpu_addrs() {
 	local d v

@@ -28,7 +28,7 @@ expect() { # want description command...
 	fi
 }
 
-peers=(--peers 03:00.0,04:00.0,06:00.0)
+peers=(--peers "03:00.0,04:00.0,06:00.0")
 expect 0 "ready pair" "$bi" --check --root "$fx/h200x2"
 expect 0 "ready pair, JSON" "$bi" --check --json --root "$fx/h200x2"
 expect 0 "no pair" "$bi" --check --root "$fx/h100"
