@@ -8,7 +8,8 @@
 #                            with GCC and clang, static analysis, the bench smoke runs,
 #                            fuzzing and the guest-kernel tests under QEMU
 #
-# 1. As root, installs the Debian packages in scripts/deps.txt that are missing.
+# 1. As root, installs the Debian packages in scripts/deps.txt and scripts/deps.d/ that are
+#    missing (without --full, not those of lists marked "# test.sh: full").
 # 2. Builds and runs the whole ctest suite twice: a normal build (build/) and an
 #    ASan+UBSan build (build-asan/).
 # 3. Runs the scripts/test.d/*.sh steps in name order: without --full only those marked
@@ -43,6 +44,19 @@ top=$(pwd)
 jobs=${JOBS:-$(nproc)}
 shared=$(realpath -m "${P2PS_SHARED_DIR:-$top/../shared}")
 
+# The package lists: scripts/deps.txt and scripts/deps.d/*.txt; a list whose packages only
+# --full's steps use says so in a line "# test.sh: full" and is left out of the fast suite.
+dep_lists() {
+	local f
+	for f in scripts/deps.txt scripts/deps.d/*.txt; do
+		[ -e "$f" ] || continue
+		if [ "$full" -eq 0 ] && [ -z "${P2PS_ONLY_STEPS:-}" ] && grep -q '^# test.sh: full$' "$f"; then
+			continue
+		fi
+		cat "$f"
+	done
+}
+
 install_deps() {
 	local missing=()
 	local pkg
@@ -51,7 +65,7 @@ install_deps() {
 		pkg=${pkg//[[:space:]]/}
 		[ -n "$pkg" ] || continue
 		dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null | grep -q "ok installed" || missing+=("$pkg")
-	done < <(cat scripts/deps.txt scripts/deps.d/*.txt 2>/dev/null)
+	done < <(dep_lists)
 	[ ${#missing[@]} -eq 0 ] && return 0
 	if [ "$(id -u)" -ne 0 ]; then
 		echo "test.sh: missing Debian packages (run as root to install): ${missing[*]}" >&2
