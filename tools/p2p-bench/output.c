@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Text and JSON rendering of a p2p-bench result (see output.h). */
 #include "output.h"
 #include "report.h"
@@ -288,6 +289,8 @@ json_object *pb_to_json(const struct pb_result *r, const struct pb_options *o)
 
 	if (!root)
 		return NULL;
+	/* schemas/p2p-bench.schema.json; raised only when a key changes meaning or goes away */
+	json_object_object_add(root, "schema_version", json_object_new_int(PB_JSON_SCHEMA_VERSION));
 	json_object_object_add(root, "tool", json_object_new_string("p2p-bench"));
 	json_object_object_add(root, "version", json_object_new_string(P2PS_VERSION));
 	json_object_object_add(root, "date", json_object_new_string(r->date));

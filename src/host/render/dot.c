@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* bar-inspect --dot: the PCI tree as a Graphviz digraph. Host bridges are grey boxes,
  * bridges are boxes (red when their ACS control redirects peer traffic), GPUs are
  * filled boxes; dashed undirected edges join GPU pairs, green for ready, red for not

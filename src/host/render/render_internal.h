@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Private helpers shared by the renderers (not installed). */
 #ifndef P2PS_RENDER_INTERNAL_H
 #define P2PS_RENDER_INTERNAL_H
