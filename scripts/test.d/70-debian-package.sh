@@ -103,6 +103,7 @@ phase "lintian"
 
 # 3. A clean Debian root from this machine's mirror, the packages installed with apt,
 #    and the installed-package test inside it.
+# shellcheck source=/dev/null
 suite=$(. /etc/os-release && echo "${VERSION_CODENAME:-bookworm}")
 mirrors=()
 if [ -n "${P2PS_DEBIAN_MIRROR:-}" ]; then
@@ -116,7 +117,9 @@ fi
 echo "$step: Debian root: $suite from ${mirrors[*]}"
 inroot=()
 for deb in "${debs[@]}"; do inroot+=("/tmp/p2ps/debs/${deb##*/}"); done
-# The docs and translations are left out of the root: nothing there reads them.
+# The docs and translations are left out of the root: nothing there reads them. In the
+# hooks "$1" is the root, given by mmdebstrap to the shell that runs each one.
+# shellcheck disable=SC2016
 mmdebstrap --variant=apt --mode=root --format=null \
 	--aptopt='Acquire::Check-Valid-Until "false"' \
 	--dpkgopt='path-exclude=/usr/share/doc/*' --dpkgopt='path-exclude=/usr/share/man/*' \
