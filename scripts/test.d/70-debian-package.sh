@@ -117,6 +117,11 @@ fi
 echo "$step: Debian root: $suite from ${mirrors[*]}"
 inroot=()
 for deb in "${debs[@]}"; do inroot+=("/tmp/p2ps/debs/${deb##*/}"); done
+# What the installed-package test needs besides our packages: its Depends in
+# debian/tests/control (our own packages come from the files above).
+test_deps=$(sed -n '/^Depends:/,/^[A-Z]/{s/^Depends://;/^[A-Z]/d;p}' debian/tests/control |
+	tr ',' '\n' | tr -d ' \t' | grep -Ev '^(|p2pscope|p2p-bench|libgmmu.*)$' | paste -sd, -)
+[ -n "$test_deps" ] || fail "no Depends in debian/tests/control"
 # The docs and translations are left out of the root: nothing there reads them. In the
 # hooks "$1" is the root, given by mmdebstrap to the shell that runs each one.
 # shellcheck disable=SC2016
@@ -124,7 +129,7 @@ mmdebstrap --variant=apt --mode=root --format=null \
 	--aptopt='Acquire::Check-Valid-Until "false"' \
 	--dpkgopt='path-exclude=/usr/share/doc/*' --dpkgopt='path-exclude=/usr/share/man/*' \
 	--dpkgopt='path-exclude=/usr/share/locale/*' \
-	--include=gcc,libc6-dev,make,cmake,libcmocka-dev \
+	--include="$test_deps" \
 	--customize-hook='mkdir -p "$1/tmp/p2ps/debs" "$1/tmp/p2ps/src/debian"' \
 	--customize-hook="copy-in ${debs[*]} /tmp/p2ps/debs" \
 	--customize-hook="copy-in $src/debian/tests $src/debian/changelog /tmp/p2ps/src/debian" \
