@@ -80,6 +80,9 @@ if ! (cd "$src" && dpkg-buildpackage -us -uc -b "-j$jobs" "${profile[@]}") >"$wo
 		echo "$step: libgmmu's exported symbols changed: see debian/README.source, 'Symbols'"
 	fail "dpkg-buildpackage (log: $work/build.log)"
 fi
+new_syms=$(grep -E '^\+ [A-Za-z_0-9]+@' "$work/build.log" | sed 's/^+ //; s/@.*//' | paste -sd' ' -)
+[ -z "$new_syms" ] ||
+	echo "$step: note: new library symbols, not yet in debian/*.symbols: $new_syms"
 debs=()
 for deb in "$work"/*.deb; do
 	case ${deb##*/} in *-dbgsym_*) ;; *) debs+=("$deb") ;; esac
