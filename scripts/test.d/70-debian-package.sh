@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: MIT
-# The Debian packages (debian/, docs/install.md), built and installed as a user would:
+# The Debian packages (debian/, docs/packages.md), built and installed as a user would:
 # 1. `dpkg-buildpackage -us -uc -b` on a copy of the tree (build-deb/): p2pscope,
 #    libgmmu0, libgmmu-dump0, libgmmu-dev, and p2p-bench where nvcc is found;
 # 2. lintian on the result: an error fails the step, warnings are shown (the ones kept
