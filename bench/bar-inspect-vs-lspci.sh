@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # bar-inspect against its yardsticks, in one run, alternating: on this host
 # `bar-inspect --all` against `lspci -vvv` (and `nvidia-smi topo -m` where there is one),
 # on each snapshot `bar-inspect --root S --all` against

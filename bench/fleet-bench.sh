@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # bar-inspect --fleet over 100, 1,000 and 10,000 host reports: wall time and peak memory
 # (max RSS), to show the cost grows linearly and that 10,000 hosts take under 2 s and
 # 500 MB (docs/fleet.md).

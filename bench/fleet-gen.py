@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
 """Generates a fleet of bar-inspect reports for bench/fleet-bench.sh.
 
 Usage: fleet-gen.py BASE_DIR OUT_DIR COUNT [SEED]

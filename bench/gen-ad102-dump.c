@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Writes a synthetic raw dump of AD102 (MMU format v2) 4 KiB page-table
  * entries for bench/pte-decode-vs-cat.sh: what a VA space of a busy CUDA
  * process looks like when its small-page PTEs are dumped back to back.

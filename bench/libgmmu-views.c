@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Benchmark (not a test): decode throughput of the fast views over a buffer of PTEs, the
  * path page-table dump tools take for every entry. Prints GB/s of entries decoded per
  * format and, for comparison, the field-by-field gmmu_entry_decode() rate.

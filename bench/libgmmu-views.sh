@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # Decode throughput of libgmmu's fast views (bench/libgmmu-views.c): GB/s of entries
 # decoded per format, beside the field-by-field gmmu_entry_decode() rate.
 #

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* NVML's own cost, without bar-inspect: what a fresh process pays to load
  * libnvidia-ml.so.1 and initialise it, and what each query bar-inspect makes costs
  * once it is initialised. Run by bench/bar-inspect-vs-lspci.sh (as a whole process,

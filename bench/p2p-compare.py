@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
 """Sets p2p-bench beside cuda-samples' p2pBandwidthLatencyTest, cell by cell.
 
 usage: p2p-compare.py --blt-ce F... [--blt-sm F...] --bench J... [--json OUT] [--md OUT]

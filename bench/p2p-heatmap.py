@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
 """Renders the bandwidth matrices of a `p2p-bench --json` result as heatmaps.
 
 usage: p2p-heatmap.py RESULT.json OUT.png [--title TEXT]

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # pte-decode against `cat FILE >/dev/null` on the same file, in one run, alternating.
 #
 #   bench/pte-decode-vs-cat.sh [--short] [--small-writes] [BUILD_DIR] [MIB]

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* sm-sweep: one-way NVLink bandwidth of SM copy kernel designs, GPU 0 -> GPU 1.
  *
  * A research aid beside p2p-bench, not part of the build: it times variants of

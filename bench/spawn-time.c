@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Wall time of whole commands, alternating, as the bench scripts pair a tool with its
  * yardstick: each sample is one posix_spawn (vfork and exec, no shell) of the command
  * with its output to /dev/null, up to its exit. A shell loop would add its own fork of

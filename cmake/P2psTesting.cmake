@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # How p2pscope registers its tests (CONTRIBUTING.md says the same in short).
 #
 # Every test goes through p2ps_add_test (a cmocka executable) or p2ps_add_cli_test (a

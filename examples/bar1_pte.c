@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The BAR1-P2P PTE field by field, as the driver stores fields: each value shifted into its
  * bits and masked (nvFieldSet32/nvFieldSet64 of the driver's field_desc.h). The bit ranges
  * are the NV_MMU_VER2_PTE_* and NV_MMU_VER3_PTE_* defines of dev_mmu.h, hi:lo. */

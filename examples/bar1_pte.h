@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* A patched driver's BAR1-P2P page-table entry, written the way the driver writes entries:
  * a stand-in for the code a port changes (nvGpuOpsBuildExternalAllocPtes with the BAR1-P2P
  * patch), for the unit test beside it (test_bar1_pte.c). */

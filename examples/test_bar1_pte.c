@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The patched encoder (bar1_pte.c) against libgmmu's model of the BAR1-P2P entry, for an
  * RTX 5090 (GB202, format v3) and an RTX 4090 (AD102, format v2). */
 #include <setjmp.h>

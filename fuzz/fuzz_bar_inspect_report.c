@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 // fuzz-links: p2pshost
 /* libFuzzer target for bar-inspect's analysis and renderers: the input is loaded as an
  * lspci dump (so arbitrary bridge trees, bus-number loops, odd BARs, ACS and ReBAR

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 // fuzz-links: p2ps_common
 /* The shared parsers of p2pscope/parse.h and p2pscope/pci_addr.h on any text: no crash,
  * no read past the input, and what they accept survives a round trip (an address formats

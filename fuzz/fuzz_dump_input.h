@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Shared by the host fuzz targets that feed libFuzzer's input to the lspci-dump
  * backend (fuzz_lspci_dump.c, fuzz_bar_inspect_report.c). A header, not a .c file:
  * each .c file under fuzz/ is a target of its own. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 // fuzz-links: p2psfleet
 /* The fleet summary's report reader: arbitrary bytes as a stream of concatenated
  * bar-inspect reports (what `bar-inspect --fleet -` reads), then deduplication,

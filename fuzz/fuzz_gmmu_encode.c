@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* libFuzzer target: libgmmu's value parsing, field writes (both modes), field decode and the
  * P2P model with its driver rows. Input: byte 0 picks format/entry/mode, bytes 1..40 a P2P
  * request (36..38: a BAR1-P2P row, its start, the PEER-field patch), the rest is

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* What the host-side fuzz targets share: a model of two NVIDIA GPUs at 0000:00:06.0 and
  * 0000:00:07.0 (the 2 x H200 guest's addresses), the host their facts are parsed into. */
 #ifndef P2PS_FUZZ_HOST_H

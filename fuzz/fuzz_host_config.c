@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 // fuzz-links: p2pshost p2ps_backends_private
 /* libFuzzer target for the config-space decoders shared by every backend (and the
  * VFIO one, which hands them raw config bytes): the input is one device's config

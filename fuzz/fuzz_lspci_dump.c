@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 // fuzz-links: p2pshost
 /* libFuzzer target for the lspci dump backend: the input is written to a memfd and
  * loaded through libpci's dump method (with our error hook, so a malformed row

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 // fuzz-links: p2pshost p2ps_backends_private
 /* libFuzzer target for the parser of the per-boot NVML facts cache
  * (src/host/backends/nvml_cache.c): the input is the file's text, checked against the key

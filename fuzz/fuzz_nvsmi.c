@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 // fuzz-links: p2pshost p2ps_backends_private
 /* libFuzzer target for the parsers of captured nvidia-smi output (a snapshot's
  * p2pscope/nvidia-smi-q.txt and nvidia-smi-topo-m.txt): the first byte picks the

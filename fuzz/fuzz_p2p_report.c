@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 // fuzz-links: p2p_bench_report
 /* p2p-bench's report parsers: PCI addresses as NVML, lspci and bar-inspect
  * spell them, and the join of two JSON documents (a p2p-bench result and a

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 // fuzz-links: p2pshost
 /* libFuzzer target for bar-inspect --paste: any bytes go through the paste reader (block
  * finder and every block parser, including pasted lspci -x rows through the dump

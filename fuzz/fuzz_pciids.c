@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 // fuzz-links: p2pshost p2ps_backends_private
 /* libFuzzer target for the one-pass pci.ids reader (src/host/backends/pciids.c): the
  * first 16 bytes are two devices' vendor, device, subsystem vendor and subsystem ids,

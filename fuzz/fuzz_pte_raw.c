@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* libFuzzer target: the raw-dump reader and the summary's tight path.
  * The input is written to a memory file and read back through
  * p2ps_dump_file_open (odd sizes must be refused, never read past), then its

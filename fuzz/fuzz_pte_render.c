@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* libFuzzer target: pte-decode's pipeline and renderings (gmmu_dump_run), on arbitrary raw
  * entries: every chip's format, every entry type and level, entries, summary and verify,
  * text and JSON. Nothing may crash, read out of bounds or leak; the output must be whole

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* libFuzzer target: the text-dump parser and the SPEC parser (pte-decode --text,
  * verify --expect). The first byte picks which; text words are then decoded as
  * PTEs of a v2 and a v3 chip and coalesced, as `decode --text --summary` does.

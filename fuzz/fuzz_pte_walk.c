@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* libFuzzer target: the page-directory walk. The input is a header and a
  * memory image; the image is placed at PA 0x100000 both in video and in system
  * memory, and the walk starts from a root inside it. Whatever the entries say

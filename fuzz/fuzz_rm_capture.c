@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* libFuzzer target: the RM capture parser (pte-probe --replay) and the replay backend.
  * A capture that parses is replayed through the start of a probe session (driver version,
  * control descriptor, root client, card list, GPU objects, one video-memory page), so the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 // fuzz-links: p2pshost
 /* libFuzzer target for the VFIO INFO-buffer parsers: the same bytes are read
  * as a region info, an IOMMU info and a device info buffer, and the first byte

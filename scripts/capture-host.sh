@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # capture-host.sh — read-only capture of what bar-inspect needs, for bug reports and
 # for replay with `bar-inspect --root DIR`.
 #

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # Byte-for-byte comparison of every tool's output on every fixture, between this tree
 # and a base commit: the check behind refactors that must not change behaviour.
 #

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
 """Lists the skipped and failed tests of a ctest run, with what each reported missing.
 
 usage: ctest-summary.py JUNIT.xml [TITLE]

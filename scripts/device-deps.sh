@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # shellcheck shell=bash
 # Sourced by the device scripts (scripts/pte-probe-device.sh, bench/p2p-bench-device.sh).
 #

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
 """Golden facts for libgmmu from NVIDIA's open GPU kernel modules.
 
   gmmu-golden.py extract SRC [--rev REV] [-o FILE]

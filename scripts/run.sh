@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # Quick start: installs what the build needs (Debian/Ubuntu, as root), builds the four
 # tools into build/tools/ (bar-inspect, pte-decode, pte-probe, and p2p-bench where CMake
 # finds a CUDA compiler) and runs bar-inspect on this host. Where this host has no NVIDIA GPU it runs on a bundled real

@@ -1,25 +1,61 @@
 #!/usr/bin/env bash
-# The project's test command (README "Quick start"; .ci/run calls exactly this).
+# SPDX-License-Identifier: MIT
+# The project's test command.
 #
-# 1. As root, installs the Debian packages in scripts/deps.txt that are missing.
+#   scripts/test.sh          the fast suite a user runs (minutes on two cores): both ctest
+#                            builds and the quick steps (format, generated docs)
+#   scripts/test.sh --full   everything, as CI runs it (.ci/run): also every build type
+#                            with GCC and clang, static analysis, the bench smoke runs,
+#                            fuzzing and the guest-kernel tests under QEMU
+#
+# 1. As root, installs the Debian packages in scripts/deps.txt and scripts/deps.d/ that are
+#    missing (without --full, not those of lists marked "# test.sh: full").
 # 2. Builds and runs the whole ctest suite twice: a normal build (build/) and an
 #    ASan+UBSan build (build-asan/).
-# 3. Runs every scripts/test.d/*.sh step (format, static analysis, generated docs,
-#    fuzzing, guest tests ...) in name order; each gets BUILD_DIR and ASAN_BUILD_DIR.
-# 4. Ends with a summary: the steps that failed, and every ctest test that was skipped
-#    or failed with the file it found missing (scripts/ctest-summary.py).
+# 3. Runs the scripts/test.d/*.sh steps in name order: without --full only those marked
+#    with a line "# test.sh: quick"; each gets BUILD_DIR and ASAN_BUILD_DIR.
+# 4. Ends with a summary: the steps that failed or were left to --full, and every ctest
+#    test that was skipped or failed with the file it found missing
+#    (scripts/ctest-summary.py).
 #
 # Tests that need the shared reference folder (P2PS_SHARED_DIR, default ../shared beside
 # the checkout; CONTRIBUTING.md) are skipped without it, and fail under CI=true.
 #
 # Environment: JOBS (parallel build jobs), P2PS_SKIP_STEPS (space-separated
-# test.d step names to skip, e.g. "50-vm-guest"), P2PS_ONLY_STEPS (run only these),
+# test.d step names to skip, e.g. "50-vm-guest"), P2PS_ONLY_STEPS (run only these, quick
+# or not),
 # P2PS_SHARED_DIR, CI.
 set -uo pipefail
+full=0
+case ${1:-} in
+--full) full=1 ;;
+"") ;;
+-h | --help)
+	sed -n '3,10p' "$0" | sed 's/^# \{0,1\}//'
+	exit 0
+	;;
+*)
+	echo "test.sh: unknown argument '$1' (--full or nothing)" >&2
+	exit 2
+	;;
+esac
 cd "$(dirname "$0")/.." || exit 1
 top=$(pwd)
 jobs=${JOBS:-$(nproc)}
 shared=$(realpath -m "${P2PS_SHARED_DIR:-$top/../shared}")
+
+# The package lists: scripts/deps.txt and scripts/deps.d/*.txt; a list whose packages only
+# --full's steps use says so in a line "# test.sh: full" and is left out of the fast suite.
+dep_lists() {
+	local f
+	for f in scripts/deps.txt scripts/deps.d/*.txt; do
+		[ -e "$f" ] || continue
+		if [ "$full" -eq 0 ] && [ -z "${P2PS_ONLY_STEPS:-}" ] && grep -q '^# test.sh: full$' "$f"; then
+			continue
+		fi
+		cat "$f"
+	done
+}
 
 install_deps() {
 	local missing=()
@@ -29,7 +65,7 @@ install_deps() {
 		pkg=${pkg//[[:space:]]/}
 		[ -n "$pkg" ] || continue
 		dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null | grep -q "ok installed" || missing+=("$pkg")
-	done < <(cat scripts/deps.txt scripts/deps.d/*.txt 2>/dev/null)
+	done < <(dep_lists)
 	[ ${#missing[@]} -eq 0 ] && return 0
 	if [ "$(id -u)" -ne 0 ]; then
 		echo "test.sh: missing Debian packages (run as root to install): ${missing[*]}" >&2
@@ -67,6 +103,11 @@ build_and_test() { # dir extra-cmake-args...
 		--output-junit "$top/$dir/ctest-junit.xml")
 }
 
+# A step runs in the fast suite when its file says so ("# test.sh: quick").
+quick_step() { # file
+	grep -q '^# test.sh: quick$' "$1"
+}
+
 want_step() { # name
 	local n=$1
 	if [ -n "${P2PS_ONLY_STEPS:-}" ]; then
@@ -98,10 +139,16 @@ if want_step asan; then
 fi
 
 export BUILD_DIR=$top/build ASAN_BUILD_DIR=$top/build-asan JOBS=$jobs
+left_to_full=()
 for step in scripts/test.d/*.sh; do
 	[ -e "$step" ] || continue
 	name=$(basename "$step" .sh)
 	want_step "$name" || continue
+	# P2PS_ONLY_STEPS naming a step runs it whatever its kind
+	if [ "$full" -eq 0 ] && [ -z "${P2PS_ONLY_STEPS:-}" ] && ! quick_step "$step"; then
+		left_to_full+=("$name")
+		continue
+	fi
 	echo "=== step $name"
 	start=$(date +%s)
 	bash "$step"
@@ -119,5 +166,6 @@ for dir in "${junits[@]}"; do
 	fi
 done
 [ ${#failed_names[@]} -eq 0 ] || echo "test.sh: failed: ${failed_names[*]}"
+[ ${#left_to_full[@]} -eq 0 ] || echo "test.sh: not run (scripts/test.sh --full runs them): ${left_to_full[*]}"
 echo "test.sh: $passed passed, $failed failed"
 [ "$failed" -eq 0 ]

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # p2ps-fleet-srun.sh — bar-inspect on every node of a Slurm allocation, one task per
 # node (srun --ntasks-per-node=1), the reports collected on this host and summarised
 # with bar-inspect --fleet (docs/fleet.md).

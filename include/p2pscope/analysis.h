@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* p2pscope: what bar-inspect concludes from a host model.
  *
  * Pure functions over struct p2ps_host (include/p2pscope/host.h): nothing here reads

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* p2pscope: explicit little-endian loads and stores over byte buffers.
  * Entries and config space are always read through these, never by casting a
  * byte pointer to a wider integer type (alignment and host byte order). */

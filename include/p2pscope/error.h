@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* p2pscope: error reporting shared by every library.
  *
  * Library code never prints or exits. A function that can fail returns 0 or a

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* p2pscope: the fleet summary — many bar-inspect reports read into one model of which
  * hosts can do BAR1 P2P, why the others cannot, and which hosts differ from the other
  * hosts with the same GPU model.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* libgmmu: NVIDIA GPU MMU (GMMU) page-table entry formats as data.
  *
  * The formats (MMU format version 2: Pascal..Ada, version 3: Hopper, Blackwell) are tables of

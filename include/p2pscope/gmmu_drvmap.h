@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* libgmmu: the entries the NVIDIA driver writes for its ordinary mappings.
  *
  * Beside the P2P model (gmmu_p2p_encode), this is what RM's own mapping path writes when a

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* p2pscope: reading page-table dumps — the inputs of `pte-decode decode/verify`.
  *
  * Three kinds of input, none of which knows the GMMU format:

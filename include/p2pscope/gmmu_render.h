@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* p2pscope: pte-decode's output, as a library — the text and JSON renderings of decoded
  * entries, P2P models, dump entries, VA-map summaries and verify reports, and the one
  * pipeline that reads a dump (raw, text or a walk of memory images) and renders it.

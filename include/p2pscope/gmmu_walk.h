@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* p2pscope: page-table walks, VA-map summaries and verification against an
  * intended mapping, on top of libgmmu's formats (gmmu.h) and the dump readers
  * (gmmu_dump.h).

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* p2pscope: the host model — what bar-inspect knows about a machine's PCI devices,
  * IOMMU, kernel command line and NVIDIA driver, independent of where it came from.
  *

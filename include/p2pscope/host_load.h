@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* p2pscope: loading a host model from a source — the backends and their registry.
  *
  * p2ps_host_load() fills a struct p2ps_host (p2pscope/host.h) from the backend that the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* p2pscope: the one NVIDIA chip table — every fact the tools key by chip, in one row.
  *
  * A row names a chip ("AD102") and gives its generation, its family prefix in NVIDIA's

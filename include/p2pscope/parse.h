@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* p2pscope: the parsers for numbers that every tool and library shares, one per syntax.
  *
  *  - unsigned number: "0x" (or "0X") and hex digits, or decimal digits. A leading 0 is

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* p2pscope: what users paste into bug reports, read back into facts.
  *
  * A paste is one text with any mix of `lspci` output (-v .. -vvvv, -nn, -k, -D, -t, -x ..

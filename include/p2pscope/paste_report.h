@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* p2pscope: what a paste adds to the analysis — the triage of a bug report.
  *
  * The analysis (analysis.h) runs unchanged on the host model the paste backend filled.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* p2pscope: PCI addresses ("domain:bus:device.function"), the one parser every tool and
  * library uses for them.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* pte-probe as a library (src/probe, p2psprobe): what one run collects from the driver, what
  * libgmmu's model says about it, and the verdicts. One model, two renderings (the tool's
  * tools/pte-probe/text.c and json.c).

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* p2pscope: bar-inspect's renderers — the analysis as readable text, JSON (json-c) or a
  * Graphviz graph. Renderers only format: every fact and verdict comes from
  * struct p2ps_analysis (include/p2pscope/analysis.h) and the host model it points to,

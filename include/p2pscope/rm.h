@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* p2pscope: a small client of the NVIDIA resource-manager (RM) API.
  *
  * The RM API is the ioctl interface on /dev/nvidiactl and /dev/nvidiaN that CUDA and

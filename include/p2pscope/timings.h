@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* p2pscope: phase timings, to find where a run's wall time goes (bar-inspect
  * --timings). Library code records; only a tool prints.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* p2pscope: VFIO — what a device bound to vfio-pci tells user space. One header per
  * concern, all included here:
  *  - vfio/facts.h   the facts as the host model keeps them (host->vfio)

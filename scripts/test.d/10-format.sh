@@ -1,4 +1,6 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
+# test.sh: quick
 # Every C/CUDA source is clang-formatted (.clang-format at the top).
 set -euo pipefail
 cd "$(dirname "$0")/../.."

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # The build types users build, besides the suite's own builds: everything (libraries,
 # tools, tests, benches) must compile warning-free under -Werror with GCC and clang in
 # Debug, Release, RelWithDebInfo and MinSizeRel. Each type sees different code: only

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # cppcheck and clang-tidy (.clang-tidy says which checks and why) over the C
 # sources, using the normal build's compile database, plus the rule that library
 # code never prints or exits (only main() decides).

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # Every benchmark in bench/ runs once in a short mode (small inputs, one run each): it
 # must run to its end and print its table. No figure is checked: speed is measured by
 # running the benches themselves (bench/README.md), never asserted in CI. A file in

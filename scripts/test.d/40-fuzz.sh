@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # Builds every libFuzzer target (fuzz/*.c) with clang in build-fuzz/ and runs each one
 # briefly from its seed corpus (fuzz/corpus/<target>/, copied: the committed seeds stay
 # as they are). Fails on any crash, sanitizer report, leak, timeout or memory blow-up;

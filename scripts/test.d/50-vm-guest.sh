@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # Guest integration tests with a Debian kernel (tests/vm/, docs/vm-tests.md):
 # boots a q35 guest under TCG twice, with the switch's root port ACS on and
 # off, runs bar-inspect inside through sysfs and through VFIO, and asserts the

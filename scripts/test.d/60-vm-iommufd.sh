@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # The VFIO cdev/iommufd and no-IOMMU paths in a guest (tests/vm/,
 # docs/vm-tests.md). No Debian kernel enables CONFIG_IOMMUFD or
 # CONFIG_VFIO_NOIOMMU, so this step builds a 6.12 guest kernel from Debian's

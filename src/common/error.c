@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 #include "p2pscope/error.h"
 
 #include <stdarg.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Growable arrays: the one growth rule of the lists the libraries and tools keep (RM
  * objects and DMA mappings, pte-probe's entries, the host model's devices, a paste's blocks
  * and devices, the analysis' reasons, the fleet's hosts and groups, memory images' chunks,

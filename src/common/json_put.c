@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* JSON object building shared by the renderers (json_put.h). */
 #include "json_put.h"
 

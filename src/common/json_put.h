@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* p2pscope: building JSON objects with json-c, as every renderer of the tools does it
  * (bar-inspect's host and fleet reports, pte-probe, p2p-bench).
  *

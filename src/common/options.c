@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The command-line option table (options.h): getopt_long's tables and the --help lines
  * from one set of rows. */
 #include "options.h"
@@ -6,6 +7,7 @@
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdint.h>
+#include <stdlib.h>
 #include <string.h>
 
 /* getopt_long's value for row i: above every character, so rows never clash with the
@@ -61,9 +63,35 @@ static int apply(const struct p2ps_opt *r, void *ctx, const char *arg, char *err
 	return 0;
 }
 
+/* True when P2PS_OPT_TABLE_ARG is among the options of argv (before any "--"). */
+static bool wants_table(int argc, char **argv)
+{
+	for (int i = 1; i < argc; i++) {
+		if (!strcmp(argv[i], "--"))
+			return false;
+		if (!strcmp(argv[i], P2PS_OPT_TABLE_ARG))
+			return true;
+	}
+	return false;
+}
+
+/* The rows as the completion generator and the man-page test read them. */
+static int print_table(const struct p2ps_opts *o)
+{
+	for (size_t i = 0; i < o->n; i++) {
+		const struct p2ps_opt *r = &o->opt[i];
+		int k = (int)strcspn(r->help, "\n");
+		printf("%s\t%c\t%s\t%.*s\n", r->name, r->short_name ? r->short_name : '-',
+		       r->arg ? r->arg : "", k, r->help);
+	}
+	return fflush(stdout) == 0 && !ferror(stdout) ? 0 : 2;
+}
+
 int p2ps_opt_parse(const struct p2ps_opts *o, int argc, char **argv, void *ctx, char *err,
                    size_t err_size)
 {
+	if (wants_table(argc, argv))
+		exit(print_table(o));
 	struct option longopts[P2PS_OPTS_MAX + 1];
 	char shortopts[2 * P2PS_OPTS_MAX + 3];
 	if (build_tables(o, longopts, shortopts) < 0) {

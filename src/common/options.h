@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* p2pscope: the command-line option table every tool uses (bar-inspect, pte-decode,
  * pte-probe, p2p-bench).
  *
@@ -60,6 +61,13 @@ struct p2ps_opts {
  * "--name value"; "--" ends them. Resets getopt's state first, so a tool may parse several
  * times. */
 #define P2PS_OPT_UNKNOWN (-2)
+
+/* A hidden option every table has: given anywhere among the options, p2ps_opt_parse()
+ * prints the table's rows to stdout, one a line as NAME<TAB>SHORT (or -)<TAB>ARG (or
+ * empty)<TAB>the first line of the help, and exits the program (0, or 2 when stdout
+ * could not be written). The bash completion (completion/gen-completion.sh) and the
+ * man-page test (tests/release/man_options_test.sh) are made from it. */
+#define P2PS_OPT_TABLE_ARG "--p2ps-option-table"
 int p2ps_opt_parse(const struct p2ps_opts *o, int argc, char **argv, void *ctx, char *err,
                    size_t err_size);
 

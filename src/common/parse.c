@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The shared number parsers (include/p2pscope/parse.h). Each reads digits by hand:
  * strtoull would skip blanks, take signs and read a leading 0 as octal. */
 #include "p2pscope/parse.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The PCI-address parser and formatter (include/p2pscope/pci_addr.h). */
 #include "p2pscope/pci_addr.h"
 

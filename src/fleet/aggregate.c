@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* What the fleet has in common: the same cause on many hosts (grouped, with its fix), and
  * hosts that differ from most hosts with the same GPU model (drift). */
 #include "fleet_internal.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The fleet: collecting hosts, then one pass that drops duplicates, sorts, finds the
  * expected hosts without a report and counts (include/p2pscope/fleet.h). */
 #include "fleet_internal.h"

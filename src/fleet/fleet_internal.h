@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Internals of the fleet summary (include/p2pscope/fleet.h): the reading batch that
  * worker threads fill without touching the fleet, and the helpers the files share. */
 #ifndef P2PS_FLEET_INTERNAL_H

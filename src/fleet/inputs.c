@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Command-line inputs of the fleet summary: files, folders, glob patterns, "-", capture
  * tarballs and snapshot folders, each turned into hosts or skipped entries.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The fleet summary as CSV (RFC 4180): one row per host, then one per skipped input and
  * per expected host without a report (status "skipped" / "missing"), so a spreadsheet
  * holds every input the text names. Columns are listed in docs/fleet.md. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The fleet summary as one JSON document (schema in docs/fleet.md) and as CSV, one row
  * per host, then one per skipped input and per missing host, so that a spreadsheet has
  * every input the text shows. */

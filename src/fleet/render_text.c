@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The fleet summary as text: one table row per host (worst first), the causes grouped
  * with their fix, drift within each GPU model, and every input that is not a host. */
 #include "fleet_internal.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* One bar-inspect --json document (schema in docs/bar-inspect.md) into a fleet host.
  *
  * Only what the summary needs is read, but what is read is checked: a member of the

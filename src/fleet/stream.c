@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Splitting a buffer into JSON documents: one report per file, or many concatenated
  * (`srun ... bar-inspect --json`, `cat *.json | bar-inspect --fleet -`).
  *

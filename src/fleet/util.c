@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Small helpers of the fleet summary: growth, strings, the reading batch, output. */
 #include "fleet_internal.h"
 

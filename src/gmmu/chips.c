@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* libgmmu's table access: the formats, and the chips as the chip table
  * (nvidia_chips.c) lists them — only rows with a GMMU format, in the table's order. */
 #include "gmmu_internal.h"

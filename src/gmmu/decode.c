@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Field-by-field decode of one entry: which fields apply to it and how to show them.
  *
  * In v2 several fields share bits (ADDRESS_SYS 53:8 covers ADDRESS_VID, ADDRESS_VID_PEER and

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The driver's ordinary mappings (gmmu_drvmap.h), from RM's map path at 580.142/595.45.04:
  *
  * dmaAllocMapping_GM107 (virt_mem_allocator_gm107.c):

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Field access: lookup, named values, and the driver's two ways of writing a field.
  *
  * The write paths mirror src/nvidia/inc/libraries/field_desc.h: nvFieldSet32 for fields of

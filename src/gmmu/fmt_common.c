@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Value tables shared by MMU format versions 2 and 3.
  *
  * The v2 headers define no aperture values of their own: the driver encodes v2 and v3

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* MMU format version 2: Pascal (GP10x), Volta (GV100), Turing (TU10x), Ampere (GA10x),
  * Ada (AD10x). Each layout class takes its bits from its own generation's header:
  *   v2-gp (GP10x, GV100)        pascal/gp100/dev_mmu.h (swref), the complete v2 of Pascal;

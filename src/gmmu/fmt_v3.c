@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* MMU format version 3: Hopper (GH100), Blackwell (GB10x, GB20x). Bits from NV_MMU_VER3_* in
  * hopper/gh100/dev_mmu.h (the only header with v3 entries: swref, and the same defines in the
  * hwref copy); Blackwell's KIND names from blackwell/gb202/dev_mmu.h (gb20b lists the same).

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* libgmmu internals: helpers for writing the format tables.
  *
  * A field's bit range is written once, as a two-token macro "hi, lo" named after the hwref

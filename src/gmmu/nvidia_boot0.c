@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* NVIDIA NV_PMC_BOOT_0 (BAR0 + 0x0) decoded into architecture, chip and GMMU format.
  *
  * Field positions are NVIDIA's published ones (open-gpu-kernel-modules

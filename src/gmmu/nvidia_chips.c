@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The NVIDIA chip table (include/p2pscope/nvidia_chips.h): one row per chip.
  *
  * Sources, per column:

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The P2P mapping model: which PTE each path writes for one page of a peer GPU's memory.
  *
  * Stock PCIe peer (dmaUpdateVASpace_GM107, nvGpuOpsBuildExternalAllocPtes): VALID, APERTURE =

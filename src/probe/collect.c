@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Phase 1: everything pte-probe asks the driver, in one fixed order (a capture replays only
  * if the order is the same): open, GPU, VA space, allocations, mappings, per page
  * GET_SURFACE_PHYS_ATTR / GET_PDE_INFO / GET_PTE_INFO, then (root) the tables. The client is

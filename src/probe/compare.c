@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Phase 2: every entry the walk found against libgmmu's model of what the driver writes.
  *
  * Inputs to the model come from the driver's own answers, never from the entry itself where

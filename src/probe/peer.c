@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* --peer: the second GPU, the P2P object between the two (this changes the driver's peer
  * state for as long as the run lasts: peer ids are assigned, and on PCIe BAR1-P2P systems a
  * BAR1 window is mapped), and the model of the peer entries: gmmu_p2p_encode in the mode the

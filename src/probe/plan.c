@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The plan: which memory pte-probe allocates and how it maps it. Each page size the chip has,
  * of those the allocation API names (the NVOS32 classes 4K, BIG, HUGE 2M and 512M: the
  * API's vocabulary, not a generation's; a size the chip's format has no PTE level for is

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Reading the tables: libgmmu's walker runs from the page directory base GET_PDE_INFO gave
  * and asks for each table it needs; the fetch hook reads the table's 4 KiB page of video
  * memory through the driver's read-only framebuffer window, once. Every PTE and every

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* What this library may ask of the driver, and what it never asks.
  *
  * Allowed: the object classes of enum p2ps_rm_class and the controls of enum p2ps_rm_ctrl,

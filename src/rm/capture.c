@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Capture parser: the JSON the recorder writes, read back with json-c (the only parser of
  * the format). Every error names the call index and the key. */
 #include "rm_internal.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The RM client: one root client on /dev/nvidiactl, the objects made under it, and the
  * single path every escape takes (rm_escape). Objects are tracked in allocation order and
  * freed in reverse by p2ps_rm_close(), so children always go before their parents and an

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* GPUs: the driver's card list, opening one (device node, device and subdevice objects) and
  * naming its chip. */
 #include "rm_internal.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Driver version -> struct layout.
  *
  * Each row was checked by compiling offsetof()/sizeof() of every struct this library uses

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Memory: the client's VA space, memory allocations, GPU mappings (MAP_MEMORY_DMA) and the
  * read-only CPU window onto video memory used to read page tables. */
 #include "rm_internal.h"

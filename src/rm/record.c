@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The recorder: a backend that forwards every call to another backend and appends the
  * request and the response to a JSON capture (docs/pte-probe.md, "Captures").
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The replay: a backend that answers from a capture, in order. Each request must be the one
  * recorded (same operation, path, descriptor, escape number, size, and the same bytes apart
  * from user pointers), so a replay exercises the same marshalling code against what a real

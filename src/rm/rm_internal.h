@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* RM client internals: escape numbers, the struct layouts common to every supported driver
  * series, and the client state.
  *

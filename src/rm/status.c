@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* NV_STATUS names: every value of nvstatuscodes.h (NV_STATUS_CODE(name, value, ...)) in the
  * supported driver series, 550.40.07 to 595.45.04. Where a later series renamed a value the
  * later name is kept (0x8b: NV_ERR_DMA_XFER_FAILED before 595, NV_ERR_OPERATION_ABORTED

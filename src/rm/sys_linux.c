@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The Linux backend: open(2), ioctl(2), mmap(2) on the real device nodes, with every path
  * under a root prefix (tests hand it a directory tree: no /dev/nvidiactl, a version file of
  * an unknown series, no /proc/driver/nvidia at all). */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The fixture of the analysis unit tests: a host model built by hand (model.h), its
  * analysis, and the usual shape: a root port, a switch and two RTX 4090s behind it. */
 #ifndef P2PS_TEST_ANALYSIS_FX_H

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # bar-inspect's command line: help, one-line errors with exit status 2, the three
 # outputs on a real snapshot, -s selection, the live backend on this machine, and the
 # ACS registers of every pciutils test dump decoded exactly as `lspci -vv` decodes them.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Loading and analysing the real captures of the fixture tests: a committed fixture
  * that is missing fails (a skip would pass); files read whole; devices found by address. */
 #ifndef P2PS_TEST_FIXTURE_LOAD_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Builds host models by hand for the analysis tests: a switch here, a root port there,
  * GPUs with chosen BARs, links, ACS and IOMMU facts. Every default is what a healthy
  * BAR1-P2P host looks like (ReBAR on, IOMMU off, no ACS redirect), so each test changes

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The analysis on constructed host models: topology classes (PIX, PXB, PHB, NODE, SYS,
  * NV#), ACS redirect on named bridges, NCCL levels and bounded walks — each verdict and
  * reason checked on a model built for it (the per-GPU and host checks are in

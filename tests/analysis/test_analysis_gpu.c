@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The analysis' per-GPU and host checks on constructed host models: IOMMU modes, BAR1
  * against VRAM, BAR sources and windows, link, model and driver findings — each verdict
  * and reason checked on a model built for it. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The analysis on real captures.
  *
  * GPU snapshots (tests/fixtures/<name>/, captured by scripts/capture-host.sh on the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The analysis on real bridge trees: pciutils' own test dumps
  * (../shared/fixtures/pciutils-tests/, real machines; their cases skip when absent, fail
  * under CI=true) and a QEMU guest's snapshot (tests/fixtures/qemu-switch/): the path,

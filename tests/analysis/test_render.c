@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Renderers on a constructed switch host with ACS redirect on both downstream ports:
  * the text report, the JSON document (read back with json-c) and the Graphviz graph
  * must carry the facts and the verdict, and the -s filter / --all must select. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The shared parsers (p2pscope/parse.h, p2pscope/pci_addr.h), one table per syntax.
  * Each row is an input and what the parser must make of it; the rows include the inputs
  * the separate parsers used to disagree on (leading 0, blanks, signs, '_' groups). */

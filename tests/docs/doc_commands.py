@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
 """Every command in README.md, CONTRIBUTING.md and docs/*.md runs, and prints what the docs say it prints.
 
 A fenced block holds commands when it is a ```console block, a plain ``` block with

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # libgmmu (the core a driver patch's test links) allocates nothing, does no file or terminal
 # I/O and needs no json-c: none of those symbols is among what it imports. libgmmu-dump is
 # the library that does (it must import json-c, or the split is not where the docs say).

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # The example's test built as a porter builds it, against an installed p2pscope (a
 # temporary prefix) and against the build tree; every binary must pass. $1: extra compiler
 # flags (the sanitizer flags of an ASan+UBSan build, whose libraries need its runtime).

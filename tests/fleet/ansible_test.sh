@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # The Ansible path through the real engine: ansible-playbook (Debian's ansible-core) runs
 # contrib/ansible/p2ps-fleet.yml against an inventory of hosts on this machine
 # (ansible_connection=local), each pointed at its own snapshot with planted differences

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
 """Checks a bar-inspect --fleet --json summary against what a test planted.
 
 Usage: check_summary.py SUMMARY.json [checks...]

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # bar-inspect --fleet as a user runs it, on snapshots planted from the committed captures
 # (make-fleet-snapshots.py): report files, a folder, a quoted glob, a concatenated stream
 # on stdin, a snapshot folder and a capture-host.sh tarball; damaged, duplicated, newer

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # Shared by the fleet tests (sourced): where things are, the planted fleet, and the rule
 # for a missing engine: SKIPPED (exit 77) on a developer machine, a failure under CI=true.
 top=${P2PS_SOURCE_DIR:-$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)}

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
 """A report names the host it came from: host.hostname, boot_id, time and kernel in
 bar-inspect --json, and the bridges on the GPUs' paths ("bridges"), which the fleet
 summary needs (docs/bar-inspect.md). Checked against independent sources:

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
 """Builds snapshot folders of made-up hosts from the committed captures, each with planted
 differences, for the fleet tests and the fleet benchmark.
 

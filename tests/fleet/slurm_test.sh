@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # The Slurm path through the real engine: a one-host cluster from Debian's packages
 # (munged, slurmctld and four slurmd on localhost, Debian's build allows several slurmd
 # per host), with a config this test writes, started in the background as root with

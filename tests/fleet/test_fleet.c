@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* libp2psfleet on real bar-inspect reports: the 2 x H200 machine's live report
  * (docs/results/p2p-bench/2026-11-22-h200x2/bar-inspect.json) and the QEMU guest's
  * (tests/fixtures/qemu-switch/acs-on.live.json, an Intel IOMMU translating and ACS on

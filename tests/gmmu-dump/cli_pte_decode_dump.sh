@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # pte-decode's dump commands end to end: decode --raw/--text/--mem --pdb, --summary,
 # --json, verify exit codes 0/1/2, and one-line errors (exit 2, never a crash) for bad
 # inputs. Entries are written byte by byte from hand-computed values (see

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* make_example_pd --out DIR: writes the inputs of the page-table dump examples in
  * docs/pte-dumps.md and the README (whose commands tests/docs runs):
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Dump readers: the text parser, the raw reader (mapped and streamed), the
  * --mem chunk set, and SPEC parsing errors. */
 #include <setjmp.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* VER3 walks, summaries and verify, and the summary's fast path against the generic one,
  * over hand-built page-table images.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Page-directory walks, summaries and verify over hand-built VER2 page-table images
  * (VER3 and the summary's fast path: test_gmmu_summary.c).
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Sparse directory entries in walks: the driver marks a PDE sparse with the "uncached" bit
  * under aperture INVALID (v2 VOL, kgmmuFmtFamiliesInit_GM200; v3 PCF SPARSE_ATS_*,
  * kgmmuFmtFamiliesInit_GH100), a dual PDE through its big half; nouveau writes the same

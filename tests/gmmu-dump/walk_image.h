@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The page-table image the walk tests build by hand (mem_img at MEM_BASE, video memory)
  * and what they collect from walking, summarizing and verifying it. */
 #ifndef P2PS_TEST_WALK_IMAGE_H

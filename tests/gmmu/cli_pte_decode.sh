@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # pte-decode end to end: encode/decode/p2p/formats output, and bad input giving one line on
 # stderr with exit status 2. Expected entries are the hand-computed ones of
 # test_gmmu_vectors.c / test_gmmu_p2p.c.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Helpers shared by the libgmmu tests. */
 #ifndef GMMU_TEST_UTIL_H
 #define GMMU_TEST_UTIL_H

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # libgmmu's tables against every dev_mmu.h of NVIDIA's 595.45.04 tree, through the facts in
 # golden/dev_mmu-595.45.04.txt: scripts/gmmu-golden.py compare must find 0 differences, and
 # its report must be the committed golden/compare-595.45.04.txt (so the record of which

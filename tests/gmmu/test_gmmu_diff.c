@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* libgmmu against independent encoders: the entries nouveau, tinygrad and NVIDIA's RM and
  * UVM write (tests/gmmu/diff/vectors.txt, computed by tests/gmmu/diff/gen_vectors.py from
  * what each writer's source does, never from libgmmu), checked in both directions:

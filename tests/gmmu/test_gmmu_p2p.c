@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The P2P mapping model: stock PCIe peer, NVLink peer with a fabric base, the BAR1-P2P
  * patch, and the ways each can fail. Expected entries are worked out by hand from the header
  * bit positions (see the comments), not by libgmmu's encoder. */

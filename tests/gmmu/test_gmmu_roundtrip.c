@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Round trips over random values: every field of every entry type of every format, in both
  * write modes, plus decode -> re-encode of random entries and the fast views against the
  * field-by-field decode. */

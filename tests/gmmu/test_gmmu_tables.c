@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* libgmmu's tables against the facts extracted from NVIDIA's headers
  * (tests/gmmu/golden/, written by scripts/gmmu-golden.py), plus the structural rules every
  * table must keep: fields inside the entry, no overlap among the fields one aperture uses,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Hand-computed entries. Each expected value below is worked out from the header facts in
  * the comment next to it (bit positions of NV_MMU_VER2_* / NV_MMU_VER3_* in dev_mmu.h,
  * 595.45.04), not produced by libgmmu's encoder; the test encodes and decodes them. */

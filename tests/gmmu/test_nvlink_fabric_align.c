@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The chip table's NVLink fabric-base alignment (p2pscope/nvidia_chips.h): the NVSwitch
  * map slot knvlinkValidateFabricBaseAddress_* holds a chip's fabric base to. The expected
  * values are the driver's, not the table's: the chip lists of the HAL dispatch in

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
 """Compares what bar-inspect reports for an lspci dump (`bar-inspect --lspci-dump FILE
 --all --json`, the tool users run) with Debian's own decoding of the same dump
 (`lspci -D -F FILE -vvv`, and `lspci -t` for the tree): per device the BAR regions

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # Converts the first raw GPU-host capture (../shared/fixtures/h200x2-raw, taken before
 # scripts/capture-host.sh existed) into the snapshot format bar-inspect --root reads
 # (docs/host-model.md): the same files under the same sysfs/proc paths.

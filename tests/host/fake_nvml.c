@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* A stand-in libnvidia-ml.so.1 for test_host_nvml: it answers the NVML calls the host
  * model makes with what the real library reported on the 2 x H200 guest (each GPU's 18
  * NVLinks end at NVSwitches the guest cannot see, so the far end's PCI address reads

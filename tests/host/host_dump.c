@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* host-dump: loads a host model and prints it as JSON (json-c). A test driver for
  * the model itself, independent of bar-inspect's renderers: the fixture tests
  * compare its output with lspci's decoding and with sysfs.

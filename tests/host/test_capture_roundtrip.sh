@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # scripts/capture-host.sh on this machine, then the snapshot loaded with --root must
 # give the same model as the live backend (apart from which backend and NVML, which
 # only a live run can ask). As root it repeats the capture as an unprivileged user

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # The committed tests/fixtures/h200x2-raw-snap must be exactly what the converter makes
 # from ../shared/fixtures/h200x2-raw (so nobody edits the fixture by hand). ctest runs it
 # through tests/support/need-shared.sh, which reports the folder when it is missing.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Host model tests on real data: the converted 2 x H200 snapshot (checked against
  * what nvidia-smi -q and sysfs said on that machine), pciutils' lspci dumps, crafted
  * config spaces for the chain walks, and malformed inputs. */

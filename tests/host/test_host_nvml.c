@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* NVML facts through dlopen: the host model loads "libnvidia-ml.so.1" found on
  * LD_LIBRARY_PATH (tests/host/fake_nvml.c, answering as the real library did on the
  * 2 x H200 guest). Checks the binding, the BDF matching, direct NVLink peers and peers

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
 """The live backend against independent reads of this machine's sysfs.
 
 For every PCI device: ids and class from the sysfs attribute files, every BAR's

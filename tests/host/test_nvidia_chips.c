@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The one NVIDIA chip table (p2pscope/nvidia_chips.h): every chip with a GMMU format is
  * recognised from its PCI device ids and from PMC_BOOT_0, and a row missing any column
  * fails here. Chips without a public PCI device id are listed below with the reason. */

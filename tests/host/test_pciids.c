@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* pci.ids names in one pass (src/host/backends/pciids.c) against libpci's own lookup
  * of the same file, the independent answer: on a crafted list covering every rule
  * (generic subsystem blocks, the subsystem lookup order, line ends, blanks, comments,

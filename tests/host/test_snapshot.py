@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
 """Checks a captured snapshot (scripts/capture-host.sh, extracted) against what the
 tools said on that host at capture time:
 

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # p2p-bench command line: errors are one line and exit 2; without a GPU the
 # measurement says so and exits 2; the report subcommand joins saved JSON.
 # $1: the p2p-bench binary.

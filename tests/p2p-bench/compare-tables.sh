@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # The comparison tables in docs/results/p2p-bench/*/ are what
 # bench/p2p-compare.py makes from the raw outputs committed beside them
 # (cuda-samples' text and p2p-bench's JSON of the same device run), so nobody

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* p2p-bench's report library: link arithmetic and the join of a measurement
  * (a real p2p-bench --json from the 2 x H200 machine) with bar-inspect's JSON. */
 #include <math.h>

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # bar-inspect --paste from the command line: a written paste in the three outputs and from
 # stdin, and bad pastes (binary data, a missing file, a directory, a block cut mid-line, a
 # matrix with mismatched columns, 100 MB of noise): a one-line error with status 2 or a

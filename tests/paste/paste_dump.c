@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* paste-dump FILE: every fact the paste reader took from FILE, one per line with where it
  * came from. Tests compare its lines with what the paste says; people use it to see why
  * a paste was read the way it was. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Pastes of our own: the text outputs of the H100 and 2 x H200 captures (lspci -vvv -nn,
  * lspci -tv, lspci -xxxx, nvidia-smi -q, topo -m, topo -p2p; for the H100 also the kernel
  * log, /proc/cmdline and the IOMMU group listing of the same machine type), pasted the way

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The real pastes from public bug reports (../shared/fixtures/pastes/NN-name/paste.txt,
  * with the cause each thread established in truth.md, and the public excerpts the seed
  * collected), read with bar-inspect's paste backend, analysis and findings. Each case

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The paste reader on small pastes written the way the tools print them: each block
  * syntax, the block finder (prompts, fences, quotes, prose, wrapped lines), provenance,
  * and bad input (binary, cut blocks, mismatched matrix columns). The real pastes from

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # pte-probe end to end on the captures the H100 and H200 machines recorded (580.159.04):
 #   - the root run replays to "every entry agrees" (exit 0), in text and JSON, and the
 #     entries are the ones the device run read (raw values checked against the capture);

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The fake RM (fake_rm.h). Offsets: NVOS21/NVOS54/NVOS00 and friends as in every supported
  * series, NVOS46 as from 580 (status at 56). */
 #include "fake_rm.h"

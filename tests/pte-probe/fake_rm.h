@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* A fake NVIDIA RM for tests: a p2ps_rm_sys backend that keeps its own books of the
  * objects, descriptors and mappings a client makes, answers the probe's controls with fixed
  * values, and can fail any one call on purpose. The books are the independent witness that

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* libgmmu's model of the driver's ordinary mappings (gmmu_drvmap.h), golden values:
  *   v3 (GH100): the entries the 580.159.04 driver wrote on the H100 (pte-probe capture
  *               tests/fixtures/pte-probe/h100-580.159.04-root.json, and the throwaway

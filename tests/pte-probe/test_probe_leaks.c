@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* pte-probe's collect phase against the fake RM, with every call in turn made to fail (the
  * ioctl itself, or the RM status): whatever fails, the fake's books must be empty after the
  * run — no object, descriptor, GPU mapping, CPU mapping or mmap left — and no parent freed

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The RM client library: driver versions and layouts, status names, the allow-list, and the
  * record -> parse -> replay round trip (against the fake RM and the real H100 capture). */
 #include <setjmp.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* libgmmu's walker with its two hooks, as pte-probe uses them: tables read on demand
  * (fetch) and every directory entry reported (dir_fn). The tree is the H100's from the
  * pte-probe capture, cut down to one 4 KiB page: PD4 0x0 -> PD3 0x1000 -> PD2 0x2000 ->

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # need-shared.sh REL... -- COMMAND ARGS...
 # Runs COMMAND when every REL exists under the shared reference folder; otherwise names
 # the missing ones and exits 77 (skipped; 1 under CI=true) without running it.

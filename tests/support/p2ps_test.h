@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Helpers shared by the cmocka tests. Include after <cmocka.h>.
  *
  * Files outside the repository (the shared reference folder, ../shared beside the

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # shellcheck shell=sh
 # Helpers for test scripts (POSIX sh), the shell side of tests/support/p2ps_test.h:
 #

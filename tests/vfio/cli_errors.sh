@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # bar-inspect's VFIO options reject bad input with one line on stderr and exit 2,
 # before anything is opened. Runs on any machine (no VFIO needed).
 bi="${P2PS_TOOLS_DIR:?}/bar-inspect"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* A scripted VFIO kernel for the unit tests: a temporary sysfs/dev tree on disk
  * (so path handling, readlink and opendir run for real) plus an ioctl/pread/mmap
  * layer that answers like vfio-pci for two devices in one IOMMU group:

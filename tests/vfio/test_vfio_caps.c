@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* VFIO INFO-buffer parsers against well-formed and malformed capability chains.
  * Buffers are built with the kernel's struct layouts from <linux/vfio.h>, so a
  * layout mistake in the parser shows up as a wrong field here. */

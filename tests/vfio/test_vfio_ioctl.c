@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The VFIO ioctl layer against a scripted kernel (fake_kernel.h): the legacy
  * open flow, argsz growth, per-region refusals, config cross-check, error
  * messages, and map-peer's DMA mapping. */

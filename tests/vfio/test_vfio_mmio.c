@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Reading one register read-only (VFIO mmap, VFIO pread, sysfs resourceN), the
  * BAR:OFFSET syntax, and NV_PMC_BOOT_0 decoding against NVIDIA's published
  * values (nv_ref.h: NV_PMC_BOOT_0_ARCHITECTURE_* and NV_PMC_BOOT_42_CHIP_ID_GA100). */

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # Builds the guest kernel for the iommufd / VFIO-cdev / no-IOMMU tests from
 # Debian's linux-source-6.12 package (x86_64_defconfig + guest-kernel.config).
 #

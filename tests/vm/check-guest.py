@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
 """Host side of the guest integration tests (tests/vm/).
 
   check-guest.py extract --out DIR ...   split DIR/data.log into DIR/blocks/,

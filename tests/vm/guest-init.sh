@@ -1,4 +1,5 @@
 #!/bin/busybox sh
+# SPDX-License-Identifier: MIT
 # /init of the integration-test guest (tests/vm/run-guest.sh builds the
 # initramfs around it). It loads VFIO, binds the test endpoints to vfio-pci,
 # runs bar-inspect through sysfs and through VFIO and powers off.

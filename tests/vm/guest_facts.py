@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """What QEMU was told (run-guest.sh's command line, restated) and what the guest's
 kernel makes of it: the expected facts of the guest integration tests. check-guest.py
 asserts them; its check_qemu_argv() keeps them and run-guest.sh from drifting apart."""

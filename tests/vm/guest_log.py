@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """Splitting a guest run's serial log (data.log) into its blocks: the guest prints
 @@P2PS-BEGIN NAME / @@P2PS-END NAME rc=N around each command's output and @@P2PS-DONE
 at the end; the sysfs snapshot block is a base64 tarball, unpacked beside the blocks."""

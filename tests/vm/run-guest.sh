@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # QEMU's -device arguments are comma-separated property lists, not array typos.
 # shellcheck disable=SC2054
 # Boots one throw-away QEMU guest for the VFIO / host-inspection integration

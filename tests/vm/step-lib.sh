@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # Shared by scripts/test.d/50-vm-guest.sh and 60-vm-iommufd.sh (sourced from the
 # repository root, with `step` set to the step's name). Sets top and bi; the guest
 # steps need the normal build's bar-inspect.

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # Refreshes tests/fixtures/qemu-switch/ from the last guest runs of
 # scripts/test.d/50-vm-guest.sh (build-vm/out/acs-on and acs-off): per boot the
 # guest's snapshot as scripts/capture-host.sh took it inside the guest

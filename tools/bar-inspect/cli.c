@@ -1,7 +1,9 @@
+/* SPDX-License-Identifier: MIT */
 /* bar-inspect's error line, report writer and list splitting (cli.h). */
 #include "cli.h"
 
 #include <errno.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -9,6 +11,17 @@ int bi_die(const char *msg)
 {
 	fprintf(stderr, "bar-inspect: %s\n", msg);
 	return BI_EXIT_USAGE;
+}
+
+int bi_check_status(const struct p2ps_analysis *an)
+{
+	bool unknown = false;
+	for (size_t i = 0; i < an->n_pairs; i++) {
+		if (an->pairs[i].verdict == P2PS_VERDICT_NOT_READY)
+			return BI_EXIT_BLOCKED;
+		unknown |= an->pairs[i].verdict == P2PS_VERDICT_UNKNOWN;
+	}
+	return unknown ? BI_EXIT_UNKNOWN : BI_EXIT_READY;
 }
 
 int bi_write_report(const struct p2ps_strbuf *out)

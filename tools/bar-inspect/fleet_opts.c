@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* bar-inspect --fleet (fleet_opts.h): reads the inputs through libp2psfleet, which turns
  * snapshot folders and tarballs into reports with this tool's own pipeline (load,
  * analyse, render JSON), and writes the summary to stdout as it is rendered. */
@@ -101,6 +102,20 @@ static unsigned threads_from_env(void)
 	return (unsigned)v;
 }
 
+/* --check over the fleet: the worst host decides (a blocker on one host: 1); a host whose
+ * verdict is unknown, an input that could not be read or an expected host without a report
+ * leaves the fleet's readiness unknown (3). */
+static int check_status(const struct p2ps_fleet *fleet)
+{
+	bool unknown = fleet->n_skipped || fleet->n_missing;
+	for (size_t i = 0; i < fleet->n_hosts; i++) {
+		if (fleet->hosts[i].status == P2PS_FLEET_NOT_READY)
+			return BI_EXIT_BLOCKED;
+		unknown |= fleet->hosts[i].status == P2PS_FLEET_UNKNOWN;
+	}
+	return unknown ? BI_EXIT_UNKNOWN : BI_EXIT_READY;
+}
+
 int bi_fleet_run(const struct bi_fleet_opts *f, char *const *inputs, size_t n_inputs, bool json,
                  unsigned flags, const struct p2ps_analysis_opts *ao)
 {
@@ -126,7 +141,10 @@ int bi_fleet_run(const struct bi_fleet_opts *f, char *const *inputs, size_t n_in
 		rc = p2ps_fleet_finish(fleet, &err);
 	if (rc == 0)
 		rc = render(fleet, f->csv ? FLEET_CSV : json ? FLEET_JSON : FLEET_TEXT, &err);
-	int status = rc < 0 ? bi_die(err.msg) : fleet->n_skipped || fleet->n_missing ? 1 : 0;
+	int status = rc < 0                                 ? bi_die(err.msg)
+	             : f->check                             ? check_status(fleet)
+	             : fleet->n_skipped || fleet->n_missing ? 1
+	                                                    : 0;
 	p2ps_fleet_free(fleet);
 	return status;
 }

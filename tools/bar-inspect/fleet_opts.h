@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* bar-inspect --fleet: many reports, capture tarballs or snapshot folders into one
  * summary (src/fleet, include/p2pscope/fleet.h; docs/fleet.md). --fleet and --csv are
  * plain flags in main.c's option table; --expect has its handler here. With --fleet the
@@ -14,6 +15,7 @@ struct bi_fleet_opts {
 	bool fleet;         /* --fleet */
 	bool csv;           /* --csv */
 	const char *expect; /* --expect FILE */
+	bool check;         /* --check: the worst host's readiness decides the exit status */
 };
 
 /* --expect FILE: 0, or -1 with a one-line message in err. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* bar-inspect: every NVIDIA GPU's BARs, link, bridge path with ACS, IOMMU state, the
  * topology matrix and a BAR1-P2P readiness verdict per GPU pair — from this host, a
  * captured snapshot (--root), an lspci dump (--lspci-dump), a bug report's paste
@@ -48,6 +49,7 @@ struct cli {
 	bool version;
 	bool timings;  /* --timings: phases to stderr */
 	bool no_cache; /* --no-cache: ask NVML, do not read or write the per-boot cache */
+	bool check;    /* --check: the exit status says whether the host is ready for P2P */
 	struct bi_vfio_opts vfio;   /* --vfio, --vfio-flow, --read-reg, --map-peer (vfio_opts.c) */
 	struct bi_fleet_opts fleet; /* --fleet, --csv, --expect (fleet_opts.c) */
 	char **inputs;              /* the non-option arguments (--fleet only) */
@@ -285,6 +287,10 @@ static const struct p2ps_opt options[] = {
         {"csv", 0, NULL, "with --fleet: CSV, one row per host", FLAG(fleet.csv)},
         {"expect", 0, "FILE", "with --fleet: the hosts that should have reported, one a line",
          CALL(opt_expect)},
+        {"check", 0, NULL,
+         "exit 0 when every GPU pair is ready (or there is none), 1 when one has a\n"
+         "blocker, 3 when a verdict is unknown (with --fleet: the worst host)",
+         FLAG(check)},
         {"timings", 0, NULL, "print where the time went, phase by phase, to stderr", FLAG(timings)},
         {"help", 'h', NULL, "this help", FLAG(help)},
         {"version", 'V', NULL, "print the version", FLAG(version)},
@@ -307,7 +313,10 @@ static void usage(FILE *f)
 	fputs(help, f);
 	fprintf(f,
 	        "\nExit status: 0 report printed, 2 bad usage or unreadable input; with --fleet,\n"
-	        "1 when the summary lists skipped inputs or expected hosts without a report.\n");
+	        "1 when the summary lists skipped inputs or expected hosts without a report.\n"
+	        "With --check: 0 every pair ready or no pair, 1 a blocker, 3 a verdict unknown\n"
+	        "(with --fleet: the worst host; a skipped input or missing host is unknown),\n"
+	        "2 error.\n");
 }
 
 /* Parses argv into c. Returns 0, or -1 with c->err set. */
@@ -402,10 +411,14 @@ static int run(struct cli *c, struct p2ps_timings *tm, uint64_t lap)
 			p2ps_timings_lap(tm, "rendering", &lap);
 			status = bi_write_report(&out);
 			p2ps_timings_lap(tm, "writing the report", &lap);
+			if (status == 0 && c->check)
+				status = bi_check_status(&an);
 		}
 	}
-	if (status == 0)
-		status = bi_vfio_status(&host);
+	if (status != BI_EXIT_USAGE) {
+		int vfio = bi_vfio_status(&host); /* a failed register read is an error */
+		status = vfio ? vfio : status;
+	}
 	p2ps_strbuf_free(&out);
 	p2ps_drv_report_free(&drep);
 	p2ps_analysis_free(&an);
@@ -428,6 +441,7 @@ int main(int argc, char **argv)
 		return 0;
 	}
 	if (c.fleet.fleet) {
+		c.fleet.check = c.check;
 		struct p2ps_analysis_opts ao = {.peers = c.peers, .n_peers = c.n_peers};
 		return bi_fleet_run(&c.fleet, c.inputs, c.n_inputs, c.format == OUT_JSON,
 		                    c.src.flags, &ao);

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* bar-inspect's VFIO options (vfio_opts.h):
  *   --vfio BDF[,BDF]|all  open devices bound to vfio-pci (CAN RESET THEM)
  *   --read-reg BAR:OFF    map one page of a BAR read-only and read one 32-bit register

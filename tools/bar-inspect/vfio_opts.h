@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* bar-inspect's VFIO options: --vfio, --vfio-flow, --read-reg, --map-peer. Their
  * handlers fill one struct bi_vfio_opts; bi_vfio_request() turns it into the request the
  * VFIO backend carries out while it loads the host (p2pscope/host_load.h), and

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* p2p-bench: what a run measures (struct pb_result) and the options that shape
  * it. measure.c fills a result; output.c renders it as text or JSON. */
 #ifndef P2P_BENCH_BENCH_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Device helpers shared by p2p-bench's kernels and bench/sm-sweep.cu, so the
  * bench and the sweep fill, time, check, hold and copy buffers the same way. Everything is static:
  * each translation unit gets its own copy. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* p2p-bench devices: which CUDA devices take part and what they say about each pair,
  * their streams, events and buffers (filled with the verification pattern), and freeing
  * everything again. */

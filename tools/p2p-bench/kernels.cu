@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* p2p-bench kernels: pattern fill/verify, the SM copy, the stream hold and the
  * latency probes. Host code that drives them is C (measure.c). */
 #include "kernels.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* p2p-bench: the GPU side. Kernels live in kernels.cu; these C entry points
  * launch them on the current device and return the cudaError_t of the launch
  * (as int, so that C callers need no CUDA types beyond the runtime API). */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* p2p-bench: GPU peer-to-peer bandwidth and latency, measured with CUDA and set
  * beside bar-inspect's view of the links.
  *

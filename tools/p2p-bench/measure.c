@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* p2p-bench measurement: CUDA runtime host code. Every timed run is queued
  * behind a hold kernel, timed with events on the lead stream, and followed by
  * a verification of every destination buffer it wrote. */

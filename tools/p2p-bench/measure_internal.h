@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* p2p-bench measurement internals shared by measure.c (timed runs, matrices) and
  * devices.c (finding the devices, their streams, events and buffers, and freeing them). */
 #ifndef P2P_BENCH_MEASURE_INTERNAL_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* p2p-bench: NVLink facts from NVML, through the shared loader (src/host/nvml): a host
  * without the NVIDIA driver has no libnvidia-ml, and the bench must still run its CUDA
  * part. */

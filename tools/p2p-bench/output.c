@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Text and JSON rendering of a p2p-bench result (see output.h). */
 #include "output.h"
 #include "report.h"
@@ -7,9 +8,11 @@
 
 #include "json_put.h"
 
-static void print_matrix(FILE *f, const struct pb_result *r, const struct pb_matrix *m)
+/* A titled n x n table; over, when given, divides each cell by its cell (a ratio). */
+static void print_cells(FILE *f, const struct pb_result *r, const char *title,
+                        const struct pb_matrix *m, const struct pb_matrix *over)
 {
-	fprintf(f, "%s\n   D\\D", m->title);
+	fprintf(f, "%s\n   D\\D", title);
 	for (int j = 0; j < r->n; j++)
 		fprintf(f, " %7d", j);
 	fputc('\n', f);
@@ -17,13 +20,20 @@ static void print_matrix(FILE *f, const struct pb_result *r, const struct pb_mat
 		fprintf(f, "%6d", i);
 		for (int j = 0; j < r->n; j++) {
 			double v = *pb_cell(r, m, i, j);
-			if (isnan(v))
+			if (over)
+				v /= *pb_cell(r, over, i, j);
+			if (isnan(v) || isinf(v))
 				fprintf(f, " %7s", "n/a");
 			else
-				fprintf(f, " %7.2f", v);
+				fprintf(f, over ? " %7.3f" : " %7.2f", v);
 		}
 		fputc('\n', f);
 	}
+}
+
+static void print_matrix(FILE *f, const struct pb_result *r, const struct pb_matrix *m)
+{
+	print_cells(f, r, m->title, m, NULL);
 }
 
 static void print_attr(FILE *f, int v)
@@ -56,23 +66,11 @@ static void print_gdr(FILE *f, const struct pb_gdr_attrs *g)
 static void print_ratio(FILE *f, const struct pb_result *r, const struct pb_matrix *m)
 {
 	const struct pb_matrix *b = m->base ? pb_find_matrix(r, m->base) : NULL;
+	char title[128];
 	if (!b)
 		return;
-	fprintf(f, "\n%s over %s (1.00 = the same)\n   D\\D", m->key, b->key);
-	for (int j = 0; j < r->n; j++)
-		fprintf(f, " %7d", j);
-	fputc('\n', f);
-	for (int i = 0; i < r->n; i++) {
-		fprintf(f, "%6d", i);
-		for (int j = 0; j < r->n; j++) {
-			double v = *pb_cell(r, m, i, j) / *pb_cell(r, b, i, j);
-			if (isnan(v) || isinf(v))
-				fprintf(f, " %7s", "n/a");
-			else
-				fprintf(f, " %7.3f", v);
-		}
-		fputc('\n', f);
-	}
+	snprintf(title, sizeof(title), "\n%s over %s (1.00 = the same)", m->key, b->key);
+	print_cells(f, r, title, m, b);
 }
 
 void pb_print_text(FILE *f, const struct pb_result *r, const struct pb_options *o)
@@ -291,6 +289,8 @@ json_object *pb_to_json(const struct pb_result *r, const struct pb_options *o)
 
 	if (!root)
 		return NULL;
+	/* schemas/p2p-bench.schema.json; raised only when a key changes meaning or goes away */
+	json_object_object_add(root, "schema_version", json_object_new_int(PB_JSON_SCHEMA_VERSION));
 	json_object_object_add(root, "tool", json_object_new_string("p2p-bench"));
 	json_object_object_add(root, "version", json_object_new_string(P2PS_VERSION));
 	json_object_object_add(root, "date", json_object_new_string(r->date));

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* p2p-bench output: the measurement as text (p2pBandwidthLatencyTest's matrix
  * layout) or JSON, and the combined report as text. */
 #ifndef P2P_BENCH_OUTPUT_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Link arithmetic and the bench/host join (see report.h). */
 #include "report.h"
 
@@ -349,6 +350,7 @@ int pr_combine(json_object *bench, json_object *host, json_object **out, struct 
 		                      "bench report lists %zu devices, more than %d", n,
 		                      PR_MAX_DEVICES);
 	*out = json_object_new_object();
+	json_object_object_add(*out, "schema_version", json_object_new_int(PB_JSON_SCHEMA_VERSION));
 	pairs = json_object_new_array();
 	for (size_t i = 0; i < n; i++)
 		for (size_t j = 0; j < n; j++)

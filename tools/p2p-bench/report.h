@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* p2p-bench report: link arithmetic and the join of a p2p-bench measurement
  * with bar-inspect's host facts. Pure functions over json-c objects, no CUDA,
  * so that the join works (and is tested) on machines without a GPU. */
@@ -7,6 +8,10 @@
 #include <json-c/json.h>
 
 #include "p2pscope/error.h"
+
+/* schema_version of p2p-bench's JSON documents, the measurements and the combined report
+ * (schemas/p2p-bench.schema.json); raised only when a key changes meaning or goes away. */
+#define PB_JSON_SCHEMA_VERSION 1
 
 #define PR_BDF_LEN 16
 

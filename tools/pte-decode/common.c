@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* pte-decode: the shared options, option parsing with its errors, and standard output
  * (pte_decode.h). */
 #include "pte_decode.h"

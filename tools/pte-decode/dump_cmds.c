@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* pte-decode: the dump-level commands — `decode` with --raw/--text/--mem inputs, and
  * `verify --expect SPEC.json` (docs/pte-dumps.md). The options become one request to
  * libgmmu-dump's pipeline (gmmu_dump_run), which reads, walks, summarizes, verifies and

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* pte-decode: encode and decode NVIDIA GMMU page-table entries, model P2P mappings, list the
  * formats, decode and verify page-table dumps. A thin front end: each command parses its
  * options with its table (value_cmds.c, dump_cmds.c) and hands the work to libgmmu and its

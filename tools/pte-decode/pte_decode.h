@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* pte-decode: what the subcommands share — the options every command has (--chip,
  * --format, --entry, --json, --help), their handlers, the output block on standard output
  * and the error lines. The commands themselves: value_cmds.c (encode, decode of values,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* pte-decode encode, decode (of values), p2p, formats: options into requests to libgmmu,
  * results through its renderings. */
 #include "pte_decode.h"

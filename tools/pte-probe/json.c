@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The --json rendering of the same report (json-c). Numbers that are addresses or entries
  * are "0x" strings, as in pte-decode's JSON. */
 #include "p2pscope/probe.h"
@@ -113,6 +114,8 @@ static json_object *header_json(const struct probe_run *run)
 	const struct p2ps_rm_card *c = &run->gpu.card;
 	char bdf[24];
 	snprintf(bdf, sizeof(bdf), "%04x:%02x:%02x.%x", c->domain, c->bus, c->slot, c->function);
+	/* schemas/pte-probe.schema.json; raised only when a key changes meaning or goes away */
+	p2ps_json_put(o, "schema_version", json_object_new_int(1));
 	p2ps_json_put(o, "gpu", json_object_new_int64(run->gpu_index));
 	p2ps_json_put(o, "bdf", json_object_new_string(bdf));
 	p2ps_json_put(o, "device_id", p2ps_json_hex(c->device_id));

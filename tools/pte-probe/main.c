@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* pte-probe: reads the page-table entries the running NVIDIA driver wrote for the probe's
  * own mappings and checks each one, leaf and directory, against libgmmu's model of the
  * driver. See docs/pte-probe.md.

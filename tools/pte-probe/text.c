@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The text rendering: a header (GPU, driver, layout, root), one block per mapping with what
  * the driver said about each page and every entry on the page's path with its verdict, the
  * entries no mapping explains, and a summary line. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* p2pscope VFIO: parsers over the byte buffers the VFIO INFO ioctls return.
  *
  * They trust nothing in the buffer: every capability offset is checked against the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* p2pscope: what VFIO tells about devices bound to vfio-pci, as facts of the host model.
  *
  * These are plain data: the VFIO backend (src/host/backends/vfio.c, with the session,

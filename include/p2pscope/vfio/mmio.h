@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* p2pscope VFIO: reading one 32-bit register of a BAR, read-only.
  *
  * Two ways in: the VFIO region of a device bound to vfio-pci (mmap PROT_READ of the one

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* p2pscope VFIO: mapping a peer's BAR into the IOMMU context of another device.
  *
  * This is what QEMU does for devices assigned to one guest: it mmaps device B's BAR

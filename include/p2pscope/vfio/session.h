@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* p2pscope VFIO: sessions — opening devices bound to vfio-pci and asking the kernel what
  * it exposes, through the legacy container/group interface or, where the UAPI and kernel
  * have it, the cdev + iommufd interface. INFO ioctls grow their argsz as the kernel asks.

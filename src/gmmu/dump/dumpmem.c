@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The --mem chunk set: images of physical memory at given addresses, kept
  * sorted by (space, pa) so that a lookup is a binary search and overlaps are
  * found when a chunk is added (see gmmu_dump.h). */

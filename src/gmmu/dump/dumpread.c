@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Raw page-table dumps and physical-memory chunks (see gmmu_dump.h).
  *
  * Regular files are mapped, not read: a 1 GiB dump of PTEs is then decoded

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Text dumps: hex words as they appear in debug logs and hand-made notes (see
  * gmmu_dump.h for the accepted syntax). The parser is a single forward pass
  * over the bytes with no allocation; the caller sees each word through a

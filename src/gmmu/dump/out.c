@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The output block of the renderers (gmmu_render.h) and the line builder they share
  * (render_internal.h). */
 #include "render_internal.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Renderings of a dump (render_internal.h): one line or JSON object per entry, and the
  * summary's ranges with their totals. */
 #include "render_internal.h"
@@ -25,6 +26,8 @@ static int dump_entry_json(struct gmmu_out *o, const struct gmmu_dump_entry *e,
 	char buf[96], raw[48];
 	const struct gmmu_entry_format *ef = d->ef;
 	json_object *obj = json_object_new_object();
+	json_object_object_add(obj, "schema_version",
+	                       json_object_new_int(GMMU_JSON_SCHEMA_VERSION));
 	json_object_object_add(obj, "index", json_object_new_uint64(e->index));
 	if (e->has_va) {
 		json_object_object_add(obj, "va", json_object_new_string(hex(e->va, buf, 96)));
@@ -221,6 +224,8 @@ static int summary_document(struct gmmu_range_printer *p, const struct gmmu_summ
                             const struct gmmu_walk_stats *walk, struct p2ps_error *err)
 {
 	json_object *top = json_object_new_object();
+	json_object_object_add(top, "schema_version",
+	                       json_object_new_int(GMMU_JSON_SCHEMA_VERSION));
 	json_object_object_add(top, "format", json_object_new_string(p->fmt->name));
 	json_object_object_add(top, "ranges", p->jranges);
 	p->jranges = NULL;

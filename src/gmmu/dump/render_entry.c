@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Renderings of single entries (gmmu_render.h): the hex value, the decoded fields as text
  * and JSON, and a modelled P2P entry with the level it is a PTE of. */
 #include "render_internal.h"
@@ -99,6 +100,7 @@ static json_object *decoded_json(const struct gmmu_format *f, const struct gmmu_
 {
 	char buf[96];
 	json_object *o = json_object_new_object();
+	json_object_object_add(o, "schema_version", json_object_new_int(GMMU_JSON_SCHEMA_VERSION));
 	json_object_object_add(o, "format", json_object_new_string(f->name));
 	json_object_object_add(o, "entry",
 	                       json_object_new_string(gmmu_entry_type_name(d->ef->type)));

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The format tables as a listing, as Markdown (docs/gmmu-formats.md) and as JSON (compared
  * with the driver headers by scripts/gmmu-golden.py): `pte-decode formats`. */
 #include "render_internal.h"
@@ -267,6 +268,8 @@ static json_object *entry_json(const struct gmmu_entry_format *ef)
 static int formats_json(struct gmmu_out *o, struct p2ps_error *err)
 {
 	json_object *root = json_object_new_object();
+	json_object_object_add(root, "schema_version",
+	                       json_object_new_int(GMMU_JSON_SCHEMA_VERSION));
 	json_object_object_add(root, "driver_tag", json_object_new_string(GMMU_DRIVER_TAG));
 	json_object *fs = json_object_new_array();
 	for (size_t i = 0; i < gmmu_format_count(); i++) {

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* libgmmu-dump internals: the line builder the renderers share.
  *
  * Summary lines are the hot output of a large dump (one line per run of entries), so they
@@ -15,6 +16,10 @@
 #include "p2pscope/gmmu_render.h"
 
 /* The longest line a renderer builds in place. */
+/* schema_version of every JSON document pte-decode prints (schemas/pte-decode.schema.json);
+ * raised only when a key changes meaning or goes away, not when one is added. */
+#define GMMU_JSON_SCHEMA_VERSION 1
+
 #define GMMU_LINE_MAX 320
 
 /* A short piece of text padded to a fixed size, so that it is copied with a constant-size

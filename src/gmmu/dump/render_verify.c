@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The verify report (render_internal.h): one line (or JSON object) per difference between
  * the mapped ranges and the SPEC, then the verdict. */
 #include "render_internal.h"
@@ -144,6 +145,8 @@ static int verify_document(struct verify_out *v, const struct gmmu_verify_stats 
                            struct p2ps_error *err)
 {
 	json_object *top = json_object_new_object();
+	json_object_object_add(top, "schema_version",
+	                       json_object_new_int(GMMU_JSON_SCHEMA_VERSION));
 	json_object_object_add(top, "match", json_object_new_boolean(!st->diffs));
 	json_object_object_add(top, "differences", json_object_new_uint64(st->diffs));
 	json_object_object_add(top, "intended_bytes", json_object_new_uint64(st->intended_bytes));

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The dump pipeline (gmmu_render.h): read raw, text or a walk of memory images; list the
  * entries, or coalesce them into a summary, or verify the summary against a SPEC; render
  * the result. pte-decode's `decode --raw/--text/--mem` and `verify` are this function. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* VA-map summary: coalesces PTEs that continue one another into ranges (see
  * gmmu_walk.h).
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Verification of mapped ranges against a SPEC (see gmmu_walk.h).
  *
  * Works on coalesced ranges, not entries: a 24 GiB mapping of 2 MiB pages that

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* SPEC files for `pte-decode verify`: the intended mappings, parsed with
  * json-c into struct gmmu_spec (format in docs/pte-dumps.md).
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Page-directory walk over --mem chunks (see gmmu_walk.h).
  *
  * The level topology (VA bits, entry size, which levels hold PTEs of which

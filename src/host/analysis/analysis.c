@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* bar-inspect's analysis: GPU reports, topology matrix, per-pair BAR1-P2P verdicts and
  * host-wide findings, computed from the host model alone (no I/O, no printing).
  *

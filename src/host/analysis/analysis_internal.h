@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The analysis's files share these (not installed). One analysis run is one context;
  * each concern's file exports the step it runs (p2ps_an_gpu, p2ps_an_pairs, ...). */
 #ifndef P2PS_ANALYSIS_INTERNAL_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Per-GPU checks: which BAR is BAR1 and whether it covers VRAM, whether every BAR fits
  * the bridge window above it, the PCIe link, the chip, driver and boot display, and the
  * IOMMU mode the GPU's DMA goes through. A non-NVIDIA peer gets the BAR, window and link

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Host-wide findings: the IOMMU state and the command-line flags behind it, facts that
  * need root, a driver version mismatch, a VM, NCCL_* variables; and the host facts the
  * pair verdicts share (CPU vendor, NCCL settings). */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Names and spellings of the analysis: topology classes and their legend, severities,
  * reason codes, IOMMU modes, verdicts, ACS bits and byte sizes. */
 #include "analysis_internal.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Per-pair verdicts: what stands between two endpoints and static-BAR1 P2P — the IOMMU
  * on the path, ACS redirects at the ports where the traffic turns, the path class,
  * mixed models, NCCL's own choice — plus every non-info finding of either GPU. */

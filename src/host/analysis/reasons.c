@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The analysis's findings: appending reasons (with their fixes), ordering and freeing
  * them. */
 #include "analysis_internal.h"

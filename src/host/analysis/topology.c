@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Topology: the bridge chain above a device, the nvidia-smi topo -m class of a pair from
  * the PCI tree and NUMA nodes, and NVLink counts. */
 #include "analysis_internal.h"

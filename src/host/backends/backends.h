@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The backends' tables and the steps their loader shares (not installed). Each backend
  * file ends with one const struct p2ps_host_backend; registry.c lists them. */
 #ifndef P2PS_BACKENDS_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Config-space decoders over a byte buffer. Register names come from libpci's
  * <pci/header.h>; the few it lacks (Resizable BAR) are defined here from the PCIe
  * base specification's register layout. */

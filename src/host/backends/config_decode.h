@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Config-space decoders over a byte buffer (struct p2ps_dev.config). They need no
  * libpci, so every backend — including VFIO, which reads config through a device fd —
  * shares them. Offsets come from libpci's capability list where a backend has one,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Config space read on demand (config_fetch.h).
  *
  * Each 32-bit config read of a device is a config cycle; in a virtual machine every one

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Config space read on demand (config_fetch.c): only the dwords the model's decoders
  * and libpci's capability scan look at are read, each at most once. */
 #ifndef P2PS_HOST_CONFIG_FETCH_H

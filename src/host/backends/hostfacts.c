@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Host-wide facts: IOMMU, kernel command line, NVIDIA module, hypervisor, NCCL env. */
 #include "hostfacts.h"
 

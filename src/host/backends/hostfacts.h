@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Host-wide facts read from a sysfs/proc tree (live "" or a snapshot root). */
 #ifndef P2PS_HOST_HOSTFACTS_H
 #define P2PS_HOST_HOSTFACTS_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* lspci dump backend: `lspci -x`, `-xxx` or `-xxxx` text (with or without -vvv
  * decoding around it) read through libpci's dump access method. A dump holds config
  * bytes only: no sizes, drivers, NUMA or IOMMU facts, and no parent links, so the

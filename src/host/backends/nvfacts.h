@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* NVIDIA facts per GPU: VRAM, BAR1 total and NVLink peers, from NVML at run time
  * (dlopen, live only) or from a snapshot's captured nvidia-smi output. */
 #ifndef P2PS_HOST_NVFACTS_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* A per-boot cache of the NVML facts of a host with fewer than two NVIDIA GPUs
  * (nvfacts.h).
  *

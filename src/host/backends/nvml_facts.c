@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* NVML facts of the live host: VRAM, BAR1 and NVLink peers per GPU, through the shared
  * NVML loader (src/host/nvml), so a host without the NVIDIA driver still loads. */
 #include <stddef.h>

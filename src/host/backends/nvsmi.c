@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Facts from captured nvidia-smi output (snapshots), through the shared readers of
  * nvsmi_text.c (which the paste backend uses too). nvidia-smi numbers GPUs in PCI bus
  * order, the same order as the "GPU <bus id>" sections of nvidia-smi -q, so GPUn in the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* nvidia-smi's text, read into records (see nvsmi_text.h). One reader per syntax: the
  * nested "Key : value" report of -q, and the GPU matrix of topo -m / topo -p2p. */
 #include "nvsmi_text.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The nvidia-smi text syntaxes, read once for every user: `nvidia-smi -q` (per-GPU
  * sections, nested "Key : value" lines) and the GPU matrices of `nvidia-smi topo -m` and
  * `topo -p2p` ("GPU0 GPU1 ..." header, one row per GPU). The snapshot backend and the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Device names from pci.ids in one pass (pciids.h). The line syntax is pci.ids's own,
  * as libpci reads it:
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Device names from pci.ids in one pass over the file, for the devices of a model.
  *
  * libpci answers a name lookup by first loading the whole list into a hash table (about

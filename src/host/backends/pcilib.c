@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* libpci glue: one scan over an access method, filling the host model. */
 #include "pcilib.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* libpci glue shared by the sysfs/snapshot and lspci-dump backends. */
 #ifndef P2PS_HOST_PCILIB_H
 #define P2PS_HOST_PCILIB_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The backend registry and the loader (include/p2pscope/host_load.h). */
 #include "backends.h"
 

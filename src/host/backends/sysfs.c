@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Live and snapshot backends: one code path over a sysfs/proc tree. The live backend
  * reads "/", the snapshot backend the same relative paths under --root DIR, and
  * libpci's linux_sysfs method is pointed at DIR/sys/bus/pci through its sysfs.path

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The VFIO backend: the live sysfs model, with what VFIO knows better laid over the
  * devices bound to vfio-pci, and every VFIO fact kept in host->vfio.
  *

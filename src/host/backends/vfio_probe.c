@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The VFIO backend's work on open devices (vfio_probe.h) and the register reads through
  * sysfs that a live load does for --read-reg without VFIO (backends.h). */
 #include "vfio_probe.h"

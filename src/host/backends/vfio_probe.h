@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The VFIO backend's work on open devices (not installed): opening the requested
  * devices, their reports, register reads and the peer mapping, collected into one
  * struct p2ps_vfio_facts that the model keeps. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* File helpers for sysfs-like trees (live /sys or a snapshot under a root dir). */
 #include "io.h"
 

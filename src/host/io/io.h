@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Reading small files of sysfs-like trees (live /sys and /proc, or a snapshot under a
  * root dir): the sysfs backend, the NVIDIA facts readers and the VFIO code share them. */
 #ifndef P2PS_HOST_IO_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The host model: building devices, lookups, completing and freeing a model. */
 #include "host_internal.h"
 

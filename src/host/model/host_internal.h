@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The model's interface for the code that builds a model: the backends and their loader
  * (src/host/backends). Readers (analysis, renderers) use include/p2pscope/host.h only. */
 #ifndef P2PS_HOST_INTERNAL_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The paste facts (include/p2pscope/paste.h) as the model keeps them: names, lookups
  * and freeing. The paste backend (src/host/backends/paste) fills them; the findings and
  * renderers read them. */

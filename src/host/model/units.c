@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Units of the model: PCIe link speeds and bandwidth, port-type names, ReBAR sizes. */
 #include "host_internal.h"
 

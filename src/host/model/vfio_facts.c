@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Names of the VFIO facts of the model (include/p2pscope/vfio/facts.h). */
 #include "p2pscope/vfio/facts.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The NVML loader (nvml_api.h). */
 #include "nvml_api.h"
 

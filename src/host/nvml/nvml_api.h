@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The one NVML loader: libnvidia-ml.so.1 opened with dlopen at run time, so the build needs
  * no CUDA and a host without the NVIDIA driver still runs. The host model's NVML facts
  * (src/host/backends/nvml_facts.c) and p2p-bench's NVLink facts share it.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* What every renderer shares: which devices and pairs a report shows, and lspci's size
  * spelling. */
 #include "render_internal.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* bar-inspect --dot: the PCI tree as a Graphviz digraph. Host bridges are grey boxes,
  * bridges are boxes (red when their ACS control redirects peer traffic), GPUs are
  * filled boxes; dashed undirected edges join GPU pairs, green for ready, red for not
@@ -98,6 +99,13 @@ static void host_bridge_nodes(struct p2ps_strbuf *b, const struct p2ps_host *h, 
 }
 
 /* One dashed edge per shown pair, coloured by verdict. */
+const char *p2ps_dot_verdict_color(enum p2ps_verdict v)
+{
+	return v == P2PS_VERDICT_READY       ? "darkgreen"
+	       : v == P2PS_VERDICT_NOT_READY ? "red"
+	                                     : "grey50";
+}
+
 static void pair_edges(struct p2ps_strbuf *b, const struct p2ps_analysis *a,
                        const struct p2ps_render_opts *o)
 {
@@ -106,10 +114,7 @@ static void pair_edges(struct p2ps_strbuf *b, const struct p2ps_analysis *a,
 		const struct p2ps_pair *p = &a->pairs[k];
 		if (!p2ps_pair_shown(a, o, p))
 			continue;
-		const char *color = p->moot                                ? "blue"
-		                    : p->verdict == P2PS_VERDICT_READY     ? "darkgreen"
-		                    : p->verdict == P2PS_VERDICT_NOT_READY ? "red"
-		                                                           : "grey50";
+		const char *color = p->moot ? "blue" : p2ps_dot_verdict_color(p->verdict);
 		p2ps_strbuf_printf(b,
 		                   "  \"%s\" -> \"%s\" [dir=none, style=dashed, constraint=false, "
 		                   "color=%s, fontcolor=%s, label=\"",

@@ -113,9 +113,7 @@ void p2ps_dot_gdr_edges(struct p2ps_strbuf *b, const struct p2ps_analysis *a)
 	const struct p2ps_host *h = a->host;
 	for (size_t k = 0; k < a->n_gdr; k++) {
 		const struct p2ps_gdr_pair *p = &a->gdr[k];
-		const char *color = p->verdict == P2PS_VERDICT_READY       ? "darkgreen"
-		                    : p->verdict == P2PS_VERDICT_NOT_READY ? "red"
-		                                                           : "grey50";
+		const char *color = p2ps_dot_verdict_color(p->verdict);
 		p2ps_strbuf_printf(b,
 		                   "  \"%s\" -> \"%s\" [dir=none, style=dotted, constraint=false, "
 		                   "color=%s, fontcolor=%s, label=\"%s\\nGDR %s\"];\n",

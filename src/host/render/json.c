@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* bar-inspect --json: the analysis as one JSON document built with json-c. The schema
  * (schema_version 1) is documented in docs/bar-inspect.md; fields are only added. */
 #include "p2pscope/render.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* bar-inspect --json: one "devices" entry — ids, chip, BARs, link, ACS, Resizable BAR,
  * bridge window, what is unknown and why, and for an endpoint its path and GPU report. */
 #include "render_internal.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The paste's part of bar-inspect --dot: a note with the paste's verdict, its causes and
  * the blocks read and skipped, and for each GPU pair that nvidia-smi or CUDA reported on,
  * a dotted edge saying what they saw (red where CUDA cannot access the peer or

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The paste's part of bar-inspect --json: blocks, provenance of every device fact,
  * findings, the pair table, verdict, causes and what to send next. */
 #include <json-c/json.h>

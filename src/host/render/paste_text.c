@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The paste's part of bar-inspect's text report: which blocks were read and which were
  * skipped, the findings, the pair table with every source side by side, the verdict with
  * its causes, and what to send next. */

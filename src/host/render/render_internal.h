@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Private helpers shared by the renderers (not installed). */
 #ifndef P2PS_RENDER_INTERNAL_H
 #define P2PS_RENDER_INTERNAL_H
@@ -62,6 +63,8 @@ struct json_object *p2ps_json_vfio(const struct p2ps_vfio_facts *f);
 
 /* s with Graphviz's quotes and backslashes escaped, for a quoted ID or label. */
 void p2ps_dot_escaped(struct p2ps_strbuf *b, const char *s);
+/* The colour of a verdict's edge: darkgreen ready, red not ready, grey50 unknown. */
+const char *p2ps_dot_verdict_color(enum p2ps_verdict v);
 
 /* ---- gdr.c: GPUDirect RDMA pairs ---- */
 void p2ps_text_gdr(struct p2ps_strbuf *b, const struct p2ps_analysis *a);

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Growable string buffer and the -s device filter shared by bar-inspect's renderers. */
 #include "p2pscope/render.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* bar-inspect's text report: per-GPU blocks in lspci's vocabulary (Region N: Memory at
  * ... [size=...]), the topology matrix with nvidia-smi topo -m's classes and legend, one
  * verdict per GPU pair with every reason and fix, then host-wide findings. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The text report's device blocks: one per GPU or peer (BARs, BAR1 against VRAM,
  * Resizable BAR, link, NVLink, the bridge path with ACS, findings) and, with --all, one
  * per other device, in lspci's vocabulary (Region N: Memory at ... [size=...]). */

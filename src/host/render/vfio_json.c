@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* bar-inspect --json: the VFIO facts (host->vfio) — per device under its "devices" entry,
  * and the top-level "vfio" object (session, devices, register reads, peer mapping). The
  * keys are a contract with the guest tests and docs/vfio.md. */

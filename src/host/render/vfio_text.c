@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* bar-inspect's text report: the VFIO sections after the host findings (devices opened
  * through VFIO, register reads, the peer mapping), and the line-by-line forms the
  * library offers to other callers. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* p2pscope: parsers for the buffers VFIO's INFO ioctls return.
  *
  * A VFIO INFO buffer is a fixed struct followed by a chain of capabilities:

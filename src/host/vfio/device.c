@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* p2pscope VFIO: the INFO ioctls with argsz growth, config space through VFIO and the
  * whole-device report (include/p2pscope/vfio/session.h). */
 #include "p2pscope/vfio/session.h"

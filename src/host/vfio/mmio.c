@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* p2pscope VFIO: reading one 32-bit register of a BAR, read-only
  * (include/p2pscope/vfio/mmio.h). The access is a single aligned 32-bit load, as MMIO
  * requires; nothing is ever written. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* p2pscope VFIO: a peer's BAR mapped into another device's IOMMU context
  * (include/p2pscope/vfio/peer.h). B's BAR is mapped PROT_READ, the IOMMU mapping is
  * readable-only (VFIO_DMA_MAP_FLAG_READ, IOMMU_IOAS_MAP_READABLE) and removed again. */

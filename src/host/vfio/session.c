@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* p2pscope VFIO: sessions and devices — the legacy container/group flow and the
  * cdev/iommufd flow (include/p2pscope/vfio/session.h). Every failure names the call, the
  * object and strerror(errno). Opening a device can reset it; nothing here writes to one.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* p2pscope VFIO: the kernel behind struct p2ps_vfio_sys, and the helpers every VFIO file
  * uses to word a failed call. */
 #include "p2pscope/vfio/session.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* p2pscope: helpers shared by the VFIO files (not a public API). */
 #ifndef P2PS_VFIO_INTERNAL_H
 #define P2PS_VFIO_INTERNAL_H

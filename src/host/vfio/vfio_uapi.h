@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* p2pscope: the kernel VFIO/iommufd UAPI this build uses.
  *
  * The system's <linux/vfio.h> is used as is. Debian 12's linux-libc-dev (6.1)

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Paste findings: the entry point, the bookkeeping every finding shares, and what the
  * kernel log says (the NVIDIA driver's BAR1-P2P messages, faults, BARs the kernel could
  * not place). */

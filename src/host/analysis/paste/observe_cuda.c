@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Findings from what nvidia-smi and CUDA printed (their own view of each pair), and from
  * lspci lines the analysis cannot use (capabilities denied; a Resizable BAR capability of
  * a device the paste does not identify). */

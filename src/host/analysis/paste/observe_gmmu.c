@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Xid lines, and the one fault a BAR1-P2P port meets first: Xid 31 UNSUPPORTED_KIND after
  * the driver set up peer mappings. libgmmu builds the PEER-aperture entry the stock path
  * writes with NVRM's invalid peer id (0xffffffff) the way a release build stores it, and

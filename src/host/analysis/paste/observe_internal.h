@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Private interfaces of the paste findings (observe*.c). */
 #ifndef P2PS_PASTE_OBSERVE_INTERNAL_H
 #define P2PS_PASTE_OBSERVE_INTERNAL_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The per-pair table: for every GPU pair, the analysis' verdict beside what nvidia-smi
  * (topo -m class, topo -p2p status) and CUDA (peer access, P2P off/on bandwidth) said,
  * and a note where they disagree. GPUs with an address are the analysis' GPUs (its

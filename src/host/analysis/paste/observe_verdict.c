@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The paste's verdict: the causes that block BAR1 P2P (the analysis' blockers and the
  * findings' blockers, each once), "unknown" where a needed fact is missing, and what to
  * send next — for each unknown the command whose output settles it. */

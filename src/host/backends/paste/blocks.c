@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The block finder: one pass over the lines, each classified (classify.c), grouping runs
  * of lines of one syntax into blocks. A block ends where a line of another syntax, a
  * shell command, a markdown fence or a separator starts; blank lines inside a block are

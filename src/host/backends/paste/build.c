@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The bookkeeping the paste parsers share while they read: devices by address (through
  * an index, so that reading stays linear), GPUs by nvidia-smi index / CUDA ordinal /
  * address, matrices, kernel events, block summaries and provenance. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The class of one line: what the block finder sees. Each test looks at a bounded
  * prefix of the line (or scans it once), so classifying a paste is linear. Lines whose
  * meaning depends on the block around them (indented lines, bare numeric rows, blank

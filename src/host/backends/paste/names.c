@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Names lspci, nvidia-smi and CUDA print, turned back into ids: vendor names (old or
  * numeric-less lspci output), class names, and NVIDIA chips from the chip code pci.ids
  * puts first ("GA102 [GeForce RTX 3090]") or from a product name ("NVIDIA GeForce RTX

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* CUDA sample output: p2pBandwidthLatencyTest (device list with PCI addresses, "Device=i
  * CAN Access Peer Device=j", the connectivity, bandwidth and latency matrices), simpleP2P
  * ("> Peer access from ... (GPU0) -> ... (GPU1) : Yes", the memcpy bandwidth, verification

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Host-wide blocks: /proc/cmdline (a wrapped one is joined back) and IOMMU group
  * listings in their three common shapes: `find /sys/kernel/iommu_groups -type l` paths,
  * the "IOMMU Group N:" listing with indented lspci lines (and their ACS lines), and the

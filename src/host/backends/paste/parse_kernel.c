@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Kernel log lines (dmesg, journalctl -k, /var/log/syslog): the NVIDIA driver's (NVRM)
  * load line, static BAR1 and BAR1-P2P messages, assertion failures and Xid MMU faults;
  * IOMMU units, default domain and DMA faults (AMD-Vi, DMAR); the PCI core's enumeration

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Kernel-log messages that name one device: NVRM's Xid and "GPU at" lines, IOMMU faults,
  * the PCI core's enumeration ("pci 0000:01:00.0: [10de:2684] type 00 class 0x030000",
  * "BAR 1 [mem ... 64bit pref]", "PCI bridge to [bus 01-02]", "BAR 1: no space for ...")

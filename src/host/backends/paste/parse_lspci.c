@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* lspci text: device lines ("01:00.0 VGA compatible controller [0300]: NVIDIA ...") of
  * every verbosity (-v to -vvvv, with or without -nn, -k, -D), one-line listings
  * (`lspci | grep PLX`), detail lines (parse_lspci_caps.c) and hex rows (-x to -xxxx,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* lspci detail lines of one device: regions, ROM, bridge bus numbers and windows, the
  * capability list ("Capabilities: [60] Express (v2) Endpoint"), LnkCap/LnkSta, ACSCap/
  * ACSCtl, Resizable BAR entries, NUMA node, IOMMU group and the bound driver. The values

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* lspci -x / -xxx / -xxxx rows in a paste go through the existing dump path: the rows of
  * each device are written to an in-memory file and read by the lspci-dump backend
  * (libpci's dump method and the shared config decoders), so a pasted hex dump decodes

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* nvidia-smi blocks of a paste: the records and matrices come from the shared readers
  * (nvsmi_text.c); this file files them under the paste's GPUs with their lines. */
 #include <stdio.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* lspci -t / -tv: the tree as lspci draws it. Each bus's children hang off one column
  * ("+-" and "\-" in that column on the lines below); a bridge's secondary bus follows it
  * as "-[BB]" or "-[BB-SS]", a root as "-[DDDD:BB]". The parser keeps, per column, the bus

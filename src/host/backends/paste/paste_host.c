@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The paste as a host model: every device the paste names becomes a struct p2ps_dev
  * with the facts its blocks gave, GPUs known to nvidia-smi or CUDA only by address get a
  * device of their own, nvidia-smi's BAR1/VRAM/NV# become the GPU facts, and each fact

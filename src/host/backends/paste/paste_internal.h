@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Private interfaces of the paste reader (not installed): the line iterator over the
  * normalised text, the line classes the block finder uses, the per-syntax parsers and
  * the small scanning helpers they share. */

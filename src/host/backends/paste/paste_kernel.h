@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Kernel-log messages about one device (parse_kernel_dev.c), used by parse_kernel.c. */
 #ifndef P2PS_PASTE_KERNEL_H
 #define P2PS_PASTE_KERNEL_H

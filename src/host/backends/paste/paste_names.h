@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Names printed by lspci, nvidia-smi and CUDA, turned back into ids (names.c). */
 #ifndef P2PS_PASTE_NAMES_H
 #define P2PS_PASTE_NAMES_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Reading a paste: the input checks, normalisation, the block finder, and the pass that
  * ties GPUs known by different names (nvidia-smi index, CUDA ordinal, PCI address)
  * together. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The paste as lines: binary check, normalisation (CR, ANSI escapes, markdown quotes
  * and inline code marks) and the small scanners every parser shares. Everything here is
  * linear in the length of its input. */
