@@ -41,6 +41,19 @@ static void check_paste(const struct p2ps_paste *p)
 			abort();
 	if (p->n_gpus > P2PS_PASTE_MAX_GPUS || p->n_events > P2PS_PASTE_MAX_EVENTS)
 		abort();
+	for (int s = 0; s < P2PS_PS_COUNT; s++) {
+		check_where(p, p->sym.first[s]);
+		if ((p->sym.count[s] > 0) != (p->sym.first[s].line > 0) ||
+		    strchr(p->sym.text[s], '\n'))
+			abort();
+	}
+	for (int k = 0; k < P2PS_NV_COUNT; k++)
+		check_where(p, p->nccl.via_from[k]);
+	check_where(p, p->nccl.version_from);
+	check_where(p, p->acs_loose.first);
+	if (p->acs_loose.redirect > p->acs_loose.lines || p->nccl.n_env > 8 ||
+	    p->unread_blocks > (int)p->n_blocks)
+		abort();
 }
 
 static void check_report(const struct p2ps_paste_report *r)
@@ -52,6 +65,16 @@ static void check_report(const struct p2ps_paste_report *r)
 	for (size_t i = 0; i < r->n_asks; i++)
 		if (!r->asks[i].command[0] || strchr(r->asks[i].what, '\n'))
 			abort();
+	/* "P2P works" only with its evidence, and never beside a blocking cause's verdict
+	 * being ready without one. */
+	bool works = false;
+	for (size_t i = 0; i < r->n_pairs; i++) {
+		if (r->pairs[i].works && !r->pairs[i].works_why[0])
+			abort();
+		works |= r->pairs[i].works == 1;
+	}
+	if (works && r->n_causes == 0 && r->verdict != P2PS_VERDICT_READY)
+		abort();
 	if (r->verdict > P2PS_VERDICT_UNKNOWN ||
 	    (r->verdict == P2PS_VERDICT_NOT_READY) != (r->n_causes > 0))
 		abort();

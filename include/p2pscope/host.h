@@ -298,7 +298,27 @@ struct p2ps_host_cmdline {
 	char iommu_passthrough[16];  /* value of iommu.passthrough= */
 	char pcie_acs_override[128]; /* value of pcie_acs_override= */
 	char pci[128];               /* value of pci= (config_acs, disable_acs_redir, realloc) */
+	char iommu_strict[8];        /* value of iommu.strict= */
 };
+
+/* What the kernel command line makes of the IOMMU, per driver: one rule for the live
+ * host, snapshots and pastes (p2ps_cmdline_iommu). */
+enum p2ps_cmdline_iommu_state {
+	P2PS_CMDLINE_IOMMU_DEFAULT = 0, /* nothing decisive: the kernel's build default rules */
+	P2PS_CMDLINE_IOMMU_OFF,         /* intel_iommu=off, amd_iommu=off, iommu=off */
+	P2PS_CMDLINE_IOMMU_SOFT,        /* iommu=soft: bounce buffers, the hardware IOMMU unused */
+	P2PS_CMDLINE_IOMMU_TRANSLATING, /* turned on (intel_iommu=on) without pass-through */
+	P2PS_CMDLINE_IOMMU_PASSTHROUGH, /* iommu=pt, iommu.passthrough=1 */
+};
+
+struct p2ps_cmdline_iommu {
+	enum p2ps_cmdline_iommu_state state;
+	char kind[8];  /* "intel", "amd" (the flag that named a driver), "" */
+	bool strict;   /* iommu.strict=1 or intel_iommu=strict: unmapped at once, no batching */
+	char why[160]; /* "intel_iommu=on without iommu=pt: on and translating" */
+};
+void p2ps_cmdline_iommu(const struct p2ps_host_cmdline *c, struct p2ps_cmdline_iommu *out);
+const char *p2ps_cmdline_iommu_state_name(enum p2ps_cmdline_iommu_state s);
 
 struct p2ps_host_nvidia {
 	bool module_known;

@@ -51,6 +51,11 @@ enum p2ps_paste_kind {
 	P2PS_PASTE_CMDLINE,      /* /proc/cmdline */
 	P2PS_PASTE_IOMMU_GROUPS, /* find /sys/kernel/iommu_groups, "IOMMU Group N" listings */
 	P2PS_PASTE_CUDA,         /* CUDA samples and nccl-tests output */
+	P2PS_PASTE_NVSMI_TABLE,  /* plain nvidia-smi: the table and its header */
+	P2PS_PASTE_NCCL,         /* NCCL_DEBUG=INFO log lines (NCCL INFO / NCCL WARN) */
+	P2PS_PASTE_ERRORS,       /* CUDA error lines, PyTorch RuntimeError, watchdog timeouts */
+	P2PS_PASTE_SETPCI,       /* raw setpci reads (ECAP_ACS+6.w -> 001d) */
+	P2PS_PASTE_COLLECT_ENV,  /* python -m torch.utils.collect_env */
 	P2PS_PASTE_NCCL_TOPO,    /* NCCL's XML topology (NCCL_TOPO_DUMP_FILE) */
 	P2PS_PASTE_TEXT,         /* not recognised: skipped */
 	P2PS_PASTE_KIND_COUNT
@@ -148,6 +153,7 @@ enum p2ps_paste_matrix_kind {
 	P2PS_PM_BW_BI_ON,
 	P2PS_PM_LAT_OFF, /* P2P=Disabled Latency (us), GPU part */
 	P2PS_PM_LAT_ON,
+	P2PS_PM_NCCL, /* NCCL's transport per CUDA device pair: "P2P", "SHM", "NET" */
 	P2PS_PM_COUNT
 };
 const char *p2ps_paste_matrix_name(enum p2ps_paste_matrix_kind k);
@@ -206,7 +212,52 @@ struct p2ps_paste_cuda {
 	char first_error_text[128];
 	double memcpy_gbps; /* simpleP2P "cudaMemcpyPeer / cudaMemcpy between ...: X GB/s", 0 */
 	double nccl_busbw;  /* nccl-tests "# Avg bus bandwidth", 0 */
+	struct p2ps_paste_where nccl_header; /* nccl-tests' result table header, nowhere */
+	int nccl_rows;                       /* result rows after it */
 	struct p2ps_paste_where from;
+};
+
+/* What went wrong, as error lines, NCCL's log and the tests printed it. */
+enum p2ps_paste_symptom {
+	P2PS_PS_MAP_FAILED = 0,   /* 'mapping of buffer object failed' (CUDA error 205) */
+	P2PS_PS_PEER_UNSUPPORTED, /* 'peer access is not supported between these two devices' */
+	P2PS_PS_ILLEGAL_ACCESS,   /* 'an illegal memory access was encountered' (700) */
+	P2PS_PS_WRONG_DATA,       /* verification errors, tensors that arrive as zeros */
+	P2PS_PS_HANG,             /* a collective that timed out (watchdog, NCCL timeout) */
+	P2PS_PS_P2P_DISABLED,     /* NCCL: "P2P is disabled between connected GPUs" */
+	P2PS_PS_SHM,              /* NCCL: a shared-memory segment could not be created */
+	P2PS_PS_CUDA_ERROR,       /* another CUDA or NCCL error */
+	P2PS_PS_COUNT
+};
+const char *p2ps_paste_symptom_name(enum p2ps_paste_symptom s); /* "map_failed", ... */
+
+struct p2ps_paste_symptoms {
+	int count[P2PS_PS_COUNT];
+	struct p2ps_paste_where first[P2PS_PS_COUNT];
+	char text[P2PS_PS_COUNT][160]; /* the first line, from its message on */
+};
+
+/* NCCL's log. */
+enum p2ps_paste_nccl_via { P2PS_NV_P2P = 0, P2PS_NV_SHM, P2PS_NV_NET, P2PS_NV_COUNT };
+
+struct p2ps_paste_nccl {
+	char version[32]; /* "2.18.3+cuda12.1", "" */
+	struct p2ps_paste_where version_from;
+	int via[P2PS_NV_COUNT]; /* channel connections per transport */
+	struct p2ps_paste_where via_from[P2PS_NV_COUNT];
+	char p2p_how[24]; /* "P2P/IPC", "P2P/CUMEM", "P2P/direct pointer", "" */
+	int intra_p2p;    /* "intraNodeP2pSupport 0|1", -1 not logged */
+	int n_env;        /* NCCL_* variables NCCL logged as set */
+	char env[8][128]; /* "NCCL_P2P_DISABLE=1" */
+};
+
+/* ACS lines (lspci's ACSCtl, grep'd) and raw ACS control reads the paste ties to no
+ * device. */
+struct p2ps_paste_acs_loose {
+	int lines;    /* ACS control values read */
+	int redirect; /* of them with request or completion redirect on */
+	struct p2ps_paste_where first;
+	char first_text[128];
 };
 
 /* Facts about the whole host. */
@@ -248,6 +299,10 @@ struct p2ps_paste {
 
 	struct p2ps_paste_cuda cuda;
 	struct p2ps_paste_host host;
+	struct p2ps_paste_nccl nccl;
+	struct p2ps_paste_symptoms sym;
+	struct p2ps_paste_acs_loose acs_loose;
+	int unread_blocks; /* blocks recognised but not understood (their summary says why) */
 };
 
 /* Reads text (len bytes, need not be NUL-terminated) into *out (zeroed first). source

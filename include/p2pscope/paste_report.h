@@ -39,8 +39,11 @@ struct p2ps_paste_pair {
 	char topo[P2PS_PASTE_CELL];   /* nvidia-smi topo -m, "" */
 	char p2p_ab[P2PS_PASTE_CELL]; /* nvidia-smi topo -p2p, a->b and b->a, "" */
 	char p2p_ba[P2PS_PASTE_CELL];
-	int cuda_ab, cuda_ba; /* CUDA peer access: 1 CAN, 0 CANNOT, -1 not in the paste */
-	double bw_off, bw_on; /* unidirectional GB/s a->b, P2P off / on; 0 not in the paste */
+	int cuda_ab, cuda_ba;       /* CUDA peer access: 1 CAN, 0 CANNOT, -1 not in the paste */
+	double bw_off, bw_on;       /* unidirectional GB/s a->b, P2P off / on; 0 not in the paste */
+	char nccl[P2PS_PASTE_CELL]; /* NCCL's transport a->b ("P2P", "SHM"), "" */
+	int works;                  /* 1: positive evidence that P2P works, nothing against it */
+	char works_why[160];        /* the evidence, "" */
 	char note[P2PS_PASTE_TEXT_MAX]; /* disagreement, "" */
 };
 

@@ -232,8 +232,8 @@ static const struct p2ps_opt options[] = {
         {"lspci-dump", 'F', "FILE", "read `lspci -x`/`-xxx`/`-xxxx` output (no sysfs facts)",
          CALL(opt_lspci_dump)},
         {"paste", 0, "FILE|-",
-         "read what a bug report pasted (lspci, nvidia-smi, dmesg, CUDA samples, NCCL "
-         "topology XML; - for stdin)",
+         "read what a bug report pasted (lspci, nvidia-smi, dmesg, CUDA samples, nccl-tests, "
+         "NCCL logs and topology XML, error lines, setpci; - for stdin)",
          CALL(opt_paste)},
         {"slot", 's', "[[[[DOMAIN]:]BUS]:][DEV][.[FN]]", "show only matching devices (as lspci -s)",
          CALL(opt_slot)},

@@ -97,8 +97,11 @@ void p2ps_an_host_findings(struct p2ps_an_ctx *c)
 	struct p2ps_reasons *r = &a->host_reasons;
 
 	iommu_summary(c);
-	p2ps_an_add(c, r, P2PS_R_IOMMU_STATE, P2PS_SEV_INFO, -1, "IOMMU: %s%s%s", a->iommu_summary,
-	            a->iommu_flags[0] ? "; kernel command line: " : "", a->iommu_flags);
+	struct p2ps_cmdline_iommu ci;
+	p2ps_cmdline_iommu(&h->cmdline, &ci);
+	p2ps_an_add(c, r, P2PS_R_IOMMU_STATE, P2PS_SEV_INFO, -1, "IOMMU: %s%s%s%s%s%s",
+	            a->iommu_summary, a->iommu_flags[0] ? "; kernel command line: " : "",
+	            a->iommu_flags, ci.why[0] ? " (" : "", ci.why, ci.why[0] ? ")" : "");
 
 	if (h->config_limited_any) {
 		struct p2ps_reason *x = p2ps_an_add(

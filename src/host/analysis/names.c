@@ -101,13 +101,33 @@ _Static_assert(N_OF(reasons) == P2PS_R_CODE_COUNT, "one row per reason code");
 
 /* A paste's findings (paste_report.h), from P2PS_PF_DRIVER on. */
 static const char *const paste_names[] = {
-        "driver",        "bar1_p2p_path",       "peer_dma_unaligned",
-        "driver_assert", "mmu_fault",           "xid",
-        "iommu_fault",   "bar_unassignable",    "rebar_ceiling",
-        "bar1_vs_vram",  "cuda_no_peer_access", "p2p_no_gain",
-        "data_mismatch", "nvidia_p2p_status",   "nvidia_topology",
-        "disagreement",  "capabilities_denied", "malformed_block",
-        "no_gpu"};
+        "driver",
+        "bar1_p2p_path",
+        "peer_dma_unaligned",
+        "driver_assert",
+        "mmu_fault",
+        "xid",
+        "iommu_fault",
+        "bar_unassignable",
+        "rebar_ceiling",
+        "bar1_vs_vram",
+        "cuda_no_peer_access",
+        "p2p_no_gain",
+        "data_mismatch",
+        "nvidia_p2p_status",
+        "nvidia_topology",
+        "disagreement",
+        "capabilities_denied",
+        "malformed_block",
+        "no_gpu",
+        "symptom",
+        "nccl",
+        "nccl_shm",
+        "acs_redirect_unplaced",
+        "not_understood",
+        "p2p_works",
+        "geforce_stock_driver",
+};
 _Static_assert(N_OF(paste_names) == P2PS_PF_CODE_END - P2PS_PF_DRIVER, "one name per code");
 
 const char *p2ps_reason_code_name(enum p2ps_reason_code code)

@@ -95,6 +95,7 @@ void p2ps_cmdline_parse(struct p2ps_host_cmdline *c)
 	cmdline_value(c->raw, "pcie_acs_override", c->pcie_acs_override,
 	              sizeof(c->pcie_acs_override));
 	cmdline_value(c->raw, "pci", c->pci, sizeof(c->pci));
+	cmdline_value(c->raw, "iommu.strict", c->iommu_strict, sizeof(c->iommu_strict));
 }
 
 void p2ps_nvidia_version_number(const char *line, char *out, size_t size)

@@ -20,10 +20,30 @@ const char *p2ps_paste_kind_name(enum p2ps_paste_kind k)
 	        [P2PS_PASTE_CMDLINE] = "/proc/cmdline",
 	        [P2PS_PASTE_IOMMU_GROUPS] = "IOMMU groups",
 	        [P2PS_PASTE_CUDA] = "CUDA samples",
+	        [P2PS_PASTE_NVSMI_TABLE] = "nvidia-smi",
+	        [P2PS_PASTE_NCCL] = "NCCL log",
+	        [P2PS_PASTE_ERRORS] = "error lines",
+	        [P2PS_PASTE_SETPCI] = "setpci",
+	        [P2PS_PASTE_COLLECT_ENV] = "collect_env",
 	        [P2PS_PASTE_NCCL_TOPO] = "NCCL topology",
 	        [P2PS_PASTE_TEXT] = "text",
 	};
 	return (unsigned)k < P2PS_PASTE_KIND_COUNT ? names[k] : "?";
+}
+
+const char *p2ps_paste_symptom_name(enum p2ps_paste_symptom s)
+{
+	static const char *const names[P2PS_PS_COUNT] = {
+	        [P2PS_PS_MAP_FAILED] = "map_failed",
+	        [P2PS_PS_PEER_UNSUPPORTED] = "peer_unsupported",
+	        [P2PS_PS_ILLEGAL_ACCESS] = "illegal_access",
+	        [P2PS_PS_WRONG_DATA] = "wrong_data",
+	        [P2PS_PS_HANG] = "hang",
+	        [P2PS_PS_P2P_DISABLED] = "p2p_disabled",
+	        [P2PS_PS_SHM] = "shm",
+	        [P2PS_PS_CUDA_ERROR] = "cuda_error",
+	};
+	return (unsigned)s < P2PS_PS_COUNT ? names[s] : "?";
 }
 
 const char *p2ps_paste_dfact_name(enum p2ps_paste_dfact f)
@@ -48,6 +68,7 @@ const char *p2ps_paste_matrix_name(enum p2ps_paste_matrix_kind k)
 	        "bw_bi_p2p_on",
 	        "latency_p2p_off",
 	        "latency_p2p_on",
+	        "nccl_transport",
 	};
 	return (unsigned)k < P2PS_PM_COUNT ? names[k] : "?";
 }

@@ -71,7 +71,11 @@ static void pair(struct p2ps_strbuf *b, const struct p2ps_paste_pair *x)
 			snprintf(on, sizeof(on), "%.2f", x->bw_on);
 		p2ps_strbuf_printf(b, "; P2P off/on: %s/%s GB/s", off, on);
 	}
+	if (x->nccl[0])
+		p2ps_strbuf_printf(b, "; NCCL: %s", x->nccl);
 	p2ps_strbuf_puts(b, "\n");
+	if (x->works)
+		p2ps_strbuf_printf(b, "\t\tworks: %s\n", x->works_why);
 	if (x->note[0])
 		p2ps_strbuf_printf(b, "\t\tdisagree: %s\n", x->note);
 }

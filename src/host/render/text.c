@@ -134,7 +134,11 @@ static void host_section(struct p2ps_strbuf *b, const struct p2ps_analysis *a)
 {
 	const struct p2ps_host *h = a->host;
 	p2ps_strbuf_puts(b, "Host:\n");
-	if (h->nvidia.module_known || h->nvidia.proc_known)
+	/* A paste gives the driver's version number alone (NVRM's load line, nvidia-smi). */
+	if (!h->nvidia.module_known && h->nvidia.proc_known && !h->nvidia.proc_version[0] &&
+	    h->nvidia.proc_driver_version[0])
+		p2ps_strbuf_printf(b, "\tNVIDIA driver %s\n", h->nvidia.proc_driver_version);
+	else if (h->nvidia.module_known || h->nvidia.proc_known)
 		p2ps_strbuf_printf(b, "\tnvidia module %s; /proc/driver/nvidia/version: %s\n",
 		                   h->nvidia.module_version[0] ? h->nvidia.module_version
 		                                               : "not loaded",

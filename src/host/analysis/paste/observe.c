@@ -197,6 +197,7 @@ int p2ps_paste_observe(const struct p2ps_analysis *a, struct p2ps_paste_report *
 	po_devices(&c);
 	po_nvidia_smi(&c);
 	po_cuda(&c);
+	po_symptoms(&c);
 	if (po_pairs(&c) < 0)
 		c.oom = true;
 	po_verdict(&c);

@@ -35,10 +35,14 @@ const char *po_iommu_fix(const char *kind);
 
 void po_kernel(struct octx *c); /* NVRM, IOMMU and PCI-core lines */
 void po_gmmu_fault(struct octx *c, const struct p2ps_paste_event *ev); /* Xid 31 */
-void po_devices(struct octx *c);    /* capabilities denied, Resizable BAR ceilings */
-void po_nvidia_smi(struct octx *c); /* topo -m and topo -p2p */
-void po_cuda(struct octx *c);       /* peer access, bandwidth, verification */
-int po_pairs(struct octx *c);       /* the per-pair table and its disagreements */
-void po_verdict(struct octx *c);    /* causes, verdict, what to send next */
+void po_devices(struct octx *c);      /* capabilities denied, Resizable BAR ceilings */
+void po_nvidia_smi(struct octx *c);   /* topo -m and topo -p2p */
+void po_cuda(struct octx *c);         /* peer access, bandwidth, verification */
+int po_pairs(struct octx *c);         /* the per-pair table and its disagreements */
+void po_verdict(struct octx *c);      /* causes, verdict, what to send next */
+void po_symptoms(struct octx *c);     /* symptoms, NCCL, loose ACS, GeForce, unread blocks */
+void po_symptom_asks(struct octx *c); /* per symptom, the facts that separate its causes */
+/* Whether something in the paste speaks against P2P working (a symptom of failure). */
+bool po_failure_seen(const struct octx *c);
 
 #endif

@@ -86,6 +86,47 @@ static void disagreement(struct p2ps_paste_pair *x)
 		         "CUDA accesses the peer although nvidia-smi reports %s", x->p2p_ab);
 }
 
+/* Positive evidence that P2P works on the pair (peer access enabled both ways, a copy
+ * that checked its data, P2P faster than host copies, NCCL's P2P transport), unless a
+ * blocker of the analysis or a failure in the paste speaks against it. */
+static void works(const struct octx *c, struct p2ps_paste_pair *x)
+{
+	const struct p2ps_paste *p = c->p;
+	char why[160] = "";
+	size_t n;
+	if (x->cuda_ab == 1 && x->cuda_ba == 1)
+		snprintf(why, sizeof(why), "CUDA enables peer access both ways");
+	if (x->cuda_ab == 1 && x->cuda_ba == 1 && p->cuda.result == 1 && !p->cuda.verify_errors &&
+	    !strcmp(p->cuda.test, "simpleP2P"))
+		snprintf(why, sizeof(why),
+		         "simpleP2P: peer access both ways and its copy checked "
+		         "(Test passed)");
+	if (x->bw_off > 0 && x->bw_on > 1.15 * x->bw_off && (n = strlen(why)) < sizeof(why))
+		snprintf(why + n, sizeof(why) - n,
+		         "%sP2P copies %.1f GB/s against %.1f through "
+		         "host memory",
+		         n ? "; " : "", x->bw_on, x->bw_off);
+	/* NCCL_P2P_LEVEL set by hand makes NCCL use P2P where it would not: no evidence. */
+	bool forced = false;
+	for (int i = 0; i < p->nccl.n_env; i++)
+		forced |= !strncmp(p->nccl.env[i], "NCCL_P2P_LEVEL=", 15);
+	if (!strcmp(x->nccl, "P2P") && !forced && (n = strlen(why)) < sizeof(why))
+		snprintf(why + n, sizeof(why) - n, "%sNCCL connects the pair via %s", n ? "; " : "",
+		         p->nccl.p2p_how[0] ? p->nccl.p2p_how : "P2P");
+	/* Peer access enabled alone is no evidence: CUDA enables it where copies then crawl
+	 * through the root complex or deliver wrong data. */
+	if (!strcmp(why, "CUDA enables peer access both ways"))
+		return;
+	bool slow = x->bw_on > 0 && x->bw_off > 0 && x->bw_on <= 1.15 * x->bw_off;
+	bool against = slow || po_failure_seen(c) ||
+	               (x->ours && x->ours->verdict == P2PS_VERDICT_NOT_READY) || x->cuda_ab == 0 ||
+	               x->cuda_ba == 0;
+	if (!why[0] || against)
+		return;
+	x->works = 1;
+	snprintf(x->works_why, sizeof(x->works_why), "%s", why);
+}
+
 static void fill(const struct octx *c, struct p2ps_paste_pair *x, const struct ugpu *u,
                  const struct ugpu *v)
 {
@@ -107,7 +148,11 @@ static void fill(const struct octx *c, struct p2ps_paste_pair *x, const struct u
 		p2ps_scan_double(off, &x->bw_off);
 	if (on)
 		p2ps_scan_double(on, &x->bw_on);
+	cell(p, P2PS_PM_NCCL, u->cuda, v->cuda, x->nccl);
+	if (!x->nccl[0])
+		cell(p, P2PS_PM_NCCL, v->cuda, u->cuda, x->nccl);
 	disagreement(x);
+	works(c, x);
 }
 
 int po_pairs(struct octx *c)
@@ -127,7 +172,7 @@ int po_pairs(struct octx *c)
 			fill(c, x, &u[i], &u[j]);
 			/* A pair only the analysis speaks about is in its own pair list already. */
 			bool any = x->topo[0] || x->p2p_ab[0] || x->cuda_ab >= 0 ||
-			           x->cuda_ba >= 0 || x->bw_on > 0 || x->bw_off > 0;
+			           x->cuda_ba >= 0 || x->bw_on > 0 || x->bw_off > 0 || x->nccl[0];
 			if (!any)
 				continue;
 			c->r->n_pairs++;
@@ -135,6 +180,15 @@ int po_pairs(struct octx *c)
 			if (x->note[0] && !at.line)
 				at = c->p->m[P2PS_PM_CUDA_ACCESS].from;
 		}
+	int ok = 0;
+	const struct p2ps_paste_pair *first = NULL;
+	for (size_t i = 0; i < c->r->n_pairs; i++)
+		if (c->r->pairs[i].works && !ok++)
+			first = &c->r->pairs[i];
+	if (ok)
+		po_add(c, P2PS_PF_P2P_WORKS, P2PS_SEV_INFO, c->p->cuda.from,
+		       "P2P works on %d pair%s (first: %s <-> %s: %s)", ok, ok == 1 ? "" : "s",
+		       first->a, first->b, first->works_why);
 	if (notes)
 		po_add(c, P2PS_PF_DISAGREEMENT, P2PS_SEV_WARNING, at,
 		       "%d pair%s where the sources disagree (see the pair table)", notes,

@@ -45,8 +45,9 @@ static void iommu_asks(struct octx *c)
 		       "(identity)");
 		return;
 	}
-	po_ask(c, "cat /proc/cmdline",
-	       "the IOMMU flags the kernel booted with (iommu=, intel_iommu=, amd_iommu=)");
+	if (!c->p->host.cmdline_known) /* never a fact the paste holds */
+		po_ask(c, "cat /proc/cmdline",
+		       "the IOMMU flags the kernel booted with (iommu=, intel_iommu=, amd_iommu=)");
 	po_ask(c, "sudo dmesg | grep -iE 'iommu|dmar|amd-vi'",
 	       "whether an IOMMU is on and in which default domain");
 }
@@ -207,6 +208,7 @@ void po_verdict(struct octx *c)
 	struct p2ps_paste_report *r = c->r;
 	struct lists lists = {"", ""};
 	bool unknown = false;
+	po_symptom_asks(c); /* the symptom's own order comes first */
 	from_analysis(c, &lists, &unknown);
 	no_pairs(c, &lists);
 	for (size_t i = 0; i < r->findings.n; i++) {
@@ -216,15 +218,23 @@ void po_verdict(struct octx *c)
 		unknown |= f->sev == P2PS_SEV_UNKNOWN;
 	}
 	bool gpus = c->a->n_gpus || c->p->n_gpus;
+	const struct p2ps_paste_pair *ok = NULL;
+	for (size_t i = 0; i < r->n_pairs && !ok; i++)
+		if (r->pairs[i].works)
+			ok = &r->pairs[i];
 	if (!gpus && !r->n_causes)
 		po_add(c, P2PS_PF_NO_GPU, P2PS_SEV_UNKNOWN, (struct p2ps_paste_where){-1, 0},
 		       "the paste names no NVIDIA GPU");
 	if (!gpus)
 		po_ask(c, "lspci -nn | grep -i nvidia", "which NVIDIA GPUs the machine has");
 	r->verdict = r->n_causes                          ? P2PS_VERDICT_NOT_READY
+	             : ok                                 ? P2PS_VERDICT_READY
 	             : unknown || !gpus || !c->a->n_pairs ? P2PS_VERDICT_UNKNOWN
 	                                                  : P2PS_VERDICT_READY;
-	if (r->n_causes)
+	if (!r->n_causes && ok)
+		snprintf(r->verdict_why, sizeof(r->verdict_why),
+		         "P2P works on %.40s <-> %.40s (%.150s)", ok->a, ok->b, ok->works_why);
+	else if (r->n_causes)
 		snprintf(r->verdict_why, sizeof(r->verdict_why), "%zu blocking cause%s",
 		         r->n_causes, r->n_causes == 1 ? "" : "s");
 	else if (r->verdict == P2PS_VERDICT_UNKNOWN)

@@ -21,6 +21,7 @@ struct finder {
 	enum pt_class prev; /* class of the open block's last non-blank line */
 	char command[128];  /* pending command for the next block */
 	bool want_cmdline;  /* the pending command was `cat /proc/cmdline` */
+	bool want_setpci;   /* the pending command reads registers with setpci */
 	bool cut;           /* the open block was ended by "[...]" */
 	size_t prev_len;    /* length of the last non-blank line */
 	bool blank_gap;     /* a blank line came since */
@@ -41,6 +42,11 @@ static int kind_of(enum pt_class cls)
 	case PT_CMDLINE: return P2PS_PASTE_CMDLINE;
 	case PT_IOMMU: return P2PS_PASTE_IOMMU_GROUPS;
 	case PT_CUDA: return P2PS_PASTE_CUDA;
+	case PT_SMI_TABLE: return P2PS_PASTE_NVSMI_TABLE;
+	case PT_NCCL: return P2PS_PASTE_NCCL;
+	case PT_ERROR: return P2PS_PASTE_ERRORS;
+	case PT_SETPCI: return P2PS_PASTE_SETPCI;
+	case PT_GPU_LIST: return P2PS_PASTE_COLLECT_ENV;
 	case PT_NCCL_TOPO: return P2PS_PASTE_NCCL_TOPO;
 	case PT_TEXT: return P2PS_PASTE_TEXT;
 	default: return -1;
@@ -59,6 +65,11 @@ static void parse_block(struct pctx *c, int kind, const struct pl_span *sp)
 	case P2PS_PASTE_CMDLINE: pt_parse_cmdline(c, sp); break;
 	case P2PS_PASTE_IOMMU_GROUPS: pt_parse_iommu(c, sp); break;
 	case P2PS_PASTE_CUDA: pt_parse_cuda(c, sp); break;
+	case P2PS_PASTE_NVSMI_TABLE: pt_parse_smi_table(c, sp); break;
+	case P2PS_PASTE_NCCL: pt_parse_nccl(c, sp); break;
+	case P2PS_PASTE_ERRORS: pt_parse_errors(c, sp); break;
+	case P2PS_PASTE_SETPCI: pt_parse_setpci(c, sp); break;
+	case P2PS_PASTE_COLLECT_ENV: pt_parse_gpu_list(c, sp); break;
 	case P2PS_PASTE_NCCL_TOPO: pt_parse_nccl_topo(c, sp); break;
 	default: break;
 	}
@@ -77,6 +88,7 @@ static void close_block(struct finder *f)
 {
 	if (f->kind < 0)
 		return;
+	f->want_setpci = false;
 	struct pctx *c = f->c;
 	struct p2ps_paste *p = c->p;
 	int idx = -1;
@@ -135,11 +147,23 @@ static void on_command(struct finder *f, const struct pl_line *l, const char *cm
 {
 	close_block(f);
 	snprintf(f->command, sizeof(f->command), "%s", cmd);
+	pt_command_env(f->c, cmd);
 	f->want_cmdline = strstr(cmd, "/proc/cmdline") != NULL;
+	f->want_setpci = strstr(cmd, "setpci ") != NULL;
 	/* "nvidia-smi topo -m      GPU0    GPU1 ..." carries the matrix header itself. */
 	const char *g = strstr(cmd, "GPU0");
 	if (pt_starts(cmd, "nvidia-smi topo") && g && (g[-1] == ' ' || g[-1] == '\t'))
 		open_block(f, P2PS_PASTE_NVSMI_TOPO, l, PT_TOPO_HEADER);
+}
+
+static bool setpci_value(const char *s)
+{
+	const char *t = pt_skip_ws(s), *p = t;
+	struct p2ps_bdf b;
+	if (pt_bdf(t, &b, NULL, &p))
+		p = pt_skip_ws(p + (*p == ':'));
+	size_t n = strspn(p, "0123456789abcdefABCDEF");
+	return (n == 2 || n == 4 || n == 8) && !*pt_skip_ws(p + n);
 }
 
 /* Feeds one line. blank_end is the last line before a run of blank lines. */
@@ -159,6 +183,12 @@ static void feed(struct finder *f, const struct pl_line *l, int *blank_end)
 	if (cls == PT_TEXT && f->kind == P2PS_PASTE_LSPCI &&
 	    (wrapped || pt_starts(l->s, "pcilib: ") || pt_starts(l->s, "lspci: ")))
 		cls = PT_LSPCI_DETAIL;
+	/* What setpci prints: a hex word, or "BDF: word" from a loop. */
+	if ((f->want_setpci || f->kind == P2PS_PASTE_SETPCI) && (cls == PT_TEXT || cls == PT_HEX) &&
+	    setpci_value(l->s)) {
+		cls = PT_SETPCI;
+		f->want_setpci = false;
+	}
 	f->blank_gap = false;
 	f->prev_len = l->n;
 	*blank_end = l->no;

@@ -133,6 +133,8 @@ static bool is_cuda(const char *t, enum pt_class prev)
 	        "So you can see lesser",
 	        "> Peer access from",
 	        "> Peer-to-Peer (P2P) access from",
+	        "Peer access from",
+	        "Peer-to-Peer (P2P) access from",
 	        "Checking GPU(s) for support",
 	        "Checking for multiple GPUs",
 	        "CUDA-capable device count",
@@ -164,8 +166,29 @@ static bool is_cuda(const char *t, enum pt_class prev)
 	};
 	if (any_prefix(t, marks, sizeof(marks) / sizeof(marks[0])))
 		return true;
+	/* nccl-tests with the '#' markdown took away, or older ones ("#   Rank  0 Pid"). */
+	const char *u = t[0] == '#' ? pt_skip_ws(t + 1) : t;
+	static const char *const nccl_tests[] = {
+	        "nThread ",      "Rank ",        "Using devices",      "Avg bus bandwidth",
+	        "Out of bounds", "out-of-place", "size         count", "(B)"};
+	if (u != t && pt_nccl_tests_header(u))
+		return true;
+	if (any_prefix(u, nccl_tests, sizeof(nccl_tests) / sizeof(nccl_tests[0])) &&
+	    (u != t || !pt_starts(u, "Rank ") || strstr(u, " device ")))
+		return true;
+	/* A matrix title run into the text before it, or cut at its start. */
+	if ((strstr(t, "P2P=Disabled") || strstr(t, "P2P=Enabled")) &&
+	    (strstr(t, "Bandwidth") || strstr(t, "Latency")))
+		return true;
+	/* simpleP2P: "GPU0 = \"Tesla K80\" IS  capable of Peer-to-Peer (P2P)". */
+	if (pt_starts(t, "GPU") && isdigit((unsigned char)t[3]) && strstr(t, "capable of Peer"))
+		return true;
 	if (prev != PT_CUDA)
 		return false;
+	if (!strcmp(t, "#")) /* nccl-tests' empty comment between its header lines */
+		return true;
+	if (pt_nccl_tests_row(t))
+		return true;
 	/* Matrix headers and rows of the sample: "D\D 0 1", "GPU 0 1", "CPU 0 1", "0 2.07 14.31".
 	 */
 	if (pt_starts(t, "D\\D") ||
@@ -265,6 +288,59 @@ static bool is_lspci_detail(const char *s, enum pt_class prev)
 	return !pt_starts(t, "BAR ") || strstr(t, "current size:");
 }
 
+static bool is_nccl(const char *t)
+{
+	if (pt_starts(t, "NCCL version "))
+		return true;
+	const char *m = strstr(t, "NCCL ");
+	return m && (pt_starts(m + 5, "INFO") || pt_starts(m + 5, "WARN")) && m - t < 120;
+}
+
+/* Plain nvidia-smi: its frame, header and rows. */
+static bool is_smi_table(const char *t, enum pt_class prev)
+{
+	if (t[0] == '|' && strstr(t, "NVIDIA-SMI"))
+		return true;
+	if (t[0] == '+' && (t[1] == '-' || t[1] == '=')) {
+		size_t n = strspn(t, "+-=");
+		return n >= 20 && !t[n];
+	}
+	if (t[0] != '|')
+		return false;
+	if (prev == PT_SMI_TABLE)
+		return true;
+	/* A GPU row without the header: "|   0  NAME  Off | 00000000:01:00.0 Off |". */
+	const char *b = strchr(t + 1, '|');
+	struct p2ps_bdf bdf;
+	return b && pt_bdf(pt_skip_ws(b + 1), &bdf, NULL, NULL);
+}
+
+static bool is_gpu_list(const char *t, enum pt_class prev)
+{
+	static const char *const marks[] = {
+	        "PyTorch version:",
+	        "Collecting environment information",
+	        "Is debug build:",
+	        "CUDA used to build PyTorch:",
+	        "Is CUDA available:",
+	        "CUDA runtime version:",
+	        "GPU models and configuration:",
+	        "Nvidia driver version:",
+	        "cuDNN version:",
+	        "Versions of relevant libraries:",
+	};
+	if (any_prefix(t, marks, sizeof(marks) / sizeof(marks[0])))
+		return true;
+	long v;
+	const char *p;
+	if (pt_starts(t, "GPU ") && pt_dec(t + 4, &v, &p) && p[0] == ':' && p[1] == ' ')
+		return true;
+	if (prev != PT_GPU_LIST)
+		return false;
+	const char *colon = strchr(t, ':');
+	return (colon && colon - t < 48 && (colon[1] == ' ' || !colon[1])) || t[0] == '[';
+}
+
 /* NCCL's XML topology: its <system> line, then any element line inside the block. */
 static bool is_nccl_topo(const char *t, enum pt_class prev)
 {
@@ -289,6 +365,12 @@ enum pt_class pt_classify(const char *s, enum pt_class prev)
 		return PT_ELLIPSIS;
 	if (pt_command(s))
 		return PT_COMMAND;
+	if (is_nccl(t))
+		return PT_NCCL;
+	if (pt_error_symptom(t) >= 0)
+		return PT_ERROR;
+	if (is_smi_table(t, prev))
+		return PT_SMI_TABLE;
 	if (is_kernel(s, prev))
 		return PT_KERNEL;
 	if (t == s && is_hex_row(s))
@@ -307,6 +389,8 @@ enum pt_class pt_classify(const char *s, enum pt_class prev)
 		return PT_TOPO_ROW;
 	if (is_legend(t, prev))
 		return PT_LEGEND;
+	if (is_gpu_list(t, prev))
+		return PT_GPU_LIST;
 	if (is_smi_q(s, prev))
 		return PT_SMI_Q;
 	if (is_cmdline(t))

@@ -78,6 +78,21 @@ static bool matrix_title(struct cuda_state *st, const char *t)
 	        {"P2P=Enabled Latency (P2P Writes)", P2PS_PM_LAT_ON},
 	        {"P2P=Enabled Latency", P2PS_PM_LAT_ON},
 	};
+	/* A title may be run into the text before it ("... results Unidirectional P2P=...")
+	 * or lose its start ("directional P2P=Disabled Bandwidth Matrix"): the part from
+	 * "P2P=" on decides, with "Bidirectional" before it. */
+	const char *p2p = strstr(t, "P2P=");
+	bool bi = p2p && strstr(t, "Bidirectional") && strstr(t, "Bidirectional") < p2p;
+	for (size_t i = 0; p2p && i < sizeof(titles) / sizeof(titles[0]); i++) {
+		const char *k = strstr(titles[i].prefix, "P2P=");
+		if (!k || !pt_starts(p2p, k) ||
+		    (k != titles[i].prefix && bi != (titles[i].prefix[0] == 'B')))
+			continue;
+		st->mat = titles[i].k;
+		st->cols = 0;
+		st->cpu_part = false;
+		return true;
+	}
 	for (size_t i = 0; i < sizeof(titles) / sizeof(titles[0]); i++)
 		if (pt_starts(t, titles[i].prefix)) {
 			st->mat = titles[i].k;
@@ -127,17 +142,26 @@ static void matrix_line(struct pctx *c, struct cuda_state *st, const char *t, in
 	m->rows++;
 }
 
-/* simpleP2P: "> Peer access from NAME (GPU0) -> NAME (GPU1) : Yes". */
-static void simple_access(struct cuda_state *st, const char *t, int line)
+/* simpleP2P: "> Peer access from NAME (GPU0) -> NAME (GPU1) : Yes" (the "> " may be
+ * gone with a markdown quote). The GPUs are CUDA ordinals; their names are kept. */
+static void simple_access(struct pctx *c, struct cuda_state *st, const char *t, int line)
 {
 	const char *a = strstr(t, "(GPU"), *b = a ? strstr(a + 4, "(GPU") : NULL;
 	const char *v = strrchr(t, ':');
-	if (!a || !b || !v)
+	const char *from = strstr(t, " from ");
+	if (!a || !b || !v || !from)
 		return;
 	long i, j;
 	if (!pt_dec(a + 4, &i, NULL) || !pt_dec(b + 4, &j, NULL) || i > INT_MAX || j > INT_MAX)
 		return;
 	access_set(st, (int)i, (int)j, strstr(v, "Yes") != NULL, line);
+	struct p2ps_paste_gpu *g = i < P2PS_PASTE_MAX_GPUS ? pt_gpu_cuda(c, (int)i) : NULL;
+	if (g && !g->name[0] && a > from + 6)
+		snprintf(g->name, sizeof(g->name), "%.*s", (int)(a - from - 7), from + 6);
+	const char *arrow = strstr(a, "-> ");
+	g = j < P2PS_PASTE_MAX_GPUS ? pt_gpu_cuda(c, (int)j) : NULL;
+	if (g && !g->name[0] && arrow && b > arrow + 4)
+		snprintf(g->name, sizeof(g->name), "%.*s", (int)(b - arrow - 4), arrow + 3);
 }
 
 static void result_line(struct pctx *c, const char *t, int line)
@@ -157,7 +181,7 @@ static void result_line(struct pctx *c, const char *t, int line)
 		cu->waived = true;
 	} else if (pt_starts(t, "cudaMemcpyPeer / cudaMemcpy") && (p = strrchr(t, ':'))) {
 		cu->memcpy_gbps = pt_number(p + 1);
-	} else if (pt_starts(t, "# Avg bus bandwidth") && (p = strchr(t, ':'))) {
+	} else if (pt_starts(t, "Avg bus bandwidth") && (p = strchr(t, ':'))) {
 		cu->nccl_busbw = pt_number(p + 1);
 		snprintf(cu->test, sizeof(cu->test), "nccl-tests");
 	}
@@ -166,13 +190,24 @@ static void result_line(struct pctx *c, const char *t, int line)
 /* nccl-tests: "#  Rank  0 Group  0 Pid 123 on host device  0 [0x01] NVIDIA GeForce ...". */
 static void nccl_rank(struct pctx *c, struct cuda_state *st, const char *t)
 {
-	const char *d = strstr(t, " device "), *br = d ? strstr(d, "[0x") : NULL;
+	const char *d = strstr(t, " device "), *br = d ? strchr(d, '[') : NULL;
 	long idx;
 	uint64_t bus;
-	if (!br || !pt_dec(pt_skip_ws(d + 8), &idx, NULL) || !pt_hex(br + 1, &bus, NULL) ||
-	    bus > 0xff || idx >= P2PS_PASTE_MAX_GPUS)
+	struct p2ps_bdf b = {0};
+	if (!br || !pt_dec(pt_skip_ws(d + 8), &idx, NULL) || idx >= P2PS_PASTE_MAX_GPUS)
 		return;
-	struct p2ps_bdf b = {0, (uint8_t)bus, 0, 0};
+	/* "[0x01]" (a bus number) or "[0000:01:00]" (domain, bus, device). */
+	char tok[16];
+	size_t n = strcspn(br + 1, "]");
+	if (pt_starts(br + 1, "0x") && pt_hex(br + 1, &bus, NULL) && bus <= 0xff) {
+		b.bus = (uint8_t)bus;
+	} else if (n >= 5 && n + 3 < sizeof(tok)) {
+		snprintf(tok, sizeof(tok), "%.*s.0", (int)n, br + 1);
+		if (p2ps_bdf_parse(tok, &b) < 0)
+			return;
+	} else {
+		return;
+	}
 	struct p2ps_paste_gpu *g = pt_gpu_bdf(c, &b);
 	if (g) {
 		g->cuda = (int)idx;
@@ -180,6 +215,32 @@ static void nccl_rank(struct pctx *c, struct cuda_state *st, const char *t)
 		st->devices++;
 	}
 	snprintf(c->p->cuda.test, sizeof(c->p->cuda.test), "nccl-tests");
+}
+
+bool pt_nccl_tests_header(const char *t)
+{
+	return (pt_starts(t, "size") || pt_starts(t, "bytes")) && strstr(t, "busbw");
+}
+
+bool pt_nccl_tests_row(const char *t)
+{
+	static const char *const types[] = {"float", "double", "half",     "bfloat16",
+	                                    "int8",  "uint8",  "int32",    "uint32",
+	                                    "int64", "uint64", "fp8_e4m3", "fp8_e5m2"};
+	long v;
+	const char *p;
+	if (!pt_dec(t, &v, &p) || (*p != ' ' && *p != '\t'))
+		return false;
+	p = pt_skip_ws(p);
+	if (!pt_dec(p, &v, &p)) /* count */
+		return false;
+	p = pt_skip_ws(p);
+	for (size_t i = 0; i < sizeof(types) / sizeof(types[0]); i++) {
+		size_t n = strlen(types[i]);
+		if (!strncmp(p, types[i], n) && (p[n] == ' ' || p[n] == '\t'))
+			return true;
+	}
+	return false;
 }
 
 /* "Device=I CAN Access Peer Device=J": 1, "... CANNOT ...": 0, another line: -1. */
@@ -202,20 +263,32 @@ static int access_line(const char *t, int *i, int *j)
 static void cuda_line(struct pctx *c, struct cuda_state *st, const char *t, int line)
 {
 	int i, j, can;
+	/* A quote's "> " and nccl-tests' "#" (present, doubled or taken away by markdown). */
+	while (*t == '>' || *t == '#')
+		t = pt_skip_ws(t + 1);
 	if (pt_starts(t, "[P2P (Peer-to-Peer)") || pt_starts(t, "[p2pBandwidthLatencyTest]"))
 		snprintf(c->p->cuda.test, sizeof(c->p->cuda.test), "p2pBandwidthLatencyTest");
 	else if (strstr(t, "simpleP2P]"))
 		snprintf(c->p->cuda.test, sizeof(c->p->cuda.test), "simpleP2P");
-	if (pt_starts(t, "Device: ")) {
+	if (pt_nccl_tests_header(t)) {
+		if (!c->p->cuda.nccl_header.line)
+			c->p->cuda.nccl_header = pt_where(c, line);
+		snprintf(c->p->cuda.test, sizeof(c->p->cuda.test), "nccl-tests");
+	} else if (pt_nccl_tests_row(t)) {
+		c->p->cuda.nccl_rows++;
+	} else if (pt_starts(t, "Device: ")) {
 		device_line(c, st, t);
 	} else if ((can = access_line(t, &i, &j)) >= 0) {
 		access_set(st, i, j, can, line);
-	} else if (pt_starts(t, "> Peer access from") ||
-	           pt_starts(t, "> Peer-to-Peer (P2P) access")) {
-		simple_access(st, t, line);
-	} else if (pt_starts(t, "#  Rank") || pt_starts(t, "# Rank")) {
+	} else if (pt_starts(t, "Peer access from") || pt_starts(t, "Peer-to-Peer (P2P) access")) {
+		simple_access(c, st, t, line);
+	} else if (pt_starts(t, "Rank ") && strstr(t, " device ")) {
 		nccl_rank(c, st, t);
-	} else if (!matrix_title(st, t)) {
+	} else if (matrix_title(st, t)) {
+		const char *h = strstr(t, "D\\D");
+		if (h) /* the header run into the title */
+			matrix_line(c, st, h, line);
+	} else {
 		if (isdigit((unsigned char)t[0]) || pt_starts(t, "D\\D") || pt_starts(t, "GPU") ||
 		    pt_starts(t, "CPU"))
 			matrix_line(c, st, t, line);
@@ -254,6 +327,7 @@ void pt_parse_cuda(struct pctx *c, const struct pl_span *sp)
 	pl_iter_init(&it, sp);
 	if (!c->p->cuda.from.line)
 		c->p->cuda.from = pt_where(c, sp->first);
+	struct p2ps_paste_cuda before = c->p->cuda;
 	while (pl_next(&it, &l) && !c->oom) {
 		const char *t = pt_skip_ws(l.s);
 		if (*t)
@@ -261,6 +335,16 @@ void pt_parse_cuda(struct pctx *c, const struct pl_span *sp)
 		st->lines++;
 	}
 	store_access(c, st);
+	if (!st->devices && !st->matrices && !memcmp(&before, &c->p->cuda, sizeof(before))) {
+		c->p->unread_blocks++;
+		pt_summary(c,
+		           "recognised, not understood: %d line%s of %s output with no device, "
+		           "peer access, matrix or result",
+		           st->lines, st->lines == 1 ? "" : "s",
+		           c->p->cuda.test[0] ? c->p->cuda.test : "CUDA sample");
+		free(st);
+		return;
+	}
 	pt_summary(c, "%s: %d device%s, %d matrix%s",
 	           c->p->cuda.test[0] ? c->p->cuda.test : "CUDA sample output", st->devices,
 	           st->devices == 1 ? "" : "s", st->matrices, st->matrices == 1 ? "" : "es");

@@ -227,6 +227,26 @@ static void on_hex_row(struct pctx *c, struct lspci_state *st, const struct pl_l
 	dump_append(c, &st->dump, &st->dump_len, &st->dump_cap, l->s);
 }
 
+/* "ACSCtl: SrcValid+ TransBlk- ReqRedir+ CmpltRedir+ ..." with no device line above it
+ * (`lspci -vvv | grep ACSCtl`): kept as ACS of a port the paste does not name. */
+static bool loose_acs(struct pctx *c, const struct pl_line *l)
+{
+	const char *t = pt_skip_ws(l->s);
+	if (!pt_starts(t, "ACSCtl:"))
+		return false;
+	struct p2ps_paste_acs_loose *a = &c->p->acs_loose;
+	if (!a->lines++) {
+		a->first = pt_where(c, l->no);
+		snprintf(a->first_text, sizeof(a->first_text), "%s", t);
+	}
+	bool redir = strstr(t, "ReqRedir+") || strstr(t, "CmpltRedir+");
+	if (redir && !a->redirect++) { /* name a redirecting port's line */
+		a->first = pt_where(c, l->no);
+		snprintf(a->first_text, sizeof(a->first_text), "%s", t);
+	}
+	return true;
+}
+
 void pt_parse_lspci(struct pctx *c, const struct pl_span *sp)
 {
 	struct lspci_state st = {0};
@@ -245,10 +265,10 @@ void pt_parse_lspci(struct pctx *c, const struct pl_span *sp)
 			if (st.dev)
 				st.dev = &c->p->devs[st.dev_idx]; /* pt_dev may have moved the array
 				                                   */
-			if (st.dev && pt_lspci_detail(c, st.dev, &l, &st.capctx))
-				st.details++;
-			else if (!st.dev)
-				st.orphans++;
+			bool read = st.dev ? pt_lspci_detail(c, st.dev, &l, &st.capctx)
+			                   : loose_acs(c, &l);
+			st.details += read;
+			st.orphans += !st.dev && !read;
 		}
 	}
 	bool cut = c->block >= 0 && c->p->blocks[c->block].cut;

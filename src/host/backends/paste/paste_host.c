@@ -203,6 +203,17 @@ static void host_facts(const struct p2ps_paste *p, struct p2ps_host *host)
 		host->cmdline.raw = strdup(ph->cmdline);
 		p2ps_cmdline_parse(&host->cmdline);
 	}
+	/* Neither groups nor the kernel log say whether an IOMMU translates: the command
+	 * line does where it is decisive (the same rule as a live host's). */
+	struct p2ps_cmdline_iommu ci;
+	p2ps_cmdline_iommu(&host->cmdline, &ci);
+	if (!host->iommu.known && ci.state != P2PS_CMDLINE_IOMMU_DEFAULT) {
+		host->iommu.known = true;
+		host->iommu.present = ci.state == P2PS_CMDLINE_IOMMU_TRANSLATING ||
+		                      ci.state == P2PS_CMDLINE_IOMMU_PASSTHROUGH;
+		if (!host->iommu.kind[0])
+			snprintf(host->iommu.kind, sizeof(host->iommu.kind), "%s", ci.kind);
+	}
 	if (ph->driver_version[0]) {
 		host->nvidia.proc_known = true;
 		snprintf(host->nvidia.proc_driver_version, sizeof(host->nvidia.proc_driver_version),
@@ -211,6 +222,10 @@ static void host_facts(const struct p2ps_paste *p, struct p2ps_host *host)
 	snprintf(host->nvidia.nvml_status, sizeof(host->nvidia.nvml_status), "%s",
 	         "not used for pastes");
 	host->cpu = ph->cpu;
+	/* The NCCL variables NCCL logged as set: the analysis' NCCL rules apply to them. */
+	for (int i = 0; i < p->nccl.n_env && host->n_nccl_env < P2PS_HOST_MAX_NCCL_ENV; i++)
+		snprintf(host->nccl_env[host->n_nccl_env++], sizeof(host->nccl_env[0]), "%s",
+		         p->nccl.env[i]);
 	host->vm.known = ph->vm;
 	host->vm.in_vm = ph->vm;
 	snprintf(host->vm.hypervisor, sizeof(host->vm.hypervisor), "%s", ph->hypervisor);
@@ -223,8 +238,12 @@ static void host_facts(const struct p2ps_paste *p, struct p2ps_host *host)
 static void iommu_domains(const struct p2ps_paste *p, struct p2ps_host *host)
 {
 	const char *def = p->host.default_domain;
-	if (!def[0] && host->cmdline.known && !strcmp(host->cmdline.iommu, "pt"))
+	struct p2ps_cmdline_iommu ci;
+	p2ps_cmdline_iommu(&host->cmdline, &ci);
+	if (!def[0] && ci.state == P2PS_CMDLINE_IOMMU_PASSTHROUGH)
 		def = "identity";
+	else if (!def[0] && ci.state == P2PS_CMDLINE_IOMMU_TRANSLATING)
+		def = "DMA";
 	for (size_t i = 0; host->iommu.present && i < host->n_devs; i++) {
 		struct p2ps_dev *d = &host->devs[i];
 		const struct p2ps_paste_dev *pd = p2ps_paste_find_dev(p, &d->bdf);

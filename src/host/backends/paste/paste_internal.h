@@ -98,6 +98,11 @@ enum pt_class {
 	PT_CMDLINE,
 	PT_IOMMU,
 	PT_CUDA,
+	PT_SMI_TABLE, /* plain nvidia-smi */
+	PT_NCCL,      /* "... NCCL INFO ...", "... NCCL WARN ..." */
+	PT_ERROR,     /* a CUDA / NCCL / PyTorch error line */
+	PT_SETPCI,    /* a value a setpci read printed (decided by the block finder) */
+	PT_GPU_LIST,  /* collect_env, nvidia-smi -L */
 	PT_TEXT,
 	PT_NCCL_TOPO, /* "<system version=...>" and the elements after it */
 };
@@ -153,6 +158,24 @@ void pt_parse_kernel(struct pctx *c, const struct pl_span *sp);
 void pt_parse_cmdline(struct pctx *c, const struct pl_span *sp);
 void pt_parse_iommu(struct pctx *c, const struct pl_span *sp);
 void pt_parse_cuda(struct pctx *c, const struct pl_span *sp);
+void pt_parse_smi_table(struct pctx *c, const struct pl_span *sp);
+void pt_parse_nccl(struct pctx *c, const struct pl_span *sp);
+void pt_parse_errors(struct pctx *c, const struct pl_span *sp);
+void pt_parse_setpci(struct pctx *c, const struct pl_span *sp);
+void pt_parse_gpu_list(struct pctx *c, const struct pl_span *sp);
+
+/* nccl-tests' result table: its header ("size count type redop ... busbw", "bytes N type
+ * op ... busbw", '#' taken off) and a result row ("8  2  float  sum  -1  8.49 ..."). */
+bool pt_nccl_tests_header(const char *t);
+bool pt_nccl_tests_row(const char *t);
+
+/* The NCCL_* variables a command line sets ("NCCL_P2P_LEVEL=SYS ./all_reduce_perf"). */
+void pt_command_env(struct pctx *c, const char *cmd);
+
+/* The symptom (enum p2ps_paste_symptom) an error line shows, -1 for none. */
+int pt_error_symptom(const char *t);
+/* Records an error line's symptom; false when the line shows none. */
+bool pt_error_line(struct pctx *c, const char *t, int line);
 void pt_parse_nccl_topo(struct pctx *c, const struct pl_span *sp);
 
 /* Device of an lspci device line ("BDF Class: names"), created when new; NULL if the

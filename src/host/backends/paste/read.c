@@ -72,7 +72,7 @@ static void merge_gpu(struct p2ps_paste *p, size_t to, size_t from)
 		t->smi = f->smi;
 	if (t->cuda < 0)
 		t->cuda = f->cuda;
-	if (!t->name[0])
+	if (!t->name[0] || (strstr(t->name, "...") && f->name[0] && !strstr(f->name, "...")))
 		memcpy(t->name, f->name, sizeof(t->name));
 	if (!t->bar1_known && f->bar1_known)
 		t->bar1_known = true, t->bar1 = f->bar1, t->bar1_from = f->bar1_from;
@@ -119,14 +119,112 @@ static void tie_gpus(struct p2ps_paste *p)
 				p->gpus[i].smi = (int)k;
 }
 
+/* Whether two model names agree; nvidia-smi's table cuts long names with "...". */
+static bool same_model(const char *a, const char *b)
+{
+	size_t na = strlen(a), nb = strlen(b);
+	bool ca = na >= 3 && !strcmp(a + na - 3, "..."), cb = nb >= 3 && !strcmp(b + nb - 3, "...");
+	if (!ca && !cb)
+		return !strcmp(a, b);
+	na -= ca ? 3 : 0;
+	nb -= cb ? 3 : 0;
+	while (na && a[na - 1] == ' ')
+		na--;
+	while (nb && b[nb - 1] == ' ')
+		nb--;
+	size_t n = ca && cb ? (na < nb ? na : nb) : ca ? na : nb;
+	return (ca || nb >= n) && (cb || na >= n) && !strncmp(a, b, n);
+}
+
+/* Whether every GPU the paste names has one and the same model name (or none). */
+static bool one_model(const struct p2ps_paste *p)
+{
+	const char *name = NULL;
+	for (size_t i = 0; i < p->n_gpus; i++) {
+		const char *n = p->gpus[i].name;
+		if (!n[0])
+			continue;
+		if (name && !same_model(name, n))
+			return false;
+		name = n;
+	}
+	return true;
+}
+
+/* GPUs known only by CUDA ordinal (simpleP2P, NCCL) join the nvidia-smi index or address
+ * of the same number where every GPU is the same model: CUDA's default order (fastest
+ * first) is then the bus order nvidia-smi numbers by. */
+static void tie_cuda(struct p2ps_paste *p)
+{
+	if (!one_model(p))
+		return;
+	struct p2ps_bdf addr[P2PS_PASTE_MAX_GPUS];
+	size_t n = gpu_addresses(p, addr);
+	for (size_t i = 0; i < p->n_gpus; i++) {
+		struct p2ps_paste_gpu *g = &p->gpus[i];
+		if (g->bdf_known || g->smi >= 0 || g->cuda < 0)
+			continue;
+		for (size_t k = 0; k < p->n_gpus; k++) {
+			const struct p2ps_paste_gpu *o = &p->gpus[k];
+			if (k != i && o->cuda < 0 && o->smi == g->cuda) {
+				merge_gpu(p, k < i ? k : i, k < i ? i : k);
+				i = (size_t)-1; /* the array moved: start over */
+				break;
+			}
+		}
+	}
+	int cmax = -1;
+	for (size_t i = 0; i < p->n_gpus; i++)
+		if (p->gpus[i].cuda > cmax)
+			cmax = p->gpus[i].cuda;
+	if (!n || cmax + 1 != (int)n)
+		return;
+	for (size_t i = 0; i < p->n_gpus; i++) {
+		struct p2ps_paste_gpu *g = &p->gpus[i];
+		if (g->bdf_known || g->cuda < 0)
+			continue;
+		for (size_t k = 0; k < p->n_gpus; k++)
+			if (k != i && p->gpus[k].bdf_known &&
+			    p2ps_bdf_equal(&p->gpus[k].bdf, &addr[g->cuda])) {
+				if (p->gpus[k].cuda >= 0 && p->gpus[k].cuda != g->cuda)
+					return; /* the paste numbers them otherwise: no guess */
+				p->gpus[k].cuda = g->cuda;
+				merge_gpu(p, k, i);
+				i = (size_t)-1;
+				break;
+			}
+	}
+}
+
+/* nccl-tests that printed its result table's header and then nothing: it stopped there
+ * (a hang, or the paste stops there; the symptom says both). */
+static void stalled(struct p2ps_paste *p)
+{
+	const struct p2ps_paste_cuda *cu = &p->cuda;
+	struct p2ps_paste_symptoms *sy = &p->sym;
+	if (!cu->nccl_header.line || cu->nccl_rows || cu->nccl_busbw > 0 || sy->count[P2PS_PS_HANG])
+		return;
+	sy->count[P2PS_PS_HANG] = 1;
+	sy->first[P2PS_PS_HANG] = cu->nccl_header;
+	snprintf(sy->text[P2PS_PS_HANG], sizeof(sy->text[0]), "%s",
+	         "nccl-tests printed its result header and no row after it (it stopped there, or "
+	         "the paste does)");
+}
+
 int p2ps_paste_parse(const char *text, size_t len, const char *source, struct p2ps_paste *out,
                      struct p2ps_error *err)
 {
 	memset(out, 0, sizeof(*out));
 	out->cuda.result = -1;
-	out->cuda.first_error.block = out->cuda.from.block = -1;
+	out->cuda.first_error.block = out->cuda.from.block = out->cuda.nccl_header.block = -1;
 	out->host.iommu_groups = -1;
 	out->host.driver_open = -1;
+	out->nccl.intra_p2p = -1;
+	out->nccl.version_from.block = out->acs_loose.first.block = -1;
+	for (int i = 0; i < P2PS_PS_COUNT; i++)
+		out->sym.first[i].block = -1;
+	for (int i = 0; i < P2PS_NV_COUNT; i++)
+		out->nccl.via_from[i].block = -1;
 	out->host.cmdline_from.block = out->host.iommu_from.block = out->host.driver_from.block =
 	        -1;
 	snprintf(out->source, sizeof(out->source), "%s", source ? source : "paste");
@@ -157,6 +255,8 @@ int p2ps_paste_parse(const char *text, size_t len, const char *source, struct p2
 	}
 	limit_gpus(out);
 	tie_gpus(out);
+	tie_cuda(out);
+	stalled(out);
 	return 0;
 }
 

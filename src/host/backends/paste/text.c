@@ -242,8 +242,25 @@ uint8_t pt_speed(const char *s)
 
 /* Commands a bug report runs; a line starting with one of them (after "sudo ") is the
  * command even without a prompt. */
+/* Past "NCCL_DEBUG=INFO CUDA_VISIBLE_DEVICES=0,1 " (and markdown's "**" around them):
+ * where the command itself starts. */
+static const char *past_env(const char *s)
+{
+	for (;;) {
+		const char *t = s;
+		while (*t == '*')
+			t++;
+		size_t n = strspn(t, "ABCDEFGHIJKLMNOPQRSTUVWXYZ_0123456789");
+		if (!n || t[n] != '=' || !(t[0] >= 'A' && t[0] <= 'Z'))
+			return s;
+		t += n + strcspn(t + n, " \t");
+		s = pt_skip_ws(t);
+	}
+}
+
 static bool known_command(const char *s)
 {
+	s = past_env(s);
 	static const char *const cmds[] = {
 	        "lspci",      "nvidia-smi",      "dmesg",
 	        "journalctl", "cat /proc/",      "cat /sys/",

@@ -1,0 +1,246 @@
+/* SPDX-License-Identifier: MIT */
+/* Three small syntaxes: the plain nvidia-smi table (its header's driver version; per GPU
+ * the index, name, bus id, display and memory total), raw setpci reads of the ACS
+ * control register ("setpci -s 02:00.0 ECAP_ACS+6.w" printing "001d"), and the GPU list
+ * of PyTorch's collect_env or `nvidia-smi -L` ("GPU 0: NVIDIA GeForce RTX 4090") with
+ * collect_env's driver version. */
+#include <ctype.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "paste_internal.h"
+
+static void set_driver(struct pctx *c, const char *v, int line)
+{
+	struct p2ps_paste_host *h = &c->p->host;
+	size_t n = strcspn(v, " \t|");
+	if (!n || h->driver_version[0])
+		return;
+	snprintf(h->driver_version, sizeof(h->driver_version), "%.*s", (int)n, v);
+	h->driver_from = pt_where(c, line);
+}
+
+/* ---- nvidia-smi's table ------------------------------------------------------------ */
+
+struct table_state {
+	struct p2ps_paste_gpu *last; /* the GPU whose second row may follow */
+	int gpus;
+	bool processes;
+};
+
+/* "|   0  NVIDIA GeForce RTX 4090     Off |   00000000:01:00.0  On |   Off |" */
+static bool gpu_row(struct pctx *c, struct table_state *st, const char *t)
+{
+	const char *c1 = t + 1, *bar = strchr(c1, '|');
+	long idx;
+	const char *p = pt_skip_ws(c1), *e;
+	if (!bar || !pt_dec(p, &idx, &e) || (*e != ' ' && *e != '\t') || idx >= P2PS_PASTE_MAX_GPUS)
+		return false;
+	const char *b = pt_skip_ws(bar + 1);
+	struct p2ps_bdf bdf;
+	if (!pt_bdf(b, &bdf, NULL, &p))
+		return false;
+	struct p2ps_paste_gpu *g = pt_gpu_bdf(c, &bdf);
+	if (!g)
+		return false;
+	if (g->smi < 0)
+		g->smi = (int)idx;
+	/* The name, less the persistence mode at the end of the cell. */
+	const char *name = pt_skip_ws(e);
+	size_t n = (size_t)(bar - name);
+	while (n && (name[n - 1] == ' ' || name[n - 1] == '\t'))
+		n--;
+	if (n > 3 && !strncmp(name + n - 3, " On", 3))
+		n -= 3;
+	else if (n > 4 && !strncmp(name + n - 4, " Off", 4))
+		n -= 4;
+	while (n && name[n - 1] == ' ')
+		n--;
+	if (!g->name[0])
+		snprintf(g->name, sizeof(g->name), "%.*s", (int)n, name);
+	p = pt_skip_ws(p);
+	if (pt_starts(p, "On"))
+		g->display = 1;
+	else if (pt_starts(p, "Off"))
+		g->display = 0;
+	st->last = g;
+	st->gpus++;
+	return true;
+}
+
+/* "| 30%   35C    P8    20W / 350W |    300MiB / 24576MiB |" : the memory total. */
+static void memory_row(struct pctx *c, struct table_state *st, const char *t, int line)
+{
+	const char *m = strstr(t, "MiB / ");
+	long mib;
+	if (!st->last || !m || !pt_dec(m + 6, &mib, NULL))
+		return;
+	struct p2ps_paste_gpu *g = st->last;
+	if (g->vram_known)
+		return;
+	g->vram_known = true;
+	g->vram = (uint64_t)mib << 20;
+	g->vram_from = pt_where(c, line);
+	st->last = NULL;
+}
+
+void pt_parse_smi_table(struct pctx *c, const struct pl_span *sp)
+{
+	struct table_state st = {0};
+	struct pl_iter it;
+	struct pl_line l;
+	pl_iter_init(&it, sp);
+	while (pl_next(&it, &l) && !c->oom) {
+		const char *t = pt_skip_ws(l.s), *v;
+		if (strstr(t, "Processes:"))
+			st.processes = true;
+		if ((v = strstr(t, "Driver Version:")) != NULL)
+			set_driver(c, pt_skip_ws(v + 15), l.no);
+		if (st.processes || t[0] != '|')
+			continue;
+		if (!gpu_row(c, &st, t))
+			memory_row(c, &st, t, l.no);
+	}
+	if (!st.gpus && !c->p->host.driver_version[0]) {
+		c->p->unread_blocks++;
+		pt_summary(c, "recognised, not understood: an nvidia-smi table without GPU rows");
+		return;
+	}
+	pt_summary(c, "nvidia-smi table: %d GPU%s%s%s", st.gpus, st.gpus == 1 ? "" : "s",
+	           c->p->host.driver_version[0] ? ", driver " : "", c->p->host.driver_version);
+}
+
+/* ---- setpci ----------------------------------------------------------------------- */
+
+/* Whether a setpci command reads the ACS control register (ECAP_ACS+6.w, ECAP0d+6.w). */
+static bool acs_ctl_read(const char *cmd)
+{
+	char low[128];
+	size_t n = 0;
+	for (; cmd[n] && n + 1 < sizeof(low); n++)
+		low[n] = (char)tolower((unsigned char)cmd[n]);
+	low[n] = '\0';
+	const char *p = strstr(low, "ecap_acs+");
+	if (!p)
+		p = strstr(low, "ecap0d+");
+	if (!p)
+		return false;
+	p = strchr(p, '+') + 1;
+	if (pt_starts(p, "0x"))
+		p += 2;
+	return pt_starts(p, "6.w") && !strchr(p, '=');
+}
+
+static void acs_value(struct pctx *c, const struct p2ps_bdf *b, uint64_t v, const char *t, int line)
+{
+	if (b) {
+		struct p2ps_paste_dev *pd = pt_dev(c, b);
+		if (!pd)
+			return;
+		pd->d.acs.present = true;
+		pd->d.acs.ctl = (uint16_t)v;
+		pd->d.acs.cap = (uint16_t)v; /* a control bit set is a capability present */
+		pd->from[P2PS_PD_ACS] = pt_where(c, line);
+		return;
+	}
+	struct p2ps_paste_acs_loose *a = &c->p->acs_loose;
+	if (!a->lines++) {
+		a->first = pt_where(c, line);
+		snprintf(a->first_text, sizeof(a->first_text), "setpci: %s", t);
+	}
+	a->redirect += (v & 0x0c) != 0; /* ReqRedir (bit 2), CmpltRedir (bit 3) */
+}
+
+/* A raw offset ("f2a.w") is the ACS control register where the paste's lspci shows the
+ * device's ACS capability 6 bytes below it (a PLX switch port's [f24]). */
+static bool raw_acs_ctl(struct pctx *c, const char *cmd, const struct p2ps_bdf *slot)
+{
+	const char *p = slot ? strstr(cmd, "-s ") : NULL;
+	if (!p)
+		return false;
+	p = strchr(pt_skip_ws(p + 3), ' ');
+	uint64_t off;
+	const char *e;
+	if (!p || !pt_hex(pt_skip_ws(p), &off, &e) || strncmp(e, ".w", 2) || e[2] == '=')
+		return false;
+	const struct p2ps_paste_dev *pd = p2ps_paste_find_dev(c->p, slot);
+	return pd && pd->d.acs.present && pd->d.acs.offset && pd->d.acs.offset + 6u == off;
+}
+
+void pt_parse_setpci(struct pctx *c, const struct pl_span *sp)
+{
+	const char *cmd = c->block >= 0 ? c->p->blocks[c->block].command : "";
+	char slot[32] = "";
+	struct p2ps_bdf sb;
+	bool have_slot =
+	        pt_command_opt(cmd, "-s", slot, sizeof(slot)) && pt_bdf(slot, &sb, NULL, NULL);
+	bool acs = acs_ctl_read(cmd) || raw_acs_ctl(c, cmd, have_slot ? &sb : NULL);
+	int named = 0;
+	struct pl_iter it;
+	struct pl_line l;
+	int values = 0;
+	pl_iter_init(&it, sp);
+	while (pl_next(&it, &l)) {
+		const char *t = pt_skip_ws(l.s), *p = t;
+		struct p2ps_bdf b;
+		bool addr = pt_bdf(t, &b, NULL, &p);
+		if (addr)
+			p = pt_skip_ws(p + (*p == ':'));
+		uint64_t v;
+		if (!pt_hex(p, &v, NULL) || v > 0xffff)
+			continue;
+		values++;
+		named += addr || have_slot;
+		if (acs)
+			acs_value(c, addr ? &b : (have_slot ? &sb : NULL), v, t, l.no);
+	}
+	if (!acs) {
+		c->p->unread_blocks++;
+		pt_summary(c,
+		           "recognised, not understood: %d setpci value%s of a register the paste "
+		           "does not name (ECAP_ACS+6.w names the ACS control register; lspci -vvv "
+		           "shows where the capability sits)",
+		           values, values == 1 ? "" : "s");
+		return;
+	}
+	pt_summary(c, "%d ACS control value%s, %d of a named device", values,
+	           values == 1 ? "" : "s", named);
+}
+
+/* ---- collect_env / nvidia-smi -L --------------------------------------------------- */
+
+void pt_parse_gpu_list(struct pctx *c, const struct pl_span *sp)
+{
+	struct pl_iter it;
+	struct pl_line l;
+	int gpus = 0;
+	pl_iter_init(&it, sp);
+	while (pl_next(&it, &l) && !c->oom) {
+		const char *t = pt_skip_ws(l.s), *p;
+		long idx;
+		if (pt_starts(t, "Nvidia driver version:")) {
+			set_driver(c, pt_skip_ws(t + 22), l.no);
+		} else if (pt_starts(t, "GPU ") && pt_dec(t + 4, &idx, &p) && *p == ':' &&
+		           idx < P2PS_PASTE_MAX_GPUS) {
+			struct p2ps_paste_gpu *g = pt_gpu_smi(c, (int)idx);
+			if (!g)
+				continue;
+			p = pt_skip_ws(p + 1);
+			size_t n = strcspn(p, "(");
+			while (n && p[n - 1] == ' ')
+				n--;
+			if (!g->name[0])
+				snprintf(g->name, sizeof(g->name), "%.*s", (int)n, p);
+			gpus++;
+		}
+	}
+	if (!gpus && !c->p->host.driver_from.line) {
+		c->p->unread_blocks++;
+		pt_summary(c, "recognised, not understood: collect_env lines with no GPU list or "
+		              "driver version");
+		return;
+	}
+	pt_summary(c, "%d GPU%s listed%s%s", gpus, gpus == 1 ? "" : "s",
+	           c->p->host.driver_version[0] ? ", driver " : "", c->p->host.driver_version);
+}
