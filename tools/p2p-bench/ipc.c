@@ -232,7 +232,7 @@ static int cell(struct crew *w, const struct pb_options *o, int i, int j, bool b
 	int src[2] = {i, j}, dst[2] = {j, i}, nx = bidir ? 2 : 1;
 	size_t bytes = latency ? 16 : o->size;
 	int reps = latency ? o->lat_reps : o->reps;
-	double v[64], g, us;
+	double v[64] = {0}, g = 0, us = 0;
 	int trials = o->trials < 64 ? o->trials : 64;
 	for (int k = 0; k < o->warmup; k++)
 		if (run_once(w, src, dst, nx, bytes, 1, false, &g, &us))

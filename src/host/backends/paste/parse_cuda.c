@@ -297,6 +297,17 @@ static void cuda_line(struct pctx *c, struct cuda_state *st, const char *t, int 
 	}
 }
 
+/* Whether a block added anything to the run's CUDA facts (field by field: the struct has
+ * padding, so its bytes say nothing). */
+static bool cuda_changed(const struct p2ps_paste_cuda *a, const struct p2ps_paste_cuda *b)
+{
+	return strcmp(a->test, b->test) || a->result != b->result || a->waived != b->waived ||
+	       a->verify_errors != b->verify_errors || a->first_error.line != b->first_error.line ||
+	       strcmp(a->first_error_text, b->first_error_text) ||
+	       a->memcpy_gbps != b->memcpy_gbps || a->nccl_busbw != b->nccl_busbw ||
+	       a->nccl_header.line != b->nccl_header.line || a->nccl_rows != b->nccl_rows;
+}
+
 static void store_access(struct pctx *c, struct cuda_state *st)
 {
 	if (!st->access_n)
@@ -335,7 +346,7 @@ void pt_parse_cuda(struct pctx *c, const struct pl_span *sp)
 		st->lines++;
 	}
 	store_access(c, st);
-	if (!st->devices && !st->matrices && !memcmp(&before, &c->p->cuda, sizeof(before))) {
+	if (!st->devices && !st->matrices && !cuda_changed(&before, &c->p->cuda)) {
 		c->p->unread_blocks++;
 		pt_summary(c,
 		           "recognised, not understood: %d line%s of %s output with no device, "
