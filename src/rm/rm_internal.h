@@ -138,12 +138,7 @@ enum {
 #define PHYS_ALLOC_SIZE           24 /* memSize@0 format@8 pageSize@16 */
 #define PHYS_ALLOC_MEM_SIZE       0
 
-/* Control parameters. */
-#define ID_INFO_V2_SIZE               32 /* gpuId@0 gpuFlags@4 deviceInstance@8 ... */
-#define ID_INFO_V2_GPU_ID             0
-#define ID_INFO_V2_DEVICE_INSTANCE    8
-#define ID_INFO_V2_SUBDEVICE_INSTANCE 12
-#define ARCH_INFO_SIZE                16 /* architecture@0 implementation@4 revision@8 */
+/* Control parameters: the field table in fields.c (rm_ctrl.h). */
 
 /* The client. */
 struct rm_object {
