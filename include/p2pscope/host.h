@@ -207,32 +207,32 @@ struct p2ps_nvlink_peer {
 
 /* One NVLink of a GPU as the RM API reports it (NV2080_CTRL_CMD_NVLINK_GET_NVLINK_STATUS). */
 struct p2ps_nvlink_link {
-	int link;                /* the link's number */
-	uint32_t state;          /* NV2080_CTRL_NVLINK_STATUS_LINK_STATE_*: 3 ACTIVE */
-	char state_name[16];     /* "ACTIVE" */
-	uint32_t remote_type;    /* NV2080_CTRL_NVLINK_DEVICE_INFO_DEVICE_TYPE_*: 2 GPU, 3 SWITCH */
+	int link;             /* the link's number */
+	uint32_t state;       /* NV2080_CTRL_NVLINK_STATUS_LINK_STATE_*: 3 ACTIVE */
+	char state_name[16];  /* "ACTIVE" */
+	uint32_t remote_type; /* NV2080_CTRL_NVLINK_DEVICE_INFO_DEVICE_TYPE_*: 2 GPU, 3 SWITCH */
 	char remote_type_name[12];
-	struct p2ps_bdf remote;  /* the far end's PCI address */
-	int remote_link;         /* the far end's link number */
+	struct p2ps_bdf remote; /* the far end's PCI address */
+	int remote_link;        /* the far end's link number */
 };
 
 /* What only the RM API reports per GPU (source P2PS_GPU_SRC_RM). Sizes in bytes. */
 struct p2ps_gpu_rm {
 	bool known;
-	uint32_t gpu_id;           /* RM's GPU id (CARD_INFO) */
-	uint32_t arch, impl;       /* NV2080_CTRL_MC_GET_ARCH_INFO */
-	char chip[16];             /* "GH100", or "" */
-	uint16_t pci_device_id;    /* NV2080_CTRL_CMD_BUS_GET_PCI_INFO */
+	uint32_t gpu_id;        /* RM's GPU id (CARD_INFO) */
+	uint32_t arch, impl;    /* NV2080_CTRL_MC_GET_ARCH_INFO */
+	char chip[16];          /* "GH100", or "" */
+	uint16_t pci_device_id; /* NV2080_CTRL_CMD_BUS_GET_PCI_INFO */
 	uint16_t pci_subsys_vendor, pci_subsys_id;
-	bool fb_known;             /* NV2080_CTRL_CMD_FB_GET_INFO_V2 */
+	bool fb_known; /* NV2080_CTRL_CMD_FB_GET_INFO_V2 */
 	uint64_t fb_ram, fb_total_ram, fb_usable, fb_heap, fb_heap_free, fb_tax;
-	uint64_t fb_reserved;      /* usable - heap (nvidia-smi -q FB Reserved) */
+	uint64_t fb_reserved; /* usable - heap (nvidia-smi -q FB Reserved) */
 	uint64_t bar1_avail;
-	bool static_bar1_known;    /* NV2080_CTRL_CMD_FB_GET_STATIC_BAR1_INFO (570+) */
+	bool static_bar1_known; /* NV2080_CTRL_CMD_FB_GET_STATIC_BAR1_INFO (570+) */
 	bool static_bar1;
 	uint64_t static_bar1_size;
 	char static_bar1_status[64]; /* why unknown: "not in series 550", an RM status name */
-	int n_links;               /* enabled NVLinks */
+	int n_links;                 /* enabled NVLinks */
 	struct p2ps_nvlink_link links[P2PS_HOST_MAX_NVLINK];
 };
 
@@ -341,7 +341,7 @@ enum p2ps_p2p_path {
 	P2PS_P2P_PATH_ATOMICS,
 	P2PS_P2P_PATH_PROP,
 	P2PS_P2P_PATH_LOOPBACK,
-	P2PS_P2P_PATH_PCI,      /* PCIe through the mailbox */
+	P2PS_P2P_PATH_PCI, /* PCIe through the mailbox */
 	P2PS_P2P_PATH_C2C,
 	P2PS_P2P_PATH_PCI_BAR1, /* PCIe BAR1-P2P */
 };
@@ -352,7 +352,7 @@ struct p2ps_driver_p2p {
 	char rm_status_name[48]; /* "NV_ERR_NOT_SUPPORTED" */
 	uint32_t caps;           /* p2pCaps: NV0000_CTRL_SYSTEM_GET_P2P_CAPS_*_SUPPORTED bits */
 	uint8_t status[P2PS_P2P_PATHS]; /* p2pCapsStatus per path: NV0000_P2P_CAPS_STATUS_*, 0 OK */
-	uint32_t peer_id_ab, peer_id_ba;      /* busPeerIds; 0xffffffff: none */
+	uint32_t peer_id_ab, peer_id_ba; /* busPeerIds; 0xffffffff: none */
 	bool matrix_known;
 	uint32_t matrix_caps; /* GET_P2P_CAPS_MATRIX's p2pCaps[a][b] */
 };
@@ -392,8 +392,8 @@ struct p2ps_host_nvidia {
 	 * RM API was not used, why (the one line the report prints). */
 	char facts_source[8];
 	char facts_note[192];
-	bool rm_loaded;            /* the RM API answered (rm below is filled) */
-	char rm_status[160];       /* why not, if it did not */
+	bool rm_loaded;      /* the RM API answered (rm below is filled) */
+	char rm_status[160]; /* why not, if it did not */
 	char rm_driver_version[32];
 	struct p2ps_host_rm rm;
 };

@@ -74,8 +74,8 @@ enum p2ps_rm_ctrl {
 	P2PS_RM_CTRL_DMA_GET_PDE_INFO = 0x00801809,       /* NV0080: where the tables are */
 	P2PS_RM_CTRL_GET_SURFACE_PHYS_ATTR = 0x00410103,  /* NV0041: a surface's physical address */
 	/* bar-inspect's facts (rm_ctrl.h) */
-	P2PS_RM_CTRL_SYSTEM_GET_CPU_INFO = 0x00000102,        /* NV0000: the CPU RM recognised */
-	P2PS_RM_CTRL_SYSTEM_GET_CHIPSET_INFO = 0x00000104,    /* NV0000: the chipset RM recognised */
+	P2PS_RM_CTRL_SYSTEM_GET_CPU_INFO = 0x00000102,     /* NV0000: the CPU RM recognised */
+	P2PS_RM_CTRL_SYSTEM_GET_CHIPSET_INFO = 0x00000104, /* NV0000: the chipset RM recognised */
 	P2PS_RM_CTRL_SYSTEM_GET_P2P_CAPS_MATRIX = 0x0000013a, /* NV0000: caps of a GPU group */
 	P2PS_RM_CTRL_BUS_GET_PCI_INFO = 0x20801801,           /* NV2080: PCI ids */
 	P2PS_RM_CTRL_FB_GET_INFO_V2 = 0x20801303,             /* NV2080: FB and BAR1 sizes */

@@ -213,7 +213,7 @@ int p2ps_rm_ctrl_static_bar1(struct p2ps_rm *rm, uint32_t subdevice,
                              struct p2ps_error *err);
 
 /* NV2080_CTRL_CMD_NVLINK_GET_NVLINK_STATUS: each enabled link. */
-#define P2PS_RM_MAX_NVLINKS 64
+#define P2PS_RM_MAX_NVLINKS         64
 #define P2PS_RM_NVLINK_STATE_ACTIVE 3u /* NV2080_CTRL_NVLINK_STATUS_LINK_STATE_ACTIVE */
 enum p2ps_rm_nvlink_dev_type {
 	P2PS_RM_NVLINK_DEV_EBRIDGE = 0,
@@ -241,7 +241,7 @@ struct p2ps_rm_nvlink_status {
 int p2ps_rm_ctrl_nvlink_status(struct p2ps_rm *rm, uint32_t subdevice,
                                struct p2ps_rm_nvlink_status *out, uint32_t *rm_status,
                                struct p2ps_error *err);
-const char *p2ps_rm_nvlink_state_name(uint32_t state);  /* "ACTIVE", or "?" */
+const char *p2ps_rm_nvlink_state_name(uint32_t state);   /* "ACTIVE", or "?" */
 const char *p2ps_rm_nvlink_dev_type_name(uint32_t type); /* "GPU", "SWITCH", or "?" */
 
 /* ---- P2P -------------------------------------------------------------------------------- */
@@ -348,10 +348,10 @@ int p2ps_rm_ctrl_pte_info(struct p2ps_rm *rm, uint32_t device, uint32_t vaspace,
 
 /* NV0080_CTRL_DMA_PTE_INFO_PARAMS_FLAGS_* of a PTE block's pteFlags. */
 struct p2ps_rm_pte_flags {
-	bool valid;         /* VALID 0:0 */
-	unsigned aperture;  /* APERTURE 6:3: 0 video, 1 peer, 2 coherent, 3 non-coherent sysmem */
+	bool valid;          /* VALID 0:0 */
+	unsigned aperture;   /* APERTURE 6:3: 0 video, 1 peer, 2 coherent, 3 non-coherent sysmem */
 	unsigned gpu_cached; /* GPU_CACHED 12:11: 0 false, 1 true, 2 not supported */
-	bool read_only;     /* READ_ONLY 15:15 */
+	bool read_only;      /* READ_ONLY 15:15 */
 };
 void p2ps_rm_pte_flags_decode(uint32_t flags, struct p2ps_rm_pte_flags *out);
 

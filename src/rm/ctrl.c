@@ -77,14 +77,13 @@ static struct fl fl_of(const struct p2ps_rm *rm)
 
 static int unsupported(struct p2ps_error *err, const struct p2ps_rm *rm, const char *what)
 {
-	return p2ps_error_set(err, P2PS_ENOTSUP, "%s: not in the layouts of driver series %u",
-	                      what, rm->drv.major);
+	return p2ps_error_set(err, P2PS_ENOTSUP, "%s: not in the layouts of driver series %u", what,
+	                      rm->drv.major);
 }
 
 /* Issues cmd on object with a zeroed buffer of the struct's size (sizeof row). */
 static int issue(struct p2ps_rm *rm, struct fl *l, uint32_t object, uint32_t cmd,
-                 enum p2ps_rm_fid size_id, uint8_t *b, uint32_t *rm_status,
-                 struct p2ps_error *err)
+                 enum p2ps_rm_fid size_id, uint8_t *b, uint32_t *rm_status, struct p2ps_error *err)
 {
 	size_t n = size_of(l, size_id);
 	if (!l->ok || n == 0 || n > CTRL_BUF_MAX) {
@@ -213,16 +212,18 @@ int p2ps_rm_ctrl_nvlink_status(struct p2ps_rm *rm, uint32_t subdevice,
 	uint8_t *b = calloc(1, CTRL_BUF_MAX);
 	if (!b)
 		return p2ps_error_set(err, P2PS_ENOMEM, "GET_NVLINK_STATUS: out of memory");
-	int rc = issue(rm, &l, subdevice, P2PS_RM_CTRL_NVLINK_GET_NVLINK_STATUS,
-	               P2PS_RMF_NVL_SIZE, b, rm_status, err);
+	int rc = issue(rm, &l, subdevice, P2PS_RM_CTRL_NVLINK_GET_NVLINK_STATUS, P2PS_RMF_NVL_SIZE,
+	               b, rm_status, err);
 	if (rc) {
 		free(b);
 		return rc;
 	}
 	memset(out, 0, sizeof(*out));
 	out->enabled_mask = get(&l, b, 0, P2PS_RMF_NVL_ENABLED_MASK);
-	size_t links = off(&l, P2PS_RMF_NVL_LINK_INFO), stride = size_of(&l, P2PS_RMF_NVL_LINK_STRIDE);
-	size_t count = size_of(&l, P2PS_RMF_NVL_LINK_COUNT), remote = off(&l, P2PS_RMF_NVL_LINK_REMOTE);
+	size_t links = off(&l, P2PS_RMF_NVL_LINK_INFO),
+	       stride = size_of(&l, P2PS_RMF_NVL_LINK_STRIDE);
+	size_t count = size_of(&l, P2PS_RMF_NVL_LINK_COUNT),
+	       remote = off(&l, P2PS_RMF_NVL_LINK_REMOTE);
 	for (unsigned i = 0; i < count && i < 64 && out->n < P2PS_RM_MAX_NVLINKS; i++) {
 		if (!(out->enabled_mask >> i & 1))
 			continue;
@@ -237,7 +238,8 @@ int p2ps_rm_ctrl_nvlink_status(struct p2ps_rm *rm, uint32_t subdevice,
 		        .remote_bus = (uint16_t)get(&l, b, r, P2PS_RMF_NVL_DEV_BUS),
 		        .remote_device = (uint16_t)get(&l, b, r, P2PS_RMF_NVL_DEV_DEVICE),
 		        .remote_function = (uint16_t)get(&l, b, r, P2PS_RMF_NVL_DEV_FUNCTION),
-		        .remote_pci_device_id = (uint32_t)get(&l, b, r, P2PS_RMF_NVL_DEV_PCI_DEVICE_ID),
+		        .remote_pci_device_id =
+		                (uint32_t)get(&l, b, r, P2PS_RMF_NVL_DEV_PCI_DEVICE_ID),
 		};
 	}
 	free(b);
@@ -245,8 +247,7 @@ int p2ps_rm_ctrl_nvlink_status(struct p2ps_rm *rm, uint32_t subdevice,
 }
 
 int p2ps_rm_ctrl_p2p_caps(struct p2ps_rm *rm, uint32_t gpu_a, uint32_t gpu_b,
-                          struct p2ps_rm_p2p_caps *out, uint32_t *rm_status,
-                          struct p2ps_error *err)
+                          struct p2ps_rm_p2p_caps *out, uint32_t *rm_status, struct p2ps_error *err)
 {
 	struct fl l = fl_of(rm);
 	uint8_t *b = calloc(1, CTRL_BUF_MAX);
@@ -293,8 +294,7 @@ int p2ps_rm_ctrl_p2p_matrix(struct p2ps_rm *rm, const uint32_t *gpu_ids, unsigne
 	size_t caps = off(&l, P2PS_RMF_P2PM_CAPS);
 	for (unsigned i = 0; i < n; i++)
 		for (unsigned j = 0; j < n; j++)
-			out->caps[i][j] =
-			        p2ps_le32(b + caps + 4 * (i * P2PS_RM_P2P_GROUP_MAX + j));
+			out->caps[i][j] = p2ps_le32(b + caps + 4 * (i * P2PS_RM_P2P_GROUP_MAX + j));
 	return 0;
 }
 
@@ -344,7 +344,8 @@ int p2ps_rm_ctrl_chipset_info(struct p2ps_rm *rm, struct p2ps_rm_chipset_info *o
 	        .hb_device_id = (uint16_t)get(&l, b, 0, P2PS_RMF_CHIPSET_HB_DEVICE),
 	        .flags = (uint32_t)get(&l, b, 0, P2PS_RMF_CHIPSET_FLAGS),
 	};
-	copy_str(out->vendor_name, sizeof(out->vendor_name), b + off(&l, P2PS_RMF_CHIPSET_VENDOR_NAME),
+	copy_str(out->vendor_name, sizeof(out->vendor_name),
+	         b + off(&l, P2PS_RMF_CHIPSET_VENDOR_NAME),
 	         size_of(&l, P2PS_RMF_CHIPSET_VENDOR_NAME));
 	copy_str(out->chipset_name, sizeof(out->chipset_name), b + off(&l, P2PS_RMF_CHIPSET_NAME),
 	         size_of(&l, P2PS_RMF_CHIPSET_NAME));

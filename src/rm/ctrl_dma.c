@@ -25,8 +25,7 @@ static size_t size_of(const struct p2ps_rm *rm, enum p2ps_rm_fid id)
 }
 
 int p2ps_rm_ctrl_pde_info(struct p2ps_rm *rm, uint32_t device, uint32_t vaspace, uint64_t va,
-                          struct p2ps_rm_pde_info *out, uint32_t *rm_status,
-                          struct p2ps_error *err)
+                          struct p2ps_rm_pde_info *out, uint32_t *rm_status, struct p2ps_error *err)
 {
 	uint8_t b[256] = {0};
 	p2ps_put_le64(b + off(rm, P2PS_RMF_PDE_GPU_ADDR), va);
@@ -37,7 +36,8 @@ int p2ps_rm_ctrl_pde_info(struct p2ps_rm *rm, uint32_t device, uint32_t vaspace,
 		return rc;
 	memset(out, 0, sizeof(*out));
 	out->pdb = p2ps_le64(b + off(rm, P2PS_RMF_PDE_PDB));
-	size_t blocks = off(rm, P2PS_RMF_PDE_BLOCKS), stride = size_of(rm, P2PS_RMF_PDE_BLOCK_STRIDE);
+	size_t blocks = off(rm, P2PS_RMF_PDE_BLOCKS),
+	       stride = size_of(rm, P2PS_RMF_PDE_BLOCK_STRIDE);
 	for (unsigned i = 0; i < P2PS_RM_PTE_BLOCKS; i++) {
 		const uint8_t *t = b + blocks + stride * i;
 		out->blocks[i] = (struct p2ps_rm_pde_block){
@@ -51,8 +51,7 @@ int p2ps_rm_ctrl_pde_info(struct p2ps_rm *rm, uint32_t device, uint32_t vaspace,
 }
 
 int p2ps_rm_ctrl_pte_info(struct p2ps_rm *rm, uint32_t device, uint32_t vaspace, uint64_t va,
-                          struct p2ps_rm_pte_info *out, uint32_t *rm_status,
-                          struct p2ps_error *err)
+                          struct p2ps_rm_pte_info *out, uint32_t *rm_status, struct p2ps_error *err)
 {
 	uint8_t b[256] = {0};
 	p2ps_put_le64(b + off(rm, P2PS_RMF_PTE_GPU_ADDR), va);
@@ -63,7 +62,8 @@ int p2ps_rm_ctrl_pte_info(struct p2ps_rm *rm, uint32_t device, uint32_t vaspace,
 	if (rc)
 		return rc;
 	memset(out, 0, sizeof(*out));
-	size_t blocks = off(rm, P2PS_RMF_PTE_BLOCKS), stride = size_of(rm, P2PS_RMF_PTE_BLOCK_STRIDE);
+	size_t blocks = off(rm, P2PS_RMF_PTE_BLOCKS),
+	       stride = size_of(rm, P2PS_RMF_PTE_BLOCK_STRIDE);
 	for (unsigned i = 0; i < P2PS_RM_PTE_BLOCKS; i++) {
 		const uint8_t *t = b + blocks + stride * i;
 		out->blocks[i] = (struct p2ps_rm_pte_block){
@@ -170,9 +170,9 @@ const char *p2ps_rm_p2p_caps_str(uint32_t caps, char *buf, size_t len)
 /* NV2080_CTRL_NVLINK_STATUS_LINK_STATE_* */
 const char *p2ps_rm_nvlink_state_name(uint32_t state)
 {
-	static const char *const names[] = {"INIT",  "HWCFG",    "SWCFG", "ACTIVE",
-	                                    "FAULT", "SLEEP",    "RECOVERY", NULL,
-	                                    "RECOVERY_AC", NULL, "RECOVERY_RX"};
+	static const char *const names[] = {"INIT",        "HWCFG", "SWCFG",      "ACTIVE",
+	                                    "FAULT",       "SLEEP", "RECOVERY",   NULL,
+	                                    "RECOVERY_AC", NULL,    "RECOVERY_RX"};
 	return state < RM_ARRAY_SIZE(names) && names[state] ? names[state] : "?";
 }
 
@@ -191,10 +191,17 @@ const char *p2ps_rm_cpu_type_name(uint32_t type)
 	static const struct {
 		uint32_t v;
 		const char *name;
-	} t[] = {{0x00, "UNKNOWN"},        {0x10, "CORE2"},           {0x13, "ATOM"},
-	         {0x14, "XEON_SPR"},       {0x35, "K8"},              {0x36, "K10"},
-	         {0x37, "K11"},            {0x38, "RYZEN"},           {0xA0000000u, "ARM_UNKNOWN"},
-	         {0xA00FF000u, "ARMV8A_GENERIC"}, {0xA00FF001u, "ARMV9A_GENERIC"}};
+	} t[] = {{0x00, "UNKNOWN"},
+	         {0x10, "CORE2"},
+	         {0x13, "ATOM"},
+	         {0x14, "XEON_SPR"},
+	         {0x35, "K8"},
+	         {0x36, "K10"},
+	         {0x37, "K11"},
+	         {0x38, "RYZEN"},
+	         {0xA0000000u, "ARM_UNKNOWN"},
+	         {0xA00FF000u, "ARMV8A_GENERIC"},
+	         {0xA00FF001u, "ARMV9A_GENERIC"}};
 	for (size_t i = 0; i < RM_ARRAY_SIZE(t); i++)
 		if (t[i].v == type)
 			return t[i].name;

@@ -415,7 +415,8 @@ int main(int argc, char **argv)
 	if (!c.no_cache)
 		c.src.flags |= P2PS_HOST_F_NVML_CACHE;
 	for (int i = 0, o = 0; i < argc && o < (int)sizeof(c.note) - 1; i++) {
-		int k = snprintf(c.note + o, sizeof(c.note) - (size_t)o, "%s%s", i ? " " : "", argv[i]);
+		int k = snprintf(c.note + o, sizeof(c.note) - (size_t)o, "%s%s", i ? " " : "",
+		                 argv[i]);
 		o += k > 0 ? k : 0;
 	}
 	struct p2ps_timings tm = {0};

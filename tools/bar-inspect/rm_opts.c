@@ -8,7 +8,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-
 #define CAPTURE_MAX (64u << 20)
 
 int bi_rm_opt_facts(struct bi_rm_opts *o, const char *arg, char *err, size_t err_size)

@@ -8,7 +8,6 @@
 #include <stdio.h>
 #include <string.h>
 
-
 static int open_gpu(struct probe_run *run, struct p2ps_rm *rm, struct p2ps_rm_card *cards,
                     struct p2ps_error *err)
 {

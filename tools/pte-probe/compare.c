@@ -113,8 +113,8 @@ static void pte_info_check(struct probe_page *p, unsigned shift,
 		snprintf(p->pte_info_diff, sizeof(p->pte_info_diff),
 		         "valid %u, aperture %u (model %u), cached %d (model %d), read-only %d "
 		         "(model %d), kind %u (model %u)",
-		         (unsigned)f.valid, ap, want_ap, cached, !r->vol, ro, q->read_only, p->pte_info[i].kind,
-		         q->kind);
+		         (unsigned)f.valid, ap, want_ap, cached, !r->vol, ro, q->read_only,
+		         p->pte_info[i].kind, q->kind);
 		return;
 	}
 	p->pte_info_agrees = false;

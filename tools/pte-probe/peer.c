@@ -122,7 +122,7 @@ int probe_peer_collect(struct probe_run *run, struct p2ps_rm *rm, const struct p
 	uint32_t caps = pe->caps_known ? pe->caps : 0;
 	pe->mode = caps & P2PS_RM_P2P_CAP_NVLINK                            ? GMMU_P2P_NVLINK
 	           : (caps & P2PS_RM_P2P_CAP_PCI_BAR1) || pe->bar1_dma_size ? GMMU_P2P_BAR1
-	                                                            : GMMU_P2P_STOCK;
+	                                                                    : GMMU_P2P_STOCK;
 	fabric_source(pe, run->driver.layout);
 	return 0;
 }

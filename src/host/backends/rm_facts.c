@@ -99,7 +99,8 @@ static void nvlink_facts(struct p2ps_host *host, struct p2ps_rm *rm, struct rm_g
 		struct p2ps_bdf rb = o->remote;
 		rb.fn = 0;
 		const struct p2ps_dev *far = p2ps_host_find(host, &rb);
-		if (l->remote_type != P2PS_RM_NVLINK_DEV_GPU || !far || !p2ps_dev_is_nvidia_gpu(far))
+		if (l->remote_type != P2PS_RM_NVLINK_DEV_GPU || !far ||
+		    !p2ps_dev_is_nvidia_gpu(far))
 			x->fabric_links++;
 		else
 			add_peer(f, &rb, 1);
@@ -148,7 +149,8 @@ static void system_facts(struct p2ps_host_rm *h, struct p2ps_rm *rm)
 		if (n)
 			p2ps_strlcpy(h->cpu_type_name, n, sizeof(h->cpu_type_name));
 		else
-			snprintf(h->cpu_type_name, sizeof(h->cpu_type_name), "0x%" PRIx32, cpu.type);
+			snprintf(h->cpu_type_name, sizeof(h->cpu_type_name), "0x%" PRIx32,
+			         cpu.type);
 		p2ps_strlcpy(h->cpu_name, cpu.name, sizeof(h->cpu_name));
 		h->cpu_clock_mhz = cpu.clock_mhz;
 		h->cpu_logical = cpu.logical;
@@ -163,7 +165,8 @@ static void system_facts(struct p2ps_host_rm *h, struct p2ps_rm *rm)
 		h->chipset_device = cs.device_id;
 		h->hb_vendor = cs.hb_vendor_id;
 		h->hb_device = cs.hb_device_id;
-		p2ps_strlcpy(h->chipset_vendor_name, cs.vendor_name, sizeof(h->chipset_vendor_name));
+		p2ps_strlcpy(h->chipset_vendor_name, cs.vendor_name,
+		             sizeof(h->chipset_vendor_name));
 		p2ps_strlcpy(h->chipset_name, cs.chipset_name, sizeof(h->chipset_name));
 		h->chipset_flags = cs.flags;
 	}
@@ -282,7 +285,8 @@ void p2ps_nvidia_facts_fill(struct p2ps_host *host, const struct p2ps_host_sourc
 	switch (mode) {
 	case P2PS_NV_FACTS_NONE:
 		p2ps_strlcpy(nv->facts_source, "none", sizeof(nv->facts_source));
-		p2ps_strlcpy(nv->nvml_status, "NVML disabled by the caller", sizeof(nv->nvml_status));
+		p2ps_strlcpy(nv->nvml_status, "NVML disabled by the caller",
+		             sizeof(nv->nvml_status));
 		return;
 	case P2PS_NV_FACTS_NVML:
 		p2ps_strlcpy(nv->facts_source, "nvml", sizeof(nv->facts_source));
@@ -294,8 +298,9 @@ void p2ps_nvidia_facts_fill(struct p2ps_host *host, const struct p2ps_host_sourc
 	}
 	if (p2ps_rm_facts_fill(host, src->rm_sys) == 0) {
 		p2ps_strlcpy(nv->facts_source, "rm", sizeof(nv->facts_source));
-		snprintf(nv->facts_note, sizeof(nv->facts_note), "the driver's RM API (%s, %u controls)",
-		         nv->rm_driver_version, nv->rm.controls);
+		snprintf(nv->facts_note, sizeof(nv->facts_note),
+		         "the driver's RM API (%s, %u controls)", nv->rm_driver_version,
+		         nv->rm.controls);
 		return;
 	}
 	if (mode == P2PS_NV_FACTS_RM) {

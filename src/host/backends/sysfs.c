@@ -345,7 +345,8 @@ static int load_tree(struct p2ps_host *host, const struct p2ps_host_source *src,
 			p2ps_hostfacts_nccl_env_file(host, root);
 		p2ps_nvsmi_fill(host, root);
 	}
-	p2ps_timings_lap(host->timings, "NCCL env, NVIDIA facts (RM, NVML or nvidia-smi files)", &lap);
+	p2ps_timings_lap(host->timings, "NCCL env, NVIDIA facts (RM, NVML or nvidia-smi files)",
+	                 &lap);
 	p2ps_gpu_facts_finish(host);
 	return 0;
 }

@@ -83,7 +83,8 @@ static struct json_object *pair_json(const struct p2ps_analysis *a, const struct
 	                      : json_object_new_boolean(p->verdict == P2PS_VERDICT_READY));
 	p2ps_json_put(o, "verdict", json_object_new_string(p2ps_verdict_name(p->verdict)));
 	p2ps_json_put(o, "moot", json_object_new_boolean(p->moot));
-	const struct p2ps_dev *x = &h->devs[a->gpus[p->a].dev_idx], *y = &h->devs[a->gpus[p->b].dev_idx];
+	const struct p2ps_dev *x = &h->devs[a->gpus[p->a].dev_idx],
+	                      *y = &h->devs[a->gpus[p->b].dev_idx];
 	if (p2ps_host_driver_p2p(h, &x->bdf, &y->bdf))
 		p2ps_json_put(o, "driver_p2p", p2ps_json_rm_pair(h, x, y));
 	p2ps_json_put(o, "reasons", p2ps_json_reasons(a, &p->reasons));

@@ -41,8 +41,8 @@ void p2ps_text_vfio(struct p2ps_strbuf *b, const struct p2ps_vfio_facts *f);
 
 /* ---- rm_facts.c: the RM API's facts ---- */
 void p2ps_text_rm_gpu(struct p2ps_strbuf *b, const struct p2ps_dev *d, const char *ind);
-void p2ps_text_rm_pair(struct p2ps_strbuf *b, const struct p2ps_host *h,
-                       const struct p2ps_dev *x, const struct p2ps_dev *y);
+void p2ps_text_rm_pair(struct p2ps_strbuf *b, const struct p2ps_host *h, const struct p2ps_dev *x,
+                       const struct p2ps_dev *y);
 void p2ps_text_rm_host(struct p2ps_strbuf *b, const struct p2ps_host *h);
 struct json_object *p2ps_json_rm_gpu(const struct p2ps_dev *d);
 struct json_object *p2ps_json_rm_pair(const struct p2ps_host *h, const struct p2ps_dev *x,

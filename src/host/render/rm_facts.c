@@ -18,7 +18,8 @@ void p2ps_text_rm_gpu(struct p2ps_strbuf *b, const struct p2ps_dev *d, const cha
 	if (!r->known)
 		return;
 	char s1[32], s2[32], s3[32];
-	p2ps_strbuf_printf(b, "%sRM: GPU id 0x%" PRIx32 ", %s (arch 0x%" PRIx32 " impl 0x%" PRIx32 ")",
+	p2ps_strbuf_printf(b,
+	                   "%sRM: GPU id 0x%" PRIx32 ", %s (arch 0x%" PRIx32 " impl 0x%" PRIx32 ")",
 	                   ind, r->gpu_id, r->chip[0] ? r->chip : "chip unknown", r->arch, r->impl);
 	if (r->fb_known)
 		p2ps_strbuf_printf(b, "; FB usable %s, reserved %s, heap %s",
@@ -28,24 +29,35 @@ void p2ps_text_rm_gpu(struct p2ps_strbuf *b, const struct p2ps_dev *d, const cha
 	if (r->static_bar1_known)
 		p2ps_strbuf_printf(b, "; static BAR1 %s", r->static_bar1 ? "on" : "off");
 	p2ps_strbuf_puts(b, "\n");
-	for (int i = 0; i < r->n_links && i < P2PS_HOST_MAX_NVLINK; i++) {
+	/* Runs of links alike (state, far end) on one line: "links 0-17 ACTIVE to SWITCH ...". */
+	for (int i = 0; i < r->n_links && i < P2PS_HOST_MAX_NVLINK;) {
 		const struct p2ps_nvlink_link *l = &r->links[i];
-		char bdf[20];
-		p2ps_strbuf_printf(b, "%s  NVLink %d: %s, to %s %s link %d\n", ind, l->link,
-		                   l->state_name, l->remote_type_name,
-		                   p2ps_bdf_format(&l->remote, bdf, sizeof(bdf)), l->remote_link);
+		int j = i + 1;
+		while (j < r->n_links && j < P2PS_HOST_MAX_NVLINK &&
+		       r->links[j].state == l->state && r->links[j].remote_type == l->remote_type &&
+		       p2ps_bdf_equal(&r->links[j].remote, &l->remote) &&
+		       r->links[j].link == r->links[j - 1].link + 1)
+			j++;
+		char bdf[20], span[24];
+		if (j - i > 1)
+			snprintf(span, sizeof(span), "links %d-%d", l->link, r->links[j - 1].link);
+		else
+			snprintf(span, sizeof(span), "link %d", l->link);
+		p2ps_strbuf_printf(b, "%s  NVLink %s: %s, to %s %s\n", ind, span, l->state_name,
+		                   l->remote_type_name,
+		                   p2ps_bdf_format(&l->remote, bdf, sizeof(bdf)));
+		i = j;
 	}
 }
 
-void p2ps_text_rm_pair(struct p2ps_strbuf *b, const struct p2ps_host *h,
-                       const struct p2ps_dev *x, const struct p2ps_dev *y)
+void p2ps_text_rm_pair(struct p2ps_strbuf *b, const struct p2ps_host *h, const struct p2ps_dev *x,
+                       const struct p2ps_dev *y)
 {
 	const struct p2ps_driver_p2p *p = p2ps_host_driver_p2p(h, &x->bdf, &y->bdf);
 	if (!p)
 		return;
 	if (!p->known) {
-		p2ps_strbuf_printf(b, "\tdriver P2P caps: unknown (%s)\n",
-		                   p->rm_status_name);
+		p2ps_strbuf_printf(b, "\tdriver P2P caps: unknown (%s)\n", p->rm_status_name);
 		return;
 	}
 	p2ps_strbuf_puts(b, "\tdriver P2P caps:");
@@ -66,7 +78,8 @@ void p2ps_text_rm_host(struct p2ps_strbuf *b, const struct p2ps_host *h)
 		                   r->cpu_type_name, r->cpu_name[0] ? r->cpu_name : "no name",
 		                   r->cpu_logical);
 	if (r->chipset_known)
-		p2ps_strbuf_printf(b, "\tdriver's chipset: %04x:%04x %s %s, host bridge %04x:%04x%s\n",
+		p2ps_strbuf_printf(b,
+		                   "\tdriver's chipset: %04x:%04x %s %s, host bridge %04x:%04x%s\n",
 		                   r->chipset_vendor, r->chipset_device, r->chipset_vendor_name,
 		                   r->chipset_name, r->hb_vendor, r->hb_device,
 		                   r->chipset_flags & 1 ? " (resizable BAR issue)" : "");
@@ -107,7 +120,8 @@ struct json_object *p2ps_json_rm_gpu(const struct p2ps_dev *d)
 	p2ps_json_put(o, "fb", fb);
 	p2ps_json_put(o, "static_bar1",
 	              r->static_bar1_known ? json_object_new_boolean(r->static_bar1) : NULL);
-	p2ps_json_put(o, "static_bar1_size", r->static_bar1_known ? u64(r->static_bar1_size) : NULL);
+	p2ps_json_put(o, "static_bar1_size",
+	              r->static_bar1_known ? u64(r->static_bar1_size) : NULL);
 	p2ps_json_put(o, "static_bar1_status", p2ps_json_str_or_null(r->static_bar1_status));
 	struct json_object *links = json_object_new_array();
 	for (int i = 0; i < r->n_links && i < P2PS_HOST_MAX_NVLINK; i++) {
@@ -117,8 +131,9 @@ struct json_object *p2ps_json_rm_gpu(const struct p2ps_dev *d)
 		p2ps_json_put(x, "link", json_object_new_int(l->link));
 		p2ps_json_put(x, "state", json_object_new_string(l->state_name));
 		p2ps_json_put(x, "remote_type", json_object_new_string(l->remote_type_name));
-		p2ps_json_put(x, "remote",
-		              json_object_new_string(p2ps_bdf_format(&l->remote, bdf, sizeof(bdf))));
+		p2ps_json_put(
+		        x, "remote",
+		        json_object_new_string(p2ps_bdf_format(&l->remote, bdf, sizeof(bdf))));
 		p2ps_json_put(x, "remote_link", json_object_new_int(l->remote_link));
 		json_object_array_add(links, x);
 	}
@@ -134,8 +149,7 @@ struct json_object *p2ps_json_rm_pair(const struct p2ps_host *h, const struct p2
 		return NULL;
 	struct json_object *o = json_object_new_object();
 	p2ps_json_put(o, "known", json_object_new_boolean(p->known));
-	p2ps_json_put(o, "rm_status",
-	              p->known ? NULL : json_object_new_string(p->rm_status_name));
+	p2ps_json_put(o, "rm_status", p->known ? NULL : json_object_new_string(p->rm_status_name));
 	p2ps_json_put(o, "caps", p->known ? u64(p->caps) : NULL);
 	struct json_object *st = NULL;
 	if (p->known) {
@@ -200,7 +214,8 @@ void p2ps_dot_rm_pair(struct p2ps_strbuf *b, const struct p2ps_host *h, const st
 	                            P2PS_P2P_PATH_C2C};
 	for (size_t i = 0; i < sizeof(paths) / sizeof(paths[0]); i++)
 		if (p->status[paths[i]] == 0)
-			p2ps_strbuf_printf(b, "%s%s", shown++ ? "," : " ", p2ps_p2p_path_names[paths[i]]);
+			p2ps_strbuf_printf(b, "%s%s", shown++ ? "," : " ",
+			                   p2ps_p2p_path_names[paths[i]]);
 	if (!shown)
 		p2ps_strbuf_puts(b, " no path");
 }
