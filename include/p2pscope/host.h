@@ -222,11 +222,10 @@ struct p2ps_gpu_rm {
 	uint32_t gpu_id;        /* RM's GPU id (CARD_INFO) */
 	uint32_t arch, impl;    /* NV2080_CTRL_MC_GET_ARCH_INFO */
 	char chip[16];          /* "GH100", or "" */
-	uint16_t pci_device_id; /* NV2080_CTRL_CMD_BUS_GET_PCI_INFO */
-	uint16_t pci_subsys_vendor, pci_subsys_id;
-	bool fb_known; /* NV2080_CTRL_CMD_FB_GET_INFO_V2 */
+	uint16_t pci_device_id; /* CARD_INFO */
+	bool fb_known;          /* NV2080_CTRL_CMD_FB_GET_INFO_V2 */
 	uint64_t fb_ram, fb_total_ram, fb_usable, fb_heap, fb_heap_free, fb_tax;
-	uint64_t fb_reserved; /* usable - heap (nvidia-smi -q FB Reserved) */
+	uint64_t fb_reserved; /* total - heap (nvidia-smi -q FB Reserved) */
 	uint64_t bar1_avail;
 	bool static_bar1_known; /* NV2080_CTRL_CMD_FB_GET_STATIC_BAR1_INFO (570+) */
 	bool static_bar1;

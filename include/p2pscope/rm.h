@@ -218,6 +218,16 @@ struct p2ps_rm_stats {
 };
 void p2ps_rm_get_stats(const struct p2ps_rm *rm, struct p2ps_rm_stats *out);
 
+/* From now on each escape adds its time to a phase of t named after it ("RM_ALLOC
+ * NV01_DEVICE_0", "NV2080_CTRL_CMD_FB_GET_INFO_V2", "open(/dev/nvidiaN)"); NULL stops. */
+struct p2ps_timings;
+void p2ps_rm_set_timings(struct p2ps_rm *rm, struct p2ps_timings *t);
+
+/* How p2ps_rm_close() frees: off (the default), each object with its own RM_FREE, children
+ * first; on, one RM_FREE of the root client, with which the driver frees every object of
+ * the client (its subtree, children first). Used only where no mapping is left. */
+void p2ps_rm_set_free_by_client(struct p2ps_rm *rm, bool on);
+
 /* Allocates an object of an allowed class under parent (RM_ALLOC). params/size are the
  * class's allocation parameters (NULL/0 for none). The handle is chosen here. A failure
  * with an RM status gives P2PS_EIO and "RM_ALLOC FERMI_VASPACE_A: NV_ERR_... (0x..)"; the

@@ -215,6 +215,7 @@ int p2ps_rm_ctrl_static_bar1(struct p2ps_rm *rm, uint32_t subdevice,
 /* NV2080_CTRL_CMD_NVLINK_GET_NVLINK_STATUS: each enabled link. */
 #define P2PS_RM_MAX_NVLINKS         64
 #define P2PS_RM_NVLINK_STATE_ACTIVE 3u /* NV2080_CTRL_NVLINK_STATUS_LINK_STATE_ACTIVE */
+#define P2PS_RM_NVLINK_STATE_SLEEP  5u /* ..._SLEEP: low power, still connected */
 enum p2ps_rm_nvlink_dev_type {
 	P2PS_RM_NVLINK_DEV_EBRIDGE = 0,
 	P2PS_RM_NVLINK_DEV_NPU = 1,

@@ -56,7 +56,7 @@ done
 echo "pci.ids: ${ids:-none}"
 bld=/tmp/p2ps-rm-build
 cmake -S . -B $bld -DCMAKE_BUILD_TYPE=Release -DP2PS_TESTS=OFF >"$res/cmake.log" 2>&1 &&
-	cmake --build $bld -j "$(nproc)" --target bar-inspect pte-probe spawn-time nvml-init \
+	cmake --build $bld -j "$(nproc)" --target bar-inspect pte-probe spawn-time nvml-init rm-cost \
 		>>"$res/cmake.log" 2>&1 || { tail -40 "$res/cmake.log"; exit 1; }
 bi=$bld/tools/bar-inspect
 probe=$bld/tools/pte-probe
@@ -96,6 +96,8 @@ python3 scripts/device/rm-compare.py "$res/nvml.json" "$res/rm.json" --smi-q "$r
 	--topo-p2p w="$res/topo-p2p-w.txt" --topo-p2p n="$res/topo-p2p-n.txt" \
 	--topo-p2p a="$res/topo-p2p-a.txt" --topo-p2p p="$res/topo-p2p-p.txt" | tee "$res/compare.txt"
 echo "compare: exit ${PIPESTATUS[0]}"
+step "the RM calls, each timed (bench/rm-cost.c, 21 rounds in process)"
+$bld/bench/rm-cost 21 2>&1 | tee "$res/rm-cost.txt"
 for f in rm nvml none; do
 	echo "-- bar-inspect --all --nvidia-facts $f --no-cache --timings"
 	"$bi" "${idopt[@]}" --all --nvidia-facts $f --no-cache --timings 2>&1 >/dev/null

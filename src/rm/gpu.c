@@ -51,7 +51,9 @@ int rm_open_gpu_fd(struct p2ps_rm *rm, uint32_t minor, int *fd, struct p2ps_erro
 {
 	char path[32];
 	snprintf(path, sizeof(path), "/dev/nvidia%u", minor);
+	uint64_t t0 = rm->timings ? p2ps_clock_ns() : 0;
 	int f = rm->sys.ops->open(rm->sys.ctx, path, err);
+	p2ps_timings_lap(rm->timings, "open(/dev/nvidiaN)", &t0);
 	if (f < 0)
 		return f;
 	rm->st.fds_open++;

@@ -17,6 +17,7 @@
 
 #include "grow.h"
 #include "p2pscope/bytes.h"
+#include "p2pscope/timings.h"
 
 #define RM_ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
 
@@ -165,6 +166,8 @@ struct p2ps_rm {
 	uint32_t phys[P2PS_RM_MAX_CARDS]; /* NV01_MEMORY_LOCAL_PHYSICAL per device, 0 if none */
 	uint32_t phys_device[P2PS_RM_MAX_CARDS];
 	struct p2ps_rm_stats st;
+	struct p2ps_timings *timings; /* per-escape times (timing.c), or NULL */
+	bool free_by_client;          /* p2ps_rm_close frees the client's tree in one call */
 };
 
 /* A call on the control descriptor whose struct points at no buffer. */

@@ -168,12 +168,19 @@ static uint32_t fact_control(struct fake_rm *f, uint32_t cmd, uint8_t *p)
 	case P2PS_RM_CTRL_BUS_GET_PCI_INFO: p2ps_put_le32(p, 0x233510deu); return 0;
 	case P2PS_RM_CTRL_FB_GET_INFO_V2:
 		for (uint32_t i = 0; i < p2ps_le32(p) && i < 128; i++) {
+			/* What 580.159.04 answered on a 2 x H200 host (scripts/device/rm.sh,
+			 * 2026-11-26), in KiB: total and RAM 143771 MiB (nvidia-smi's FB Total),
+			 * usable 143497, heap and free 143155 (FB Reserved 616 = total - heap),
+			 * BAR1 256 GiB. */
 			uint32_t idx = p2ps_le32(p + 4 + 8 * i), v = 0;
-			v = idx == 0x20   ? 143771u << 10 /* usable: nvidia-smi's FB Total */
-			    : idx == 0x09 ? 143155u << 10 /* heap: Total - Reserved (616 MiB) */
-			    : idx == 0x05 ? 262144u << 10 /* BAR1 */
-			    : idx == 0x07 ? 147456u << 10
-			                  : 0; /* RAM */
+			if (idx == 0x08 || idx == 0x07)
+				v = 143771u << 10;
+			else if (idx == 0x20)
+				v = 143497u << 10;
+			else if (idx == 0x09 || idx == 0x16)
+				v = 143155u << 10;
+			else if (idx == 0x05)
+				v = 262144u << 10;
 			p2ps_put_le32(p + 8 + 8 * i, v);
 		}
 		return 0;

@@ -68,7 +68,7 @@ static void test_facts(void **state)
 		assert_int_equal(g->bar1_total_bytes, 262144ull << 20);
 		assert_int_equal(g->rm.fb_reserved, 616ull << 20);
 		assert_true(g->rm.static_bar1_known && g->rm.static_bar1);
-		assert_int_equal(g->rm.pci_device_id, 0x2335);
+		assert_int_equal(g->rm.pci_device_id, 0x2330); /* the fake's CARD_INFO */
 		assert_string_equal(g->rm.chip, "GH100");
 		assert_int_equal(g->rm.n_links, 2);
 		assert_string_equal(g->rm.links[1].state_name, "ACTIVE");
@@ -88,8 +88,7 @@ static void test_facts(void **state)
 	assert_string_equal(p2ps_p2p_status_name(p->status[P2PS_P2P_PATH_PCI]), "NOT_SUPPORTED");
 	assert_int_equal(p->peer_id_ab, 0);
 	assert_int_equal(p->peer_id_ba, 1);
-	assert_true(p->matrix_known);
-	assert_int_equal(p->matrix_caps, 0xb);
+	assert_false(p->matrix_known); /* not asked: two GSP calls per GPU for no status */
 	assert_true(h.nvidia.rm.cpu_known);
 	assert_string_equal(h.nvidia.rm.cpu_type_name, "XEON_SPR");
 	assert_string_equal(h.nvidia.rm.cpu_name, "Fake Xeon");
@@ -193,6 +192,7 @@ static void test_write_refused(void **state)
 	struct p2ps_error err = {0};
 	assert_int_equal(p2ps_rm_open(&rm, &sys, &err), 0);
 	unsigned before = f.escapes;
+	f.gpus = 2;
 	uint8_t b[64] = {0};
 	/* NV2080_CTRL_CMD_BUS_SET_P2P_MAPPING and NV0080_CTRL_CMD_DMA_SET_PTE_INFO. */
 	assert_int_equal(
@@ -202,6 +202,13 @@ static void test_write_refused(void **state)
 	        p2ps_rm_control(rm, p2ps_rm_client(rm), 0x0080180a, b, sizeof(b), NULL, &err),
 	        P2PS_EACCES);
 	assert_int_equal(f.escapes, before);
+	/* The matrix form, typed: the group against itself. */
+	uint32_t ids[2] = {0x4100, 0x4101};
+	struct p2ps_rm_p2p_matrix m;
+	assert_int_equal(p2ps_rm_ctrl_p2p_matrix(rm, ids, 2, &m, NULL, &err), 0);
+	assert_int_equal(m.caps[0][1], 0xb);
+	assert_int_equal(m.caps[1][1], 0);
+	assert_int_equal(p2ps_rm_ctrl_p2p_matrix(rm, ids, 9, &m, NULL, &err), P2PS_EINVAL);
 	/* Every control the typed wrappers issue is on the allow-list. */
 	const uint32_t typed[] = {P2PS_RM_CTRL_SYSTEM_GET_CPU_INFO,
 	                          P2PS_RM_CTRL_SYSTEM_GET_CHIPSET_INFO,

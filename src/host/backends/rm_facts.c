@@ -53,10 +53,13 @@ static void fb_facts(struct p2ps_rm *rm, struct rm_gpu *x)
 		r->fb_heap = fb.heap_kib << 10;
 		r->fb_heap_free = fb.heap_free_kib << 10;
 		r->fb_tax = fb.fb_tax_kib << 10;
-		r->fb_reserved = r->fb_usable > r->fb_heap ? r->fb_usable - r->fb_heap : 0;
+		/* nvidia-smi -q's FB Total is the total, its Reserved what the heap leaves of it
+		 * (143771 and 616 MiB on a 2 x H200 host, 580.159.04: TOTAL_RAM_SIZE and
+		 * TOTAL_RAM_SIZE - HEAP_SIZE; USABLE_RAM_SIZE was 143497). */
+		r->fb_reserved = r->fb_total_ram > r->fb_heap ? r->fb_total_ram - r->fb_heap : 0;
 		r->bar1_avail = fb.bar1_avail_kib << 10;
 		f->vram_known = true;
-		f->vram_bytes = r->fb_usable;
+		f->vram_bytes = r->fb_total_ram;
 		f->bar1_known = true;
 		f->bar1_total_bytes = fb.bar1_kib << 10;
 	}
@@ -94,7 +97,10 @@ static void nvlink_facts(struct p2ps_host *host, struct p2ps_rm *rm, struct rm_g
 		             sizeof(o->state_name));
 		p2ps_strlcpy(o->remote_type_name, p2ps_rm_nvlink_dev_type_name(l->remote_type),
 		             sizeof(o->remote_type_name));
-		if (l->state != P2PS_RM_NVLINK_STATE_ACTIVE)
+		/* A link in a low-power state (SLEEP: L1) is up and trained; NVML counts it
+		 * active too (on the 2 x H200 host 34 of 36 links slept between transfers). */
+		if (l->state != P2PS_RM_NVLINK_STATE_ACTIVE &&
+		    l->state != P2PS_RM_NVLINK_STATE_SLEEP)
 			continue;
 		struct p2ps_bdf rb = o->remote;
 		rb.fn = 0;
@@ -128,12 +134,8 @@ static bool gpu_facts(struct p2ps_host *host, struct p2ps_rm *rm, const struct p
 	f->rm.arch = x->g.arch;
 	f->rm.impl = x->g.impl;
 	p2ps_strlcpy(f->rm.chip, x->g.chip, sizeof(f->rm.chip));
-	struct p2ps_rm_pci_info pci;
-	if (p2ps_rm_ctrl_pci_info(rm, x->g.subdevice, &pci, NULL, NULL) == 0) {
-		f->rm.pci_device_id = pci.device_id;
-		f->rm.pci_subsys_vendor = pci.subsys_vendor_id;
-		f->rm.pci_subsys_id = pci.subsys_id;
-	}
+	/* CARD_INFO's ids (BUS_GET_PCI_INFO would ask the same of the GPU's firmware). */
+	f->rm.pci_device_id = c->device_id;
 	fb_facts(rm, x);
 	nvlink_facts(host, rm, x);
 	return true;
@@ -172,18 +174,12 @@ static void system_facts(struct p2ps_host_rm *h, struct p2ps_rm *rm)
 	}
 }
 
-/* Per pair (PCI order): GET_P2P_CAPS_V2, the matrix's entry, and NVLink through a fabric. */
+/* Per pair (PCI order): GET_P2P_CAPS_V2 and NVLink through a fabric. The matrix form
+ * (GET_P2P_CAPS_MATRIX) says less (no status per path) and costs two GSP calls per GPU: it
+ * is not asked (matrix_known stays false). */
 static void pair_facts(struct p2ps_host *host, struct p2ps_rm *rm, struct rm_gpu *x, unsigned n)
 {
 	struct p2ps_host_rm *h = &host->nvidia.rm;
-	struct p2ps_rm_p2p_matrix m = {0};
-	bool matrix = false;
-	if (n >= 2 && n <= P2PS_RM_P2P_GROUP_MAX) {
-		uint32_t ids[P2PS_RM_P2P_GROUP_MAX];
-		for (unsigned i = 0; i < n; i++)
-			ids[i] = x[i].g.card.gpu_id;
-		matrix = p2ps_rm_ctrl_p2p_matrix(rm, ids, n, &m, NULL, NULL) == 0;
-	}
 	for (unsigned i = 0; i < n; i++) {
 		for (unsigned j = i + 1; j < n && h->n_p2p < P2PS_HOST_MAX_DRIVER_P2P; j++) {
 			struct p2ps_driver_p2p *p = &h->p2p[h->n_p2p++];
@@ -200,8 +196,6 @@ static void pair_facts(struct p2ps_host *host, struct p2ps_rm *rm, struct rm_gpu
 				p2ps_rm_status_str(p->rm_status, p->rm_status_name,
 				                   sizeof(p->rm_status_name));
 			}
-			p->matrix_known = matrix;
-			p->matrix_caps = matrix ? m.caps[i][j] : 0;
 			if (!p->known || p->status[P2PS_P2P_PATH_NVLINK] != 0 ||
 			    !x[i].fabric_links || !x[j].fabric_links)
 				continue;
@@ -225,13 +219,12 @@ static void query(struct p2ps_host *host, struct p2ps_rm *rm, uint64_t *lap)
 		p2ps_strlcpy(host->nvidia.rm_status, e.msg, sizeof(host->nvidia.rm_status));
 		return;
 	}
-	p2ps_timings_lap(host->timings, "RM: card list", lap);
+	*lap = p2ps_clock_ns();
 	for (size_t i = 0; i < n_cards && n < RM_MAX_GPUS; i++)
 		n += gpu_facts(host, rm, &cards[i], &gpus[n]);
-	p2ps_timings_lap(host->timings, "RM: GPUs (objects, FB, BAR1, NVLink)", lap);
 	system_facts(&host->nvidia.rm, rm);
 	pair_facts(host, rm, gpus, n);
-	p2ps_timings_lap(host->timings, "RM: CPU, chipset, P2P caps per pair", lap);
+	*lap = p2ps_clock_ns();
 }
 
 int p2ps_rm_facts_fill(struct p2ps_host *host, const struct p2ps_rm_sys *sys)
@@ -251,6 +244,9 @@ int p2ps_rm_facts_fill(struct p2ps_host *host, const struct p2ps_rm_sys *sys)
 		return -1;
 	}
 	p2ps_timings_lap(host->timings, "RM: version, /dev/nvidiactl, client", &lap);
+	p2ps_rm_set_timings(rm, host->timings);
+	/* Nothing is mapped: one RM_FREE of the client frees its devices and subdevices. */
+	p2ps_rm_set_free_by_client(rm, true);
 	p2ps_strlcpy(nv->rm_driver_version, p2ps_rm_driver(rm)->version,
 	             sizeof(nv->rm_driver_version));
 	query(host, rm, &lap);
@@ -258,8 +254,8 @@ int p2ps_rm_facts_fill(struct p2ps_host *host, const struct p2ps_rm_sys *sys)
 	p2ps_rm_get_stats(rm, &st);
 	nv->rm.controls = st.controls;
 	struct p2ps_error e2 = {0};
+	lap = p2ps_clock_ns();
 	int rc = p2ps_rm_close(rm, NULL, &e2);
-	p2ps_timings_lap(host->timings, "RM: free and close", &lap);
 	if (rc && !nv->rm_status[0])
 		p2ps_strlcpy(nv->rm_status, e2.msg, sizeof(nv->rm_status));
 	nv->rm_loaded = !nv->rm_status[0];

@@ -101,8 +101,6 @@ struct json_object *p2ps_json_rm_gpu(const struct p2ps_dev *d)
 	p2ps_json_put(o, "impl", u64(r->impl));
 	p2ps_json_put(o, "chip", p2ps_json_str_or_null(r->chip));
 	p2ps_json_put(o, "pci_device_id", u64(r->pci_device_id));
-	p2ps_json_put(o, "pci_subsys_vendor", u64(r->pci_subsys_vendor));
-	p2ps_json_put(o, "pci_subsys_id", u64(r->pci_subsys_id));
 	struct json_object *fb = NULL;
 	if (r->fb_known) {
 		fb = json_object_new_object();
