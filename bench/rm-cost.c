@@ -102,7 +102,8 @@ int main(int argc, char **argv)
 	for (int way = 0; way < 2; way++) {
 		qsort(total[way], (size_t)rounds, sizeof(uint64_t), cmp_u64);
 		printf("rm-cost: session (%s): median %.3f ms, min %.3f ms over %d rounds\n",
-		       ways[way], total[way][rounds / 2] / 1e6, total[way][0] / 1e6, rounds);
+		       ways[way], (double)total[way][rounds / 2] / 1e6, (double)total[way][0] / 1e6,
+		       rounds);
 	}
 	for (int way = 0; way < 3; way++) {
 		const struct p2ps_timings *x = way < 2 ? &t[way] : &tm;
@@ -110,7 +111,7 @@ int main(int argc, char **argv)
 		       way < 2 ? ways[way] : "with GET_P2P_CAPS_MATRIX, tree freed");
 		for (size_t i = 0; i < x->n; i++)
 			printf("  %-48s %9.1f x %u\n", x->t[i].phase,
-			       x->t[i].ns / 1e3 / (x->t[i].runs ? x->t[i].runs : 1),
+			       (double)x->t[i].ns / 1e3 / (x->t[i].runs ? x->t[i].runs : 1),
 			       x->t[i].runs / (unsigned)rounds);
 	}
 	return 0;
