@@ -99,10 +99,11 @@ int main(int argc, char **argv)
 			return 1;
 		}
 	static const char *const ways[] = {"each object freed", "client tree freed at once"};
+	const int mid = rounds / 2;
 	for (int way = 0; way < 2; way++) {
 		qsort(total[way], (size_t)rounds, sizeof(uint64_t), cmp_u64);
 		printf("rm-cost: session (%s): median %.3f ms, min %.3f ms over %d rounds\n",
-		       ways[way], (double)total[way][rounds / 2] / 1e6, (double)total[way][0] / 1e6,
+		       ways[way], (double)total[way][mid] / 1e6, (double)total[way][0] / 1e6,
 		       rounds);
 	}
 	for (int way = 0; way < 3; way++) {
