@@ -169,9 +169,10 @@ def main(argv):
                 fact("%s nvidia-smi FB Total (MiB) == RM vram" % bus, v["fb_total"],
                      None if r.get("vram") is None else r["vram"] // MIB)
             if "fb_reserved" in v:
-                fact("%s nvidia-smi FB Reserved (MiB) == RM fb.reserved" % bus,
+                # nvidia-smi rounds Reserved up to a MiB (615.06 -> 616 on the H200s).
+                fact("%s nvidia-smi FB Reserved (MiB) == RM fb.reserved, rounded up" % bus,
                      v["fb_reserved"], None if fb.get("reserved") is None
-                     else fb["reserved"] // MIB)
+                     else -(-fb["reserved"] // MIB))
             if "bar1_total" in v:
                 fact("%s nvidia-smi BAR1 Total (MiB) == RM bar1" % bus, v["bar1_total"],
                      None if r.get("bar1_driver_total") is None

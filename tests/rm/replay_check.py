@@ -61,7 +61,9 @@ def main(argv):
         g = gpus.get(bus, (None, {}))[1]
         fb = (g.get("rm") or {}).get("fb") or {}
         check("%s FB Total MiB" % bus, v.get("fb_total"), (g.get("vram") or 0) // rc.MIB)
-        check("%s FB Reserved MiB" % bus, v.get("fb_reserved"), (fb.get("reserved") or 0) // rc.MIB)
+        # nvidia-smi prints Reserved rounded up to a MiB (615.06 -> 616, and Free 143155.94 ->
+        # 143156 on the 2 x H200 host).
+        check("%s FB Reserved MiB" % bus, v.get("fb_reserved"), -(-(fb.get("reserved") or 0) // rc.MIB))
         check("%s BAR1 Total MiB" % bus, v.get("bar1_total"),
               (g.get("bar1_driver_total") or 0) // rc.MIB)
     pairs = {(p["a"].lower(), p["b"].lower()): p for p in rep.get("pairs", [])}
