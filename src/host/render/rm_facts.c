@@ -43,9 +43,13 @@ void p2ps_text_rm_gpu(struct p2ps_strbuf *b, const struct p2ps_dev *d, const cha
 			snprintf(span, sizeof(span), "links %d-%d", l->link, r->links[j - 1].link);
 		else
 			snprintf(span, sizeof(span), "link %d", l->link);
+		/* A far end this host cannot see (an NVSwitch from a VM) reads all ones. */
+		if (l->remote.domain == 0xffffffffu)
+			snprintf(bdf, sizeof(bdf), "(not visible here)");
+		else
+			p2ps_bdf_format(&l->remote, bdf, sizeof(bdf));
 		p2ps_strbuf_printf(b, "%s  NVLink %s: %s, to %s %s\n", ind, span, l->state_name,
-		                   l->remote_type_name,
-		                   p2ps_bdf_format(&l->remote, bdf, sizeof(bdf)));
+		                   l->remote_type_name, bdf);
 		i = j;
 	}
 }
@@ -77,7 +81,9 @@ void p2ps_text_rm_host(struct p2ps_strbuf *b, const struct p2ps_host *h)
 		p2ps_strbuf_printf(b, "\tdriver's CPU: %s (%s, %" PRIu32 " logical)\n",
 		                   r->cpu_type_name, r->cpu_name[0] ? r->cpu_name : "no name",
 		                   r->cpu_logical);
-	if (r->chipset_known)
+	if (r->chipset_known && r->chipset_vendor == 0xffff) /* NV0000_SYSTEM_CHIPSET_INVALID_ID */
+		p2ps_strbuf_puts(b, "\tdriver's chipset: not identified\n");
+	else if (r->chipset_known)
 		p2ps_strbuf_printf(b,
 		                   "\tdriver's chipset: %04x:%04x %s %s, host bridge %04x:%04x%s\n",
 		                   r->chipset_vendor, r->chipset_device, r->chipset_vendor_name,
