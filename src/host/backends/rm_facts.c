@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /* NVIDIA facts through the driver's RM API (p2psrm): one client, one device and subdevice
- * per GPU of the model, read-only controls only, everything freed before returning. Per GPU:
- * FB and BAR1 sizes, static BAR1, NVLink links and their far ends, PCI ids; per pair: the
- * driver's P2P caps per path (GET_P2P_CAPS_V2) and the matrix form; once: the CPU and
- * chipset the driver recognised. NVLink peers follow the NVML backend's rule, so both give
+ * per GPU of the model, read-only controls only, everything freed before returning (the
+ * client's tree in one RM_FREE). Per GPU: chip, FB and BAR1 sizes, static BAR1, NVLink links
+ * and their far ends; per pair: the driver's P2P caps per path (GET_P2P_CAPS_V2); once: the
+ * CPU and chipset the driver recognised. NVLink peers follow the NVML backend's rule, so both give
  * the same model: a link whose far end is a GPU of the model counts for that GPU; links
  * to an NVSwitch connect every pair whose NVLink P2P status is OK, counted as the smaller
  * number of fabric links. */
