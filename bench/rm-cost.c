@@ -1,9 +1,10 @@
 /* SPDX-License-Identifier: MIT */
 /* What each RM API call of bar-inspect's NVIDIA facts costs on this host, in process:
- * ROUNDS sessions like bar-inspect's (client, per GPU device + subdevice + ID, arch, PCI,
- * FB, static BAR1 and NVLink controls, per pair GET_P2P_CAPS_V2, CPU and chipset, then the
+ * ROUNDS sessions like bar-inspect's (client, per GPU device + subdevice + ID, arch, FB,
+ * static BAR1 and NVLink controls, GET_P2P_CAPS_V2, CPU and chipset, then the
  * frees), alternating two ways of freeing (each object, or the client's tree at once), plus
- * GET_P2P_CAPS_MATRIX, which bar-inspect does not ask. Prints the median session per way
+ * rounds that also ask GET_P2P_CAPS_MATRIX, which bar-inspect does not, and every pair
+ * where bar-inspect asks the group of 3 or more GPUs at once. Prints the median session per way
  * and, per call, the mean time and count over all rounds.
  *
  *   rm-cost [ROUNDS]      (default 21; needs the NVIDIA driver)
@@ -33,11 +34,9 @@ static int session(const struct p2ps_rm_sys *sys, bool by_client, bool matrix,
 		for (size_t i = 0; i < n; i++) {
 			if (p2ps_rm_gpu_open(rm, &cards[i], &g[open], err))
 				continue;
-			struct p2ps_rm_pci_info pci;
 			struct p2ps_rm_fb_info fb;
 			struct p2ps_rm_static_bar1 sb;
 			static struct p2ps_rm_nvlink_status ns;
-			p2ps_rm_ctrl_pci_info(rm, g[open].subdevice, &pci, NULL, err);
 			p2ps_rm_ctrl_fb_info(rm, g[open].subdevice, &fb, NULL, err);
 			p2ps_rm_ctrl_static_bar1(rm, g[open].subdevice, &sb, NULL, err);
 			p2ps_rm_ctrl_nvlink_status(rm, g[open].subdevice, &ns, NULL, err);
@@ -47,16 +46,20 @@ static int session(const struct p2ps_rm_sys *sys, bool by_client, bool matrix,
 		struct p2ps_rm_chipset_info cs;
 		p2ps_rm_ctrl_cpu_info(rm, &cpu, NULL, err);
 		p2ps_rm_ctrl_chipset_info(rm, &cs, NULL, err);
+		/* As bar-inspect: the group at once from 3 GPUs, else each pair; the extra round
+		 * asks each pair too, to time it. */
+		uint32_t ids[P2PS_RM_MAX_CARDS];
 		for (size_t i = 0; i < open; i++)
+			ids[i] = g[i].card.gpu_id;
+		static struct p2ps_rm_p2p_group grp;
+		bool group = open >= 3 && p2ps_rm_ctrl_p2p_caps_group(rm, ids, (unsigned)open, &grp,
+		                                                      NULL, err) == 0;
+		for (size_t i = 0; (!group || matrix) && i < open; i++)
 			for (size_t j = i + 1; j < open; j++) {
 				struct p2ps_rm_p2p_caps c;
-				p2ps_rm_ctrl_p2p_caps(rm, g[i].card.gpu_id, g[j].card.gpu_id, &c,
-				                      NULL, err);
+				p2ps_rm_ctrl_p2p_caps(rm, ids[i], ids[j], &c, NULL, err);
 			}
 		if (matrix && open >= 2 && open <= P2PS_RM_P2P_GROUP_MAX) {
-			uint32_t ids[P2PS_RM_P2P_GROUP_MAX];
-			for (size_t i = 0; i < open; i++)
-				ids[i] = g[i].card.gpu_id;
 			struct p2ps_rm_p2p_matrix m;
 			p2ps_rm_ctrl_p2p_matrix(rm, ids, (unsigned)open, &m, NULL, err);
 		}
@@ -109,7 +112,8 @@ int main(int argc, char **argv)
 	for (int way = 0; way < 3; way++) {
 		const struct p2ps_timings *x = way < 2 ? &t[way] : &tm;
 		printf("rm-cost: per call (%s), mean us x calls per session:\n",
-		       way < 2 ? ways[way] : "with GET_P2P_CAPS_MATRIX, tree freed");
+		       way < 2 ? ways[way]
+		               : "with GET_P2P_CAPS_MATRIX and every pair asked, tree freed");
 		for (size_t i = 0; i < x->n; i++)
 			printf("  %-48s %9.1f x %u\n", x->t[i].phase,
 			       (double)x->t[i].ns / 1e3 / (x->t[i].runs ? x->t[i].runs : 1),

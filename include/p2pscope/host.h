@@ -354,6 +354,10 @@ struct p2ps_driver_p2p {
 	uint32_t peer_id_ab, peer_id_ba; /* busPeerIds; 0xffffffff: none */
 	bool matrix_known;
 	uint32_t matrix_caps; /* GET_P2P_CAPS_MATRIX's p2pCaps[a][b] */
+	/* The answer is the driver's for the group of all the host's GPUs (gpuCount N, one
+	 * call), which holds for each pair: asked so where the group's NVLink status is OK (every
+	 * pair NVLink-connected), so that N GPUs cost one call, not N(N-1)/2. */
+	bool from_group;
 };
 #define P2PS_HOST_MAX_DRIVER_P2P 128
 /* The path names, index enum p2ps_p2p_path: "read", ..., "pci_bar1". */

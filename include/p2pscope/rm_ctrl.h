@@ -282,6 +282,18 @@ struct p2ps_rm_p2p_caps {
 int p2ps_rm_ctrl_p2p_caps(struct p2ps_rm *rm, uint32_t gpu_a, uint32_t gpu_b,
                           struct p2ps_rm_p2p_caps *out, uint32_t *rm_status,
                           struct p2ps_error *err);
+/* GET_P2P_CAPS_V2 for a group of n GPUs (gpuCount n): the caps and the status per path
+ * that hold between all of them, and the bus peer ids, peer_ids[X * n + Y] the id GPU X
+ * uses for GPU Y. */
+struct p2ps_rm_p2p_group {
+	unsigned n;
+	uint32_t caps;
+	uint8_t status[P2PS_RM_P2P_PATHS];
+	uint32_t peer_ids[P2PS_RM_MAX_CARDS * P2PS_RM_MAX_CARDS];
+};
+int p2ps_rm_ctrl_p2p_caps_group(struct p2ps_rm *rm, const uint32_t *gpu_ids, unsigned n,
+                                struct p2ps_rm_p2p_group *out, uint32_t *rm_status,
+                                struct p2ps_error *err);
 const char *p2ps_rm_p2p_status_name(uint8_t status); /* "OK", "NOT_SUPPORTED", or "?" */
 extern const char *const p2ps_rm_p2p_path_names[P2PS_RM_P2P_PATHS]; /* "read" ... "pci_bar1" */
 /* The names of the bits set in caps, ", "-separated, into buf. */

@@ -246,28 +246,51 @@ int p2ps_rm_ctrl_nvlink_status(struct p2ps_rm *rm, uint32_t subdevice,
 	return 0;
 }
 
-int p2ps_rm_ctrl_p2p_caps(struct p2ps_rm *rm, uint32_t gpu_a, uint32_t gpu_b,
-                          struct p2ps_rm_p2p_caps *out, uint32_t *rm_status, struct p2ps_error *err)
+int p2ps_rm_ctrl_p2p_caps_group(struct p2ps_rm *rm, const uint32_t *gpu_ids, unsigned n,
+                                struct p2ps_rm_p2p_group *out, uint32_t *rm_status,
+                                struct p2ps_error *err)
 {
+	if (n == 0 || n > P2PS_RM_MAX_CARDS)
+		return p2ps_error_set(err, P2PS_EINVAL, "GET_P2P_CAPS_V2: %u GPUs (1 to %d)", n,
+		                      P2PS_RM_MAX_CARDS);
 	struct fl l = fl_of(rm);
 	uint8_t *b = calloc(1, CTRL_BUF_MAX);
 	if (!b)
 		return p2ps_error_set(err, P2PS_ENOMEM, "GET_P2P_CAPS_V2: out of memory");
 	size_t ids = off(&l, P2PS_RMF_P2P_GPU_IDS);
-	p2ps_put_le32(b + ids, gpu_a);
-	p2ps_put_le32(b + ids + 4, gpu_b);
-	put(&l, b, 0, P2PS_RMF_P2P_GPU_COUNT, 2);
+	for (unsigned i = 0; i < n; i++)
+		p2ps_put_le32(b + ids + 4 * i, gpu_ids[i]);
+	put(&l, b, 0, P2PS_RMF_P2P_GPU_COUNT, n);
 	int rc = issue(rm, &l, rm->client, P2PS_RM_CTRL_SYSTEM_GET_P2P_CAPS_V2, P2PS_RMF_P2P_SIZE,
 	               b, rm_status, err);
 	if (rc == 0) {
+		out->n = n;
 		out->caps = (uint32_t)get(&l, b, 0, P2PS_RMF_P2P_CAPS);
 		memcpy(out->status, b + off(&l, P2PS_RMF_P2P_STATUS), P2PS_RM_P2P_PATHS);
 		/* busPeerIds[X * gpuCount + Y]: the id GPU X uses for GPU Y. */
 		size_t peers = off(&l, P2PS_RMF_P2P_PEER_IDS);
-		out->peer_id_ab = p2ps_le32(b + peers + 4 * 1);
-		out->peer_id_ba = p2ps_le32(b + peers + 4 * 2);
+		for (unsigned i = 0; i < n * n; i++)
+			out->peer_ids[i] = p2ps_le32(b + peers + 4 * i);
 	}
 	free(b);
+	return rc;
+}
+
+int p2ps_rm_ctrl_p2p_caps(struct p2ps_rm *rm, uint32_t gpu_a, uint32_t gpu_b,
+                          struct p2ps_rm_p2p_caps *out, uint32_t *rm_status, struct p2ps_error *err)
+{
+	const uint32_t ids[2] = {gpu_a, gpu_b};
+	struct p2ps_rm_p2p_group *g = calloc(1, sizeof(*g));
+	if (!g)
+		return p2ps_error_set(err, P2PS_ENOMEM, "GET_P2P_CAPS_V2: out of memory");
+	int rc = p2ps_rm_ctrl_p2p_caps_group(rm, ids, 2, g, rm_status, err);
+	if (rc == 0) {
+		out->caps = g->caps;
+		memcpy(out->status, g->status, sizeof(out->status));
+		out->peer_id_ab = g->peer_ids[1];
+		out->peer_id_ba = g->peer_ids[2];
+	}
+	free(g);
 	return rc;
 }
 

@@ -240,6 +240,11 @@ static uint32_t do_control(struct fake_rm *f, const uint8_t *a)
 			p[144 + 6] = 5;                /* pci NOT_SUPPORTED */
 			p[144 + 8] = 5;                /* pci_bar1 NOT_SUPPORTED */
 		}
+		/* A group of more than two: busPeerIds[X * n + Y] = 16 * X + Y. */
+		for (uint32_t n = p2ps_le32(p + 128), x = 0; n > 2 && n <= 8 && x < n; x++)
+			for (uint32_t y = 0; y < n; y++)
+				p2ps_put_le32(p + 156 + 4 * (x * n + y), 16 * x + y);
+		f->p2p_caps_calls++;
 		return 0;
 	default: return fact_control(f, cmd, p);
 	}

@@ -64,6 +64,7 @@ struct fake_rm {
 	uint32_t controls[64]; /* commands seen, in order */
 	unsigned n_controls;
 	uint64_t next_va;
+	unsigned p2p_caps_calls; /* GET_P2P_CAPS_V2 answered */
 };
 
 void fake_rm_init(struct fake_rm *f, struct p2ps_rm_sys *sys);

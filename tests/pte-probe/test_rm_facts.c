@@ -163,6 +163,44 @@ static void test_record_replay(void **state)
 	p2ps_host_free(&h);
 }
 
+/* Three GPUs on NVLink (a model made by hand: 00:06.0, 00:07.0, 00:08.0): one
+ * GET_P2P_CAPS_V2 for the group answers every pair, each with its own peer ids. */
+static void test_group(void **state)
+{
+	(void)state;
+	struct fake_rm f;
+	struct p2ps_rm_sys sys;
+	fake_rm_init(&f, &sys);
+	f.gpus = 3;
+	f.h200_slots = true;
+	f.nvlink_mode = 2;
+	struct p2ps_host h;
+	memset(&h, 0, sizeof(h));
+	h.devs = calloc(3, sizeof(*h.devs));
+	assert_non_null(h.devs);
+	h.n_devs = 3;
+	for (unsigned i = 0; i < 3; i++)
+		h.devs[i] = (struct p2ps_dev){.bdf = {0, 0, (uint8_t)(6 + i), 0},
+		                              .vendor_id = 0x10de,
+		                              .class_code = 0x030200};
+	assert_int_equal(p2ps_rm_facts_fill(&h, &sys), 0);
+	assert_int_equal(fake_rm_live(&f), 0);
+	assert_int_equal(f.p2p_caps_calls, 1);
+	assert_int_equal(h.nvidia.rm.n_p2p, 3);
+	const struct p2ps_driver_p2p *p = p2ps_host_driver_p2p(&h, &h.devs[2].bdf, &h.devs[1].bdf);
+	assert_non_null(p);
+	assert_true(p->known && p->from_group);
+	assert_int_equal(p->status[P2PS_P2P_PATH_NVLINK], 0);
+	assert_int_equal(p->status[P2PS_P2P_PATH_PCI_BAR1], 5);
+	assert_int_equal(p->peer_id_ab, 16 * 1 + 2); /* 07.0's id for 08.0 */
+	assert_int_equal(p->peer_id_ba, 16 * 2 + 1);
+	for (unsigned i = 0; i < 3; i++) {
+		assert_int_equal(h.devs[i].gpu.n_nvlink_peers, 2);
+		assert_int_equal(h.devs[i].gpu.nvlink_peers[0].links, 18);
+	}
+	p2ps_host_free(&h);
+}
+
 static void test_unknown_series(void **state)
 {
 	(void)state;
@@ -225,9 +263,9 @@ static void test_write_refused(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-	        cmocka_unit_test(test_facts),         cmocka_unit_test(test_fabric),
-	        cmocka_unit_test(test_record_replay), cmocka_unit_test(test_unknown_series),
-	        cmocka_unit_test(test_write_refused),
+	        cmocka_unit_test(test_facts),          cmocka_unit_test(test_fabric),
+	        cmocka_unit_test(test_record_replay),  cmocka_unit_test(test_group),
+	        cmocka_unit_test(test_unknown_series), cmocka_unit_test(test_write_refused),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

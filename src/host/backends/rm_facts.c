@@ -9,6 +9,7 @@
  * number of fabric links. */
 #include <inttypes.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "host_internal.h"
@@ -174,37 +175,80 @@ static void system_facts(struct p2ps_host_rm *h, struct p2ps_rm *rm)
 	}
 }
 
-/* Per pair (PCI order): GET_P2P_CAPS_V2 and NVLink through a fabric. The matrix form
- * (GET_P2P_CAPS_MATRIX) says less (no status per path) and costs two GSP calls per GPU: it
- * is not asked (matrix_known stays false). */
+/* The group of all n GPUs in one GET_P2P_CAPS_V2: when its NVLink status is OK every pair
+ * is NVLink-connected and each pair's answer is the group's (CliGetSystemP2pCaps decides the
+ * status per path from the connectivity of the whole mask), so the pairs take it. */
+static bool group_caps(struct p2ps_host *host, struct p2ps_rm *rm, struct rm_gpu *x, unsigned n)
+{
+	struct p2ps_host_rm *h = &host->nvidia.rm;
+	uint32_t ids[RM_MAX_GPUS];
+	for (unsigned i = 0; i < n; i++)
+		ids[i] = x[i].g.card.gpu_id;
+	struct p2ps_rm_p2p_group *g = calloc(1, sizeof(*g));
+	bool ok = g && p2ps_rm_ctrl_p2p_caps_group(rm, ids, n, g, NULL, NULL) == 0 &&
+	          g->status[P2PS_RM_P2P_NVLINK] == 0;
+	for (unsigned i = 0; ok && i < n; i++)
+		for (unsigned j = i + 1; j < n && h->n_p2p < P2PS_HOST_MAX_DRIVER_P2P; j++) {
+			struct p2ps_driver_p2p *p = &h->p2p[h->n_p2p++];
+			*p = (struct p2ps_driver_p2p){.a = x[i].dev->bdf,
+			                              .b = x[j].dev->bdf,
+			                              .known = true,
+			                              .caps = g->caps,
+			                              .peer_id_ab = g->peer_ids[i * n + j],
+			                              .peer_id_ba = g->peer_ids[j * n + i],
+			                              .from_group = true};
+			memcpy(p->status, g->status, sizeof(p->status));
+		}
+	free(g);
+	return ok;
+}
+
+/* NVLink through a fabric: the pair's NVLink status OK and both with fabric links. */
+static void fabric_pair(struct rm_gpu *a, struct rm_gpu *b, const struct p2ps_driver_p2p *p)
+{
+	if (!p->known || p->status[P2PS_P2P_PATH_NVLINK] != 0 || !a->fabric_links ||
+	    !b->fabric_links)
+		return;
+	int links = a->fabric_links < b->fabric_links ? a->fabric_links : b->fabric_links;
+	add_peer(&a->dev->gpu, &b->dev->bdf, links);
+	add_peer(&b->dev->gpu, &a->dev->bdf, links);
+}
+
+/* Per pair (PCI order): the group's answer (3 GPUs or more, all on NVLink), else
+ * GET_P2P_CAPS_V2 for each pair. The matrix form (GET_P2P_CAPS_MATRIX) says less (no status
+ * per path) and costs two firmware calls per GPU: it is not asked (matrix_known stays
+ * false). */
 static void pair_facts(struct p2ps_host *host, struct p2ps_rm *rm, struct rm_gpu *x, unsigned n)
 {
 	struct p2ps_host_rm *h = &host->nvidia.rm;
-	for (unsigned i = 0; i < n; i++) {
-		for (unsigned j = i + 1; j < n && h->n_p2p < P2PS_HOST_MAX_DRIVER_P2P; j++) {
-			struct p2ps_driver_p2p *p = &h->p2p[h->n_p2p++];
-			*p = (struct p2ps_driver_p2p){.a = x[i].dev->bdf, .b = x[j].dev->bdf};
-			struct p2ps_rm_p2p_caps c;
-			if (p2ps_rm_ctrl_p2p_caps(rm, x[i].g.card.gpu_id, x[j].g.card.gpu_id, &c,
-			                          &p->rm_status, NULL) == 0) {
-				p->known = true;
-				p->caps = c.caps;
-				memcpy(p->status, c.status, sizeof(p->status));
-				p->peer_id_ab = c.peer_id_ab;
-				p->peer_id_ba = c.peer_id_ba;
-			} else {
-				p2ps_rm_status_str(p->rm_status, p->rm_status_name,
-				                   sizeof(p->rm_status_name));
+	int first = h->n_p2p;
+	if (n < 3 || !group_caps(host, rm, x, n)) {
+		h->n_p2p = first;
+		for (unsigned i = 0; i < n; i++)
+			for (unsigned j = i + 1; j < n && h->n_p2p < P2PS_HOST_MAX_DRIVER_P2P;
+			     j++) {
+				struct p2ps_driver_p2p *p = &h->p2p[h->n_p2p++];
+				*p = (struct p2ps_driver_p2p){.a = x[i].dev->bdf,
+				                              .b = x[j].dev->bdf};
+				struct p2ps_rm_p2p_caps c;
+				if (p2ps_rm_ctrl_p2p_caps(rm, x[i].g.card.gpu_id,
+				                          x[j].g.card.gpu_id, &c, &p->rm_status,
+				                          NULL) == 0) {
+					p->known = true;
+					p->caps = c.caps;
+					memcpy(p->status, c.status, sizeof(p->status));
+					p->peer_id_ab = c.peer_id_ab;
+					p->peer_id_ba = c.peer_id_ba;
+				} else {
+					p2ps_rm_status_str(p->rm_status, p->rm_status_name,
+					                   sizeof(p->rm_status_name));
+				}
 			}
-			if (!p->known || p->status[P2PS_P2P_PATH_NVLINK] != 0 ||
-			    !x[i].fabric_links || !x[j].fabric_links)
-				continue;
-			int links = x[i].fabric_links < x[j].fabric_links ? x[i].fabric_links
-			                                                  : x[j].fabric_links;
-			add_peer(&x[i].dev->gpu, &x[j].dev->bdf, links);
-			add_peer(&x[j].dev->gpu, &x[i].dev->bdf, links);
-		}
 	}
+	int k = first;
+	for (unsigned i = 0; i < n; i++)
+		for (unsigned j = i + 1; j < n && k < h->n_p2p; j++)
+			fabric_pair(&x[i], &x[j], &h->p2p[k++]);
 }
 
 static void query(struct p2ps_host *host, struct p2ps_rm *rm, uint64_t *lap)

@@ -68,7 +68,8 @@ void p2ps_text_rm_pair(struct p2ps_strbuf *b, const struct p2ps_host *h, const s
 	for (int i = 0; i < P2PS_P2P_PATHS; i++)
 		p2ps_strbuf_printf(b, "%s %s %s", i ? "," : "", p2ps_p2p_path_names[i],
 		                   p2ps_p2p_status_name(p->status[i]));
-	p2ps_strbuf_printf(b, " (caps 0x%" PRIx32 ")\n", p->caps);
+	p2ps_strbuf_printf(b, " (caps 0x%" PRIx32 "%s)\n", p->caps,
+	                   p->from_group ? "; the driver's answer for all the GPUs at once" : "");
 }
 
 void p2ps_text_rm_host(struct p2ps_strbuf *b, const struct p2ps_host *h)
@@ -167,6 +168,7 @@ struct json_object *p2ps_json_rm_pair(const struct p2ps_host *h, const struct p2
 	p2ps_json_put(o, "peer_id_ab", p->known ? u64(fwd ? p->peer_id_ab : p->peer_id_ba) : NULL);
 	p2ps_json_put(o, "peer_id_ba", p->known ? u64(fwd ? p->peer_id_ba : p->peer_id_ab) : NULL);
 	p2ps_json_put(o, "matrix_caps", p->matrix_known ? u64(p->matrix_caps) : NULL);
+	p2ps_json_put(o, "from_group", json_object_new_boolean(p->from_group));
 	return o;
 }
 
