@@ -37,7 +37,8 @@ static void check_tag(const char *tag)
 	while (fgets(line, sizeof(line), f)) {
 		char type[128], member[128];
 		unsigned off, size;
-		if (line[0] == '#' || sscanf(line, "%127s %127s %u %u", type, member, &off, &size) != 4)
+		if (line[0] == '#' ||
+		    sscanf(line, "%127s %127s %u %u", type, member, &off, &size) != 4)
 			continue;
 		facts++;
 		bool found = false;
@@ -47,8 +48,9 @@ static void check_tag(const char *tag)
 			    major > r->last)
 				continue;
 			if (r->offset != off || r->size != size)
-				fail_msg("%s: %s.%s at %u size %u in the headers, %u/%u in fields.c", tag,
-				         type, member, off, size, r->offset, r->size);
+				fail_msg(
+				        "%s: %s.%s at %u size %u in the headers, %u/%u in fields.c",
+				        tag, type, member, off, size, r->offset, r->size);
 			found = seen[i] = true;
 		}
 		if (!found)
@@ -60,8 +62,8 @@ static void check_tag(const char *tag)
 	for (size_t i = 0; i < p2ps_rm_field_count(); i++) {
 		const struct p2ps_rm_field *r = p2ps_rm_field_at(i);
 		if (r->first <= major && major <= r->last && !seen[i])
-			fail_msg("%s: row %s.%s (series %u-%u) is not in the derived facts", tag, r->type,
-			         r->field, r->first, r->last);
+			fail_msg("%s: row %s.%s (series %u-%u) is not in the derived facts", tag,
+			         r->type, r->field, r->first, r->last);
 	}
 }
 
@@ -86,7 +88,8 @@ static void test_series_complete(void **state)
 	for (size_t s = 0; s < p2ps_rm_layout_count(); s++) {
 		unsigned major = p2ps_rm_layout_at(s)->major;
 		for (int id = 0; id < P2PS_RMF_COUNT; id++) {
-			const struct p2ps_rm_field *r = p2ps_rm_field_find(major, (enum p2ps_rm_fid)id);
+			const struct p2ps_rm_field *r =
+			        p2ps_rm_field_find(major, (enum p2ps_rm_fid)id);
 			if (!r && !optional((enum p2ps_rm_fid)id, major))
 				fail_msg("series %u has no row for field %d", major, id);
 			if (r && optional((enum p2ps_rm_fid)id, major))
