@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: MIT
 # bar-inspect against its yardsticks, in one run, alternating: on this host
-# `bar-inspect --all` against `lspci -vvv` (and `nvidia-smi topo -m` where there is one),
+# `bar-inspect --all` (NVIDIA facts from the RM API, NVML, or none) against `lspci -vvv`
+# and `nvidia-smi topo -m` where there is one (the "x topo" column),
 # on each snapshot `bar-inspect --root S --all` against
 # `lspci -vvv -A linux-sysfs -O sysfs.path=S/sys/bus/pci` (the same files through the
 # same library). Prints per command the median and minimum wall time and the ratio of
@@ -58,18 +59,20 @@ command -v "$lspci" >/dev/null || { echo "bar-inspect-vs-lspci: $lspci not insta
 # $runs times (bench/spawn-time.c) and prints one line per command; the first command
 # is the yardstick of the ratio column.
 group() {
-	local title=$1 med min label base=
+	local title=$1 med min label base= topo=
 	shift
 	echo "== $title"
-	printf '  %-52s %10s %9s %8s\n' command "median ms" "min ms" "x first"
+	printf '  %-52s %10s %9s %8s %7s\n' command "median ms" "min ms" "x first" "x topo"
 	"$spawn" "$runs" "$@" | while read -r med min label; do
 		if [ "$med" = FAILED ]; then
 			echo "  FAILED: $min $label"
 			continue
 		fi
 		[ -n "$base" ] || base=$med
-		awk -v l="$label" -v m="$med" -v n="$min" -v b="$base" \
-			'BEGIN { printf "  %-52s %10.2f %9.2f %8.2f\n", l, m / 1000, n / 1000, m / b }'
+		[ "$label" != "nvidia-smi topo -m" ] || topo=$med
+		awk -v l="$label" -v m="$med" -v n="$min" -v b="$base" -v t="$topo" \
+			'BEGIN { printf "  %-52s %10.2f %9.2f %8.2f %7s\n", l, m / 1000, n / 1000, m / b,
+				t == "" ? "-" : sprintf("%.3f", m / t) }'
 	done
 }
 
@@ -98,8 +101,10 @@ if [ "$live" = 1 ] && [ -d /sys/bus/pci/devices ]; then
 		cmds+=(";;" "nvidia-smi topo -m" -- nvidia-smi topo -m)
 	fi
 	cmds+=(";;" "bar-inspect --all" -- "$bi" "${ids[@]}" --all
-		";;" "bar-inspect --all --no-cache (NVML asked)" -- "$bi" "${ids[@]}" --all --no-cache
-		";;" "bar-inspect --all --no-nvml" -- "$bi" "${ids[@]}" --all --no-nvml
+		";;" "bar-inspect --all --nvidia-facts rm --no-cache" -- "$bi" "${ids[@]}" --all --nvidia-facts rm --no-cache
+		";;" "bar-inspect --all --nvidia-facts nvml --no-cache" -- "$bi" "${ids[@]}" --all --nvidia-facts nvml --no-cache
+		";;" "bar-inspect --all --nvidia-facts nvml (cache)" -- "$bi" "${ids[@]}" --all --nvidia-facts nvml
+		";;" "bar-inspect --all --nvidia-facts none" -- "$bi" "${ids[@]}" --all --nvidia-facts none
 		";;" "bar-inspect (NVIDIA GPUs only)" -- "$bi" "${ids[@]}"
 		";;" "bar-inspect --all -n (no pci.ids names)" -- "$bi" --all -n)
 	nvml=
@@ -113,9 +118,9 @@ if [ "$live" = 1 ] && [ -d /sys/bus/pci/devices ]; then
 	group "this host (/sys: $(ndev "") devices)" "${cmds[@]}"
 	[ -z "$nvml" ] || "$nvml" calls 2>&1 | sed 's/^/  /'
 	if [ "$timings" = 1 ]; then
-		for o in --no-nvml --no-cache ""; do
-			echo "  -- bar-inspect --all $o --timings"
-			"$bi" "${ids[@]}" --all $o --timings 2>&1 >/dev/null | sed 's/^/  /'
+		for o in none nvml rm; do
+			echo "  -- bar-inspect --all --nvidia-facts $o --no-cache --timings"
+			"$bi" "${ids[@]}" --all --nvidia-facts $o --no-cache --timings 2>&1 >/dev/null | sed 's/^/  /'
 		done
 	fi
 fi

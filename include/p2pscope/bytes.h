@@ -27,6 +27,12 @@ static inline uint64_t p2ps_le64(const uint8_t *p)
 	return (uint64_t)p2ps_le32(p) | (uint64_t)p2ps_le32(p + 4) << 32;
 }
 
+static inline void p2ps_put_le16(uint8_t *p, uint16_t v)
+{
+	p[0] = (uint8_t)v;
+	p[1] = (uint8_t)(v >> 8);
+}
+
 static inline void p2ps_put_le32(uint8_t *p, uint32_t v)
 {
 	for (int i = 0; i < 4; i++)

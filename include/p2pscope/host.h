@@ -193,16 +193,47 @@ struct p2ps_bridge {
 	struct p2ps_window pref; /* prefetchable memory window */
 };
 
-/* NVIDIA facts from NVML (dlopen) or from a captured nvidia-smi -q / topo -m. */
+/* NVIDIA facts from the driver's RM API, NVML (dlopen) or a captured nvidia-smi -q / topo -m. */
 enum p2ps_gpu_source {
 	P2PS_GPU_SRC_NONE = 0,
 	P2PS_GPU_SRC_NVML,       /* libnvidia-ml.so.1 loaded at run time */
 	P2PS_GPU_SRC_NVIDIA_SMI, /* parsed from a snapshot's nvidia-smi output */
+	P2PS_GPU_SRC_RM,         /* the driver's RM API (live, or a capture's replay) */
 };
 
 struct p2ps_nvlink_peer {
 	struct p2ps_bdf bdf; /* remote end's PCI address (a GPU, or an NVSwitch) */
 	int links;           /* number of active links to it */
+};
+
+/* One NVLink of a GPU as the RM API reports it (NV2080_CTRL_CMD_NVLINK_GET_NVLINK_STATUS). */
+struct p2ps_nvlink_link {
+	int link;             /* the link's number */
+	uint32_t state;       /* NV2080_CTRL_NVLINK_STATUS_LINK_STATE_*: 3 ACTIVE */
+	char state_name[16];  /* "ACTIVE" */
+	uint32_t remote_type; /* NV2080_CTRL_NVLINK_DEVICE_INFO_DEVICE_TYPE_*: 2 GPU, 3 SWITCH */
+	char remote_type_name[12];
+	struct p2ps_bdf remote; /* the far end's PCI address */
+	int remote_link;        /* the far end's link number */
+};
+
+/* What only the RM API reports per GPU (source P2PS_GPU_SRC_RM). Sizes in bytes. */
+struct p2ps_gpu_rm {
+	bool known;
+	uint32_t gpu_id;        /* RM's GPU id (CARD_INFO) */
+	uint32_t arch, impl;    /* NV2080_CTRL_MC_GET_ARCH_INFO */
+	char chip[16];          /* "GH100", or "" */
+	uint16_t pci_device_id; /* CARD_INFO */
+	bool fb_known;          /* NV2080_CTRL_CMD_FB_GET_INFO_V2 */
+	uint64_t fb_ram, fb_total_ram, fb_usable, fb_heap, fb_heap_free, fb_tax;
+	uint64_t fb_reserved; /* total - heap (nvidia-smi -q FB Reserved) */
+	uint64_t bar1_avail;
+	bool static_bar1_known; /* NV2080_CTRL_CMD_FB_GET_STATIC_BAR1_INFO (570+) */
+	bool static_bar1;
+	uint64_t static_bar1_size;
+	char static_bar1_status[64]; /* why unknown: "not in series 550", an RM status name */
+	int n_links;                 /* enabled NVLinks */
+	struct p2ps_nvlink_link links[P2PS_HOST_MAX_NVLINK];
 };
 
 struct p2ps_gpu_facts {
@@ -218,6 +249,7 @@ struct p2ps_gpu_facts {
 	 * address the host cannot see, as in a VM on an HGX board); 0 when none or unknown.
 	 * The GPU peers reached through the switch are in nvlink_peers as well. */
 	int nvswitch_links;
+	struct p2ps_gpu_rm rm; /* source P2PS_GPU_SRC_RM only */
 };
 
 struct p2ps_nvidia_chip; /* include/p2pscope/nvidia_chips.h */
@@ -320,6 +352,60 @@ struct p2ps_cmdline_iommu {
 void p2ps_cmdline_iommu(const struct p2ps_host_cmdline *c, struct p2ps_cmdline_iommu *out);
 const char *p2ps_cmdline_iommu_state_name(enum p2ps_cmdline_iommu_state s);
 
+/* The driver's P2P capabilities of one GPU pair, per path, as the RM API reports them
+ * (NV0000_CTRL_CMD_SYSTEM_GET_P2P_CAPS_V2 for the pair a, b; a before b in PCI order) and
+ * the same pair's caps in the matrix form (GET_P2P_CAPS_MATRIX, up to 8 GPUs). This is the
+ * driver's own decision per path: compare a model of its gates against `status`. Found with
+ * p2ps_host_driver_p2p(). */
+#define P2PS_P2P_PATHS 9 /* NV0000_CTRL_P2P_CAPS_INDEX_TABLE_SIZE */
+enum p2ps_p2p_path {
+	P2PS_P2P_PATH_READ = 0,
+	P2PS_P2P_PATH_WRITE,
+	P2PS_P2P_PATH_NVLINK,
+	P2PS_P2P_PATH_ATOMICS,
+	P2PS_P2P_PATH_PROP,
+	P2PS_P2P_PATH_LOOPBACK,
+	P2PS_P2P_PATH_PCI, /* PCIe through the mailbox */
+	P2PS_P2P_PATH_C2C,
+	P2PS_P2P_PATH_PCI_BAR1, /* PCIe BAR1-P2P */
+};
+struct p2ps_driver_p2p {
+	struct p2ps_bdf a, b;
+	bool known;              /* GET_P2P_CAPS_V2 answered NV_OK */
+	uint32_t rm_status;      /* its NV_STATUS otherwise */
+	char rm_status_name[48]; /* "NV_ERR_NOT_SUPPORTED" */
+	uint32_t caps;           /* p2pCaps: NV0000_CTRL_SYSTEM_GET_P2P_CAPS_*_SUPPORTED bits */
+	uint8_t status[P2PS_P2P_PATHS]; /* p2pCapsStatus per path: NV0000_P2P_CAPS_STATUS_*, 0 OK */
+	uint32_t peer_id_ab, peer_id_ba; /* busPeerIds; 0xffffffff: none */
+	bool matrix_known;
+	uint32_t matrix_caps; /* GET_P2P_CAPS_MATRIX's p2pCaps[a][b] */
+	/* The answer is the driver's for the group of all the host's GPUs (gpuCount N, one
+	 * call), which holds for each pair: asked so where the group's NVLink status is OK (every
+	 * pair NVLink-connected), so that N GPUs cost one call, not N(N-1)/2. */
+	bool from_group;
+};
+#define P2PS_HOST_MAX_DRIVER_P2P 128
+/* The path names, index enum p2ps_p2p_path: "read", ..., "pci_bar1". */
+extern const char *const p2ps_p2p_path_names[P2PS_P2P_PATHS];
+/* NV0000_P2P_CAPS_STATUS_* names: "OK", "CHIPSET_NOT_SUPPORTED", ..., or "?". */
+const char *p2ps_p2p_status_name(uint8_t status);
+
+/* The CPU and chipset the driver recognised (SYSTEM_GET_CPU_INFO, _GET_CHIPSET_INFO). */
+struct p2ps_host_rm {
+	bool cpu_known;
+	uint32_t cpu_type;
+	char cpu_type_name[24]; /* "XEON_SPR", or "0x..." */
+	char cpu_name[53];
+	uint32_t cpu_clock_mhz, cpu_logical, cpu_physical, cpu_family, cpu_model;
+	bool chipset_known;
+	uint16_t chipset_vendor, chipset_device, hb_vendor, hb_device;
+	char chipset_vendor_name[33], chipset_name[33];
+	uint32_t chipset_flags; /* bit 0: HAS_RESIZABLE_BAR_ISSUE */
+	unsigned controls;      /* controls issued */
+	int n_p2p;
+	struct p2ps_driver_p2p p2p[P2PS_HOST_MAX_DRIVER_P2P];
+};
+
 struct p2ps_host_nvidia {
 	bool module_known;
 	char module_version[64]; /* /sys/module/nvidia/version */
@@ -333,6 +419,15 @@ struct p2ps_host_nvidia {
 	bool params_known;
 	char registry_dwords[512]; /* RegistryDwords: "Key=value;Key=value" ("" none) */
 	int enable_resizable_bar;  /* EnableResizableBar: 0/1 (valid when params_known) */
+	/* Where the per-GPU facts came from on a live host or a replay: "rm", "nvml", "none"
+	 * ("" for snapshots and dumps, whose facts are their nvidia-smi files), and, when the
+	 * RM API was not used, why (the one line the report prints). */
+	char facts_source[8];
+	char facts_note[192];
+	bool rm_loaded;      /* the RM API answered (rm below is filled) */
+	char rm_status[160]; /* why not, if it did not */
+	char rm_driver_version[32];
+	struct p2ps_host_rm rm;
 };
 
 /* What the driver itself reported per GPU pair: NV0000_P2P_CAPS_STATUS_* per index of
@@ -432,6 +527,11 @@ void p2ps_host_free(struct p2ps_host *host);
 
 /* Device lookup by BDF; NULL if absent. */
 struct p2ps_dev *p2ps_host_find(const struct p2ps_host *host, const struct p2ps_bdf *bdf);
+/* The driver's P2P caps of the pair of GPUs at x and y (either order), or NULL when the RM
+ * API gave none. Its a is the one first in PCI order. */
+const struct p2ps_driver_p2p *p2ps_host_driver_p2p(const struct p2ps_host *host,
+                                                   const struct p2ps_bdf *x,
+                                                   const struct p2ps_bdf *y);
 
 /* The reason a fact is unknown, or NULL when it is known / applicable. */
 const char *p2ps_dev_unknown(const struct p2ps_dev *dev, enum p2ps_fact fact);

@@ -44,6 +44,16 @@ struct p2ps_vfio_request {
 	const struct p2ps_slot_filter *reg_filter;
 };
 
+/* Where the NVIDIA facts of a live host come from. */
+enum p2ps_nvidia_facts {
+	P2PS_NV_FACTS_AUTO = 0, /* the RM API; NVML where the RM API cannot be used */
+	P2PS_NV_FACTS_RM,       /* the RM API only */
+	P2PS_NV_FACTS_NVML,     /* NVML only (its per-boot cache with P2PS_HOST_F_NVML_CACHE) */
+	P2PS_NV_FACTS_NONE,     /* neither (as P2PS_HOST_F_NO_NVML) */
+};
+
+struct p2ps_rm_sys; /* p2pscope/rm.h */
+
 /* Where to load a host from. Zero-initialise and set what you need. */
 struct p2ps_host_source {
 	enum p2ps_host_backend_kind kind;
@@ -63,6 +73,12 @@ struct p2ps_host_source {
 	const char *ids_file;
 	/* Phase timings to fill (timings.h); NULL: none recorded. */
 	struct p2ps_timings *timings;
+	/* LIVE: where the NVIDIA facts come from. */
+	enum p2ps_nvidia_facts nvidia_facts;
+	/* The RM API's system calls (a recorder around the live driver, or a capture's
+	 * replay); NULL: the live driver. A SNAPSHOT given one takes its NVIDIA facts from it
+	 * (the replay of a capture made on the snapshot's host) instead of nvidia-smi files. */
+	const struct p2ps_rm_sys *rm_sys;
 };
 
 #define P2PS_HOST_F_NO_NVML  0x1u /* never dlopen libnvidia-ml (tests, reproducibility) */

@@ -24,6 +24,7 @@
 #include "p2pscope/gmmu_walk.h"
 #include "p2pscope/nvidia_chips.h"
 #include "p2pscope/rm.h"
+#include "p2pscope/rm_ctrl.h"
 
 #define PROBE_MAX_MAPS   24
 #define PROBE_MAX_PAGES  2 /* pages probed per mapping: the first and the second */
@@ -260,7 +261,7 @@ int probe_first_peer_pte(const struct probe_run *run, const struct probe_map **m
                          const struct probe_page **po);
 const char *probe_fabric_src_name(enum probe_fabric_src s);
 const char *probe_p2p_status_name(uint8_t status);
-extern const char *const probe_p2p_status_index[PROBE_P2P_STATUS_N];
+extern const char *const *const probe_p2p_status_index; /* PROBE_P2P_STATUS_N names */
 const char *probe_p2p_caps_str(uint32_t caps, char *buf, size_t len);
 /* The KIND the driver gives a plain video-memory allocation on this format. */
 uint32_t probe_kind_generic(const struct gmmu_format *f);

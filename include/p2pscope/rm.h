@@ -74,6 +74,14 @@ enum p2ps_rm_ctrl {
 	P2PS_RM_CTRL_DMA_GET_PTE_INFO = 0x00801801,       /* NV0080: decoded PTE fields */
 	P2PS_RM_CTRL_DMA_GET_PDE_INFO = 0x00801809,       /* NV0080: where the tables are */
 	P2PS_RM_CTRL_GET_SURFACE_PHYS_ATTR = 0x00410103,  /* NV0041: a surface's physical address */
+	/* bar-inspect's facts (rm_ctrl.h) */
+	P2PS_RM_CTRL_SYSTEM_GET_CPU_INFO = 0x00000102,     /* NV0000: the CPU RM recognised */
+	P2PS_RM_CTRL_SYSTEM_GET_CHIPSET_INFO = 0x00000104, /* NV0000: the chipset RM recognised */
+	P2PS_RM_CTRL_SYSTEM_GET_P2P_CAPS_MATRIX = 0x0000013a, /* NV0000: caps of a GPU group */
+	P2PS_RM_CTRL_BUS_GET_PCI_INFO = 0x20801801,           /* NV2080: PCI ids */
+	P2PS_RM_CTRL_FB_GET_INFO_V2 = 0x20801303,             /* NV2080: FB and BAR1 sizes */
+	P2PS_RM_CTRL_FB_GET_STATIC_BAR1_INFO = 0x20801354,    /* NV2080: static BAR1 (570+) */
+	P2PS_RM_CTRL_NVLINK_GET_NVLINK_STATUS = 0x20803002,   /* NV2080: links and remote ends */
 };
 
 /* One control this library will not issue, and why. The list is what docs/pte-probe.md
@@ -210,6 +218,16 @@ struct p2ps_rm_stats {
 	unsigned fds_open;
 };
 void p2ps_rm_get_stats(const struct p2ps_rm *rm, struct p2ps_rm_stats *out);
+
+/* From now on each escape adds its time to a phase of t named after it ("RM_ALLOC
+ * NV01_DEVICE_0", "NV2080_CTRL_CMD_FB_GET_INFO_V2", "open(/dev/nvidiaN)"); NULL stops. */
+struct p2ps_timings;
+void p2ps_rm_set_timings(struct p2ps_rm *rm, struct p2ps_timings *t);
+
+/* How p2ps_rm_close() frees: off (the default), each object with its own RM_FREE, children
+ * first; on, one RM_FREE of the root client, with which the driver frees every object of
+ * the client (its subtree, children first). Used only where no mapping is left. */
+void p2ps_rm_set_free_by_client(struct p2ps_rm *rm, bool on);
 
 /* Allocates an object of an allowed class under parent (RM_ALLOC). params/size are the
  * class's allocation parameters (NULL/0 for none). The handle is chosen here. A failure

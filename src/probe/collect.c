@@ -9,12 +9,6 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "p2pscope/bytes.h"
-
-#define PAGE_INFO_SIZE 208 /* NV0080_CTRL_DMA_GET_PDE_INFO_PARAMS */
-#define PTE_INFO_SIZE  184 /* NV0080_CTRL_DMA_GET_PTE_INFO_PARAMS */
-#define PHYS_ATTR_SIZE 48  /* NV0041_CTRL_GET_SURFACE_PHYS_ATTR_PARAMS */
-
 static int open_gpu(struct probe_run *run, struct p2ps_rm *rm, struct p2ps_rm_card *cards,
                     struct p2ps_error *err)
 {
@@ -126,59 +120,48 @@ static void map_all(struct probe_run *run, struct p2ps_rm *rm, const struct p2ps
 
 static void phys_attr(struct p2ps_rm *rm, const struct probe_map *m, struct probe_page *p)
 {
-	uint8_t b[PHYS_ATTR_SIZE] = {0};
-	p2ps_put_le64(b, p->offset); /* memOffset: in, the offset; out, its address */
+	struct p2ps_rm_phys_attr a;
 	struct p2ps_error e;
-	if (p2ps_rm_control(rm, m->hmem, P2PS_RM_CTRL_GET_SURFACE_PHYS_ATTR, b, sizeof(b),
-	                    &p->phys_status, &e) == 0) {
+	if (p2ps_rm_ctrl_phys_attr(rm, m->hmem, p->offset, &a, &p->phys_status, &e) == 0) {
 		p->phys_known = true;
-		p->phys = p2ps_le64(b);
-		p->phys_kind = p2ps_le32(b + 8);
+		p->phys = a.address;
+		p->phys_kind = a.format;
 	}
 }
 
 static void pde_info(struct p2ps_rm *rm, const struct probe_run *run, uint32_t vaspace,
                      struct probe_page *p)
 {
-	uint8_t b[PAGE_INFO_SIZE] = {0};
-	p2ps_put_le64(b, p->va);
-	p2ps_put_le32(b + 200, vaspace);
+	struct p2ps_rm_pde_info in;
 	struct p2ps_error e;
-	if (p2ps_rm_control(rm, run->gpu.device, P2PS_RM_CTRL_DMA_GET_PDE_INFO, b, sizeof(b),
-	                    &p->pde_status, &e))
+	if (p2ps_rm_ctrl_pde_info(rm, run->gpu.device, vaspace, p->va, &in, &p->pde_status, &e))
 		return;
-	p->pdb = p2ps_le64(b + 192);
-	for (unsigned i = 0; i < PROBE_MAX_TABLES; i++) {
-		const uint8_t *t = b + 32 + 32 * i;
-		uint32_t ps = p2ps_le32(t + 16);
-		if (!ps)
+	p->pdb = in.pdb;
+	for (unsigned i = 0; i < PROBE_MAX_TABLES && i < P2PS_RM_PTE_BLOCKS; i++) {
+		const struct p2ps_rm_pde_block *t = &in.blocks[i];
+		if (!t->page_size)
 			continue;
-		p->tables[p->n_tables++] = (struct probe_table){.page_size = ps,
-		                                                .pa = p2ps_le64(t),
-		                                                .entry_size = p2ps_le32(t + 12),
-		                                                .aspace = p2ps_le32(t + 20)};
+		p->tables[p->n_tables++] = (struct probe_table){.page_size = t->page_size,
+		                                                .pa = t->phys,
+		                                                .entry_size = t->entry_size,
+		                                                .aspace = t->aperture};
 	}
 }
 
 static void pte_info(struct p2ps_rm *rm, const struct probe_run *run, uint32_t vaspace,
                      struct probe_page *p)
 {
-	uint8_t b[PTE_INFO_SIZE] = {0};
-	p2ps_put_le64(b, p->va);
-	b[12] = 1; /* skipVASpaceInit: ask, do not set up */
-	p2ps_put_le32(b + 176, vaspace);
+	struct p2ps_rm_pte_info in;
 	struct p2ps_error e;
-	if (p2ps_rm_control(rm, run->gpu.device, P2PS_RM_CTRL_DMA_GET_PTE_INFO, b, sizeof(b),
-	                    &p->pte_status, &e))
+	if (p2ps_rm_ctrl_pte_info(rm, run->gpu.device, vaspace, p->va, &in, &p->pte_status, &e))
 		return;
-	for (unsigned i = 0; i < PROBE_MAX_TABLES; i++) {
-		const uint8_t *t = b + 16 + 32 * i;
-		uint64_t ps = p2ps_le64(t);
-		if (!ps)
+	for (unsigned i = 0; i < PROBE_MAX_TABLES && i < P2PS_RM_PTE_BLOCKS; i++) {
+		const struct p2ps_rm_pte_block *t = &in.blocks[i];
+		if (!t->page_size)
 			continue;
-		p->pte_info[p->n_pte_info].page_size = ps;
-		p->pte_info[p->n_pte_info].kind = p2ps_le32(t + 20);
-		p->pte_info[p->n_pte_info++].flags = p2ps_le32(t + 24);
+		p->pte_info[p->n_pte_info].page_size = t->page_size;
+		p->pte_info[p->n_pte_info].kind = t->kind;
+		p->pte_info[p->n_pte_info++].flags = t->flags;
 	}
 }
 

@@ -72,7 +72,7 @@ static int local_pte_model(struct probe_run *run, const struct probe_map *m,
                            struct p2ps_error *err)
 {
 	uint32_t fl = m->spec->map_flags;
-	unsigned cache = (fl >> 17) & 3;
+	unsigned cache = p2ps_rm_map_gpu_cacheable(fl);
 	struct gmmu_drvmap_request rq = {
 	        .mem = m->alloc->mem == PROBE_SYS ? GMMU_DRVMAP_SYSTEM : GMMU_DRVMAP_VIDEO,
 	        .page_size = 1ull << m->spec->page_shift,
@@ -100,22 +100,22 @@ static void pte_info_check(struct probe_page *p, unsigned shift,
 	for (unsigned i = 0; i < p->n_pte_info; i++) {
 		if (p->pte_info[i].page_size != (1ull << shift))
 			continue;
-		uint32_t f = p->pte_info[i].flags;
-		unsigned ap =
-		        (f >> 3) & 0xf; /* FLAGS_APERTURE 6:3: 0 vid, 1 peer, 2 coh, 3 noncoh */
+		struct p2ps_rm_pte_flags f;
+		p2ps_rm_pte_flags_decode(p->pte_info[i].flags, &f);
+		unsigned ap = f.aperture; /* 0 vid, 1 peer, 2 coh, 3 noncoh */
 		unsigned want_ap = r->aperture == GMMU_APERTURE_VIDEO     ? 0
 		                   : r->aperture == GMMU_APERTURE_PEER    ? 1
 		                   : r->aperture == GMMU_APERTURE_SYS_COH ? 2
 		                                                          : 3;
-		bool cached = ((f >> 11) & 3) == 1; /* GPU_CACHED 12:11 */
-		bool ro = (f >> 15) & 1;            /* READ_ONLY 15 */
-		p->pte_info_agrees = (f & 1) && ap == want_ap && cached == !r->vol &&
+		bool cached = f.gpu_cached == 1;
+		bool ro = f.read_only;
+		p->pte_info_agrees = f.valid && ap == want_ap && cached == !r->vol &&
 		                     ro == q->read_only && p->pte_info[i].kind == q->kind;
 		snprintf(p->pte_info_diff, sizeof(p->pte_info_diff),
 		         "valid %u, aperture %u (model %u), cached %d (model %d), read-only %d "
 		         "(model %d), kind %u (model %u)",
-		         f & 1, ap, want_ap, cached, !r->vol, ro, q->read_only, p->pte_info[i].kind,
-		         q->kind);
+		         (unsigned)f.valid, ap, want_ap, cached, !r->vol, ro, q->read_only,
+		         p->pte_info[i].kind, q->kind);
 		return;
 	}
 	p->pte_info_agrees = false;

@@ -19,17 +19,9 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "p2pscope/bytes.h"
+#include "p2pscope/rm_ctrl.h"
 
-#define P2P_CAPS_SIZE     8348 /* NV0000_CTRL_SYSTEM_GET_P2P_CAPS_V2_PARAMS */
-#define P2P_CAPS_COUNT    128
-#define P2P_CAPS_CAPS     132
-#define P2P_CAPS_STATUS   144 /* p2pCapsStatus[9] */
-#define P2P_CAPS_PEER_IDS 156
-#define P2P_CAP_NVLINK    (1u << 3)  /* NV0000_CTRL_SYSTEM_GET_P2P_CAPS_NVLINK_SUPPORTED */
-#define P2P_CAP_PCI_BAR1  (1u << 13) /* ..._PCI_BAR1_SUPPORTED */
-#define P2P_INVALID_PEER  0xffffffffu
-#define NO_FABRIC_ADDR    UINT64_MAX /* NVLINK_INVALID_FABRIC_ADDR */
+#define NO_FABRIC_ADDR UINT64_MAX /* NVLINK_INVALID_FABRIC_ADDR */
 
 /* The alignment (log2) knvlinkValidateFabricBaseAddress_* demands of the chip's fabric base:
  * its generation's NVSwitch map slot, a column of the chip table. A chip without one (no
@@ -52,85 +44,45 @@ const char *probe_fabric_src_name(enum probe_fabric_src s)
 	return "?";
 }
 
-/* NV0000_P2P_CAPS_STATUS_* */
+/* The names are the RM library's (rm_ctrl.h). */
 const char *probe_p2p_status_name(uint8_t status)
 {
-	static const char *const names[] = {"OK",
-	                                    "CHIPSET_NOT_SUPPORTED",
-	                                    "GPU_NOT_SUPPORTED",
-	                                    "IOH_TOPOLOGY_NOT_SUPPORTED",
-	                                    "DISABLED_BY_REGKEY",
-	                                    "NOT_SUPPORTED"};
-	return status < sizeof(names) / sizeof(names[0]) ? names[status] : "?";
+	return p2ps_rm_p2p_status_name(status);
 }
 
-/* p2pCapsStatus's entries, NV0000_CTRL_P2P_CAPS_INDEX_* order. */
-const char *const probe_p2p_status_index[PROBE_P2P_STATUS_N] = {
-        "read", "write", "nvlink", "atomics", "prop", "loopback", "pci", "c2c", "pci_bar1"};
+const char *const *const probe_p2p_status_index = p2ps_rm_p2p_path_names;
 
-/* The names of the bits set in p2pCaps (NV0000_CTRL_SYSTEM_GET_P2P_CAPS_*_SUPPORTED). */
 const char *probe_p2p_caps_str(uint32_t caps, char *buf, size_t len)
 {
-	static const char *const bits[] = {"writes",
-	                                   "reads",
-	                                   "prop",
-	                                   "nvlink",
-	                                   "atomics",
-	                                   "loopback",
-	                                   "pci",
-	                                   "indirect writes",
-	                                   "indirect reads",
-	                                   "indirect atomics",
-	                                   "indirect nvlink",
-	                                   NULL,
-	                                   "c2c",
-	                                   "pci_bar1"};
-	size_t n = 0;
-	buf[0] = '\0';
-	for (unsigned i = 0; i < 32 && n < len; i++) {
-		if (!(caps >> i & 1))
-			continue;
-		const char *name = i < sizeof(bits) / sizeof(bits[0]) && bits[i] ? bits[i] : "?";
-		int k = snprintf(buf + n, len - n, "%s%s", n ? ", " : "", name);
-		n += k > 0 ? (size_t)k : 0;
-	}
-	return buf;
+	return p2ps_rm_p2p_caps_str(caps, buf, len);
 }
 
-/* NV503B_ALLOC_PARAMETERS: hSubDevice@0 hPeerSubDevice@4 ... l2pBar1P2PDmaInfo@40 (address,
- * size), p2lBar1P2PDmaInfo@56; from 590 l2pFabricP2PInfo@72 (this GPU's fabric base),
- * p2lFabricP2PInfo@80 (the peer's: the one its entries carry). */
+/* NV50_P2P between this GPU and the peer (p2ps_rm_p2p_object_alloc). */
 static int p2p_object(struct probe_run *run, struct p2ps_rm *rm, struct p2ps_error *err)
 {
-	const struct p2ps_rm_layout *l = run->driver.layout;
-	uint8_t b[88] = {0};
-	p2ps_put_le32(b, run->gpu.subdevice);
-	p2ps_put_le32(b + 4, run->peer.gpu.subdevice);
-	int rc = p2ps_rm_alloc(rm, p2ps_rm_client(rm), P2PS_RM_P2P, b, l->p2p_size, &run->peer.p2p,
-	                       &run->peer.p2p_status, err);
+	struct p2ps_rm_p2p_object o;
+	int rc = p2ps_rm_p2p_object_alloc(rm, run->gpu.subdevice, run->peer.gpu.subdevice, &o,
+	                                  &run->peer.p2p_status, err);
 	if (rc)
 		return rc;
-	run->peer.bar1_dma_address = p2ps_le64(b + 40);
-	run->peer.bar1_dma_size = p2ps_le64(b + 48);
-	run->peer.fabric_reported = l->p2p_fabric_info ? p2ps_le64(b + 80) : NO_FABRIC_ADDR;
+	run->peer.p2p = o.handle;
+	run->peer.bar1_dma_address = o.bar1_address;
+	run->peer.bar1_dma_size = o.bar1_size;
+	run->peer.fabric_reported = o.peer_fabric_base;
 	return 0;
 }
 
 static void p2p_caps(struct probe_run *run, struct p2ps_rm *rm)
 {
-	uint8_t b[P2P_CAPS_SIZE] = {0};
-	p2ps_put_le32(b, run->gpu.card.gpu_id);
-	p2ps_put_le32(b + 4, run->peer.gpu.card.gpu_id);
-	p2ps_put_le32(b + P2P_CAPS_COUNT, 2);
+	struct p2ps_rm_p2p_caps c;
 	struct p2ps_error e;
-	if (p2ps_rm_control(rm, p2ps_rm_client(rm), P2PS_RM_CTRL_SYSTEM_GET_P2P_CAPS_V2, b,
-	                    sizeof(b), &run->peer.caps_status, &e))
+	if (p2ps_rm_ctrl_p2p_caps(rm, run->gpu.card.gpu_id, run->peer.gpu.card.gpu_id, &c,
+	                          &run->peer.caps_status, &e))
 		return;
 	run->peer.caps_known = true;
-	run->peer.caps = p2ps_le32(b + P2P_CAPS_CAPS);
-	memcpy(run->peer.p2p_status_by_type, b + P2P_CAPS_STATUS, PROBE_P2P_STATUS_N);
-	/* busPeerIds[X * gpuCount + Y]: the id GPU X (this one) uses for GPU Y (the peer). */
-	run->peer.peer_id = p2ps_le32(b + P2P_CAPS_PEER_IDS + 4 * (0 * 2 + 1));
+	run->peer.caps = c.caps;
+	memcpy(run->peer.p2p_status_by_type, c.status, PROBE_P2P_STATUS_N);
+	run->peer.peer_id = c.peer_id_ab;
 }
 
 /* Where the NVLink fabric base comes from: the driver's answer where it gives one. */
@@ -169,9 +121,9 @@ int probe_peer_collect(struct probe_run *run, struct p2ps_rm *rm, const struct p
 	 * for kernel clients only (privLevel >= RS_PRIV_LEVEL_KERNEL), so from userspace the
 	 * caps decide; a window reported anyway (a patched driver) means BAR1-P2P too. */
 	uint32_t caps = pe->caps_known ? pe->caps : 0;
-	pe->mode = caps & P2P_CAP_NVLINK                            ? GMMU_P2P_NVLINK
-	           : (caps & P2P_CAP_PCI_BAR1) || pe->bar1_dma_size ? GMMU_P2P_BAR1
-	                                                            : GMMU_P2P_STOCK;
+	pe->mode = caps & P2PS_RM_P2P_CAP_NVLINK                            ? GMMU_P2P_NVLINK
+	           : (caps & P2PS_RM_P2P_CAP_PCI_BAR1) || pe->bar1_dma_size ? GMMU_P2P_BAR1
+	                                                                    : GMMU_P2P_STOCK;
 	fabric_source(pe, run->driver.layout);
 	return 0;
 }
@@ -287,7 +239,7 @@ int probe_peer_model(const struct probe_run *run, const struct probe_map *m,
                      const struct probe_page *p, struct probe_entry *e, struct p2ps_error *err)
 {
 	const struct probe_peer *pe = &run->peer;
-	unsigned cache = (m->spec->map_flags >> 17) & 3;
+	unsigned cache = p2ps_rm_map_gpu_cacheable(m->spec->map_flags);
 	struct gmmu_pte_view v;
 	gmmu_pte_view(run->fmt, e->raw[0], &v);
 	/* libgmmu's model of RM's peer map path (gmmu_drvmap_peer_pte), fed from the driver's

@@ -18,11 +18,6 @@
 static const struct p2ps_rm_ptr_field nvos21_ptrs[] = {{NVOS21_PARAMS}};
 static const struct p2ps_rm_ptr_field nvos54_ptrs[] = {{NVOS54_PARAMS}};
 
-int rm_escape(struct p2ps_rm *rm, struct p2ps_rm_call *c, struct p2ps_error *err)
-{
-	return rm->sys.ops->escape(rm->sys.ctx, c, err);
-}
-
 int rm_call_status(const struct p2ps_rm_call *c, size_t status_off, uint32_t *rm_status,
                    struct p2ps_error *err)
 {
@@ -222,7 +217,9 @@ int p2ps_rm_open(struct p2ps_rm **out, const struct p2ps_rm_sys *sys, struct p2p
 
 void rm_close_fd(struct p2ps_rm *rm, int fd)
 {
+	uint64_t t0 = rm->timings ? p2ps_clock_ns() : 0;
 	rm->sys.ops->close(rm->sys.ctx, fd);
+	p2ps_timings_lap(rm->timings, "close(/dev/nvidia*)", &t0);
 	rm->st.fds_open--;
 }
 
@@ -232,6 +229,15 @@ int p2ps_rm_close(struct p2ps_rm *rm, struct p2ps_rm_stats *final, struct p2ps_e
 		return 0;
 	int first = rm_unmap_all(rm, err);
 	struct p2ps_error e2;
+	/* By tree: one RM_FREE of the client, which frees every object below it (children
+	 * first, as resource-server frees a subtree); the books count them all freed. */
+	if (rm->free_by_client && !first && rm->n_objs > 0 &&
+	    rm->objs[0].cls == P2PS_RM_ROOT_CLIENT) {
+		size_t below = rm->n_objs - 1;
+		rm->n_objs = 1;
+		rm->st.live -= (unsigned)below;
+		rm->st.frees += (unsigned)below;
+	}
 	/* Reverse allocation order: children before parents, the client last. */
 	while (rm->n_objs > 0) {
 		struct rm_object o = rm->objs[rm->n_objs - 1];
@@ -265,6 +271,12 @@ uint32_t p2ps_rm_client(const struct p2ps_rm *rm)
 bool p2ps_rm_is_root(const struct p2ps_rm *rm)
 {
 	return rm->root;
+}
+
+void p2ps_rm_set_free_by_client(struct p2ps_rm *rm, bool on)
+{
+	if (rm)
+		rm->free_by_client = on;
 }
 
 void p2ps_rm_get_stats(const struct p2ps_rm *rm, struct p2ps_rm_stats *out)

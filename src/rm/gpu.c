@@ -6,6 +6,7 @@
 #include <stdio.h>
 
 #include "p2pscope/nvidia_chips.h"
+#include "p2pscope/rm_ctrl.h"
 
 static const struct p2ps_rm_ptr_field no_ptrs[1] = {{0}};
 
@@ -51,7 +52,9 @@ int rm_open_gpu_fd(struct p2ps_rm *rm, uint32_t minor, int *fd, struct p2ps_erro
 {
 	char path[32];
 	snprintf(path, sizeof(path), "/dev/nvidia%u", minor);
+	uint64_t t0 = rm->timings ? p2ps_clock_ns() : 0;
 	int f = rm->sys.ops->open(rm->sys.ctx, path, err);
+	p2ps_timings_lap(rm->timings, "open(/dev/nvidiaN)", &t0);
 	if (f < 0)
 		return f;
 	rm->st.fds_open++;
@@ -85,14 +88,12 @@ static int remember_gpu_fd(struct p2ps_rm *rm, int fd, struct p2ps_error *err)
 
 static int gpu_ids(struct p2ps_rm *rm, struct p2ps_rm_gpu *g, struct p2ps_error *err)
 {
-	uint8_t p[ID_INFO_V2_SIZE] = {0};
-	put32(p, ID_INFO_V2_GPU_ID, g->card.gpu_id);
-	int rc = p2ps_rm_control(rm, rm->client, P2PS_RM_CTRL_GPU_GET_ID_INFO_V2, p, sizeof(p),
-	                         NULL, err);
+	struct p2ps_rm_id_info id;
+	int rc = p2ps_rm_ctrl_id_info(rm, g->card.gpu_id, &id, NULL, err);
 	if (rc)
 		return rc;
-	g->device_instance = get32(p, ID_INFO_V2_DEVICE_INSTANCE);
-	g->subdevice_instance = get32(p, ID_INFO_V2_SUBDEVICE_INSTANCE);
+	g->device_instance = id.device_instance;
+	g->subdevice_instance = id.subdevice_instance;
 	return 0;
 }
 
@@ -111,13 +112,12 @@ static int gpu_objects(struct p2ps_rm *rm, struct p2ps_rm_gpu *g, struct p2ps_er
 	                   err);
 	if (rc)
 		return rc;
-	uint8_t arch[ARCH_INFO_SIZE] = {0};
-	rc = p2ps_rm_control(rm, g->subdevice, P2PS_RM_CTRL_MC_GET_ARCH_INFO, arch, sizeof(arch),
-	                     NULL, err);
+	struct p2ps_rm_arch_info arch;
+	rc = p2ps_rm_ctrl_arch_info(rm, g->subdevice, &arch, NULL, err);
 	if (rc)
 		return rc;
-	g->arch = get32(arch, 0);
-	g->impl = get32(arch, 4);
+	g->arch = arch.architecture;
+	g->impl = arch.implementation;
 	const char *chip = p2ps_rm_chip_name(g->arch, g->impl);
 	snprintf(g->chip, sizeof(g->chip), "%s", chip ? chip : "");
 	return 0;

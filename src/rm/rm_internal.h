@@ -18,6 +18,7 @@
 
 #include "grow.h"
 #include "p2pscope/bytes.h"
+#include "p2pscope/timings.h"
 
 #define RM_ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
 
@@ -139,12 +140,7 @@ enum {
 #define PHYS_ALLOC_SIZE           24 /* memSize@0 format@8 pageSize@16 */
 #define PHYS_ALLOC_MEM_SIZE       0
 
-/* Control parameters. */
-#define ID_INFO_V2_SIZE               32 /* gpuId@0 gpuFlags@4 deviceInstance@8 ... */
-#define ID_INFO_V2_GPU_ID             0
-#define ID_INFO_V2_DEVICE_INSTANCE    8
-#define ID_INFO_V2_SUBDEVICE_INSTANCE 12
-#define ARCH_INFO_SIZE                16 /* architecture@0 implementation@4 revision@8 */
+/* Control parameters: the field table in fields.c (rm_ctrl.h). */
 
 /* The client. */
 struct rm_object {
@@ -171,6 +167,8 @@ struct p2ps_rm {
 	uint32_t phys[P2PS_RM_MAX_CARDS]; /* NV01_MEMORY_LOCAL_PHYSICAL per device, 0 if none */
 	uint32_t phys_device[P2PS_RM_MAX_CARDS];
 	struct p2ps_rm_stats st;
+	struct p2ps_timings *timings; /* per-escape times (timing.c), or NULL */
+	bool free_by_client;          /* p2ps_rm_close frees the client's tree in one call */
 };
 
 /* A call on the control descriptor whose struct points at no buffer. */

@@ -43,6 +43,15 @@ for args in "--driver 58x" "--driver 580-nvidia" "--driver-flavor other"; do
 		fail "$args: want one stderr line and exit 2 (rc $rc)"
 done
 
+# The driver's own caps through the RM API (a replayed 4 x H200 session, 580.159.04): the
+# model agrees with the driver's GET_P2P_CAPS_V2 answer on all six pairs.
+rm4=$P2PS_SOURCE_DIR/tests/fixtures/rm/h200x4
+"$bi" --root "$rm4/root" --replay "$rm4/capture.json" --driver auto >"$tmp/rm4" 2>&1 ||
+	fail "replayed 4-GPU session: exit $?"
+[ "$(grep -c 'driver reported (RM GET_P2P_CAPS_V2): r OK  w OK  n OK  a OK  p NS : agrees' "$tmp/rm4")" -eq 6 ] ||
+	fail "replayed 4-GPU session: want 6 pairs agreeing with the RM caps"
+! grep -q ': differs' "$tmp/rm4" || fail "replayed 4-GPU session: a pair differs"
+
 # The shared pastes with topo -p2p: their facts do not suffice (no driver, no GPU
 # addresses): the model says what it needs instead of guessing codes.
 pastes=$(p2ps_shared_path fixtures/pastes)

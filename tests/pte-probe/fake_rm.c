@@ -139,6 +139,77 @@ static uint32_t do_free(struct fake_rm *f, const uint8_t *a)
 	return 0;
 }
 
+/* NV2080_CTRL_CMD_NVLINK_GET_NVLINK_STATUS in the 580 layout: links at 32, 208 bytes each,
+ * remoteDeviceInfo at 96 (domain 4, bus 8, device 10, deviceType 24). */
+static uint32_t nvlink_status(struct fake_rm *f, uint8_t *p)
+{
+	if (!f->nvlink_mode)
+		return 0x57;
+	unsigned n = f->nvlink_mode == 1 ? 2 : 18;
+	p2ps_put_le32(p, (1u << n) - 1);
+	for (unsigned i = 0; i < n; i++) {
+		uint8_t *l = p + 32 + 208 * i;
+		p2ps_put_le32(l + 8, 3); /* ACTIVE */
+		l[56] = 1;
+		l[58] = (uint8_t)i;
+		/* The peer of the subdevice asked is not known here: the fake links every GPU
+		 * to the card at slot 7 (direct) or to a switch the guest cannot see. */
+		p2ps_put_le16(l + 96 + 8, f->nvlink_mode == 1 ? 0 : 0xff);
+		p2ps_put_le16(l + 96 + 10, f->nvlink_mode == 1 ? 7 : 0);
+		p2ps_put_le64(l + 96 + 24, f->nvlink_mode == 1 ? 2 : 3);
+	}
+	return 0;
+}
+
+/* bar-inspect's facts: FB info by index, static BAR1, PCI ids, NVLink, CPU, chipset, the
+ * P2P matrix (580 layouts). */
+static uint32_t fact_control(struct fake_rm *f, uint32_t cmd, uint8_t *p)
+{
+	switch (cmd) {
+	case P2PS_RM_CTRL_BUS_GET_PCI_INFO: p2ps_put_le32(p, 0x233510deu); return 0;
+	case P2PS_RM_CTRL_FB_GET_INFO_V2:
+		for (uint32_t i = 0; i < p2ps_le32(p) && i < 128; i++) {
+			/* What 580.159.04 answered on a 2 x H200 host (scripts/device/rm.sh,
+			 * 2026-11-26), in KiB: total and RAM 143771 MiB (nvidia-smi's FB Total),
+			 * usable 143497, heap and free 143155 (FB Reserved 616 = total - heap),
+			 * BAR1 256 GiB. */
+			uint32_t idx = p2ps_le32(p + 4 + 8 * i), v = 0;
+			if (idx == 0x08 || idx == 0x07)
+				v = 143771u << 10;
+			else if (idx == 0x20)
+				v = 143497u << 10;
+			else if (idx == 0x09 || idx == 0x16)
+				v = 143155u << 10;
+			else if (idx == 0x05)
+				v = 262144u << 10;
+			p2ps_put_le32(p + 8 + 8 * i, v);
+		}
+		return 0;
+	case P2PS_RM_CTRL_FB_GET_STATIC_BAR1_INFO:
+		p[0] = 1;
+		p2ps_put_le64(p + 16, 147456ull << 20);
+		return 0;
+	case P2PS_RM_CTRL_NVLINK_GET_NVLINK_STATUS: return nvlink_status(f, p);
+	case P2PS_RM_CTRL_SYSTEM_GET_CPU_INFO:
+		p2ps_put_le32(p, 0x14); /* XEON_SPR */
+		p2ps_put_le32(p + 24, 32);
+		memcpy(p + 32, "Fake Xeon", 10);
+		return 0;
+	case P2PS_RM_CTRL_SYSTEM_GET_CHIPSET_INFO:
+		p2ps_put_le16(p, 0x8086);
+		p2ps_put_le16(p + 2, 0x1bc8);
+		memcpy(p + 20, "Intel", 6);
+		memcpy(p + 84, "Fake chipset", 13);
+		return 0;
+	case P2PS_RM_CTRL_SYSTEM_GET_P2P_CAPS_MATRIX:
+		for (unsigned i = 0; i < p2ps_le32(p) && i < 8; i++)
+			for (unsigned j = 0; j < p2ps_le32(p) && j < 8; j++)
+				p2ps_put_le32(p + 72 + 4 * (8 * i + j), i == j ? 0 : 0xb);
+		return 0;
+	default: return 0x57; /* NV_ERR_NOT_SUPPORTED */
+	}
+}
+
 /* Answers for the controls the probe asks. */
 static uint32_t do_control(struct fake_rm *f, const uint8_t *a)
 {
@@ -162,10 +233,21 @@ static uint32_t do_control(struct fake_rm *f, const uint8_t *a)
 	case P2PS_RM_CTRL_DMA_GET_PTE_INFO: return NV_ERR_TEST_ONLY;
 	case P2PS_RM_CTRL_GET_SURFACE_PHYS_ATTR: return f->root ? 0 : 0x1b;
 	case P2PS_RM_CTRL_SYSTEM_GET_P2P_CAPS_V2:
-		p2ps_put_le32(p + 132, 1u << 3); /* NVLINK */
-		p2ps_put_le32(p + 156 + 4, 0);   /* peer id 0 */
+		p2ps_put_le32(p + 132,
+		              f->nvlink_mode ? 0xbu : 1u << 3); /* (writes, reads,) nvlink */
+		p2ps_put_le32(p + 156 + 4, 0);                  /* peer id 0 */
+		if (f->nvlink_mode) {
+			p2ps_put_le32(p + 156 + 8, 1); /* the peer's id for this GPU */
+			p[144 + 6] = 5;                /* pci NOT_SUPPORTED */
+			p[144 + 8] = 5;                /* pci_bar1 NOT_SUPPORTED */
+		}
+		/* A group of more than two: busPeerIds[X * n + Y] = 16 * X + Y. */
+		for (uint32_t n = p2ps_le32(p + 128), x = 0; n > 2 && n <= 8 && x < n; x++)
+			for (uint32_t y = 0; y < n; y++)
+				p2ps_put_le32(p + 156 + 4 * (x * n + y), 16 * x + y);
+		f->p2p_caps_calls++;
 		return 0;
-	default: return 0x57; /* NV_ERR_NOT_SUPPORTED */
+	default: return fact_control(f, cmd, p);
 	}
 }
 
@@ -174,7 +256,8 @@ static void do_cards(struct fake_rm *f, uint8_t *a, uint32_t size)
 	for (unsigned i = 0; i < f->gpus && (i + 1) * 72 <= size; i++) {
 		uint8_t *e = a + 72 * i;
 		e[0] = 1;
-		e[8] = (uint8_t)(0x41 + i);
+		e[8] = f->h200_slots ? 0 : (uint8_t)(0x41 + i);
+		e[9] = f->h200_slots ? (uint8_t)(6 + i) : 0;
 		p2ps_put_le32(e + 12, 0x233010deu);
 		p2ps_put_le32(e + 16, 0x4100 + i);
 		p2ps_put_le32(e + 56, i);

@@ -41,6 +41,10 @@ struct fake_rm {
 	unsigned gpus;    /* cards listed (1 or 2) */
 	unsigned fail_at; /* 1-based index of the call to fail (open, escape, mmap), 0: none */
 	enum fake_fail fail_mode;
+	/* Cards at 0000:00:06.0, 0000:00:07.0 (the 2 x H200 snapshot) instead of 41:00.0, 42:00.0,
+	 * and their NVLinks: 0 none, 1 two links to each other, 2 18 links to NVSwitches. */
+	bool h200_slots;
+	int nvlink_mode;
 	/* NV50_P2P's answer where the params have room (590+): l2p/p2lFabricP2PInfo.gpa. */
 	uint64_t fabric_gpa[2];
 	/* The books. */
@@ -61,6 +65,7 @@ struct fake_rm {
 	uint32_t controls[64]; /* commands seen, in order */
 	unsigned n_controls;
 	uint64_t next_va;
+	unsigned p2p_caps_calls; /* GET_P2P_CAPS_V2 answered */
 };
 
 void fake_rm_init(struct fake_rm *f, struct p2ps_rm_sys *sys);

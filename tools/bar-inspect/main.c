@@ -25,6 +25,7 @@
 #include "p2pscope/driver_model.h"
 #include "p2pscope/host_load.h"
 #include "p2pscope/render.h"
+#include "rm_opts.h"
 #include "vfio_opts.h"
 
 /* From CMake's project(VERSION). */
@@ -52,6 +53,8 @@ struct cli {
 	bool check;    /* --check: the exit status says whether the host is ready for P2P */
 	struct bi_vfio_opts vfio;   /* --vfio, --vfio-flow, --read-reg, --map-peer (vfio_opts.c) */
 	struct bi_fleet_opts fleet; /* --fleet, --csv, --expect (fleet_opts.c) */
+	struct bi_rm_opts rm;       /* --nvidia-facts, --record, --replay (rm_opts.c) */
+	char note[512];             /* the command line, for --record's capture */
 	char **inputs;              /* the non-option arguments (--fleet only) */
 	size_t n_inputs;
 	const char *driver;        /* --driver SERIES[-FLAVOR]|auto */
@@ -214,6 +217,11 @@ static int opt_map_peer(void *c, const char *arg, char *err, size_t err_size)
 	return bi_vfio_opt_map_peer(&((struct cli *)c)->vfio, arg, err, err_size);
 }
 
+static int opt_nvidia_facts(void *c, const char *arg, char *err, size_t err_size)
+{
+	return bi_rm_opt_facts(&((struct cli *)c)->rm, arg, err, err_size);
+}
+
 static int opt_expect(void *c, const char *arg, char *err, size_t err_size)
 {
 	return bi_fleet_opt_expect(&((struct cli *)c)->fleet, arg, err, err_size);
@@ -255,8 +263,17 @@ static const struct p2ps_opt options[] = {
          CALL(opt_prometheus)},
         {"nccl-topo", 0, NULL, "the topology as NCCL's XML (for NCCL_TOPO_FILE; docs/nccl-topo.md)",
          CALL(opt_nccl_topo)},
-        {"no-nvml", 0, NULL, "do not load libnvidia-ml (VRAM and NVLink then come from nowhere)",
+        {"nvidia-facts", 0, "rm|nvml|none",
+         "where the NVIDIA facts come from: the driver's RM API (default, NVML where it "
+         "cannot be used), NVML, or nowhere",
+         CALL(opt_nvidia_facts)},
+        {"no-nvml", 0, NULL, "no NVIDIA facts from the driver (as --nvidia-facts none)",
          SOURCE_FLAG(P2PS_HOST_F_NO_NVML)},
+        {"record", 0, "FILE", "save the RM API session to FILE (JSON capture, docs/bar-inspect.md)",
+         P2PS_OPT_STRING(struct cli, rm.record)},
+        {"replay", 0, "FILE",
+         "answer the RM API from a capture FILE (with --root, the snapshot of its host)",
+         P2PS_OPT_STRING(struct cli, rm.replay)},
         {"numeric", 'n', NULL, "numeric ids only (skip pci.ids names)",
          SOURCE_FLAG(P2PS_HOST_F_NO_NAMES)},
         {"ids-file", 'i', "FILE", "device names from this pci.ids (as lspci -i)",
@@ -381,8 +398,16 @@ static int run(struct cli *c, struct p2ps_timings *tm, uint64_t lap)
 	struct p2ps_error err = {0};
 	struct p2ps_host host;
 	c->src.timings = tm;
+	if (bi_rm_begin(&c->rm, &c->src, c->note, c->err, sizeof(c->err)) < 0)
+		return bi_die(c->err);
 	p2ps_timings_lap(tm, "options", &lap);
-	if (p2ps_host_load(&host, &c->src, &err) < 0)
+	int lrc = p2ps_host_load(&host, &c->src, &err);
+	if (bi_rm_end(&c->rm, c->err, sizeof(c->err)) < 0) {
+		if (lrc == 0)
+			p2ps_host_free(&host);
+		return bi_die(c->err);
+	}
+	if (lrc < 0)
 		return bi_die(err.msg);
 	lap = p2ps_clock_ns();
 	struct p2ps_drv_config dcfg;
@@ -448,6 +473,11 @@ int main(int argc, char **argv)
 	}
 	if (!c.no_cache)
 		c.src.flags |= P2PS_HOST_F_NVML_CACHE;
+	for (int i = 0, o = 0; i < argc && o < (int)sizeof(c.note) - 1; i++) {
+		int k = snprintf(c.note + o, sizeof(c.note) - (size_t)o, "%s%s", i ? " " : "",
+		                 argv[i]);
+		o += k > 0 ? k : 0;
+	}
 	struct p2ps_timings tm = {0};
 	int status = run(&c, c.timings ? &tm : NULL, start);
 	if (c.timings)

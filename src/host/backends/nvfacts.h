@@ -5,6 +5,18 @@
 #define P2PS_HOST_NVFACTS_H
 
 #include "p2pscope/host.h"
+#include "p2pscope/rm.h"
+
+/* The RM API (rm_facts.c): one client through sys (NULL: the live driver), every NVIDIA
+ * GPU of the model, the pairs' P2P caps per path, the CPU and chipset; everything freed.
+ * 0 when the RM API answered; otherwise -1 and why in host->nvidia.rm_status. */
+int p2ps_rm_facts_fill(struct p2ps_host *host, const struct p2ps_rm_sys *sys);
+
+/* The NVIDIA facts of a live host (or a replay) from the source the caller chose
+ * (src->nvidia_facts), with the one line saying which source was used in
+ * host->nvidia.facts_source/facts_note. */
+struct p2ps_host_source;
+void p2ps_nvidia_facts_fill(struct p2ps_host *host, const struct p2ps_host_source *src);
 
 /* Live: dlopen("libnvidia-ml.so.1"); on any failure records why in
  * host->nvidia.nvml_status and leaves the facts unknown. */

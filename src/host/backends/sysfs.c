@@ -334,13 +334,14 @@ static int load_tree(struct p2ps_host *host, const struct p2ps_host_source *src,
 		if (gethostname(host->hostname, sizeof(host->hostname) - 1) != 0)
 			host->hostname[0] = '\0';
 		p2ps_hostfacts_nccl_env(host, src->envp ? src->envp : (const char *const *)environ);
-		if (!(src->flags & P2PS_HOST_F_NO_NVML) && (src->flags & P2PS_HOST_F_NVML_CACHE))
-			p2ps_nvml_fill_cached(host);
-		else if (!(src->flags & P2PS_HOST_F_NO_NVML))
-			p2ps_nvml_fill(host);
+		p2ps_nvidia_facts_fill(host, src);
+	} else if (src->rm_sys) {
+		read_snapshot_info(host, root);
+		if (src->envp)
+			p2ps_hostfacts_nccl_env(host, src->envp);
 		else
-			p2ps_strlcpy(host->nvidia.nvml_status, "NVML disabled by the caller",
-			             sizeof(host->nvidia.nvml_status));
+			p2ps_hostfacts_nccl_env_file(host, root);
+		p2ps_nvidia_facts_fill(host, src);
 	} else {
 		read_snapshot_info(host, root);
 		if (src->envp)
@@ -349,7 +350,8 @@ static int load_tree(struct p2ps_host *host, const struct p2ps_host_source *src,
 			p2ps_hostfacts_nccl_env_file(host, root);
 		p2ps_nvsmi_fill(host, root);
 	}
-	p2ps_timings_lap(host->timings, "NCCL env, NVIDIA facts (NVML or nvidia-smi files)", &lap);
+	p2ps_timings_lap(host->timings, "NCCL env, NVIDIA facts (RM, NVML or nvidia-smi files)",
+	                 &lap);
 	p2ps_gpu_facts_finish(host);
 	return 0;
 }

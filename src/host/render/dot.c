@@ -124,8 +124,11 @@ static void pair_edges(struct p2ps_strbuf *b, const struct p2ps_analysis *a,
 			p2ps_strbuf_printf(b, "NV%d", p->nvlinks);
 		else
 			p2ps_strbuf_puts(b, p2ps_topo_name(p->topo));
-		p2ps_strbuf_printf(b, "\\n%s\"];\n",
+		p2ps_strbuf_printf(b, "\\n%s",
 		                   p->moot ? "moot (NVLink)" : p2ps_verdict_name(p->verdict));
+		p2ps_dot_rm_pair(b, h, &h->devs[a->gpus[p->a].dev_idx],
+		                 &h->devs[a->gpus[p->b].dev_idx]);
+		p2ps_strbuf_puts(b, "\"];\n");
 	}
 }
 

@@ -84,6 +84,10 @@ static struct json_object *pair_json(const struct p2ps_analysis *a, const struct
 	                      : json_object_new_boolean(p->verdict == P2PS_VERDICT_READY));
 	p2ps_json_put(o, "verdict", json_object_new_string(p2ps_verdict_name(p->verdict)));
 	p2ps_json_put(o, "moot", json_object_new_boolean(p->moot));
+	const struct p2ps_dev *x = &h->devs[a->gpus[p->a].dev_idx],
+	                      *y = &h->devs[a->gpus[p->b].dev_idx];
+	if (p2ps_host_driver_p2p(h, &x->bdf, &y->bdf))
+		p2ps_json_put(o, "driver_p2p", p2ps_json_rm_pair(h, x, y));
 	p2ps_json_put(o, "reasons", p2ps_json_reasons(a, &p->reasons));
 	return o;
 }
@@ -120,6 +124,11 @@ static struct json_object *host_json(const struct p2ps_analysis *a)
 	p2ps_json_put_strs(nv, P2PS_JSON_ROWS(versions));
 	p2ps_json_put(nv, "nvml_loaded", json_object_new_boolean(h->nvidia.nvml_loaded));
 	p2ps_json_put(nv, "nvml_status", p2ps_json_str_or_null(h->nvidia.nvml_status));
+	if (h->nvidia.facts_source[0]) {
+		p2ps_json_put(nv, "facts_source", json_object_new_string(h->nvidia.facts_source));
+		p2ps_json_put(nv, "facts_note", p2ps_json_str_or_null(h->nvidia.facts_note));
+		p2ps_json_put(nv, "rm", p2ps_json_rm_host(h));
+	}
 	p2ps_json_put(o, "nvidia", nv);
 
 	struct json_object *vm = json_object_new_object();

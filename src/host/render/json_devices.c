@@ -164,9 +164,11 @@ static struct json_object *gpu_json(const struct p2ps_analysis *a, size_t gi)
 	                      : NULL);
 	p2ps_json_put(o, "rebar_max", g->rebar_max ? json_object_new_uint64(g->rebar_max) : NULL);
 	p2ps_json_put(o, "iommu_mode", json_object_new_string(p2ps_iommu_mode_name(g->iommu)));
-	static const char *const src[] = {"none", "nvml", "nvidia-smi"};
+	static const char *const src[] = {"none", "nvml", "nvidia-smi", "rm"};
 	p2ps_json_put(o, "facts_source",
-	              json_object_new_string(src[d->gpu.source <= 2 ? d->gpu.source : 0]));
+	              json_object_new_string(src[d->gpu.source <= 3 ? d->gpu.source : 0]));
+	if (d->gpu.rm.known)
+		p2ps_json_put(o, "rm", p2ps_json_rm_gpu(d));
 	if (d->gpu.nvlink_known) {
 		struct json_object *arr = json_object_new_array();
 		for (int i = 0; i < d->gpu.n_nvlink_peers && i < P2PS_HOST_MAX_NVLINK; i++) {

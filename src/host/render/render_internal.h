@@ -40,6 +40,18 @@ void p2ps_text_other_block(struct p2ps_strbuf *b, const struct p2ps_analysis *a,
 /* The VFIO sections after the report: devices, register reads, the peer mapping. */
 void p2ps_text_vfio(struct p2ps_strbuf *b, const struct p2ps_vfio_facts *f);
 
+/* ---- rm_facts.c: the RM API's facts ---- */
+void p2ps_text_rm_gpu(struct p2ps_strbuf *b, const struct p2ps_dev *d, const char *ind);
+void p2ps_text_rm_pair(struct p2ps_strbuf *b, const struct p2ps_host *h, const struct p2ps_dev *x,
+                       const struct p2ps_dev *y);
+void p2ps_text_rm_host(struct p2ps_strbuf *b, const struct p2ps_host *h);
+struct json_object *p2ps_json_rm_gpu(const struct p2ps_dev *d);
+struct json_object *p2ps_json_rm_pair(const struct p2ps_host *h, const struct p2ps_dev *x,
+                                      const struct p2ps_dev *y);
+struct json_object *p2ps_json_rm_host(const struct p2ps_host *h);
+void p2ps_dot_rm_pair(struct p2ps_strbuf *b, const struct p2ps_host *h, const struct p2ps_dev *x,
+                      const struct p2ps_dev *y);
+
 /* ---- json.c, json_devices.c, vfio_json.c ---- */
 
 /* GB/s rounded to two decimals ("63.02"); null for 0 (unknown). */

@@ -90,6 +90,7 @@ static void pair_block(struct p2ps_strbuf *b, const struct p2ps_analysis *a,
 	if (p->pcie_gbps > 0)
 		p2ps_strbuf_printf(b, "  PCIe %.1f GB/s per direction", p->pcie_gbps);
 	p2ps_strbuf_puts(b, "\n");
+	p2ps_text_rm_pair(b, h, &h->devs[a->gpus[p->a].dev_idx], &h->devs[a->gpus[p->b].dev_idx]);
 	if (!p->reasons.n)
 		p2ps_strbuf_puts(b, "\tno obstacles found\n");
 	p2ps_text_reasons(b, &p->reasons, "\t", true);
@@ -147,6 +148,7 @@ static void host_section(struct p2ps_strbuf *b, const struct p2ps_analysis *a)
 		p2ps_strbuf_printf(b, "\tNVML: loaded, driver %s\n", h->nvidia.nvml_driver_version);
 	else if (h->nvidia.nvml_status[0])
 		p2ps_strbuf_printf(b, "\tNVML: %s\n", h->nvidia.nvml_status);
+	p2ps_text_rm_host(b, h);
 	p2ps_text_reasons(b, &a->host_reasons, "\t", true);
 }
 

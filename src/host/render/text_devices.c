@@ -231,7 +231,9 @@ static void gpu_memory_line(struct p2ps_strbuf *b, const struct p2ps_gpu_report 
 	if (d->gpu.vram_known) {
 		p2ps_strbuf_printf(b, "%s (%s)",
 		                   p2ps_size_format(d->gpu.vram_bytes, s2, sizeof(s2)),
-		                   d->gpu.source == P2PS_GPU_SRC_NVML ? "NVML" : "nvidia-smi");
+		                   d->gpu.source == P2PS_GPU_SRC_NVML ? "NVML"
+		                   : d->gpu.source == P2PS_GPU_SRC_RM ? "RM API"
+		                                                      : "nvidia-smi");
 		if (g->bar1_size_known)
 			p2ps_strbuf_puts(b, g->bar1_covers_vram ? ": BAR1 covers VRAM"
 			                                        : ": BAR1 is SMALLER than VRAM");
@@ -335,6 +337,7 @@ void p2ps_text_gpu_block(struct p2ps_strbuf *b, const struct p2ps_analysis *a, s
 		                   p2ps_link_speed_gts(d->parent->pcie.cap.speed),
 		                   d->parent->pcie.cap.width, g->port_cap_gbps);
 	gpu_nvlink_line(b, d, ind);
+	p2ps_text_rm_gpu(b, d, ind);
 	gpu_path(b, h, g, d, ind);
 	if (g->reasons.n) {
 		p2ps_strbuf_printf(b, "%sFindings:\n", ind);

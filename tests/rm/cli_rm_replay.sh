@@ -1,0 +1,46 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
+# bar-inspect --replay on the committed RM captures (tests/fixtures/rm/*/): each replays
+# in text, JSON and dot with its snapshot (every recorded call used, each request the
+# recorded one), and the JSON report agrees with what nvidia-smi said on that machine in the
+# same run (replay_check.py). A capture against a snapshot without its GPUs fails with one
+# line.
+#
+#   tests/rm/cli_rm_replay.sh   (P2PS_SOURCE_DIR, P2PS_TOOLS_DIR from ctest)
+set -uo pipefail
+top=${P2PS_SOURCE_DIR:?} bi=${P2PS_TOOLS_DIR:?}/bar-inspect
+fail=0 n=0
+tmp=$(mktemp -d /tmp/cli_rm_replay.XXXXXX)
+trap 'rm -rf "$tmp"' EXIT
+for d in "$top"/tests/fixtures/rm/*/; do
+	[ -f "$d/capture.json" ] || continue
+	n=$((n + 1))
+	name=$(basename "$d")
+	for fmt in "" --json --dot; do
+		if ! "$bi" -n --all $fmt --replay "$d/capture.json" --root "$d/root" >"$tmp/out" 2>"$tmp/err"; then
+			echo "FAIL $name $fmt: exit $? $(cat "$tmp/err")"
+			fail=1
+		elif [ -s "$tmp/err" ]; then
+			echo "FAIL $name $fmt: stderr: $(cat "$tmp/err")"
+			fail=1
+		fi
+	done
+	"$bi" -n --all --replay "$d/capture.json" --root "$d/root" >"$tmp/text"
+	grep -q "NVIDIA facts: the driver's RM API" "$tmp/text" || { echo "FAIL $name: no RM facts line"; fail=1; }
+	"$bi" -n --all --json --replay "$d/capture.json" --root "$d/root" >"$tmp/json"
+	python3 "$top/tests/rm/replay_check.py" "$tmp/json" "$d" || fail=1
+	# A snapshot without these GPUs (a QEMU guest): the requests differ from the capture's.
+	if "$bi" -n --replay "$d/capture.json" --root "$top/tests/fixtures/qemu-switch/acs-on" >/dev/null 2>"$tmp/err"; then
+		echo "FAIL $name: replay against tests/fixtures/qemu-switch/acs-on succeeded"
+		fail=1
+	elif [ "$(wc -l <"$tmp/err")" != 1 ] || ! grep -q '^bar-inspect: --replay' "$tmp/err"; then
+		echo "FAIL $name: replay against another snapshot: $(cat "$tmp/err")"
+		fail=1
+	fi
+done
+if [ "$n" = 0 ]; then
+	echo "FAIL: no captures under tests/fixtures/rm"
+	exit 1
+fi
+[ "$fail" = 0 ] && echo "cli_rm_replay: $n captures replayed and checked"
+exit $fail
