@@ -37,6 +37,16 @@ if p2ps_need_cmd promtool prometheus; then
 		--peers 0000:03:00.0,0000:04:00.0,0000:06:00.0
 	check "h200x2-paste" --paste "$fx/h200x2-paste/paste.txt"
 	check "h200x2 -s 00:07.0" --root "$fx/h200x2" -s 00:07.0
+	# The driver's per-path status: the replayed RM session of 4 x H200 (NVLink OK,
+	# PCIe and BAR1 refused on an NVSwitch board), six pairs x nine paths.
+	check "rm h200x4 replay" --root "$fx/rm/h200x4/root" --replay "$fx/rm/h200x4/capture.json"
+	out=$("$bi" --prometheus --root "$fx/rm/h200x4/root" --replay "$fx/rm/h200x4/capture.json")
+	nok=$(printf '%s\n' "$out" | grep -c 'p2pscope_pair_driver_p2p_ok{.*path="nvlink"} 1$')
+	nbar1=$(printf '%s\n' "$out" | grep -c 'p2pscope_pair_driver_p2p_ok{.*path="pci_bar1"} 0$')
+	if [ "$nok" -ne 6 ] || [ "$nbar1" -ne 6 ]; then
+		echo "FAIL rm h200x4: driver_p2p_ok nvlink 1 on $nok pairs, pci_bar1 0 on $nbar1 (want 6, 6)"
+		fails=$((fails + 1))
+	fi
 	# bar-inspect --prometheus on the live 2 x H200 machine (tests/fixtures/nccl-topo).
 	if promtool check metrics <"$fx/nccl-topo/h200x2-live/bar-inspect.prom"; then
 		n=$((n + 1))
