@@ -17,7 +17,7 @@ status=0
 # The files of bench/ that are not benchmarks, and the benches run below.
 known=(README.md CMakeLists.txt gen-ad102-dump.c libgmmu-views.c fleet-gen.py spawn-time.c
 	nvml-init.c bar-inspect-vs-lspci.sh pte-decode-vs-cat.sh libgmmu-views.sh fleet-bench.sh
-	p2p-bench-device.sh sm-sweep.cu p2p-compare.py p2p-heatmap.py)
+	p2p-bench-device.sh sm-sweep.cu p2p-compare.py p2p-heatmap.py rm-cost.c)
 for f in bench/*; do
 	name=${f#bench/}
 	if [[ " ${known[*]} " != *" $name "* ]]; then
@@ -61,6 +61,11 @@ smoke libgmmu-views 'gmmu_entry_decode: ' env BUILD_DIR="$build" bench/libgmmu-v
 # --short is also the ctest fleet_bench_short, which checks the counts it prints.
 smoke fleet-bench '^ +300 .* ok$' bench/fleet-bench.sh --short "$build"
 
+# rm-cost times the driver's RM calls (GPU hosts only): here it builds, and refuses a bad
+# round count with one line and exit 2.
+smoke rm-cost '^rm-cost: ROUNDS is 1 to ' sh -c \
+	'cmake --build "$1" --target rm-cost >/dev/null && { "$1/bench/rm-cost" 0 2>&1; [ $? -eq 2 ]; }' \
+	sh "$build"
 # The p2p-bench run needs GPUs (the workplace's device machines): here its options only.
 smoke p2p-bench-device '^  --sm-sweep ' bash bench/p2p-bench-device.sh --help
 # The SM copy sweep compiles wherever nvcc is (CI has it, without a GPU).

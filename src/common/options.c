@@ -75,23 +75,29 @@ static bool wants_table(int argc, char **argv)
 	return false;
 }
 
-/* The rows as the completion generator and the man-page test read them. */
-static int print_table(const struct p2ps_opts *o)
+int p2ps_opt_table(const struct p2ps_opts *o, char *buf, size_t len)
 {
+	size_t used = 0;
+	if (len)
+		buf[0] = '\0';
 	for (size_t i = 0; i < o->n; i++) {
 		const struct p2ps_opt *r = &o->opt[i];
 		int k = (int)strcspn(r->help, "\n");
-		printf("%s\t%c\t%s\t%.*s\n", r->name, r->short_name ? r->short_name : '-',
-		       r->arg ? r->arg : "", k, r->help);
+		int n = snprintf(buf + used, len - used, "%s\t%c\t%s\t%.*s\n", r->name,
+		                 r->short_name ? r->short_name : '-', r->arg ? r->arg : "", k,
+		                 r->help);
+		if (n < 0 || (size_t)n >= len - used)
+			return -1;
+		used += (size_t)n;
 	}
-	return fflush(stdout) == 0 && !ferror(stdout) ? 0 : 2;
+	return 0;
 }
 
 int p2ps_opt_parse(const struct p2ps_opts *o, int argc, char **argv, void *ctx, char *err,
                    size_t err_size)
 {
 	if (wants_table(argc, argv))
-		exit(print_table(o));
+		return P2PS_OPT_TABLE;
 	struct option longopts[P2PS_OPTS_MAX + 1];
 	char shortopts[2 * P2PS_OPTS_MAX + 3];
 	if (build_tables(o, longopts, shortopts) < 0) {

@@ -15,6 +15,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdio.h>
 
 /* An option's handler: ctx is the tool's own state (p2ps_opt_parse's ctx), arg the
  * option's argument (NULL when it takes none). Returns 0, or -1 with one line (no
@@ -63,19 +64,33 @@ struct p2ps_opts {
 #define P2PS_OPT_UNKNOWN (-2)
 
 /* A hidden option every table has: given anywhere among the options, p2ps_opt_parse()
- * prints the table's rows to stdout, one a line as NAME<TAB>SHORT (or -)<TAB>ARG (or
- * empty)<TAB>the first line of the help, and exits the program (0, or 2 when stdout
- * could not be written). The bash completion (completion/gen-completion.sh) and the
+ * returns P2PS_OPT_TABLE and the tool prints p2ps_opt_table()'s text and exits 0
+ * (p2ps_opt_print_table). The bash completion (completion/gen-completion.sh) and the
  * man-page test (tests/release/man_options_test.sh) are made from it. */
 #define P2PS_OPT_TABLE_ARG "--p2ps-option-table"
+#define P2PS_OPT_TABLE     (-3)
+#define P2PS_OPTS_HELP_MAX 8192 /* enough for any of the tools' help blocks and tables */
 int p2ps_opt_parse(const struct p2ps_opts *o, int argc, char **argv, void *ctx, char *err,
                    size_t err_size);
+
+/* The table's rows into buf, one a line as NAME<TAB>SHORT (or -)<TAB>ARG (or
+ * empty)<TAB>the first line of the help. Returns 0, or -1 when len was too small. */
+int p2ps_opt_table(const struct p2ps_opts *o, char *buf, size_t len);
+
+/* What a tool's main does with P2PS_OPT_TABLE: prints the rows; returns the exit status (0,
+ * or 2 when they did not fit or stdout could not be written). The library only formats. */
+static inline int p2ps_opt_print_table(const struct p2ps_opts *o)
+{
+	char buf[P2PS_OPTS_HELP_MAX];
+	if (p2ps_opt_table(o, buf, sizeof(buf)) < 0)
+		return 2;
+	return fputs(buf, stdout) >= 0 && fflush(stdout) == 0 ? 0 : 2;
+}
 
 /* The options block of --help into buf: one line per option, "  -x, --name ARG" (or
  * "      --name ARG") padded to help_width, then the help text; continuation lines are
  * indented to the help column. Returns 0, or -1 when len was too small (buf then holds
  * what fitted). P2PS_OPTS_HELP_MAX is enough for any of the tools' tables. */
 int p2ps_opt_help(const struct p2ps_opts *o, char *buf, size_t len);
-#define P2PS_OPTS_HELP_MAX 8192
 
 #endif

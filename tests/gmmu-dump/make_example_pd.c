@@ -121,7 +121,10 @@ int main(int argc, char **argv)
 {
 	struct opts o = {0};
 	char err[256] = "--out DIR is required (see --help)";
-	if (p2ps_opt_parse(&table, argc, argv, &o, err, sizeof(err)) < 0 || (!o.help && !o.out)) {
+	int first = p2ps_opt_parse(&table, argc, argv, &o, err, sizeof(err));
+	if (first == P2PS_OPT_TABLE)
+		return p2ps_opt_print_table(&table);
+	if (first < 0 || (!o.help && !o.out)) {
 		fprintf(stderr, "make_example_pd: %s\n", err);
 		return 2;
 	}

@@ -340,6 +340,8 @@ static void usage(FILE *f)
 static int parse_args(int argc, char **argv, struct cli *c)
 {
 	int first = p2ps_opt_parse(&option_table, argc, argv, c, c->err, sizeof(c->err));
+	if (first == P2PS_OPT_TABLE)
+		exit(p2ps_opt_print_table(&option_table));
 	if (first < 0)
 		return -1;
 	if (first < argc && !c->fleet.fleet) {

@@ -218,7 +218,12 @@ static void usage(void)
 static int parse_args(const struct p2ps_opts *opts, int argc, char **argv, struct cli *c)
 {
 	char err[256];
-	if (p2ps_opt_parse(opts, argc, argv, c, err, sizeof(err)) < 0) {
+	int first = p2ps_opt_parse(opts, argc, argv, c, err, sizeof(err));
+	if (first == P2PS_OPT_TABLE) {
+		int rc = p2ps_opt_print_table(opts);
+		return rc ? rc : -1;
+	}
+	if (first < 0) {
 		fprintf(stderr, "p2p-bench: %s\n", err);
 		return 2;
 	}

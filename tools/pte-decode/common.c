@@ -7,6 +7,7 @@
 #include <getopt.h>
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 int pd_fail(const char *cmd, const char *fmt, ...)
@@ -97,6 +98,8 @@ int pd_parse(const struct p2ps_opts *opts, const char *usage, int argc, char **a
 {
 	char err[P2PS_ERROR_MSG_MAX];
 	int first = p2ps_opt_parse(opts, argc, argv, c, err, sizeof(err));
+	if (first == P2PS_OPT_TABLE)
+		exit(p2ps_opt_print_table(opts));
 	if (first < 0) {
 		/* An option of another command: say whose it is. */
 		const char *bad = optind > 0 && optind <= argc ? argv[optind - 1] : "";

@@ -163,6 +163,8 @@ static int parse_args(int argc, char **argv, struct opts *o)
 	char err[256];
 	*o = (struct opts){.peer = -1, .page_mask = ~0u};
 	int first = p2ps_opt_parse(&option_table, argc, argv, o, err, sizeof(err));
+	if (first == P2PS_OPT_TABLE)
+		return p2ps_opt_print_table(&option_table);
 	if (first < 0)
 		return fprintf(stderr, "pte-probe: %s\n", err), 2;
 	if (o->help)

@@ -69,7 +69,7 @@ static void acs_fix(const struct p2ps_analysis *a, struct p2ps_drv_pair *o)
 	 * 2024); quoted, as the semicolons would otherwise end the bootloader's word. */
 	bool several = strchr(list, ';') != NULL;
 	bool buggy = kernel_at_least(h->kernel, 6, 11) && !kernel_at_least(h->kernel, 6, 13);
-	char buf[512]; /* the list (160) and the texts fit whole */
+	char buf[400]; /* the list (160) and the texts fit whole */
 	snprintf(buf, sizeof(buf),
 	         "\"%s%s\" (kernel command line, quoted; the runtime setpci is in the pair's "
 	         "reasons)%s",
