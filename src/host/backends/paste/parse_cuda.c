@@ -198,7 +198,10 @@ static void nccl_rank(struct pctx *c, struct cuda_state *st, const char *t)
 		return;
 	/* "[0x01]" (a bus number) or "[0000:01:00]" (domain, bus, device). */
 	char tok[16];
-	size_t n = strcspn(br + 1, "]");
+	const char *close = strchr(br, ']');
+	if (!close)
+		return; /* cut inside the brackets */
+	size_t n = (size_t)(close - br - 1);
 	if (pt_starts(br + 1, "0x") && pt_hex(br + 1, &bus, NULL) && bus <= 0xff) {
 		b.bus = (uint8_t)bus;
 	} else if (n >= 5 && n + 3 < sizeof(tok)) {
@@ -211,7 +214,7 @@ static void nccl_rank(struct pctx *c, struct cuda_state *st, const char *t)
 	struct p2ps_paste_gpu *g = pt_gpu_bdf(c, &b);
 	if (g) {
 		g->cuda = (int)idx;
-		snprintf(g->name, sizeof(g->name), "%s", pt_skip_ws(strchr(br, ']') + 1));
+		snprintf(g->name, sizeof(g->name), "%s", pt_skip_ws(close + 1));
 		st->devices++;
 	}
 	snprintf(c->p->cuda.test, sizeof(c->p->cuda.test), "nccl-tests");
