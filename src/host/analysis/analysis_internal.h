@@ -32,6 +32,12 @@ struct p2ps_reason *p2ps_an_add(struct p2ps_an_ctx *c, struct p2ps_reasons *r,
 /* Sets the fix of x (NULL is fine: the add that made it ran out of memory). */
 void p2ps_an_fix(struct p2ps_reason *x, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
+/* The leading dot-separated numbers of a version or kernel release ("6.18.44-fc" -> 6 18
+ * 44, "535.14" -> 535 14 0) into v[0..2]; returns how many were read. */
+int p2ps_an_version(const char *s, int v[3]);
+/* Whether that version is at least major.minor (false when s holds none). */
+bool p2ps_an_version_at_least(const char *s, int major, int minor);
+
 /* Blockers first, then unknowns, warnings, infos; equal severities keep their order. */
 void p2ps_an_reasons_sort(struct p2ps_reasons *r);
 void p2ps_an_reasons_free(struct p2ps_reasons *r);

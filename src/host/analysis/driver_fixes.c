@@ -8,8 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "p2pscope/parse.h"
-
+#include "analysis_internal.h"
 #include "driver_internal.h"
 #include "p2pscope/analysis.h"
 
@@ -25,18 +24,6 @@ static void add(struct p2ps_drv_pair *o, const char *fmt, const char *a1)
 	snprintf(o->fix + n, sizeof(o->fix) - n, fmt, a1);
 }
 
-/* Kernel release "6.11.0-..." at least major.minor. */
-static bool kernel_at_least(const char *rel, int maj, int min)
-{
-	uint64_t a = 0, b = 0;
-	const char *end = p2ps_scan_uint(rel, 10, 1u << 20, &a);
-	if (!end)
-		return false;
-	if (*end == '.' && !p2ps_scan_uint(end + 1, 10, 1u << 20, &b))
-		b = 0;
-	return a > (uint64_t)maj || (a == (uint64_t)maj && b >= (uint64_t)min);
-}
-
 /* Bridges on either GPU's path below the lowest common bridge that redirect peer traffic. */
 static void acs_fix(const struct p2ps_analysis *a, struct p2ps_drv_pair *o)
 {
@@ -44,7 +31,7 @@ static void acs_fix(const struct p2ps_analysis *a, struct p2ps_drv_pair *o)
 	char list[160] = "", one[40];
 	int gis[2] = {o->a, o->b};
 	const struct p2ps_pair *ap = p2ps_analysis_pair(a, (size_t)o->a, (size_t)o->b);
-	bool config_acs = kernel_at_least(h->kernel, 6, 11);
+	bool config_acs = p2ps_an_version_at_least(h->kernel, 6, 11);
 	for (int k = 0; k < 2; k++) {
 		const struct p2ps_gpu_report *g = &a->gpus[gis[k]];
 		for (int i = 0; i < g->path_len; i++) {
@@ -68,7 +55,8 @@ static void acs_fix(const struct p2ps_analysis *a, struct p2ps_drv_pair *o)
 	 * devices for both parameters until "PCI/ACS: Fix 'pci=config_acs=' parameter" (Dec
 	 * 2024); quoted, as the semicolons would otherwise end the bootloader's word. */
 	bool several = strchr(list, ';') != NULL;
-	bool buggy = kernel_at_least(h->kernel, 6, 11) && !kernel_at_least(h->kernel, 6, 13);
+	bool buggy = p2ps_an_version_at_least(h->kernel, 6, 11) &&
+	             !p2ps_an_version_at_least(h->kernel, 6, 13);
 	char buf[400]; /* the list (160) and the texts fit whole */
 	snprintf(buf, sizeof(buf),
 	         "\"%s%s\" (kernel command line, quoted; the runtime setpci is in the pair's "

@@ -12,8 +12,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "p2pscope/parse.h"
-
 /* PCI functions that are RDMA devices by their IDs alone, for sources that cannot ask
  * the kernel (dumps, pastes) or hosts whose RDMA driver is not loaded. */
 static const struct rdma_id {
@@ -149,37 +147,12 @@ static bool open_modules(const struct p2ps_host *h)
 	return h->nvidia.proc_known && strstr(h->nvidia.proc_version, "Open Kernel Module");
 }
 
-/* The leading dot-separated numbers of s ("6.18.44-fc" -> 6 18 44, "535.14" -> 535 14 0)
- * into v[0..2]; returns how many were read. */
-static int dotted(const char *s, int v[3])
-{
-	int n = 0;
-	v[0] = v[1] = v[2] = 0;
-	while (n < 3 && *s) {
-		char digits[12];
-		size_t k = strspn(s, "0123456789");
-		uint64_t x;
-		if (!k || k >= sizeof(digits))
-			break;
-		memcpy(digits, s, k);
-		digits[k] = '\0';
-		if (p2ps_parse_uint(digits, 1u << 20, &x))
-			break;
-		v[n++] = (int)x;
-		if (s[k] != '.')
-			break;
-		s += k + 1;
-	}
-	return n;
-}
-
 /* 6.7: nvidia-peermem gives Mellanox HCAs peer access; no service loads it. The dma-buf
  * path (4.1.2: CU_DEVICE_ATTRIBUTE_DMA_BUF_SUPPORTED) needs no module but the open kernel
  * modules and a kernel with dma-buf peer support (5.12 and later). */
 static void gdr_peer_memory(struct p2ps_an_ctx *c, struct p2ps_gdr_pair *p)
 {
 	const struct p2ps_host *h = c->host;
-	int kv[3];
 	if (!h->rdma.known) {
 		p2ps_an_add(c, &p->reasons, P2PS_R_GDR_PEER_MEMORY, P2PS_SEV_UNKNOWN, -1,
 		            "whether nvidia-peermem is loaded is unknown from a %s",
@@ -199,8 +172,7 @@ static void gdr_peer_memory(struct p2ps_an_ctx *c, struct p2ps_gdr_pair *p)
 		p2ps_an_fix(x, "stop the nv_peer_mem service, then modprobe nvidia-peermem");
 		return;
 	}
-	if (open_modules(h) && dotted(h->kernel, kv) >= 2 &&
-	    (kv[0] > 5 || (kv[0] == 5 && kv[1] >= 12))) {
+	if (open_modules(h) && p2ps_an_version_at_least(h->kernel, 5, 12)) {
 		p2ps_an_add(
 		        c, &p->reasons, P2PS_R_GDR_PEER_MEMORY, P2PS_SEV_INFO, -1,
 		        "nvidia-peermem is not loaded; the open kernel modules on kernel %s can "
@@ -224,7 +196,7 @@ static bool driver_version(const struct p2ps_host *h, int v[3])
 {
 	const char *s = h->nvidia.proc_driver_version[0] ? h->nvidia.proc_driver_version
 	                                                 : h->nvidia.nvml_driver_version;
-	return dotted(s, v) >= 2;
+	return p2ps_an_version(s, v) >= 2;
 }
 
 static bool before(const int v[3], const int w[3])

@@ -3,6 +3,11 @@
  * them. */
 #include "analysis_internal.h"
 
+#include <stdint.h>
+#include <string.h>
+
+#include "p2pscope/parse.h"
+
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -64,4 +69,25 @@ void p2ps_an_reasons_free(struct p2ps_reasons *r)
 {
 	free(r->v);
 	memset(r, 0, sizeof(*r));
+}
+
+int p2ps_an_version(const char *s, int v[3])
+{
+	int n = 0;
+	v[0] = v[1] = v[2] = 0;
+	while (n < 3 && s) {
+		uint64_t x;
+		const char *end = p2ps_scan_uint(s, 10, 1u << 20, &x);
+		if (!end)
+			break;
+		v[n++] = (int)x;
+		s = *end == '.' ? end + 1 : NULL;
+	}
+	return n;
+}
+
+bool p2ps_an_version_at_least(const char *s, int major, int minor)
+{
+	int v[3];
+	return p2ps_an_version(s, v) >= 1 && (v[0] > major || (v[0] == major && v[1] >= minor));
 }
