@@ -402,6 +402,11 @@ struct p2ps_host_rm {
 	char chipset_vendor_name[33], chipset_name[33];
 	uint32_t chipset_flags; /* bit 0: HAS_RESIZABLE_BAR_ISSUE */
 	unsigned controls;      /* controls issued */
+	/* GPUs the driver listed that the PCI devices lack (a replay against another host's
+	 * snapshot): their facts were dropped. The first P2PS_HOST_RM_UNMATCHED are kept. */
+#define P2PS_HOST_RM_UNMATCHED 4
+	int n_unmatched;
+	struct p2ps_bdf unmatched[P2PS_HOST_RM_UNMATCHED];
 	int n_p2p;
 	struct p2ps_driver_p2p p2p[P2PS_HOST_MAX_DRIVER_P2P];
 };

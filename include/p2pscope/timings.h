@@ -59,6 +59,21 @@ static inline void p2ps_timings_lap(struct p2ps_timings *t, const char *phase, u
 	*since = now;
 }
 
+/* Adds a phase timed elsewhere (on another thread, into its own struct) to t, as one
+ * more lap of that phase's runs. */
+static inline void p2ps_timings_add(struct p2ps_timings *t, const struct p2ps_timing *x)
+{
+	size_t i = 0;
+	while (i < t->n && strcmp(t->t[i].phase, x->phase))
+		i++;
+	if (i == t->n && t->n < P2PS_TIMINGS_MAX)
+		t->t[t->n++] = (struct p2ps_timing){x->phase, 0, 0};
+	if (i < t->n) {
+		t->t[i].ns += x->ns;
+		t->t[i].runs += x->runs;
+	}
+}
+
 #ifdef __cplusplus
 }
 #endif

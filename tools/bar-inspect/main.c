@@ -404,7 +404,7 @@ static int run(struct cli *c, struct p2ps_timings *tm, uint64_t lap)
 		return bi_die(c->err);
 	p2ps_timings_lap(tm, "options", &lap);
 	int lrc = p2ps_host_load(&host, &c->src, &err);
-	if (bi_rm_end(&c->rm, c->err, sizeof(c->err)) < 0) {
+	if (bi_rm_end(&c->rm, lrc == 0 ? &host : NULL, c->err, sizeof(c->err)) < 0) {
 		if (lrc == 0)
 			p2ps_host_free(&host);
 		return bi_die(c->err);

@@ -4,6 +4,8 @@
  * same host, the report is the live one without a GPU). */
 #include "rm_opts.h"
 
+#include "p2pscope/host.h"
+
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -89,16 +91,24 @@ int bi_rm_begin(struct bi_rm_opts *o, struct p2ps_host_source *src, const char *
 	return 0;
 }
 
-int bi_rm_end(struct bi_rm_opts *o, char *err, size_t err_size)
+int bi_rm_end(struct bi_rm_opts *o, const struct p2ps_host *host, char *err, size_t err_size)
 {
 	struct p2ps_error e = {0};
 	int rc = 0;
+	if (o->rep && host && host->nvidia.rm.n_unmatched) {
+		const struct p2ps_bdf *b = &host->nvidia.rm.unmatched[0];
+		snprintf(err, err_size,
+		         "--replay %s: the capture's GPU %04x:%02x:%02x.%x is not in the snapshot "
+		         "(%d of its GPUs are not: --root must be the snapshot of the same host)",
+		         o->replay, b->domain, b->bus, b->dev, b->fn, host->nvidia.rm.n_unmatched);
+		rc = -1;
+	}
 	if (o->rec && p2ps_rm_record_finish(o->rec, &e)) {
 		snprintf(err, err_size, "--record: %s", e.msg);
 		rc = -1;
 	}
 	o->rec = NULL;
-	if (o->rep && p2ps_rm_replay_finish(o->rep, &e)) {
+	if (o->rep && p2ps_rm_replay_finish(o->rep, &e) && rc == 0) {
 		snprintf(err, err_size, "--replay: %s", e.msg);
 		rc = -1;
 	}

@@ -30,7 +30,9 @@ int bi_rm_begin(struct bi_rm_opts *o, struct p2ps_host_source *src, const char *
                 size_t err_size);
 
 /* Finishes the recorder (the file is then complete) or the replay (every call of the
- * capture was used, in order). Returns 0, or -1 with err set. */
-int bi_rm_end(struct bi_rm_opts *o, char *err, size_t err_size);
+ * capture was used, in order, and every GPU it lists is one of host's: NULL when the load
+ * failed). Returns 0, or -1 with err set. */
+struct p2ps_host;
+int bi_rm_end(struct bi_rm_opts *o, const struct p2ps_host *host, char *err, size_t err_size);
 
 #endif

@@ -8,15 +8,26 @@
 #include "p2pscope/rm.h"
 
 /* The RM API (rm_facts.c): one client through sys (NULL: the live driver), every NVIDIA
- * GPU of the model, the pairs' P2P caps per path, the CPU and chipset; everything freed.
- * 0 when the RM API answered; otherwise -1 and why in host->nvidia.rm_status. */
+ * GPU the driver lists, the pairs' P2P caps per path, the CPU and chipset; everything
+ * freed. The session runs on its own thread from p2ps_rm_facts_start (sys must outlive
+ * it), so that it overlaps the reading of the PCI devices; p2ps_rm_facts_finish waits for
+ * it, gives each GPU of the model its facts and frees the job: 0 when the RM API answered,
+ * otherwise -1 and why in host->nvidia.rm_status. p2ps_rm_facts_discard waits and drops
+ * it (NULL: nothing). p2ps_rm_facts_fill is start and finish in one. */
+struct p2ps_rm_facts_job;
+int p2ps_rm_facts_start(struct p2ps_rm_facts_job **job, const struct p2ps_rm_sys *sys);
+int p2ps_rm_facts_finish(struct p2ps_host *host, struct p2ps_rm_facts_job *job);
+void p2ps_rm_facts_discard(struct p2ps_rm_facts_job *job);
 int p2ps_rm_facts_fill(struct p2ps_host *host, const struct p2ps_rm_sys *sys);
 
 /* The NVIDIA facts of a live host (or a replay) from the source the caller chose
  * (src->nvidia_facts), with the one line saying which source was used in
- * host->nvidia.facts_source/facts_note. */
+ * host->nvidia.facts_source/facts_note. job: the RM session already started for it
+ * (when p2ps_nvidia_facts_use_rm(src)), or NULL to start one here when needed. */
 struct p2ps_host_source;
-void p2ps_nvidia_facts_fill(struct p2ps_host *host, const struct p2ps_host_source *src);
+bool p2ps_nvidia_facts_use_rm(const struct p2ps_host_source *src);
+void p2ps_nvidia_facts_fill(struct p2ps_host *host, const struct p2ps_host_source *src,
+                            struct p2ps_rm_facts_job *job);
 
 /* Live: dlopen("libnvidia-ml.so.1"); on any failure records why in
  * host->nvidia.nvml_status and leaves the facts unknown. */

@@ -8,6 +8,7 @@
  * to an NVSwitch connect every pair whose NVLink P2P status is OK, counted as the smaller
  * number of fabric links. */
 #include <inttypes.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -20,8 +21,183 @@
 
 #define RM_MAX_GPUS P2PS_RM_MAX_CARDS
 
-struct rm_gpu {
+/* ---- the session: what the driver answered, before it meets the model ------------------
+ *
+ * Every call of the session goes to the GPUs' firmware under the driver's lock of all GPUs
+ * (device and subdevice objects, NVLink status, P2P caps: no GPU_LOCK_DEVICE_ONLY flag in
+ * 580's g_subdevice_nvoc.c and g_client_resource_nvoc.c), so the calls cannot overlap one
+ * another; they can overlap everything else a report reads. The session therefore runs on
+ * its own thread from the start of loading (p2ps_rm_facts_start) and touches nothing of
+ * the host: it reads every GPU the driver lists, in the driver's order, into the job; the
+ * loader meets it once the PCI devices are known (p2ps_rm_facts_finish). */
+
+struct rm_card {
+	struct p2ps_rm_card card;
+	bool opened;
+	char open_err[160];
 	struct p2ps_rm_gpu g;
+	bool fb_ok, sb_ok, ns_ok;
+	struct p2ps_rm_fb_info fb;
+	struct p2ps_rm_static_bar1 sb;
+	char sb_err[160];
+	struct p2ps_rm_nvlink_status ns;
+};
+
+struct rm_pair {
+	bool known;
+	struct p2ps_rm_p2p_caps c;
+	uint32_t rm_status;
+};
+
+struct p2ps_rm_facts_job {
+	struct p2ps_rm_sys live;
+	struct p2ps_rm_linux ctx;
+	const struct p2ps_rm_sys *sys;
+	pthread_t thread;
+	bool threaded;
+	struct p2ps_timings timings;
+	/* What the session read. status: why it failed ("" when it answered). */
+	char status[160];
+	char driver_version[32];
+	unsigned controls;
+	size_t n_cards;
+	struct rm_card cards[RM_MAX_GPUS];
+	unsigned n_open; /* opened cards: open[0..n_open) index cards[] */
+	unsigned open[RM_MAX_GPUS];
+	bool cpu_ok, chipset_ok, group_ok;
+	struct p2ps_rm_cpu_info cpu;
+	struct p2ps_rm_chipset_info chipset;
+	struct p2ps_rm_p2p_group group;
+	struct rm_pair pairs[RM_MAX_GPUS * RM_MAX_GPUS]; /* [i * n_open + j], i < j */
+};
+
+static void read_card(struct p2ps_rm *rm, struct rm_card *c)
+{
+	struct p2ps_error e = {0};
+	if (p2ps_rm_gpu_open(rm, &c->card, &c->g, &e)) {
+		p2ps_strlcpy(c->open_err, e.msg, sizeof(c->open_err));
+		return;
+	}
+	c->opened = true;
+	c->fb_ok = p2ps_rm_ctrl_fb_info(rm, c->g.subdevice, &c->fb, NULL, NULL) == 0;
+	uint32_t st = 0;
+	c->sb_ok = p2ps_rm_ctrl_static_bar1(rm, c->g.subdevice, &c->sb, &st, &e) == 0;
+	if (!c->sb_ok)
+		p2ps_strlcpy(c->sb_err, e.msg, sizeof(c->sb_err));
+	/* NOT_SUPPORTED: no NVLink on this GPU. */
+	c->ns_ok = p2ps_rm_ctrl_nvlink_status(rm, c->g.subdevice, &c->ns, NULL, NULL) == 0;
+}
+
+/* The group of all opened GPUs in one GET_P2P_CAPS_V2, taken when its NVLink status is OK:
+ * then every pair is NVLink-connected and each pair's answer is the group's
+ * (CliGetSystemP2pCaps decides the status per path from the connectivity of the whole
+ * mask). Else (or below 3 GPUs, where it saves nothing) GET_P2P_CAPS_V2 for each pair. The
+ * matrix form (GET_P2P_CAPS_MATRIX) says less (no status per path) and costs two firmware
+ * calls per GPU: it is not asked. */
+static void read_pairs(struct p2ps_rm *rm, struct p2ps_rm_facts_job *j)
+{
+	unsigned n = j->n_open;
+	uint32_t ids[RM_MAX_GPUS];
+	for (unsigned i = 0; i < n; i++)
+		ids[i] = j->cards[j->open[i]].card.gpu_id;
+	j->group_ok = n >= 3 &&
+	              p2ps_rm_ctrl_p2p_caps_group(rm, ids, n, &j->group, NULL, NULL) == 0 &&
+	              j->group.status[P2PS_RM_P2P_NVLINK] == 0;
+	for (unsigned i = 0; !j->group_ok && i < n; i++)
+		for (unsigned k = i + 1; k < n; k++) {
+			struct rm_pair *p = &j->pairs[i * n + k];
+			p->known = p2ps_rm_ctrl_p2p_caps(rm, ids[i], ids[k], &p->c, &p->rm_status,
+			                                 NULL) == 0;
+		}
+}
+
+static void read_session(struct p2ps_rm *rm, struct p2ps_rm_facts_job *j)
+{
+	struct p2ps_rm_card cards[RM_MAX_GPUS];
+	struct p2ps_error e = {0};
+	if (p2ps_rm_cards(rm, cards, RM_MAX_GPUS, &j->n_cards, &e)) {
+		p2ps_strlcpy(j->status, e.msg, sizeof(j->status));
+		return;
+	}
+	for (size_t i = 0; i < j->n_cards; i++) {
+		struct rm_card *c = &j->cards[i];
+		c->card = cards[i];
+		read_card(rm, c);
+		if (c->opened)
+			j->open[j->n_open++] = (unsigned)i;
+	}
+	j->cpu_ok = p2ps_rm_ctrl_cpu_info(rm, &j->cpu, NULL, NULL) == 0;
+	j->chipset_ok = p2ps_rm_ctrl_chipset_info(rm, &j->chipset, NULL, NULL) == 0;
+	read_pairs(rm, j);
+}
+
+static void run_session(struct p2ps_rm_facts_job *j)
+{
+	uint64_t lap = p2ps_clock_ns();
+	struct p2ps_rm *rm;
+	struct p2ps_error e = {0};
+	if (p2ps_rm_open(&rm, j->sys, &e)) {
+		p2ps_strlcpy(j->status, e.msg, sizeof(j->status));
+		return;
+	}
+	p2ps_timings_lap(&j->timings, "RM: version, /dev/nvidiactl, client", &lap);
+	p2ps_rm_set_timings(rm, &j->timings);
+	/* Nothing is mapped: one RM_FREE of the client frees its devices and subdevices. */
+	p2ps_rm_set_free_by_client(rm, true);
+	p2ps_strlcpy(j->driver_version, p2ps_rm_driver(rm)->version, sizeof(j->driver_version));
+	read_session(rm, j);
+	struct p2ps_rm_stats st;
+	p2ps_rm_get_stats(rm, &st);
+	j->controls = st.controls;
+	if (p2ps_rm_close(rm, NULL, &e) && !j->status[0])
+		p2ps_strlcpy(j->status, e.msg, sizeof(j->status));
+}
+
+static void *session_thread(void *arg)
+{
+	run_session(arg);
+	return NULL;
+}
+
+int p2ps_rm_facts_start(struct p2ps_rm_facts_job **out, const struct p2ps_rm_sys *sys)
+{
+	struct p2ps_rm_facts_job *j = calloc(1, sizeof(*j));
+	*out = j;
+	if (!j)
+		return -1;
+	if (!sys) {
+		p2ps_rm_sys_linux(&j->live, &j->ctx, "", -1);
+		sys = &j->live;
+	}
+	j->sys = sys;
+	/* Without a thread the session runs here, before the PCI devices: slower, the same. */
+	j->threaded = pthread_create(&j->thread, NULL, session_thread, j) == 0;
+	if (!j->threaded)
+		run_session(j);
+	return 0;
+}
+
+static void join(struct p2ps_rm_facts_job *j)
+{
+	if (j->threaded)
+		pthread_join(j->thread, NULL);
+	j->threaded = false;
+}
+
+void p2ps_rm_facts_discard(struct p2ps_rm_facts_job *j)
+{
+	if (!j)
+		return;
+	join(j);
+	free(j);
+}
+
+/* ---- meeting the model ----------------------------------------------------------------- */
+
+/* A GPU of the model met by an opened card, with its links to a fabric (an NVSwitch, or a
+ * far end that is not one of the model's GPUs). */
+struct rm_gpu {
+	const struct rm_card *c;
 	struct p2ps_dev *dev;
 	int fabric_links;
 };
@@ -41,50 +217,48 @@ static void add_peer(struct p2ps_gpu_facts *g, const struct p2ps_bdf *bdf, int l
 	g->nvlink_peers[k].links += links;
 }
 
-static void fb_facts(struct p2ps_rm *rm, struct rm_gpu *x)
+static void fb_facts(struct rm_gpu *x)
 {
+	const struct rm_card *c = x->c;
 	struct p2ps_gpu_facts *f = &x->dev->gpu;
-	struct p2ps_rm_fb_info fb;
-	if (p2ps_rm_ctrl_fb_info(rm, x->g.subdevice, &fb, NULL, NULL) == 0) {
+	if (c->fb_ok) {
+		const struct p2ps_rm_fb_info *fb = &c->fb;
 		struct p2ps_gpu_rm *r = &f->rm;
 		r->fb_known = true;
-		r->fb_ram = fb.ram_kib << 10;
-		r->fb_total_ram = fb.total_ram_kib << 10;
-		r->fb_usable = fb.usable_ram_kib << 10;
-		r->fb_heap = fb.heap_kib << 10;
-		r->fb_heap_free = fb.heap_free_kib << 10;
-		r->fb_tax = fb.fb_tax_kib << 10;
+		r->fb_ram = fb->ram_kib << 10;
+		r->fb_total_ram = fb->total_ram_kib << 10;
+		r->fb_usable = fb->usable_ram_kib << 10;
+		r->fb_heap = fb->heap_kib << 10;
+		r->fb_heap_free = fb->heap_free_kib << 10;
+		r->fb_tax = fb->fb_tax_kib << 10;
 		/* nvidia-smi -q's FB Total is the total, its Reserved what the heap leaves of it
 		 * (143771 and 616 MiB on a 2 x H200 host, 580.159.04: TOTAL_RAM_SIZE and
 		 * TOTAL_RAM_SIZE - HEAP_SIZE; USABLE_RAM_SIZE was 143497). */
 		r->fb_reserved = r->fb_total_ram > r->fb_heap ? r->fb_total_ram - r->fb_heap : 0;
-		r->bar1_avail = fb.bar1_avail_kib << 10;
+		r->bar1_avail = fb->bar1_avail_kib << 10;
 		f->vram_known = true;
 		f->vram_bytes = r->fb_total_ram;
 		f->bar1_known = true;
-		f->bar1_total_bytes = fb.bar1_kib << 10;
+		f->bar1_total_bytes = fb->bar1_kib << 10;
 	}
-	struct p2ps_rm_static_bar1 sb;
-	struct p2ps_error e = {0};
-	uint32_t st = 0;
-	if (p2ps_rm_ctrl_static_bar1(rm, x->g.subdevice, &sb, &st, &e) == 0) {
+	if (c->sb_ok) {
 		f->rm.static_bar1_known = true;
-		f->rm.static_bar1 = sb.enabled;
-		f->rm.static_bar1_size = sb.size;
+		f->rm.static_bar1 = c->sb.enabled;
+		f->rm.static_bar1_size = c->sb.size;
 	} else {
-		p2ps_strlcpy(f->rm.static_bar1_status, e.msg, sizeof(f->rm.static_bar1_status));
+		p2ps_strlcpy(f->rm.static_bar1_status, c->sb_err, sizeof(f->rm.static_bar1_status));
 	}
 }
 
-static void nvlink_facts(struct p2ps_host *host, struct p2ps_rm *rm, struct rm_gpu *x)
+static void nvlink_facts(const struct p2ps_host *host, struct rm_gpu *x)
 {
 	struct p2ps_gpu_facts *f = &x->dev->gpu;
-	struct p2ps_rm_nvlink_status ns;
-	if (p2ps_rm_ctrl_nvlink_status(rm, x->g.subdevice, &ns, NULL, NULL))
-		return; /* no NVLink on this GPU (the driver says NOT_SUPPORTED) */
+	const struct p2ps_rm_nvlink_status *ns = &x->c->ns;
+	if (!x->c->ns_ok)
+		return;
 	f->nvlink_known = true;
-	for (unsigned i = 0; i < ns.n && f->rm.n_links < P2PS_HOST_MAX_NVLINK; i++) {
-		const struct p2ps_rm_nvlink *l = &ns.links[i];
+	for (unsigned i = 0; i < ns->n && f->rm.n_links < P2PS_HOST_MAX_NVLINK; i++) {
+		const struct p2ps_rm_nvlink *l = &ns->links[i];
 		struct p2ps_nvlink_link *o = &f->rm.links[f->rm.n_links++];
 		*o = (struct p2ps_nvlink_link){
 		        .link = (int)l->link,
@@ -114,93 +288,69 @@ static void nvlink_facts(struct p2ps_host *host, struct p2ps_rm *rm, struct rm_g
 	}
 }
 
-/* Opens the GPU of card c when the model has it, and reads its facts. */
-static bool gpu_facts(struct p2ps_host *host, struct p2ps_rm *rm, const struct p2ps_rm_card *c,
-                      struct rm_gpu *x)
+/* The model's GPU of card c, with the card's facts; NULL when the model lacks it. */
+static struct p2ps_dev *gpu_facts(struct p2ps_host *host, const struct rm_card *c, struct rm_gpu *x)
 {
-	struct p2ps_bdf bdf = {c->domain, c->bus, c->slot, c->function};
+	struct p2ps_bdf bdf = {c->card.domain, c->card.bus, c->card.slot, c->card.function};
 	struct p2ps_dev *d = p2ps_host_find(host, &bdf);
-	if (!d || !p2ps_dev_is_nvidia_gpu(d))
-		return false;
-	struct p2ps_error e = {0};
-	if (p2ps_rm_gpu_open(rm, c, &x->g, &e)) {
-		p2ps_strlcpy(d->unknown[P2PS_FACT_VRAM], e.msg, sizeof(d->unknown[P2PS_FACT_VRAM]));
-		return false;
+	if (!d || !p2ps_dev_is_nvidia_gpu(d)) {
+		struct p2ps_host_rm *h = &host->nvidia.rm;
+		if (h->n_unmatched < P2PS_HOST_RM_UNMATCHED)
+			h->unmatched[h->n_unmatched] = bdf;
+		h->n_unmatched++;
+		return NULL;
 	}
-	x->dev = d;
+	if (!c->opened) {
+		p2ps_strlcpy(d->unknown[P2PS_FACT_VRAM], c->open_err,
+		             sizeof(d->unknown[P2PS_FACT_VRAM]));
+		return NULL;
+	}
+	*x = (struct rm_gpu){.c = c, .dev = d};
 	struct p2ps_gpu_facts *f = &d->gpu;
 	f->source = P2PS_GPU_SRC_RM;
 	f->rm.known = true;
-	f->rm.gpu_id = c->gpu_id;
-	f->rm.arch = x->g.arch;
-	f->rm.impl = x->g.impl;
-	p2ps_strlcpy(f->rm.chip, x->g.chip, sizeof(f->rm.chip));
+	f->rm.gpu_id = c->card.gpu_id;
+	f->rm.arch = c->g.arch;
+	f->rm.impl = c->g.impl;
+	p2ps_strlcpy(f->rm.chip, c->g.chip, sizeof(f->rm.chip));
 	/* CARD_INFO's ids (BUS_GET_PCI_INFO would ask the same of the GPU's firmware). */
-	f->rm.pci_device_id = c->device_id;
-	fb_facts(rm, x);
-	nvlink_facts(host, rm, x);
-	return true;
+	f->rm.pci_device_id = c->card.device_id;
+	fb_facts(x);
+	nvlink_facts(host, x);
+	return d;
 }
 
-static void system_facts(struct p2ps_host_rm *h, struct p2ps_rm *rm)
+static void system_facts(struct p2ps_host_rm *h, const struct p2ps_rm_facts_job *j)
 {
-	struct p2ps_rm_cpu_info cpu;
-	if (p2ps_rm_ctrl_cpu_info(rm, &cpu, NULL, NULL) == 0) {
+	if (j->cpu_ok) {
+		const struct p2ps_rm_cpu_info *cpu = &j->cpu;
 		h->cpu_known = true;
-		h->cpu_type = cpu.type;
-		const char *n = p2ps_rm_cpu_type_name(cpu.type);
+		h->cpu_type = cpu->type;
+		const char *n = p2ps_rm_cpu_type_name(cpu->type);
 		if (n)
 			p2ps_strlcpy(h->cpu_type_name, n, sizeof(h->cpu_type_name));
 		else
 			snprintf(h->cpu_type_name, sizeof(h->cpu_type_name), "0x%" PRIx32,
-			         cpu.type);
-		p2ps_strlcpy(h->cpu_name, cpu.name, sizeof(h->cpu_name));
-		h->cpu_clock_mhz = cpu.clock_mhz;
-		h->cpu_logical = cpu.logical;
-		h->cpu_physical = cpu.physical;
-		h->cpu_family = cpu.family;
-		h->cpu_model = cpu.model;
+			         cpu->type);
+		p2ps_strlcpy(h->cpu_name, cpu->name, sizeof(h->cpu_name));
+		h->cpu_clock_mhz = cpu->clock_mhz;
+		h->cpu_logical = cpu->logical;
+		h->cpu_physical = cpu->physical;
+		h->cpu_family = cpu->family;
+		h->cpu_model = cpu->model;
 	}
-	struct p2ps_rm_chipset_info cs;
-	if (p2ps_rm_ctrl_chipset_info(rm, &cs, NULL, NULL) == 0) {
+	if (j->chipset_ok) {
+		const struct p2ps_rm_chipset_info *cs = &j->chipset;
 		h->chipset_known = true;
-		h->chipset_vendor = cs.vendor_id;
-		h->chipset_device = cs.device_id;
-		h->hb_vendor = cs.hb_vendor_id;
-		h->hb_device = cs.hb_device_id;
-		p2ps_strlcpy(h->chipset_vendor_name, cs.vendor_name,
+		h->chipset_vendor = cs->vendor_id;
+		h->chipset_device = cs->device_id;
+		h->hb_vendor = cs->hb_vendor_id;
+		h->hb_device = cs->hb_device_id;
+		p2ps_strlcpy(h->chipset_vendor_name, cs->vendor_name,
 		             sizeof(h->chipset_vendor_name));
-		p2ps_strlcpy(h->chipset_name, cs.chipset_name, sizeof(h->chipset_name));
-		h->chipset_flags = cs.flags;
+		p2ps_strlcpy(h->chipset_name, cs->chipset_name, sizeof(h->chipset_name));
+		h->chipset_flags = cs->flags;
 	}
-}
-
-/* The group of all n GPUs in one GET_P2P_CAPS_V2: when its NVLink status is OK every pair
- * is NVLink-connected and each pair's answer is the group's (CliGetSystemP2pCaps decides the
- * status per path from the connectivity of the whole mask), so the pairs take it. */
-static bool group_caps(struct p2ps_host *host, struct p2ps_rm *rm, struct rm_gpu *x, unsigned n)
-{
-	struct p2ps_host_rm *h = &host->nvidia.rm;
-	uint32_t ids[RM_MAX_GPUS];
-	for (unsigned i = 0; i < n; i++)
-		ids[i] = x[i].g.card.gpu_id;
-	struct p2ps_rm_p2p_group *g = calloc(1, sizeof(*g));
-	bool ok = g && p2ps_rm_ctrl_p2p_caps_group(rm, ids, n, g, NULL, NULL) == 0 &&
-	          g->status[P2PS_RM_P2P_NVLINK] == 0;
-	for (unsigned i = 0; ok && i < n; i++)
-		for (unsigned j = i + 1; j < n && h->n_p2p < P2PS_HOST_MAX_DRIVER_P2P; j++) {
-			struct p2ps_driver_p2p *p = &h->p2p[h->n_p2p++];
-			*p = (struct p2ps_driver_p2p){.a = x[i].dev->bdf,
-			                              .b = x[j].dev->bdf,
-			                              .known = true,
-			                              .caps = g->caps,
-			                              .peer_id_ab = g->peer_ids[i * n + j],
-			                              .peer_id_ba = g->peer_ids[j * n + i],
-			                              .from_group = true};
-			memcpy(p->status, g->status, sizeof(p->status));
-		}
-	free(g);
-	return ok;
 }
 
 /* NVLink through a fabric: the pair's NVLink status OK and both with fabric links. */
@@ -214,41 +364,31 @@ static void fabric_pair(struct rm_gpu *a, struct rm_gpu *b, const struct p2ps_dr
 	add_peer(&b->dev->gpu, &a->dev->bdf, links);
 }
 
-/* Per pair (PCI order): the group's answer (3 GPUs or more, all on NVLink), else
- * GET_P2P_CAPS_V2 for each pair. The matrix form (GET_P2P_CAPS_MATRIX) says less (no status
- * per path) and costs two firmware calls per GPU: it is not asked (matrix_known stays
- * false). */
-static void pair_facts(struct p2ps_host *host, struct p2ps_rm *rm, struct rm_gpu *x, unsigned n)
+/* The pair (i, k) of opened cards, both met in the model as a and b. */
+static void pair_fact(struct p2ps_host_rm *h, const struct p2ps_rm_facts_job *j, unsigned i,
+                      unsigned k, struct rm_gpu *a, struct rm_gpu *b)
 {
-	struct p2ps_host_rm *h = &host->nvidia.rm;
-	int first = h->n_p2p;
-	if (n < 3 || !group_caps(host, rm, x, n)) {
-		h->n_p2p = first;
-		for (unsigned i = 0; i < n; i++)
-			for (unsigned j = i + 1; j < n && h->n_p2p < P2PS_HOST_MAX_DRIVER_P2P;
-			     j++) {
-				struct p2ps_driver_p2p *p = &h->p2p[h->n_p2p++];
-				*p = (struct p2ps_driver_p2p){.a = x[i].dev->bdf,
-				                              .b = x[j].dev->bdf};
-				struct p2ps_rm_p2p_caps c;
-				if (p2ps_rm_ctrl_p2p_caps(rm, x[i].g.card.gpu_id,
-				                          x[j].g.card.gpu_id, &c, &p->rm_status,
-				                          NULL) == 0) {
-					p->known = true;
-					p->caps = c.caps;
-					memcpy(p->status, c.status, sizeof(p->status));
-					p->peer_id_ab = c.peer_id_ab;
-					p->peer_id_ba = c.peer_id_ba;
-				} else {
-					p2ps_rm_status_str(p->rm_status, p->rm_status_name,
-					                   sizeof(p->rm_status_name));
-				}
-			}
+	struct p2ps_driver_p2p *p = &h->p2p[h->n_p2p++];
+	*p = (struct p2ps_driver_p2p){.a = a->dev->bdf, .b = b->dev->bdf};
+	unsigned n = j->n_open;
+	if (j->group_ok) {
+		p->known = p->from_group = true;
+		p->caps = j->group.caps;
+		memcpy(p->status, j->group.status, sizeof(p->status));
+		p->peer_id_ab = j->group.peer_ids[i * n + k];
+		p->peer_id_ba = j->group.peer_ids[k * n + i];
+	} else if (j->pairs[i * n + k].known) {
+		const struct p2ps_rm_p2p_caps *c = &j->pairs[i * n + k].c;
+		p->known = true;
+		p->caps = c->caps;
+		memcpy(p->status, c->status, sizeof(p->status));
+		p->peer_id_ab = c->peer_id_ab;
+		p->peer_id_ba = c->peer_id_ba;
+	} else {
+		p->rm_status = j->pairs[i * n + k].rm_status;
+		p2ps_rm_status_str(p->rm_status, p->rm_status_name, sizeof(p->rm_status_name));
 	}
-	int k = first;
-	for (unsigned i = 0; i < n; i++)
-		for (unsigned j = i + 1; j < n && k < h->n_p2p; j++)
-			fabric_pair(&x[i], &x[j], &h->p2p[k++]);
+	fabric_pair(a, b, p);
 }
 
 /* The driver-decision model (analysis/driver_report.c) reads the driver's statuses from
@@ -286,60 +426,70 @@ static void driver_caps_from_rm(struct p2ps_host *host)
 		memset(dc, 0, sizeof(*dc));
 }
 
-static void query(struct p2ps_host *host, struct p2ps_rm *rm, uint64_t *lap)
+static void meet_model(struct p2ps_host *host, const struct p2ps_rm_facts_job *j)
 {
-	struct rm_gpu gpus[RM_MAX_GPUS];
-	struct p2ps_rm_card cards[P2PS_RM_MAX_CARDS];
-	size_t n_cards = 0;
-	unsigned n = 0;
-	memset(gpus, 0, sizeof(gpus));
-	struct p2ps_error e = {0};
-	if (p2ps_rm_cards(rm, cards, P2PS_RM_MAX_CARDS, &n_cards, &e)) {
-		p2ps_strlcpy(host->nvidia.rm_status, e.msg, sizeof(host->nvidia.rm_status));
-		return;
+	static struct rm_gpu none;
+	struct rm_gpu x[RM_MAX_GPUS];
+	bool met[RM_MAX_GPUS] = {false};
+	for (unsigned i = 0; i < j->n_open; i++)
+		x[i] = none;
+	unsigned o = 0;
+	for (size_t i = 0; i < j->n_cards; i++) {
+		bool opened = j->cards[i].opened;
+		struct rm_gpu g = none;
+		bool in_model = gpu_facts(host, &j->cards[i], &g) != NULL;
+		if (opened) {
+			x[o] = g;
+			met[o++] = in_model;
+		}
 	}
-	*lap = p2ps_clock_ns();
-	for (size_t i = 0; i < n_cards && n < RM_MAX_GPUS; i++)
-		n += gpu_facts(host, rm, &cards[i], &gpus[n]);
-	system_facts(&host->nvidia.rm, rm);
-	pair_facts(host, rm, gpus, n);
+	struct p2ps_host_rm *h = &host->nvidia.rm;
+	system_facts(h, j);
+	for (unsigned i = 0; i < j->n_open; i++)
+		for (unsigned k = i + 1; k < j->n_open && h->n_p2p < P2PS_HOST_MAX_DRIVER_P2P; k++)
+			if (met[i] && met[k])
+				pair_fact(h, j, i, k, &x[i], &x[k]);
 	driver_caps_from_rm(host);
-	*lap = p2ps_clock_ns();
+}
+
+int p2ps_rm_facts_finish(struct p2ps_host *host, struct p2ps_rm_facts_job *j)
+{
+	struct p2ps_host_nvidia *nv = &host->nvidia;
+	if (!j) {
+		p2ps_strlcpy(nv->rm_status, "out of memory", sizeof(nv->rm_status));
+		return -1;
+	}
+	uint64_t lap = p2ps_clock_ns();
+	join(j);
+	p2ps_timings_lap(host->timings,
+	                 "RM: wait for the session (its calls below ran beside the above)", &lap);
+	for (size_t i = 0; host->timings && i < j->timings.n; i++)
+		p2ps_timings_add(host->timings, &j->timings.t[i]);
+	p2ps_strlcpy(nv->rm_driver_version, j->driver_version, sizeof(nv->rm_driver_version));
+	if (!j->status[0])
+		meet_model(host, j);
+	nv->rm.controls = j->controls;
+	if (j->status[0])
+		p2ps_strlcpy(nv->rm_status, j->status, sizeof(nv->rm_status));
+	nv->rm_loaded = !nv->rm_status[0];
+	free(j);
+	return nv->rm_loaded ? 0 : -1;
 }
 
 int p2ps_rm_facts_fill(struct p2ps_host *host, const struct p2ps_rm_sys *sys)
 {
-	uint64_t lap = p2ps_clock_ns();
-	struct p2ps_rm_sys live;
-	struct p2ps_rm_linux ctx;
-	if (!sys) {
-		p2ps_rm_sys_linux(&live, &ctx, "", -1);
-		sys = &live;
-	}
-	struct p2ps_host_nvidia *nv = &host->nvidia;
-	struct p2ps_rm *rm;
-	struct p2ps_error e = {0};
-	if (p2ps_rm_open(&rm, sys, &e)) {
-		p2ps_strlcpy(nv->rm_status, e.msg, sizeof(nv->rm_status));
-		return -1;
-	}
-	p2ps_timings_lap(host->timings, "RM: version, /dev/nvidiactl, client", &lap);
-	p2ps_rm_set_timings(rm, host->timings);
-	/* Nothing is mapped: one RM_FREE of the client frees its devices and subdevices. */
-	p2ps_rm_set_free_by_client(rm, true);
-	p2ps_strlcpy(nv->rm_driver_version, p2ps_rm_driver(rm)->version,
-	             sizeof(nv->rm_driver_version));
-	query(host, rm, &lap);
-	struct p2ps_rm_stats st;
-	p2ps_rm_get_stats(rm, &st);
-	nv->rm.controls = st.controls;
-	struct p2ps_error e2 = {0};
-	lap = p2ps_clock_ns();
-	int rc = p2ps_rm_close(rm, NULL, &e2);
-	if (rc && !nv->rm_status[0])
-		p2ps_strlcpy(nv->rm_status, e2.msg, sizeof(nv->rm_status));
-	nv->rm_loaded = !nv->rm_status[0];
-	return nv->rm_loaded ? 0 : -1;
+	struct p2ps_rm_facts_job *j;
+	p2ps_rm_facts_start(&j, sys);
+	return p2ps_rm_facts_finish(host, j);
+}
+
+bool p2ps_nvidia_facts_use_rm(const struct p2ps_host_source *src)
+{
+	if (src->rm_sys)
+		return true; /* a recording or a replay is of the RM API */
+	if (src->flags & P2PS_HOST_F_NO_NVML)
+		return false;
+	return src->nvidia_facts == P2PS_NV_FACTS_RM || src->nvidia_facts == P2PS_NV_FACTS_AUTO;
 }
 
 static void nvml_facts(struct p2ps_host *host, const struct p2ps_host_source *src)
@@ -350,7 +500,8 @@ static void nvml_facts(struct p2ps_host *host, const struct p2ps_host_source *sr
 		p2ps_nvml_fill(host);
 }
 
-void p2ps_nvidia_facts_fill(struct p2ps_host *host, const struct p2ps_host_source *src)
+void p2ps_nvidia_facts_fill(struct p2ps_host *host, const struct p2ps_host_source *src,
+                            struct p2ps_rm_facts_job *job)
 {
 	struct p2ps_host_nvidia *nv = &host->nvidia;
 	enum p2ps_nvidia_facts mode = src->nvidia_facts;
@@ -358,9 +509,12 @@ void p2ps_nvidia_facts_fill(struct p2ps_host *host, const struct p2ps_host_sourc
 		mode = P2PS_NV_FACTS_NONE;
 	if (src->rm_sys)
 		mode = P2PS_NV_FACTS_RM; /* a recording or a replay is of the RM API */
+	if (mode == P2PS_NV_FACTS_NONE || mode == P2PS_NV_FACTS_NVML)
+		p2ps_rm_facts_discard(job); /* not asked for: nothing to wait for but the thread */
 	switch (mode) {
 	case P2PS_NV_FACTS_NONE:
 		p2ps_strlcpy(nv->facts_source, "none", sizeof(nv->facts_source));
+		p2ps_strlcpy(nv->facts_note, "none, as asked", sizeof(nv->facts_note));
 		p2ps_strlcpy(nv->nvml_status, "NVML disabled by the caller",
 		             sizeof(nv->nvml_status));
 		return;
@@ -372,7 +526,9 @@ void p2ps_nvidia_facts_fill(struct p2ps_host *host, const struct p2ps_host_sourc
 	case P2PS_NV_FACTS_RM:
 	case P2PS_NV_FACTS_AUTO: break;
 	}
-	if (p2ps_rm_facts_fill(host, src->rm_sys) == 0) {
+	if (!job)
+		p2ps_rm_facts_start(&job, src->rm_sys);
+	if (p2ps_rm_facts_finish(host, job) == 0) {
 		p2ps_strlcpy(nv->facts_source, "rm", sizeof(nv->facts_source));
 		snprintf(nv->facts_note, sizeof(nv->facts_note),
 		         "the driver's RM API (%s, %u controls)", nv->rm_driver_version,

@@ -314,9 +314,15 @@ static int load_tree(struct p2ps_host *host, const struct p2ps_host_source *src,
 	        /* A snapshot's bad file is bad input; on a live host it is a failed read. */
 	        .error_code = live ? P2PS_EIO : P2PS_EINVAL,
 	};
+	/* The RM session waits on the GPUs' firmware; the PCI devices are read meanwhile. */
+	struct p2ps_rm_facts_job *rm_job = NULL;
+	if ((live || src->rm_sys) && p2ps_nvidia_facts_use_rm(src))
+		p2ps_rm_facts_start(&rm_job, src->rm_sys);
 	int rc = p2ps_pcilib_scan(host, &o, err);
-	if (rc < 0)
+	if (rc < 0) {
+		p2ps_rm_facts_discard(rm_job);
 		return p2ps_error_prefix(err, "%s", live ? "/sys" : root);
+	}
 	uint64_t lap = p2ps_clock_ns();
 	for (size_t i = 0; i < host->n_devs; i++) {
 		struct p2ps_dev *d = &host->devs[i];
@@ -334,14 +340,14 @@ static int load_tree(struct p2ps_host *host, const struct p2ps_host_source *src,
 		if (gethostname(host->hostname, sizeof(host->hostname) - 1) != 0)
 			host->hostname[0] = '\0';
 		p2ps_hostfacts_nccl_env(host, src->envp ? src->envp : (const char *const *)environ);
-		p2ps_nvidia_facts_fill(host, src);
+		p2ps_nvidia_facts_fill(host, src, rm_job);
 	} else if (src->rm_sys) {
 		read_snapshot_info(host, root);
 		if (src->envp)
 			p2ps_hostfacts_nccl_env(host, src->envp);
 		else
 			p2ps_hostfacts_nccl_env_file(host, root);
-		p2ps_nvidia_facts_fill(host, src);
+		p2ps_nvidia_facts_fill(host, src, rm_job);
 	} else {
 		read_snapshot_info(host, root);
 		if (src->envp)
