@@ -191,6 +191,9 @@ struct p2ps_bridge {
 	struct p2ps_window io;
 	struct p2ps_window mem;  /* non-prefetchable memory window */
 	struct p2ps_window pref; /* prefetchable memory window */
+	/* The windows were not read (a CardBus bridge; a paste that names the bridge only in
+	 * its tree or log): absent windows above are not closed ones. */
+	bool windows_unknown;
 };
 
 /* NVIDIA facts from the driver's RM API, NVML (dlopen) or a captured nvidia-smi -q / topo -m. */

@@ -116,6 +116,7 @@ struct p2ps_paste_dev {
 	bool from_hex;       /* config bytes from an lspci -x block */
 	bool driver_line;    /* "Kernel driver in use" read */
 	bool link_down_seen; /* LnkSta Width x0 */
+	bool windows_seen;   /* a bridge window line ("Memory behind bridge", a kernel log's) */
 	bool gpu_named;      /* the driver's log, nvidia-smi or CUDA calls it a GPU */
 	int iommu_faults;    /* IOMMU faults the kernel logged for it */
 	char name[160];      /* "NVIDIA Corporation AD102 [GeForce RTX 4090]" as printed */

@@ -534,6 +534,86 @@ static void test_geforce_stock(void **state)
 	done(&h, &a, &r);
 }
 
+/* The reason with code in list, or NULL. */
+static const struct p2ps_reason *find_reason(const struct p2ps_reasons *list,
+                                             enum p2ps_reason_code code)
+{
+	for (size_t i = 0; i < list->n; i++)
+		if (list->v[i].code == code)
+			return &list->v[i];
+	return NULL;
+}
+
+/* Two RTX 4090s as `lspci -tv` draws them under two root ports, and each GPU's
+ * `sudo lspci -vv` block (pciutils' lspci.c prints "Region N: Memory at ADDR (64-bit,
+ * prefetchable) [size=S]"; for a bridge "Memory behind bridge: BASE-LIMIT [size=S]" and
+ * "Prefetchable memory behind bridge: BASE-LIMIT [size=S] [32-bit|64-bit]"). */
+#define TREE_2X4090                                                                                \
+	"$ lspci -tv\n"                                                                            \
+	"-[0000:00]-+-00.0  Intel Corporation Device 0d57\n"                                       \
+	"           +-01.0-[01]----00.0  NVIDIA Corporation AD102 [GeForce RTX 4090]\n"            \
+	"           \\-02.0-[02]----00.0  NVIDIA Corporation AD102 [GeForce RTX 4090]\n"
+#define GPU_VV(bdf, mmio, bar1)                                                                    \
+	"$ sudo lspci -vv -s " bdf "\n" bdf " VGA compatible controller: NVIDIA Corporation "      \
+	"AD102 [GeForce RTX 4090] (rev a1) (prog-if 00 [VGA controller])\n"                        \
+	"\tControl: I/O+ Mem+ BusMaster+ SpecCycle- MemWINV- VGASnoop- ParErr- Stepping- SERR- "   \
+	"FastB2B- DisINTx+\n"                                                                      \
+	"\tRegion 0: Memory at " mmio " (32-bit, non-prefetchable) [size=16M]\n"                   \
+	"\tRegion 1: Memory at " bar1 " (64-bit, prefetchable) [size=32G]\n"                       \
+	"\tKernel driver in use: nvidia\n"
+#define PORT_VV(bdf, sec, pref)                                                                    \
+	"$ sudo lspci -vv -s " bdf "\n" bdf " PCI bridge: Intel Corporation Device a70d (rev 01) " \
+	"(prog-if 00 [Normal decode])\n"                                                           \
+	"\tBus: primary=00, secondary=" sec ", subordinate=" sec ", sec-latency=0\n"               \
+	"\tMemory behind bridge: f0000000-f0ffffff [size=16M] [32-bit]\n"                          \
+	"\tPrefetchable memory behind bridge: " pref " [64-bit]\n"                                 \
+	"\tKernel driver in use: pcieport\n"
+
+/* A bridge the paste shows only in its tree has unknown windows, not closed ones: no
+ * "does not fit the window" blocker; its own lspci block decides, both ways. ACS unknown
+ * on a paste asks for the bridge's lspci block, not for root. */
+static void test_bridge_windows(void **state)
+{
+	(void)state;
+	struct p2ps_host h;
+	struct p2ps_analysis a;
+	struct p2ps_paste_report r;
+	report(TREE_2X4090 GPU_VV("01:00.0", "f0000000", "4000000000")
+	               GPU_VV("02:00.0", "f2000000", "5000000000"),
+	       &h, &a, &r);
+	const struct p2ps_bdf port = {0, 0, 1, 0};
+	assert_true(p2ps_host_find(&h, &port)->bridge.windows_unknown);
+	assert_int_equal(a.n_gpus, 2);
+	assert_null(find_reason(&a.gpus[0].reasons, P2PS_R_BAR_EXCEEDS_WINDOW));
+	assert_false(has_cause(&r, "bar_exceeds_bridge_window"));
+	assert_int_equal(a.n_pairs, 1);
+	const struct p2ps_reason *acs = find_reason(&a.pairs[0].reasons, P2PS_R_ACS_UNKNOWN);
+	assert_non_null(acs);
+	assert_non_null(strstr(acs->fix, "paste the output of sudo lspci -vvv -s 0000:00:0"));
+	assert_null(strstr(acs->fix, "run bar-inspect as root"));
+	done(&h, &a, &r);
+
+	/* The port's block: its prefetchable window ends below BAR1 (a window of 32 MiB). */
+	report(TREE_2X4090 PORT_VV("00:01.0", "01", "4800000000-4801ffffff [size=32M]")
+	               GPU_VV("01:00.0", "f0000000", "4000000000")
+	                       GPU_VV("02:00.0", "f2000000", "5000000000"),
+	       &h, &a, &r);
+	assert_false(p2ps_host_find(&h, &port)->bridge.windows_unknown);
+	const struct p2ps_reason *x = find_reason(&a.gpus[0].reasons, P2PS_R_BAR_EXCEEDS_WINDOW);
+	assert_non_null(x);
+	assert_int_equal(x->sev, P2PS_SEV_BLOCKER);
+	assert_true(has_cause(&r, "bar_exceeds_bridge_window"));
+	done(&h, &a, &r);
+
+	/* A window that holds BAR1 (4000000000-47ffffffff, 32 GiB): nothing to say. */
+	report(TREE_2X4090 PORT_VV("00:01.0", "01", "4000000000-47ffffffff [size=32G]")
+	               GPU_VV("01:00.0", "f0000000", "4000000000")
+	                       GPU_VV("02:00.0", "f2000000", "5000000000"),
+	       &h, &a, &r);
+	assert_null(find_reason(&a.gpus[0].reasons, P2PS_R_BAR_EXCEEDS_WINDOW));
+	done(&h, &a, &r);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -551,6 +631,7 @@ int main(void)
 	        cmocka_unit_test(test_p2p_works),
 	        cmocka_unit_test(test_nccl_works),
 	        cmocka_unit_test(test_geforce_stock),
+	        cmocka_unit_test(test_bridge_windows),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -301,7 +301,8 @@ static bool window_holds(const struct p2ps_window *w, const struct p2ps_bar *b)
 }
 
 /* Every assigned memory BAR of the GPU must lie inside a window of the bridge above
- * it, or the bridge does not forward the BAR's addresses. */
+ * it, or the bridge does not forward the BAR's addresses. A bridge whose windows were not
+ * read (a paste's tree) says nothing either way. */
 static void gpu_windows(struct p2ps_an_ctx *c, struct p2ps_gpu_report *g, int gi)
 {
 	const struct p2ps_dev *d = &c->host->devs[g->dev_idx];
@@ -315,7 +316,8 @@ static void gpu_windows(struct p2ps_an_ctx *c, struct p2ps_gpu_report *g, int gi
 		if (b->unassigned && i != g->bar1_index)
 			p2ps_an_add(c, &g->reasons, P2PS_R_BAR_UNASSIGNED, P2PS_SEV_WARNING,
 			            g->dev_idx, "%s: BAR register %d is unassigned", lbl, i);
-		if (!p || !p->bridge.is_bridge || !b->size_known || b->unassigned)
+		if (!p || !p->bridge.is_bridge || p->bridge.windows_unknown || !b->size_known ||
+		    b->unassigned)
 			continue;
 		/* A prefetchable BAR may also sit in the non-prefetchable window (Linux puts
 		 * 32-bit prefetchable BARs there); it only has to fit one of the two. */

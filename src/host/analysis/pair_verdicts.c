@@ -128,6 +128,36 @@ static void pair_iommu(struct p2ps_an_ctx *c, struct p2ps_pair *p)
 	}
 }
 
+/* How to learn a bridge's ACS state, by where the host came from: extended config space
+ * needs root to read, and what reads it depends on the source. */
+static void acs_unknown_fix(struct p2ps_reason *x, enum p2ps_host_backend_kind kind,
+                            const char *bdf)
+{
+	switch (kind) {
+	case P2PS_HOST_SNAPSHOT:
+		p2ps_an_fix(x,
+		            "capture the host as root (sudo scripts/capture-host.sh) to keep %s's "
+		            "extended config space",
+		            bdf);
+		break;
+	case P2PS_HOST_LSPCI_DUMP:
+		p2ps_an_fix(x,
+		            "dump as root with sudo lspci -xxxx, which includes %s's extended "
+		            "config space",
+		            bdf);
+		break;
+	case P2PS_HOST_PASTE:
+		p2ps_an_fix(x, "paste the output of sudo lspci -vvv -s %s (its ACSCtl line)", bdf);
+		break;
+	case P2PS_HOST_LIVE:
+	case P2PS_HOST_VFIO:
+	default:
+		p2ps_an_fix(x, "run bar-inspect as root (sudo) to read %s's extended config space",
+		            bdf);
+		break;
+	}
+}
+
 void p2ps_an_path_acs(struct p2ps_an_ctx *c, struct p2ps_reasons *reasons, int lca_idx,
                       const int turn[2])
 {
@@ -172,8 +202,7 @@ void p2ps_an_path_acs(struct p2ps_an_ctx *c, struct p2ps_reasons *reasons, int l
 			        c, reasons, P2PS_R_ACS_UNKNOWN,
 			        (root || lca_idx < 0) ? P2PS_SEV_INFO : P2PS_SEV_UNKNOWN, t,
 			        "ACS state of bridge %s unknown: %s", br->bdf_str, why);
-			p2ps_an_fix(x,
-			            "run bar-inspect as root (sudo) to read extended config space");
+			acs_unknown_fix(x, c->host->kind, br->bdf_str);
 		}
 	}
 }

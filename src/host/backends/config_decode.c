@@ -217,6 +217,7 @@ void p2ps_cfg_decode_header(struct p2ps_dev *d)
 		 * their windows have another layout and are not decoded. */
 		decode_bars(d, 1);
 		d->bridge.is_bridge = true;
+		d->bridge.windows_unknown = true;
 		d->bridge.primary = c[PCI_PRIMARY_BUS];
 		d->bridge.secondary = c[PCI_SECONDARY_BUS];
 		d->bridge.subordinate = c[PCI_SUBORDINATE_BUS];

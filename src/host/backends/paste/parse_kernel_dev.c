@@ -172,6 +172,7 @@ static void enumeration(struct pctx *c, struct p2ps_paste_dev *pd, const char *r
 	           *e == '-' && pt_hex(e + 1, &dev, &e) && dev >= ven) {
 		struct p2ps_window *w = strstr(e, "pref") ? &pd->d.bridge.pref : &pd->d.bridge.mem;
 		*w = (struct p2ps_window){true, ven, dev, strstr(e, "64bit") != NULL};
+		pd->windows_seen = true;
 		pd->from[P2PS_PD_BRIDGE] = pt_where(c, line);
 	}
 }

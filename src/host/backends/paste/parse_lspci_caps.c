@@ -99,10 +99,13 @@ static bool bridge_line(struct pctx *c, struct p2ps_paste_dev *pd, const char *t
 		br->subordinate = (uint8_t)v[2];
 	} else if (pt_starts(t, "Memory behind bridge: ")) {
 		window(&br->mem, t + 22);
+		pd->windows_seen = true;
 	} else if (pt_starts(t, "Prefetchable memory behind bridge: ")) {
 		window(&br->pref, t + 35);
+		pd->windows_seen = true;
 	} else if (pt_starts(t, "I/O behind bridge: ")) {
 		window(&br->io, t + 19);
+		pd->windows_seen = true;
 	} else {
 		return false;
 	}

@@ -137,6 +137,9 @@ static void copy_device(const struct p2ps_paste *p, const struct p2ps_paste_dev 
 	if (d->vendor_id == 0x10de && !d->chip && pd->name[0])
 		d->chip = pt_chip_by_name(pd->name);
 	snprintf(d->device_name, sizeof(d->device_name), "%s", pd->name);
+	/* A hex dump's header holds the windows; a text block or a log only when it says them. */
+	if (d->bridge.is_bridge && !pd->from_hex && !pd->windows_seen)
+		d->bridge.windows_unknown = true;
 	memset(d->unknown, 0, sizeof(d->unknown));
 	device_reasons(p, pd, d);
 }
