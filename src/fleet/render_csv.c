@@ -24,6 +24,9 @@ static const char *const header[] = {"host",
                                      "blockers",
                                      "unknowns",
                                      "warnings",
+                                     "gdr_pairs",
+                                     "gdr_not_ready",
+                                     "gdr_blockers",
                                      "drift",
                                      "driver",
                                      "kernel",
@@ -71,6 +74,18 @@ static void codes(const struct p2ps_fleet_host *h, enum p2ps_fleet_severity sev,
 	}
 }
 
+/* The host's GPUDirect RDMA blockers, "code:pairs", ';'-separated. */
+static void gdr_blockers(const struct p2ps_fleet_host *h, char *buf, size_t n)
+{
+	size_t len = 0;
+	buf[0] = '\0';
+	for (size_t i = 0; i < h->n_gdr_reasons && len < n; i++) {
+		int w = snprintf(buf + len, n - len, "%s%s:%u", len ? ";" : "",
+		                 h->gdr_reasons[i].code, h->gdr_reasons[i].pairs);
+		len = w < 0 ? n : len + (size_t)w;
+	}
+}
+
 /* The host's drift entries, ';'-separated; next[] links each host's entries (drift is
  * sorted by model, not by host). */
 static void drift_of(const struct p2ps_fleet *f, const size_t *head, const size_t *next,
@@ -93,6 +108,10 @@ static void host_row(struct fl_out *o, const struct p2ps_fleet *f, size_t i, con
 	const struct p2ps_fleet_gpu *g = fl_worst_bar1(h);
 	char n_gpus[24], models[512], bar1[24], vram[24], pairs[24], bad[24], unk[24];
 	char blockers[1024], unknowns[1024], warnings[1024];
+	char gdr_pairs[24], gdr_bad[24], gdr_codes[512];
+	snprintf(gdr_pairs, sizeof(gdr_pairs), "%zu", h->gdr_pairs);
+	snprintf(gdr_bad, sizeof(gdr_bad), "%zu", h->gdr_not_ready);
+	gdr_blockers(h, gdr_codes, sizeof(gdr_codes));
 	snprintf(n_gpus, sizeof(n_gpus), "%zu", h->n_gpus);
 	fl_models_str(h, models, sizeof(models));
 	snprintf(bar1, sizeof(bar1), "%lld", g ? (long long)g->bar1_size : -1LL);
@@ -122,6 +141,9 @@ static void host_row(struct fl_out *o, const struct p2ps_fleet *f, size_t i, con
 	        blockers,
 	        unknowns,
 	        warnings,
+	        gdr_pairs,
+	        gdr_bad,
+	        gdr_codes,
 	        drift,
 	        h->driver,
 	        h->kernel,

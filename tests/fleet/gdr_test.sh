@@ -54,6 +54,17 @@ ready = [h for h in hosts.values() if h["source"].endswith("gdr-ready.json")]
 assert len(ready) == 1 and "gpudirect_rdma" not in ready[0], ready
 PY
 
+"$bi" --fleet --csv "$tmp/r" >"$tmp/f.csv" || bad "--fleet --csv exit $?"
+python3 - "$tmp/f.csv" <<'PY' || bad "CSV"
+import csv, sys
+rows = {r["host"]: r for r in csv.DictReader(open(sys.argv[1], newline=""))}
+esc, two = rows["rdma-esc"], rows["rdma-two"]
+assert (esc["gdr_pairs"], esc["gdr_not_ready"], esc["gdr_blockers"]) == ("16", "8", "gdr_path:8"), esc
+assert two["gdr_blockers"] == "gdr_path:8;iommu_translating:1", two
+ready = [r for r in rows.values() if r["source"].endswith("gdr-ready.json")]
+assert len(ready) == 1 and ready[0]["gdr_not_ready"] == "0" and not ready[0]["gdr_blockers"], ready
+PY
+
 out=$("$bi" --fleet "$tmp/m/rdma-bad.json")
 grep -q 'rdma-bad.json: malformed: gpudirect_rdma.pairs' <<<"$out" || bad "malformed pairs: $out"
 exit $fail
