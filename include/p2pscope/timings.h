@@ -9,6 +9,7 @@
 #ifndef P2PSCOPE_TIMINGS_H
 #define P2PSCOPE_TIMINGS_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <string.h>
@@ -24,6 +25,7 @@ struct p2ps_timing {
 	const char *phase; /* a string with static storage ("libpci: config reads") */
 	uint64_t ns;       /* total wall time */
 	unsigned runs;     /* how many laps added to it */
+	bool beside;       /* timed on another thread, beside the caller's phases */
 };
 
 struct p2ps_timings {
@@ -51,7 +53,7 @@ static inline void p2ps_timings_lap(struct p2ps_timings *t, const char *phase, u
 	while (i < t->n && strcmp(t->t[i].phase, phase))
 		i++;
 	if (i == t->n && t->n < P2PS_TIMINGS_MAX)
-		t->t[t->n++] = (struct p2ps_timing){phase, 0, 0};
+		t->t[t->n++] = (struct p2ps_timing){phase, 0, 0, false};
 	if (i < t->n) {
 		t->t[i].ns += now - *since;
 		t->t[i].runs++;
@@ -59,15 +61,15 @@ static inline void p2ps_timings_lap(struct p2ps_timings *t, const char *phase, u
 	*since = now;
 }
 
-/* Adds a phase timed elsewhere (on another thread, into its own struct) to t, as one
- * more lap of that phase's runs. */
+/* Adds a phase timed on another thread (into its own struct) to t, marked beside: it
+ * overlapped t's own phases, so a total of t's phases leaves it out. */
 static inline void p2ps_timings_add(struct p2ps_timings *t, const struct p2ps_timing *x)
 {
 	size_t i = 0;
 	while (i < t->n && strcmp(t->t[i].phase, x->phase))
 		i++;
 	if (i == t->n && t->n < P2PS_TIMINGS_MAX)
-		t->t[t->n++] = (struct p2ps_timing){x->phase, 0, 0};
+		t->t[t->n++] = (struct p2ps_timing){x->phase, 0, 0, true};
 	if (i < t->n) {
 		t->t[i].ns += x->ns;
 		t->t[i].runs += x->runs;

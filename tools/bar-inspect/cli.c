@@ -38,14 +38,21 @@ int bi_write_report(const struct p2ps_strbuf *out)
 void bi_print_timings(const struct p2ps_timings *t)
 {
 	uint64_t sum = 0;
+	bool beside = false;
 	fprintf(stderr, "bar-inspect: timings (ms, runs)\n");
 	for (size_t i = 0; i < t->n; i++) {
-		fprintf(stderr, "  %-52s %9.3f %5u\n", t->t[i].phase, (double)t->t[i].ns / 1e6,
-		        t->t[i].runs);
-		sum += t->t[i].ns;
+		fprintf(stderr, "  %-52s %9.3f %5u%s\n", t->t[i].phase, (double)t->t[i].ns / 1e6,
+		        t->t[i].runs, t->t[i].beside ? " *" : "");
+		if (!t->t[i].beside)
+			sum += t->t[i].ns;
+		beside |= t->t[i].beside;
 	}
 	fprintf(stderr, "  %-52s %9.3f\n", "total (from main; process start not included)",
 	        (double)sum / 1e6);
+	if (beside)
+		fprintf(stderr,
+		        "  * on the RM session's thread, beside the phases above it: not in "
+		        "the total\n");
 }
 
 int bi_each_token(const char *opt, const char *arg, int (*each)(void *ctx, const char *token),

@@ -461,8 +461,7 @@ int p2ps_rm_facts_finish(struct p2ps_host *host, struct p2ps_rm_facts_job *j)
 	}
 	uint64_t lap = p2ps_clock_ns();
 	join(j);
-	p2ps_timings_lap(host->timings,
-	                 "RM: wait for the session (its calls below ran beside the above)", &lap);
+	p2ps_timings_lap(host->timings, "RM: waiting for the session's thread", &lap);
 	for (size_t i = 0; host->timings && i < j->timings.n; i++)
 		p2ps_timings_add(host->timings, &j->timings.t[i]);
 	p2ps_strlcpy(nv->rm_driver_version, j->driver_version, sizeof(nv->rm_driver_version));
