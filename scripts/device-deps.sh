@@ -1,6 +1,7 @@
 # SPDX-License-Identifier: MIT
 # shellcheck shell=bash
-# Sourced by the device scripts (scripts/pte-probe-device.sh, bench/p2p-bench-device.sh).
+# Sourced by the device scripts (scripts/pte-probe-device.sh, bench/p2p-bench-device.sh,
+# scripts/device/*.sh).
 #
 # p2ps_unpack_debs DIR PKG...: when pkg-config does not know every PKG (the GPU machines
 # have no json-c, libpci or cmocka), unpacks DIR/*.deb under /tmp/p2ps-sysroot — never into
@@ -19,4 +20,23 @@ p2ps_unpack_debs() {
 	export PKG_CONFIG_PATH=$lib/pkgconfig:$sr/usr/share/pkgconfig
 	command -v pkg-config >/dev/null || ln -sf pkgconf $sr/usr/bin/pkg-config
 	echo "using unpacked packages in $sr"
+}
+
+# p2ps_lspci_from_debs DIR: lspci (the yardstick of the benches) from DIR/*.deb under
+# /tmp/p2ps-sysroot when the machine has none, and in P2PS_PCI_IDS the first pci.ids found
+# (the system's, else the unpacked one; "" when there is none).
+p2ps_lspci_from_debs() {
+	local dir=$1 sr=/tmp/p2ps-sysroot f
+	if ! lspci --version >/dev/null 2>&1 && [ -d "$dir" ]; then
+		mkdir -p $sr
+		for f in "$dir"/*.deb; do dpkg -x "$f" $sr; done
+		export PATH=$sr/usr/bin:$PATH
+		export LD_LIBRARY_PATH=$sr/usr/lib/x86_64-linux-gnu:${LD_LIBRARY_PATH:-}
+	fi
+	P2PS_PCI_IDS=
+	for f in /usr/share/misc/pci.ids /usr/share/hwdata/pci.ids $sr/usr/share/misc/pci.ids; do
+		[ -r "$f" ] && { P2PS_PCI_IDS=$f; break; }
+	done
+	lspci --version
+	echo "pci.ids: ${P2PS_PCI_IDS:-none}"
 }

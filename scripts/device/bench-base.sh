@@ -16,16 +16,8 @@ mkdir -p "$out"
 exec > >(tee -a "$out/bench-base.log") 2>&1
 . scripts/device-deps.sh
 p2ps_unpack_debs "${DEBS:-.cmp/debs}" json-c libpci
-sr=/tmp/p2ps-sysroot
-if ! lspci --version >/dev/null 2>&1 && [ -d "${DEBS:-.cmp/debs}" ]; then
-	mkdir -p $sr
-	for f in "${DEBS:-.cmp/debs}"/*.deb; do dpkg -x "$f" $sr; done
-	export PATH=$sr/usr/bin:$PATH LD_LIBRARY_PATH=$sr/usr/lib/x86_64-linux-gnu:${LD_LIBRARY_PATH:-}
-fi
-ids=
-for f in /usr/share/misc/pci.ids /usr/share/hwdata/pci.ids $sr/usr/share/misc/pci.ids; do
-	[ -r "$f" ] && { ids=$f; break; }
-done
+p2ps_lspci_from_debs "${DEBS:-.cmp/debs}"
+ids=$P2PS_PCI_IDS
 nvidia-smi -L
 rm -rf /tmp/p2ps-base && mkdir -p /tmp/p2ps-base/src && tar -xzf "$base" -C /tmp/p2ps-base/src
 for t in base:/tmp/p2ps-base/src this:.; do

@@ -42,18 +42,8 @@ nproc
 step build
 . scripts/device-deps.sh
 p2ps_unpack_debs "${DEBS:-.cmp/debs}" json-c libpci
-sr=/tmp/p2ps-sysroot
-if ! lspci --version >/dev/null 2>&1 && [ -d "${DEBS:-.cmp/debs}" ]; then
-	mkdir -p $sr
-	for f in "${DEBS:-.cmp/debs}"/*.deb; do dpkg -x "$f" $sr; done
-	export PATH=$sr/usr/bin:$PATH LD_LIBRARY_PATH=$sr/usr/lib/x86_64-linux-gnu:${LD_LIBRARY_PATH:-}
-fi
-lspci --version
-ids=
-for f in /usr/share/misc/pci.ids /usr/share/hwdata/pci.ids $sr/usr/share/misc/pci.ids; do
-	[ -r "$f" ] && { ids=$f; break; }
-done
-echo "pci.ids: ${ids:-none}"
+p2ps_lspci_from_debs "${DEBS:-.cmp/debs}"
+ids=$P2PS_PCI_IDS
 bld=/tmp/p2ps-rm-build
 cmake -S . -B $bld -DCMAKE_BUILD_TYPE=Release -DP2PS_TESTS=OFF >"$res/cmake.log" 2>&1 &&
 	cmake --build $bld -j "$(nproc)" --target bar-inspect pte-probe spawn-time nvml-init rm-cost \

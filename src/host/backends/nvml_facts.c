@@ -23,22 +23,6 @@ struct nvml_gpu {
 	int fabric_links; /* active links to an NVSwitch (or a far end NVML cannot name) */
 };
 
-static void add_peer(struct p2ps_gpu_facts *g, const struct p2ps_bdf *bdf, int links)
-{
-	int k;
-	for (k = 0; k < g->n_nvlink_peers; k++)
-		if (p2ps_bdf_equal(&g->nvlink_peers[k].bdf, bdf))
-			break;
-	if (k == P2PS_HOST_MAX_NVLINK)
-		return;
-	if (k == g->n_nvlink_peers) {
-		g->nvlink_peers[k].bdf = *bdf;
-		g->nvlink_peers[k].links = 0;
-		g->n_nvlink_peers++;
-	}
-	g->nvlink_peers[k].links += links;
-}
-
 /* Memory, BAR1 and direct NVLinks of one GPU; links that end at an NVSwitch are only
  * counted here (their peers are found per pair afterwards). */
 static void fill_device(struct p2ps_host *host, const struct p2ps_nvml *a, struct nvml_gpu *gpu,
@@ -88,7 +72,7 @@ static void fill_device(struct p2ps_host *host, const struct p2ps_nvml *a, struc
 		if (type == NVML_NVLINK_DEVICE_TYPE_SWITCH || !far || !p2ps_dev_is_nvidia_gpu(far))
 			gpu->fabric_links++;
 		else
-			add_peer(g, &rb, 1);
+			p2ps_gpu_add_nvlink_peer(g, &rb, 1);
 	}
 	g->nvswitch_links = gpu->fabric_links;
 	p2ps_timings_lap(host->timings, "NVML: NVLink per link", lap);
@@ -111,10 +95,8 @@ static void fill_fabric_peers(const struct p2ps_nvml *a, struct nvml_gpu *gpus, 
 			            P2PS_NVML_SUCCESS ||
 			    st != NVML_P2P_STATUS_OK)
 				continue;
-			int links = gpus[i].fabric_links < gpus[j].fabric_links
-			                    ? gpus[i].fabric_links
-			                    : gpus[j].fabric_links;
-			add_peer(&gpus[i].dev->gpu, &gpus[j].dev->bdf, links);
+			p2ps_gpu_add_fabric_peer(gpus[i].dev, gpus[i].fabric_links, gpus[j].dev,
+			                         gpus[j].fabric_links);
 		}
 	}
 }

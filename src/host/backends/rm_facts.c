@@ -202,21 +202,6 @@ struct rm_gpu {
 	int fabric_links;
 };
 
-static void add_peer(struct p2ps_gpu_facts *g, const struct p2ps_bdf *bdf, int links)
-{
-	int k;
-	for (k = 0; k < g->n_nvlink_peers; k++)
-		if (p2ps_bdf_equal(&g->nvlink_peers[k].bdf, bdf))
-			break;
-	if (k == P2PS_HOST_MAX_NVLINK)
-		return;
-	if (k == g->n_nvlink_peers) {
-		g->nvlink_peers[k] = (struct p2ps_nvlink_peer){*bdf, 0};
-		g->n_nvlink_peers++;
-	}
-	g->nvlink_peers[k].links += links;
-}
-
 static void fb_facts(struct rm_gpu *x)
 {
 	const struct rm_card *c = x->c;
@@ -284,7 +269,7 @@ static void nvlink_facts(const struct p2ps_host *host, struct rm_gpu *x)
 		    !p2ps_dev_is_nvidia_gpu(far))
 			x->fabric_links++;
 		else
-			add_peer(f, &rb, 1);
+			p2ps_gpu_add_nvlink_peer(f, &rb, 1);
 	}
 }
 
@@ -356,12 +341,10 @@ static void system_facts(struct p2ps_host_rm *h, const struct p2ps_rm_facts_job 
 /* NVLink through a fabric: the pair's NVLink status OK and both with fabric links. */
 static void fabric_pair(struct rm_gpu *a, struct rm_gpu *b, const struct p2ps_driver_p2p *p)
 {
-	if (!p->known || p->status[P2PS_P2P_PATH_NVLINK] != 0 || !a->fabric_links ||
-	    !b->fabric_links)
+	if (!p->known || p->status[P2PS_P2P_PATH_NVLINK] != 0)
 		return;
-	int links = a->fabric_links < b->fabric_links ? a->fabric_links : b->fabric_links;
-	add_peer(&a->dev->gpu, &b->dev->bdf, links);
-	add_peer(&b->dev->gpu, &a->dev->bdf, links);
+	p2ps_gpu_add_fabric_peer(a->dev, a->fabric_links, b->dev, b->fabric_links);
+	p2ps_gpu_add_fabric_peer(b->dev, b->fabric_links, a->dev, a->fabric_links);
 }
 
 /* The pair (i, k) of opened cards, both met in the model as a and b. */

@@ -133,6 +133,28 @@ bool p2ps_dev_is_nvidia_gpu(const struct p2ps_dev *dev)
 	return dev && dev->vendor_id == 0x10de && (dev->class_code >> 16) == 0x03;
 }
 
+void p2ps_gpu_add_nvlink_peer(struct p2ps_gpu_facts *g, const struct p2ps_bdf *peer, int links)
+{
+	int k;
+	for (k = 0; k < g->n_nvlink_peers; k++)
+		if (p2ps_bdf_equal(&g->nvlink_peers[k].bdf, peer))
+			break;
+	if (k == P2PS_HOST_MAX_NVLINK)
+		return;
+	if (k == g->n_nvlink_peers) {
+		g->nvlink_peers[k] = (struct p2ps_nvlink_peer){*peer, 0};
+		g->n_nvlink_peers++;
+	}
+	g->nvlink_peers[k].links += links;
+}
+
+void p2ps_gpu_add_fabric_peer(struct p2ps_dev *a, int a_links, const struct p2ps_dev *b,
+                              int b_links)
+{
+	if (a_links > 0 && b_links > 0)
+		p2ps_gpu_add_nvlink_peer(&a->gpu, &b->bdf, a_links < b_links ? a_links : b_links);
+}
+
 void p2ps_host_finish(struct p2ps_host *host)
 {
 	p2ps_host_sort_and_link(host);
