@@ -111,16 +111,17 @@ struct json_object *p2ps_json_rm_gpu(const struct p2ps_dev *d)
 	struct json_object *fb = NULL;
 	if (r->fb_known) {
 		fb = json_object_new_object();
-		const struct {
-			const char *k;
-			uint64_t v;
-		} rows[] = {{"ram", r->fb_ram},           {"total_ram", r->fb_total_ram},
-		            {"usable", r->fb_usable},     {"reserved", r->fb_reserved},
-		            {"heap", r->fb_heap},         {"heap_free", r->fb_heap_free},
-		            {"tax", r->fb_tax},           {"bar1_total", d->gpu.bar1_total_bytes},
-		            {"bar1_avail", r->bar1_avail}};
-		for (size_t i = 0; i < sizeof(rows) / sizeof(rows[0]); i++)
-			p2ps_json_put(fb, rows[i].k, u64(rows[i].v));
+		const struct p2ps_json_int_row rows[] = {
+		        {"ram", (int64_t)r->fb_ram},
+		        {"total_ram", (int64_t)r->fb_total_ram},
+		        {"usable", (int64_t)r->fb_usable},
+		        {"reserved", (int64_t)r->fb_reserved},
+		        {"heap", (int64_t)r->fb_heap},
+		        {"heap_free", (int64_t)r->fb_heap_free},
+		        {"tax", (int64_t)r->fb_tax},
+		        {"bar1_total", (int64_t)d->gpu.bar1_total_bytes},
+		        {"bar1_avail", (int64_t)r->bar1_avail}};
+		p2ps_json_put_ints(fb, P2PS_JSON_ROWS(rows));
 	}
 	p2ps_json_put(o, "fb", fb);
 	p2ps_json_put(o, "static_bar1",
@@ -187,18 +188,20 @@ struct json_object *p2ps_json_rm_host(const struct p2ps_host *h)
 		p2ps_json_put(cpu, "type", u64(r->cpu_type));
 		p2ps_json_put(cpu, "type_name", json_object_new_string(r->cpu_type_name));
 		p2ps_json_put(cpu, "name", json_object_new_string(r->cpu_name));
-		p2ps_json_put(cpu, "clock_mhz", u64(r->cpu_clock_mhz));
-		p2ps_json_put(cpu, "logical", u64(r->cpu_logical));
-		p2ps_json_put(cpu, "physical", u64(r->cpu_physical));
-		p2ps_json_put(cpu, "family", u64(r->cpu_family));
-		p2ps_json_put(cpu, "model", u64(r->cpu_model));
+		const struct p2ps_json_int_row rows[] = {{"clock_mhz", r->cpu_clock_mhz},
+		                                         {"logical", r->cpu_logical},
+		                                         {"physical", r->cpu_physical},
+		                                         {"family", r->cpu_family},
+		                                         {"model", r->cpu_model}};
+		p2ps_json_put_ints(cpu, P2PS_JSON_ROWS(rows));
 	}
 	if (r->chipset_known) {
 		cs = json_object_new_object();
-		p2ps_json_put(cs, "vendor_id", u64(r->chipset_vendor));
-		p2ps_json_put(cs, "device_id", u64(r->chipset_device));
-		p2ps_json_put(cs, "host_bridge_vendor_id", u64(r->hb_vendor));
-		p2ps_json_put(cs, "host_bridge_device_id", u64(r->hb_device));
+		const struct p2ps_json_int_row rows[] = {{"vendor_id", r->chipset_vendor},
+		                                         {"device_id", r->chipset_device},
+		                                         {"host_bridge_vendor_id", r->hb_vendor},
+		                                         {"host_bridge_device_id", r->hb_device}};
+		p2ps_json_put_ints(cs, P2PS_JSON_ROWS(rows));
 		p2ps_json_put(cs, "vendor_name", json_object_new_string(r->chipset_vendor_name));
 		p2ps_json_put(cs, "name", json_object_new_string(r->chipset_name));
 		p2ps_json_put(cs, "flags", u64(r->chipset_flags));
