@@ -37,6 +37,16 @@ for d in "$top"/tests/fixtures/rm/*/; do
 		echo "FAIL $name: replay against another snapshot: $(cat "$tmp/err")"
 		fail=1
 	fi
+	# NVLink through NVSwitches (nvidia-smi topo -m of the same run says NV<k> for every
+	# pair): NCCL's topology XML has one link element per GPU to the switch fabric, with the
+	# GPU's k links (NCCL's own dump on these hosts: target fffffff:ffff:ff, class 0x068000).
+	k=$(grep '^GPU[0-9]' "$d/topo-m.txt" | grep -Eo 'NV[0-9]+' | sort -u)
+	if [ "$(wc -w <<<"$k")" = 1 ]; then
+		gpus=$(grep -c '^GPU[0-9]' "$d/topo-m.txt")
+		"$bi" -n --nccl-topo --replay "$d/capture.json" --root "$d/root" >"$tmp/topo.xml"
+		got=$(grep -c "<nvlink target=\"fffffff:ffff:ff\" count=\"${k#NV}\" tclass=\"0x068000\"/>" "$tmp/topo.xml")
+		[ "$got" = "$gpus" ] || { echo "FAIL $name: --nccl-topo has $got NVSwitch links of $k, not $gpus"; fail=1; }
+	fi
 done
 if [ "$n" = 0 ]; then
 	echo "FAIL: no captures under tests/fixtures/rm"

@@ -10,12 +10,14 @@
 /* The RM API (rm_facts.c): one client through sys (NULL: the live driver), every NVIDIA
  * GPU the driver lists, the pairs' P2P caps per path, the CPU and chipset; everything
  * freed. The session runs on its own thread from p2ps_rm_facts_start (sys must outlive
- * it), so that it overlaps the reading of the PCI devices; p2ps_rm_facts_finish waits for
- * it, gives each GPU of the model its facts and frees the job: 0 when the RM API answered,
- * otherwise -1 and why in host->nvidia.rm_status. p2ps_rm_facts_discard waits and drops
- * it (NULL: nothing). p2ps_rm_facts_fill is start and finish in one. */
+ * it; without sys, the live driver's files under root, "" for /), so that it overlaps the reading
+ * of the PCI devices; p2ps_rm_facts_finish waits for it, gives each GPU of the model its facts and
+ * frees the job: 0 when the RM API answered, otherwise -1 and why in host->nvidia.rm_status.
+ * p2ps_rm_facts_discard waits and drops it (NULL: nothing). p2ps_rm_facts_fill is start and finish
+ * in one. */
 struct p2ps_rm_facts_job;
-int p2ps_rm_facts_start(struct p2ps_rm_facts_job **job, const struct p2ps_rm_sys *sys);
+int p2ps_rm_facts_start(struct p2ps_rm_facts_job **job, const struct p2ps_rm_sys *sys,
+                        const char *root);
 int p2ps_rm_facts_finish(struct p2ps_host *host, struct p2ps_rm_facts_job *job);
 void p2ps_rm_facts_discard(struct p2ps_rm_facts_job *job);
 int p2ps_rm_facts_fill(struct p2ps_host *host, const struct p2ps_rm_sys *sys);

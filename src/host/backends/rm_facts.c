@@ -159,14 +159,15 @@ static void *session_thread(void *arg)
 	return NULL;
 }
 
-int p2ps_rm_facts_start(struct p2ps_rm_facts_job **out, const struct p2ps_rm_sys *sys)
+int p2ps_rm_facts_start(struct p2ps_rm_facts_job **out, const struct p2ps_rm_sys *sys,
+                        const char *root)
 {
 	struct p2ps_rm_facts_job *j = calloc(1, sizeof(*j));
 	*out = j;
 	if (!j)
 		return -1;
 	if (!sys) {
-		p2ps_rm_sys_linux(&j->live, &j->ctx, "", -1);
+		p2ps_rm_sys_linux(&j->live, &j->ctx, root ? root : "", -1);
 		sys = &j->live;
 	}
 	j->sys = sys;
@@ -271,6 +272,7 @@ static void nvlink_facts(const struct p2ps_host *host, struct rm_gpu *x)
 		else
 			p2ps_gpu_add_nvlink_peer(f, &rb, 1);
 	}
+	f->nvswitch_links = x->fabric_links; /* as the NVML backend records them */
 }
 
 /* The model's GPU of card c, with the card's facts; NULL when the model lacks it. */
@@ -411,15 +413,12 @@ static void driver_caps_from_rm(struct p2ps_host *host)
 
 static void meet_model(struct p2ps_host *host, const struct p2ps_rm_facts_job *j)
 {
-	static struct rm_gpu none;
 	struct rm_gpu x[RM_MAX_GPUS];
 	bool met[RM_MAX_GPUS] = {false};
-	for (unsigned i = 0; i < j->n_open; i++)
-		x[i] = none;
 	unsigned o = 0;
 	for (size_t i = 0; i < j->n_cards; i++) {
 		bool opened = j->cards[i].opened;
-		struct rm_gpu g = none;
+		struct rm_gpu g = {0};
 		bool in_model = gpu_facts(host, &j->cards[i], &g) != NULL;
 		if (opened) {
 			x[o] = g;
@@ -461,17 +460,24 @@ int p2ps_rm_facts_finish(struct p2ps_host *host, struct p2ps_rm_facts_job *j)
 int p2ps_rm_facts_fill(struct p2ps_host *host, const struct p2ps_rm_sys *sys)
 {
 	struct p2ps_rm_facts_job *j;
-	p2ps_rm_facts_start(&j, sys);
+	p2ps_rm_facts_start(&j, sys, "");
 	return p2ps_rm_facts_finish(host, j);
+}
+
+/* The source src asks for: a recording or a replay is of the RM API; --no-nvml is none. */
+static enum p2ps_nvidia_facts facts_mode(const struct p2ps_host_source *src)
+{
+	if (src->rm_sys)
+		return P2PS_NV_FACTS_RM;
+	if (src->flags & P2PS_HOST_F_NO_NVML)
+		return P2PS_NV_FACTS_NONE;
+	return src->nvidia_facts;
 }
 
 bool p2ps_nvidia_facts_use_rm(const struct p2ps_host_source *src)
 {
-	if (src->rm_sys)
-		return true; /* a recording or a replay is of the RM API */
-	if (src->flags & P2PS_HOST_F_NO_NVML)
-		return false;
-	return src->nvidia_facts == P2PS_NV_FACTS_RM || src->nvidia_facts == P2PS_NV_FACTS_AUTO;
+	enum p2ps_nvidia_facts m = facts_mode(src);
+	return m == P2PS_NV_FACTS_RM || m == P2PS_NV_FACTS_AUTO;
 }
 
 static void nvml_facts(struct p2ps_host *host, const struct p2ps_host_source *src)
@@ -486,12 +492,8 @@ void p2ps_nvidia_facts_fill(struct p2ps_host *host, const struct p2ps_host_sourc
                             struct p2ps_rm_facts_job *job)
 {
 	struct p2ps_host_nvidia *nv = &host->nvidia;
-	enum p2ps_nvidia_facts mode = src->nvidia_facts;
-	if (src->flags & P2PS_HOST_F_NO_NVML)
-		mode = P2PS_NV_FACTS_NONE;
-	if (src->rm_sys)
-		mode = P2PS_NV_FACTS_RM; /* a recording or a replay is of the RM API */
-	if (mode == P2PS_NV_FACTS_NONE || mode == P2PS_NV_FACTS_NVML)
+	enum p2ps_nvidia_facts mode = facts_mode(src);
+	if (!p2ps_nvidia_facts_use_rm(src))
 		p2ps_rm_facts_discard(job); /* not asked for: nothing to wait for but the thread */
 	switch (mode) {
 	case P2PS_NV_FACTS_NONE:
@@ -509,7 +511,7 @@ void p2ps_nvidia_facts_fill(struct p2ps_host *host, const struct p2ps_host_sourc
 	case P2PS_NV_FACTS_AUTO: break;
 	}
 	if (!job)
-		p2ps_rm_facts_start(&job, src->rm_sys);
+		p2ps_rm_facts_start(&job, src->rm_sys, "");
 	if (p2ps_rm_facts_finish(host, job) == 0) {
 		p2ps_strlcpy(nv->facts_source, "rm", sizeof(nv->facts_source));
 		snprintf(nv->facts_note, sizeof(nv->facts_note),

@@ -317,7 +317,7 @@ static int load_tree(struct p2ps_host *host, const struct p2ps_host_source *src,
 	/* The RM session waits on the GPUs' firmware; the PCI devices are read meanwhile. */
 	struct p2ps_rm_facts_job *rm_job = NULL;
 	if ((live || src->rm_sys) && p2ps_nvidia_facts_use_rm(src))
-		p2ps_rm_facts_start(&rm_job, src->rm_sys);
+		p2ps_rm_facts_start(&rm_job, src->rm_sys, root);
 	int rc = p2ps_pcilib_scan(host, &o, err);
 	if (rc < 0) {
 		p2ps_rm_facts_discard(rm_job);
@@ -341,20 +341,16 @@ static int load_tree(struct p2ps_host *host, const struct p2ps_host_source *src,
 			host->hostname[0] = '\0';
 		p2ps_hostfacts_nccl_env(host, src->envp ? src->envp : (const char *const *)environ);
 		p2ps_nvidia_facts_fill(host, src, rm_job);
-	} else if (src->rm_sys) {
-		read_snapshot_info(host, root);
-		if (src->envp)
-			p2ps_hostfacts_nccl_env(host, src->envp);
-		else
-			p2ps_hostfacts_nccl_env_file(host, root);
-		p2ps_nvidia_facts_fill(host, src, rm_job);
 	} else {
 		read_snapshot_info(host, root);
 		if (src->envp)
 			p2ps_hostfacts_nccl_env(host, src->envp);
 		else
 			p2ps_hostfacts_nccl_env_file(host, root);
-		p2ps_nvsmi_fill(host, root);
+		if (src->rm_sys) /* a replay: the RM API's answers, as live */
+			p2ps_nvidia_facts_fill(host, src, rm_job);
+		else
+			p2ps_nvsmi_fill(host, root);
 	}
 	p2ps_timings_lap(host->timings, "NCCL env, NVIDIA facts (RM, NVML or nvidia-smi files)",
 	                 &lap);

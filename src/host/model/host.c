@@ -145,7 +145,9 @@ void p2ps_gpu_add_nvlink_peer(struct p2ps_gpu_facts *g, const struct p2ps_bdf *p
 		g->nvlink_peers[k] = (struct p2ps_nvlink_peer){*peer, 0};
 		g->n_nvlink_peers++;
 	}
-	g->nvlink_peers[k].links += links;
+	/* A GPU has no more links than that, whatever a damaged paste repeats. */
+	int n = g->nvlink_peers[k].links + links;
+	g->nvlink_peers[k].links = n < P2PS_HOST_MAX_NVLINK ? n : P2PS_HOST_MAX_NVLINK;
 }
 
 void p2ps_gpu_add_fabric_peer(struct p2ps_dev *a, int a_links, const struct p2ps_dev *b,

@@ -16,6 +16,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "host_internal.h"
 #include "paste_internal.h"
 
 #define NT_DEPTH   16 /* nesting followed: system > cpu > pci... > gpu > nvlink */
@@ -177,19 +178,6 @@ static void gpu_elem(struct nt_state *st, const struct nt_elem *e)
 		g->smi = (int)dev;
 }
 
-static void add_peer(struct p2ps_gpu_facts *g, const struct p2ps_bdf *b, int links)
-{
-	for (int k = 0; k < g->n_nvlink_peers; k++)
-		if (p2ps_bdf_equal(&g->nvlink_peers[k].bdf, b)) {
-			int n = g->nvlink_peers[k].links + links;
-			g->nvlink_peers[k].links =
-			        n < P2PS_HOST_MAX_NVLINK ? n : P2PS_HOST_MAX_NVLINK;
-			return;
-		}
-	if (g->n_nvlink_peers < P2PS_HOST_MAX_NVLINK)
-		g->nvlink_peers[g->n_nvlink_peers++] = (struct p2ps_nvlink_peer){*b, links};
-}
-
 static void nvlink_elem(struct nt_state *st, const struct nt_elem *e)
 {
 	long count;
@@ -206,7 +194,7 @@ static void nvlink_elem(struct nt_state *st, const struct nt_elem *e)
 	struct p2ps_bdf b;
 	const char *target = attr(e, "target");
 	if ((cls >> 16) == 0x03 && target && pt_bdf(target, &b, NULL, &end) && !*end)
-		add_peer(g, &b, (int)count);
+		p2ps_gpu_add_nvlink_peer(g, &b, (int)count);
 	else if ((cls >> 8) == 0x0680)
 		g->nvswitch_links = g->nvswitch_links + (int)count < P2PS_HOST_MAX_NVLINK
 		                            ? g->nvswitch_links + (int)count
@@ -217,17 +205,12 @@ static void nvlink_elem(struct nt_state *st, const struct nt_elem *e)
  * smaller of their link counts, as nvidia-smi topo -m's NV# on such boards. */
 static void fabric_peers(struct p2ps_paste *p)
 {
-	for (size_t i = 0; i < p->n_devs; i++) {
-		struct p2ps_gpu_facts *gi = &p->devs[i].d.gpu;
-		for (size_t j = 0; gi->nvswitch_links && j < p->n_devs; j++) {
-			const struct p2ps_gpu_facts *gj = &p->devs[j].d.gpu;
-			if (i == j || !gj->nvswitch_links)
-				continue;
-			int n = gi->nvswitch_links < gj->nvswitch_links ? gi->nvswitch_links
-			                                                : gj->nvswitch_links;
-			add_peer(gi, &p->devs[j].d.bdf, n);
-		}
-	}
+	for (size_t i = 0; i < p->n_devs; i++)
+		for (size_t j = 0; j < p->n_devs; j++)
+			if (i != j)
+				p2ps_gpu_add_fabric_peer(
+				        &p->devs[i].d, p->devs[i].d.gpu.nvswitch_links,
+				        &p->devs[j].d, p->devs[j].d.gpu.nvswitch_links);
 }
 
 /* The first <cpu>'s processor, in NCCL's names (topo.cc kvDictCpuArch): the host's CPU. */
