@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: MIT
 # Runs p2p-bench on a GPU machine and gathers everything for docs/results/.
-# Meant for the workplace's device machine (called from the repository root),
+# Meant for a GPU machine (called from the repository root),
 # but any CUDA host works:
 #
 #   bench/p2p-bench-device.sh [--compare] [--capture] [--quick] [--variants] [--sizes]

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: MIT
 # Builds pte-probe on a GPU machine and records its runs for tests/fixtures/pte-probe/.
-# Meant for the workplace's device machine (called from the repository root), but any host
+# Meant for a GPU machine (called from the repository root), but any host
 # with the NVIDIA driver works:
 #
 #   scripts/pte-probe-device.sh [--peer N] [--tag NAME]

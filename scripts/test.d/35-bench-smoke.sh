@@ -66,7 +66,7 @@ smoke fleet-bench '^ +300 .* ok$' bench/fleet-bench.sh --short "$build"
 smoke rm-cost '^rm-cost: ROUNDS is 1 to ' sh -c \
 	'cmake --build "$1" --target rm-cost >/dev/null && { "$1/bench/rm-cost" 0 2>&1; [ $? -eq 2 ]; }' \
 	sh "$build"
-# The p2p-bench run needs GPUs (the workplace's device machines): here its options only.
+# The p2p-bench run needs GPUs: here its options only.
 smoke p2p-bench-device '^  --sm-sweep ' bash bench/p2p-bench-device.sh --help
 # The SM copy sweep compiles wherever nvcc is (CI has it, without a GPU).
 nvcc=$(command -v nvcc || echo /usr/local/cuda/bin/nvcc)

@@ -11,13 +11,6 @@
 #include <inttypes.h>
 #include <stdio.h>
 
-/* Bits of fd as a mask over the two 64-bit words. */
-static void field_bits(const struct gmmu_field *fd, uint64_t m[2])
-{
-	unsigned word = fd->lo / 64u;
-	m[word] |= gmmu_field_mask(fd) << (fd->lo % 64u);
-}
-
 void gmmu_entry_decode(const struct gmmu_entry_format *ef, const uint64_t w[2],
                        struct gmmu_decoded *out)
 {
@@ -55,7 +48,7 @@ void gmmu_entry_decode(const struct gmmu_entry_format *ef, const uint64_t w[2],
 			shown = false; /* a zero of a field no writer sets says nothing */
 		out->shown[i] = shown;
 		if (shown)
-			field_bits(fd, covered);
+			gmmu_field_bits(fd, covered);
 	}
 	out->unexplained[0] = w2[0] & ~covered[0];
 	out->unexplained[1] = w2[1] & ~covered[1];

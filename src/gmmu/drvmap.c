@@ -255,14 +255,6 @@ static void field_str(const struct gmmu_decoded *d, size_t i, char *buf, size_t 
 		snprintf(buf, len, "(unused)");
 }
 
-/* The bits of fd in the two words of an entry. */
-static void field_bits(const struct gmmu_field *fd, uint64_t m[2])
-{
-	m[0] = m[1] = 0;
-	for (unsigned b = fd->lo; b <= fd->hi && b < 128; b++)
-		m[b / 64] |= 1ull << (b % 64);
-}
-
 /* A field's raw value as the diff shows it for an aperture that does not use the field:
  * its name where it has one, else the number. */
 static void raw_str(const struct gmmu_field *fd, uint64_t v, char *buf, size_t len)
@@ -298,8 +290,8 @@ size_t gmmu_entry_diff(const struct gmmu_entry_format *ef, const uint64_t got[2]
 	uint64_t x[2] = {g.unexplained[0] ^ m.unexplained[0], g.unexplained[1] ^ m.unexplained[1]};
 	for (size_t i = 0; i < ef->n_fields && (x[0] | x[1]); i++) {
 		const struct gmmu_field *fd = &ef->fields[i];
-		uint64_t fm[2];
-		field_bits(fd, fm);
+		uint64_t fm[2] = {0, 0};
+		gmmu_field_bits(fd, fm);
 		if (fd->flags & GMMU_FIELD_F_ALIAS || !((fm[0] & x[0]) | (fm[1] & x[1])))
 			continue;
 		if (n < max) {

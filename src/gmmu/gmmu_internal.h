@@ -89,4 +89,11 @@ extern const struct gmmu_format gmmu_format_v3_gb;
 const struct gmmu_field *gmmu_field_by_role(const struct gmmu_entry_format *ef, enum gmmu_role r,
                                             enum gmmu_half h);
 
+/* ORs the bits of fd into the mask m over an entry's two 64-bit words (a field lies in one
+ * word). */
+static inline void gmmu_field_bits(const struct gmmu_field *fd, uint64_t m[2])
+{
+	m[fd->lo / 64u] |= gmmu_field_mask(fd) << (fd->lo % 64u);
+}
+
 #endif

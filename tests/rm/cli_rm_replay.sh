@@ -17,8 +17,10 @@ for d in "$top"/tests/fixtures/rm/*/; do
 	n=$((n + 1))
 	name=$(basename "$d")
 	for fmt in "" --json --dot; do
-		if ! "$bi" -n --all $fmt --replay "$d/capture.json" --root "$d/root" >"$tmp/out" 2>"$tmp/err"; then
-			echo "FAIL $name $fmt: exit $? $(cat "$tmp/err")"
+		"$bi" -n --all $fmt --replay "$d/capture.json" --root "$d/root" >"$tmp/out" 2>"$tmp/err"
+		rc=$?
+		if [ "$rc" != 0 ]; then
+			echo "FAIL $name $fmt: exit $rc $(cat "$tmp/err")"
 			fail=1
 		elif [ -s "$tmp/err" ]; then
 			echo "FAIL $name $fmt: stderr: $(cat "$tmp/err")"
