@@ -69,7 +69,9 @@ void p2ps_an_path_acs(struct p2ps_an_ctx *c, struct p2ps_reasons *reasons, int l
                       const int turn[2]);
 
 /* What to boot with so that the IOMMU stops translating (per IOMMU kind). */
-const char *p2ps_an_iommu_fix(const struct p2ps_host *h);
+/* A verdict from reasons: not ready on any blocker, else unknown on any unknown. */
+enum p2ps_verdict p2ps_an_verdict(const struct p2ps_reasons *r);
+const char *p2ps_an_iommu_fix(const char *kind); /* h->iommu.kind: "intel", "amd", ... */
 
 /* NCCL's levels (P2P and GDR) in its path order: LOC 0, NVL 1, PIX 2, PXB 3, PHB 4, SYS 5;
  * nvidia-smi's NODE is NCCL's PHB. -1 for UNKNOWN. */

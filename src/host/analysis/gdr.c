@@ -138,7 +138,7 @@ static void gdr_iommu(struct p2ps_an_ctx *c, struct p2ps_gdr_pair *p, const stru
 		        ends[k] - c->host->devs,
 		        "the IOMMU %s %s's DMA: GPUDirect RDMA needs it off or 1:1 (guide 5.4)",
 		        m == P2PS_IOMMU_TRANSLATING ? "translates" : "controls", ends[k]->bdf_str);
-		p2ps_an_fix(x, "%s", p2ps_an_iommu_fix(c->host));
+		p2ps_an_fix(x, "%s", p2ps_an_iommu_fix(c->host->iommu.kind));
 	}
 }
 
@@ -275,19 +275,6 @@ static void gdr_nccl(struct p2ps_an_ctx *c, struct p2ps_gdr_pair *p, bool rdma)
 		            p2ps_an_nccl_level_name(rank));
 }
 
-static void gdr_verdict(struct p2ps_gdr_pair *p)
-{
-	p->verdict = P2PS_VERDICT_READY;
-	for (size_t i = 0; i < p->reasons.n; i++) {
-		if (p->reasons.v[i].sev == P2PS_SEV_BLOCKER) {
-			p->verdict = P2PS_VERDICT_NOT_READY;
-			return;
-		}
-		if (p->reasons.v[i].sev == P2PS_SEV_UNKNOWN)
-			p->verdict = P2PS_VERDICT_UNKNOWN;
-	}
-}
-
 static void gdr_pair(struct p2ps_an_ctx *c, struct p2ps_gdr_pair *p)
 {
 	const struct p2ps_host *h = c->host;
@@ -306,7 +293,7 @@ static void gdr_pair(struct p2ps_an_ctx *c, struct p2ps_gdr_pair *p)
 	gdr_bar1(c, p, g);
 	gdr_nccl(c, p, is_rdma_dev(h, dev));
 	p2ps_an_reasons_sort(&p->reasons);
-	gdr_verdict(p);
+	p->verdict = p2ps_an_verdict(&p->reasons);
 }
 
 void p2ps_an_gdr(struct p2ps_an_ctx *c, const struct p2ps_analysis_opts *opts)

@@ -23,12 +23,12 @@ static void copy_gpu_reasons(struct p2ps_an_ctx *c, struct p2ps_pair *p,
 	}
 }
 
-const char *p2ps_an_iommu_fix(const struct p2ps_host *h)
+const char *p2ps_an_iommu_fix(const char *kind)
 {
-	if (!strcmp(h->iommu.kind, "intel"))
+	if (!strcmp(kind, "intel"))
 		return "boot with intel_iommu=on iommu=pt (pass-through) or intel_iommu=off, or "
 		       "disable VT-d in the firmware setup";
-	if (!strcmp(h->iommu.kind, "amd"))
+	if (!strcmp(kind, "amd"))
 		return "boot with iommu=pt (pass-through) or amd_iommu=off, or disable AMD-Vi/"
 		       "IOMMU in the firmware setup";
 	return "boot with iommu=pt (or iommu.passthrough=1), or turn the IOMMU off";
@@ -90,14 +90,14 @@ static void pair_iommu(struct p2ps_an_ctx *c, struct p2ps_pair *p)
 			        "peer BAR1 bus address reaching the root complex faults or lands "
 			        "elsewhere",
 			        lbl, d->iommu_group, d->iommu_domain_type);
-			p2ps_an_fix(x, "%s", p2ps_an_iommu_fix(h));
+			p2ps_an_fix(x, "%s", p2ps_an_iommu_fix(h->iommu.kind));
 			break;
 		case P2PS_IOMMU_BLOCKED:
 			x = p2ps_an_add(
 			        c, &p->reasons, P2PS_R_IOMMU_BLOCKED, P2PS_SEV_BLOCKER, g->dev_idx,
 			        "%s: its IOMMU group %d has a blocked domain: no DMA at all", lbl,
 			        d->iommu_group);
-			p2ps_an_fix(x, "%s", p2ps_an_iommu_fix(h));
+			p2ps_an_fix(x, "%s", p2ps_an_iommu_fix(h->iommu.kind));
 			break;
 		case P2PS_IOMMU_UNMANAGED:
 			p2ps_an_add(c, &p->reasons, P2PS_R_IOMMU_UNMANAGED, P2PS_SEV_WARNING,
@@ -412,16 +412,16 @@ static void pair_models(struct p2ps_an_ctx *c, struct p2ps_pair *p)
 	}
 }
 
-static void pair_verdict(struct p2ps_pair *p)
+enum p2ps_verdict p2ps_an_verdict(const struct p2ps_reasons *r)
 {
 	bool blocker = false, unknown = false;
-	for (size_t i = 0; i < p->reasons.n; i++) {
-		blocker |= p->reasons.v[i].sev == P2PS_SEV_BLOCKER;
-		unknown |= p->reasons.v[i].sev == P2PS_SEV_UNKNOWN;
+	for (size_t i = 0; i < r->n; i++) {
+		blocker |= r->v[i].sev == P2PS_SEV_BLOCKER;
+		unknown |= r->v[i].sev == P2PS_SEV_UNKNOWN;
 	}
-	p->verdict = blocker   ? P2PS_VERDICT_NOT_READY
-	             : unknown ? P2PS_VERDICT_UNKNOWN
-	                       : P2PS_VERDICT_READY;
+	return blocker   ? P2PS_VERDICT_NOT_READY
+	       : unknown ? P2PS_VERDICT_UNKNOWN
+	                 : P2PS_VERDICT_READY;
 }
 
 void p2ps_an_pair(struct p2ps_an_ctx *c, struct p2ps_pair *p)
@@ -433,6 +433,6 @@ void p2ps_an_pair(struct p2ps_an_ctx *c, struct p2ps_pair *p)
 	pair_nccl(c, p);
 	copy_gpu_reasons(c, p, &c->a->gpus[p->a]);
 	copy_gpu_reasons(c, p, &c->a->gpus[p->b]);
-	pair_verdict(p);
+	p->verdict = p2ps_an_verdict(&p->reasons);
 	p2ps_an_reasons_sort(&p->reasons);
 }

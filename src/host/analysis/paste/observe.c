@@ -53,19 +53,6 @@ const char *po_gpu_label(const struct octx *c, const struct p2ps_bdf *b, char *b
 	return buf;
 }
 
-const char *po_iommu_fix(const char *kind)
-{
-	if (!strcmp(kind, "intel"))
-		return "boot with intel_iommu=on iommu=pt (pass-through) or intel_iommu=off, or "
-		       "disable "
-		       "VT-d in the firmware setup";
-	if (!strcmp(kind, "amd"))
-		return "boot with iommu=pt (pass-through) or amd_iommu=off, or disable "
-		       "AMD-Vi/IOMMU in "
-		       "the firmware setup";
-	return "boot with iommu=pt (or iommu.passthrough=1), or turn the IOMMU off";
-}
-
 /* First stored event of a kind, or NULL. */
 static const struct p2ps_paste_event *first(const struct p2ps_paste *p,
                                             enum p2ps_paste_event_kind k)
@@ -157,7 +144,7 @@ static void iommu_faults(struct octx *c)
 		        pd->iommu_faults == 1 ? "" : "es",
 		        po_gpu_label(c, &pd->d.bdf, lbl, sizeof(lbl)),
 		        ev ? (unsigned long long)ev->a : 0ull);
-		p2ps_an_fix(f, "%s", po_iommu_fix(ev ? ev->detail : ""));
+		p2ps_an_fix(f, "%s", p2ps_an_iommu_fix(ev ? ev->detail : ""));
 	}
 }
 

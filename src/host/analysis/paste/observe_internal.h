@@ -31,7 +31,6 @@ void po_ask(struct octx *c, const char *command, const char *fmt, ...)
 const char *po_gpu_label(const struct octx *c, const struct p2ps_bdf *b, char *buf, size_t size);
 
 /* The IOMMU fix for the host's IOMMU kind (as the analysis prints it). */
-const char *po_iommu_fix(const char *kind);
 
 void po_kernel(struct octx *c); /* NVRM, IOMMU and PCI-core lines */
 void po_gmmu_fault(struct octx *c, const struct p2ps_paste_event *ev); /* Xid 31 */

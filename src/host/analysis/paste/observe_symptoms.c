@@ -206,7 +206,7 @@ static void symptom_findings(struct octx *c)
 
 static bool pt_env_disables(const char *e)
 {
-	return !strncmp(e, "NCCL_P2P_DISABLE=", 17) && e[17] && strcmp(e + 17, "0");
+	return !strncmp(e, "NCCL_P2P_DISABLE=", 17) && p2ps_an_nccl_disables(e + 17);
 }
 
 static void nccl_findings(struct octx *c)
