@@ -10,6 +10,7 @@
 
 #include <string.h>
 
+#include "p2pscope/driver_model.h"
 #include "p2pscope/nvidia_chips.h"
 
 /* A label value with the format's escapes (backslash, double quote, newline). */
@@ -267,20 +268,9 @@ static void pair_verdicts(struct p2ps_strbuf *b, const struct p2ps_analysis *a,
 	}
 }
 
-/* The slot of a GPU in the driver's caps (host.h: the RM API, NVML or a snapshot's
- * nvidia-smi topo -p2p), by address; -1 where the source did not name it. */
-static int caps_slot(const struct p2ps_host_driver_caps *dc, const struct p2ps_analysis *a,
-                     size_t gi)
-{
-	const struct p2ps_bdf *bdf = &a->host->devs[a->gpus[gi].dev_idx].bdf;
-	for (int i = 0; i < dc->n_gpus && i < P2PS_HOST_DRVCAPS_GPUS; i++)
-		if (dc->gpu_known[i] && p2ps_bdf_equal(&dc->gpu[i], bdf))
-			return i;
-	return -1;
-}
-
 /* The driver's own P2P status per pair and path (NV0000_P2P_CAPS_STATUS_*, 0 is OK), where
- * the driver said it; the path label has the nine values of NV0000_CTRL_P2P_CAPS_INDEX_*. */
+ * the driver said it (p2ps_drv_reported_pair: the RM API, NVML or a snapshot's nvidia-smi
+ * topo -p2p); the path label has the nine values of NV0000_CTRL_P2P_CAPS_INDEX_*. */
 static void pair_driver_caps(struct p2ps_strbuf *b, const struct p2ps_analysis *a,
                              const struct p2ps_render_opts *o)
 {
@@ -291,17 +281,18 @@ static void pair_driver_caps(struct p2ps_strbuf *b, const struct p2ps_analysis *
 	       "1 when the NVIDIA driver reports the path OK for the pair, 0 when it refuses it.");
 	for (size_t k = 0; k < a->n_pairs; k++) {
 		const struct p2ps_pair *p = &a->pairs[k];
-		int x = caps_slot(dc, a, (size_t)p->a), y = caps_slot(dc, a, (size_t)p->b);
-		if (!p2ps_pair_shown(a, o, p) || x < 0 || y < 0)
+		struct p2ps_drv_reported rep;
+		if (!p2ps_pair_shown(a, o, p))
 			continue;
-		for (int i = 0; i < P2PS_P2P_PATHS && i < P2PS_HOST_DRVCAPS_INDEX; i++) {
-			uint8_t st = dc->st[x][y][i];
-			if (st == 0xff)
+		p2ps_drv_reported_pair(a, (size_t)p->a, (size_t)p->b, &rep);
+		for (int i = 0; rep.known && i < P2PS_P2P_PATHS && i < P2PS_DCI_COUNT; i++) {
+			enum p2ps_drv_status st = rep.st[i];
+			if (st == P2PS_DS_U)
 				continue;
 			p2ps_strbuf_puts(b, "p2pscope_pair_driver_p2p_ok{");
 			pair_labels(b, a, p);
 			p2ps_strbuf_printf(b, ",path=\"%s\"} %d\n", p2ps_p2p_path_names[i],
-			                   st == 0);
+			                   st == P2PS_DS_OK);
 		}
 	}
 }
