@@ -213,7 +213,7 @@ void p2ps_drv_static_bar1(const struct p2ps_analysis *a, size_t gi,
 
 /* THE seam to the driver's own per-pair, per-path caps: fills out for GPUs gi, gj from
  * what the model holds (host->driver_caps: NVML live, nvidia-smi topo -p2p captured in a
- * snapshot or a paste). The RM client's GET_P2P_CAPS matrix is to be connected here. */
+ * snapshot or a paste; the RM API's GET_P2P_CAPS_V2 per pair, live or replayed). */
 void p2ps_drv_reported_pair(const struct p2ps_analysis *a, size_t gi, size_t gj,
                             struct p2ps_drv_reported *out);
 

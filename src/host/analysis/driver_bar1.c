@@ -151,7 +151,7 @@ static void static_fix(const struct p2ps_drv_series *s, struct p2ps_drv_static_b
 		         "(risk: "
 		         "the last %s of VRAM is not reachable by peers)",
 		         p2ps_size_format(o->required - o->bar1, s1, sizeof(s1)));
-	else if (s->series >= 565)
+	else if (s->static_bar1_key)
 		snprintf(o->fix + n, sizeof(o->fix) - n,
 		         "a BAR1 of at least %s, else NVreg_RegistryDwords=\"RMForceStaticBar1=1\" "
 		         "(ENABLE; risk: no BAR1 space left for the driver's own dynamic mappings)",
@@ -185,7 +185,7 @@ void p2ps_drv_static_bar1(const struct p2ps_analysis *a, size_t gi,
 		policy = P2PS_SB_NONE;
 	o->console = d->boot_vga == 1;
 	/* _kbusRequiresP2PMailboxBar1_GM107: mailbox space unless RMPcieP2PType is BAR1. */
-	o->mailbox = s->series >= 570 && pcie_type != 1;
+	o->mailbox = s->mailbox_bar1 && pcie_type != 1;
 	o->estimated = true;
 	uint64_t client = d->gpu.vram_bytes, fb = ALIGN_UP(client, SZ_512M);
 	o->map_size = ALIGN_DN(client, SZ_2M);

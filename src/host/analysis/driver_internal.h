@@ -48,8 +48,10 @@ struct p2ps_drv_series {
 	enum p2ps_drv_auto sb_auto;
 	bool sb_start_512m; /* start = ALIGN_UP(console + mailbox, 512 MiB) (580+) */
 	bool iommu_512m; /* _kbusCreateStaticBar1IOMMUMapping: peer DMA address 512 MiB aligned */
-	bool pcie_type_key; /* RMPcieP2PType exists (575+) */
-	bool tail_reserve;  /* RMP2PFbTailReserveMb (aikitoria PR #41) */
+	bool pcie_type_key;   /* RMPcieP2PType exists (575+) */
+	bool tail_reserve;    /* RMP2PFbTailReserveMb (aikitoria PR #41) */
+	bool static_bar1_key; /* RMForceStaticBar1 exists (565+) */
+	bool mailbox_bar1;    /* _kbusRequiresP2PMailboxBar1: mailbox space in BAR1 (570+) */
 	/* BAR1 P2P mapping HAL (kbusIsPcieBar1P2PMappingSupported): oldest generation with it */
 	enum p2ps_nv_generation bar1_hal_min;
 	/* what a patch builds in */
@@ -63,6 +65,9 @@ struct p2ps_drv_series {
  * of stock when the flavor has no row that close); *exact says which. */
 const struct p2ps_drv_series *p2ps_drv_series_find(int series, enum p2ps_drv_flavor f, bool *exact);
 const struct p2ps_drv_series *p2ps_drv_series_table(size_t *n);
+/* The P2P patch of a series: the patched flavor whose rows come nearest (tinygrad's
+ * branches for 550-565, aikitoria's for 570 on). */
+enum p2ps_drv_flavor p2ps_drv_patch_flavor(int series);
 
 /* The CPU type platform/cpu.c derives from CPUID ("RYZEN", "XEON_SPR", "OTHER"), and
  * whether it is one _p2pCapsGetHostSystemStatusOverPcieBar1 lets read. */

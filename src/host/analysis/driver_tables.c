@@ -15,17 +15,21 @@
  *   RMForceP2PType values (mailbox, bar1, pcie, nvlink, c2c),
  *   amd_default_ryzen, zen5_ryzen,
  *   static BAR1 default policy, AUTO rule, start 512 MiB, IOMMU 512 MiB check,
- *   RMPcieP2PType, tail reserve key, BAR1 mapping HAL from,
+ *   RMPcieP2PType, tail reserve key, RMForceStaticBar1 key, P2P mailbox in BAR1,
+ *   BAR1 mapping HAL from,
  *   patch override, patch force type, patch PCIe type, patch ReBAR.
  * Sources, per column group (all in src/nvidia):
  *   p2p_caps.c p2pGetCapsStatus, _kp2pCapsGetStatusOverPcie, _kp2pCapsGetStatusOverPcieBar1,
  *     _kgetP2PCapsStatusOverC2C, _kp2pCapsCheckStatusOverridesForPcie;
  *   interface/nvrm_registry.h NV_REG_STR_RM_FORCE_P2P_TYPE_*, NV_REG_STR_RM_PCIEP2P_TYPE_*,
- *     NV_REG_STR_RM_FORCE_STATIC_BAR1_DEFAULT; kernel/gpu/bus/kern_bus.c (580+: AUTO when unset);
+ *     NV_REG_STR_RM_FORCE_STATIC_BAR1_DEFAULT, NV_REG_STR_RM_FORCE_STATIC_BAR1 (from
+ *     565.57.01; not in 560.35.03); kernel/gpu/bus/kern_bus.c (580+: AUTO when unset);
  *   platform/cpu.c cpuidInfoAMD (RYZEN cases and default), cpuidInfoIntel (model 143);
  *   gpu/bus/arch/turing/kern_bus_tu102.c kbusIsStaticBar1Supported_TU102 (565+),
  *     gpu/bus/arch/hopper/kern_bus_gh100.c kbusIsBar1P2PCapable_GH100 (550),
  *     gpu/bus/arch/maxwell/kern_bus_gm107.c kbusInitBar1_GM107 (start offset),
+ *     _kbusRequiresP2PMailboxBar1_GM107 (mailbox space in BAR1; from 570.86.15, not in
+ *     565.57.01),
  *     kern_bus_gh100.c _kbusCreateStaticBar1IOMMUMapping (575+);
  *   generated/g_kern_bus_nvoc.c kbusIsPcieBar1P2PMappingSupported (GH100 HAL: Hopper and
  *     Blackwell in stock; every chip in the patches);
@@ -53,6 +57,8 @@ static const struct p2ps_drv_series series[] = {
          .iommu_512m = false,
          .pcie_type_key = false,
          .tail_reserve = false,
+         .static_bar1_key = false,
+         .mailbox_bar1 = false,
          .bar1_hal_min = P2PS_NV_GEN_HOPPER,
          .patch_override = NA,
          .patch_force = NA,
@@ -79,6 +85,8 @@ static const struct p2ps_drv_series series[] = {
          .iommu_512m = false,
          .pcie_type_key = false,
          .tail_reserve = false,
+         .static_bar1_key = true,
+         .mailbox_bar1 = false,
          .bar1_hal_min = P2PS_NV_GEN_HOPPER,
          .patch_override = NA,
          .patch_force = NA,
@@ -105,6 +113,8 @@ static const struct p2ps_drv_series series[] = {
          .iommu_512m = false,
          .pcie_type_key = false,
          .tail_reserve = false,
+         .static_bar1_key = true,
+         .mailbox_bar1 = true,
          .bar1_hal_min = P2PS_NV_GEN_HOPPER,
          .patch_override = NA,
          .patch_force = NA,
@@ -131,6 +141,8 @@ static const struct p2ps_drv_series series[] = {
          .iommu_512m = true,
          .pcie_type_key = true,
          .tail_reserve = false,
+         .static_bar1_key = true,
+         .mailbox_bar1 = true,
          .bar1_hal_min = P2PS_NV_GEN_HOPPER,
          .patch_override = NA,
          .patch_force = NA,
@@ -157,6 +169,8 @@ static const struct p2ps_drv_series series[] = {
          .iommu_512m = true,
          .pcie_type_key = true,
          .tail_reserve = false,
+         .static_bar1_key = true,
+         .mailbox_bar1 = true,
          .bar1_hal_min = P2PS_NV_GEN_HOPPER,
          .patch_override = NA,
          .patch_force = NA,
@@ -183,6 +197,8 @@ static const struct p2ps_drv_series series[] = {
          .iommu_512m = true,
          .pcie_type_key = true,
          .tail_reserve = false,
+         .static_bar1_key = true,
+         .mailbox_bar1 = true,
          .bar1_hal_min = P2PS_NV_GEN_HOPPER,
          .patch_override = NA,
          .patch_force = NA,
@@ -209,6 +225,8 @@ static const struct p2ps_drv_series series[] = {
          .iommu_512m = true,
          .pcie_type_key = true,
          .tail_reserve = false,
+         .static_bar1_key = true,
+         .mailbox_bar1 = true,
          .bar1_hal_min = P2PS_NV_GEN_HOPPER,
          .patch_override = NA,
          .patch_force = NA,
@@ -237,6 +255,8 @@ static const struct p2ps_drv_series series[] = {
          .iommu_512m = false,
          .pcie_type_key = false,
          .tail_reserve = false,
+         .static_bar1_key = false,
+         .mailbox_bar1 = false,
          .bar1_hal_min = P2PS_NV_GEN_TURING,
          .patch_override = 0x11,
          .patch_force = 2,
@@ -263,6 +283,8 @@ static const struct p2ps_drv_series series[] = {
          .iommu_512m = false,
          .pcie_type_key = false,
          .tail_reserve = false,
+         .static_bar1_key = true,
+         .mailbox_bar1 = false,
          .bar1_hal_min = P2PS_NV_GEN_TURING,
          .patch_override = 0x11,
          .patch_force = 2,
@@ -293,6 +315,8 @@ static const struct p2ps_drv_series series[] = {
          .iommu_512m = false,
          .pcie_type_key = false,
          .tail_reserve = false,
+         .static_bar1_key = true,
+         .mailbox_bar1 = true,
          .bar1_hal_min = P2PS_NV_GEN_TURING,
          .patch_override = 0x11,
          .patch_force = 2,
@@ -319,6 +343,8 @@ static const struct p2ps_drv_series series[] = {
          .iommu_512m = true,
          .pcie_type_key = true,
          .tail_reserve = false,
+         .static_bar1_key = true,
+         .mailbox_bar1 = true,
          .bar1_hal_min = P2PS_NV_GEN_TURING,
          .patch_override = 0x11,
          .patch_force = NA,
@@ -345,6 +371,8 @@ static const struct p2ps_drv_series series[] = {
          .iommu_512m = true,
          .pcie_type_key = true,
          .tail_reserve = true,
+         .static_bar1_key = true,
+         .mailbox_bar1 = true,
          .bar1_hal_min = P2PS_NV_GEN_TURING,
          .patch_override = 0x11,
          .patch_force = NA,
@@ -356,6 +384,18 @@ const struct p2ps_drv_series *p2ps_drv_series_table(size_t *n)
 {
 	*n = sizeof(series) / sizeof(series[0]);
 	return series;
+}
+
+enum p2ps_drv_flavor p2ps_drv_patch_flavor(int want)
+{
+	const struct p2ps_drv_series *best = NULL;
+	for (size_t i = 0; i < sizeof(series) / sizeof(series[0]); i++) {
+		const struct p2ps_drv_series *r = &series[i];
+		if (r->flavor != P2PS_DF_STOCK &&
+		    (!best || abs(r->series - want) < abs(best->series - want)))
+			best = r;
+	}
+	return best ? best->flavor : P2PS_DF_TINYGRAD;
 }
 
 /* The newest row of flavor f not newer than want (a newer series inherits the last

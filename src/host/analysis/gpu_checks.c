@@ -4,6 +4,7 @@
  * IOMMU mode the GPU's DMA goes through. A non-NVIDIA peer gets the BAR, window and link
  * checks on its largest prefetchable BAR. */
 #include "analysis_internal.h"
+#include "driver_internal.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -166,7 +167,7 @@ static void static_bar1_rule(struct p2ps_an_ctx *c, struct p2ps_gpu_report *g, c
 	}
 	p2ps_drv_static_bar1(c->a, gi, &cfg, &sb);
 	if (sb.st == P2PS_DS_NS && !sb.required && cfg.flavor == P2PS_DF_STOCK) {
-		cfg.flavor = cfg.model_series <= 565 ? P2PS_DF_TINYGRAD : P2PS_DF_AIKITORIA;
+		cfg.flavor = p2ps_drv_patch_flavor(cfg.model_series);
 		p2ps_drv_static_bar1(c->a, gi, &cfg, &sb);
 	}
 	if (sb.st != P2PS_DS_NS || !sb.required || sb.bar1 >= sb.required)
