@@ -126,8 +126,17 @@ nvmlReturn_t nvmlDeviceGetNvLinkRemotePciInfo_v2(nvmlDevice_t d, unsigned link, 
 	return 0;
 }
 
+/* How many P2P statuses were asked since the library was loaded (for the test). */
+static unsigned p2p_status_calls;
+unsigned fake_nvml_p2p_status_calls(void);
+unsigned fake_nvml_p2p_status_calls(void)
+{
+	return p2p_status_calls;
+}
+
 nvmlReturn_t nvmlDeviceGetP2PStatus(nvmlDevice_t a, nvmlDevice_t b, int index, int *status)
 {
+	p2p_status_calls++;
 	*status = (index == 2 && index_of(a) >= 0 && index_of(b) >= 0 && a != b) ? 0 : 5;
 	return 0;
 }

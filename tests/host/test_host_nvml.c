@@ -9,6 +9,7 @@
 #include <stdint.h>
 #include <cmocka.h>
 
+#include <dlfcn.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -44,7 +45,17 @@ static void test_nvswitch_fabric(void **state)
 	struct p2ps_host h;
 	unsetenv("FAKE_NVML_DIRECT");
 	load_h200(&h);
+	/* Held open here, so that the stand-in's call count outlives the backend's dlclose. */
+	void *lib = dlopen("libnvidia-ml.so.1", RTLD_NOW);
+	assert_non_null(lib);
+	unsigned (*calls)(void) = (unsigned (*)(void))dlsym(lib, "fake_nvml_p2p_status_calls");
+	assert_non_null(calls);
+	unsigned before = calls();
 	p2ps_nvml_fill(&h);
+	/* Each ordered pair's five statuses once (nvidia-smi topo -p2p r/w/n/a/p); the
+	 * fabric's NVLink status is taken from them, not asked again. */
+	assert_int_equal(calls() - before, 2 * 5);
+	dlclose(lib);
 	assert_true(h.nvidia.nvml_loaded);
 	assert_string_equal(h.nvidia.nvml_driver_version, "580.159.04");
 	for (unsigned d = 6; d <= 7; d++) {

@@ -78,29 +78,6 @@ static void fill_device(struct p2ps_host *host, const struct p2ps_nvml *a, struc
 	p2ps_timings_lap(host->timings, "NVML: NVLink per link", lap);
 }
 
-/* GPUs on a common NVSwitch fabric: a pair is NVLink-connected when NVML's NVLink P2P
- * status says OK; like nvidia-smi topo -m (NV18 on HGX H100/H200), the pair's count is
- * the number of fabric links the GPUs have (the smaller one). */
-static void fill_fabric_peers(const struct p2ps_nvml *a, struct nvml_gpu *gpus, unsigned n)
-{
-	if (!a->p2p_status)
-		return;
-	for (unsigned i = 0; i < n; i++) {
-		for (unsigned j = 0; j < n; j++) {
-			if (i == j || !gpus[i].dev || !gpus[j].dev || !gpus[i].fabric_links ||
-			    !gpus[j].fabric_links)
-				continue;
-			int st = -1;
-			if (a->p2p_status(gpus[i].h, gpus[j].h, NVML_P2P_CAPS_INDEX_NVLINK, &st) !=
-			            P2PS_NVML_SUCCESS ||
-			    st != NVML_P2P_STATUS_OK)
-				continue;
-			p2ps_gpu_add_fabric_peer(gpus[i].dev, gpus[i].fabric_links, gpus[j].dev,
-			                         gpus[j].fabric_links);
-		}
-	}
-}
-
 /* The driver's own P2P statuses per pair, as nvidia-smi topo -p2p r/w/n/a/p reads them
  * (nvmlGpuP2PCapsIndex_t 0..4 are the first five NV0000_CTRL_P2P_CAPS_INDEX_* entries;
  * nvmlGpuP2PStatus_t 0..5 are NV0000_P2P_CAPS_STATUS_*, 6 is unknown). */
@@ -131,6 +108,35 @@ static void fill_driver_caps(struct p2ps_host *host, const struct p2ps_nvml *a,
 	}
 	if (dc->known)
 		p2ps_strlcpy(dc->source, "NVML nvmlDeviceGetP2PStatus", sizeof(dc->source));
+}
+
+/* GPUs on a common NVSwitch fabric: a pair is NVLink-connected when NVML's NVLink P2P
+ * status for it is OK (read by fill_driver_caps where it kept it, else asked here); each
+ * GPU then counts the other over the smaller number of fabric links
+ * (p2ps_gpu_add_fabric_peer). */
+static void fill_fabric_peers(const struct p2ps_host_driver_caps *dc, const struct p2ps_nvml *a,
+                              struct nvml_gpu *gpus, unsigned n)
+{
+	if (!a->p2p_status)
+		return;
+	for (unsigned i = 0; i < n; i++) {
+		for (unsigned j = 0; j < n; j++) {
+			if (i == j || !gpus[i].dev || !gpus[j].dev || !gpus[i].fabric_links ||
+			    !gpus[j].fabric_links)
+				continue;
+			int st = i < (unsigned)dc->n_gpus && j < (unsigned)dc->n_gpus
+			                 ? dc->st[i][j][NVML_P2P_CAPS_INDEX_NVLINK]
+			                 : 0xff;
+			if (st == 0xff &&
+			    a->p2p_status(gpus[i].h, gpus[j].h, NVML_P2P_CAPS_INDEX_NVLINK, &st) !=
+			            P2PS_NVML_SUCCESS)
+				continue;
+			if (st != NVML_P2P_STATUS_OK)
+				continue;
+			p2ps_gpu_add_fabric_peer(gpus[i].dev, gpus[i].fabric_links, gpus[j].dev,
+			                         gpus[j].fabric_links);
+		}
+	}
 }
 
 /* Why NVML gives nothing, in the words the report uses: no library, or one without a
@@ -190,8 +196,8 @@ static void nvml_query(struct p2ps_host *host, struct p2ps_nvml *a)
 			if (rc == P2PS_NVML_SUCCESS)
 				fill_device(host, a, &gpus[i], &lap);
 		}
-		fill_fabric_peers(a, gpus, n);
 		fill_driver_caps(host, a, gpus, n);
+		fill_fabric_peers(&host->driver_caps, a, gpus, n);
 		p2ps_timings_lap(host->timings, "NVML: P2P status per pair", &lap);
 	}
 	p2ps_nvml_close(a);

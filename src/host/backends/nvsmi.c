@@ -116,8 +116,7 @@ void p2ps_nvsmi_fill(struct p2ps_host *host, const char *root)
 	static const struct {
 		const char *file;
 		int k;
-	} p2p[] = {{"/p2pscope/nvidia-smi-topo-p2p-r.txt", 0},
-	           {"/p2pscope/nvidia-smi-topo-p2p.txt", 0},
+	} p2p[] = {{"/p2pscope/nvidia-smi-topo-p2p.txt", 0},
 	           {"/p2pscope/nvidia-smi-topo-p2p-w.txt", 1},
 	           {"/p2pscope/nvidia-smi-topo-p2p-n.txt", 2},
 	           {"/p2pscope/nvidia-smi-topo-p2p-a.txt", 3},

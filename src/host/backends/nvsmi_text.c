@@ -101,9 +101,8 @@ static void q_value(struct q_state *q, const char *parent, const char *key, cons
 			r->link_cur.speed = g;
 		r->link_line = no;
 	} else if (!strcmp(parent, "Link Width") && isdigit((unsigned char)v[0])) {
-		uint64_t x = 0;
-		p2ps_scan_uint(v, 10, UINT64_MAX, &x);
-		uint8_t w = (uint8_t)x;
+		uint64_t x = 0; /* a PCIe link is x1 to x32; anything else is not a width */
+		uint8_t w = p2ps_scan_uint(v, 10, 32, &x) ? (uint8_t)x : 0;
 		if (!strcmp(key, "Max"))
 			r->link_max.width = w;
 		else if (!strcmp(key, "Current"))

@@ -213,9 +213,10 @@ static void read_extras(struct p2ps_dev *d, const char *root)
 		snprintf(name, sizeof(name), "resource%d_resize", i);
 		if (attr_text(&a, name, buf, sizeof(buf)) > 0) {
 			uint64_t v = 0;
-			p2ps_scan_uint(buf, 16, UINT64_MAX, &v);
-			d->rebar.sysfs_resize[i] = v;
-			d->rebar.sysfs_resize_known[i] = true;
+			if (p2ps_scan_uint(buf, 16, UINT64_MAX, &v)) {
+				d->rebar.sysfs_resize[i] = v;
+				d->rebar.sysfs_resize_known[i] = true;
+			}
 		}
 	}
 	if (attr_text(&a, "boot_vga", buf, sizeof(buf)) > 0)

@@ -244,21 +244,21 @@ static void open_elem(struct nt_state *st, const struct nt_elem *e, int line)
 	st->pci[st->depth] = NULL;
 	long v;
 	const char *s, *end;
-	if (!strcmp(e->name, "cpu"))
+	if (!strcmp(e->name, "cpu")) {
 		cpu_elem(st, e);
-	if (!strcmp(e->name, "cpu"))
 		st->numa = (s = attr(e, "numaid")) && pt_dec(s, &v, &end) && !*end && v >= 0 &&
 		                           v < 1024
 		                   ? (int)v
 		                   : -1;
-	else if (!strcmp(e->name, "pci"))
+	} else if (!strcmp(e->name, "pci")) {
 		pci_elem(st, e, line);
-	else if (!strcmp(e->name, "gpu"))
+	} else if (!strcmp(e->name, "gpu")) {
 		gpu_elem(st, e);
-	else if (!strcmp(e->name, "nvlink"))
+	} else if (!strcmp(e->name, "nvlink")) {
 		nvlink_elem(st, e);
-	else if (!strcmp(e->name, "net"))
+	} else if (!strcmp(e->name, "net")) {
 		st->nets++;
+	}
 	if (e->single) {
 		if (!strcmp(e->name, "gpu"))
 			st->gpu_dev = -1;
