@@ -11,37 +11,27 @@
 /* The largest parameter struct issued here (GET_NVLINK_STATUS of 590: 13864 bytes). */
 #define CTRL_BUF_MAX 16384
 
-/* Field lookups of one control; a field the series lacks clears ok. */
-struct fl {
-	unsigned major;
-	bool ok;
-	const char *missing;
-};
-
-static const struct p2ps_rm_field *row(struct fl *l, enum p2ps_rm_fid id)
+static const struct p2ps_rm_field *row(struct rm_fl *l, enum p2ps_rm_fid id)
 {
 	const struct p2ps_rm_field *f = p2ps_rm_field_find(l->major, id);
-	if (!f && l->ok) {
+	if (!f)
 		l->ok = false;
-		l->missing = "";
-	}
 	return f;
 }
 
-static size_t off(struct fl *l, enum p2ps_rm_fid id)
+size_t rm_fl_off(struct rm_fl *l, enum p2ps_rm_fid id)
 {
 	const struct p2ps_rm_field *f = row(l, id);
 	return f ? f->offset : 0;
 }
 
-static size_t size_of(struct fl *l, enum p2ps_rm_fid id)
+size_t rm_fl_size(struct rm_fl *l, enum p2ps_rm_fid id)
 {
 	const struct p2ps_rm_field *f = row(l, id);
 	return f ? f->size : 0;
 }
 
-/* A field's value, read by its size in the table. */
-static uint64_t get(struct fl *l, const uint8_t *b, size_t base, enum p2ps_rm_fid id)
+uint64_t rm_fl_get(struct rm_fl *l, const uint8_t *b, size_t base, enum p2ps_rm_fid id)
 {
 	const struct p2ps_rm_field *f = row(l, id);
 	if (!f)
@@ -56,7 +46,7 @@ static uint64_t get(struct fl *l, const uint8_t *b, size_t base, enum p2ps_rm_fi
 	return 0;
 }
 
-static void put(struct fl *l, uint8_t *b, size_t base, enum p2ps_rm_fid id, uint64_t v)
+void rm_fl_put(struct rm_fl *l, uint8_t *b, size_t base, enum p2ps_rm_fid id, uint64_t v)
 {
 	const struct p2ps_rm_field *f = row(l, id);
 	if (!f)
@@ -70,9 +60,9 @@ static void put(struct fl *l, uint8_t *b, size_t base, enum p2ps_rm_fid id, uint
 	}
 }
 
-static struct fl fl_of(const struct p2ps_rm *rm)
+struct rm_fl rm_fl_of(const struct p2ps_rm *rm)
 {
-	return (struct fl){.major = rm->drv.major, .ok = true};
+	return (struct rm_fl){.major = rm->drv.major, .ok = true};
 }
 
 static int unsupported(struct p2ps_error *err, const struct p2ps_rm *rm, const char *what)
@@ -81,12 +71,12 @@ static int unsupported(struct p2ps_error *err, const struct p2ps_rm *rm, const c
 	                      rm->drv.major);
 }
 
-/* Issues cmd on object with a zeroed buffer of the struct's size (sizeof row). */
-static int issue(struct p2ps_rm *rm, struct fl *l, uint32_t object, uint32_t cmd,
-                 enum p2ps_rm_fid size_id, uint8_t *b, uint32_t *rm_status, struct p2ps_error *err)
+int rm_fl_issue(struct p2ps_rm *rm, struct rm_fl *l, uint32_t object, uint32_t cmd,
+                enum p2ps_rm_fid size_id, uint8_t *b, size_t cap, uint32_t *rm_status,
+                struct p2ps_error *err)
 {
-	size_t n = size_of(l, size_id);
-	if (!l->ok || n == 0 || n > CTRL_BUF_MAX) {
+	size_t n = rm_fl_size(l, size_id);
+	if (!l->ok || n == 0 || n > cap) {
 		const char *name = p2ps_rm_ctrl_name(cmd);
 		return unsupported(err, rm, name ? name : "control");
 	}
@@ -96,17 +86,18 @@ static int issue(struct p2ps_rm *rm, struct fl *l, uint32_t object, uint32_t cmd
 int p2ps_rm_ctrl_id_info(struct p2ps_rm *rm, uint32_t gpu_id, struct p2ps_rm_id_info *out,
                          uint32_t *rm_status, struct p2ps_error *err)
 {
-	struct fl l = fl_of(rm);
+	struct rm_fl l = rm_fl_of(rm);
 	uint8_t b[64] = {0};
-	put(&l, b, 0, P2PS_RMF_ID_INFO_GPU_ID, gpu_id);
-	int rc = issue(rm, &l, rm->client, P2PS_RM_CTRL_GPU_GET_ID_INFO_V2, P2PS_RMF_ID_INFO_SIZE,
-	               b, rm_status, err);
+	rm_fl_put(&l, b, 0, P2PS_RMF_ID_INFO_GPU_ID, gpu_id);
+	int rc = rm_fl_issue(rm, &l, rm->client, P2PS_RM_CTRL_GPU_GET_ID_INFO_V2,
+	                     P2PS_RMF_ID_INFO_SIZE, b, sizeof(b), rm_status, err);
 	if (rc)
 		return rc;
 	*out = (struct p2ps_rm_id_info){
 	        .gpu_id = gpu_id,
-	        .device_instance = (uint32_t)get(&l, b, 0, P2PS_RMF_ID_INFO_DEVICE_INSTANCE),
-	        .subdevice_instance = (uint32_t)get(&l, b, 0, P2PS_RMF_ID_INFO_SUBDEVICE_INSTANCE),
+	        .device_instance = (uint32_t)rm_fl_get(&l, b, 0, P2PS_RMF_ID_INFO_DEVICE_INSTANCE),
+	        .subdevice_instance =
+	                (uint32_t)rm_fl_get(&l, b, 0, P2PS_RMF_ID_INFO_SUBDEVICE_INSTANCE),
 	};
 	return 0;
 }
@@ -114,16 +105,16 @@ int p2ps_rm_ctrl_id_info(struct p2ps_rm *rm, uint32_t gpu_id, struct p2ps_rm_id_
 int p2ps_rm_ctrl_arch_info(struct p2ps_rm *rm, uint32_t subdevice, struct p2ps_rm_arch_info *out,
                            uint32_t *rm_status, struct p2ps_error *err)
 {
-	struct fl l = fl_of(rm);
+	struct rm_fl l = rm_fl_of(rm);
 	uint8_t b[64] = {0};
-	int rc = issue(rm, &l, subdevice, P2PS_RM_CTRL_MC_GET_ARCH_INFO, P2PS_RMF_ARCH_SIZE, b,
-	               rm_status, err);
+	int rc = rm_fl_issue(rm, &l, subdevice, P2PS_RM_CTRL_MC_GET_ARCH_INFO, P2PS_RMF_ARCH_SIZE,
+	                     b, sizeof(b), rm_status, err);
 	if (rc)
 		return rc;
 	*out = (struct p2ps_rm_arch_info){
-	        .architecture = (uint32_t)get(&l, b, 0, P2PS_RMF_ARCH_ARCHITECTURE),
-	        .implementation = (uint32_t)get(&l, b, 0, P2PS_RMF_ARCH_IMPLEMENTATION),
-	        .revision = (uint32_t)get(&l, b, 0, P2PS_RMF_ARCH_REVISION),
+	        .architecture = (uint32_t)rm_fl_get(&l, b, 0, P2PS_RMF_ARCH_ARCHITECTURE),
+	        .implementation = (uint32_t)rm_fl_get(&l, b, 0, P2PS_RMF_ARCH_IMPLEMENTATION),
+	        .revision = (uint32_t)rm_fl_get(&l, b, 0, P2PS_RMF_ARCH_REVISION),
 	};
 	return 0;
 }
@@ -131,20 +122,20 @@ int p2ps_rm_ctrl_arch_info(struct p2ps_rm *rm, uint32_t subdevice, struct p2ps_r
 int p2ps_rm_ctrl_pci_info(struct p2ps_rm *rm, uint32_t subdevice, struct p2ps_rm_pci_info *out,
                           uint32_t *rm_status, struct p2ps_error *err)
 {
-	struct fl l = fl_of(rm);
+	struct rm_fl l = rm_fl_of(rm);
 	uint8_t b[64] = {0};
-	int rc = issue(rm, &l, subdevice, P2PS_RM_CTRL_BUS_GET_PCI_INFO, P2PS_RMF_PCI_SIZE, b,
-	               rm_status, err);
+	int rc = rm_fl_issue(rm, &l, subdevice, P2PS_RM_CTRL_BUS_GET_PCI_INFO, P2PS_RMF_PCI_SIZE, b,
+	                     sizeof(b), rm_status, err);
 	if (rc)
 		return rc;
-	uint32_t id = (uint32_t)get(&l, b, 0, P2PS_RMF_PCI_DEVICE_ID);
-	uint32_t sub = (uint32_t)get(&l, b, 0, P2PS_RMF_PCI_SUBSYSTEM_ID);
+	uint32_t id = (uint32_t)rm_fl_get(&l, b, 0, P2PS_RMF_PCI_DEVICE_ID);
+	uint32_t sub = (uint32_t)rm_fl_get(&l, b, 0, P2PS_RMF_PCI_SUBSYSTEM_ID);
 	*out = (struct p2ps_rm_pci_info){
 	        .vendor_id = (uint16_t)id,
 	        .device_id = (uint16_t)(id >> 16),
 	        .subsys_vendor_id = (uint16_t)sub,
 	        .subsys_id = (uint16_t)(sub >> 16),
-	        .revision = (uint32_t)get(&l, b, 0, P2PS_RMF_PCI_REVISION_ID),
+	        .revision = (uint32_t)rm_fl_get(&l, b, 0, P2PS_RMF_PCI_REVISION_ID),
 	};
 	return 0;
 }
@@ -167,20 +158,21 @@ static const struct {
 int p2ps_rm_ctrl_fb_info(struct p2ps_rm *rm, uint32_t subdevice, struct p2ps_rm_fb_info *out,
                          uint32_t *rm_status, struct p2ps_error *err)
 {
-	struct fl l = fl_of(rm);
+	struct rm_fl l = rm_fl_of(rm);
 	uint8_t b[CTRL_BUF_MAX] = {0};
-	size_t list = off(&l, P2PS_RMF_FB_LIST), stride = size_of(&l, P2PS_RMF_FB_ENTRY_STRIDE);
+	size_t list = rm_fl_off(&l, P2PS_RMF_FB_LIST),
+	       stride = rm_fl_size(&l, P2PS_RMF_FB_ENTRY_STRIDE);
 	size_t n = RM_ARRAY_SIZE(fb_indices);
-	put(&l, b, 0, P2PS_RMF_FB_LIST_SIZE, n);
+	rm_fl_put(&l, b, 0, P2PS_RMF_FB_LIST_SIZE, n);
 	for (size_t i = 0; i < n; i++)
-		put(&l, b, list + i * stride, P2PS_RMF_FB_ENTRY_INDEX, fb_indices[i].index);
-	int rc = issue(rm, &l, subdevice, P2PS_RM_CTRL_FB_GET_INFO_V2, P2PS_RMF_FB_SIZE, b,
-	               rm_status, err);
+		rm_fl_put(&l, b, list + i * stride, P2PS_RMF_FB_ENTRY_INDEX, fb_indices[i].index);
+	int rc = rm_fl_issue(rm, &l, subdevice, P2PS_RM_CTRL_FB_GET_INFO_V2, P2PS_RMF_FB_SIZE, b,
+	                     sizeof(b), rm_status, err);
 	if (rc)
 		return rc;
 	memset(out, 0, sizeof(*out));
 	for (size_t i = 0; i < n; i++) {
-		uint64_t v = get(&l, b, list + i * stride, P2PS_RMF_FB_ENTRY_DATA);
+		uint64_t v = rm_fl_get(&l, b, list + i * stride, P2PS_RMF_FB_ENTRY_DATA);
 		memcpy((char *)out + fb_indices[i].field, &v, sizeof(v));
 	}
 	return 0;
@@ -190,16 +182,16 @@ int p2ps_rm_ctrl_static_bar1(struct p2ps_rm *rm, uint32_t subdevice,
                              struct p2ps_rm_static_bar1 *out, uint32_t *rm_status,
                              struct p2ps_error *err)
 {
-	struct fl l = fl_of(rm);
+	struct rm_fl l = rm_fl_of(rm);
 	uint8_t b[64] = {0};
-	int rc = issue(rm, &l, subdevice, P2PS_RM_CTRL_FB_GET_STATIC_BAR1_INFO, P2PS_RMF_SBAR1_SIZE,
-	               b, rm_status, err);
+	int rc = rm_fl_issue(rm, &l, subdevice, P2PS_RM_CTRL_FB_GET_STATIC_BAR1_INFO,
+	                     P2PS_RMF_SBAR1_SIZE, b, sizeof(b), rm_status, err);
 	if (rc)
 		return rc;
 	*out = (struct p2ps_rm_static_bar1){
-	        .enabled = get(&l, b, 0, P2PS_RMF_SBAR1_ENABLED) != 0,
-	        .start = get(&l, b, 0, P2PS_RMF_SBAR1_START),
-	        .size = get(&l, b, 0, P2PS_RMF_SBAR1_BYTES),
+	        .enabled = rm_fl_get(&l, b, 0, P2PS_RMF_SBAR1_ENABLED) != 0,
+	        .start = rm_fl_get(&l, b, 0, P2PS_RMF_SBAR1_START),
+	        .size = rm_fl_get(&l, b, 0, P2PS_RMF_SBAR1_BYTES),
 	};
 	return 0;
 }
@@ -208,38 +200,39 @@ int p2ps_rm_ctrl_nvlink_status(struct p2ps_rm *rm, uint32_t subdevice,
                                struct p2ps_rm_nvlink_status *out, uint32_t *rm_status,
                                struct p2ps_error *err)
 {
-	struct fl l = fl_of(rm);
+	struct rm_fl l = rm_fl_of(rm);
 	uint8_t *b = calloc(1, CTRL_BUF_MAX);
 	if (!b)
 		return p2ps_error_set(err, P2PS_ENOMEM, "GET_NVLINK_STATUS: out of memory");
-	int rc = issue(rm, &l, subdevice, P2PS_RM_CTRL_NVLINK_GET_NVLINK_STATUS, P2PS_RMF_NVL_SIZE,
-	               b, rm_status, err);
+	int rc = rm_fl_issue(rm, &l, subdevice, P2PS_RM_CTRL_NVLINK_GET_NVLINK_STATUS,
+	                     P2PS_RMF_NVL_SIZE, b, CTRL_BUF_MAX, rm_status, err);
 	if (rc) {
 		free(b);
 		return rc;
 	}
 	memset(out, 0, sizeof(*out));
-	out->enabled_mask = get(&l, b, 0, P2PS_RMF_NVL_ENABLED_MASK);
-	size_t links = off(&l, P2PS_RMF_NVL_LINK_INFO),
-	       stride = size_of(&l, P2PS_RMF_NVL_LINK_STRIDE);
-	size_t count = size_of(&l, P2PS_RMF_NVL_LINK_COUNT),
-	       remote = off(&l, P2PS_RMF_NVL_LINK_REMOTE);
+	out->enabled_mask = rm_fl_get(&l, b, 0, P2PS_RMF_NVL_ENABLED_MASK);
+	size_t links = rm_fl_off(&l, P2PS_RMF_NVL_LINK_INFO),
+	       stride = rm_fl_size(&l, P2PS_RMF_NVL_LINK_STRIDE);
+	size_t count = rm_fl_size(&l, P2PS_RMF_NVL_LINK_COUNT),
+	       remote = rm_fl_off(&l, P2PS_RMF_NVL_LINK_REMOTE);
 	for (unsigned i = 0; i < count && i < 64 && out->n < P2PS_RM_MAX_NVLINKS; i++) {
 		if (!(out->enabled_mask >> i & 1))
 			continue;
 		size_t base = links + i * stride, r = base + remote;
 		out->links[out->n++] = (struct p2ps_rm_nvlink){
 		        .link = i,
-		        .state = (uint32_t)get(&l, b, base, P2PS_RMF_NVL_LINK_STATE),
-		        .connected = get(&l, b, base, P2PS_RMF_NVL_LINK_CONNECTED) != 0,
-		        .remote_link = (uint8_t)get(&l, b, base, P2PS_RMF_NVL_LINK_REMOTE_LINK),
-		        .remote_type = (uint32_t)get(&l, b, r, P2PS_RMF_NVL_DEV_TYPE),
-		        .remote_domain = (uint32_t)get(&l, b, r, P2PS_RMF_NVL_DEV_DOMAIN),
-		        .remote_bus = (uint16_t)get(&l, b, r, P2PS_RMF_NVL_DEV_BUS),
-		        .remote_device = (uint16_t)get(&l, b, r, P2PS_RMF_NVL_DEV_DEVICE),
-		        .remote_function = (uint16_t)get(&l, b, r, P2PS_RMF_NVL_DEV_FUNCTION),
+		        .state = (uint32_t)rm_fl_get(&l, b, base, P2PS_RMF_NVL_LINK_STATE),
+		        .connected = rm_fl_get(&l, b, base, P2PS_RMF_NVL_LINK_CONNECTED) != 0,
+		        .remote_link =
+		                (uint8_t)rm_fl_get(&l, b, base, P2PS_RMF_NVL_LINK_REMOTE_LINK),
+		        .remote_type = (uint32_t)rm_fl_get(&l, b, r, P2PS_RMF_NVL_DEV_TYPE),
+		        .remote_domain = (uint32_t)rm_fl_get(&l, b, r, P2PS_RMF_NVL_DEV_DOMAIN),
+		        .remote_bus = (uint16_t)rm_fl_get(&l, b, r, P2PS_RMF_NVL_DEV_BUS),
+		        .remote_device = (uint16_t)rm_fl_get(&l, b, r, P2PS_RMF_NVL_DEV_DEVICE),
+		        .remote_function = (uint16_t)rm_fl_get(&l, b, r, P2PS_RMF_NVL_DEV_FUNCTION),
 		        .remote_pci_device_id =
-		                (uint32_t)get(&l, b, r, P2PS_RMF_NVL_DEV_PCI_DEVICE_ID),
+		                (uint32_t)rm_fl_get(&l, b, r, P2PS_RMF_NVL_DEV_PCI_DEVICE_ID),
 		};
 	}
 	free(b);
@@ -253,22 +246,22 @@ int p2ps_rm_ctrl_p2p_caps_group(struct p2ps_rm *rm, const uint32_t *gpu_ids, uns
 	if (n == 0 || n > P2PS_RM_MAX_CARDS)
 		return p2ps_error_set(err, P2PS_EINVAL, "GET_P2P_CAPS_V2: %u GPUs (1 to %d)", n,
 		                      P2PS_RM_MAX_CARDS);
-	struct fl l = fl_of(rm);
+	struct rm_fl l = rm_fl_of(rm);
 	uint8_t *b = calloc(1, CTRL_BUF_MAX);
 	if (!b)
 		return p2ps_error_set(err, P2PS_ENOMEM, "GET_P2P_CAPS_V2: out of memory");
-	size_t ids = off(&l, P2PS_RMF_P2P_GPU_IDS);
+	size_t ids = rm_fl_off(&l, P2PS_RMF_P2P_GPU_IDS);
 	for (unsigned i = 0; i < n; i++)
 		p2ps_put_le32(b + ids + 4 * i, gpu_ids[i]);
-	put(&l, b, 0, P2PS_RMF_P2P_GPU_COUNT, n);
-	int rc = issue(rm, &l, rm->client, P2PS_RM_CTRL_SYSTEM_GET_P2P_CAPS_V2, P2PS_RMF_P2P_SIZE,
-	               b, rm_status, err);
+	rm_fl_put(&l, b, 0, P2PS_RMF_P2P_GPU_COUNT, n);
+	int rc = rm_fl_issue(rm, &l, rm->client, P2PS_RM_CTRL_SYSTEM_GET_P2P_CAPS_V2,
+	                     P2PS_RMF_P2P_SIZE, b, CTRL_BUF_MAX, rm_status, err);
 	if (rc == 0) {
 		out->n = n;
-		out->caps = (uint32_t)get(&l, b, 0, P2PS_RMF_P2P_CAPS);
-		memcpy(out->status, b + off(&l, P2PS_RMF_P2P_STATUS), P2PS_RM_P2P_PATHS);
+		out->caps = (uint32_t)rm_fl_get(&l, b, 0, P2PS_RMF_P2P_CAPS);
+		memcpy(out->status, b + rm_fl_off(&l, P2PS_RMF_P2P_STATUS), P2PS_RM_P2P_PATHS);
 		/* busPeerIds[X * gpuCount + Y]: the id GPU X uses for GPU Y. */
-		size_t peers = off(&l, P2PS_RMF_P2P_PEER_IDS);
+		size_t peers = rm_fl_off(&l, P2PS_RMF_P2P_PEER_IDS);
 		for (unsigned i = 0; i < n * n; i++)
 			out->peer_ids[i] = p2ps_le32(b + peers + 4 * i);
 	}
@@ -301,20 +294,20 @@ int p2ps_rm_ctrl_p2p_matrix(struct p2ps_rm *rm, const uint32_t *gpu_ids, unsigne
 	if (n == 0 || n > P2PS_RM_P2P_GROUP_MAX)
 		return p2ps_error_set(err, P2PS_EINVAL, "GET_P2P_CAPS_MATRIX: %u GPUs (1 to %d)", n,
 		                      P2PS_RM_P2P_GROUP_MAX);
-	struct fl l = fl_of(rm);
+	struct rm_fl l = rm_fl_of(rm);
 	uint8_t b[2048] = {0};
-	put(&l, b, 0, P2PS_RMF_P2PM_A_COUNT, n);
-	put(&l, b, 0, P2PS_RMF_P2PM_B_COUNT, 0); /* the group against itself */
-	size_t a_ids = off(&l, P2PS_RMF_P2PM_A_IDS);
+	rm_fl_put(&l, b, 0, P2PS_RMF_P2PM_A_COUNT, n);
+	rm_fl_put(&l, b, 0, P2PS_RMF_P2PM_B_COUNT, 0); /* the group against itself */
+	size_t a_ids = rm_fl_off(&l, P2PS_RMF_P2PM_A_IDS);
 	for (unsigned i = 0; i < n; i++)
 		p2ps_put_le32(b + a_ids + 4 * i, gpu_ids[i]);
-	int rc = issue(rm, &l, rm->client, P2PS_RM_CTRL_SYSTEM_GET_P2P_CAPS_MATRIX,
-	               P2PS_RMF_P2PM_SIZE, b, rm_status, err);
+	int rc = rm_fl_issue(rm, &l, rm->client, P2PS_RM_CTRL_SYSTEM_GET_P2P_CAPS_MATRIX,
+	                     P2PS_RMF_P2PM_SIZE, b, sizeof(b), rm_status, err);
 	if (rc)
 		return rc;
 	memset(out, 0, sizeof(*out));
 	out->n = n;
-	size_t caps = off(&l, P2PS_RMF_P2PM_CAPS);
+	size_t caps = rm_fl_off(&l, P2PS_RMF_P2PM_CAPS);
 	for (unsigned i = 0; i < n; i++)
 		for (unsigned j = 0; j < n; j++)
 			out->caps[i][j] = p2ps_le32(b + caps + 4 * (i * P2PS_RM_P2P_GROUP_MAX + j));
@@ -332,45 +325,45 @@ static void copy_str(char *dst, size_t cap, const uint8_t *src, size_t len)
 int p2ps_rm_ctrl_cpu_info(struct p2ps_rm *rm, struct p2ps_rm_cpu_info *out, uint32_t *rm_status,
                           struct p2ps_error *err)
 {
-	struct fl l = fl_of(rm);
+	struct rm_fl l = rm_fl_of(rm);
 	uint8_t b[256] = {0};
-	int rc = issue(rm, &l, rm->client, P2PS_RM_CTRL_SYSTEM_GET_CPU_INFO, P2PS_RMF_CPU_SIZE, b,
-	               rm_status, err);
+	int rc = rm_fl_issue(rm, &l, rm->client, P2PS_RM_CTRL_SYSTEM_GET_CPU_INFO,
+	                     P2PS_RMF_CPU_SIZE, b, sizeof(b), rm_status, err);
 	if (rc)
 		return rc;
 	*out = (struct p2ps_rm_cpu_info){
-	        .type = (uint32_t)get(&l, b, 0, P2PS_RMF_CPU_TYPE),
-	        .clock_mhz = (uint32_t)get(&l, b, 0, P2PS_RMF_CPU_CLOCK),
-	        .logical = (uint32_t)get(&l, b, 0, P2PS_RMF_CPU_LOGICAL),
-	        .physical = (uint32_t)get(&l, b, 0, P2PS_RMF_CPU_PHYSICAL),
-	        .family = (uint32_t)get(&l, b, 0, P2PS_RMF_CPU_FAMILY),
-	        .model = (uint32_t)get(&l, b, 0, P2PS_RMF_CPU_MODEL),
+	        .type = (uint32_t)rm_fl_get(&l, b, 0, P2PS_RMF_CPU_TYPE),
+	        .clock_mhz = (uint32_t)rm_fl_get(&l, b, 0, P2PS_RMF_CPU_CLOCK),
+	        .logical = (uint32_t)rm_fl_get(&l, b, 0, P2PS_RMF_CPU_LOGICAL),
+	        .physical = (uint32_t)rm_fl_get(&l, b, 0, P2PS_RMF_CPU_PHYSICAL),
+	        .family = (uint32_t)rm_fl_get(&l, b, 0, P2PS_RMF_CPU_FAMILY),
+	        .model = (uint32_t)rm_fl_get(&l, b, 0, P2PS_RMF_CPU_MODEL),
 	};
-	copy_str(out->name, sizeof(out->name), b + off(&l, P2PS_RMF_CPU_NAME),
-	         size_of(&l, P2PS_RMF_CPU_NAME));
+	copy_str(out->name, sizeof(out->name), b + rm_fl_off(&l, P2PS_RMF_CPU_NAME),
+	         rm_fl_size(&l, P2PS_RMF_CPU_NAME));
 	return 0;
 }
 
 int p2ps_rm_ctrl_chipset_info(struct p2ps_rm *rm, struct p2ps_rm_chipset_info *out,
                               uint32_t *rm_status, struct p2ps_error *err)
 {
-	struct fl l = fl_of(rm);
+	struct rm_fl l = rm_fl_of(rm);
 	uint8_t b[256] = {0};
-	int rc = issue(rm, &l, rm->client, P2PS_RM_CTRL_SYSTEM_GET_CHIPSET_INFO,
-	               P2PS_RMF_CHIPSET_SIZE, b, rm_status, err);
+	int rc = rm_fl_issue(rm, &l, rm->client, P2PS_RM_CTRL_SYSTEM_GET_CHIPSET_INFO,
+	                     P2PS_RMF_CHIPSET_SIZE, b, sizeof(b), rm_status, err);
 	if (rc)
 		return rc;
 	*out = (struct p2ps_rm_chipset_info){
-	        .vendor_id = (uint16_t)get(&l, b, 0, P2PS_RMF_CHIPSET_VENDOR),
-	        .device_id = (uint16_t)get(&l, b, 0, P2PS_RMF_CHIPSET_DEVICE),
-	        .hb_vendor_id = (uint16_t)get(&l, b, 0, P2PS_RMF_CHIPSET_HB_VENDOR),
-	        .hb_device_id = (uint16_t)get(&l, b, 0, P2PS_RMF_CHIPSET_HB_DEVICE),
-	        .flags = (uint32_t)get(&l, b, 0, P2PS_RMF_CHIPSET_FLAGS),
+	        .vendor_id = (uint16_t)rm_fl_get(&l, b, 0, P2PS_RMF_CHIPSET_VENDOR),
+	        .device_id = (uint16_t)rm_fl_get(&l, b, 0, P2PS_RMF_CHIPSET_DEVICE),
+	        .hb_vendor_id = (uint16_t)rm_fl_get(&l, b, 0, P2PS_RMF_CHIPSET_HB_VENDOR),
+	        .hb_device_id = (uint16_t)rm_fl_get(&l, b, 0, P2PS_RMF_CHIPSET_HB_DEVICE),
+	        .flags = (uint32_t)rm_fl_get(&l, b, 0, P2PS_RMF_CHIPSET_FLAGS),
 	};
 	copy_str(out->vendor_name, sizeof(out->vendor_name),
-	         b + off(&l, P2PS_RMF_CHIPSET_VENDOR_NAME),
-	         size_of(&l, P2PS_RMF_CHIPSET_VENDOR_NAME));
-	copy_str(out->chipset_name, sizeof(out->chipset_name), b + off(&l, P2PS_RMF_CHIPSET_NAME),
-	         size_of(&l, P2PS_RMF_CHIPSET_NAME));
+	         b + rm_fl_off(&l, P2PS_RMF_CHIPSET_VENDOR_NAME),
+	         rm_fl_size(&l, P2PS_RMF_CHIPSET_VENDOR_NAME));
+	copy_str(out->chipset_name, sizeof(out->chipset_name),
+	         b + rm_fl_off(&l, P2PS_RMF_CHIPSET_NAME), rm_fl_size(&l, P2PS_RMF_CHIPSET_NAME));
 	return 0;
 }

@@ -7,44 +7,28 @@
 
 #include "p2pscope/rm_ctrl.h"
 
-static const struct p2ps_rm_field *fld(const struct p2ps_rm *rm, enum p2ps_rm_fid id)
-{
-	return p2ps_rm_field_find(rm->drv.major, id);
-}
-
-static size_t off(const struct p2ps_rm *rm, enum p2ps_rm_fid id)
-{
-	const struct p2ps_rm_field *f = fld(rm, id);
-	return f ? f->offset : 0;
-}
-
-static size_t size_of(const struct p2ps_rm *rm, enum p2ps_rm_fid id)
-{
-	const struct p2ps_rm_field *f = fld(rm, id);
-	return f ? f->size : 0;
-}
-
 int p2ps_rm_ctrl_pde_info(struct p2ps_rm *rm, uint32_t device, uint32_t vaspace, uint64_t va,
                           struct p2ps_rm_pde_info *out, uint32_t *rm_status, struct p2ps_error *err)
 {
+	struct rm_fl l = rm_fl_of(rm);
 	uint8_t b[256] = {0};
-	p2ps_put_le64(b + off(rm, P2PS_RMF_PDE_GPU_ADDR), va);
-	p2ps_put_le32(b + off(rm, P2PS_RMF_PDE_VASPACE), vaspace);
-	int rc = p2ps_rm_control(rm, device, P2PS_RM_CTRL_DMA_GET_PDE_INFO, b,
-	                         (uint32_t)size_of(rm, P2PS_RMF_PDE_SIZE), rm_status, err);
+	p2ps_put_le64(b + rm_fl_off(&l, P2PS_RMF_PDE_GPU_ADDR), va);
+	p2ps_put_le32(b + rm_fl_off(&l, P2PS_RMF_PDE_VASPACE), vaspace);
+	int rc = rm_fl_issue(rm, &l, device, P2PS_RM_CTRL_DMA_GET_PDE_INFO, P2PS_RMF_PDE_SIZE, b,
+	                     sizeof(b), rm_status, err);
 	if (rc)
 		return rc;
 	memset(out, 0, sizeof(*out));
-	out->pdb = p2ps_le64(b + off(rm, P2PS_RMF_PDE_PDB));
-	size_t blocks = off(rm, P2PS_RMF_PDE_BLOCKS),
-	       stride = size_of(rm, P2PS_RMF_PDE_BLOCK_STRIDE);
+	out->pdb = p2ps_le64(b + rm_fl_off(&l, P2PS_RMF_PDE_PDB));
+	size_t blocks = rm_fl_off(&l, P2PS_RMF_PDE_BLOCKS),
+	       stride = rm_fl_size(&l, P2PS_RMF_PDE_BLOCK_STRIDE);
 	for (unsigned i = 0; i < P2PS_RM_PTE_BLOCKS; i++) {
 		const uint8_t *t = b + blocks + stride * i;
 		out->blocks[i] = (struct p2ps_rm_pde_block){
-		        .phys = p2ps_le64(t + off(rm, P2PS_RMF_PDE_BLOCK_PHYS)),
-		        .entry_size = p2ps_le32(t + off(rm, P2PS_RMF_PDE_BLOCK_ENTRY_SIZE)),
-		        .page_size = p2ps_le32(t + off(rm, P2PS_RMF_PDE_BLOCK_PAGE_SIZE)),
-		        .aperture = p2ps_le32(t + off(rm, P2PS_RMF_PDE_BLOCK_APERTURE)),
+		        .phys = p2ps_le64(t + rm_fl_off(&l, P2PS_RMF_PDE_BLOCK_PHYS)),
+		        .entry_size = p2ps_le32(t + rm_fl_off(&l, P2PS_RMF_PDE_BLOCK_ENTRY_SIZE)),
+		        .page_size = p2ps_le32(t + rm_fl_off(&l, P2PS_RMF_PDE_BLOCK_PAGE_SIZE)),
+		        .aperture = p2ps_le32(t + rm_fl_off(&l, P2PS_RMF_PDE_BLOCK_APERTURE)),
 		};
 	}
 	return 0;
@@ -53,23 +37,24 @@ int p2ps_rm_ctrl_pde_info(struct p2ps_rm *rm, uint32_t device, uint32_t vaspace,
 int p2ps_rm_ctrl_pte_info(struct p2ps_rm *rm, uint32_t device, uint32_t vaspace, uint64_t va,
                           struct p2ps_rm_pte_info *out, uint32_t *rm_status, struct p2ps_error *err)
 {
+	struct rm_fl l = rm_fl_of(rm);
 	uint8_t b[256] = {0};
-	p2ps_put_le64(b + off(rm, P2PS_RMF_PTE_GPU_ADDR), va);
-	b[off(rm, P2PS_RMF_PTE_SKIP_VAS_INIT)] = 1; /* ask, do not set up */
-	p2ps_put_le32(b + off(rm, P2PS_RMF_PTE_VASPACE), vaspace);
-	int rc = p2ps_rm_control(rm, device, P2PS_RM_CTRL_DMA_GET_PTE_INFO, b,
-	                         (uint32_t)size_of(rm, P2PS_RMF_PTE_SIZE), rm_status, err);
+	p2ps_put_le64(b + rm_fl_off(&l, P2PS_RMF_PTE_GPU_ADDR), va);
+	b[rm_fl_off(&l, P2PS_RMF_PTE_SKIP_VAS_INIT)] = 1; /* ask, do not set up */
+	p2ps_put_le32(b + rm_fl_off(&l, P2PS_RMF_PTE_VASPACE), vaspace);
+	int rc = rm_fl_issue(rm, &l, device, P2PS_RM_CTRL_DMA_GET_PTE_INFO, P2PS_RMF_PTE_SIZE, b,
+	                     sizeof(b), rm_status, err);
 	if (rc)
 		return rc;
 	memset(out, 0, sizeof(*out));
-	size_t blocks = off(rm, P2PS_RMF_PTE_BLOCKS),
-	       stride = size_of(rm, P2PS_RMF_PTE_BLOCK_STRIDE);
+	size_t blocks = rm_fl_off(&l, P2PS_RMF_PTE_BLOCKS),
+	       stride = rm_fl_size(&l, P2PS_RMF_PTE_BLOCK_STRIDE);
 	for (unsigned i = 0; i < P2PS_RM_PTE_BLOCKS; i++) {
 		const uint8_t *t = b + blocks + stride * i;
 		out->blocks[i] = (struct p2ps_rm_pte_block){
-		        .page_size = p2ps_le64(t + off(rm, P2PS_RMF_PTE_BLOCK_PAGE_SIZE)),
-		        .kind = p2ps_le32(t + off(rm, P2PS_RMF_PTE_BLOCK_KIND)),
-		        .flags = p2ps_le32(t + off(rm, P2PS_RMF_PTE_BLOCK_FLAGS)),
+		        .page_size = p2ps_le64(t + rm_fl_off(&l, P2PS_RMF_PTE_BLOCK_PAGE_SIZE)),
+		        .kind = p2ps_le32(t + rm_fl_off(&l, P2PS_RMF_PTE_BLOCK_KIND)),
+		        .flags = p2ps_le32(t + rm_fl_off(&l, P2PS_RMF_PTE_BLOCK_FLAGS)),
 		};
 	}
 	return 0;
@@ -89,15 +74,16 @@ int p2ps_rm_ctrl_phys_attr(struct p2ps_rm *rm, uint32_t hmem, uint64_t offset,
                            struct p2ps_rm_phys_attr *out, uint32_t *rm_status,
                            struct p2ps_error *err)
 {
+	struct rm_fl l = rm_fl_of(rm);
 	uint8_t b[64] = {0};
 	/* memOffset: in, the offset; out, its physical address. */
-	p2ps_put_le64(b + off(rm, P2PS_RMF_PHYS_OFFSET), offset);
-	int rc = p2ps_rm_control(rm, hmem, P2PS_RM_CTRL_GET_SURFACE_PHYS_ATTR, b,
-	                         (uint32_t)size_of(rm, P2PS_RMF_PHYS_SIZE), rm_status, err);
+	p2ps_put_le64(b + rm_fl_off(&l, P2PS_RMF_PHYS_OFFSET), offset);
+	int rc = rm_fl_issue(rm, &l, hmem, P2PS_RM_CTRL_GET_SURFACE_PHYS_ATTR, P2PS_RMF_PHYS_SIZE,
+	                     b, sizeof(b), rm_status, err);
 	if (rc)
 		return rc;
-	out->address = p2ps_le64(b + off(rm, P2PS_RMF_PHYS_OFFSET));
-	out->format = p2ps_le32(b + off(rm, P2PS_RMF_PHYS_FORMAT));
+	out->address = p2ps_le64(b + rm_fl_off(&l, P2PS_RMF_PHYS_OFFSET));
+	out->format = p2ps_le32(b + rm_fl_off(&l, P2PS_RMF_PHYS_FORMAT));
 	return 0;
 }
 
@@ -105,17 +91,24 @@ int p2ps_rm_p2p_object_alloc(struct p2ps_rm *rm, uint32_t subdevice, uint32_t pe
                              struct p2ps_rm_p2p_object *out, uint32_t *rm_status,
                              struct p2ps_error *err)
 {
+	struct rm_fl l = rm_fl_of(rm);
 	uint8_t b[128] = {0};
-	p2ps_put_le32(b + off(rm, P2PS_RMF_P2POBJ_SUBDEVICE), subdevice);
-	p2ps_put_le32(b + off(rm, P2PS_RMF_P2POBJ_PEER_SUBDEVICE), peer_subdevice);
+	p2ps_put_le32(b + rm_fl_off(&l, P2PS_RMF_P2POBJ_SUBDEVICE), subdevice);
+	p2ps_put_le32(b + rm_fl_off(&l, P2PS_RMF_P2POBJ_PEER_SUBDEVICE), peer_subdevice);
 	*out = (struct p2ps_rm_p2p_object){.peer_fabric_base = UINT64_MAX};
+	if (!l.ok)
+		return p2ps_error_set(err, P2PS_ENOTSUP,
+		                      "NV50_P2P: not in the layouts of driver series %u",
+		                      rm->drv.major);
 	int rc = p2ps_rm_alloc(rm, rm->client, P2PS_RM_P2P, b, rm->drv.layout->p2p_size,
 	                       &out->handle, rm_status, err);
 	if (rc)
 		return rc;
-	out->bar1_address = p2ps_le64(b + off(rm, P2PS_RMF_P2POBJ_L2P_BAR1_ADDR));
-	out->bar1_size = p2ps_le64(b + off(rm, P2PS_RMF_P2POBJ_L2P_BAR1_SIZE));
-	const struct p2ps_rm_field *fab = fld(rm, P2PS_RMF_P2POBJ_P2L_FABRIC);
+	out->bar1_address = p2ps_le64(b + rm_fl_off(&l, P2PS_RMF_P2POBJ_L2P_BAR1_ADDR));
+	out->bar1_size = p2ps_le64(b + rm_fl_off(&l, P2PS_RMF_P2POBJ_L2P_BAR1_SIZE));
+	/* Only from 590: absent before, not an error. */
+	const struct p2ps_rm_field *fab =
+	        p2ps_rm_field_find(rm->drv.major, P2PS_RMF_P2POBJ_P2L_FABRIC);
 	if (fab)
 		out->peer_fabric_base = p2ps_le64(b + fab->offset);
 	return 0;

@@ -18,6 +18,7 @@
 
 #include "grow.h"
 #include "p2pscope/bytes.h"
+#include "p2pscope/rm_ctrl.h"
 #include "p2pscope/timings.h"
 
 #define RM_ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
@@ -237,5 +238,26 @@ static inline void put_ptr(uint8_t *b, size_t off, const void *p)
 {
 	put64(b, off, (uint64_t)(uintptr_t)p);
 }
+
+/* ---- typed controls: the field table of the loaded series (ctrl.c) --------------------- */
+
+/* Field lookups of one control against src/rm/fields.c for the loaded series; a field the
+ * series lacks clears ok (offset and size then read 0), and rm_fl_issue refuses the
+ * control before any ioctl. */
+struct rm_fl {
+	unsigned major;
+	bool ok;
+};
+struct rm_fl rm_fl_of(const struct p2ps_rm *rm);
+size_t rm_fl_off(struct rm_fl *l, enum p2ps_rm_fid id);
+size_t rm_fl_size(struct rm_fl *l, enum p2ps_rm_fid id);
+/* A field's value at b + base, read or written by its size in the table. */
+uint64_t rm_fl_get(struct rm_fl *l, const uint8_t *b, size_t base, enum p2ps_rm_fid id);
+void rm_fl_put(struct rm_fl *l, uint8_t *b, size_t base, enum p2ps_rm_fid id, uint64_t v);
+/* Issues cmd on object with the zeroed buffer b of cap bytes, passing the struct's size
+ * (its sizeof row size_id): ENOTSUP when a row is missing or the struct does not fit b. */
+int rm_fl_issue(struct p2ps_rm *rm, struct rm_fl *l, uint32_t object, uint32_t cmd,
+                enum p2ps_rm_fid size_id, uint8_t *b, size_t cap, uint32_t *rm_status,
+                struct p2ps_error *err);
 
 #endif
