@@ -122,7 +122,7 @@ struct probe_entry {
 	uint64_t half_pa[3];
 };
 
-#define PROBE_P2P_STATUS_N 9 /* NV0000_CTRL_P2P_CAPS_INDEX_TABLE_SIZE */
+#define PROBE_P2P_STATUS_N P2PS_RM_P2P_PATHS /* NV0000_CTRL_P2P_CAPS_INDEX_TABLE_SIZE */
 
 /* Where the fabric base of an NVLink peer's entries comes from. The driver adds the peer
  * GPU's NVSwitch fabric (GPA) base, assigned by the Fabric Manager, to every peer address
@@ -260,9 +260,6 @@ unsigned probe_series(const struct probe_run *run);
 int probe_first_peer_pte(const struct probe_run *run, const struct probe_map **mo,
                          const struct probe_page **po);
 const char *probe_fabric_src_name(enum probe_fabric_src s);
-const char *probe_p2p_status_name(uint8_t status);
-extern const char *const *const probe_p2p_status_index; /* PROBE_P2P_STATUS_N names */
-const char *probe_p2p_caps_str(uint32_t caps, char *buf, size_t len);
 /* The KIND the driver gives a plain video-memory allocation on this format. */
 uint32_t probe_kind_generic(const struct gmmu_format *f);
 

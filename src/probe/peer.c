@@ -44,19 +44,6 @@ const char *probe_fabric_src_name(enum probe_fabric_src s)
 	return "?";
 }
 
-/* The names are the RM library's (rm_ctrl.h). */
-const char *probe_p2p_status_name(uint8_t status)
-{
-	return p2ps_rm_p2p_status_name(status);
-}
-
-const char *const *const probe_p2p_status_index = p2ps_rm_p2p_path_names;
-
-const char *probe_p2p_caps_str(uint32_t caps, char *buf, size_t len)
-{
-	return p2ps_rm_p2p_caps_str(caps, buf, len);
-}
-
 /* NV50_P2P between this GPU and the peer (p2ps_rm_p2p_object_alloc). */
 static int p2p_object(struct probe_run *run, struct p2ps_rm *rm, struct p2ps_error *err)
 {

@@ -2,6 +2,7 @@
 /* The --json rendering of the same report (json-c). Numbers that are addresses or entries
  * are "0x" strings, as in pte-decode's JSON. */
 #include "p2pscope/probe.h"
+#include "p2pscope/rm_ctrl.h"
 
 #include <inttypes.h>
 #include <json-c/json.h>
@@ -157,9 +158,9 @@ static json_object *peer_json(const struct probe_peer *pe)
 		p2ps_json_put(o, "caps", p2ps_json_hex(pe->caps));
 		json_object *st = json_object_new_object();
 		for (unsigned i = 0; pe->caps_known && i < PROBE_P2P_STATUS_N; i++)
-			p2ps_json_put(st, probe_p2p_status_index[i],
+			p2ps_json_put(st, p2ps_rm_p2p_path_names[i],
 			              json_object_new_string(
-			                      probe_p2p_status_name(pe->p2p_status_by_type[i])));
+			                      p2ps_rm_p2p_status_name(pe->p2p_status_by_type[i])));
 		p2ps_json_put(o, "p2p_status", st);
 		p2ps_json_put(o, "bar1_dma_address", p2ps_json_hex(pe->bar1_dma_address));
 		p2ps_json_put(o, "bar1_dma_size", p2ps_json_hex(pe->bar1_dma_size));

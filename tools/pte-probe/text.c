@@ -3,6 +3,7 @@
  * the driver said about each page and every entry on the page's path with its verdict, the
  * entries no mapping explains, and a summary line. */
 #include "p2pscope/probe.h"
+#include "p2pscope/rm_ctrl.h"
 
 #include <inttypes.h>
 #include <string.h>
@@ -211,12 +212,12 @@ static void print_peer(const struct probe_run *run, FILE *out)
 		         pe->bar1_dma_size);
 	fprintf(out,
 	        "peer: id %u (GET_P2P_CAPS_V2 busPeerIds), caps 0x%x (%s), BAR1-P2P window %s\n",
-	        pe->peer_id, pe->caps, probe_p2p_caps_str(pe->caps, caps, sizeof(caps)), bar1);
+	        pe->peer_id, pe->caps, p2ps_rm_p2p_caps_str(pe->caps, caps, sizeof(caps)), bar1);
 	if (pe->caps_known) {
 		fprintf(out, "peer: P2P status by path:");
 		for (unsigned i = 0; i < PROBE_P2P_STATUS_N; i++)
-			fprintf(out, "%s %s %s", i ? "," : "", probe_p2p_status_index[i],
-			        probe_p2p_status_name(pe->p2p_status_by_type[i]));
+			fprintf(out, "%s %s %s", i ? "," : "", p2ps_rm_p2p_path_names[i],
+			        p2ps_rm_p2p_status_name(pe->p2p_status_by_type[i]));
 		fputc('\n', out);
 	}
 	print_fabric(run, out);
