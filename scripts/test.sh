@@ -78,10 +78,15 @@ install_deps() {
 
 passed=0
 failed=0
+skipped=0
 failed_names=()
-record() { # name status
+skipped_names=()
+record() { # name status (77: the step could not run here, and said why)
 	if [ "$2" -eq 0 ]; then
 		passed=$((passed + 1))
+	elif [ "$2" -eq 77 ]; then
+		skipped=$((skipped + 1))
+		skipped_names+=("$1")
 	else
 		failed=$((failed + 1))
 		failed_names+=("$1")
@@ -166,6 +171,7 @@ for dir in "${junits[@]}"; do
 	fi
 done
 [ ${#failed_names[@]} -eq 0 ] || echo "test.sh: failed: ${failed_names[*]}"
+[ ${#skipped_names[@]} -eq 0 ] || echo "test.sh: skipped (see their SKIPPED lines): ${skipped_names[*]}"
 [ ${#left_to_full[@]} -eq 0 ] || echo "test.sh: not run (scripts/test.sh --full runs them): ${left_to_full[*]}"
-echo "test.sh: $passed passed, $failed failed"
+echo "test.sh: $passed passed, $failed failed${skipped_names:+, $skipped skipped}"
 [ "$failed" -eq 0 ]

@@ -6,6 +6,7 @@
 # GPU addresses come from a made-up sysfs root (P2PS_SYSFS_ROOT) with two NVIDIA devices
 # and an Intel one that must not be offered.
 set -u
+. "$P2PS_SOURCE_DIR/tests/support/p2ps_test.sh"
 comp=$P2PS_BINARY_DIR/completion
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
@@ -86,6 +87,6 @@ if [ -f "$comp/p2p-bench" ]; then
 	expect p2p-bench "p2p-bench report --b" --bench
 	contains p2p-bench "p2p-bench " report --devices --json
 else
-	echo "p2p-bench not built here (no CUDA compiler): its completion is not checked"
+	p2ps_missing "p2p-bench's completion" "p2p-bench is not built: no CUDA compiler"
 fi
-exit $fail
+p2ps_test_exit "$fail"

@@ -6,6 +6,7 @@
 # the installed man pages name the version and the schema folder; every tool's --version
 # is the project's version.
 set -u
+. "$P2PS_SOURCE_DIR/tests/support/p2ps_test.sh"
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 fail=0
@@ -45,5 +46,7 @@ done
 if [ -x "$P2PS_TOOLS_DIR/p2p-bench" ]; then
 	v=$("$P2PS_TOOLS_DIR/p2p-bench" --version)
 	[ "$v" = "p2p-bench $version" ] || { echo "FAIL: p2p-bench --version says '$v'"; fail=1; }
+else
+	p2ps_missing "p2p-bench --version" "p2p-bench is not built: no CUDA compiler"
 fi
-exit $fail
+p2ps_test_exit "$fail"
