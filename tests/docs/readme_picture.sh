@@ -4,7 +4,8 @@
 # rendered by Graphviz's dot, makes of the committed QEMU switch capture. --update rewrites
 # it; otherwise the fresh rendering must equal the committed file byte for byte. A dot of
 # another Graphviz version than the one that made the file lays the graph out its own way:
-# then only the DOT source is checked (and the test says so).
+# then only the DOT source's labels are checked, and the layout comparison is SKIPPED (a
+# failure under CI=true, whose Debian 12 Graphviz made the file).
 #   tests/docs/readme_picture.sh [--update]     (P2PS_TOOLS_DIR: the built tools)
 top=${P2PS_SOURCE_DIR:-$(cd "$(dirname "$0")/../.." && pwd)}
 tools=${P2PS_TOOLS_DIR:-$top/build/tools}
@@ -30,8 +31,10 @@ if [ "$have" != "$made" ]; then
 		while IFS= read -r l; do
 			[ -z "$l" ] || grep -qF ">$l<" "$svg" || { echo "readme_picture: '$l' not in $svg"; exit 1; }
 		done || exit 1
-	echo "readme_picture: dot $have, picture made by $made: labels checked, layout not compared"
-	exit 0
+	echo "readme_picture: dot $have, picture made by $made: labels checked"
+	. "$top/tests/support/p2ps_test.sh"
+	p2ps_missing "the layout comparison" "dot $have is not the Graphviz $made that made the picture"
+	p2ps_test_exit 0
 fi
 cmp -s "$tmp/topo.svg" "$svg" ||
 	{ echo "readme_picture: $svg differs from a fresh rendering (tests/docs/readme_picture.sh --update)"; diff "$svg" "$tmp/topo.svg" | head -20; exit 1; }
