@@ -70,7 +70,8 @@ static const struct gmmu_bar1_row rows[] = {
         {550, 575, STOCK, UVM, V2 | V3, no_uvm_before_580, NONCOH, false, false, 0, false, false,
          false, "nvGpuOpsGetExternalAllocAperture, 570.86.16"},
         {580, 595, STOCK, UVM, V2, no_stock_v2, NONCOH, false, false, 0, false, false, false,
-         "g_kern_bus_nvoc.c, 580.142"},
+         "kbusCreateP2PMappingForBar1P2P: a stub in the Turing..Ada HAL (g_kern_bus_nvoc.c), "
+         "580.142"},
         {580, 595, STOCK, UVM, GH, NULL, NONCOH, true, true, 29, false, false, false,
          "nvGpuOpsGetExternalAllocAperture (pre-Blackwell: SYS_NONCOH) + "
          "_nvGpuOpsEncodeBar1P2PAddrs(kbusGetBar1P2PDmaInfo_GH100), 580.142, 595.45.04"},
@@ -101,7 +102,8 @@ static const struct gmmu_bar1_row rows[] = {
          "BLACKWELL_GB1XX), aikitoria 595.71.05 port (08b4e9b5)"},
         /* ---- RM: NVOS46 maps through NV50_P2P (pte-probe) --------------------------------- */
         {550, 595, STOCK, RM, V2, no_stock_v2, NONCOH, false, false, 0, false, false, false,
-         "g_virt_mem_allocator_nvoc.c, 550.54.15 .. 595.45.04"},
+         "dmaAllocBar1P2PMapping: a stub in the Turing..Ada HAL (g_virt_mem_allocator_nvoc.c), "
+         "550.54.15 .. 595.45.04"},
         {550, 565, STOCK, RM, V3, NULL, NONCOH, true, true, 0, false, false, false,
          "dmaAllocBar1P2PMapping_GH100 + kbusEnableStaticBar1Mapping_GH100/_TU102 (static BAR1 "
          "at offset 0), 550.54.15, 565.57.01"},
@@ -112,16 +114,19 @@ static const struct gmmu_bar1_row rows[] = {
          "dmaAllocBar1P2PMapping_GH100 + kbusInitBar1_GM107 (start = ALIGN_UP(console + "
          "mailbox, 512 MiB)), 580.142, 595.45.04"},
         {550, 550, TINYGRAD, RM, V2, rm_peer_v2_550, NONCOH, false, false, 0, false, true, false,
-         "virtual_mem.c, g_kern_bus_nvoc.c, tinygrad 550.54.15-p2p"},
+         "kbusHasPcieBar1P2PMapping: a stub outside GH100 (g_kern_bus_nvoc.c), so "
+         "virtual_mem.c maps a PEER entry; tinygrad 550.54.15-p2p"},
         {555, 565, TINYGRAD, RM, V2, rm_stub_v2, NONCOH, false, false, 0, false, true, false,
-         "g_virt_mem_allocator_nvoc.c, tinygrad 565.57.01-p2p"},
+         "dmaAllocBar1P2PMapping_46f6a7, the stub of g_virt_mem_allocator_nvoc.c; tinygrad "
+         "565.57.01-p2p"},
         {550, 550, TINYGRAD, RM, V3, NULL, NONCOH, true, true, 0, true, true, false,
          "dmaAllocBar1P2PMapping_GH100; _kbusMapAperture_GM107's static-BAR1 branch commented "
          "out, tinygrad 550.54.15-p2p"},
         {555, 565, TINYGRAD, RM, V3, NULL, NONCOH, true, true, 0, false, true, false,
          "dmaAllocBar1P2PMapping_GH100 (not edited), tinygrad 565.57.01-p2p"},
         {570, 570, AIKITORIA, RM, V2, rm_stub_v2, NONCOH, false, false, 21, false, true, false,
-         "g_virt_mem_allocator_nvoc.c, aikitoria 570.86.16-p2p"},
+         "dmaAllocBar1P2PMapping_46f6a7, the stub of g_virt_mem_allocator_nvoc.c; aikitoria "
+         "570.86.16-p2p"},
         {570, 570, AIKITORIA, RM, V3, NULL, NONCOH, true, true, 21, false, true, false,
          "dmaAllocBar1P2PMapping_GH100 (not edited), aikitoria 570.86.16-p2p"},
 };

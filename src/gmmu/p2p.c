@@ -208,19 +208,20 @@ static const char *with_flag(unsigned flag, char *buf, size_t len)
 	return buf;
 }
 
-/* The aperture a BAR1-P2P form writes on format f. */
-/* The aperture a driver row writes, and whether the row can be used at all. */
+/* The aperture a driver row writes, and whether the row can be used at all (the row's name
+ * is formatted only for an error: pte-probe encodes once per peer entry). */
 static int row_aperture(const struct gmmu_format *f, const struct gmmu_p2p_request *rq,
                         enum gmmu_aperture *out, struct p2ps_error *err)
 {
 	const struct gmmu_bar1_row *r = rq->bar1_row;
 	enum gmmu_bar1_gen g = gmmu_bar1_gen_of(f);
 	char name[96];
-	gmmu_bar1_row_str(r, g, name, sizeof(name));
 	if (!(r->gens & GMMU_BAR1_GEN_BIT(g)))
-		return p2ps_error_set(err, P2PS_EINVAL, "row %s does not cover %s", name, f->name);
+		return p2ps_error_set(err, P2PS_EINVAL, "row %s does not cover %s",
+		                      gmmu_bar1_row_str(r, g, name, sizeof(name)), f->name);
 	if (r->refused)
-		return p2ps_error_set(err, P2PS_ENOTSUP, "row %s: %s", name, r->refused);
+		return p2ps_error_set(err, P2PS_ENOTSUP, "row %s: %s",
+		                      gmmu_bar1_row_str(r, g, name, sizeof(name)), r->refused);
 	uint64_t align = r->start_align ? (1ull << r->start_align) - 1 : 0;
 	if (r->adds_start && (rq->bar1_start & align))
 		return p2ps_error_set(err, P2PS_EINVAL,
