@@ -28,10 +28,10 @@ void p2ps_host_finish(struct p2ps_host *host);
 
 /* NVLink peers, one rule for every source of NVIDIA facts (RM API, NVML): links adds to
  * g's count of NVLinks to peer (a new entry when peer is not yet one; dropped past
- * P2PS_HOST_MAX_NVLINK peers; a count stops at P2PS_HOST_MAX_NVLINK). Through a fabric (NVSwitches, or far ends the source cannot name)
- * a GPU with a_links fabric links reaches a GPU with b_links when the driver's NVLink P2P
- * status of the pair is OK, over the smaller of the two counts (NV18 on HGX H100/H200, as
- * NVML's topology gives it): p2ps_gpu_add_fabric_peer gives a that peer. */
+ * P2PS_HOST_MAX_NVLINK peers; a count stops at P2PS_HOST_MAX_NVLINK). Through a fabric (NVSwitches,
+ * or far ends the source cannot name) a GPU with a_links fabric links reaches a GPU with b_links
+ * when the driver's NVLink P2P status of the pair is OK, over the smaller of the two counts (NV18
+ * on HGX H100/H200, as NVML's topology gives it): p2ps_gpu_add_fabric_peer gives a that peer. */
 void p2ps_gpu_add_nvlink_peer(struct p2ps_gpu_facts *g, const struct p2ps_bdf *peer, int links);
 void p2ps_gpu_add_fabric_peer(struct p2ps_dev *a, int a_links, const struct p2ps_dev *b,
                               int b_links);
