@@ -295,7 +295,7 @@ static int load_tree(struct p2ps_host *host, const struct p2ps_host_source *src,
 		                      "snapshot %s: %s", root, strerror(errno));
 	if (!live && !S_ISDIR(st.st_mode))
 		return p2ps_error_set(err, P2PS_EINVAL,
-		                      "snapshot %s: not a directory (extract a capture-host.sh "
+		                      "snapshot %s: not a directory (extract a p2pscope-capture-host "
 		                      "tarball first: tar xf FILE -C DIR)",
 		                      root);
 	if (stat(devices, &st) != 0 || !S_ISDIR(st.st_mode))
@@ -384,6 +384,6 @@ const struct p2ps_host_backend p2ps_host_backend_sysfs = {
 const struct p2ps_host_backend p2ps_host_backend_snapshot = {
         .name = "snapshot",
         .kind = P2PS_HOST_SNAPSHOT,
-        .help = "a captured tree (scripts/capture-host.sh): DIR/sys/..., DIR/proc/...",
+        .help = "a captured tree (p2pscope-capture-host): DIR/sys/..., DIR/proc/...",
         .load = snapshot_load,
 };
