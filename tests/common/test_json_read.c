@@ -115,11 +115,13 @@ static void files_are_capped(void **state)
 	int fd = mkstemp(path);
 	assert_true(fd >= 0);
 	/* 100 KiB of a valid document: past the first read buffer (64 KiB). */
+	static const char doc[] = "{\"a\": 1}\n";
 	size_t n = 100 * 1024;
 	char *big = malloc(n);
 	assert_non_null(big);
 	memset(big, ' ', n);
-	memcpy(big + n - 9, "{\"a\": 1}", 8);
+	snprintf(big + n - sizeof(doc), sizeof(doc), "%s", doc);
+	big[n - 1] = '\n'; /* (where snprintf put the string's end) */
 	assert_int_equal(write(fd, big, n), (ssize_t)n);
 	close(fd);
 	assert_int_equal(p2ps_json_read_file(path, n, &o, &err), 0);
