@@ -15,12 +15,6 @@ import json
 import math
 import sys
 
-import matplotlib
-
-matplotlib.use("Agg")
-import matplotlib.pyplot as plt  # noqa: E402
-from matplotlib.colors import LogNorm  # noqa: E402
-
 SHORT = {
     "ce_uni_p2p_off": "CE, one way, peer access off",
     "ce_uni_p2p_on": "CE, one way, peer access on",
@@ -48,6 +42,17 @@ def main():
         return 2
     if not mats:
         print(f"p2p-heatmap: {a.result}: no bandwidth matrices", file=sys.stderr)
+        return 2
+    try:  # only now: --help and a wrong input need no plotting library
+        import matplotlib
+        matplotlib.use("Agg")
+        import matplotlib.pyplot as plt
+        from matplotlib.colors import LogNorm
+    except ImportError as e:
+        print(f"p2p-heatmap: needs matplotlib, which this python3 ({sys.executable}) cannot "
+              f"import ({e}): apt install python3-matplotlib (Debian, Ubuntu), "
+              f"dnf install python3-matplotlib (Fedora, RHEL) or pip install matplotlib",
+              file=sys.stderr)
         return 2
     vals = [v for m in mats for row in m["values"] for v in row if v]
     norm = LogNorm(vmin=min(vals), vmax=max(vals))

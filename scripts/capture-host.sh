@@ -1,11 +1,52 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: MIT
-# capture-host.sh — read-only capture of what bar-inspect needs, for bug reports and
-# for replay with `bar-inspect --root DIR`.
-#
-# Usage: scripts/capture-host.sh [-o FILE.tar.gz] [--keep-dir DIR] [--no-tools]
-#
-# Writes a gzip'ed tarball holding one directory with the sysfs/proc subset under the
+# p2pscope-capture-host (scripts/capture-host.sh in the source tree): a read-only capture
+# of what bar-inspect needs, for bug reports and for `bar-inspect --root DIR`. The usage
+# text below says what it writes; `cmake --install` installs it as p2pscope-capture-host
+# with the project's version filled in.
+set -uo pipefail
+
+prog=p2pscope-capture-host
+version="@PROJECT_VERSION@"
+# Run from the source tree: the version of the tree it sits in.
+if [[ $version == @* ]]; then
+	version=$(sed -n 's/^project(p2pscope VERSION \([0-9.]*\).*/\1/p' \
+		"$(dirname "$0")/../CMakeLists.txt" 2>/dev/null)
+	version=${version:-unknown}
+fi
+
+usage() {
+	cat <<EOF
+Usage: $prog [-o FILE.tar.gz] [--keep-dir DIR] [--no-tools]
+       $prog -h | --help | -V | --version
+
+Captures what bar-inspect reads on this host into one gzip'ed tarball, for a bug report
+or for a report made elsewhere: bar-inspect --root DIR, bar-inspect --fleet FILE.tar.gz.
+It only reads: no BAR, ROM or VPD file, no write to sysfs or config space. Run it as
+root for a full capture: without root the kernel returns only the first 64 bytes of each
+device's config space (no ACS, Resizable BAR or link registers), and bar-inspect then
+says which facts need root.
+
+Options:
+  -o FILE.tar.gz   where to write (default ./p2pscope-snap-HOST-DATE.tar.gz)
+  --keep-dir DIR   also keep the captured folder in DIR
+  --no-tools       do not run nvidia-smi and lspci (sysfs and /proc only)
+  -h, --help       this text
+  -V, --version    the version
+
+The tarball holds one folder: the sysfs and /proc files under the same paths as on the
+host (PCI devices, IOMMU groups, the kernel command line, the NVIDIA driver's version and
+parameters), and p2pscope/ with snapshot-info (date, host, kernel), the NCCL_* and
+CUDA_VISIBLE_DEVICES variables of this shell, and the output of nvidia-smi -q,
+nvidia-smi topo -m, nvidia-smi topo -p2p (r, w, n, a, p), nvidia-smi nvlink --status,
+lspci -vvv, lspci -tv and, as root, lspci -xxxx.
+
+Extract with: mkdir DIR && tar xf FILE.tar.gz -C DIR --strip-components=1
+Exit status: 0 written, 2 bad usage or the tarball could not be written.
+EOF
+}
+
+# The layout, for readers of the code: a gzip'ed tarball holding one directory with the sysfs/proc subset under the
 # same paths as on the host (sys/bus/pci/devices/<BDF> -> ../../../devices/...,
 # sys/kernel/iommu_groups/N/type, sys/class/iommu/*, sys/module/nvidia/version,
 # proc/cmdline, proc/driver/nvidia/version and params, proc/cpuinfo (first CPU), proc/sys/kernel/random/boot_id (tells two
@@ -24,18 +65,21 @@
 # writes to sysfs or config space. As non-root the kernel returns only the first 64
 # bytes of each device's config space; bar-inspect then says which facts need root.
 # Extract with: mkdir DIR && tar xf FILE -C DIR --strip-components=1
-set -uo pipefail
 
 out=""
 keep=""
 tools=1
 while [ $# -gt 0 ]; do
 	case "$1" in
-	-o) out=$2; shift 2 ;;
-	--keep-dir) keep=$2; shift 2 ;;
+	-o | --keep-dir)
+		[ $# -ge 2 ] || { echo "$prog: $1 needs a value (try --help)" >&2; exit 2; }
+		case $1 in -o) out=$2 ;; *) keep=$2 ;; esac
+		shift 2
+		;;
 	--no-tools) tools=0; shift ;;
-	-h | --help) sed -n '2,25p' "$0"; exit 0 ;;
-	*) echo "capture-host.sh: unknown argument '$1' (try --help)" >&2; exit 2 ;;
+	-h | --help) usage; exit 0 ;;
+	-V | --version) echo "$prog $version"; exit 0 ;;
+	*) echo "$prog: unknown argument '$1' (try --help)" >&2; exit 2 ;;
 	esac
 done
 
@@ -193,11 +237,11 @@ fi
 find "$work" -type d -empty -exec touch {}/.keep \;
 
 tar -C "$(dirname "$work")" -czf "$out" "$(basename "$work")" || {
-	echo "capture-host.sh: cannot write $out" >&2
+	echo "$prog: cannot write $out" >&2
 	exit 2
 }
-echo "capture-host.sh: $ndev PCI devices captured into $out"
+echo "$prog: $ndev PCI devices captured into $out"
 if [ "$(id -u)" -ne 0 ]; then
-	echo "capture-host.sh: not root: config space is cut at 64 bytes (no ACS, ReBAR, link" \
+	echo "$prog: not root: config space is cut at 64 bytes (no ACS, ReBAR, link" \
 		"registers); run as root for a full capture" >&2
 fi

@@ -1,10 +1,13 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: MIT
-# Quick start: installs what the build needs (Debian/Ubuntu, as root), builds the four
-# tools into build/tools/ (bar-inspect, pte-decode, pte-probe, and p2p-bench where CMake
-# finds a CUDA compiler) and runs bar-inspect on this host. Where this host has no NVIDIA GPU it runs on a bundled real
-# snapshot instead (a 2 x H200 capture) and says so. Extra arguments go to bar-inspect,
-# e.g. scripts/run.sh --json, scripts/run.sh --dot | dot -Tsvg > topo.svg.
+# Quick start: installs what the build needs (Debian/Ubuntu, as root), builds what
+# `cmake --install` installs (the target p2ps_product: the four tools in build/tools/,
+# bar-inspect, pte-decode, pte-probe, and p2p-bench where CMake finds a CUDA compiler, and
+# libgmmu, the bash completion; not the tests) and runs bar-inspect on this host. Where
+# this host has no NVIDIA GPU it runs on a bundled real snapshot instead (a 2 x H200
+# capture) and says so. Extra arguments go to bar-inspect, e.g. scripts/run.sh --json,
+# scripts/run.sh --dot | dot -Tsvg > topo.svg. Afterwards `sudo cmake --install build`
+# installs it all (ctest release_run_install runs both).
 #
 # Environment: JOBS (parallel build jobs, default 2), BUILD_DIR (default build).
 set -euo pipefail
@@ -37,16 +40,13 @@ fi
 mkdir -p "$build"
 cmake -S . -B "$build" -DCMAKE_BUILD_TYPE=RelWithDebInfo >"$build/run-configure.log" 2>&1 ||
 	{ cat "$build/run-configure.log" >&2; exit 1; }
-targets=(bar-inspect pte-decode pte-probe)
 # p2p-bench is a target only where CMake found nvcc (see the configure log).
 # (the list is read whole first: grep -q leaving early would fail the pipe under pipefail)
 target_list=$(cmake --build "$build" --target help 2>/dev/null || true)
-if grep -qw p2p-bench <<<"$target_list"; then
-	targets+=(p2p-bench)
-else
+if ! grep -qw p2p-bench <<<"$target_list"; then
 	echo "run.sh: no CUDA compiler found: p2p-bench is not built (the other three are)" >&2
 fi
-cmake --build "$build" -j "$jobs" --target "${targets[@]}" >"$build/run-build.log" 2>&1 ||
+cmake --build "$build" -j "$jobs" --target p2ps_product >"$build/run-build.log" 2>&1 ||
 	{ tail -40 "$build/run-build.log" >&2; exit 1; }
 bi=$build/tools/bar-inspect
 

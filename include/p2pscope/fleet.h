@@ -44,6 +44,11 @@ enum p2ps_fleet_status {
 };
 const char *p2ps_fleet_status_name(enum p2ps_fleet_status s); /* "not ready", ... */
 
+/* The most one input (a file, or the stream on standard input) may hold: 256 MiB, about
+ * 28,000 plain `bar-inspect --json` reports. A larger one is skipped as unreadable, so a
+ * device that never ends (/dev/zero) or a wrong file fails quickly. */
+#define P2PS_FLEET_INPUT_MAX_BYTES ((size_t)256 << 20)
+
 /* Why an input is not counted as a host. */
 enum p2ps_fleet_skip_kind {
 	P2PS_FLEET_SKIP_UNREADABLE = 0, /* cannot open or read; tarball that does not extract */

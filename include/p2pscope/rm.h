@@ -372,9 +372,15 @@ struct p2ps_rm_capture {
 	size_t n;
 };
 
-/* Parses a capture (one parser, json-c). Errors name the record and key. */
+/* The largest capture file read: a session with every GPU of an 8-GPU host is a few MiB. */
+#define P2PS_RM_CAPTURE_MAX_BYTES ((size_t)64 << 20)
+
+/* Parses a capture (one parser, json-c). Errors name the record and key; text that is not
+ * JSON is described in the reader's words (where, and what was expected there). */
 int p2ps_rm_capture_parse(const char *json, size_t len, const char *name,
                           struct p2ps_rm_capture *cap, struct p2ps_error *err);
+/* Reads the file path (at most P2PS_RM_CAPTURE_MAX_BYTES) and parses it; errors name path. */
+int p2ps_rm_capture_load(const char *path, struct p2ps_rm_capture *cap, struct p2ps_error *err);
 void p2ps_rm_capture_cleanup(struct p2ps_rm_capture *cap);
 
 /* A backend that answers every call from cap, in order, checking that each request is the

@@ -4,6 +4,8 @@
 # must run to its end and print its table. No figure is checked: speed is measured by
 # running the benches themselves (bench/README.md), never asserted in CI. A file in
 # bench/ this step does not know fails it, so that a new bench gets its smoke run here.
+# Exit 0 all ran, 1 a failure, 77 a run could not happen here (no nvcc; FAIL under
+# CI=true), as scripts/test.sh counts steps.
 #
 # Environment: BUILD_DIR (default build; the bench programs are built there), JOBS.
 set -uo pipefail
@@ -13,6 +15,8 @@ build=${BUILD_DIR:-$PWD/build}
 logs=$build/bench-smoke
 mkdir -p "$logs"
 status=0
+# shellcheck source=scripts/step-lib.sh
+. scripts/step-lib.sh
 
 # The files of bench/ that are not benchmarks, and the benches run below.
 known=(README.md CMakeLists.txt gen-ad102-dump.c libgmmu-views.c fleet-gen.py spawn-time.c
@@ -68,12 +72,14 @@ smoke rm-cost '^rm-cost: ROUNDS is 1 to ' sh -c \
 	sh "$build"
 # The p2p-bench run needs GPUs: here its options only.
 smoke p2p-bench-device '^  --sm-sweep ' bash bench/p2p-bench-device.sh --help
-# The SM copy sweep compiles wherever nvcc is (CI has it, without a GPU).
+# The SM copy sweep compiles wherever nvcc is (CI has it, without a GPU). Without nvcc the
+# step counts as skipped (exit 77 at the end, after the other smoke runs), and fails under
+# CI=true.
 nvcc=$(command -v nvcc || echo /usr/local/cuda/bin/nvcc)
 if [ -x "$nvcc" ]; then
 	smoke sm-sweep-build '' "$nvcc" -std=c++17 -arch=sm_90 bench/sm-sweep.cu -o "$logs/sm-sweep"
 else
-	echo "$step: sm-sweep.cu: SKIPPED, no nvcc on this machine (p2p-bench is not built either)"
+	step_skip "sm-sweep.cu: no nvcc on this machine (p2p-bench is not built either)"
 fi
 
 # The result tools, on a committed device run.
@@ -97,4 +103,4 @@ else
 	echo "$step: FAIL: no python3 with matplotlib (python3-matplotlib, scripts/deps.d/bench.txt)"
 	status=1
 fi
-exit $status
+step_exit "$status"

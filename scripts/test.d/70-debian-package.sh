@@ -12,7 +12,8 @@
 #    pkg-config and with CMake.
 #
 # Needs root (the root is made and entered with chroot) and the Debian mirror; outside
-# CI, without them, the step is SKIPPED. Environment: JOBS, P2PS_DEBIAN_MIRROR (a mirror
+# CI, without them, the step is SKIPPED (exit 77), as it is when nvcc is missing (the
+# other packages are then built and checked); under CI=true each of these fails. Environment: JOBS, P2PS_DEBIAN_MIRROR (a mirror
 # or sources file for mmdebstrap instead of the host's), CUDACXX (nvcc, as debian/rules).
 set -uo pipefail
 cd "$(dirname "$0")/../.." || exit 1
@@ -20,15 +21,12 @@ step=70-debian-package
 top=$(pwd)
 work=$top/build-deb
 jobs=${JOBS:-2}
-in_ci() { case ${CI:-} in [Tt][Rr][Uu][Ee] | 1 | [Yy][Ee][Ss]) return 0 ;; esac; return 1; }
-# skip WHY: SKIPPED outside CI, FAIL under CI=true.
+# shellcheck source=scripts/step-lib.sh
+. scripts/step-lib.sh
+# skip WHY: the step cannot go on: SKIPPED outside CI, FAIL under CI=true.
 skip() {
-	if in_ci; then
-		echo "$step: FAIL: $1"
-		exit 1
-	fi
-	echo "$step: SKIPPED: $1 (it fails under CI=true)"
-	exit 77
+	step_skip "$1"
+	step_exit 0
 }
 fail() {
 	echo "$step: FAIL: $*"
@@ -69,7 +67,9 @@ profile=()
 if [ -n "$nvcc" ]; then
 	echo "$step: p2p-bench is packaged (nvcc: $nvcc)"
 else
-	echo "$step: p2p-bench: SKIPPED, no nvcc on this machine (the other packages are built)"
+	# counted: the step ends with 77 (or fails at once under CI=true)
+	step_skip "the p2p-bench package: no nvcc on this machine (the other packages are built)"
+	[ "$step_ci_failed" -eq 0 ] || step_exit 0
 	profile=(-Ppkg.p2pscope.nocuda)
 fi
 
@@ -152,4 +152,4 @@ if [ $rrc -ne 0 ]; then
 fi
 phase "installed into a clean Debian $suite root and checked there"
 echo "$step: ok ($SECONDS s in all)"
-exit 0
+step_exit 0

@@ -189,8 +189,15 @@ static void read_json_item(struct fl_reader *r, struct item *x)
 		return;
 	}
 	if (!fl_read_file_into(r, x->kind == ITEM_STDIN ? "/dev/stdin" : x->path, &len)) {
-		fl_batch_skip(&x->batch, x->path, P2PS_FLEET_SKIP_UNREADABLE, "%s",
-		              strerror(errno));
+		if (errno == EFBIG)
+			fl_batch_skip(
+			        &x->batch, x->path, P2PS_FLEET_SKIP_UNREADABLE,
+			        "larger than %zu MiB: not a bar-inspect report or a stream of "
+			        "them (split it into files, or give their folder)",
+			        P2PS_FLEET_INPUT_MAX_BYTES >> 20);
+		else
+			fl_batch_skip(&x->batch, x->path, P2PS_FLEET_SKIP_UNREADABLE, "%s",
+			              strerror(errno));
 		return;
 	}
 	fl_read_stream(&x->batch, r->tok, x->path, r->buf, len);
@@ -356,9 +363,10 @@ static void read_tarball(const struct p2ps_fleet_opts *o, struct fl_batch *b, co
 	if (rc != 0)
 		tar_failed(b, file, dir, rc);
 	else if (!find_root(dir, root, sizeof(root), 0))
-		fl_batch_skip(b, file, P2PS_FLEET_SKIP_NOT_REPORT,
-		              "no snapshot in the tarball (expected capture-host.sh's sys/ and "
-		              "p2pscope/)");
+		fl_batch_skip(
+		        b, file, P2PS_FLEET_SKIP_NOT_REPORT,
+		        "no snapshot in the tarball (expected p2pscope-capture-host's sys/ and "
+		        "p2pscope/)");
 	else
 		read_snapshot(o, b, root, file);
 	nftw(dir, remove_entry, 16, FTW_DEPTH | FTW_PHYS);

@@ -8,11 +8,13 @@
  * own braces, and JSON-lines files start every document on a new line). A document cut
  * off by the end of the buffer is "truncated", never a host. */
 #include "fleet_internal.h"
+#include "json_read.h"
 
 #include <errno.h>
 #include <fcntl.h>
 #include <json-c/json.h>
 #include <limits.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -101,8 +103,9 @@ static bool read_one(struct fl_batch *b, json_tokener *tok, const char *label, c
 		              start_line, line, end);
 		return false;
 	}
-	fl_batch_skip(b, label, P2PS_FLEET_SKIP_MALFORMED, "JSON error at line %u column %u: %s",
-	              line, col, json_tokener_error_desc(e));
+	fl_batch_skip(b, label, P2PS_FLEET_SKIP_MALFORMED,
+	              "not valid JSON at line %u, column %u: expected %s", line, col,
+	              p2ps_json_error_text(e));
 	*pos = resync(buf, len, end > *pos ? end : *pos + 1);
 	return true;
 }
@@ -143,6 +146,9 @@ static bool reserve(struct fl_reader *r, size_t need)
 	size_t cap = r->cap ? r->cap : 65536;
 	while (cap < need)
 		cap *= 2;
+	/* Up to an input's cap and the bytes that show it is larger, not the next power of 2. */
+	if (cap > P2PS_FLEET_INPUT_MAX_BYTES + 2 && need <= P2PS_FLEET_INPUT_MAX_BYTES + 2)
+		cap = P2PS_FLEET_INPUT_MAX_BYTES + 2;
 	char *nb = realloc(r->buf, cap);
 	if (!nb) {
 		errno = ENOMEM;
@@ -158,12 +164,20 @@ bool fl_read_file_into(struct fl_reader *r, const char *path, size_t *len)
 	int fd = open(path, O_RDONLY | O_CLOEXEC);
 	if (fd < 0)
 		return false;
-	/* A regular file's size plus room to see its end without growing the buffer. */
+	/* A regular file's size plus room to see its end without growing the buffer; never
+	 * more than the cap and a byte to see that an input is larger. */
 	struct stat st;
-	size_t n = 0;
-	bool ok =
-	        reserve(r, fstat(fd, &st) == 0 && S_ISREG(st.st_mode) ? (size_t)st.st_size + 2 : 1);
+	size_t n = 0, max = P2PS_FLEET_INPUT_MAX_BYTES;
+	bool regular = fstat(fd, &st) == 0 && S_ISREG(st.st_mode);
+	bool ok = reserve(r, !regular                     ? 1
+	                     : (uint64_t)st.st_size < max ? (size_t)st.st_size + 2
+	                                                  : max + 2);
 	while (ok) {
+		if (n > max) {
+			errno = EFBIG;
+			ok = false;
+			break;
+		}
 		ok = n + 1 < r->cap || reserve(r, r->cap * 2);
 		ssize_t got = ok ? read(fd, r->buf + n, r->cap - n - 1) : -1;
 		if (got == 0)

@@ -3,12 +3,14 @@
  * the format). Every error names the call index and the key. */
 #include "rm_internal.h"
 
+#include "json_read.h"
 #include "p2pscope/parse.h"
 
 #include <errno.h>
 #include <json-c/json.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 /* Captures hold one escape struct per call: the largest is the P2P caps control (8 KiB). */
 #define MAX_BYTES (64u * 1024u)
@@ -223,25 +225,11 @@ static int check_header(struct ctx *c, json_object *root, struct p2ps_rm_capture
 	return get_str(c, root, "note", false, &cap->note);
 }
 
-int p2ps_rm_capture_parse(const char *json, size_t len, const char *name,
-                          struct p2ps_rm_capture *cap, struct p2ps_error *err)
+/* A capture from a parsed document: the header, then the calls. Takes root over. */
+static int parse_root(json_object *root, const char *name, struct p2ps_rm_capture *cap,
+                      struct p2ps_error *err)
 {
-	memset(cap, 0, sizeof(*cap));
-	struct ctx c = {.name = name ? name : "capture", .err = err};
-	if (len > (size_t)INT32_MAX)
-		return p2ps_error_set(err, P2PS_EINVAL, "%s: too large", c.name);
-	json_tokener *tok = json_tokener_new();
-	if (!tok)
-		return p2ps_error_set(err, P2PS_ENOMEM, "out of memory");
-	json_object *root = json_tokener_parse_ex(tok, json, (int)len);
-	enum json_tokener_error je = json_tokener_get_error(tok);
-	size_t at = json_tokener_get_parse_end(tok);
-	json_tokener_free(tok);
-	if (!root || je != json_tokener_success) {
-		json_object_put(root);
-		return p2ps_error_set(err, P2PS_EINVAL, "%s: not valid JSON near byte %zu: %s",
-		                      c.name, at, json_tokener_error_desc(je));
-	}
+	struct ctx c = {.name = name, .err = err};
 	int rc = check_header(&c, root, cap);
 	if (rc == 0)
 		rc = parse_calls(&c, root, cap);
@@ -249,6 +237,36 @@ int p2ps_rm_capture_parse(const char *json, size_t len, const char *name,
 	if (rc)
 		p2ps_rm_capture_cleanup(cap);
 	return rc;
+}
+
+/* Says what the file should have been, after an error about its content (not JSON,
+ * too large) in the reader's words. */
+static int not_a_capture(int rc, struct p2ps_error *err)
+{
+	if ((rc == P2PS_EINVAL || rc == P2PS_ERANGE) && err) {
+		char why[P2PS_ERROR_MSG_MAX];
+		snprintf(why, sizeof(why), "%s", err->msg);
+		p2ps_error_set(err, rc, "%s; a capture written by --record was expected", why);
+	}
+	return rc;
+}
+
+int p2ps_rm_capture_parse(const char *json, size_t len, const char *name,
+                          struct p2ps_rm_capture *cap, struct p2ps_error *err)
+{
+	json_object *root;
+	memset(cap, 0, sizeof(*cap));
+	name = name ? name : "capture";
+	int rc = p2ps_json_parse(json, len, name, &root, err);
+	return rc ? not_a_capture(rc, err) : parse_root(root, name, cap, err);
+}
+
+int p2ps_rm_capture_load(const char *path, struct p2ps_rm_capture *cap, struct p2ps_error *err)
+{
+	json_object *root;
+	memset(cap, 0, sizeof(*cap));
+	int rc = p2ps_json_read_file(path, P2PS_RM_CAPTURE_MAX_BYTES, &root, err);
+	return rc ? not_a_capture(rc, err) : parse_root(root, path, cap, err);
 }
 
 void p2ps_rm_capture_cleanup(struct p2ps_rm_capture *cap)

@@ -5,8 +5,14 @@
 Rejects the words below in README.md, CONTRIBUTING.md, every docs/**/*.md, the man page
 sources (man/*.in) and every tool's --help (each
 subcommand's too, and the capture script's). Inline code spans (`...`) are left out of the
-documents: they hold file and identifier names, not prose. Exit status 0 clean, 1 a word
-found (each listed with where), 2 a --help that could not run.
+documents: they hold file and identifier names, not prose. Besides the fixed words:
+"issue N" that names no repository ("NVIDIA/nccl issue 1264" names a public thread; a bare
+"issue 20" is a work item of the project's own), and a path into "../shared", the test
+data folder beside a developer's checkout, which users do not have: checked in code spans
+too, everywhere but CONTRIBUTING.md, whose section on that folder is for contributors; and
+in --help texts and man pages the capture script's path in a clone instead of the
+installed command, p2pscope-capture-host. Exit status 0 clean, 1 a word found (each listed with where), 2 a --help that could not
+run.
 """
 import glob
 import os
@@ -16,7 +22,16 @@ import sys
 
 WORDS = ["seed", "seeds", "seeded", "workplace", "device machine", "device machines",
          "our goal", "the 85% goal", "this session", "the lead", "device call",
-         "merged main", "main of", "as lent", "lent"]
+         "merged main", "main of", "as lent", "lent", "the team", "the team's",
+         "engineers' builds", "engineer's build", "other engineers"]
+# "issue 20", "issue #20" with no owner/name right before it.
+ISSUE = re.compile(r"(?<![\w-])issues? #?\d+", re.IGNORECASE)
+REPO_BEFORE = re.compile(r"[\w.-]+/[\w.-]+\s*$")
+# The developer's shared test data folder, in prose or in code.
+SHARED = re.compile(r"\.\./shared\b")
+SHARED_ALLOWED = {"CONTRIBUTING.md"}
+# Help texts and man pages name the installed capture command, not the script in a clone.
+SCRIPT = re.compile(r"(?:scripts/)?capture\\?-host\.sh")
 SKIPPED = []  # checks that could not run here, with why
 PATTERN = re.compile(r"(?<![\w-])(" + "|".join(re.escape(w) for w in
                      sorted(WORDS, key=len, reverse=True)) + r")(?![\w-])", re.IGNORECASE)
@@ -27,17 +42,49 @@ def in_ci():
     return os.environ.get("CI", "").lower() in ("true", "1", "yes")
 
 
+def text_hits(text, name):
+    """The fixed words and the bare issue numbers in one text."""
+    hits = [m.group(0) for m in PATTERN.finditer(text)]
+    hits += [m.group(0) for m in ISSUE.finditer(text)
+             if not REPO_BEFORE.search(text[:m.start()])]
+    if name not in SHARED_ALLOWED:
+        hits += [m.group(0) for m in SHARED.finditer(text)]
+    return hits
+
+
 def doc_hits(path, rel):
-    """Matches in the document's prose, a phrase broken across two lines included."""
-    lines = [re.sub(r"`[^`]*`", "", l.rstrip("\n")) for l in open(path, encoding="utf-8")]
+    """Matches in the document's prose, a phrase broken across two lines included; the
+    ../shared rule reads the code spans too."""
+    raw = [l.rstrip("\n") for l in open(path, encoding="utf-8")]
+    lines = [re.sub(r"`[^`]*`", "", l) for l in raw]
     text, starts = "", []
     for l in lines:
         starts.append(len(text))
         text += l + " "
     hits = []
+
+    def at(pos):
+        n = max(i for i, st in enumerate(starts) if st <= pos)
+        return n, lines[n]
+
     for m in PATTERN.finditer(text):
-        n = max(i for i, st in enumerate(starts) if st <= m.start())
-        hits.append(f"{rel}:{n + 1}: '{m.group(0)}': {lines[n].strip()[:120]}")
+        n, l = at(m.start())
+        hits.append(f"{rel}:{n + 1}: '{m.group(0)}': {l.strip()[:120]}")
+    for m in ISSUE.finditer(text):
+        if not REPO_BEFORE.search(text[:m.start()]):
+            n, l = at(m.start())
+            hits.append(f"{rel}:{n + 1}: '{m.group(0)}' (name the repository: owner/name "
+                        f"issue N): {l.strip()[:120]}")
+    if rel.startswith("man/"):
+        for n, l in enumerate(raw):
+            for m in SCRIPT.finditer(l):
+                hits.append(f"{rel}:{n + 1}: '{m.group(0)}' (name the installed command "
+                            f"p2pscope-capture-host)")
+    if rel not in SHARED_ALLOWED:
+        for n, l in enumerate(raw):
+            for m in SHARED.finditer(l):
+                hits.append(f"{rel}:{n + 1}: '{m.group(0)}' (users have no such folder: say "
+                            f"what the data is and where it comes from): {l.strip()[:120]}")
     return hits
 
 
@@ -74,8 +121,8 @@ def main():
             print(f"product_words: '{name}' exited {p.returncode}: {text[-300:]}")
             return 2
         n_help += 1
-        for m in PATTERN.finditer(text):
-            hits.append(f"{name}: '{m.group(0)}'")
+        for h in text_hits(text, name) + [m.group(0) for m in SCRIPT.finditer(text)]:
+            hits.append(f"{name}: '{h}'")
     for h in hits:
         print(h)
     print(f"product_words: {len(docs)} documents and {n_help} --help texts read, "

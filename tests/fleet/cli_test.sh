@@ -3,7 +3,8 @@
 # bar-inspect --fleet as a user runs it, on snapshots planted from the committed captures
 # (make-fleet-snapshots.py): report files, a folder, a quoted glob, a concatenated stream
 # on stdin, a snapshot folder and a capture-host.sh tarball; damaged, duplicated, newer
-# and foreign documents mixed in; text, JSON and CSV; usage errors.
+# and foreign documents mixed in; an input that never ends (/dev/zero); text, JSON and CSV;
+# usage errors.
 set -uo pipefail
 . "$(dirname "$0")/fleet-lib.sh"
 tmp=$(mktemp -d)
@@ -106,6 +107,18 @@ awk '/^The text output for seven hosts/ { on = 1 } on && /^```$/ { if (n++) exit
 	on && n == 1' "$top/docs/fleet.md" >"$tmp/doc/doc.txt"
 diff -u "$tmp/doc/doc.txt" "$tmp/doc/out.txt" >"$tmp/doc/diff" ||
 	bad "docs/fleet.md's example differs from the output: $(head -n 20 "$tmp/doc/diff")"
+
+# An input that never ends (/dev/zero, also as the stream on stdin) is read up to the
+# cap (256 MiB) and skipped as unreadable, saying why; the other inputs still count.
+for src in /dev/zero -; do
+	timeout 120 "$bi" --fleet --csv "$src" "$tmp/r/rack1/gpu-a1.json" </dev/zero \
+		>"$tmp/zero.out" 2>"$tmp/zero.err"
+	zrc=$?
+	[ "$zrc" -eq 1 ] || bad "--fleet $src: exit $zrc (expected 1, one skipped input)"
+	grep -q "^gpu-a1," "$tmp/zero.out" || bad "--fleet $src: gpu-a1 not counted"
+	grep -q "larger than 256 MiB: not a bar-inspect report or a stream of them" "$tmp/zero.out" ||
+		bad "--fleet $src: $(grep -v '^gpu' "$tmp/zero.out" | head -n 3) $(cat "$tmp/zero.err")"
+done
 
 # Every input a host and no one missing: exit 0.
 run clean --fleet "$tmp/r/rack1"

@@ -1,112 +1,19 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: MIT
-# The Slurm path through the real engine: a one-host cluster from Debian's packages
-# (munged, slurmctld and four slurmd on localhost, Debian's build allows several slurmd
-# per host), with a config this test writes, started in the background as root with
-# explicit paths (no systemd). contrib/slurm/p2ps-fleet-srun.sh runs one task per node;
+# The Slurm path through the real engine: a one-host cluster of four nodes from Debian's
+# packages (slurm-cluster.sh). contrib/slurm/p2ps-fleet-srun.sh runs one task per node;
 # each node's task reads its own planted snapshot (bar-inspect --root, picked by
 # $SLURMD_NODENAME), node gpu04's task fails. The summary must name the right nodes,
 # causes and drift, and gpu04 as missing. Then the batch example (sbatch --wait) does the
 # same from inside an allocation. Daemons are stopped and files removed on exit.
 set -uo pipefail
 . "$(dirname "$0")/fleet-lib.sh"
-for t in munged slurmctld slurmd srun sbatch scontrol sinfo; do
-	command -v "$t" >/dev/null || unavailable "$t is not installed (munge, slurmctld, slurmd, slurm-client)"
-done
-[ "$(id -u)" -eq 0 ] || unavailable "a one-host Slurm cluster needs root (slurmd launches tasks)"
-
+# shellcheck source=tests/fleet/slurm-cluster.sh
+. "$(dirname "$0")/slurm-cluster.sh"
+slurm_cluster_need
 tmp=$(mktemp -d)
-pids=()
-cleanup() {
-	SLURM_CONF=$tmp/slurm.conf timeout 10 scontrol shutdown >/dev/null 2>&1
-	sleep 1
-	for p in "${pids[@]}"; do
-		kill "$p" 2>/dev/null
-	done
-	for p in "${pids[@]}"; do
-		wait "$p" 2>/dev/null
-	done
-	rm -rf "$tmp"
-}
-trap cleanup EXIT
-
-# Four free TCP ports for slurmctld and the slurmd (one each).
-read -r p_ctld p1 p2 p3 p4 < <(python3 -c '
-import socket
-socks = [socket.socket() for _ in range(5)]
-for s in socks:
-    s.bind(("127.0.0.1", 0))
-print(" ".join(str(s.getsockname()[1]) for s in socks))')
-
-mkdir -p "$tmp/munge" "$tmp/spool" "$tmp/log" "$tmp/state"
-chmod 700 "$tmp/munge"
-head -c 1024 /dev/urandom >"$tmp/munge/munge.key"
-chmod 600 "$tmp/munge/munge.key"
-# In the foreground (as a child of this script), so that it is stopped and reaped here.
-munged --foreground --socket="$tmp/munge/socket" --key-file="$tmp/munge/munge.key" \
-	--pid-file="$tmp/munge/munged.pid" --seed-file="$tmp/munge/seed" \
-	--log-file="$tmp/log/munged.log" --force >"$tmp/log/munged.out" 2>&1 &
-pids+=($!)
-for _ in $(seq 50); do
-	[ -S "$tmp/munge/socket" ] && break
-	sleep 0.1
-done
-[ -S "$tmp/munge/socket" ] || { echo "FAIL: munged did not start"; cat "$tmp/log/munged.log"; exit 1; }
-
-host=$(hostname -s)
-cat >"$tmp/slurm.conf" <<CONF
-ClusterName=p2psfleet
-SlurmctldHost=$host(127.0.0.1)
-SlurmctldPort=$p_ctld
-AuthType=auth/munge
-CredType=cred/munge
-AuthInfo=socket=$tmp/munge/socket
-SlurmUser=root
-SlurmdUser=root
-StateSaveLocation=$tmp/state
-SlurmdSpoolDir=$tmp/spool/%n
-SlurmctldPidFile=$tmp/slurmctld.pid
-SlurmdPidFile=$tmp/slurmd-%n.pid
-SlurmctldLogFile=$tmp/log/slurmctld.log
-SlurmdLogFile=$tmp/log/slurmd-%n.log
-ProctrackType=proctrack/linuxproc
-TaskPlugin=task/none
-JobAcctGatherType=jobacct_gather/none
-AccountingStorageType=accounting_storage/none
-JobCompType=jobcomp/none
-SchedulerType=sched/builtin
-SelectType=select/linear
-MpiDefault=none
-ReturnToService=2
-NodeName=gpu01 NodeHostname=$host NodeAddr=127.0.0.1 Port=$p1 CPUs=1 RealMemory=100 State=UNKNOWN
-NodeName=gpu02 NodeHostname=$host NodeAddr=127.0.0.1 Port=$p2 CPUs=1 RealMemory=100 State=UNKNOWN
-NodeName=gpu03 NodeHostname=$host NodeAddr=127.0.0.1 Port=$p3 CPUs=1 RealMemory=100 State=UNKNOWN
-NodeName=gpu04 NodeHostname=$host NodeAddr=127.0.0.1 Port=$p4 CPUs=1 RealMemory=100 State=UNKNOWN
-PartitionName=fleet Nodes=gpu[01-04] Default=YES MaxTime=10 State=UP
-CONF
-export SLURM_CONF=$tmp/slurm.conf
-slurmctld -D -f "$SLURM_CONF" >"$tmp/log/slurmctld.out" 2>&1 &
-pids+=($!)
-for n in gpu01 gpu02 gpu03 gpu04; do
-	mkdir -p "$tmp/spool/$n"
-	slurmd -D -N "$n" -f "$SLURM_CONF" >"$tmp/log/slurmd-$n.out" 2>&1 &
-	pids+=($!)
-done
-
-# Wait (30 s at most) until all four nodes are idle.
-up=0
-for _ in $(seq 60); do
-	idle=$(sinfo -h -N -t idle -o '%N' 2>/dev/null | sort -u | wc -l)
-	[ "$idle" -eq 4 ] && { up=1; break; }
-	sleep 0.5
-done
-if [ "$up" -ne 1 ]; then
-	echo "FAIL: the one-host cluster did not come up:"
-	sinfo -N 2>&1
-	tail -n 20 "$tmp"/log/*
-	exit 1
-fi
-echo "slurm: 4 nodes idle"
+trap 'slurm_cluster_stop; rm -rf "$tmp"' EXIT
+slurm_cluster_start "$tmp/cluster" "" gpu01 gpu02 gpu03 gpu04 || exit 1
 
 snaps=$tmp/snaps
 plant "$snaps" gpu01=h200pcie gpu02=h200pcie,iommu gpu03=h200pcie,link=8 || exit 1
@@ -150,6 +57,6 @@ else
 fi
 if [ "$status" -ne 0 ]; then
 	cat "$tmp/srun-script.log" "$tmp/sbatch.log" "$tmp"/submit/*.log 2>/dev/null | tail -n 60
-	tail -n 20 "$tmp/log/slurmctld.log"
+	tail -n 20 "$tmp/cluster/log/slurmctld.log"
 fi
 exit $status

@@ -35,8 +35,24 @@ expect_usage_error report --bench "$fx/h200x2-bench.json"
 expect_usage_error report --bench /nonexistent.json --host "$fx/h200x2-bar-inspect.json"
 printf '{"devices": [' >"$tmp/broken.json"
 expect_usage_error report --bench "$tmp/broken.json" --host "$fx/h200x2-bar-inspect.json"
+# the file, what is wrong in words and what was expected; never json-c's internals
+grep -q "^p2p-bench: --bench $tmp/broken.json: not valid JSON: it ends at line 1 before the document is complete (an object, list or string is not closed); the output of p2p-bench --json was expected\$" "$tmp/err" ||
+	bad "broken --bench: $(cat "$tmp/err")"
+printf '{"a": 1 "b": 2}' >"$tmp/comma.json"
+expect_usage_error report --bench "$fx/h200x2-bench.json" --host "$tmp/comma.json"
+grep -q "^p2p-bench: --host $tmp/comma.json: not valid JSON at line 1, column 9: expected a ',' or '}' between an object's members; the output of bar-inspect --json was expected\$" "$tmp/err" ||
+	bad "broken --host: $(cat "$tmp/err")"
+expect_usage_error report --bench /dev/zero --host "$fx/h200x2-bar-inspect.json"
+grep -q "^p2p-bench: --bench /dev/zero: larger than 64 MiB; " "$tmp/err" || bad "/dev/zero: $(cat "$tmp/err")"
+expect_usage_error report --bench "$tmp" --host "$fx/h200x2-bar-inspect.json"
+grep -q "a folder, not a JSON file" "$tmp/err" || bad "a folder: $(cat "$tmp/err")"
+if grep -Eq 'continue|json_tokener|json_object_from_file' "$tmp/err"; then
+	bad "the JSON library's internals: $(cat "$tmp/err")"
+fi
 echo '{"something": "else"}' >"$tmp/other.json"
 expect_usage_error report --bench "$tmp/other.json" --host "$fx/h200x2-bar-inspect.json"
+grep -q "^p2p-bench: report --bench $tmp/other.json --host $fx/h200x2-bar-inspect.json: bench report lacks devices" "$tmp/err" ||
+	bad "not a bench report: $(cat "$tmp/err")"
 
 "$bench" --help >"$tmp/out" 2>&1 || bad "--help failed"
 grep -q '^usage: p2p-bench' "$tmp/out" || bad "--help prints no usage"

@@ -12,7 +12,8 @@
 #   - the run without root is a partial report (table locations, "needs root", exit 3);
 #   - the error cases give exit 2 and one line: unknown driver series, no /dev/nvidiactl,
 #     no NVIDIA driver, a device node that is not one, --peer on a one-GPU host, a replay
-#     with other options than the recording, a broken capture, bad options.
+#     with other options than the recording, a broken capture, files that are not a capture
+#     (cut short, not JSON, a folder, /dev/zero: where and what was expected), bad options.
 set -u
 T=${P2PS_TOOLS_DIR:?}/pte-probe
 F=${P2PS_SOURCE_DIR:?}/tests/fixtures/pte-probe
@@ -345,6 +346,23 @@ one_line_error "nonexistent.json"
 printf '{"format": "p2pscope-rm-capture", "version": 1, "calls": [{"op": 7}]}' >"$W/bad.json"
 expect 2 "$T" --replay "$W/bad.json"
 one_line_error "call 0: \"op\": not a string"
+# Files that are not a capture: what is wrong in the reader's words (where, what was
+# expected), never json-c's internals ("continue", "json_tokener", a byte offset).
+head -c 55 "$ROOT" >"$W/cut.json"
+expect 2 "$T" --replay "$W/cut.json"
+one_line_error "$W/cut.json: not valid JSON: it ends at line 4 before the document is complete"
+has "$W/err" "; a capture written by --record was expected"
+printf '{"format": "p2pscope-rm-capture",, "version": 1}' >"$W/comma.json"
+expect 2 "$T" --replay "$W/comma.json"
+one_line_error "$W/comma.json: not valid JSON at line 1, column 34: expected a quoted member name"
+expect 2 "$T" --replay "$W"
+one_line_error "$W: a folder, not a JSON file"
+expect 2 timeout 60 "$T" --replay /dev/zero
+one_line_error "/dev/zero: larger than 64 MiB"
+for f in cut comma; do
+	"$T" --replay "$W/$f.json" 2>&1 | grep -Eq 'continue|json_tokener|near byte' &&
+		fail "--replay $f.json shows the JSON library's internals"
+done
 expect 2 "$T" --gpu x
 one_line_error "--gpu: 'x' is not a GPU index"
 expect 2 "$T" --page-sizes 3M

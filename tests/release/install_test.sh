@@ -4,7 +4,7 @@
 # distributions look for them (a scratch prefix here): man1/man3/man8 under
 # CMAKE_INSTALL_MANDIR, share/bash-completion/completions/<tool>, share/p2pscope/schemas;
 # the installed man pages name the version and the schema folder; every tool's --version
-# is the project's version.
+# is the project's version, p2pscope-capture-host's too, which has a usage text.
 set -u
 . "$P2PS_SOURCE_DIR/tests/support/p2ps_test.sh"
 tmp=$(mktemp -d)
@@ -42,6 +42,22 @@ grep -q "share/p2pscope/schemas/bar" "$page" ||
 for t in bar-inspect pte-decode pte-probe; do
 	v=$("$tmp/usr/bin/$t" --version)
 	[ "$v" = "$t $version" ] || { echo "FAIL: $t --version says '$v', want '$t $version'"; fail=1; }
+done
+# The capture script: installed under its command name, a usage text of its own (not the
+# script's source) and the version, the same from the source tree; bad usage exits 2.
+cap=$tmp/usr/bin/p2pscope-capture-host
+for c in "$cap" "$P2PS_SOURCE_DIR/scripts/capture-host.sh"; do
+	v=$("$c" --version)
+	[ "$v" = "p2pscope-capture-host $version" ] ||
+		{ echo "FAIL: $c --version says '$v'"; fail=1; }
+	"$c" --help >"$tmp/help" 2>&1 || { echo "FAIL: $c --help exits $?"; fail=1; }
+	head -n 1 "$tmp/help" | grep -q '^Usage: p2pscope-capture-host \[-o FILE.tar.gz\]' &&
+		grep -q -- '--no-tools' "$tmp/help" && ! grep -qE '^#|SPDX|set -u' "$tmp/help" ||
+		{ echo "FAIL: $c --help:"; cat "$tmp/help"; fail=1; }
+	"$c" --frobnicate >/dev/null 2>"$tmp/err"
+	rc=$?
+	[ "$rc" -eq 2 ] && grep -q "^p2pscope-capture-host: unknown argument '--frobnicate'" "$tmp/err" ||
+		{ echo "FAIL: $c --frobnicate: exit $rc, $(cat "$tmp/err")"; fail=1; }
 done
 if [ -x "$P2PS_TOOLS_DIR/p2p-bench" ]; then
 	v=$("$P2PS_TOOLS_DIR/p2p-bench" --version)

@@ -2,9 +2,10 @@
 # SPDX-License-Identifier: MIT
 # bar-inspect --replay on the committed RM captures (tests/fixtures/rm/*/): each replays
 # in text, JSON and dot with its snapshot (every recorded call used, each request the
-# recorded one), and the JSON report agrees with what nvidia-smi said on that machine in the
-# same run (replay_check.py). A capture against a snapshot without its GPUs fails with one
-# line.
+# recorded one), the JSON report agrees with what nvidia-smi said on that machine in the
+# same run (replay_check.py), and the text and dot replays carry the JSON's GPUs, classes
+# and verdicts (replay_formats.py). A capture against a snapshot without its GPUs fails
+# with one line.
 #
 #   tests/rm/cli_rm_replay.sh   (P2PS_SOURCE_DIR, P2PS_TOOLS_DIR from ctest)
 set -uo pipefail
@@ -16,8 +17,11 @@ for d in "$top"/tests/fixtures/rm/*/; do
 	[ -f "$d/capture.json" ] || continue
 	n=$((n + 1))
 	name=$(basename "$d")
-	for fmt in "" --json --dot; do
-		"$bi" -n --all $fmt --replay "$d/capture.json" --root "$d/root" >"$tmp/out" 2>"$tmp/err"
+	for fmt in text json dot; do
+		opt=--$fmt
+		[ "$fmt" = text ] && opt=
+		# shellcheck disable=SC2086
+		"$bi" -n --all $opt --replay "$d/capture.json" --root "$d/root" >"$tmp/$fmt" 2>"$tmp/err"
 		rc=$?
 		if [ "$rc" != 0 ]; then
 			echo "FAIL $name $fmt: exit $rc $(cat "$tmp/err")"
@@ -27,10 +31,9 @@ for d in "$top"/tests/fixtures/rm/*/; do
 			fail=1
 		fi
 	done
-	"$bi" -n --all --replay "$d/capture.json" --root "$d/root" >"$tmp/text"
-	grep -q "NVIDIA facts: the driver's RM API" "$tmp/text" || { echo "FAIL $name: no RM facts line"; fail=1; }
-	"$bi" -n --all --json --replay "$d/capture.json" --root "$d/root" >"$tmp/json"
 	python3 "$top/tests/rm/replay_check.py" "$tmp/json" "$d" || fail=1
+	# The text and the picture carry the JSON's facts (and nvidia-smi's matrix).
+	python3 "$top/tests/rm/replay_formats.py" "$tmp/json" "$tmp/text" "$tmp/dot" "$d" || fail=1
 	# A snapshot without these GPUs (a QEMU guest): the capture's GPUs are not the model's.
 	if "$bi" -n --replay "$d/capture.json" --root "$top/tests/fixtures/qemu-switch/acs-on" >/dev/null 2>"$tmp/err"; then
 		echo "FAIL $name: replay against tests/fixtures/qemu-switch/acs-on succeeded"

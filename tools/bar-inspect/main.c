@@ -234,7 +234,7 @@ static int opt_expect(void *c, const char *arg, char *err, size_t err_size)
 
 static const struct p2ps_opt options[] = {
         {"root", 0, "DIR",
-         "read a snapshot captured by scripts/capture-host.sh (unpacked) "
+         "read a snapshot captured by p2pscope-capture-host (unpacked) "
          "instead of this host",
          CALL(opt_root)},
         {"lspci-dump", 'F', "FILE", "read `lspci -x`/`-xxx`/`-xxxx` output (no sysfs facts)",

@@ -10,8 +10,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define CAPTURE_MAX (64u << 20)
-
 int bi_rm_opt_facts(struct bi_rm_opts *o, const char *arg, char *err, size_t err_size)
 {
 	if (strcmp(arg, "rm") && strcmp(arg, "nvml") && strcmp(arg, "none")) {
@@ -29,29 +27,6 @@ static enum p2ps_nvidia_facts facts_mode(const char *s)
 	if (!strcmp(s, "rm"))
 		return P2PS_NV_FACTS_RM;
 	return strcmp(s, "nvml") ? P2PS_NV_FACTS_NONE : P2PS_NV_FACTS_NVML;
-}
-
-static int load_capture(const char *path, struct p2ps_rm_capture *cap, struct p2ps_error *err)
-{
-	FILE *f = fopen(path, "rb");
-	if (!f)
-		return p2ps_error_set(err, P2PS_ENOENT, "--replay %s: cannot open it", path);
-	char *text = malloc(CAPTURE_MAX + 1);
-	size_t len = text ? fread(text, 1, CAPTURE_MAX + 1, f) : 0;
-	bool bad = ferror(f) != 0;
-	fclose(f);
-	int rc;
-	if (!text)
-		rc = p2ps_error_set(err, P2PS_ENOMEM, "--replay %s: out of memory", path);
-	else if (bad)
-		rc = p2ps_error_set(err, P2PS_EIO, "--replay %s: read error", path);
-	else if (len > CAPTURE_MAX)
-		rc = p2ps_error_set(err, P2PS_EINVAL, "--replay %s: larger than %u MiB", path,
-		                    CAPTURE_MAX >> 20);
-	else
-		rc = p2ps_rm_capture_parse(text, len, path, cap, err);
-	free(text);
-	return rc;
 }
 
 int bi_rm_begin(struct bi_rm_opts *o, struct p2ps_host_source *src, const char *note, char *err,
@@ -75,8 +50,11 @@ int bi_rm_begin(struct bi_rm_opts *o, struct p2ps_host_source *src, const char *
 	}
 	struct p2ps_error e = {0};
 	if (o->replay) {
-		if (load_capture(o->replay, &o->cap, &e) ||
-		    p2ps_rm_replay_start(&o->rep, &o->cap, &o->sys, &e)) {
+		if (p2ps_rm_capture_load(o->replay, &o->cap, &e)) {
+			snprintf(err, err_size, "--replay %s", e.msg);
+			return -1;
+		}
+		if (p2ps_rm_replay_start(&o->rep, &o->cap, &o->sys, &e)) {
 			snprintf(err, err_size, "%s", e.msg);
 			return -1;
 		}

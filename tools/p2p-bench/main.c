@@ -14,10 +14,14 @@
 
 #include "bench.h"
 #include "ipc.h"
+#include "json_read.h"
 #include "options.h"
 #include "p2pscope/parse.h"
 #include "output.h"
 #include "report.h"
+
+/* A saved report read back (--bench, --host): a few MiB on a large host. */
+#define REPORT_MAX_BYTES ((size_t)64 << 20)
 
 static const char usage_text[] =
         "usage: p2p-bench [options]\n"
@@ -234,16 +238,19 @@ static int parse_args(const struct p2ps_opts *opts, int argc, char **argv, struc
 	return 0;
 }
 
-static json_object *load_json(const char *path, const char *what)
+/* A saved report: what (--bench, --host) and the command that writes it name the file's
+ * expected content in the error. */
+static json_object *load_json(const char *path, const char *what, const char *writer)
 {
-	json_object *o = json_object_from_file(path);
-	if (!o) {
-		/* json-c's message ends in a newline of its own. */
-		const char *why = json_util_get_last_err();
-		int len = why ? (int)strcspn(why, "\n") : 0;
-		fprintf(stderr, "p2p-bench: cannot read %s report %s: %.*s\n", what, path, len,
-		        why ? why : "");
-	}
+	json_object *o;
+	struct p2ps_error err;
+	int rc = p2ps_json_read_file(path, REPORT_MAX_BYTES, &o, &err);
+	if (rc == P2PS_EINVAL || rc == P2PS_ERANGE)
+		fprintf(stderr, "p2p-bench: %s %s; the output of %s was expected\n", what, err.msg,
+		        writer);
+	else if (rc)
+		fprintf(stderr, "p2p-bench: %s %s\n", what, err.msg);
+	return rc ? NULL : o;
 	return o;
 }
 
@@ -266,10 +273,10 @@ static int cmd_report(int argc, char **argv)
 		        "p2p-bench: report needs --bench FILE and --host FILE (see --help)\n");
 		return 2;
 	}
-	bench = load_json(c.bench_path, "bench");
+	bench = load_json(c.bench_path, "--bench", "p2p-bench --json");
 	if (!bench)
 		return 2;
-	host = load_json(c.host_path, "host");
+	host = load_json(c.host_path, "--host", "bar-inspect --json");
 	if (!host) {
 		json_object_put(bench);
 		return 2;
@@ -277,7 +284,8 @@ static int cmd_report(int argc, char **argv)
 	p2ps_error_clear(&err);
 	rc = pr_combine(bench, host, &combined, &err);
 	if (rc)
-		fprintf(stderr, "p2p-bench: %s\n", err.msg);
+		fprintf(stderr, "p2p-bench: report --bench %s --host %s: %s\n", c.bench_path,
+		        c.host_path, err.msg);
 	else if (c.json)
 		print_json(combined);
 	else
@@ -381,7 +389,7 @@ int main(int argc, char **argv)
 		c.o.ipc = c.ipc_kinds ? c.ipc_kinds : PB_IPC_CUDA_IPC | PB_IPC_FD;
 	/* Read the host report before minutes of measuring, so a bad path fails fast. */
 	json_object *host = NULL;
-	if (c.host_path && !(host = load_json(c.host_path, "host")))
+	if (c.host_path && !(host = load_json(c.host_path, "--host", "bar-inspect --json")))
 		return 2;
 	rc = measure(&c, host);
 	json_object_put(host);

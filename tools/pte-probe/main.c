@@ -15,8 +15,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define CAPTURE_MAX (64u << 20)
-
 struct opts {
 	unsigned gpu;
 	int peer; /* -1: none */
@@ -182,17 +180,6 @@ static int parse_args(int argc, char **argv, struct opts *o)
 	return -1;
 }
 
-static int load_capture(const char *path, struct p2ps_rm_capture *cap, struct p2ps_error *err)
-{
-	char *text = NULL;
-	size_t len = 0;
-	int rc = p2ps_text_slurp(path, CAPTURE_MAX, &text, &len, err);
-	if (rc == 0)
-		rc = p2ps_rm_capture_parse(text, len, path, cap, err);
-	free(text);
-	return rc;
-}
-
 static int exit_status(const struct probe_run *run)
 {
 	if (run->differ || run->missing || run->extra || run->pte_info_differ)
@@ -248,7 +235,7 @@ int main(int argc, char **argv)
 	struct p2ps_rm_recorder *rec = NULL;
 	char note[512];
 	note_cmdline(argc, argv, note, sizeof(note));
-	if (o.replay && (load_capture(o.replay, &cap, &err) ||
+	if (o.replay && (p2ps_rm_capture_load(o.replay, &cap, &err) ||
 	                 p2ps_rm_replay_start(&replay, &cap, &sys, &err))) {
 		fprintf(stderr, "pte-probe: %s\n", err.msg);
 		p2ps_rm_capture_cleanup(&cap);

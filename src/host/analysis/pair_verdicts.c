@@ -136,7 +136,7 @@ static void acs_unknown_fix(struct p2ps_reason *x, enum p2ps_host_backend_kind k
 	switch (kind) {
 	case P2PS_HOST_SNAPSHOT:
 		p2ps_an_fix(x,
-		            "capture the host as root (sudo scripts/capture-host.sh) to keep %s's "
+		            "capture the host as root (sudo p2pscope-capture-host) to keep %s's "
 		            "extended config space",
 		            bdf);
 		break;

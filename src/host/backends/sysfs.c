@@ -295,8 +295,8 @@ static int load_tree(struct p2ps_host *host, const struct p2ps_host_source *src,
 		                      "snapshot %s: %s", root, strerror(errno));
 	if (!live && !S_ISDIR(st.st_mode))
 		return p2ps_error_set(err, P2PS_EINVAL,
-		                      "snapshot %s: not a directory (extract a capture-host.sh "
-		                      "tarball first: tar xf FILE -C DIR)",
+		                      "snapshot %s: not a directory (extract the tarball of "
+		                      "p2pscope-capture-host first: tar xf FILE -C DIR)",
 		                      root);
 	if (stat(devices, &st) != 0 || !S_ISDIR(st.st_mode))
 		return p2ps_error_set(err, P2PS_ENOENT, "%s%s: no sys/bus/pci/devices directory",
@@ -384,6 +384,6 @@ const struct p2ps_host_backend p2ps_host_backend_sysfs = {
 const struct p2ps_host_backend p2ps_host_backend_snapshot = {
         .name = "snapshot",
         .kind = P2PS_HOST_SNAPSHOT,
-        .help = "a captured tree (scripts/capture-host.sh): DIR/sys/..., DIR/proc/...",
+        .help = "a captured tree (p2pscope-capture-host): DIR/sys/..., DIR/proc/...",
         .load = snapshot_load,
 };

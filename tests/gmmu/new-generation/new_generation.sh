@@ -18,7 +18,7 @@ fail() {
 
 # ---- the copy, edited as the checklist says ------------------------------------------
 mkdir "$W/tree"
-for d in CMakeLists.txt cmake include src tools; do
+for d in CMakeLists.txt cmake include scripts src tools; do
 	cp -r "$src/$d" "$W/tree/"
 done
 changed=$(python3 "$here/apply_edits.py" "$here/gx100.edits" "$W/tree") || exit 1

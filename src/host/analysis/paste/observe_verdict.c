@@ -257,7 +257,7 @@ void po_verdict(struct octx *c)
 	lspci_asks(c, &lists);
 	paste_asks(c);
 	if (r->verdict == P2PS_VERDICT_UNKNOWN)
-		po_ask(c, "sudo scripts/capture-host.sh",
+		po_ask(c, "sudo p2pscope-capture-host",
 		       "everything above at once: p2pscope's capture, which bar-inspect --root "
 		       "reads");
 }
