@@ -4,7 +4,7 @@
 # distributions look for them (a scratch prefix here): man1/man3/man8 under
 # CMAKE_INSTALL_MANDIR, share/bash-completion/completions/<tool>, share/p2pscope/schemas;
 # the installed man pages name the version and the schema folder; every tool's --version
-# is the project's version.
+# is the project's version, then the build (commit, architecture, build type, linkage).
 set -u
 . "$P2PS_SOURCE_DIR/tests/support/p2ps_test.sh"
 tmp=$(mktemp -d)
@@ -39,13 +39,34 @@ grep -q "p2pscope $version" "$page" || { echo "FAIL: bar-inspect.8 does not name
 # (the configured prefix's: --prefix at install time does not change the text)
 grep -q "share/p2pscope/schemas/bar" "$page" ||
 	{ echo "FAIL: bar-inspect.8 does not name the schema folder"; fail=1; }
+# --version: the release, then the build: the checkout's commit ("unknown" outside git),
+# the architecture, the build type and the linkage this build was configured with.
+build_type=$(sed -n 's/^CMAKE_BUILD_TYPE:[A-Z]*=//p' "$P2PS_BINARY_DIR/CMakeCache.txt")
+linkage='dynamic'
+grep -q '^P2PS_STATIC:BOOL=ON$' "$P2PS_BINARY_DIR/CMakeCache.txt" && linkage='static \(.*; glibc shared\)'
+commit=unknown
+if [ "$(git -C "$P2PS_SOURCE_DIR" rev-parse --show-toplevel 2>/dev/null)" = "$(cd "$P2PS_SOURCE_DIR" && pwd -P)" ]; then
+	commit=$(git -C "$P2PS_SOURCE_DIR" rev-parse --short=12 HEAD)
+fi
+check_version() { # TOOL BINARY
+	local v first build
+	v=$("$2" --version) || { echo "FAIL: $1 --version exited with an error"; fail=1; return; }
+	first=$(head -n1 <<<"$v")
+	build=$(sed -n 2p <<<"$v")
+	[ "$first" = "$1 $version" ] || { echo "FAIL: $1 --version says '$first', want '$1 $version'"; fail=1; }
+	if [[ $build =~ ^"build: commit $commit"(-dirty)?", $(uname -m), ${build_type:-none}, "$linkage$ ]]; then
+		echo "ok: $1 --version: $build"
+	else
+		echo "FAIL: $1 --version's build line is '$build' (want commit $commit, $(uname -m), ${build_type:-none}, $linkage)"
+		fail=1
+	fi
+	[ "$(wc -l <<<"$v")" -eq 2 ] || { echo "FAIL: $1 --version printed more than two lines"; fail=1; }
+}
 for t in bar-inspect pte-decode pte-probe; do
-	v=$("$tmp/usr/bin/$t" --version)
-	[ "$v" = "$t $version" ] || { echo "FAIL: $t --version says '$v', want '$t $version'"; fail=1; }
+	check_version "$t" "$tmp/usr/bin/$t"
 done
 if [ -x "$P2PS_TOOLS_DIR/p2p-bench" ]; then
-	v=$("$P2PS_TOOLS_DIR/p2p-bench" --version)
-	[ "$v" = "p2p-bench $version" ] || { echo "FAIL: p2p-bench --version says '$v'"; fail=1; }
+	check_version p2p-bench "$P2PS_TOOLS_DIR/p2p-bench"
 else
 	p2ps_missing "p2p-bench --version" "p2p-bench is not built: no CUDA compiler"
 fi

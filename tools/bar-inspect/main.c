@@ -26,6 +26,7 @@
 #include "p2pscope/host_load.h"
 #include "p2pscope/render.h"
 #include "rm_opts.h"
+#include "version.h"
 #include "vfio_opts.h"
 
 /* From CMake's project(VERSION). */
@@ -310,7 +311,7 @@ static const struct p2ps_opt options[] = {
          FLAG(check)},
         {"timings", 0, NULL, "print where the time went, phase by phase, to stderr", FLAG(timings)},
         {"help", 'h', NULL, "this help", FLAG(help)},
-        {"version", 'V', NULL, "print the version", FLAG(version)},
+        {"version", 'V', NULL, "print the version and the build", FLAG(version)},
 };
 static const struct p2ps_opts option_table = {P2PS_OPTS_ROWS(options), .help_width = 36};
 
@@ -464,7 +465,7 @@ int main(int argc, char **argv)
 		return 0;
 	}
 	if (c.version) {
-		printf("bar-inspect %s\n", P2PS_VERSION);
+		p2ps_version_print(stdout, "bar-inspect");
 		return 0;
 	}
 	if (c.fleet.fleet) {
