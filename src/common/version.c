@@ -2,10 +2,11 @@
 /* The tools' --version text (version.h). */
 #include "version.h"
 
+#include "p2ps_build_config.h"
 #include "p2ps_git_commit.h"
 
 #if !defined(P2PS_VERSION) || !defined(P2PS_BUILD_TYPE) || !defined(P2PS_LINKAGE)
-#error "P2PS_VERSION, P2PS_BUILD_TYPE and P2PS_LINKAGE are set by src/common/CMakeLists.txt"
+#error "P2PS_VERSION, P2PS_BUILD_TYPE and P2PS_LINKAGE come from src/common/CMakeLists.txt"
 #endif
 
 /* The architecture the compiler built for (uname -m spelling). */
