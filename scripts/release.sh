@@ -295,6 +295,7 @@ tarball() { # ARCH
 
 image() { # ARCH
 	"$top/scripts/oci-image.sh" --arch "$1" --bar-inspect "$work/stage/$1/bin/bar-inspect" \
+		--licenses "$work/pkg/p2pscope-$version-linux-$1/LICENSES" \
 		--version "$version" --epoch "$epoch" --work "$work/oci-$1" \
 		--out "$out/p2pscope-$version-oci-$1.tar" || fail "the OCI image for $1"
 	note "$out/p2pscope-$version-oci-$1.tar"
