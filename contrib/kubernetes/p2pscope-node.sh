@@ -22,14 +22,20 @@
 #   P2PS_ARGS          more bar-inspect options, split at blanks (--nvidia-facts nvml, or
 #                      --root DIR to report a snapshot)
 #   BAR_INSPECT        the binary (default bar-inspect on PATH)
+#   P2PS_TEXTFILE_SH   contrib/prometheus/p2pscope-textfile.sh (default: found beside this
+#                      script, in the image's or contrib/'s layout)
 set -u
 interval=${P2PS_INTERVAL:-300}
 features=${P2PS_FEATURES_DIR-/etc/kubernetes/node-feature-discovery/features.d}
 textfile=${P2PS_TEXTFILE_DIR-/var/lib/prometheus/node-exporter}
 args=${P2PS_ARGS:-}
 bi=${BAR_INSPECT:-bar-inspect}
+# The textfile script: beside this one in the image (/usr/lib/p2pscope), or in contrib/.
 here=$(dirname "$0")
-textfile_sh=${P2PS_TEXTFILE_SH:-$here/../lib/p2pscope/p2pscope-textfile.sh}
+textfile_sh=${P2PS_TEXTFILE_SH:-}
+for c in "$here/../lib/p2pscope/p2pscope-textfile.sh" "$here/../prometheus/p2pscope-textfile.sh"; do
+	[ -n "$textfile_sh" ] || [ ! -f "$c" ] || textfile_sh=$c
+done
 case $interval in '' | *[!0-9]*) echo "p2pscope-node: P2PS_INTERVAL '$interval' is no number of seconds" >&2; exit 2 ;; esac
 expiry=${P2PS_EXPIRY:-$((interval * 3 > 600 ? interval * 3 : 600))}
 case $expiry in '' | *[!0-9]* | 0) echo "p2pscope-node: P2PS_EXPIRY '$expiry' is no number of seconds" >&2; exit 2 ;; esac

@@ -23,8 +23,7 @@ bad() {
 	fails=$((fails + 1))
 }
 run() { # ENV... : the script once
-	env BAR_INSPECT="$bi" P2PS_TEXTFILE_SH="$src/contrib/prometheus/p2pscope-textfile.sh" \
-		P2PS_INTERVAL=0 P2PS_FEATURES_DIR="$f" P2PS_TEXTFILE_DIR="$t" "$@" sh "$node"
+	env BAR_INSPECT="$bi" P2PS_INTERVAL=0 P2PS_FEATURES_DIR="$f" P2PS_TEXTFILE_DIR="$t" "$@" sh "$node"
 }
 
 run P2PS_ARGS="--root $snap" P2PS_EXPIRY=1200 || bad "exit $? on a snapshot"
@@ -58,8 +57,7 @@ run P2PS_EXPIRY=0 2>/dev/null
 [ $? -eq 2 ] || bad "P2PS_EXPIRY=0 was not refused with exit 2"
 
 # The loop ends at once on TERM.
-env BAR_INSPECT="$bi" P2PS_TEXTFILE_SH="$src/contrib/prometheus/p2pscope-textfile.sh" \
-	P2PS_INTERVAL=30 P2PS_FEATURES_DIR="$f" P2PS_TEXTFILE_DIR="$t" P2PS_ARGS="--root $snap" \
+env BAR_INSPECT="$bi" P2PS_INTERVAL=30 P2PS_FEATURES_DIR="$f" P2PS_TEXTFILE_DIR="$t" P2PS_ARGS="--root $snap" \
 	sh "$node" &
 pid=$!
 i=0
