@@ -17,8 +17,8 @@
 #     :arm64 -dev packages); with --tests, the cmocka suite too, run with ctest (aarch64
 #     under qemu-user);
 #  3. p2pscope-VERSION-linux-ARCH.tar.gz: bin/ (bar-inspect, pte-decode, pte-probe,
-#     p2pscope-capture-host), share/man, share/bash-completion, share/p2pscope/schemas,
-#     LICENSE, README.md and LICENSES/ (the licences of the libraries linked in: libpci
+#     p2pscope-capture-host), share/man, share/bash-completion, share/p2pscope/schemas and
+#     contrib (Ansible, Prometheus, Slurm, Kubernetes), LICENSE, README.md and LICENSES/ (the licences of the libraries linked in: libpci
 #     is GPL-2.0-or-later, so the binaries are distributed under its terms too; the
 #     source of the pciutils version used is named there);
 #  4. with --image, p2pscope-VERSION-oci-ARCH.tar: the OCI image (docs/kubernetes.md),
@@ -283,7 +283,7 @@ tarball() { # ARCH
 		[ -s "$root/share/bash-completion/completions/$t" ] ||
 			fail "no bash completion for $t ($arch)"
 	done
-	cp -r "$stage/share/p2pscope/schemas" "$root/share/p2pscope/"
+	cp -r "$stage/share/p2pscope/schemas" "$stage/share/p2pscope/contrib" "$root/share/p2pscope/"
 	rm -f "$root/share/p2pscope/schemas/p2p-bench"*
 	cp "$top/LICENSE" "$top/README.md" "$root/"
 	third_party "$arch" "$root/LICENSES"

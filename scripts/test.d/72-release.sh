@@ -105,7 +105,8 @@ for arch in x86_64 aarch64; do
 		share/man/man8/bar-inspect.8 share/man/man1/pte-decode.1 share/man/man8/pte-probe.8 \
 		share/man/man8/p2pscope-capture-host.8 share/bash-completion/completions/bar-inspect \
 		share/bash-completion/completions/pte-decode share/bash-completion/completions/pte-probe \
-		share/p2pscope/schemas/bar-inspect.schema.json; do
+		share/p2pscope/schemas/bar-inspect.schema.json \
+		share/p2pscope/contrib/kubernetes/p2pscope-daemonset.yaml; do
 		[ -s "$d/$f" ] || bad "the $arch tarball lacks $f"
 	done
 done
