@@ -116,8 +116,9 @@ pciutils_source() {
 		echo "$have"
 		return
 	fi
-	command -v apt-get >/dev/null && command -v dpkg-source >/dev/null ||
+	if ! command -v apt-get >/dev/null || ! command -v dpkg-source >/dev/null; then
 		die "apt-get and dpkg-source (dpkg-dev) fetch pciutils' source; or give --pciutils-src"
+	fi
 	local apt=$src/apt
 	mkdir -p "$apt/sources.d" "$apt/lists/partial" "$apt/cache/archives/partial"
 	debian_src_lists "$apt/sources.d" || die "no Debian entry in /etc/apt/sources.list*"
@@ -190,13 +191,14 @@ for t in json.load(sys.stdin)["tests"]:
     if cmd[0] in emulator or cmd[0].startswith(build + "/"):
         names.append(t["name"])
 print("|".join(names))' "$(cd "$1" && pwd)" "$cross_spawners" \
-		$(sed -n 's/^P2PS_QEMU_AARCH64:FILEPATH=//p' "$1/CMakeCache.txt")
+		"$(sed -n 's/^P2PS_QEMU_AARCH64:FILEPATH=//p' "$1/CMakeCache.txt")"
 }
 
 build_tree() { # ARCH
-	local arch=$1 b=$work/$1 args=()
+	local arch=$1 b=$work/$1 args=() with_tests=OFF
+	[ $tests = 0 ] || with_tests=ON
 	args=(-DCMAKE_BUILD_TYPE=Release -DP2PS_STATIC=ON -DP2PS_CUDA=OFF
-		-DCMAKE_PREFIX_PATH="$work/deps/$arch" -DP2PS_TESTS=$([ $tests = 1 ] && echo ON || echo OFF))
+		-DCMAKE_PREFIX_PATH="$work/deps/$arch" -DP2PS_TESTS="$with_tests")
 	if [ "$arch" != "$(uname -m)" ]; then
 		[ "$arch" = aarch64 ] || die "no toolchain file for $arch"
 		command -v aarch64-linux-gnu-gcc >/dev/null ||

@@ -94,7 +94,7 @@ for p in "${want[@]}"; do
 	ls "$work/${p}_${deb_version}_"*.deb >/dev/null 2>&1 || fail "dpkg-buildpackage made no $p package"
 done
 # contrib/ is p2pscope-contrib's, whole, and no other package's.
-contrib_deb=$(echo "$work/p2pscope-contrib_${deb_version}_all.deb")
+contrib_deb=$work/p2pscope-contrib_${deb_version}_all.deb
 for f in $(cd contrib && git ls-files 2>/dev/null || find . -type f); do
 	[ "$f" = CMakeLists.txt ] && continue
 	dpkg-deb -c "$contrib_deb" | grep -q "\./usr/share/p2pscope/contrib/${f#./}\$" ||

@@ -131,7 +131,8 @@ if [ -s "$work/features.d/p2pscope" ]; then
 else
 	bad "p2pscope-node wrote no features.d/p2pscope"
 fi
-ls -A "$work/features.d" "$work/textfile" | grep -q '^\.' && bad "p2pscope-node left a temporary file"
+[ -z "$(find "$work/features.d" "$work/textfile" -mindepth 1 -name '.*')" ] ||
+	bad "p2pscope-node left a temporary file"
 if [ -s "$work/textfile/p2pscope.prom" ]; then
 	cmp -s "$work/textfile/p2pscope.prom" <("$bi" --root "$snap" --prometheus) ||
 		bad "the node's metrics differ from bar-inspect --prometheus"
