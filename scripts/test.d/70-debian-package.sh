@@ -21,25 +21,8 @@ step=70-debian-package
 top=$(pwd)
 work=$top/build-deb
 jobs=${JOBS:-2}
-in_ci() { case ${CI:-} in [Tt][Rr][Uu][Ee] | 1 | [Yy][Ee][Ss]) return 0 ;; esac; return 1; }
-# skip WHY: SKIPPED outside CI, FAIL under CI=true.
-skip() {
-	if in_ci; then
-		echo "$step: FAIL: $1"
-		exit 1
-	fi
-	echo "$step: SKIPPED: $1 (it fails under CI=true)"
-	exit 77
-}
-fail() {
-	echo "$step: FAIL: $*"
-	exit 1
-}
-phase_start=$SECONDS
-phase() { # NAME: the time the last phase took
-	echo "$step: $1 ($((SECONDS - phase_start)) s)"
-	phase_start=$SECONDS
-}
+# shellcheck source=scripts/lib/step.sh
+. scripts/lib/step.sh
 
 [ "$(id -u)" -eq 0 ] || skip "needs root for the Debian root (chroot)"
 for cmd in dpkg-buildpackage dh lintian mmdebstrap fakeroot; do

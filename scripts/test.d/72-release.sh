@@ -27,25 +27,8 @@ top=$(pwd)
 build=${BUILD_DIR:-$top/build}
 work=$top/build-release
 jobs=${JOBS:-2}
-in_ci() { case ${CI:-} in [Tt][Rr][Uu][Ee] | 1 | [Yy][Ee][Ss]) return 0 ;; esac; return 1; }
-skip() {
-	if in_ci; then
-		echo "$step: FAIL: $1"
-		exit 1
-	fi
-	echo "$step: SKIPPED: $1 (it fails under CI=true)"
-	exit 77
-}
-status=0
-bad() {
-	echo "$step: FAIL: $*"
-	status=1
-}
-phase_start=$SECONDS
-phase() {
-	echo "$step: $1 ($((SECONDS - phase_start)) s)"
-	phase_start=$SECONDS
-}
+# shellcheck source=scripts/lib/step.sh
+. scripts/lib/step.sh
 
 [ "$(id -u)" -eq 0 ] || skip "needs root for apt-get source in a private apt folder"
 for cmd in aarch64-linux-gnu-gcc qemu-aarch64 dpkg-source readelf objdump python3; do
@@ -59,10 +42,10 @@ version=$(sed -n 's/^project(p2pscope VERSION \([0-9.]*\).*/\1/p' CMakeLists.txt
 
 # 1. The release files.
 JOBS=$jobs scripts/release.sh --arch x86_64 >"$work.x86_64.log" 2>&1 ||
-	{ tail -n 30 "$work.x86_64.log"; echo "$step: FAIL: scripts/release.sh --arch x86_64"; exit 1; }
+	{ tail -n 30 "$work.x86_64.log"; fail "scripts/release.sh --arch x86_64"; }
 phase "x86_64 tarball"
 JOBS=$jobs scripts/release.sh --arch aarch64 --tests >"$work.aarch64.log" 2>&1 ||
-	{ tail -n 30 "$work.aarch64.log"; echo "$step: FAIL: scripts/release.sh --arch aarch64 --tests"; exit 1; }
+	{ tail -n 30 "$work.aarch64.log"; fail "scripts/release.sh --arch aarch64 --tests"; }
 grep -E 'ctest for aarch64|tests passed' "$work.aarch64.log" | sed "s/^/$step: /"
 phase "aarch64 tarball and its tests under qemu-user"
 
@@ -156,7 +139,7 @@ compare() { # WHAT A B
 	fi
 }
 cmake --build "$build" -j "$jobs" --target bar-inspect pte-decode pte-probe >"$work.dynamic.log" 2>&1 ||
-	{ tail -n 20 "$work.dynamic.log"; echo "$step: FAIL: building the dynamic tools in $build"; exit 1; }
+	{ tail -n 20 "$work.dynamic.log"; fail "building the dynamic tools in $build"; }
 n=$(corpus "$work/out-dynamic" x86_64 "$build/tools")
 corpus "$work/out-static" x86_64 "$work/check/p2pscope-$version-linux-x86_64/bin" >/dev/null
 compare "x86_64 static and dynamic ($n cases)" "$work/out-dynamic" "$work/out-static"
@@ -164,5 +147,4 @@ phase "x86_64 static against dynamic"
 corpus "$work/out-aarch64" aarch64 "$work/check/p2pscope-$version-linux-aarch64/bin" >/dev/null
 compare "aarch64 (qemu-user) and x86_64 ($n cases)" "$work/out-static" "$work/out-aarch64"
 phase "aarch64 against x86_64"
-[ $status -eq 0 ] && echo "$step: ok ($SECONDS s in all)"
-exit $status
+step_end

@@ -14,7 +14,10 @@
 #      the textfile folder mounted: the label file (with its expiry-time) and the metrics
 #      file appear, equal to the direct outputs; promtool accepts the metrics;
 #    - live, with this machine's /sys mounted read-only and CAP_SYS_ADMIN as in the
-#      DaemonSet: the labels equal bar-inspect's own run on this machine.
+#      DaemonSet: the labels equal bar-inspect's own run on this machine;
+# 3. the arm64 image from 72-release's aarch64 build: unpacked from its archive, its
+#    bar-inspect runs under qemu-user (qemu-aarch64-static) in a chroot of the image, so
+#    with the image's own loader and C library, on the same snapshot: the same labels.
 # podman runs rootful with a configuration of its own under build-oci/ (CONTAINERS_CONF,
 # CONTAINERS_STORAGE_CONF): the vfs storage driver (no overlay or fuse needed), cgroupfs
 # (no systemd), runc (crun refuses a hybrid cgroup hierarchy), the events in a file, and
@@ -30,25 +33,8 @@ top=$(pwd)
 build=${BUILD_DIR:-$top/build}
 work=$top/build-oci
 jobs=${JOBS:-2}
-in_ci() { case ${CI:-} in [Tt][Rr][Uu][Ee] | 1 | [Yy][Ee][Ss]) return 0 ;; esac; return 1; }
-skip() {
-	if in_ci; then
-		echo "$step: FAIL: $1"
-		exit 1
-	fi
-	echo "$step: SKIPPED: $1 (it fails under CI=true)"
-	exit 77
-}
-status=0
-bad() {
-	echo "$step: FAIL: $*"
-	status=1
-}
-phase_start=$SECONDS
-phase() {
-	echo "$step: $1 ($((SECONDS - phase_start)) s)"
-	phase_start=$SECONDS
-}
+# shellcheck source=scripts/lib/step.sh
+. scripts/lib/step.sh
 
 [ "$(id -u)" -eq 0 ] || skip "needs root (rootful podman)"
 for cmd in umoci podman runc dpkg-source; do
@@ -59,7 +45,7 @@ image=$top/build-release/dist/p2pscope-$version-oci-x86_64.tar
 
 # 1. The image, twice.
 JOBS=$jobs scripts/release.sh --arch x86_64 --image >"$work.release.log" 2>&1 ||
-	{ tail -n 30 "$work.release.log"; echo "$step: FAIL: scripts/release.sh --arch x86_64 --image"; exit 1; }
+	{ tail -n 30 "$work.release.log"; fail "scripts/release.sh --arch x86_64 --image"; }
 epoch=$(git log -1 --format=%ct 2>/dev/null || stat -c %Y CMakeLists.txt)
 rm -rf "$work"
 mkdir -p "$work"
@@ -88,7 +74,7 @@ runtime = "runc"
 EOF
 export CONTAINERS_CONF=$work/containers.conf CONTAINERS_STORAGE_CONF=$work/storage.conf
 id=$(podman load -q -i "$image" 2>"$work/load.log" | sed -n 's/^Loaded image[^:]*: //p')
-[ -n "$id" ] || { cat "$work/load.log"; echo "$step: FAIL: podman load"; exit 1; }
+[ -n "$id" ] || { cat "$work/load.log"; fail "podman load"; }
 run() { # PODMAN-RUN-ARGS... -- IMAGE-ARGS...
 	local opts=()
 	while [ "$1" != -- ]; do
@@ -99,7 +85,7 @@ run() { # PODMAN-RUN-ARGS... -- IMAGE-ARGS...
 	podman run --rm --network none --read-only --cap-drop all "${opts[@]}" "$id" "$@"
 }
 cmake --build "$build" -j "$jobs" --target bar-inspect >"$work/build.log" 2>&1 ||
-	{ tail -n 20 "$work/build.log"; echo "$step: FAIL: building bar-inspect in $build"; exit 1; }
+	{ tail -n 20 "$work/build.log"; fail "building bar-inspect in $build"; }
 bi=$build/tools/bar-inspect
 
 v=$(run -- --version 2>"$work/err") || { cat "$work/err"; bad "podman run IMAGE --version"; }
@@ -112,6 +98,7 @@ snap=$top/tests/fixtures/h200x2
 got=$(run -v "$snap:/snap:ro" -- --root /snap --nfd 2>"$work/err") ||
 	{ cat "$work/err"; bad "podman run IMAGE --root /snap --nfd"; }
 want=$("$bi" --root "$snap" --nfd)
+snap_labels=$want
 [ "$got" = "$want" ] || { bad "the image's labels differ from the dynamic build's:"; diff <(echo "$want") <(echo "$got"); }
 for l in p2pscope.io/gpus=2 p2pscope.io/gpu-pairs=1 p2pscope.io/p2p-ready=true p2pscope.io/nvlink=true; do
 	grep -qx "$l" <<<"$got" || bad "the image's labels for tests/fixtures/h200x2 lack $l"
@@ -152,5 +139,40 @@ echo "$step: live --nfd in the container: as on this machine ($(grep -c '^p2psco
 phase "podman runs"
 podman rmi -f "$id" >/dev/null 2>&1
 rm -rf "$work/storage" "$work/run"
-[ $status -eq 0 ] && echo "$step: ok ($SECONDS s in all)"
-exit $status
+
+# 3. The arm64 image, where 72-release built the aarch64 binaries: its own files, unpacked
+#    from the archive, run its bar-inspect under qemu-user inside a chroot (the image's
+#    loader and C library, nothing of this machine's) on the same snapshot.
+a64=$top/build-release/stage/aarch64/bin/bar-inspect
+if [ ! -x "$a64" ]; then
+	echo "$step: arm64 image: not checked, no aarch64 build (72-release makes it)"
+	in_ci && bad "no aarch64 build in build-release/ (72-release runs before this step in CI)"
+elif ! command -v qemu-aarch64-static >/dev/null; then
+	skip "qemu-aarch64-static is missing (qemu-user-static, scripts/deps.d/release.txt)"
+else
+	arm=$work/arm64
+	SOURCE_DATE_EPOCH=$epoch scripts/oci-image.sh --arch aarch64 --bar-inspect "$a64" \
+		--licenses "build-release/pkg/p2pscope-$version-linux-aarch64/LICENSES" \
+		--work "$arm/build" --out "$arm/image.tar" >/dev/null || bad "oci-image.sh --arch aarch64"
+	mkdir -p "$arm/layout"
+	tar -C "$arm/layout" -xf "$arm/image.tar"
+	umoci unpack --image "$arm/layout:p2pscope" "$arm/bundle" >/dev/null || bad "umoci unpack (arm64)"
+	arch=$(python3 - "$arm/layout" <<'PY'
+import json, sys
+blob = lambda d: json.load(open(f"{sys.argv[1]}/blobs/sha256/{d.split(':')[1]}"))
+index = json.load(open(f"{sys.argv[1]}/index.json"))
+print(blob(blob(index["manifests"][0]["digest"])["config"]["digest"])["architecture"])
+PY
+)
+	[ "$arch" = arm64 ] || bad "the arm64 image's config names architecture '$arch'"
+	root=$arm/bundle/rootfs
+	cp /usr/bin/qemu-aarch64-static "$root/qemu"
+	mkdir -p "$root/snap"
+	cp -a "$snap/." "$root/snap/"
+	got=$(chroot "$root" /qemu /usr/bin/bar-inspect --root /snap --nfd 2>"$work/err") ||
+		{ cat "$work/err"; bad "the arm64 image's bar-inspect in a chroot"; }
+	[ "$got" = "$snap_labels" ] || { bad "the arm64 image's labels differ:"; diff <(echo "$snap_labels") <(echo "$got"); }
+	echo "$step: arm64 image: $(du -k "$arm/image.tar" | cut -f1) KiB; its bar-inspect, with its own C library under qemu-user, labels the snapshot as x86_64 does"
+	phase "arm64 image"
+fi
+step_end

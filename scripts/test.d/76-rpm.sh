@@ -26,25 +26,8 @@ top=$(pwd)
 build=${BUILD_DIR:-$top/build}
 work=$top/build-rpm
 jobs=${JOBS:-2}
-in_ci() { case ${CI:-} in [Tt][Rr][Uu][Ee] | 1 | [Yy][Ee][Ss]) return 0 ;; esac; return 1; }
-skip() {
-	if in_ci; then
-		echo "$step: FAIL: $1"
-		exit 1
-	fi
-	echo "$step: SKIPPED: $1 (it fails under CI=true)"
-	exit 77
-}
-status=0
-bad() {
-	echo "$step: FAIL: $*"
-	status=1
-}
-phase_start=$SECONDS
-phase() {
-	echo "$step: $1 ($((SECONDS - phase_start)) s)"
-	phase_start=$SECONDS
-}
+# shellcheck source=scripts/lib/step.sh
+. scripts/lib/step.sh
 for cmd in rpmbuild rpmspec rpmlint rpm2cpio cpio; do
 	command -v "$cmd" >/dev/null || skip "$cmd is missing (scripts/deps.d/release.txt)"
 done
@@ -65,13 +48,12 @@ if git rev-parse --git-dir >/dev/null 2>&1; then
 	git ls-files -z -co --exclude-standard | tar -cf - --null -T - | tar -xf - -C "$work/src/p2pscope-$version"
 else
 	tar -cf - --exclude='./build*' --exclude=./.git . | tar -xf - -C "$work/src/p2pscope-$version"
-fi || { echo "$step: FAIL: copying the tree"; exit 1; }
+fi || { fail "copying the tree"; }
 tar -C "$work/src" -czf "$work/SOURCES/p2pscope-$version.tar.gz" "p2pscope-$version"
 if ! rpmbuild --define "_topdir $work" --define "_smp_build_ncpus $jobs" \
 	--load packaging/rpm/rpmbuild-debian.macros --nodeps -ba "$spec" >"$work/build.log" 2>&1; then
 	tail -n 40 "$work/build.log"
-	echo "$step: FAIL: rpmbuild (log: $work/build.log)"
-	exit 1
+	fail "rpmbuild (log: $work/build.log)"
 fi
 mapfile -t rpms < <(find "$work/RPMS" "$work/SRPMS" -name '*.rpm' | LC_ALL=C sort)
 phase "built: $(printf '%s\n' "${rpms[@]##*/}" | paste -sd' ' -)"
@@ -120,7 +102,7 @@ phase "contents"
 
 # 3. The packaged tools.
 cmake --build "$build" -j "$jobs" --target bar-inspect pte-decode >"$work/dynamic.log" 2>&1 ||
-	{ tail -n 20 "$work/dynamic.log"; echo "$step: FAIL: building the tools in $build"; exit 1; }
+	{ tail -n 20 "$work/dynamic.log"; fail "building the tools in $build"; }
 for args in "--root tests/fixtures/h200x2" "--root tests/fixtures/h200x2 --nfd" \
 	"--root tests/fixtures/qemu-switch/acs-on --json"; do
 	# shellcheck disable=SC2086 # the arguments are words
@@ -143,5 +125,4 @@ if [ "$errors" -ne 0 ] || ! grep -q 'packages and 1 specfiles checked' "$work/rp
 	bad "rpmlint (exit $lrc)"
 fi
 phase "rpmlint"
-[ $status -eq 0 ] && echo "$step: ok ($SECONDS s in all)"
-exit $status
+step_end
