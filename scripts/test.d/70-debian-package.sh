@@ -77,16 +77,17 @@ for p in "${want[@]}"; do
 	ls "$work/${p}_${deb_version}_"*.deb >/dev/null 2>&1 || fail "dpkg-buildpackage made no $p package"
 done
 # contrib/ is p2pscope-contrib's, whole, and no other package's.
+# (Each listing is read whole: grep -q would end the pipe early, and pipefail count it.)
 contrib_deb=$work/p2pscope-contrib_${deb_version}_all.deb
-for f in $(cd contrib && git ls-files 2>/dev/null || find . -type f); do
-	[ "$f" = CMakeLists.txt ] && continue
-	dpkg-deb -c "$contrib_deb" | grep -q "\./usr/share/p2pscope/contrib/${f#./}\$" ||
-		fail "p2pscope-contrib lacks contrib/${f#./}"
+dpkg-deb -c "$contrib_deb" | sed -n 's|.* \./usr/share/p2pscope/contrib/||p' >"$work/contrib.list"
+for f in $(cd contrib && { git ls-files 2>/dev/null || find . -type f; }); do
+	[ "${f#./}" = CMakeLists.txt ] && continue
+	grep -qx "${f#./}" "$work/contrib.list" || fail "p2pscope-contrib lacks contrib/${f#./}"
 done
 for deb in "${debs[@]}"; do
 	[ "$deb" = "$contrib_deb" ] && continue
-	! dpkg-deb -c "$deb" | grep -q '/usr/share/p2pscope/contrib' ||
-		fail "$(basename "$deb") holds contrib/ files"
+	dpkg-deb -c "$deb" >"$work/list"
+	! grep -q '/usr/share/p2pscope/contrib' "$work/list" || fail "$(basename "$deb") holds contrib/ files"
 done
 phase "built: $(cd "$work" && echo "${debs[@]##*/}")"
 

@@ -64,32 +64,39 @@ for p in p2pscope libgmmu libgmmu-devel p2pscope-contrib; do
 	[ -n "$(pkg "$p")" ] || bad "rpmbuild made no $p package"
 done
 [ -n "$(find "$work/SRPMS" -name "p2pscope-$version-*.src.rpm")" ] || bad "no source package"
-list() { rpm -qp --qf '[%{FILENAMES}\n]' "$1" 2>/dev/null; }
-# Files and links (a folder may belong to several packages).
-list_files() { rpm -qp --qf '[%{FILEMODES:perms} %{FILENAMES}\n]' "$1" 2>/dev/null | sed -n 's/^[-l][^ ]* //p'; }
+# Each package's files (PERMS PATH lines) and provides, read whole into files: grep -q
+# on a pipe would end the pipe early, and pipefail count that as a failure.
 for r in "${rpms[@]}"; do
-	case $r in *.src.rpm) ;; *) list_files "$r" | grep -v '^/usr/share/licenses/' ;; esac
+	case $r in *.src.rpm) continue ;; esac
+	rpm -qp --qf '[%{FILEMODES:perms} %{FILENAMES}\n]' "$r" >"$r.files" 2>/dev/null ||
+		bad "rpm -qp $(basename "$r")"
+	rpm -qp --provides "$r" >"$r.provides" 2>/dev/null
+done
+# Files and links (a folder may belong to several packages).
+for r in "${rpms[@]}"; do
+	case $r in *.src.rpm) ;; *) sed -n 's/^[-l][^ ]* //p' "$r.files" | grep -v '^/usr/share/licenses/' ;; esac
 done | sort | uniq -d >"$work/twice"
 [ ! -s "$work/twice" ] || bad "files in two packages: $(paste -sd' ' "$work/twice")"
 main=$(pkg p2pscope)
-for b in $(list "$main" | sed -n 's|^/usr/bin/||p'); do
-	list "$main" | grep -Eq "^/usr/share/man/man[18]/$b\.[18]\.gz$" || bad "p2pscope: $b has no man page"
+for b in $(sed -n 's|^[^ ]* /usr/bin/||p' "$main.files"); do
+	grep -Eq " /usr/share/man/man[18]/$b\.[18]\.gz$" "$main.files" || bad "p2pscope: $b has no man page"
 done
+lib=$(pkg libgmmu)
 for so in libgmmu.so.0 libgmmu-dump.so.0; do
-	list "$(pkg libgmmu)" | grep -qx "/usr/lib64/$so" || bad "libgmmu lacks /usr/lib64/$so"
+	grep -q " /usr/lib64/$so$" "$lib.files" || bad "libgmmu lacks /usr/lib64/$so"
+	grep -q "^${so//./\\.}()(64bit)" "$lib.provides" || bad "libgmmu does not provide $so()(64bit)"
 done
-rpm -qp --qf '[%{FILEMODES:perms} %{FILENAMES}\n]' "$(pkg libgmmu)" | grep '\.so\.0\.' |
-	grep -qv '^-rwxr-xr-x' && bad "libgmmu's libraries are not executable"
-rpm -qp --provides "$(pkg libgmmu)" | grep -q '^libgmmu-dump.so.0()(64bit)' ||
-	bad "libgmmu does not provide libgmmu-dump.so.0()(64bit)"
+grep ' /usr/lib64/.*\.so\.0\.' "$lib.files" >"$work/libs"
+grep -qv '^-rwxr-xr-x' "$work/libs" && bad "libgmmu's libraries are not executable"
 contrib=$(pkg p2pscope-contrib)
 for f in $(git -C contrib ls-files 2>/dev/null || (cd contrib && find . -type f)); do
 	[ "${f#./}" = CMakeLists.txt ] && continue
-	list "$contrib" | grep -qx "/usr/share/p2pscope/contrib/${f#./}" || bad "p2pscope-contrib lacks contrib/${f#./}"
+	grep -q " /usr/share/p2pscope/contrib/${f#./}$" "$contrib.files" ||
+		bad "p2pscope-contrib lacks contrib/${f#./}"
 done
 for r in "${rpms[@]}"; do
 	case $r in *.src.rpm) continue ;; esac
-	list "$r" | grep -q '\.a$' && bad "$(basename "$r") holds a static library"
+	grep -q '\.a$' "$r.files" && bad "$(basename "$r") holds a static library"
 done
 mkdir -p "$work/unpacked"
 for r in "${rpms[@]}"; do
