@@ -54,7 +54,8 @@ labels() { # DIR
 }
 
 # TERM (the pod stopping) ends the loop at once, with the wait's sleep.
-trap 'kill $! 2>/dev/null; exit 0' TERM INT
+# ($! is unset before the first wait: set -u would end the trap there.)
+trap 'kill ${!:-} 2>/dev/null; exit 0' TERM INT
 while :; do
 	status=0
 	if [ -n "$features" ]; then
