@@ -17,7 +17,8 @@
 # The corpus (each case records stdout, stderr and the exit status):
 #  - bar-inspect: every snapshot under tests/fixtures (--root) and every lspci dump
 #    (tests/fixtures/**/lspci-xxxx.txt, and ../shared/fixtures/**/*.txt when present),
-#    each as text, --json and --dot, with and without --all; -s and --peers selections;
+#    each as text, --json, --dot and --nfd, with and without --all; -s and --peers
+#    selections;
 #    the live backend of this machine (--no-nvml); the command-line errors;
 #  - host-dump (the model as JSON, tests/host) on the same inputs and live;
 #  - pte-decode: every `pte-decode` command in the docs' console blocks (with the
@@ -75,10 +76,11 @@ bar_inspect_views() { # NAME-PREFIX SOURCE-ARGS...
 	local pfx=$1
 	shift
 	local v
-	for v in text json dot; do
+	for v in text json dot nfd; do
 		local fmt=()
 		[ "$v" = json ] && fmt=(--json)
 		[ "$v" = dot ] && fmt=(--dot)
+		[ "$v" = nfd ] && fmt=(--nfd)
 		case_run "bi-$pfx-$v" "$bi" "$@" "${fmt[@]}"
 		case_run "bi-$pfx-all-$v" "$bi" "$@" --all "${fmt[@]}"
 	done

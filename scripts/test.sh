@@ -71,6 +71,15 @@ install_deps() {
 		echo "test.sh: missing Debian packages (run as root to install): ${missing[*]}" >&2
 		return 1
 	fi
+	# A package named with its architecture (libjson-c-dev:arm64, for a cross build)
+	# needs that architecture in dpkg before apt-get update fetches its lists.
+	local arch
+	for arch in $(printf '%s\n' "${missing[@]}" | sed -n 's/^[^:]*:\([a-z0-9]*\)$/\1/p' | sort -u); do
+		[ "$arch" = "$(dpkg --print-architecture)" ] && continue
+		dpkg --print-foreign-architectures | grep -qx "$arch" && continue
+		echo "test.sh: dpkg --add-architecture $arch"
+		dpkg --add-architecture "$arch" || return 1
+	done
 	echo "test.sh: installing ${missing[*]}"
 	export DEBIAN_FRONTEND=noninteractive
 	apt-get update -qq && apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null

@@ -41,6 +41,8 @@ struct p2ps_render_opts {
 	 * topology matrix always covers every GPU. */
 	const struct p2ps_slot_filter *filter;
 	const char *version; /* tool version for headers, or NULL */
+	/* --nfd: when the labels expire, RFC 3339 in UTC ("2026-01-31T12:00:00Z"), or NULL */
+	const char *nfd_expiry;
 };
 
 /* Text report, readable in a terminal (nvidia-smi / lspci style); the VFIO sections
@@ -78,6 +80,12 @@ int p2ps_render_nccl_topo(const struct p2ps_analysis *a, const struct p2ps_rende
  * class; metric names in docs/prometheus.md. */
 int p2ps_render_prometheus(const struct p2ps_analysis *a, const struct p2ps_render_opts *o,
                            struct p2ps_strbuf *out, struct p2ps_error *err);
+
+/* node-feature-discovery labels in the format of its local feature source (features.d):
+ * p2pscope.io/ NAME=VALUE lines for the GPUs, the pairs' verdicts and blockers, NVLink;
+ * names and values in Kubernetes' label syntax; labels in docs/kubernetes.md. */
+int p2ps_render_nfd(const struct p2ps_analysis *a, const struct p2ps_render_opts *o,
+                    struct p2ps_strbuf *out, struct p2ps_error *err);
 
 /* ---- the VFIO facts on their own (JSON objects and text lines for other callers) ---- */
 

@@ -15,8 +15,8 @@ build=${BUILD_DIR:-$PWD/build}
 logs=$build/bench-smoke
 mkdir -p "$logs"
 status=0
-# shellcheck source=scripts/step-lib.sh
-. scripts/step-lib.sh
+# shellcheck source=scripts/lib/step.sh
+. scripts/lib/step.sh
 
 # The files of bench/ that are not benchmarks, and the benches run below.
 known=(README.md CMakeLists.txt gen-ad102-dump.c libgmmu-views.c fleet-gen.py spawn-time.c

@@ -2,14 +2,15 @@
 # SPDX-License-Identifier: MIT
 # The Debian packages (debian/, docs/packages.md), built and installed as a user would:
 # 1. `dpkg-buildpackage -us -uc -b` on a copy of the tree (build-deb/): p2pscope,
-#    libgmmu0, libgmmu-dump0, libgmmu-dev, and p2p-bench where nvcc is found;
+#    libgmmu0, libgmmu-dump0, libgmmu-dev, p2pscope-contrib (contrib/ under
+#    /usr/share/p2pscope/contrib, and nowhere else), and p2p-bench where nvcc is found;
 # 2. lintian on the result: an error fails the step, warnings are shown (the ones kept
 #    are listed in debian/README.source);
 # 3. a clean Debian root made by mmdebstrap from this machine's own Debian mirror
 #    (/etc/apt/sources.list*), the packages installed into it with apt (which brings
 #    their dependencies), and debian/tests/installed run inside it: the tools' versions,
-#    pte-decode on a committed H100 capture, examples/ against libgmmu-dev with
-#    pkg-config and with CMake.
+#    contrib's Kubernetes node script, pte-decode on a committed H100 capture, examples/
+#    against libgmmu-dev with pkg-config and with CMake.
 #
 # Needs root (the root is made and entered with chroot) and the Debian mirror; outside
 # CI, without them, the step is SKIPPED (exit 77), as it is when nvcc is missing (the
@@ -21,22 +22,8 @@ step=70-debian-package
 top=$(pwd)
 work=$top/build-deb
 jobs=${JOBS:-2}
-# shellcheck source=scripts/step-lib.sh
-. scripts/step-lib.sh
-# skip WHY: the step cannot go on: SKIPPED outside CI, FAIL under CI=true.
-skip() {
-	step_skip "$1"
-	step_exit 0
-}
-fail() {
-	echo "$step: FAIL: $*"
-	exit 1
-}
-phase_start=$SECONDS
-phase() { # NAME: the time the last phase took
-	echo "$step: $1 ($((SECONDS - phase_start)) s)"
-	phase_start=$SECONDS
-}
+# shellcheck source=scripts/lib/step.sh
+. scripts/lib/step.sh
 
 [ "$(id -u)" -eq 0 ] || skip "needs root for the Debian root (chroot)"
 for cmd in dpkg-buildpackage dh lintian mmdebstrap fakeroot; do
@@ -87,10 +74,23 @@ debs=()
 for deb in "$work"/*.deb; do
 	case ${deb##*/} in *-dbgsym_*) ;; *) debs+=("$deb") ;; esac
 done
-want=(p2pscope libgmmu0 libgmmu-dump0 libgmmu-dev)
+want=(p2pscope libgmmu0 libgmmu-dump0 libgmmu-dev p2pscope-contrib)
 [ -n "$nvcc" ] && want+=(p2p-bench)
 for p in "${want[@]}"; do
 	ls "$work/${p}_${deb_version}_"*.deb >/dev/null 2>&1 || fail "dpkg-buildpackage made no $p package"
+done
+# contrib/ is p2pscope-contrib's, whole, and no other package's.
+# (Each listing is read whole: grep -q would end the pipe early, and pipefail count it.)
+contrib_deb=$work/p2pscope-contrib_${deb_version}_all.deb
+dpkg-deb -c "$contrib_deb" | sed -n 's|.* \./usr/share/p2pscope/contrib/||p' >"$work/contrib.list"
+for f in $(cd contrib && { git ls-files 2>/dev/null || find . -type f; }); do
+	[ "${f#./}" = CMakeLists.txt ] && continue
+	grep -qx "${f#./}" "$work/contrib.list" || fail "p2pscope-contrib lacks contrib/${f#./}"
+done
+for deb in "${debs[@]}"; do
+	[ "$deb" = "$contrib_deb" ] && continue
+	dpkg-deb -c "$deb" >"$work/list"
+	! grep -q '/usr/share/p2pscope/contrib' "$work/list" || fail "$(basename "$deb") holds contrib/ files"
 done
 phase "built: $(cd "$work" && echo "${debs[@]##*/}")"
 
@@ -123,7 +123,7 @@ for deb in "${debs[@]}"; do inroot+=("/tmp/p2ps/debs/${deb##*/}"); done
 # What the installed-package test needs besides our packages: its Depends in
 # debian/tests/control (our own packages come from the files above).
 test_deps=$(sed -n '/^Depends:/,/^[A-Z]/{s/^Depends://;/^[A-Z]/d;p}' debian/tests/control |
-	tr ',' '\n' | tr -d ' \t' | grep -Ev '^(|p2pscope|p2p-bench|libgmmu.*)$' | paste -sd, -)
+	tr ',' '\n' | tr -d ' \t' | grep -Ev '^(|p2pscope|p2pscope-contrib|p2p-bench|libgmmu.*)$' | paste -sd, -)
 [ -n "$test_deps" ] || fail "no Depends in debian/tests/control"
 # The docs and translations are left out of the root: nothing there reads them; dpkg
 # skips its fsyncs (the root is thrown away at the end). In the hooks "$1" is the root,
@@ -141,7 +141,7 @@ mmdebstrap --variant=apt --mode=root --format=null \
 	--customize-hook="copy-in $src/examples /tmp/p2ps/src" \
 	--customize-hook="chroot \"\$1\" env DEBIAN_FRONTEND=noninteractive apt-get install -y \
 		--no-install-recommends ${inroot[*]}" \
-	--customize-hook='chroot "$1" dpkg-query -W p2pscope libgmmu0 libgmmu-dump0 libgmmu-dev p2p-bench || true' \
+	--customize-hook='chroot "$1" dpkg-query -W p2pscope libgmmu0 libgmmu-dump0 libgmmu-dev p2pscope-contrib p2p-bench || true' \
 	--customize-hook='chroot "$1" /tmp/p2ps/src/debian/tests/installed' \
 	"$suite" /dev/null "${mirrors[@]}" >"$work/root.log" 2>&1
 rrc=$?

@@ -1,7 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /* Renderers on a constructed switch host with ACS redirect on both downstream ports:
- * the text report, the JSON document (read back with json-c) and the Graphviz graph
- * must carry the facts and the verdict, and the -s filter / --all must select. */
+ * the text report, the JSON document (read back with json-c), the Graphviz graph and the
+ * node-feature-discovery labels must carry the facts and the verdict, and the -s filter /
+ * --all must select. */
+#include <ctype.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -179,6 +181,102 @@ static void test_dot(void **state)
 	assert_true(s[f->out.len - 2] == '}');
 }
 
+/* Kubernetes' label syntax: a name segment or a value of at most 63 characters of
+ * [A-Za-z0-9_.-], alphanumeric at both ends (a value may be empty). */
+static bool label_part_ok(const char *s, size_t len, bool may_be_empty)
+{
+	if (!len)
+		return may_be_empty;
+	if (len > 63 || !isalnum((unsigned char)s[0]) || !isalnum((unsigned char)s[len - 1]))
+		return false;
+	for (size_t i = 0; i < len; i++)
+		if (!isalnum((unsigned char)s[i]) && !strchr("-_.", s[i]))
+			return false;
+	return true;
+}
+
+/* Every line of the labels: a comment, or p2pscope.io/NAME=VALUE in the label syntax. */
+static void assert_nfd_lines(const char *s)
+{
+	while (*s) {
+		const char *end = strchr(s, '\n');
+		assert_non_null(end);
+		if (*s != '#') {
+			assert_true(!strncmp(s, "p2pscope.io/", 12));
+			const char *name = s + 12, *eq = memchr(name, '=', (size_t)(end - name));
+			assert_non_null(eq);
+			assert_true(label_part_ok(name, (size_t)(eq - name), false));
+			assert_true(label_part_ok(eq + 1, (size_t)(end - eq - 1), true));
+		}
+		s = end + 1;
+	}
+}
+
+static void test_nfd(void **state)
+{
+	struct fx *f = *state;
+	struct p2ps_error err = {0};
+	struct p2ps_render_opts ro = {.version = "t", .nfd_expiry = "2030-01-02T03:04:05Z"};
+	assert_int_equal(p2ps_render_nfd(&f->a, &ro, &f->out, &err), 0);
+	const char *s = f->out.s;
+	assert_nfd_lines(s);
+	assert_non_null(strstr(s, "\n# +expiry-time=2030-01-02T03:04:05Z\np2pscope.io/gpus=2\n"));
+	assert_non_null(strstr(s, "\np2pscope.io/gpu-pairs=1\n"));
+	assert_non_null(strstr(s, "\np2pscope.io/p2p-ready=false\n"));
+	assert_non_null(strstr(s, "\np2pscope.io/p2p-not-ready-pairs=1\n"));
+	assert_non_null(strstr(s, "\np2pscope.io/blocker.acs_redirect=1\n"));
+	assert_non_null(strstr(s, "\np2pscope.io/blockers=acs_redirect"));
+	assert_non_null(strstr(s, "\np2pscope.io/nvlink=false\np2pscope.io/nvlink-pairs=0\n"));
+	p2ps_strbuf_free(&f->out);
+
+	/* A GPU whose NVLink facts are unknown makes "no NVLink" unknown. */
+	f->h.devs[f->a.gpus[1].dev_idx].gpu.nvlink_known = false;
+	assert_int_equal(p2ps_render_nfd(&f->a, NULL, &f->out, &err), 0);
+	assert_non_null(strstr(f->out.s, "\np2pscope.io/nvlink=unknown\n"));
+	p2ps_strbuf_free(&f->out);
+
+	/* -s selects a device that is no GPU: no GPU, no pair, no verdict. */
+	struct p2ps_slot_filter none = {-1, 0x77, -1, -1};
+	struct p2ps_render_opts rn = {.filter = &none};
+	assert_int_equal(p2ps_render_nfd(&f->a, &rn, &f->out, &err), 0);
+	assert_nfd_lines(f->out.s);
+	assert_non_null(strstr(f->out.s, "\np2pscope.io/gpus=0\np2pscope.io/gpu-pairs=0\n"));
+	assert_null(strstr(f->out.s, "p2p-ready"));
+	assert_null(strstr(f->out.s, "expiry"));
+}
+
+/* Blockers of every code the analysis has: each code's label is valid, and the list that
+ * cannot hold them all in 63 characters ends with "more". */
+static void test_nfd_every_code(void **state)
+{
+	struct fx *f = *state;
+	struct p2ps_error err = {0};
+	static struct p2ps_reason all[P2PS_R_CODE_COUNT];
+	for (int c = 0; c < P2PS_R_CODE_COUNT; c++)
+		all[c] = (struct p2ps_reason){.code = (enum p2ps_reason_code)c,
+		                              .sev = c % 2 ? P2PS_SEV_BLOCKER : P2PS_SEV_UNKNOWN,
+		                              .dev_idx = -1};
+	struct p2ps_reasons saved = f->a.pairs[0].reasons;
+	f->a.pairs[0].reasons = (struct p2ps_reasons){.n = P2PS_R_CODE_COUNT, .v = all};
+	int rc = p2ps_render_nfd(&f->a, NULL, &f->out, &err);
+	f->a.pairs[0].reasons = saved;
+	assert_int_equal(rc, 0);
+	const char *s = f->out.s;
+	assert_nfd_lines(s);
+	for (int c = 0; c < P2PS_R_CODE_COUNT; c++) {
+		char want[96];
+		snprintf(want, sizeof(want), "\np2pscope.io/%s.%s=1\n",
+		         c % 2 ? "blocker" : "unknown",
+		         p2ps_reason_code_name((enum p2ps_reason_code)c));
+		assert_non_null(strstr(s, want));
+	}
+	const char *list = strstr(s, "\np2pscope.io/blockers=");
+	assert_non_null(list);
+	const char *end = strchr(list + 1, '\n');
+	assert_true(!strncmp(end - 5, ".more", 5));
+	assert_non_null(strstr(s, "\np2pscope.io/unknowns="));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -186,6 +284,8 @@ int main(void)
 	        cmocka_unit_test_setup_teardown(test_text_filter_and_all, setup, teardown),
 	        cmocka_unit_test_setup_teardown(test_json, setup, teardown),
 	        cmocka_unit_test_setup_teardown(test_dot, setup, teardown),
+	        cmocka_unit_test_setup_teardown(test_nfd, setup, teardown),
+	        cmocka_unit_test_setup_teardown(test_nfd_every_code, setup, teardown),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -2,9 +2,11 @@
 # SPDX-License-Identifier: MIT
 # `cmake --install` puts the man pages, the bash completion and the JSON Schemas where
 # distributions look for them (a scratch prefix here): man1/man3/man8 under
-# CMAKE_INSTALL_MANDIR, share/bash-completion/completions/<tool>, share/p2pscope/schemas;
+# CMAKE_INSTALL_MANDIR, share/bash-completion/completions/<tool>, share/p2pscope/schemas,
+# share/p2pscope/contrib;
 # the installed man pages name the version and the schema folder; every tool's --version
-# is the project's version, p2pscope-capture-host's too, which has a usage text.
+# is the project's version, then the build (commit, architecture, build type, linkage);
+# p2pscope-capture-host's is the version, and it has a usage text.
 set -u
 . "$P2PS_SOURCE_DIR/tests/support/p2ps_test.sh"
 tmp=$(mktemp -d)
@@ -25,6 +27,9 @@ want=(
 	share/p2pscope/schemas/pte-decode.schema.json share/p2pscope/schemas/pte-probe.schema.json
 	share/p2pscope/schemas/p2p-bench.schema.json
 	bin/bar-inspect bin/pte-decode bin/pte-probe
+	share/p2pscope/contrib/ansible/p2ps-fleet.yml share/p2pscope/contrib/prometheus/p2pscope-alerts.yml
+	share/p2pscope/contrib/slurm/p2ps-fleet.sbatch
+	share/p2pscope/contrib/kubernetes/p2pscope-daemonset.yaml
 )
 for f in "${want[@]}"; do
 	if [ -s "$tmp/usr/$f" ]; then
@@ -34,14 +39,49 @@ for f in "${want[@]}"; do
 		fail=1
 	fi
 done
+# contrib/ as it is, its scripts executable.
+for f in prometheus/p2pscope-textfile.sh kubernetes/p2pscope-node.sh slurm/p2ps-fleet-srun.sh; do
+	[ -x "$tmp/usr/share/p2pscope/contrib/$f" ] || { echo "FAIL: contrib/$f is not installed executable"; fail=1; }
+done
 page=$tmp/usr/${mandir:-share/man}/man8/bar-inspect.8
 grep -q "p2pscope $version" "$page" || { echo "FAIL: bar-inspect.8 does not name $version"; fail=1; }
 # (the configured prefix's: --prefix at install time does not change the text)
 grep -q "share/p2pscope/schemas/bar" "$page" ||
 	{ echo "FAIL: bar-inspect.8 does not name the schema folder"; fail=1; }
+# --version: the release, then the build: a commit of this checkout's history (the build
+# reads HEAD when it runs; a build older than the last commit names an earlier one), or
+# "unknown" outside git; the architecture, the build type and the linkage this build was
+# configured with.
+build_type=$(sed -n 's/^CMAKE_BUILD_TYPE:[A-Z]*=//p' "$P2PS_BINARY_DIR/CMakeCache.txt")
+linkage='dynamic'
+grep -q '^P2PS_STATIC:BOOL=ON$' "$P2PS_BINARY_DIR/CMakeCache.txt" && linkage='static \(.*; glibc shared\)'
+in_git=0
+[ "$(git -C "$P2PS_SOURCE_DIR" rev-parse --show-toplevel 2>/dev/null)" = "$(cd "$P2PS_SOURCE_DIR" && pwd -P)" ] && in_git=1
+check_version() { # TOOL BINARY
+	local v first build commit
+	v=$("$2" --version) || { echo "FAIL: $1 --version exited with an error"; fail=1; return; }
+	first=$(head -n1 <<<"$v")
+	build=$(sed -n 2p <<<"$v")
+	[ "$first" = "$1 $version" ] || { echo "FAIL: $1 --version says '$first', want '$1 $version'"; fail=1; }
+	if [[ ! $build =~ ^"build: commit "([0-9a-f]{12}|unknown)(-dirty)?", $(uname -m), ${build_type:-none}, "$linkage$ ]]; then
+		echo "FAIL: $1 --version's build line is '$build' (want commit, $(uname -m), ${build_type:-none}, $linkage)"
+		fail=1
+		return
+	fi
+	commit=${BASH_REMATCH[1]}
+	if [ $in_git = 1 ] && ! git -C "$P2PS_SOURCE_DIR" merge-base --is-ancestor "$commit" HEAD 2>/dev/null; then
+		echo "FAIL: $1 --version names commit $commit, not in this checkout's history"
+		fail=1
+	elif [ $in_git = 0 ] && [ "$commit" != unknown ]; then
+		echo "FAIL: $1 --version names commit $commit outside a git checkout"
+		fail=1
+	else
+		echo "ok: $1 --version: $build"
+	fi
+	[ "$(wc -l <<<"$v")" -eq 2 ] || { echo "FAIL: $1 --version printed more than two lines"; fail=1; }
+}
 for t in bar-inspect pte-decode pte-probe; do
-	v=$("$tmp/usr/bin/$t" --version)
-	[ "$v" = "$t $version" ] || { echo "FAIL: $t --version says '$v', want '$t $version'"; fail=1; }
+	check_version "$t" "$tmp/usr/bin/$t"
 done
 # The capture script: installed under its command name, a usage text of its own (not the
 # script's source) and the version, the same from the source tree; bad usage exits 2.
@@ -60,8 +100,7 @@ for c in "$cap" "$P2PS_SOURCE_DIR/scripts/capture-host.sh"; do
 		{ echo "FAIL: $c --frobnicate: exit $rc, $(cat "$tmp/err")"; fail=1; }
 done
 if [ -x "$P2PS_TOOLS_DIR/p2p-bench" ]; then
-	v=$("$P2PS_TOOLS_DIR/p2p-bench" --version)
-	[ "$v" = "p2p-bench $version" ] || { echo "FAIL: p2p-bench --version says '$v'"; fail=1; }
+	check_version p2p-bench "$P2PS_TOOLS_DIR/p2p-bench"
 else
 	p2ps_missing "p2p-bench --version" "p2p-bench is not built: no CUDA compiler"
 fi

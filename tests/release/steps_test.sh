@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: MIT
-# The steps of scripts/test.d/ cannot pass a check they skipped: scripts/step-lib.sh
+# The steps of scripts/test.d/ cannot pass a check they skipped: scripts/lib/step.sh
 # counts a skip (the step exits 77, which scripts/test.sh lists as skipped) and fails it
 # under CI=true; and no step prints SKIPPED but through step_skip (a step that printed it
 # and exited 0 would pass under CI).
@@ -14,7 +14,7 @@ bad() {
 
 # run CI-VALUE SCRIPT: the helper in a scratch step; sets rc and out.
 run() {
-	out=$(cd "$top" && CI=$1 bash -c "step=demo; . scripts/step-lib.sh; $2" 2>&1)
+	out=$(cd "$top" && CI=$1 bash -c "step=demo; . scripts/lib/step.sh; $2" 2>&1)
 	rc=$?
 }
 run "" 'step_exit 0'

@@ -17,6 +17,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "cli.h"
 #include "fleet_opts.h"
@@ -24,8 +25,10 @@
 #include "p2pscope/analysis.h"
 #include "p2pscope/driver_model.h"
 #include "p2pscope/host_load.h"
+#include "p2pscope/parse.h"
 #include "p2pscope/render.h"
 #include "rm_opts.h"
+#include "version.h"
 #include "vfio_opts.h"
 
 /* From CMake's project(VERSION). */
@@ -33,7 +36,7 @@
 #error "P2PS_VERSION is set by tools/bar-inspect/CMakeLists.txt"
 #endif
 
-enum output_format { OUT_TEXT = 0, OUT_JSON, OUT_DOT, OUT_PROMETHEUS, OUT_NCCL_TOPO };
+enum output_format { OUT_TEXT = 0, OUT_JSON, OUT_DOT, OUT_PROMETHEUS, OUT_NCCL_TOPO, OUT_NFD };
 
 /* Everything the command line decides. */
 struct cli {
@@ -59,6 +62,7 @@ struct cli {
 	size_t n_inputs;
 	const char *driver;        /* --driver SERIES[-FLAVOR]|auto */
 	const char *driver_flavor; /* --driver-flavor stock|tinygrad|aikitoria */
+	char nfd_expiry[32];       /* --nfd-expiry: when the labels expire (RFC 3339, UTC) */
 	char err[256];             /* what went wrong with the command line */
 };
 
@@ -164,7 +168,8 @@ static int set_format(struct cli *c, enum output_format fmt, char *err, size_t e
 {
 	if (c->format_set && c->format != fmt) {
 		snprintf(err, err_size,
-		         "--json, --dot, --prometheus and --nccl-topo are mutually exclusive");
+		         "--json, --dot, --prometheus, --nccl-topo and --nfd are mutually "
+		         "exclusive");
 		return -1;
 	}
 	c->format_set = true;
@@ -194,6 +199,32 @@ static int opt_nccl_topo(void *c, const char *arg, char *err, size_t err_size)
 {
 	(void)arg;
 	return set_format(c, OUT_NCCL_TOPO, err, err_size);
+}
+
+static int opt_nfd(void *c, const char *arg, char *err, size_t err_size)
+{
+	(void)arg;
+	return set_format(c, OUT_NFD, err, err_size);
+}
+
+/* --nfd-expiry SECONDS: the time the labels expire, from now (at most ten years). */
+static int opt_nfd_expiry(void *ctx, const char *arg, char *err, size_t err_size)
+{
+	struct cli *c = ctx;
+	uint64_t secs;
+	struct tm tm;
+	if (p2ps_parse_uint(arg, 10ull * 366 * 24 * 3600, &secs) < 0 || !secs) {
+		snprintf(err, err_size, "--nfd-expiry '%.32s': a number of seconds, 1 to ten years",
+		         arg);
+		return -1;
+	}
+	time_t at = time(NULL) + (time_t)secs;
+	if (!gmtime_r(&at, &tm) ||
+	    !strftime(c->nfd_expiry, sizeof(c->nfd_expiry), "%Y-%m-%dT%H:%M:%SZ", &tm)) {
+		snprintf(err, err_size, "--nfd-expiry: the time cannot be written");
+		return -1;
+	}
+	return 0;
 }
 
 /* VFIO options: vfio_opts.c. */
@@ -263,6 +294,12 @@ static const struct p2ps_opt options[] = {
          CALL(opt_prometheus)},
         {"nccl-topo", 0, NULL, "the topology as NCCL's XML (for NCCL_TOPO_FILE; docs/nccl-topo.md)",
          CALL(opt_nccl_topo)},
+        {"nfd", 0, NULL,
+         "node-feature-discovery labels (p2pscope.io/...) for its features.d folder "
+         "(docs/kubernetes.md)",
+         CALL(opt_nfd)},
+        {"nfd-expiry", 0, "SECONDS",
+         "with --nfd: the labels expire SECONDS from now (# +expiry-time)", CALL(opt_nfd_expiry)},
         {"nvidia-facts", 0, "rm|nvml|none",
          "where the NVIDIA facts come from: the driver's RM API (default, NVML where it "
          "cannot be used), NVML, or nowhere",
@@ -310,7 +347,7 @@ static const struct p2ps_opt options[] = {
          FLAG(check)},
         {"timings", 0, NULL, "print where the time went, phase by phase, to stderr", FLAG(timings)},
         {"help", 'h', NULL, "this help", FLAG(help)},
-        {"version", 'V', NULL, "print the version", FLAG(version)},
+        {"version", 'V', NULL, "print the version and the build", FLAG(version)},
 };
 static const struct p2ps_opts option_table = {P2PS_OPTS_ROWS(options), .help_width = 36};
 
@@ -318,7 +355,7 @@ static void usage(FILE *f)
 {
 	fprintf(f, "Usage: bar-inspect [--root DIR | --lspci-dump FILE | --paste FILE] [-s SLOT] "
 	           "[--all]\n"
-	           "       [--json | --dot | --prometheus | --nccl-topo]\n"
+	           "       [--json | --dot | --prometheus | --nccl-topo | --nfd [--nfd-expiry S]]\n"
 	           "       bar-inspect --fleet [--json | --csv] [--expect FILE] INPUT...\n\n"
 	           "Reports each NVIDIA GPU's BARs, BAR1 against VRAM, Resizable BAR, PCIe link, "
 	           "bridge path\nwith ACS, IOMMU mode, the nvidia-smi-style topology matrix and, "
@@ -354,20 +391,24 @@ static int parse_args(int argc, char **argv, struct cli *c)
 	return 0;
 }
 
-/* --fleet reads reports, not one host: the options that pick or shape one host's report
- * do not apply to it, and its own options need it. Returns 0, or -1 with c->err set. */
-static int check_fleet(struct cli *c)
+/* Options that need another: --fleet reads reports, not one host, so the options that pick
+ * or shape one host's report do not apply to it, and its own options need it; --nfd-expiry
+ * needs --nfd. Returns 0, or -1 with c->err set. */
+static int check_combinations(struct cli *c)
 {
 	const struct bi_vfio_opts *v = &c->vfio;
 	bool vfio = v->vfio || v->n_targets || v->asked.read_reg || v->asked.map_peer;
 	if (!c->fleet.fleet && (c->fleet.csv || c->fleet.expect))
 		snprintf(c->err, sizeof(c->err), "--csv and --expect need --fleet");
+	else if (c->nfd_expiry[0] && c->format != OUT_NFD)
+		snprintf(c->err, sizeof(c->err), "--nfd-expiry needs --nfd");
 	else if (c->fleet.fleet &&
 	         (c->have_source || (c->format != OUT_TEXT && c->format != OUT_JSON) || c->all ||
 	          c->have_filter || vfio))
 		snprintf(c->err, sizeof(c->err),
 		         "--fleet takes reports as arguments: --root, --lspci-dump, --dot, "
-		         "--prometheus, --nccl-topo, --all, -s and the VFIO options do not apply");
+		         "--prometheus, --nccl-topo, --nfd, --all, -s and the VFIO options do not "
+		         "apply");
 	else
 		return 0;
 	return -1;
@@ -379,12 +420,14 @@ static int render(const struct cli *c, const struct p2ps_analysis *an, struct p2
 {
 	struct p2ps_render_opts ro = {.all = c->all,
 	                              .filter = c->have_filter ? &c->filter : NULL,
-	                              .version = P2PS_VERSION};
+	                              .version = P2PS_VERSION,
+	                              .nfd_expiry = c->nfd_expiry[0] ? c->nfd_expiry : NULL};
 	switch (c->format) {
 	case OUT_JSON: return p2ps_render_json_text(an, &ro, out, err);
 	case OUT_DOT: return p2ps_render_dot(an, &ro, out, err);
 	case OUT_PROMETHEUS: return p2ps_render_prometheus(an, &ro, out, err);
 	case OUT_NCCL_TOPO: return p2ps_render_nccl_topo(an, &ro, out, err);
+	case OUT_NFD: return p2ps_render_nfd(an, &ro, out, err);
 	case OUT_TEXT: break;
 	}
 	return p2ps_render_text(an, &ro, out, err);
@@ -457,14 +500,14 @@ int main(int argc, char **argv)
 {
 	uint64_t start = p2ps_clock_ns();
 	struct cli c = {.src.kind = P2PS_HOST_LIVE};
-	if (parse_args(argc, argv, &c) < 0 || check_fleet(&c) < 0)
+	if (parse_args(argc, argv, &c) < 0 || check_combinations(&c) < 0)
 		return bi_die(c.err);
 	if (c.help) {
 		usage(stdout);
 		return 0;
 	}
 	if (c.version) {
-		printf("bar-inspect %s\n", P2PS_VERSION);
+		p2ps_version_print(stdout, "bar-inspect");
 		return 0;
 	}
 	if (c.fleet.fleet) {

@@ -19,6 +19,7 @@
 #include "p2pscope/parse.h"
 #include "output.h"
 #include "report.h"
+#include "version.h"
 
 /* A saved report read back (--bench, --host): a few MiB on a large host. */
 #define REPORT_MAX_BYTES ((size_t)64 << 20)
@@ -194,7 +195,7 @@ static const struct p2ps_opt measure_rows[] = {
          STRING(host_path)},
         {"json", 0, NULL, "print JSON instead of text", FLAG(json)},
         {"help", 'h', NULL, "this text", FLAG(help)},
-        {"version", 'V', NULL, "print the version", FLAG(version)},
+        {"version", 'V', NULL, "print the version and the build", FLAG(version)},
 };
 static const struct p2ps_opts measure_opts = {P2PS_OPTS_ROWS(measure_rows), .help_width = 20,
                                               .no_operands = true};
@@ -234,7 +235,7 @@ static int parse_args(const struct p2ps_opts *opts, int argc, char **argv, struc
 	if (c->help)
 		return usage(), -1;
 	if (c->version)
-		return printf("p2p-bench %s\n", P2PS_VERSION), -1;
+		return p2ps_version_print(stdout, "p2p-bench"), -1;
 	return 0;
 }
 

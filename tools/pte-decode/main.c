@@ -8,6 +8,8 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "version.h"
+
 #ifndef P2PS_VERSION
 #error "P2PS_VERSION is set by tools/CMakeLists.txt"
 #endif
@@ -32,7 +34,7 @@ static const char usage[] =
         "  verify   compare a dump with intended mappings ('pte-decode verify --help')\n"
         "\n"
         "  -h, --help     this help\n"
-        "  -V, --version  print the version\n"
+        "  -V, --version  print the version and the build\n"
         "\n"
         "Exit status: 0 ok, 1 differences (verify), 2 bad input.\n";
 
@@ -48,7 +50,7 @@ int main(int argc, char **argv)
 		return 0;
 	}
 	if (!strcmp(cmd, "--version") || !strcmp(cmd, "-V")) {
-		printf("pte-decode %s\n", P2PS_VERSION);
+		p2ps_version_print(stdout, "pte-decode");
 		return 0;
 	}
 	if (!strcmp(cmd, "encode"))

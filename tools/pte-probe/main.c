@@ -11,6 +11,7 @@
 
 #include "options.h"
 #include "p2pscope/parse.h"
+#include "version.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -135,7 +136,7 @@ static const struct p2ps_opt options[] = {
         {"excluded", 0, NULL, "list the RM controls pte-probe never issues, and why",
          FLAG(excluded)},
         {"help", 'h', NULL, "this help", FLAG(help)},
-        {"version", 'V', NULL, "print the version", FLAG(version)},
+        {"version", 'V', NULL, "print the version and the build", FLAG(version)},
 };
 static const struct p2ps_opts option_table = {P2PS_OPTS_ROWS(options), .help_width = 24,
                                               .no_operands = true};
@@ -168,7 +169,7 @@ static int parse_args(int argc, char **argv, struct opts *o)
 	if (o->help)
 		return usage(stdout), 0;
 	if (o->version)
-		return printf("pte-probe %s\n", P2PS_VERSION), 0;
+		return p2ps_version_print(stdout, "pte-probe"), 0;
 	if (o->excluded)
 		return print_excluded(), 0;
 	if (o->record && o->replay)

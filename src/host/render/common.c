@@ -39,3 +39,9 @@ bool p2ps_pair_shown(const struct p2ps_analysis *a, const struct p2ps_render_opt
 	return p2ps_slot_match(o->filter, &h->devs[a->gpus[p->a].dev_idx].bdf) ||
 	       p2ps_slot_match(o->filter, &h->devs[a->gpus[p->b].dev_idx].bdf);
 }
+
+bool p2ps_endpoint_shown(const struct p2ps_analysis *a, const struct p2ps_render_opts *o, size_t gi)
+{
+	return !o || !o->filter ||
+	       p2ps_slot_match(o->filter, &a->host->devs[a->gpus[gi].dev_idx].bdf);
+}

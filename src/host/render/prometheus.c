@@ -149,19 +149,12 @@ static const struct {
          v_downtrained},
 };
 
-/* Whether GPU gi is shown under o's filter (-s). */
-static bool gpu_shown(const struct p2ps_analysis *a, const struct p2ps_render_opts *o, size_t gi)
-{
-	return !o || !o->filter ||
-	       p2ps_slot_match(o->filter, &a->host->devs[a->gpus[gi].dev_idx].bdf);
-}
-
 static void gpu_families(struct p2ps_strbuf *b, const struct p2ps_analysis *a,
                          const struct p2ps_render_opts *o)
 {
 	family(b, "gpu_info", "NVIDIA GPU (or extra peer) seen; the value is always 1.");
 	for (size_t gi = 0; gi < a->n_gpus; gi++) {
-		if (!gpu_shown(a, o, gi))
+		if (!p2ps_endpoint_shown(a, o, gi))
 			continue;
 		const struct p2ps_dev *d = &a->host->devs[a->gpus[gi].dev_idx];
 		p2ps_strbuf_printf(b, "p2pscope_gpu_info{gpu=\"%s\",index=\"%zu\",chip=\"",
@@ -174,7 +167,7 @@ static void gpu_families(struct p2ps_strbuf *b, const struct p2ps_analysis *a,
 		family(b, gpu_gauges[f].name, gpu_gauges[f].help);
 		for (size_t gi = 0; gi < a->n_gpus; gi++) {
 			double v;
-			if (gpu_shown(a, o, gi) && gpu_gauges[f].value(a, gi, &v))
+			if (p2ps_endpoint_shown(a, o, gi) && gpu_gauges[f].value(a, gi, &v))
 				p2ps_strbuf_printf(b, "p2pscope_%s{gpu=\"%s\"} %.17g\n",
 				                   gpu_gauges[f].name, bdf_of(a, gi), v);
 		}
@@ -182,8 +175,8 @@ static void gpu_families(struct p2ps_strbuf *b, const struct p2ps_analysis *a,
 	family(b, "gpu_iommu_mode",
 	       "IOMMU mode of the GPU's DMA: 1 for the current mode, 0 for the others.");
 	for (size_t gi = 0; gi < a->n_gpus; gi++)
-		for (int m = P2PS_IOMMU_UNKNOWN; m <= P2PS_IOMMU_UNMANAGED && gpu_shown(a, o, gi);
-		     m++)
+		for (int m = P2PS_IOMMU_UNKNOWN;
+		     m <= P2PS_IOMMU_UNMANAGED && p2ps_endpoint_shown(a, o, gi); m++)
 			p2ps_strbuf_printf(
 			        b, "p2pscope_gpu_iommu_mode{gpu=\"%s\",mode=\"%s\"} %d\n",
 			        bdf_of(a, gi), p2ps_iommu_mode_name((enum p2ps_iommu_mode)m),

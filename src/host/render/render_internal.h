@@ -23,6 +23,10 @@ char *p2ps_size_short(uint64_t bytes, char *buf, size_t size);
 /* Whether the device at host->devs[idx] is shown under o (filter, --all). */
 bool p2ps_dev_shown(const struct p2ps_analysis *a, const struct p2ps_render_opts *o, int idx);
 
+/* Whether endpoint gi (a->gpus[gi]) is shown under o's filter (-s). */
+bool p2ps_endpoint_shown(const struct p2ps_analysis *a, const struct p2ps_render_opts *o,
+                         size_t gi);
+
 /* Whether a pair is shown under o's filter (either GPU matches). */
 bool p2ps_pair_shown(const struct p2ps_analysis *a, const struct p2ps_render_opts *o,
                      const struct p2ps_pair *p);
