@@ -73,6 +73,8 @@ enum p2ps_nccl_path {
 };
 /* "LOC", "NVL", ..., "DIS"; "?" outside the enum. */
 const char *p2ps_nccl_path_name(int t);
+/* The path type NCCL gives two GPUs of one host of this class (-1 for UNKNOWN). */
+int p2ps_nccl_path_of(enum p2ps_topo t);
 
 /* How much a reason weighs in a verdict. */
 enum p2ps_severity {

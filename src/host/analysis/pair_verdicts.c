@@ -355,6 +355,11 @@ int p2ps_an_nccl_rank(enum p2ps_topo t)
 	return -1;
 }
 
+int p2ps_nccl_path_of(enum p2ps_topo t)
+{
+	return p2ps_an_nccl_rank(t);
+}
+
 /* NCCL's P2P level for this host (ncclTopoCheckP2p, src/graph/paths.cc): PXB by default,
  * SYS on x86 AMD hosts with at most two GPUs, NCCL_P2P_LEVEL when set, LOC (no P2P at all)
  * when NCCL_P2P_DISABLE reads as 1 (ncclGetLevel). *from says which. */
