@@ -58,6 +58,26 @@ int p2ps_chk_path_parse(const char *name); /* -1 if none */
  * drivers). */
 #define P2PS_CHK_PATHS_DEFAULT (((1u << P2PS_CHK_PATHS) - 1) & ~P2PS_CHK_PATH_BIT(P2PS_CHK_UVM))
 
+/* The phases of a run, for where its time went: finding the GPUs, opening them, peer access,
+ * sharing memory with the other processes (per region), each data path, and waiting for
+ * NCCL after the last path. */
+enum p2ps_chk_phase {
+	P2PS_CHK_PH_FIND = 0,
+	P2PS_CHK_PH_OPEN,
+	P2PS_CHK_PH_SHARE_MAIN,
+	P2PS_CHK_PH_SHARE_FD,
+	P2PS_CHK_PH_PATH0, /* + enum p2ps_chk_path (peer access included) */
+	P2PS_CHK_PH_NCCL_WAIT = P2PS_CHK_PH_PATH0 + P2PS_CHK_PATHS,
+	P2PS_CHK_PHASES
+};
+const char *p2ps_chk_phase_name(int ph); /* "find", "open", "share_main", ..., "ce", ... */
+
+/* What the caller allows besides P2P working everywhere. */
+struct p2ps_chk_policy {
+	bool allow_single; /* one GPU (no pair) counts as working, not unknown */
+	bool allow_no_p2p; /* pairs without P2P, as the driver reports, count as working */
+};
+
 /* What one step found. */
 enum p2ps_chk_form {
 	P2PS_CF_OK = 0,
@@ -264,7 +284,16 @@ struct p2ps_chk_result {
 	struct p2ps_chk_obs obs[P2PS_CHK_MAX_GPUS][P2PS_CHK_MAX_GPUS][P2PS_CHK_PATHS];
 	struct p2ps_chk_nccl nccl;
 	uint64_t region_bytes[P2PS_CHK_REGIONS];
-	double wall_ms;  /* the run, from its start to its end */
+	double wall_ms;                   /* the run, from its start to its end */
+	double phase_ms[P2PS_CHK_PHASES]; /* where that time went (0: not run) */
+	double process_s; /* the whole process, start to output (set by the tool; 0 unknown) */
+	double host_ms;   /* loading and analysing the host beside it (set by the tool) */
+	struct p2ps_chk_policy policy; /* what the run's command line allowed */
+	/* The NCCL_* variables the run saw (NAME=value), for its prediction when judged again
+	 * (nccl_env_known: the saved run said which). */
+	bool nccl_env_known;
+	int n_nccl_env;
+	char nccl_env[8][128];
 	int stuck_lanes; /* threads still inside a call (each hung): exit without cleanup */
 	void *lanes_;    /* the run's threads (p2ps_chk_result_free) */
 };
@@ -337,12 +366,6 @@ struct p2ps_chk_pair {
 	const char *nccl_seen; /* the observed transport's class, "" when not seen */
 	size_t n_causes;
 	struct p2ps_chk_cause cause[P2PS_CHK_MAX_CAUSES];
-};
-
-/* What the caller allows besides P2P working everywhere. */
-struct p2ps_chk_policy {
-	bool allow_single; /* one GPU (no pair) counts as working, not unknown */
-	bool allow_no_p2p; /* pairs without P2P, as the driver reports, count as working */
 };
 
 struct p2ps_chk_report {

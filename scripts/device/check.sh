@@ -106,6 +106,7 @@ if [ "$ngpu" -ge 4 ]; then
 	check check-subset-1-3 CUDA_VISIBLE_DEVICES=1,3 --
 	check check-devices-0-2 -- --devices 0,2
 fi
+check check-2gpu-noalias-nonccl CUDA_VISIBLE_DEVICES=0,1 -- --no-nccl --alias none
 check check-2gpu-p2p-disabled CUDA_VISIBLE_DEVICES=0,1 NCCL_P2P_DISABLE=1 --
 check check-2gpu-uvm CUDA_VISIBLE_DEVICES=0,1 -- --uvm --no-nccl
 [ -z "$torch_nccl" ] || check check-${ngpu}gpu-torch-nccl -- --nccl "$torch_nccl"

@@ -174,9 +174,11 @@ static void test_wrong_gpu(void **state)
 {
 	(void)state;
 	/* GPU 1's write for GPU 2 lands on GPU 0 (256 MiB into an alias probe of it, where no
-	 * step of the round writes); a load of GPU 2's memory reads GPU 0's. */
+	 * step of the round writes), or on GPU 1 right after its slot (the POSIX-FD region has
+	 * no alias probes: its guard catches the first cells); a load of GPU 2's memory reads
+	 * GPU 0's. */
 	check_one(F_WRONG_GPU, P2PS_CHK_SM_STORE, 256 * MIB, 0, P2PS_CF_WRONG_GPU, 0, 0);
-	check_one(F_WRONG_GPU, P2PS_CHK_FD_CE, 512 * MIB, 1, P2PS_CF_WRONG_GPU, 0, 1);
+	check_one(F_WRONG_GPU, P2PS_CHK_FD_CE, 64 << 10, 1, P2PS_CF_WRONG_GPU, 0, 1);
 	check_one(F_WRONG_GPU, P2PS_CHK_SM_LOAD, 0, 0, P2PS_CF_WRONG_GPU, 0, 0);
 }
 

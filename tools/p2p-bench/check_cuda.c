@@ -28,29 +28,69 @@ int pb_chk_cuda_fail(int e, const char *what, char *why, size_t n)
 			return pb_chk_cuda_fail(e_, what, why, why_len);                           \
 	} while (0)
 
-/* A driver attribute through the runtime's entry points (no libcuda linked); -1 unknown. */
-static int driver_attr(int ordinal, CUdevice_attribute a)
+/* The driver's device queries, through the runtime's entry points (no libcuda linked): what
+ * the check needs of a device without cudaGetDeviceProperties, which reads every property
+ * there is (tens of milliseconds per GPU). */
+struct dev_calls {
+	CUresult (*get)(CUdevice *, int);
+	CUresult (*name)(char *, int, CUdevice);
+	CUresult (*mem)(size_t *, CUdevice);
+	CUresult (*attr)(int *, CUdevice_attribute, CUdevice);
+};
+
+static int dev_calls(struct dev_calls *d, char *why, size_t why_len)
 {
-	CUresult (*get)(int *, CUdevice_attribute, CUdevice) = NULL;
-	CUresult (*dev)(CUdevice *, int) = NULL;
-	enum cudaDriverEntryPointQueryResult q;
-	CUdevice d;
-	int v = -1;
-	if (cudaGetDriverEntryPointByVersion("cuDeviceGetAttribute", (void **)&get, 12000,
-	                                     cudaEnableDefault, &q) != cudaSuccess ||
-	    q != cudaDriverEntryPointSuccess ||
-	    cudaGetDriverEntryPointByVersion("cuDeviceGet", (void **)&dev, 12000, cudaEnableDefault,
-	                                     &q) != cudaSuccess ||
-	    q != cudaDriverEntryPointSuccess || dev(&d, ordinal) != CUDA_SUCCESS ||
-	    get(&v, a, d) != CUDA_SUCCESS)
-		return -1;
-	return v;
+	static const char *const names[] = {"cuDeviceGet", "cuDeviceGetName", "cuDeviceTotalMem",
+	                                    "cuDeviceGetAttribute"};
+	void **fn[] = {(void **)&d->get, (void **)&d->name, (void **)&d->mem, (void **)&d->attr};
+	for (size_t k = 0; k < sizeof(names) / sizeof(names[0]); k++) {
+		enum cudaDriverEntryPointQueryResult q;
+		if (cudaGetDriverEntryPointByVersion(names[k], fn[k], 12000, cudaEnableDefault,
+		                                     &q) != cudaSuccess ||
+		    q != cudaDriverEntryPointSuccess || !*fn[k]) {
+			snprintf(why, why_len, "the driver has no %s", names[k]);
+			return P2PS_CHK_OP_ERROR;
+		}
+	}
+	return P2PS_CHK_OP_OK;
+}
+
+static int describe(const struct dev_calls *d, int ord, struct p2ps_chk_gpu_info *i, char *why,
+                    size_t why_len)
+{
+	CUdevice dev;
+	size_t mem = 0;
+	int major = 0, minor = 0, managed = 0, fd = 0;
+	memset(i, 0, sizeof(*i));
+	i->ordinal = ord;
+	if (d->get(&dev, ord) != CUDA_SUCCESS || d->name(i->name, sizeof(i->name), dev) ||
+	    d->mem(&mem, dev) ||
+	    d->attr(&major, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR, dev) ||
+	    d->attr(&minor, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR, dev) ||
+	    d->attr(&managed, CU_DEVICE_ATTRIBUTE_CONCURRENT_MANAGED_ACCESS, dev)) {
+		snprintf(why, why_len, "describing CUDA device %d failed", ord);
+		return P2PS_CHK_OP_ERROR;
+	}
+	if (d->attr(&fd, CU_DEVICE_ATTRIBUTE_HANDLE_TYPE_POSIX_FILE_DESCRIPTOR_SUPPORTED, dev))
+		fd = 0;
+	i->name[sizeof(i->name) - 1] = 0;
+	i->mem_bytes = mem;
+	i->cc_major = major;
+	i->cc_minor = minor;
+	i->managed = managed != 0;
+	i->fd_handles = fd == 1;
+	CK(cudaDeviceGetPCIBusId(i->bdf, sizeof(i->bdf), ord), "cudaDeviceGetPCIBusId");
+	for (char *q = i->bdf; *q; q++)
+		if (*q >= 'A' && *q <= 'F')
+			*q = (char)(*q - 'A' + 'a');
+	return P2PS_CHK_OP_OK;
 }
 
 static int devices(void *ctx, struct p2ps_chk_gpu_info *out, int max, int *n, char *why,
                    size_t why_len)
 {
 	struct pb_chk_cuda *c = ctx;
+	struct dev_calls d;
 	int count = 0;
 	cudaError_t e = cudaGetDeviceCount(&count);
 	if (e != cudaSuccess) {
@@ -59,10 +99,11 @@ static int devices(void *ctx, struct p2ps_chk_gpu_info *out, int max, int *n, ch
 		                                          : cudaGetErrorString(e));
 		return P2PS_CHK_OP_ERROR;
 	}
+	if (count > 0 && dev_calls(&d, why, why_len))
+		return P2PS_CHK_OP_ERROR;
 	c->n = c->ndev_asked ? c->ndev_asked : count < max ? count : max;
 	for (int g = 0; g < c->n; g++) {
 		int ord = c->ndev_asked ? c->dev_asked[g] : g;
-		struct cudaDeviceProp p;
 		if (ord >= count) {
 			snprintf(why, why_len, "device %d does not exist (%d visible)", ord, count);
 			c->n = 0;
@@ -70,24 +111,10 @@ static int devices(void *ctx, struct p2ps_chk_gpu_info *out, int max, int *n, ch
 		}
 		c->g[g].ordinal = ord;
 		c->g[g].sock = -1;
-		struct p2ps_chk_gpu_info *i = &out[g];
-		memset(i, 0, sizeof(*i));
-		i->ordinal = ord;
-		CK(cudaGetDeviceProperties(&p, ord), "cudaGetDeviceProperties");
-		CK(cudaDeviceGetPCIBusId(i->bdf, sizeof(i->bdf), ord), "cudaDeviceGetPCIBusId");
-		for (char *q = i->bdf; *q; q++)
-			if (*q >= 'A' && *q <= 'F')
-				*q = (char)(*q - 'A' + 'a');
-		snprintf(i->name, sizeof(i->name), "%.95s", p.name);
-		i->cc_major = p.major;
-		i->cc_minor = p.minor;
-		i->mem_bytes = p.totalGlobalMem;
-		i->managed = p.concurrentManagedAccess != 0;
-		i->fd_handles =
-		        driver_attr(
-		                ord,
-		                CU_DEVICE_ATTRIBUTE_HANDLE_TYPE_POSIX_FILE_DESCRIPTOR_SUPPORTED) ==
-		        1;
+		if (describe(&d, ord, &out[g], why, why_len)) {
+			c->n = 0;
+			return P2PS_CHK_OP_ERROR;
+		}
 	}
 	*n = c->n;
 	char vwhy[160];

@@ -89,6 +89,30 @@ static int opt_size(void *ctx, const char *arg, char *err, size_t n)
 	return 0;
 }
 
+/* Alias probe distances: sizes ("256M,512M"), or "none". */
+static int opt_alias(void *ctx, const char *arg, char *err, size_t n)
+{
+	struct check_cli *c = ctx;
+	char buf[128], *save = NULL;
+	c->o.n_alias = 0;
+	if (!strcmp(arg, "none"))
+		return 0;
+	if (strlen(arg) >= sizeof(buf))
+		return snprintf(err, n, "bad --alias '%.32s...'", arg), -1;
+	memcpy(buf, arg, strlen(arg) + 1);
+	for (char *t = strtok_r(buf, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
+		uint64_t v;
+		if (c->o.n_alias == P2PS_CHK_MAX_ALIAS || p2ps_parse_size(t, &v) || v % 16 ||
+		    v < (1u << 20) || v > (64ull << 30))
+			return snprintf(err, n,
+			                "bad --alias '%s': up to %d sizes from 1M to 64G, or none",
+			                arg, P2PS_CHK_MAX_ALIAS),
+			       -1;
+		c->o.alias[c->o.n_alias++] = v;
+	}
+	return c->o.n_alias ? 0 : (snprintf(err, n, "bad --alias '%s'", arg), -1);
+}
+
 static int opt_deadline(void *ctx, const char *arg, char *err, size_t n)
 {
 	uint64_t v;
@@ -107,6 +131,10 @@ static const struct p2ps_opt rows[] = {
         {"devices", 'd', "LIST", "CUDA device numbers to check, e.g. 0,1 (default: all)",
          CALL(opt_devices)},
         {"size", 's', "BYTES", "bytes each step moves, suffix K/M (default 2M)", CALL(opt_size)},
+        {"alias", 0, "SIZES|none",
+         "alias probes: where else a step's data may land, at +-each size from its place\n"
+         "(default 256M,512M,1G; needs a region of twice the largest per GPU)",
+         CALL(opt_alias)},
         {"deadline", 0, "MS",
          "milliseconds a step may take before it counts as hung (default 2000; finding\n"
          "and opening the GPUs and NCCL's start get ten times as long)",
@@ -181,7 +209,7 @@ static void *host_main(void *arg)
 	struct p2ps_error err = {0};
 	struct p2ps_host_source src = {.kind = h->root ? P2PS_HOST_SNAPSHOT : P2PS_HOST_LIVE,
 	                               .path = h->root,
-	                               .envp = h->root ? NULL : h->envp,
+	                               .envp = h->envp,
 	                               .flags = h->root ? 0 : P2PS_HOST_F_NVML_CACHE};
 	if (p2ps_host_load(&h->host, &src, &err) < 0) {
 		snprintf(h->error, sizeof(h->error), "%.199s", err.msg);
@@ -278,7 +306,7 @@ static int report(const struct check_cli *c, const struct p2ps_chk_result *res, 
 	struct p2ps_chk_report rep = {0};
 	struct p2ps_error err = {0};
 	snprintf(rep.host_error, sizeof(rep.host_error), "%s", c->no_host ? "--no-host" : h->error);
-	rep.host_ms = h->ms;
+	rep.host_ms = c->replay ? res->host_ms : h->ms;
 	if (p2ps_chk_report_make(res, h->analysed ? &h->an : NULL, h->model ? &h->drv : NULL,
 	                         &c->pol, &rep, &err)) {
 		fprintf(stderr, "p2p-bench: %s\n", err.msg);
@@ -323,7 +351,7 @@ static char *read_file(const char *path, size_t *len)
 	return buf;
 }
 
-static int replay(const struct check_cli *c, uint64_t t0)
+static int replay(const struct check_cli *c)
 {
 	size_t len = 0;
 	char *text = read_file(c->replay, &len);
@@ -340,7 +368,11 @@ static int replay(const struct check_cli *c, uint64_t t0)
 	} else if (p2ps_chk_result_read(text, len, res, &err)) {
 		fprintf(stderr, "p2p-bench: %s: %s\n", c->replay, err.msg);
 	} else {
+		const char *envp[9] = {0};
+		for (int k = 0; k < res->n_nccl_env && k < 8; k++)
+			envp[k] = res->nccl_env[k];
 		h->root = c->root;
+		h->envp = res->nccl_env_known ? envp : NULL;
 		if (c->root)
 			host_main(h);
 		else
@@ -348,7 +380,7 @@ static int replay(const struct check_cli *c, uint64_t t0)
 		if (c->root && !h->analysed)
 			fprintf(stderr, "p2p-bench: --root %s: %s\n", c->root, h->error);
 		else
-			rc = report(c, res, h, (double)(p2ps_clock_ns() - t0) / 1e9);
+			rc = report(c, res, h, res->process_s);
 	}
 	if (h)
 		host_free(h);
@@ -393,7 +425,13 @@ static int live(struct check_cli *c, uint64_t t0)
 		if (res->n)
 			snprintf(res->nccl.library, sizeof(res->nccl.library), "%s",
 			         c->nccl ? c->nccl : "libnccl.so.2");
-		rc = report(c, res, &h, (double)(p2ps_clock_ns() - t0) / 1e9);
+		res->policy = c->pol;
+		res->nccl_env_known = true;
+		for (int k = 0; envp && envp[k] && res->n_nccl_env < 8; k++)
+			snprintf(res->nccl_env[res->n_nccl_env++], sizeof(res->nccl_env[0]),
+			         "%.127s", envp[k]);
+		res->process_s = (double)(p2ps_clock_ns() - t0) / 1e9;
+		rc = report(c, res, &h, res->process_s);
 	}
 	if (log[0])
 		unlink(log);
@@ -437,5 +475,5 @@ int pb_check_main(int argc, char **argv)
 	if (c.uvm)
 		c.o.paths |= P2PS_CHK_PATH_BIT(P2PS_CHK_UVM);
 	c.o.nccl = !c.no_nccl;
-	return c.replay ? replay(&c, t0) : live(&c, t0);
+	return c.replay ? replay(&c) : live(&c, t0);
 }

@@ -196,6 +196,19 @@ int p2ps_chk_render_json(const struct p2ps_chk_report *r, const struct p2ps_chk_
 	p2ps_json_put(j, "wall_s", o && o->wall_s > 0 ? json_object_new_double(o->wall_s) : NULL);
 	p2ps_json_put(j, "gpu_steps_ms", json_object_new_double(res->wall_ms));
 	p2ps_json_put(j, "host_ms", json_object_new_double(r->host_ms));
+	json_object *ph = json_object_new_object(), *pol = json_object_new_object(),
+	            *env = json_object_new_array();
+	for (int k = 0; k < P2PS_CHK_PHASES; k++)
+		if (res->phase_ms[k] > 0)
+			p2ps_json_put(ph, p2ps_chk_phase_name(k),
+			              json_object_new_double(res->phase_ms[k]));
+	p2ps_json_put(j, "phases_ms", ph);
+	p2ps_json_put(pol, "allow_single", json_object_new_boolean(r->policy.allow_single));
+	p2ps_json_put(pol, "allow_no_p2p", json_object_new_boolean(r->policy.allow_no_p2p));
+	p2ps_json_put(j, "policy", pol);
+	for (int k = 0; k < res->n_nccl_env; k++)
+		json_object_array_add(env, json_object_new_string(res->nccl_env[k]));
+	p2ps_json_put(j, "nccl_env", env);
 	p2ps_json_put(j, "options", options_json(res));
 	p2ps_json_put(j, "find", obs_json(&res->find));
 	for (int g = 0; g < res->n; g++)
@@ -406,6 +419,39 @@ static int read_nccl(json_object *root, struct p2ps_chk_result *res, struct p2ps
 	return 0;
 }
 
+static double num_of(json_object *o, const char *k)
+{
+	json_object *v = NULL;
+	if (!json_object_object_get_ex(o, k, &v) ||
+	    !(json_object_is_type(v, json_type_double) || json_object_is_type(v, json_type_int)))
+		return 0;
+	return json_object_get_double(v);
+}
+
+/* What the report shows besides the observations: times, the policy, NCCL's variables. */
+static void read_extras(json_object *root, struct p2ps_chk_result *res)
+{
+	res->wall_ms = num_of(root, "gpu_steps_ms");
+	res->process_s = num_of(root, "wall_s");
+	res->host_ms = num_of(root, "host_ms");
+	json_object *ph = member(root, "phases_ms", json_type_object);
+	for (int k = 0; ph && k < P2PS_CHK_PHASES; k++)
+		res->phase_ms[k] = num_of(ph, p2ps_chk_phase_name(k));
+	json_object *pol = member(root, "policy", json_type_object), *v;
+	if ((v = member(pol, "allow_single", json_type_boolean)))
+		res->policy.allow_single = json_object_get_boolean(v);
+	if ((v = member(pol, "allow_no_p2p", json_type_boolean)))
+		res->policy.allow_no_p2p = json_object_get_boolean(v);
+	json_object *env = member(root, "nccl_env", json_type_array);
+	res->nccl_env_known = env != NULL;
+	for (size_t k = 0; env && k < json_object_array_length(env) && k < 8; k++) {
+		const char *e = json_object_get_string(json_object_array_get_idx(env, k));
+		if (e && !strncmp(e, "NCCL_", 5))
+			p2ps_chk_setf(res->nccl_env[res->n_nccl_env++], sizeof(res->nccl_env[0]),
+			              "%s", e);
+	}
+}
+
 int p2ps_chk_result_read(const char *text, size_t len, struct p2ps_chk_result *res,
                          struct p2ps_error *err)
 {
@@ -444,9 +490,8 @@ int p2ps_chk_result_read(const char *text, size_t len, struct p2ps_chk_result *r
 		rc = read_pairs(root, res, err);
 	if (!rc)
 		rc = read_nccl(root, res, err);
-	json_object *ms = NULL;
-	if (!rc && json_object_object_get_ex(root, "gpu_steps_ms", &ms))
-		res->wall_ms = json_object_get_double(ms);
+	if (!rc)
+		read_extras(root, res);
 	json_object_put(root);
 	return rc;
 }

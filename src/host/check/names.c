@@ -106,3 +106,13 @@ const char *p2ps_chk_nccl_op_name(int op)
 {
 	return op >= 0 && op < P2PS_CHK_NCCL_OPS ? nccl_ops[op] : "?";
 }
+
+const char *p2ps_chk_phase_name(int ph)
+{
+	static const char *const fixed[] = {"find", "open", "share_main", "share_fd"};
+	if (ph >= 0 && ph < P2PS_CHK_PH_PATH0)
+		return fixed[ph];
+	if (ph >= P2PS_CHK_PH_PATH0 && ph < P2PS_CHK_PH_NCCL_WAIT)
+		return p2ps_chk_path_name(ph - P2PS_CHK_PH_PATH0);
+	return ph == P2PS_CHK_PH_NCCL_WAIT ? "nccl_wait" : "?";
+}

@@ -496,8 +496,11 @@ int p2ps_chk_report_make(const struct p2ps_chk_result *res, const struct p2ps_an
 	out->res = res;
 	out->an = an;
 	out->drv = drv;
-	if (pol)
-		out->policy = *pol;
+	out->policy = res->policy;
+	if (pol) {
+		out->policy.allow_single |= pol->allow_single;
+		out->policy.allow_no_p2p |= pol->allow_no_p2p;
+	}
 	size_t n = res->n > 1 ? (size_t)res->n : 0;
 	if (n) {
 		out->pairs = calloc(n * (n - 1), sizeof(*out->pairs));

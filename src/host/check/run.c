@@ -412,8 +412,8 @@ static bool path_needs_peer(int p)
 	       p == P2PS_CHK_FD_SM;
 }
 
-/* The regions' layouts: the alias probes that fit in an eighth of the smallest GPU's memory
- * (largest probes dropped first). */
+/* The regions' layouts: in the main region the alias probes that fit in an eighth of the
+ * smallest GPU's memory (largest probes dropped first). */
 static int plan_layouts(struct run *R, struct p2ps_error *err)
 {
 	const struct p2ps_chk_opts *o = R->o;
@@ -432,8 +432,7 @@ static int plan_layouts(struct run *R, struct p2ps_error *err)
 		                              &R->lay[P2PS_CHK_R_MAIN], err);
 		if (rc)
 			return rc;
-		uint64_t need = R->lay[P2PS_CHK_R_MAIN].bytes * (R->have[P2PS_CHK_R_FD] ? 2 : 1);
-		if (!n_alias || mem == UINT64_MAX || need <= mem / 8)
+		if (!n_alias || mem == UINT64_MAX || R->lay[P2PS_CHK_R_MAIN].bytes <= mem / 8)
 			break;
 		size_t top = 0;
 		for (size_t k = 1; k < n_alias; k++)
@@ -442,8 +441,10 @@ static int plan_layouts(struct run *R, struct p2ps_error *err)
 	}
 	R->res->opts.n_alias = n_alias;
 	memcpy(R->res->opts.alias, alias, sizeof(alias));
-	R->lay[P2PS_CHK_R_FD] = R->lay[P2PS_CHK_R_MAIN];
+	/* The alias probes are a matter of the P2P mapping, which the main region's paths
+	 * cover: the other regions hold the slot and its guards only. */
 	int rc = p2ps_chk_layout_make(o->payload, o->guard, NULL, 0, &R->lay[P2PS_CHK_R_UVM], err);
+	R->lay[P2PS_CHK_R_FD] = R->lay[P2PS_CHK_R_UVM];
 	for (int r = 0; r < P2PS_CHK_REGIONS; r++)
 		R->res->region_bytes[r] = R->have[r] ? R->lay[r].bytes : 0;
 	return rc;
@@ -795,9 +796,6 @@ static void round_run(struct run *R, int p, int r)
 
 static void data_path(struct run *R, int p)
 {
-	enum p2ps_chk_region reg = path_region(p);
-	if (path_remote(p) && !R->shared[reg])
-		share_phase(R, reg);
 	for (int r = 1; r < R->n; r++)
 		round_run(R, p, r);
 }
@@ -817,8 +815,8 @@ static void nccl_start(struct run *R, struct p2ps_error *err)
 		return;
 	}
 	for (int g = 0; g < R->n; g++)
-		if (lane_blocked(R, g, buf, sizeof(buf))) {
-			not_run(&nc->init, buf);
+		if (stuck(R, g)) {
+			not_run(&nc->init, lane_blocked(R, g, buf, sizeof(buf)));
 			return;
 		}
 	R->nccl_lane = P2PS_CHK_MAX_GPUS;
@@ -893,16 +891,40 @@ static void init_result(struct p2ps_chk_result *res, const struct p2ps_chk_opts 
 		res->nccl.op[op] = (struct p2ps_chk_obs){.form = P2PS_CF_SKIPPED, .other_gpu = -1};
 }
 
+/* Adds the time since *t to phase ph and restarts *t. */
+static void lap(struct run *R, int ph, uint64_t *t)
+{
+	uint64_t now = now_ns();
+	R->res->phase_ms[ph] += ms_between(*t, now);
+	*t = now;
+}
+
+/* NCCL starts first: its own start (topology, NVML, its threads) overlaps with the GPUs'
+ * opening, and it enables peer access itself where it needs it (the check's peer access step
+ * then finds it enabled, which CUDA reports and the step accepts). */
 static void steps(struct run *R, struct p2ps_error *err)
 {
-	open_gpus(R);
-	peer_phase(R);
+	uint64_t t = now_ns();
 	if (R->o->nccl)
 		nccl_start(R, err);
-	for (int p = P2PS_CHK_CE; p < P2PS_CHK_PATHS; p++)
-		if (R->o->paths & P2PS_CHK_PATH_BIT(p))
-			data_path(R, p);
+	open_gpus(R);
+	lap(R, P2PS_CHK_PH_OPEN, &t);
+	peer_phase(R);
+	lap(R, P2PS_CHK_PH_PATH0 + P2PS_CHK_PEER, &t);
+	for (int p = P2PS_CHK_CE; p < P2PS_CHK_PATHS; p++) {
+		if (!(R->o->paths & P2PS_CHK_PATH_BIT(p)))
+			continue;
+		enum p2ps_chk_region reg = path_region(p);
+		if (path_remote(p) && !R->shared[reg]) {
+			share_phase(R, reg);
+			lap(R, reg == P2PS_CHK_R_FD ? P2PS_CHK_PH_SHARE_FD : P2PS_CHK_PH_SHARE_MAIN,
+			    &t);
+		}
+		data_path(R, p);
+		lap(R, P2PS_CHK_PH_PATH0 + p, &t);
+	}
 	nccl_finish(R);
+	lap(R, P2PS_CHK_PH_NCCL_WAIT, &t);
 }
 
 int p2ps_chk_run(const struct p2ps_chk_opts *o, const struct p2ps_chk_ops *ops, void *ctx,
@@ -936,6 +958,7 @@ int p2ps_chk_run(const struct p2ps_chk_opts *o, const struct p2ps_chk_ops *ops, 
 	R->nccl_lane = -1;
 	res->lanes_ = L;
 	int rc = find_gpus(R, err);
+	res->phase_ms[P2PS_CHK_PH_FIND] = ms_between(t0, now_ns());
 	if (!rc && R->n > 0)
 		rc = plan_layouts(R, err);
 	if (!rc && R->n > 0)

@@ -135,8 +135,18 @@ int p2ps_chk_render_text(const struct p2ps_chk_report *r, const struct p2ps_chk_
 	const struct p2ps_chk_result *res = r->res;
 	p2ps_strbuf_printf(out, "p2p-bench check: %s\n", r->summary);
 	if (o && o->wall_s > 0)
-		p2ps_strbuf_printf(out, "  %.2f s in all (GPU steps %.0f ms, host model %.0f ms)\n",
-		                   o->wall_s, res->wall_ms, r->host_ms);
+		p2ps_strbuf_printf(out, "  %.2f s in all; ", o->wall_s);
+	else
+		p2ps_strbuf_puts(out, "  ");
+	p2ps_strbuf_printf(out, "GPU steps %.0f ms", res->wall_ms);
+	for (int k = 0, first = 1; k < P2PS_CHK_PHASES; k++)
+		if (res->phase_ms[k] >= 0.5) {
+			p2ps_strbuf_printf(out, "%s%s %.0f", first ? " (" : ", ",
+			                   p2ps_chk_phase_name(k), res->phase_ms[k]);
+			first = 0;
+		}
+	p2ps_strbuf_printf(out, "%s; host model %.0f ms\n", res->phase_ms[0] >= 0.5 ? ")" : "",
+	                   r->host_ms);
 	if (r->host_note[0])
 		p2ps_strbuf_printf(out, "  %s\n", r->host_note);
 	if (res->find.form != P2PS_CF_OK)
