@@ -69,10 +69,11 @@ group() {
 echo "p2p-check-vs-torch: p2p-bench $("$bench" --version | awk '{print $2}'), $runs alternating runs each;" \
 	"$(uname -r), $(nproc) CPUs, load $(cut -d' ' -f1 /proc/loadavg)"
 
-# Without a GPU only the replay is there to time: the judging of a committed 4-GPU run.
-fx=tests/fixtures/p2p-check/h200x4
+# Without a GPU only the replay is there to time: the judging of the largest committed run
+# against its host's snapshot.
+run=$(ls tests/fixtures/p2p-check/h200x*/check-[0-9]gpu.json | sort | tail -1)
 group "replay of a committed check (no GPU)" \
-	"p2p-bench check --replay --root (4 x H200 run)" -- "$bench" check --replay "$fx/check-4gpu.json" --root "$fx/snapshot"
+	"p2p-bench check --replay --root ($(basename "$run"))" -- "$bench" check --replay "$run" --root "$(dirname "$run")/snapshot"
 
 total=$(nvidia-smi -L 2>/dev/null | grep -c '^GPU' || true)
 if [ "${total:-0}" -lt 1 ] || [ ! -e /dev/nvidiactl ]; then
