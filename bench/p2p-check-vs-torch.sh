@@ -81,7 +81,8 @@ if [ "${total:-0}" -lt 1 ] || [ ! -e /dev/nvidiactl ]; then
 	exit 77
 fi
 if [ -z "$gpus" ]; then
-	gpus=$([ "$short" = 1 ] && echo $((total < 2 ? total : 2)) || echo "1,2,$total")
+	gpus=$([ "$short" = 1 ] && echo $((total < 2 ? total : 2)) ||
+		printf '%s\n' 1 2 "$total" | awk -v t="$total" '$1 <= t && !seen[$1]++' | paste -sd,)
 fi
 have_torch=0
 "$py" -c 'import torch' 2>/dev/null && have_torch=1

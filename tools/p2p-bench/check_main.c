@@ -132,34 +132,35 @@ static const struct p2ps_opt rows[] = {
          CALL(opt_devices)},
         {"size", 's', "BYTES", "bytes each step moves, suffix K/M (default 2M)", CALL(opt_size)},
         {"alias", 0, "SIZES|none",
-         "alias probes: where else a step's data may land, at +-each size from its place\n"
-         "(default 256M,512M,1G; needs a region of twice the largest per GPU)",
+         "alias probes: where else a step's data may land, at +-each size\n"
+         "from its place (default 256M,512M,1G; a region of twice the largest\n"
+         "per GPU)",
          CALL(opt_alias)},
         {"deadline", 0, "MS",
-         "milliseconds a step may take before it counts as hung (default 2000; finding\n"
-         "and opening the GPUs and NCCL's start get ten times as long)",
+         "milliseconds a step may take before it counts as hung (default\n"
+         "2000; finding and opening the GPUs and NCCL's start: ten times that)",
          CALL(opt_deadline)},
-        {"no-ipc", 0, NULL, "skip the cross-process paths (cudaIpc and cuMem POSIX-FD handles)",
+        {"no-ipc", 0, NULL, "skip the cross-process paths (cudaIpc, cuMem POSIX-FD handles)",
          FLAG(no_ipc)},
         {"uvm", 0, NULL,
-         "also check managed memory across GPUs (off by default: it can fault with Xid 31\n"
-         "on some drivers, reported on P2P-patched ones since 590.44.01)",
+         "also check managed memory across GPUs (off by default: it can fault\n"
+         "with Xid 31 on some drivers, reported on P2P-patched ones since 590.44.01)",
          FLAG(uvm)},
-        {"nccl", 0, "PATH", "the NCCL library to check with (default: libnccl.so.2 where it loads)",
+        {"nccl", 0, "PATH", "the NCCL library (default: libnccl.so.2 where it loads)",
          P2PS_OPT_STRING(struct check_cli, nccl)},
         {"no-nccl", 0, NULL, "skip the NCCL part", FLAG(no_nccl)},
         {"allow-single", 0, NULL, "one GPU (no pair) counts as working, not as unknown",
          FLAG(pol.allow_single)},
         {"allow-no-p2p", 0, NULL,
-         "pairs without P2P, as the driver reports, count as working when their copies\n"
-         "through host memory verify",
+         "pairs without P2P, as the driver reports, count as working when\n"
+         "their copies through host memory verify",
          FLAG(pol.allow_no_p2p)},
         {"no-host", 0, NULL, "no host model: the observations alone, no prediction", FLAG(no_host)},
         {"replay", 0, "FILE", "judge a saved `p2p-bench check --json` again (no GPU needed)",
          P2PS_OPT_STRING(struct check_cli, replay)},
         {"root", 0, "DIR",
-         "with --replay: the host facts from a snapshot (scripts/capture-host.sh) of the\n"
-         "machine the run was made on",
+         "with --replay: the host facts from a snapshot (p2pscope-capture-host)\n"
+         "of the machine the run was made on",
          P2PS_OPT_STRING(struct check_cli, root)},
         {"json", 0, NULL, "JSON output (schemas/p2p-bench-check.schema.json)", CALL(opt_json)},
         {"prometheus", 0, NULL, "Prometheus text for node_exporter's textfile collector",

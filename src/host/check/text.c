@@ -93,14 +93,14 @@ static void pair(struct p2ps_strbuf *b, const struct p2ps_chk_report *r,
 	}
 }
 
-static void obs_line(struct p2ps_strbuf *b, const char *what, const struct p2ps_chk_obs *o)
+static void obs_line(struct p2ps_strbuf *b, const char *sep, const char *what,
+                     const struct p2ps_chk_obs *o)
 {
-	p2ps_strbuf_printf(b, " %s %s", what, p2ps_chk_form_name(o->form));
+	p2ps_strbuf_printf(b, "%s%s %s", sep, what, p2ps_chk_form_name(o->form));
 	if (o->form == P2PS_CF_OK && o->ms > 0)
 		p2ps_strbuf_printf(b, " (%.0f ms)", o->ms);
 	else if (o->form != P2PS_CF_OK && o->detail[0])
 		p2ps_strbuf_printf(b, " (%s)", o->detail);
-	p2ps_strbuf_puts(b, ";");
 }
 
 static void nccl(struct p2ps_strbuf *b, const struct p2ps_chk_nccl *nc)
@@ -109,9 +109,9 @@ static void nccl(struct p2ps_strbuf *b, const struct p2ps_chk_nccl *nc)
 		return;
 	p2ps_strbuf_printf(b, "\nNCCL %s%s%s%s:", nc->version[0] ? nc->version : "",
 	                   nc->library[0] ? " (" : "", nc->library, nc->library[0] ? ")" : "");
-	obs_line(b, "init", &nc->init);
+	obs_line(b, " ", "init", &nc->init);
 	for (int op = 0; op < P2PS_CHK_NCCL_OPS; op++)
-		obs_line(b, p2ps_chk_nccl_op_name(op), &nc->op[op]);
+		obs_line(b, "; ", p2ps_chk_nccl_op_name(op), &nc->op[op]);
 	p2ps_strbuf_puts(b, "\n");
 	for (int k = 0; k < nc->n_warnings; k++)
 		p2ps_strbuf_printf(b, "  NCCL WARN %s\n", nc->warnings[k]);
