@@ -37,7 +37,8 @@ static void test_nccl_log_ring(void **state)
 {
 	(void)state;
 	size_t len;
-	char *log = slurp(p2ps_test_src_path("tests/fixtures/p2p-check/nccl-info-h200x4.log"), &len);
+	char *log =
+	        slurp(p2ps_test_src_path("tests/fixtures/p2p-check/nccl-info-h200x4.log"), &len);
 	struct p2ps_chk_nccl n = {0};
 	/* Four ring hops on channels 00 and 23: eight lines. */
 	assert_int_equal(p2ps_chk_nccl_parse(log, len, &n), 8);
@@ -50,8 +51,9 @@ static void test_nccl_log_ring(void **state)
 	assert_string_equal(p2ps_chk_nccl_class(n.transport[0][1]), "P2P");
 	free(log);
 
-	log = slurp(p2ps_test_src_path("tests/fixtures/p2p-check/nccl-info-h200x4-p2p-disabled.log"),
-	            &len);
+	log = slurp(
+	        p2ps_test_src_path("tests/fixtures/p2p-check/nccl-info-h200x4-p2p-disabled.log"),
+	        &len);
 	memset(&n, 0, sizeof(n));
 	/* "Channel 00 : " without a connection index, as shm.cc prints it. */
 	assert_int_equal(p2ps_chk_nccl_parse(log, len, &n), 8);
@@ -70,7 +72,8 @@ static void test_nccl_log_odd_lines(void **state)
 	        "host:1:2 [0] NCCL INFO Channel 03/1 : 0[4] -> 99[5] via P2P/IPC\n"
 	        "host:1:2 [0] NCCL INFO Channel xx/1 : 0[4] -> 1[5] via P2P/IPC\n"
 	        "host:1:2 [0] NCCL INFO Channel 00/1 : 0[4] -> 1[5] via \n"
-	        "host:1:2 [1] transport/p2p.cc:123 (p2pMap) NCCL WARN failed to peer with device 0\n";
+	        "host:1:2 [1] transport/p2p.cc:123 (p2pMap) NCCL WARN failed to peer with device "
+	        "0\n";
 	struct p2ps_chk_nccl n = {0};
 	assert_int_equal(p2ps_chk_nccl_parse(log, sizeof(log) - 1, &n), 4);
 	/* The ranks are what counts, not the NVML device numbers; each transport once. */
@@ -150,8 +153,9 @@ static void test_real_run_works(void **state)
 	load_run(&j, "check-2gpu.json", NULL);
 	judge(&j);
 	assert_int_equal(j.rep.exit_status, 0);
-	assert_string_equal(j.rep.summary,
-	                    "works: 2 GPUs, 2 ordered pairs x 8 paths verified; NCCL 2.28.3 verified");
+	assert_string_equal(
+	        j.rep.summary,
+	        "works: 2 GPUs, 2 ordered pairs x 8 paths verified; NCCL 2.28.3 verified");
 	const struct p2ps_chk_pair *pp = &j.rep.pairs[0];
 	/* The prediction: the driver's own statuses (the snapshot's nvidia-smi topo -p2p), the
 	 * driver model's NVLink path, and NCCL's P2P (NVLink is within its default level PXB). */
@@ -260,7 +264,8 @@ static void test_one_gpu_run_names_the_other(void **state)
 	load_run(&j, "check-1gpu.json", NULL);
 	judge(&j);
 	assert_int_equal(j.rep.exit_status, 3);
-	assert_non_null(strstr(j.rep.host_note, "not checked (not visible to CUDA here): 0000:00:07.0"));
+	assert_non_null(
+	        strstr(j.rep.host_note, "not checked (not visible to CUDA here): 0000:00:07.0"));
 	unload(&j);
 	load_run(&j, "check-1gpu-allowed.json", NULL);
 	judge(&j);

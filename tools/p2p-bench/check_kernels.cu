@@ -46,8 +46,8 @@ __global__ void k_chk_scan(const uint4 *region, pb_chk_spans sp, p2ps_cell_tally
 		atomicMin(&t->first_bad, (unsigned long long)i);
 		if (place < P2PS_CP_IS_DISPLACED)
 			continue;
-		bool canary = place == P2PS_CP_IS_CANARY ||
-		              (place == P2PS_CP_IS_DISPLACED && s.win.expect.kind == P2PS_CELL_CANARY);
+		bool canary = place == P2PS_CP_IS_CANARY || (place == P2PS_CP_IS_DISPLACED &&
+		                                             s.win.expect.kind == P2PS_CELL_CANARY);
 		if (who < P2PS_CHK_MAX_GPUS)
 			atomicAdd(&(canary ? t->canary_of : t->payload_of)[who], 1ull);
 		if (!canary)
