@@ -90,7 +90,7 @@ static int devices(void *ctx, struct p2ps_chk_gpu_info *out, int max, int *n, ch
                    size_t why_len)
 {
 	struct pb_chk_cuda *c = ctx;
-	struct dev_calls d;
+	struct dev_calls d = {0};
 	int count = 0;
 	cudaError_t e = cudaGetDeviceCount(&count);
 	if (e != cudaSuccess) {
@@ -99,9 +99,11 @@ static int devices(void *ctx, struct p2ps_chk_gpu_info *out, int max, int *n, ch
 		                                          : cudaGetErrorString(e));
 		return P2PS_CHK_OP_ERROR;
 	}
-	if (count > 0 && dev_calls(&d, why, why_len))
-		return P2PS_CHK_OP_ERROR;
 	c->n = c->ndev_asked ? c->ndev_asked : count < max ? count : max;
+	if (c->n > 0 && dev_calls(&d, why, why_len)) {
+		c->n = 0;
+		return P2PS_CHK_OP_ERROR;
+	}
 	for (int g = 0; g < c->n; g++) {
 		int ord = c->ndev_asked ? c->dev_asked[g] : g;
 		if (ord >= count) {

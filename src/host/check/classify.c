@@ -171,10 +171,9 @@ static void moved(struct p2ps_chk_obs *o, const struct misplaced *m, bool load)
 	/* An address bit lost or a window that wraps moves data by a power of two; a wrong base
 	 * by anything. Below 1 MiB a power of two is as likely a wrong offset. */
 	o->form = power_of_two(mag) && mag >= (1u << 20) ? P2PS_CF_ALIASED : P2PS_CF_SHIFTED;
-	p2ps_chk_setf(o->detail, sizeof(o->detail), "%llu cells %s %s %s %s",
+	p2ps_chk_setf(o->detail, sizeof(o->detail), "%llu cells %s %s %s their place",
 	              (unsigned long long)m->same, load ? "were read from" : "landed",
-	              p2ps_chk_bytes(bytes, d, sizeof(d)), bytes < 0 ? "below" : "above",
-	              load ? "their place" : "their place");
+	              p2ps_chk_bytes(bytes, d, sizeof(d)), bytes < 0 ? "below" : "above");
 }
 
 void p2ps_chk_classify(const struct chk_round *r, int a, const char *const *names,

@@ -448,6 +448,11 @@ static void overall(struct p2ps_chk_report *R)
 			if (!worst || rank[pp->verdict] > rank[worst->verdict])
 				worst = pp;
 		}
+		if (!worst) { /* whole_run() answers for fewer than two GPUs */
+			R->verdict = P2PS_CV_UNKNOWN;
+			R->exit_status = 3;
+			return;
+		}
 		v = worst->verdict;
 		if (v == P2PS_CV_UNAVAILABLE && counts[P2PS_CV_UNKNOWN])
 			v = P2PS_CV_UNKNOWN;
