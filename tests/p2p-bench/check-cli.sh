@@ -83,6 +83,16 @@ replay check-2gpu 0 '^p2pscope_check_path_ok{gpu_a="0000:00:06.0",gpu_b="0000:00
 replay check-2gpu 0 '^p2pscope_check_nccl_p2p{gpu_a="0000:00:07.0",gpu_b="0000:00:06.0"} 1$' --prometheus
 replay check-2gpu 0 '^p2pscope_check_status 0$' --prometheus
 replay check-2gpu 0 '"verdict":"works"' --json
+# The 4 x H200 host: every ordered pair, and subsets that name the GPUs they left out.
+fx4=$P2PS_SOURCE_DIR/tests/fixtures/p2p-check/h200x4
+"$bench" check --replay "$fx4/check-4gpu.json" --root "$fx4/snapshot" >"$tmp/out" || bad "4 GPUs: exit $?"
+grep -q '^p2p-bench check: works: 4 GPUs, 12 ordered pairs x 8 paths verified; NCCL 2.28.3 verified$' "$tmp/out" ||
+	bad "4 GPUs: $(head -1 "$tmp/out")"
+[ "$(grep -c '^    NCCL: via P2P/direct pointer$' "$tmp/out")" -eq 12 ] || bad "4 GPUs: NCCL's transport not on 12 pairs"
+"$bench" check --replay "$fx4/check-subset-1-3.json" --root "$fx4/snapshot" >"$tmp/out" || bad "subset: exit $?"
+grep -q 'not checked (not visible to CUDA here): 0000:00:06.0, 0000:00:08.0' "$tmp/out" || bad "subset: $(head -3 "$tmp/out")"
+grep -q '^GPU 0 -> GPU 1  0000:00:07.0 -> 0000:00:09.0  NV18  works$' "$tmp/out" || bad "subset: pair"
+
 # Without the snapshot there is no prediction, and the run's observations still decide.
 "$bench" check --replay "$fx/check-2gpu.json" --quiet >"$tmp/out" || bad "replay without --root: exit $?"
 "$bench" check --replay "$fx/check-2gpu.json" >"$tmp/out"
