@@ -21,13 +21,6 @@ int pb_chk_cuda_fail(int e, const char *what, char *why, size_t n)
 	return P2PS_CHK_OP_ERROR;
 }
 
-#define CK(call, what)                                                                             \
-	do {                                                                                       \
-		int e_ = (int)(call);                                                              \
-		if (e_ != cudaSuccess)                                                             \
-			return pb_chk_cuda_fail(e_, what, why, why_len);                           \
-	} while (0)
-
 /* The driver's device queries, through the runtime's entry points (no libcuda linked): what
  * the check needs of a device without cudaGetDeviceProperties, which reads every property
  * there is (tens of milliseconds per GPU). */
@@ -79,7 +72,7 @@ static int describe(const struct dev_calls *d, int ord, struct p2ps_chk_gpu_info
 	i->cc_minor = minor;
 	i->managed = managed != 0;
 	i->fd_handles = fd == 1;
-	CK(cudaDeviceGetPCIBusId(i->bdf, sizeof(i->bdf), ord), "cudaDeviceGetPCIBusId");
+	PB_CHK_CUDA(cudaDeviceGetPCIBusId(i->bdf, sizeof(i->bdf), ord), "cudaDeviceGetPCIBusId");
 	for (char *q = i->bdf; *q; q++)
 		if (*q >= 'A' && *q <= 'F')
 			*q = (char)(*q - 'A' + 'a');
@@ -132,17 +125,18 @@ static int open_gpu(void *ctx, int g, const uint64_t bytes[P2PS_CHK_REGIONS], ch
 {
 	struct pb_chk_cuda *c = ctx;
 	struct pb_chk_gpu *G = &c->g[g];
-	CK(cudaSetDevice(G->ordinal), "cudaSetDevice");
-	CK(cudaFree(0), "creating the context");
-	CK(cudaStreamCreateWithFlags(&G->s, cudaStreamNonBlocking), "cudaStreamCreate");
-	CK(cudaMalloc((void **)&G->dtally, PB_CHK_SPANS * sizeof(*G->dtally)), "cudaMalloc");
-	CK(cudaMallocHost((void **)&G->htally, PB_CHK_SPANS * sizeof(*G->htally)),
-	   "cudaMallocHost");
+	PB_CHK_CUDA(cudaSetDevice(G->ordinal), "cudaSetDevice");
+	PB_CHK_CUDA(cudaFree(0), "creating the context");
+	PB_CHK_CUDA(cudaStreamCreateWithFlags(&G->s, cudaStreamNonBlocking), "cudaStreamCreate");
+	PB_CHK_CUDA(cudaMalloc((void **)&G->dtally, PB_CHK_SPANS * sizeof(*G->dtally)),
+	            "cudaMalloc");
+	PB_CHK_CUDA(cudaMallocHost((void **)&G->htally, PB_CHK_SPANS * sizeof(*G->htally)),
+	            "cudaMallocHost");
 	for (int r = 0; r < P2PS_CHK_REGIONS; r++)
 		G->bytes[r] = bytes[r];
 	if (bytes[P2PS_CHK_R_MAIN])
-		CK(cudaMalloc(&G->region[P2PS_CHK_R_MAIN], bytes[P2PS_CHK_R_MAIN]),
-		   "cudaMalloc (the check's memory)");
+		PB_CHK_CUDA(cudaMalloc(&G->region[P2PS_CHK_R_MAIN], bytes[P2PS_CHK_R_MAIN]),
+		            "cudaMalloc (the check's memory)");
 	if (bytes[P2PS_CHK_R_FD]) {
 		if (!c->vmm_loaded) {
 			snprintf(why, why_len, "the driver's cuMem calls are missing");
@@ -155,12 +149,12 @@ static int open_gpu(void *ctx, int g, const uint64_t bytes[P2PS_CHK_REGIONS], ch
 	}
 	if (bytes[P2PS_CHK_R_UVM]) {
 		struct cudaMemLocation here = {cudaMemLocationTypeDevice, G->ordinal};
-		CK(cudaMallocManaged(&G->region[P2PS_CHK_R_UVM], bytes[P2PS_CHK_R_UVM],
-		                     cudaMemAttachGlobal),
-		   "cudaMallocManaged");
-		CK(cudaMemAdvise(G->region[P2PS_CHK_R_UVM], bytes[P2PS_CHK_R_UVM],
-		                 cudaMemAdviseSetPreferredLocation, here),
-		   "cudaMemAdvise");
+		PB_CHK_CUDA(cudaMallocManaged(&G->region[P2PS_CHK_R_UVM], bytes[P2PS_CHK_R_UVM],
+		                              cudaMemAttachGlobal),
+		            "cudaMallocManaged");
+		PB_CHK_CUDA(cudaMemAdvise(G->region[P2PS_CHK_R_UVM], bytes[P2PS_CHK_R_UVM],
+		                          cudaMemAdviseSetPreferredLocation, here),
+		            "cudaMemAdvise");
 	}
 	return P2PS_CHK_OP_OK;
 }
@@ -168,8 +162,8 @@ static int open_gpu(void *ctx, int g, const uint64_t bytes[P2PS_CHK_REGIONS], ch
 static int peer(void *ctx, int a, int b, int *can, char *why, size_t why_len)
 {
 	struct pb_chk_cuda *c = ctx;
-	CK(cudaDeviceCanAccessPeer(can, c->g[a].ordinal, c->g[b].ordinal),
-	   "cudaDeviceCanAccessPeer");
+	PB_CHK_CUDA(cudaDeviceCanAccessPeer(can, c->g[a].ordinal, c->g[b].ordinal),
+	            "cudaDeviceCanAccessPeer");
 	if (!*can)
 		return P2PS_CHK_OP_DENIED;
 	cudaError_t e = cudaDeviceEnablePeerAccess(c->g[b].ordinal, 0);
@@ -177,7 +171,7 @@ static int peer(void *ctx, int a, int b, int *can, char *why, size_t why_len)
 		cudaGetLastError();
 		return P2PS_CHK_OP_OK;
 	}
-	CK(e, "cudaDeviceEnablePeerAccess");
+	PB_CHK_CUDA(e, "cudaDeviceEnablePeerAccess");
 	return P2PS_CHK_OP_OK;
 }
 
@@ -195,7 +189,7 @@ static int share(void *ctx, int g, enum p2ps_chk_region r, char *why, size_t why
 	}
 	if (r == P2PS_CHK_R_MAIN) {
 		cudaIpcMemHandle_t h;
-		CK(cudaIpcGetMemHandle(&h, G->region[r]), "cudaIpcGetMemHandle");
+		PB_CHK_CUDA(cudaIpcGetMemHandle(&h, G->region[r]), "cudaIpcGetMemHandle");
 		memcpy(m.handle, &h, sizeof(h));
 	} else if (r == P2PS_CHK_R_FD) {
 		if (pb_vmm_export_fd(&c->vmm, &G->fd, &fd, why, why_len))
@@ -237,8 +231,8 @@ static int fill(void *ctx, int g, enum p2ps_chk_region r, const struct p2ps_chk_
 		return P2PS_CHK_OP_ERROR;
 	}
 	spans_of(sp, n, &s);
-	CK(pb_chk_launch_fill(G->region[r], &s, G->s), "the fill kernel");
-	CK(cudaStreamSynchronize(G->s), "filling the memory");
+	PB_CHK_CUDA(pb_chk_launch_fill(G->region[r], &s, G->s), "the fill kernel");
+	PB_CHK_CUDA(cudaStreamSynchronize(G->s), "filling the memory");
 	return P2PS_CHK_OP_OK;
 }
 
@@ -270,14 +264,14 @@ static int xfer(void *ctx, const struct p2ps_chk_xfer *x, char *why, size_t why_
 		return P2PS_CHK_OP_ERROR;
 	}
 	if (x->path == P2PS_CHK_CE)
-		CK(cudaMemcpyPeerAsync(dst, c->g[x->dst_gpu].ordinal, src, c->g[x->src_gpu].ordinal,
-		                       x->bytes, A->s),
-		   "cudaMemcpyPeerAsync");
+		PB_CHK_CUDA(cudaMemcpyPeerAsync(dst, c->g[x->dst_gpu].ordinal, src,
+		                                c->g[x->src_gpu].ordinal, x->bytes, A->s),
+		            "cudaMemcpyPeerAsync");
 	else
-		CK(pb_launch_copy(dst, src, x->bytes, 0, PB_SM_GRID, NULL, A->s),
-		   "the copy kernel");
-	CK(cudaStreamSynchronize(A->s),
-	   x->path == P2PS_CHK_CE ? "cudaMemcpyPeerAsync" : "the copy kernel");
+		PB_CHK_CUDA(pb_launch_copy(dst, src, x->bytes, 0, PB_SM_GRID, NULL, A->s),
+		            "the copy kernel");
+	PB_CHK_CUDA(cudaStreamSynchronize(A->s),
+	            x->path == P2PS_CHK_CE ? "cudaMemcpyPeerAsync" : "the copy kernel");
 	return P2PS_CHK_OP_OK;
 }
 
@@ -297,22 +291,22 @@ static int scan(void *ctx, int g, enum p2ps_chk_region r, const struct p2ps_chk_
 		G->htally[k].cells = s.s[k].cells;
 	}
 	size_t bytes = n * sizeof(*G->htally);
-	CK(cudaMemcpyAsync(G->dtally, G->htally, bytes, cudaMemcpyHostToDevice, G->s),
-	   "cudaMemcpyAsync");
-	CK(pb_chk_launch_scan(G->region[r], &s, G->dtally, G->s), "the scan kernel");
-	CK(cudaMemcpyAsync(G->htally, G->dtally, bytes, cudaMemcpyDeviceToHost, G->s),
-	   "cudaMemcpyAsync");
-	CK(cudaStreamSynchronize(G->s), "reading the memory back");
+	PB_CHK_CUDA(cudaMemcpyAsync(G->dtally, G->htally, bytes, cudaMemcpyHostToDevice, G->s),
+	            "cudaMemcpyAsync");
+	PB_CHK_CUDA(pb_chk_launch_scan(G->region[r], &s, G->dtally, G->s), "the scan kernel");
+	PB_CHK_CUDA(cudaMemcpyAsync(G->htally, G->dtally, bytes, cudaMemcpyDeviceToHost, G->s),
+	            "cudaMemcpyAsync");
+	PB_CHK_CUDA(cudaStreamSynchronize(G->s), "reading the memory back");
 	for (size_t k = 0; k < n; k++) {
 		t[k] = G->htally[k];
 		if (t[k].first_bad >= s.s[k].cells)
 			continue;
 		const char *cell = (const char *)G->region[r] + s.s[k].offset +
 		                   t[k].first_bad * P2PS_CELL_BYTES;
-		CK(cudaMemcpyAsync(G->htally[k].first_bad_cell, cell, P2PS_CELL_BYTES,
-		                   cudaMemcpyDeviceToHost, G->s),
-		   "cudaMemcpyAsync");
-		CK(cudaStreamSynchronize(G->s), "reading a cell back");
+		PB_CHK_CUDA(cudaMemcpyAsync(G->htally[k].first_bad_cell, cell, P2PS_CELL_BYTES,
+		                            cudaMemcpyDeviceToHost, G->s),
+		            "cudaMemcpyAsync");
+		PB_CHK_CUDA(cudaStreamSynchronize(G->s), "reading a cell back");
 		memcpy(t[k].first_bad_cell, G->htally[k].first_bad_cell, P2PS_CELL_BYTES);
 	}
 	return P2PS_CHK_OP_OK;

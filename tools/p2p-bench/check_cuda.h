@@ -88,4 +88,12 @@ char *pb_chk_nccl_log(void *ctx);
 /* A CUDA error as one line ("what: message"); returns P2PS_CHK_OP_ERROR. */
 int pb_chk_cuda_fail(int e, const char *what, char *why, size_t why_len);
 
+/* Returns pb_chk_cuda_fail() from the calling operation (its why, why_len) when call fails. */
+#define PB_CHK_CUDA(call, what)                                                                    \
+	do {                                                                                       \
+		int e_ = (int)(call);                                                              \
+		if (e_ != cudaSuccess)                                                             \
+			return pb_chk_cuda_fail(e_, what, why, why_len);                           \
+	} while (0)
+
 #endif

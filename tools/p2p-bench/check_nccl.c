@@ -74,13 +74,6 @@ static int nccl_fail(const struct pb_chk_nccl *x, nccl_result r, const char *wha
 	return P2PS_CHK_OP_ERROR;
 }
 
-#define CK(call, what)                                                                             \
-	do {                                                                                       \
-		int e_ = (int)(call);                                                              \
-		if (e_ != cudaSuccess)                                                             \
-			return pb_chk_cuda_fail(e_, what, why, why_len);                           \
-	} while (0)
-
 #define NK(call, what)                                                                             \
 	do {                                                                                       \
 		nccl_result r_ = (call);                                                           \
@@ -108,10 +101,11 @@ int pb_chk_nccl_init(void *ctx, int n, char *version, size_t version_len, char *
 	NK(x->init_all(x->comm, n, dev), "ncclCommInitAll");
 	size_t bytes = (size_t)n * PER_RANK * sizeof(uint32_t);
 	for (int g = 0; g < n; g++) {
-		CK(cudaSetDevice(dev[g]), "cudaSetDevice");
-		CK(cudaStreamCreateWithFlags(&x->s[g], cudaStreamNonBlocking), "cudaStreamCreate");
-		CK(cudaMalloc((void **)&x->send_buf[g], bytes), "cudaMalloc");
-		CK(cudaMalloc((void **)&x->recv_buf[g], bytes), "cudaMalloc");
+		PB_CHK_CUDA(cudaSetDevice(dev[g]), "cudaSetDevice");
+		PB_CHK_CUDA(cudaStreamCreateWithFlags(&x->s[g], cudaStreamNonBlocking),
+		            "cudaStreamCreate");
+		PB_CHK_CUDA(cudaMalloc((void **)&x->send_buf[g], bytes), "cudaMalloc");
+		PB_CHK_CUDA(cudaMalloc((void **)&x->recv_buf[g], bytes), "cudaMalloc");
 	}
 	x->host = malloc(bytes);
 	if (!x->host)
@@ -136,10 +130,10 @@ static int stage(struct pb_chk_cuda *c, struct pb_chk_nccl *x, enum p2ps_chk_ncc
 			x->host[k] = op == P2PS_CHK_NCCL_SEND_RECV
 			                     ? value(op, r, (int)(k / PER_PAIR), k % PER_PAIR)
 			                     : value(op, r, 0, k);
-		CK(cudaSetDevice(c->g[r].ordinal), "cudaSetDevice");
-		CK(cudaMemcpy(x->send_buf[r], x->host, count * sizeof(uint32_t),
-		              cudaMemcpyHostToDevice),
-		   "cudaMemcpy");
+		PB_CHK_CUDA(cudaSetDevice(c->g[r].ordinal), "cudaSetDevice");
+		PB_CHK_CUDA(cudaMemcpy(x->send_buf[r], x->host, count * sizeof(uint32_t),
+		                       cudaMemcpyHostToDevice),
+		            "cudaMemcpy");
 	}
 	return P2PS_CHK_OP_OK;
 }
@@ -200,11 +194,11 @@ int pb_chk_nccl_run(void *ctx, enum p2ps_chk_nccl_op op, uint64_t *bad, uint64_t
 	               : op == P2PS_CHK_NCCL_ALL_GATHER ? (size_t)x->n * PER_RANK
 	                                                : (size_t)x->n * PER_PAIR;
 	for (int r = 0; r < x->n; r++) {
-		CK(cudaSetDevice(c->g[r].ordinal), "cudaSetDevice");
-		CK(cudaStreamSynchronize(x->s[r]), p2ps_chk_nccl_op_name(op));
-		CK(cudaMemcpy(x->host, x->recv_buf[r], count * sizeof(uint32_t),
-		              cudaMemcpyDeviceToHost),
-		   "cudaMemcpy");
+		PB_CHK_CUDA(cudaSetDevice(c->g[r].ordinal), "cudaSetDevice");
+		PB_CHK_CUDA(cudaStreamSynchronize(x->s[r]), p2ps_chk_nccl_op_name(op));
+		PB_CHK_CUDA(cudaMemcpy(x->host, x->recv_buf[r], count * sizeof(uint32_t),
+		                       cudaMemcpyDeviceToHost),
+		            "cudaMemcpy");
 		for (size_t k = 0; k < count; k++) {
 			if (op == P2PS_CHK_NCCL_SEND_RECV && k / PER_PAIR == (size_t)r)
 				continue; /* nothing comes from itself */

@@ -34,8 +34,8 @@ const char *p2ps_an_nccl_var(const struct p2ps_host *h, const char *name)
 	return NULL;
 }
 
-/* Whether a NCCL_P2P_DISABLE value turns P2P off: NCCL reads it as a number and disables
- * P2P when it is 1 (ncclGetLevel, src/graph/paths.cc: strtol(str, NULL, 0) == 1); the pair
+/* Whether a NCCL_P2P_DISABLE value turns P2P off: NCCL reads it as a number (decimal, or hex
+ * with 0x) and disables P2P when that number is 1 (ncclGetLevel, src/graph/paths.cc); the pair
  * verdicts and the host findings share this one rule. */
 bool p2ps_an_nccl_disables(const char *value)
 {

@@ -86,6 +86,15 @@ static void lanes_destroy(struct lanes *L)
 	free(L);
 }
 
+/* Drops one reference to L (its lock held, and released here); the last frees it. */
+static void lanes_release(struct lanes *L)
+{
+	bool last = --L->refs == 0;
+	pthread_mutex_unlock(&L->mu);
+	if (last)
+		lanes_destroy(L);
+}
+
 /* ---- what a lane's thread does ---- */
 
 /* NCCL's stages, each under its own deadline. */
@@ -215,10 +224,7 @@ static void *lane_main(void *arg)
 		ln->busy = false;
 		pthread_cond_broadcast(&L->done);
 	}
-	bool last = --L->refs == 0;
-	pthread_mutex_unlock(&L->mu);
-	if (last)
-		lanes_destroy(L);
+	lanes_release(L);
 	return NULL;
 }
 
@@ -1007,9 +1013,6 @@ int p2ps_chk_result_free(struct p2ps_chk_result *res, unsigned wait_ms)
 		}
 	}
 	pthread_mutex_lock(&L->mu);
-	bool last = --L->refs == 0;
-	pthread_mutex_unlock(&L->mu);
-	if (last)
-		lanes_destroy(L);
+	lanes_release(L);
 	return given_up;
 }
