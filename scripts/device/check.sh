@@ -29,19 +29,8 @@ while [ $# -gt 0 ]; do
 	shift
 done
 export NCCL_NVLS_ENABLE=0 TORCH_SYMM_MEM_DISABLE_MULTICAST=1 NVSHMEM_DISABLE_NVLS=1
-out=${OUT:-/tmp/p2ps-out}
-res=/tmp/p2ps-check
-rm -rf "$res"
-mkdir -p "$out" "$res"
-exec > >(tee -a "$out/check.log") 2>&1
-step() { echo; echo "=== $* ($(date -u +%H:%M:%S))"; }
-finish() {
-	step "results"
-	ls -la "$res"
-	tar -czf "$out/check-results.tar.gz" -C "$res" .
-	ls -la "$out"
-}
-trap finish EXIT
+. scripts/device-deps.sh
+p2ps_device_results check
 
 step environment
 uname -r
@@ -58,7 +47,6 @@ ls -l /usr/lib/x86_64-linux-gnu/libnccl.so* 2>&1 | head -3
 echo "torch's NCCL: ${torch_nccl:-none}"
 
 step build
-. scripts/device-deps.sh
 p2ps_unpack_debs "${DEBS:-.cmp/debs}" json-c libpci
 bld=/tmp/p2ps-check-build
 t0=$(date +%s)
