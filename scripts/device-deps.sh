@@ -40,3 +40,24 @@ p2ps_lspci_from_debs() {
 	lspci --version
 	echo "pci.ids: ${P2PS_PCI_IDS:-none}"
 }
+
+# p2ps_device_results NAME: where a device script puts what it makes. $res (/tmp/p2ps-NAME,
+# emptied) collects the results; everything printed goes to $out/NAME.log too ($out: OUT,
+# default /tmp/p2ps-out); at exit $res is packed into $out/NAME-results.tar.gz. step TITLE
+# prints a section heading with the time.
+p2ps_device_results() {
+	out=${OUT:-/tmp/p2ps-out}
+	res=/tmp/p2ps-$1
+	rm -rf "$res"
+	mkdir -p "$out" "$res"
+	exec > >(tee -a "$out/$1.log") 2>&1
+	p2ps_results_name=$1
+	trap p2ps_device_pack EXIT
+}
+declare -F step >/dev/null || step() { echo; echo "=== $* ($(date -u +%H:%M:%S))"; }
+p2ps_device_pack() {
+	step "results"
+	ls -la "$res"
+	tar -czf "$out/$p2ps_results_name-results.tar.gz" -C "$res" .
+	ls -la "$out"
+}

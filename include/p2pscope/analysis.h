@@ -53,6 +53,29 @@ const char *p2ps_topo_name(enum p2ps_topo t);
 /* nvidia-smi's legend line for a class (without the "NAME = " prefix). */
 const char *p2ps_topo_legend(enum p2ps_topo t);
 
+/* NCCL's path types in its own order (src/graph/topo.h; their names are topoPathTypeStr in
+ * src/graph/topo.cc, NCCL 2.19 and later): a level such as NCCL_P2P_LEVEL admits every
+ * path type at or below it (ncclTopoCheckP2p in src/graph/paths.cc: path->type <= level). */
+enum p2ps_nccl_path {
+	P2PS_NCCL_LOC = 0,
+	P2PS_NCCL_NVL, /* NVLink, NVSwitch included */
+	P2PS_NCCL_NVB, /* NVLink through an intermediate GPU */
+	P2PS_NCCL_C2C,
+	P2PS_NCCL_PIX,
+	P2PS_NCCL_PXB,
+	P2PS_NCCL_P2C,
+	P2PS_NCCL_PXN,
+	P2PS_NCCL_PHB,
+	P2PS_NCCL_SYS,
+	P2PS_NCCL_NET,
+	P2PS_NCCL_DIS,
+	P2PS_NCCL_PATH_COUNT
+};
+/* "LOC", "NVL", ..., "DIS"; "?" outside the enum. */
+const char *p2ps_nccl_path_name(int t);
+/* The path type NCCL gives two GPUs of one host of this class (-1 for UNKNOWN). */
+int p2ps_nccl_path_of(enum p2ps_topo t);
+
 /* How much a reason weighs in a verdict. */
 enum p2ps_severity {
 	P2PS_SEV_BLOCKER = 0, /* BAR1 P2P cannot work until fixed */
@@ -225,6 +248,15 @@ struct p2ps_pair {
 	double pcie_gbps; /* narrowest trained link of the two GPUs, per direction; 0 unknown */
 	enum p2ps_verdict verdict;
 	bool moot; /* NVLink connects the pair */
+	/* What NCCL decides for the pair from the host's facts (ncclTopoCheckP2p): nccl_p2p
+	 * 1 when the path lies within NCCL's P2P level (its P2P transport, provided the
+	 * driver and CUDA grant peer access), 0 when NCCL copies through host memory (its SHM
+	 * transport), -1 unknown; nccl_level the level (enum p2ps_nccl_path, -1 unknown) and
+	 * nccl_level_from what set it: "NCCL_P2P_DISABLE", "NCCL_P2P_LEVEL", "default" or
+	 * "default on AMD hosts with two GPUs" (NULL when unknown). */
+	int nccl_p2p;
+	int nccl_level;
+	const char *nccl_level_from;
 	struct p2ps_reasons reasons;
 };
 

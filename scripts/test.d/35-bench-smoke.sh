@@ -21,7 +21,7 @@ status=0
 # The files of bench/ that are not benchmarks, and the benches run below.
 known=(README.md CMakeLists.txt gen-ad102-dump.c libgmmu-views.c fleet-gen.py spawn-time.c
 	nvml-init.c bar-inspect-vs-lspci.sh pte-decode-vs-cat.sh libgmmu-views.sh fleet-bench.sh
-	p2p-bench-device.sh sm-sweep.cu p2p-compare.py p2p-heatmap.py rm-cost.c)
+	p2p-bench-device.sh sm-sweep.cu p2p-compare.py p2p-heatmap.py rm-cost.c p2p-check-vs-torch.sh)
 for f in bench/*; do
 	name=${f#bench/}
 	if [[ " ${known[*]} " != *" $name "* ]]; then
@@ -72,6 +72,29 @@ smoke rm-cost '^rm-cost: ROUNDS is 1 to ' sh -c \
 	sh "$build"
 # The p2p-bench run needs GPUs: here its options only.
 smoke p2p-bench-device '^  --sm-sweep ' bash bench/p2p-bench-device.sh --help
+# p2p-bench check against p2p-bench's smallest run and a torch peer check: on a host without a
+# GPU only the replay of a committed run is timed and the script exits 77; the step says so
+# (its GPU runs are a GPU host's, as p2p-bench-device's are).
+if [ -x "$build/tools/p2p-bench" ]; then
+	start=$SECONDS
+	env BUILD_DIR="$build" bash bench/p2p-check-vs-torch.sh --short >"$logs/p2p-check-vs-torch.log" 2>&1
+	rc=$?
+	if ! grep -Eq '^  p2p-bench check --replay --root .* +[0-9]' "$logs/p2p-check-vs-torch.log"; then
+		echo "$step: FAIL: p2p-check-vs-torch: no replay timing:"
+		tail -n 20 "$logs/p2p-check-vs-torch.log"
+		status=1
+	elif [ $rc -eq 77 ]; then
+		echo "$step: p2p-check-vs-torch: replay ok ($((SECONDS - start)) s); its GPU runs need a GPU, none here"
+	elif [ $rc -ne 0 ] || grep -q FAILED "$logs/p2p-check-vs-torch.log"; then
+		echo "$step: FAIL: p2p-check-vs-torch exited $rc:"
+		tail -n 20 "$logs/p2p-check-vs-torch.log"
+		status=1
+	else
+		echo "$step: p2p-check-vs-torch: ok ($((SECONDS - start)) s)"
+	fi
+else
+	step_skip "p2p-check-vs-torch: p2p-bench is not built (no CUDA compiler)"
+fi
 # The SM copy sweep compiles wherever nvcc is (CI has it, without a GPU). Without nvcc the
 # step counts as skipped (exit 77 at the end, after the other smoke runs), and fails under
 # CI=true.

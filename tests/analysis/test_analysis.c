@@ -336,11 +336,40 @@ static void test_nccl_level(void **state)
 	run(f);
 	r = tm_find(&pair01(f)->reasons, P2PS_R_NCCL_LEVEL, -1);
 	assert_non_null(strstr(r->text, "level PXB, set) would not use P2P"));
+	assert_int_equal(pair01(f)->nccl_p2p, 0);
+	assert_int_equal(pair01(f)->nccl_level, P2PS_NCCL_PXB);
+	assert_string_equal(pair01(f)->nccl_level_from, "NCCL_P2P_LEVEL");
 	p2ps_analysis_free(&f->a);
+	/* Names of NCCL's path types (topoPathTypeStr), and an old number above 4 is SYS
+	 * (levelsOldToNew clamps it). */
+	static const struct {
+		const char *value;
+		int level, p2p;
+	} levels[] = {{"PHB", P2PS_NCCL_PHB, 1}, {"P2C", P2PS_NCCL_P2C, 0},
+	              {"NVL", P2PS_NCCL_NVL, 0}, {"SYS", P2PS_NCCL_SYS, 1},
+	              {"3", P2PS_NCCL_PHB, 1},   {"7", P2PS_NCCL_SYS, 1}};
+	for (size_t k = 0; k < sizeof(levels) / sizeof(levels[0]); k++) {
+		snprintf(h->nccl_env[0], 128, "NCCL_P2P_LEVEL=%s", levels[k].value);
+		run(f);
+		assert_int_equal(pair01(f)->nccl_level, levels[k].level);
+		assert_int_equal(pair01(f)->nccl_p2p, levels[k].p2p);
+		p2ps_analysis_free(&f->a);
+	}
 	snprintf(h->nccl_env[0], 128, "NCCL_P2P_DISABLE=1");
 	run(f);
 	r = tm_find(&pair01(f)->reasons, P2PS_R_NCCL_LEVEL, -1);
 	assert_non_null(strstr(r->text, "NCCL will not use P2P for this pair"));
+	assert_int_equal(pair01(f)->nccl_p2p, 0);
+	assert_int_equal(pair01(f)->nccl_level, P2PS_NCCL_LOC);
+	assert_string_equal(pair01(f)->nccl_level_from, "NCCL_P2P_DISABLE");
+	p2ps_analysis_free(&f->a);
+	/* NCCL disables P2P only when the value reads as 1 (ncclGetLevel: strtol(...) == 1):
+	 * 2 leaves the default level, PXB on an Intel host. */
+	h->devs[0].vendor_id = 0x8086;
+	snprintf(h->nccl_env[0], 128, "NCCL_P2P_DISABLE=2");
+	run(f);
+	assert_int_equal(pair01(f)->nccl_level, P2PS_NCCL_PXB);
+	assert_string_equal(pair01(f)->nccl_level_from, "default");
 	done(f);
 }
 

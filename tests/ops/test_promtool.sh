@@ -54,6 +54,21 @@ if p2ps_need_cmd promtool prometheus; then
 		echo "FAIL h200x2-live/bar-inspect.prom"
 		fails=$((fails + 1))
 	fi
+	# p2p-bench check --prometheus on every committed run, where p2p-bench is built.
+	pb=$(dirname "$bi")/p2p-bench
+	for run in "$fx"/p2p-check/*/check-*.json; do
+		[ -x "$pb" ] || break
+		out=$("$pb" check --prometheus --replay "$run" --root "$(dirname "$run")/snapshot")
+		case $? in 0 | 1 | 3) ;; *) echo "FAIL ${run#"$fx"/}: p2p-bench check exit"; fails=$((fails + 1)); continue ;; esac
+		if msg=$(printf '%s\n' "$out" | promtool check metrics 2>&1) &&
+			printf '%s\n' "$out" | grep -q '^p2pscope_check_status [013]$'; then
+			echo "ok ${run#"$fx"/}"
+			n=$((n + 1))
+		else
+			echo "FAIL ${run#"$fx"/}: promtool check metrics: $msg"
+			fails=$((fails + 1))
+		fi
+	done
 	[ "$n" -ge 8 ] || { echo "FAIL: only $n outputs checked"; fails=$((fails + 1)); }
 	rules=$src/contrib/prometheus/p2pscope-alerts.yml
 	promtool check rules "$rules" || fails=$((fails + 1))

@@ -85,7 +85,9 @@ expect pte-decode "pte-decode encode --entry d" dual-pde
 expect pte-probe "pte-probe --pe" --peer
 if [ -f "$comp/p2p-bench" ]; then
 	expect p2p-bench "p2p-bench report --b" --bench
-	contains p2p-bench "p2p-bench " report --devices --json
+	expect p2p-bench "p2p-bench check --no-i" --no-ipc
+	contains p2p-bench "p2p-bench " report check --devices --json
+	contains p2p-bench "p2p-bench check --a" --alias --allow-single --allow-no-p2p
 else
 	p2ps_missing "p2p-bench's completion" "p2p-bench is not built: no CUDA compiler"
 fi

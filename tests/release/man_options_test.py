@@ -25,7 +25,7 @@ PAGES = [
     ("pte-probe.8", "pte-probe", [[]]),
     ("pte-decode.1", "pte-decode",
      [["encode"], ["decode"], ["decode", "--raw", "-"], ["p2p"], ["formats"], ["verify"]]),
-    ("p2p-bench.1", "p2p-bench", [[], ["report"]]),
+    ("p2p-bench.1", "p2p-bench", [[], ["report"], ["check"]]),
 ]
 OTHER_PAGES = ["gmmu.3"]
 # Options a tool handles before any table: pte-decode's own, ahead of a command

@@ -9,7 +9,8 @@ Runs: bar-inspect on every snapshot, lspci dump and paste under tests/fixtures (
 --all, and the QEMU guest with its devices as --peers), the committed bar-inspect reports;
 bar-inspect --fleet over all of them; pte-decode decode/p2p/formats and a dump's decode,
 --summary and verify; pte-probe --replay of every capture; p2p-bench's committed reports
-and `p2p-bench report --json` (p2p-bench itself needs a GPU).
+and `p2p-bench report --json` (p2p-bench itself needs a GPU); every committed run of
+`p2p-bench check` and its --replay against its host's snapshot.
 """
 import copy
 import glob
@@ -40,7 +41,8 @@ def validator(name):
 
 
 V = {n: validator(n) for n in
-     ["bar-inspect", "bar-inspect-fleet", "pte-decode", "pte-probe", "p2p-bench"]}
+     ["bar-inspect", "bar-inspect-fleet", "pte-decode", "pte-probe", "p2p-bench",
+      "p2p-bench-check"]}
 
 
 def run(tool, *args, ok=(0,), stdin=None):
@@ -161,6 +163,23 @@ def p2p_bench():
     return docs
 
 
+def p2p_check():
+    """Every committed run of p2p-bench check, and each judged again (--replay) against its
+    host's snapshot, as JSON."""
+    docs = []
+    runs = sorted(glob.glob(os.path.join(FX, "p2p-check", "*", "check-*.json")))
+    for r in runs:
+        with open(r) as f:
+            docs.append(json.load(f))
+        check("p2p-bench-check", r, docs[-1])
+        snap = os.path.join(os.path.dirname(r), "snapshot")
+        if os.path.exists(os.path.join(TOOLS, "p2p-bench")):
+            out = run("p2p-bench", "check", "--replay", r, "--root", snap, "--json",
+                      ok=(0, 1, 3))
+            docs += check_out("p2p-bench-check", f"p2p-bench check --replay {r}", out)
+    return docs
+
+
 def must_fail(schema, what, doc, mutate):
     d = copy.deepcopy(doc)
     mutate(d)
@@ -177,6 +196,7 @@ def main():
     decodes = pte_decode()
     probes = pte_probe()
     benches = p2p_bench()
+    checks = p2p_check()
     for k, n in sorted(counts.items()):
         print(f"ok: {n} documents validated against {k}.schema.json")
     paired = next(r for r in reports if r["pairs"])
@@ -196,6 +216,13 @@ def main():
               lambda d: d.pop("summary"))
     must_fail("p2p-bench", "a negative mismatch count", benches[0],
               lambda d: d["verification"].__setitem__("mismatched_words", -1))
+    paired_check = next(c for c in checks if c["pairs"])
+    must_fail("p2p-bench-check", "a path form 'fine'", paired_check,
+              lambda d: d["pairs"][0]["paths"]["ce"].__setitem__("form", "fine"))
+    must_fail("p2p-bench-check", "exit status 2 in a report", paired_check,
+              lambda d: d.__setitem__("exit_status", 2))
+    must_fail("p2p-bench-check", "a report without its nccl part", paired_check,
+              lambda d: d.pop("nccl"))
     for f in failures:
         print("FAIL: " + f)
     return 1 if failures else 0

@@ -112,6 +112,10 @@ static inline double *pb_cell(const struct pb_result *r, const struct pb_matrix 
 	return &m->v[i * r->n + j];
 }
 
+/* A --devices list ("0,1": CUDA device numbers, each once, at most PB_MAX_DEV) into dev and
+ * *count; 0, or -1 with one line in err. */
+int pb_parse_devices(const char *arg, int *dev, int *count, char *err, size_t err_size);
+
 /* Names of enum pb_sm_variant for options and output. */
 const char *pb_sm_variant_name(int v);
 int pb_sm_variant_parse(const char *s, int *v);

@@ -8,16 +8,14 @@
 #include <cstddef>
 #include <cstdint>
 
-/* A bijective 32-bit mixer (the finaliser of MurmurHash3): neighbouring words
- * and neighbouring seeds give unrelated values. */
+#include "../../include/p2pscope/check_cell.h"
+
+/* The mixer of the check's cells (MurmurHash3's finaliser, p2pscope/check_cell.h; the path is
+ * relative so that bench/sm-sweep.cu builds without the project's include path): neighbouring
+ * words and neighbouring seeds give unrelated values. */
 static __device__ __forceinline__ uint32_t mix32(uint32_t x)
 {
-	x ^= x >> 16;
-	x *= 0x85ebca6bu;
-	x ^= x >> 13;
-	x *= 0xc2b2ae35u;
-	x ^= x >> 16;
-	return x;
+	return p2ps_cell_mix(x);
 }
 
 static __device__ __forceinline__ uint32_t pattern(size_t word, uint32_t seed)

@@ -18,9 +18,9 @@
 
 #define REPLY_TIMEOUT_MS 120000 /* a worker that says nothing for this long has hung */
 
-int pb_ipc_send(int sock, const struct pb_ipc_msg *m, int fd)
+int pb_ipc_send_bytes(int sock, const void *m, size_t len, int fd)
 {
-	struct iovec iov = {(void *)m, sizeof(*m)};
+	struct iovec iov = {(void *)m, len};
 	union {
 		char buf[CMSG_SPACE(sizeof(int))];
 		struct cmsghdr align;
@@ -37,12 +37,17 @@ int pb_ipc_send(int sock, const struct pb_ipc_msg *m, int fd)
 		c->cmsg_len = CMSG_LEN(sizeof(int));
 		memcpy(CMSG_DATA(c), &fd, sizeof(int));
 	}
-	return sendmsg(sock, &h, MSG_NOSIGNAL) == (ssize_t)sizeof(*m) ? 0 : -1;
+	return sendmsg(sock, &h, MSG_NOSIGNAL) == (ssize_t)len ? 0 : -1;
 }
 
-int pb_ipc_recv(int sock, struct pb_ipc_msg *m, int *fd)
+int pb_ipc_send(int sock, const struct pb_ipc_msg *m, int fd)
 {
-	struct iovec iov = {m, sizeof(*m)};
+	return pb_ipc_send_bytes(sock, m, sizeof(*m), fd);
+}
+
+int pb_ipc_recv_bytes(int sock, void *m, size_t len, int *fd)
+{
+	struct iovec iov = {m, len};
 	union {
 		char buf[CMSG_SPACE(sizeof(int))];
 		struct cmsghdr align;
@@ -53,12 +58,17 @@ int pb_ipc_recv(int sock, struct pb_ipc_msg *m, int *fd)
 	                   .msg_controllen = sizeof(u.buf)};
 	ssize_t n = recvmsg(sock, &h, MSG_CMSG_CLOEXEC);
 	*fd = -1;
-	if (n != (ssize_t)sizeof(*m))
+	if (n != (ssize_t)len)
 		return -1;
 	for (struct cmsghdr *c = CMSG_FIRSTHDR(&h); c; c = CMSG_NXTHDR(&h, c))
 		if (c->cmsg_level == SOL_SOCKET && c->cmsg_type == SCM_RIGHTS)
 			memcpy(fd, CMSG_DATA(c), sizeof(int));
 	return 0;
+}
+
+int pb_ipc_recv(int sock, struct pb_ipc_msg *m, int *fd)
+{
+	return pb_ipc_recv_bytes(sock, m, sizeof(*m), fd);
 }
 
 /* The workers of one run. */

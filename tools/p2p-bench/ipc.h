@@ -10,6 +10,7 @@
 #ifndef P2P_BENCH_IPC_H
 #define P2P_BENCH_IPC_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 #include "bench.h"
@@ -49,6 +50,12 @@ struct pb_ipc_msg {
 	unsigned char handle[PB_IPC_HANDLE_BYTES];
 	char err[200];
 };
+
+/* One message of len bytes (and fd when fd >= 0) over a SOCK_SEQPACKET socket; 0, or -1 with
+ * errno (receiving: or a message of another length, or the end of the stream). The check's
+ * other process speaks the same way with its own messages. */
+int pb_ipc_send_bytes(int sock, const void *m, size_t len, int fd);
+int pb_ipc_recv_bytes(int sock, void *m, size_t len, int *fd);
 
 /* Sends m (and fd when fd >= 0); 0 or -1 with errno. */
 int pb_ipc_send(int sock, const struct pb_ipc_msg *m, int fd);

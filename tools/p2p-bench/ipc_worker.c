@@ -1,9 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* p2p-bench --ipc, a worker's side: one process, one GPU. It allocates a source buffer
  * (filled with its pattern) and a receive buffer that it shares with the other workers,
- * imports theirs, and runs what the parent asks (ipc.h). The cuMem calls are taken from
- * the driver through cudaGetDriverEntryPointByVersion, so the program links no libcuda
- * and still starts (and says so) where no driver is installed.
+ * imports theirs, and runs what the parent asks (ipc.h). The cuMem calls are vmm.c's.
  *
  * argv = {prog, "--ipc-worker", SOCKFD, INDEX, ORDINAL, KIND, BYTES}. */
 #include "ipc.h"
@@ -17,45 +15,21 @@
 #include "kernels.h"
 #include "measure_internal.h"
 #include "p2pscope/parse.h"
-
-/* The driver entry points of the POSIX-FD kind. */
-struct drv {
-	CUresult (*create)(CUmemGenericAllocationHandle *, size_t, const CUmemAllocationProp *,
-	                   unsigned long long);
-	CUresult (*granularity)(size_t *, const CUmemAllocationProp *,
-	                        CUmemAllocationGranularity_flags);
-	CUresult (*export_fd)(void *, CUmemGenericAllocationHandle, CUmemAllocationHandleType,
-	                      unsigned long long);
-	CUresult (*import_fd)(CUmemGenericAllocationHandle *, void *, CUmemAllocationHandleType);
-	CUresult (*reserve)(CUdeviceptr *, size_t, size_t, CUdeviceptr, unsigned long long);
-	CUresult (*map)(CUdeviceptr, size_t, size_t, CUmemGenericAllocationHandle,
-	                unsigned long long);
-	CUresult (*set_access)(CUdeviceptr, size_t, const CUmemAccessDesc *, size_t);
-	CUresult (*unmap)(CUdeviceptr, size_t);
-	CUresult (*addr_free)(CUdeviceptr, size_t);
-	CUresult (*release)(CUmemGenericAllocationHandle);
-};
-
-/* A buffer mapped from an allocation handle (own or imported). */
-struct vmm_buf {
-	CUmemGenericAllocationHandle h;
-	CUdeviceptr va;
-	size_t size;
-};
+#include "vmm.h"
 
 struct worker {
 	int sock, ord;
 	enum pb_ipc_kind kind;
 	size_t bytes;
-	struct drv drv;
+	struct pb_vmm drv;
 	cudaStream_t s;
 	cudaEvent_t start, stop;
 	void *src, *dst;
-	struct vmm_buf own;
+	struct pb_vmm_buf own;
 	unsigned long long *count;
 	volatile int *hold;
 	void *remote[PB_MAX_DEV];
-	struct vmm_buf remote_vmm[PB_MAX_DEV];
+	struct pb_vmm_buf remote_vmm[PB_MAX_DEV];
 	int index; /* this worker's place in the run: its source pattern's seed */
 	char err[200];
 };
@@ -66,12 +40,6 @@ static int cuda_fail(struct worker *w, int e, const char *what)
 	return P2PS_EIO;
 }
 
-static int drv_fail(struct worker *w, CUresult e, const char *what)
-{
-	snprintf(w->err, sizeof(w->err), "%s: CUresult %d", what, (int)e);
-	return P2PS_EIO;
-}
-
 #define CK(w, call, what)                                                                          \
 	do {                                                                                       \
 		int e_ = (int)(call);                                                              \
@@ -79,84 +47,15 @@ static int drv_fail(struct worker *w, CUresult e, const char *what)
 			return cuda_fail(w, e_, what);                                             \
 	} while (0)
 
-#define DK(w, call, what)                                                                          \
-	do {                                                                                       \
-		CUresult e_ = (call);                                                              \
-		if (e_ != CUDA_SUCCESS)                                                            \
-			return drv_fail(w, e_, what);                                              \
-	} while (0)
-
-static int entry(struct worker *w, const char *name, void **fn)
-{
-	enum cudaDriverEntryPointQueryResult q;
-	if (cudaGetDriverEntryPointByVersion(name, fn, 12000, cudaEnableDefault, &q) !=
-	            cudaSuccess ||
-	    q != cudaDriverEntryPointSuccess || !*fn) {
-		snprintf(w->err, sizeof(w->err), "the driver has no %s", name);
-		return P2PS_EIO;
-	}
-	return 0;
-}
-
-static int load_driver(struct worker *w)
-{
-	struct drv *d = &w->drv;
-	return entry(w, "cuMemCreate", (void **)&d->create) ||
-	       entry(w, "cuMemGetAllocationGranularity", (void **)&d->granularity) ||
-	       entry(w, "cuMemExportToShareableHandle", (void **)&d->export_fd) ||
-	       entry(w, "cuMemImportFromShareableHandle", (void **)&d->import_fd) ||
-	       entry(w, "cuMemAddressReserve", (void **)&d->reserve) ||
-	       entry(w, "cuMemMap", (void **)&d->map) ||
-	       entry(w, "cuMemSetAccess", (void **)&d->set_access) ||
-	       entry(w, "cuMemUnmap", (void **)&d->unmap) ||
-	       entry(w, "cuMemAddressFree", (void **)&d->addr_free) ||
-	       entry(w, "cuMemRelease", (void **)&d->release);
-}
-
-/* Reserves address space for h, maps it and lets this GPU read and write it. */
-static int vmm_map(struct worker *w, struct vmm_buf *b)
-{
-	CUmemAccessDesc a = {{CU_MEM_LOCATION_TYPE_DEVICE, w->ord},
-	                     CU_MEM_ACCESS_FLAGS_PROT_READWRITE};
-	DK(w, w->drv.reserve(&b->va, b->size, 0, 0, 0), "cuMemAddressReserve");
-	DK(w, w->drv.map(b->va, b->size, 0, b->h, 0), "cuMemMap");
-	DK(w, w->drv.set_access(b->va, b->size, &a, 1), "cuMemSetAccess");
-	return 0;
-}
-
-static void vmm_free(struct worker *w, struct vmm_buf *b)
-{
-	if (b->va) {
-		w->drv.unmap(b->va, b->size);
-		w->drv.addr_free(b->va, b->size);
-	}
-	if (b->h)
-		w->drv.release(b->h);
-	*b = (struct vmm_buf){0};
-}
-
 /* The receive buffer as a cuMem allocation exported to a POSIX descriptor. */
 static int share_fd(struct worker *w, struct pb_ipc_msg *hello, int *fd)
 {
-	CUmemAllocationProp p = {0};
-	size_t g = 0;
-	int handle = -1;
-	p.type = CU_MEM_ALLOCATION_TYPE_PINNED;
-	p.requestedHandleTypes = CU_MEM_HANDLE_TYPE_POSIX_FILE_DESCRIPTOR;
-	p.location.type = CU_MEM_LOCATION_TYPE_DEVICE;
-	p.location.id = w->ord;
-	if (load_driver(w))
+	if (pb_vmm_load(&w->drv, w->err, sizeof(w->err)) ||
+	    pb_vmm_create_fd(&w->drv, w->ord, w->bytes, &w->own, w->err, sizeof(w->err)) ||
+	    pb_vmm_export_fd(&w->drv, &w->own, fd, w->err, sizeof(w->err)))
 		return P2PS_EIO;
-	DK(w, w->drv.granularity(&g, &p, CU_MEM_ALLOC_GRANULARITY_MINIMUM), "granularity");
-	w->own.size = (w->bytes + g - 1) / g * g;
-	DK(w, w->drv.create(&w->own.h, w->own.size, &p, 0), "cuMemCreate (POSIX-FD)");
-	if (vmm_map(w, &w->own))
-		return P2PS_EIO;
-	DK(w, w->drv.export_fd(&handle, w->own.h, CU_MEM_HANDLE_TYPE_POSIX_FILE_DESCRIPTOR, 0),
-	   "cuMemExportToShareableHandle");
 	w->dst = (void *)(uintptr_t)w->own.va;
 	hello->alloc_bytes = w->own.size;
-	*fd = handle;
 	return 0;
 }
 
@@ -196,16 +95,13 @@ static int open_peer(struct worker *w, const struct pb_ipc_msg *m, int fd)
 		   "cudaIpcOpenMemHandle");
 		return 0;
 	}
-	struct vmm_buf *b = &w->remote_vmm[j];
+	struct pb_vmm_buf *b = &w->remote_vmm[j];
 	if (fd < 0) {
 		snprintf(w->err, sizeof(w->err), "no descriptor came with peer %d's buffer", j);
 		return P2PS_EINVAL;
 	}
-	b->size = (size_t)m->alloc_bytes;
-	DK(w,
-	   w->drv.import_fd(&b->h, (void *)(uintptr_t)fd, CU_MEM_HANDLE_TYPE_POSIX_FILE_DESCRIPTOR),
-	   "cuMemImportFromShareableHandle");
-	if (vmm_map(w, b))
+	if (pb_vmm_import_fd(&w->drv, fd, (size_t)m->alloc_bytes, b, w->err, sizeof(w->err)) ||
+	    pb_vmm_access(&w->drv, b, w->ord, w->err, sizeof(w->err)))
 		return P2PS_EIO;
 	w->remote[j] = (void *)(uintptr_t)b->va;
 	return 0;
@@ -282,10 +178,10 @@ static void teardown(struct worker *w)
 		if (w->kind == PB_IPC_RUNTIME && w->remote[j])
 			cudaIpcCloseMemHandle(w->remote[j]);
 		if (w->kind == PB_IPC_POSIX_FD)
-			vmm_free(w, &w->remote_vmm[j]);
+			pb_vmm_free(&w->drv, &w->remote_vmm[j]);
 	}
 	if (w->kind == PB_IPC_POSIX_FD)
-		vmm_free(w, &w->own);
+		pb_vmm_free(&w->drv, &w->own);
 	else if (w->dst)
 		cudaFree(w->dst);
 	cudaFree(w->src);

@@ -4,6 +4,7 @@
  *
  *   p2p-bench [options]                         measure (needs a CUDA GPU)
  *   p2p-bench report --bench B.json --host H.json   join saved results (no GPU)
+ *   p2p-bench check [options]                   the functional P2P check (check_main.c)
  *
  * Exit status: 0 success; 1 a measurement failed or data did not verify;
  * 2 bad usage or input, or no CUDA GPU. */
@@ -13,6 +14,8 @@
 #include <string.h>
 
 #include "bench.h"
+#include "check_cuda.h"
+#include "check_main.h"
 #include "ipc.h"
 #include "json_read.h"
 #include "options.h"
@@ -27,6 +30,7 @@
 static const char usage_text[] =
         "usage: p2p-bench [options]\n"
         "       p2p-bench report --bench FILE --host FILE [--json]\n"
+        "       p2p-bench check [options]\n"
         "\n"
         "Measures GPU peer-to-peer transfers: device list with PCI addresses, peer access\n"
         "and P2P attributes per pair, unidirectional and bidirectional bandwidth matrices\n"
@@ -36,7 +40,9 @@ static const char usage_text[] =
 static const char report_text[] =
         "\n"
         "report: joins a saved `p2p-bench --json` (--bench) with `bar-inspect --json`\n"
-        "(--host) by PCI address; needs no GPU.\n";
+        "(--host) by PCI address; needs no GPU.\n"
+        "check: does P2P work on every pair and path, set beside the prediction\n"
+        "(p2p-bench check --help).\n";
 
 /* What the command line decides besides the measurement's own options. */
 struct cli {
@@ -117,29 +123,34 @@ static int opt_size(void *ctx, const char *arg, char *err, size_t err_size)
 	return 0;
 }
 
-/* CUDA device numbers, each once: "0,1". */
-static int opt_devices(void *ctx, const char *arg, char *err, size_t err_size)
+int pb_parse_devices(const char *arg, int *dev, int *count, char *err, size_t err_size)
 {
-	struct pb_options *o = &((struct cli *)ctx)->o;
 	char buf[256];
 	char *save = NULL;
-	o->ndev = 0;
+	*count = 0;
 	size_t len = strlen(arg);
 	if (len >= sizeof(buf))
 		return snprintf(err, err_size, "bad device list '%s'", arg), -1;
 	memcpy(buf, arg, len + 1);
 	for (char *tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
 		uint64_t v;
-		bool ok = o->ndev < PB_MAX_DEV && !p2ps_parse_uint(tok, 1023, &v);
-		for (int k = 0; ok && k < o->ndev; k++)
-			ok = (uint64_t)o->dev[k] != v;
+		bool ok = *count < PB_MAX_DEV && !p2ps_parse_uint(tok, 1023, &v);
+		for (int k = 0; ok && k < *count; k++)
+			ok = (uint64_t)dev[k] != v;
 		if (!ok)
 			return snprintf(err, err_size, "bad device list '%s'", arg), -1;
-		o->dev[o->ndev++] = (int)v;
+		dev[(*count)++] = (int)v;
 	}
-	if (!o->ndev)
+	if (!*count)
 		return snprintf(err, err_size, "bad device list '%s'", arg), -1;
 	return 0;
+}
+
+/* CUDA device numbers, each once: "0,1". */
+static int opt_devices(void *ctx, const char *arg, char *err, size_t err_size)
+{
+	struct pb_options *o = &((struct cli *)ctx)->o;
+	return pb_parse_devices(arg, o->dev, &o->ndev, err, err_size);
 }
 
 /* Which ways of sharing memory --ipc measures. */
@@ -377,6 +388,12 @@ int main(int argc, char **argv)
 	                }};
 	if (argc > 1 && !strcmp(argv[1], "report"))
 		return cmd_report(argc - 1, argv + 1);
+	if (argc > 1 && !strcmp(argv[1], "check"))
+		return pb_check_main(argc - 1, argv + 1);
+	/* A process of check's cross-process paths, started by check itself (not a user
+	 * option). */
+	if (argc > 1 && !strcmp(argv[1], "--check-peer"))
+		return pb_chk_other_main(argc, argv);
 	/* A worker of --ipc, started by this program itself (not a user option). */
 	if (argc > 1 && !strcmp(argv[1], "--ipc-worker"))
 		return pb_ipc_worker_main(argc, argv);

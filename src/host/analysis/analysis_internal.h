@@ -73,10 +73,11 @@ void p2ps_an_path_acs(struct p2ps_an_ctx *c, struct p2ps_reasons *reasons, int l
 enum p2ps_verdict p2ps_an_verdict(const struct p2ps_reasons *r);
 const char *p2ps_an_iommu_fix(const char *kind); /* h->iommu.kind: "intel", "amd", ... */
 
-/* NCCL's levels (P2P and GDR) in its path order: LOC 0, NVL 1, PIX 2, PXB 3, PHB 4, SYS 5;
- * nvidia-smi's NODE is NCCL's PHB. -1 for UNKNOWN. */
+/* The NCCL path type (enum p2ps_nccl_path) of a pair of this topology class; nvidia-smi's
+ * NODE is NCCL's PHB. -1 for UNKNOWN. */
 int p2ps_an_nccl_rank(enum p2ps_topo t);
-/* An NCCL_*_LEVEL value (a name, or an old number 0..5) as a rank; -1 if unset or bad. */
+/* An NCCL_*_LEVEL value (a path type's name, or an old number) as a path type; -1 if unset
+ * or bad. */
 int p2ps_an_nccl_level(const char *value);
 const char *p2ps_an_nccl_level_name(int level);
 
@@ -92,7 +93,7 @@ bool p2ps_an_is_intel_host(const struct p2ps_host *h);
 /* The value of NAME= among the captured NCCL variables, or NULL. */
 const char *p2ps_an_nccl_var(const struct p2ps_host *h, const char *name);
 
-/* Whether a NCCL_P2P_DISABLE value turns P2P off (any non-empty value but "0"). */
+/* Whether a NCCL_P2P_DISABLE value turns P2P off (it reads as the number 1). */
 bool p2ps_an_nccl_disables(const char *value);
 
 /* The IOMMU summary, the command-line flags behind it and the host-wide findings. */

@@ -261,7 +261,7 @@ static void gdr_nccl(struct p2ps_an_ctx *c, struct p2ps_gdr_pair *p, bool rdma)
 	int level = p2ps_an_nccl_level(lv);
 	const char *why = lv && level >= 0 ? "NCCL_NET_GDR_LEVEL" : "NCCL's default";
 	if (level < 0)
-		level = 3; /* PATH_PXB */
+		level = P2PS_NCCL_PXB;
 	p->nccl_gdr = rank <= level;
 	struct p2ps_reason *x =
 	        p2ps_an_add(c, &p->reasons, P2PS_R_GDR_NCCL, P2PS_SEV_INFO, -1,

@@ -4,8 +4,11 @@
  * pair verdicts share (CPU vendor, NCCL settings). */
 #include "analysis_internal.h"
 
+#include <stdint.h>
 #include <stdio.h>
 #include <string.h>
+
+#include "p2pscope/parse.h"
 
 /* Vendor of the first host bridge (class 0600) in the model, 0 if none is listed. */
 uint16_t p2ps_an_host_bridge_vendor(const struct p2ps_host *h)
@@ -31,11 +34,18 @@ const char *p2ps_an_nccl_var(const struct p2ps_host *h, const char *name)
 	return NULL;
 }
 
-/* Whether a NCCL_P2P_DISABLE value turns P2P off (any non-empty value but "0"); the
- * pair verdicts and the host findings share this one rule. */
+/* Whether a NCCL_P2P_DISABLE value turns P2P off: NCCL reads it as a number (decimal, or hex
+ * with 0x) and disables P2P when that number is 1 (ncclGetLevel, src/graph/paths.cc); the pair
+ * verdicts and the host findings share this one rule. */
 bool p2ps_an_nccl_disables(const char *value)
 {
-	return value && value[0] && strcmp(value, "0");
+	uint64_t v;
+	while (value && (*value == ' ' || *value == '\t'))
+		value++;
+	if (!value)
+		return false;
+	bool hex = value[0] == '0' && (value[1] == 'x' || value[1] == 'X');
+	return p2ps_scan_uint(value, hex ? 16 : 10, UINT32_MAX, &v) && v == 1;
 }
 
 static void cat(char *dst, size_t size, const char *name, const char *val)

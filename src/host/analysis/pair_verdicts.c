@@ -4,10 +4,12 @@
  * mixed models, NCCL's own choice — plus every non-info finding of either GPU. */
 #include "analysis_internal.h"
 
+#include <stdint.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "p2pscope/nvidia_chips.h"
+#include "p2pscope/parse.h"
 
 static void copy_gpu_reasons(struct p2ps_an_ctx *c, struct p2ps_pair *p,
                              const struct p2ps_gpu_report *g)
@@ -306,75 +308,110 @@ static void pair_topology(struct p2ps_an_ctx *c, struct p2ps_pair *p)
 	}
 }
 
-static const char *const nccl_level_names[] = {"LOC", "NVL", "PIX", "PXB", "PHB", "SYS"};
+static const char *const nccl_path_names[P2PS_NCCL_PATH_COUNT] = {
+        "LOC", "NVL", "NVB", "C2C", "PIX", "PXB", "P2C", "PXN", "PHB", "SYS", "NET", "DIS"};
+
+const char *p2ps_nccl_path_name(int t)
+{
+	return t >= 0 && t < P2PS_NCCL_PATH_COUNT ? nccl_path_names[t] : "?";
+}
 
 const char *p2ps_an_nccl_level_name(int level)
 {
-	return level >= 0 && level < 6 ? nccl_level_names[level] : "?";
+	return p2ps_nccl_path_name(level);
 }
 
+/* NCCL's ncclGetLevel (src/graph/paths.cc): a path type's name up to SYS, or an old number
+ * (levelsOldToNew: 0 LOC, 1 PIX, 2 PXB, 3 PHB, 4 and above SYS); -1 unset or neither. */
 int p2ps_an_nccl_level(const char *v)
 {
+	static const int old_levels[] = {P2PS_NCCL_LOC, P2PS_NCCL_PIX, P2PS_NCCL_PXB, P2PS_NCCL_PHB,
+	                                 P2PS_NCCL_SYS};
+	uint64_t n;
 	if (!v)
 		return -1;
-	for (int i = 0; i < 6; i++)
-		if (!strcmp(v, nccl_level_names[i]))
+	for (int i = 0; i <= P2PS_NCCL_SYS; i++)
+		if (!strcmp(v, nccl_path_names[i]))
 			return i;
-	/* Old numeric levels 0..5 meant LOC, PIX, PXB, PHB, SYS, SYS. */
-	static const int numeric[] = {0, 2, 3, 4, 5, 5};
-	if (v[0] >= '0' && v[0] <= '5' && !v[1])
-		return numeric[v[0] - '0'];
-	return -1;
+	if (v[0] < '0' || v[0] > '9' || !p2ps_scan_uint(v, 10, UINT32_MAX, &n))
+		return -1;
+	return old_levels[n < 4 ? n : 4];
 }
 
-/* NCCL's P2P levels in its path order (NCCL has no NODE: a NUMA node's host bridges
- * hang off one CPU node, so nvidia-smi's NODE is NCCL's PHB). */
+/* The path type NCCL gives a pair of GPUs of one host (its PCI classes as nvidia-smi's;
+ * NCCL has no NODE: a NUMA node's host bridges hang off one CPU node, so NODE is its PHB). */
 int p2ps_an_nccl_rank(enum p2ps_topo t)
 {
 	switch (t) {
-	case P2PS_TOPO_X: return 0;
-	case P2PS_TOPO_NV: return 1;
-	case P2PS_TOPO_PIX: return 2;
-	case P2PS_TOPO_PXB: return 3;
+	case P2PS_TOPO_X: return P2PS_NCCL_LOC;
+	case P2PS_TOPO_NV: return P2PS_NCCL_NVL;
+	case P2PS_TOPO_PIX: return P2PS_NCCL_PIX;
+	case P2PS_TOPO_PXB: return P2PS_NCCL_PXB;
 	case P2PS_TOPO_PHB:
-	case P2PS_TOPO_NODE: return 4;
-	case P2PS_TOPO_SYS: return 5;
+	case P2PS_TOPO_NODE: return P2PS_NCCL_PHB;
+	case P2PS_TOPO_SYS: return P2PS_NCCL_SYS;
 	case P2PS_TOPO_UNKNOWN: break;
 	}
 	return -1;
 }
 
-/* What NCCL would do with this pair: it uses P2P only up to its P2P level (default PXB,
- * raised to SYS on AMD hosts with at most two GPUs), unless NCCL_P2P_DISABLE is set.
- * NCCL never looks at ACS or the IOMMU itself, which is why a pair it admits can hang. */
-static void pair_nccl(struct p2ps_an_ctx *c, struct p2ps_pair *p)
+int p2ps_nccl_path_of(enum p2ps_topo t)
+{
+	return p2ps_an_nccl_rank(t);
+}
+
+/* NCCL's P2P level for this host (ncclTopoCheckP2p, src/graph/paths.cc): PXB by default,
+ * SYS on x86 AMD hosts with at most two GPUs, NCCL_P2P_LEVEL when set, LOC (no P2P at all)
+ * when NCCL_P2P_DISABLE reads as 1 (ncclGetLevel). *from says which. */
+static int nccl_p2p_level(const struct p2ps_an_ctx *c, const char **from)
 {
 	const struct p2ps_host *h = c->host;
+	if (p2ps_an_nccl_disables(p2ps_an_nccl_var(h, "NCCL_P2P_DISABLE"))) {
+		*from = "NCCL_P2P_DISABLE";
+		return P2PS_NCCL_LOC;
+	}
+	int level = p2ps_an_nccl_level(p2ps_an_nccl_var(h, "NCCL_P2P_LEVEL"));
+	if (level >= 0) {
+		*from = "NCCL_P2P_LEVEL";
+		return level;
+	}
+	bool amd = !p2ps_an_is_intel_host(h) &&
+	           (!strcmp(h->iommu.kind, "amd") || p2ps_an_host_bridge_vendor(h) == 0x1022);
+	size_t gpus = 0;
+	for (size_t i = 0; i < c->a->n_gpus; i++)
+		gpus += c->a->gpus[i].is_gpu;
+	*from = amd && gpus <= 2 ? "default on AMD hosts with two GPUs" : "default";
+	return amd && gpus <= 2 ? P2PS_NCCL_SYS : P2PS_NCCL_PXB;
+}
+
+/* What NCCL would do with this pair: P2P when the path is within its P2P level. NCCL
+ * then still asks NVML whether the driver allows P2P reads and writes and CUDA whether
+ * the GPUs can access each other (p2pCanConnect, src/transport/p2p.cc); those are the
+ * driver's and CUDA's answers, which the analysis does not have. NCCL never looks at ACS
+ * or the IOMMU itself, which is why a pair it admits can hang. */
+static void pair_nccl(struct p2ps_an_ctx *c, struct p2ps_pair *p)
+{
+	p->nccl_p2p = p->nccl_level = -1;
+	p->nccl_level_from = NULL;
 	if (!c->a->gpus[p->a].is_gpu || !c->a->gpus[p->b].is_gpu || p->topo == P2PS_TOPO_UNKNOWN)
 		return;
-	const char *dis = p2ps_an_nccl_var(h, "NCCL_P2P_DISABLE");
-	if (p2ps_an_nccl_disables(dis)) {
+	const char *from = NULL;
+	int level = nccl_p2p_level(c, &from);
+	int r = p2ps_an_nccl_rank(p->topo);
+	p->nccl_level = level;
+	p->nccl_level_from = from;
+	p->nccl_p2p = r <= level;
+	if (level == P2PS_NCCL_LOC) {
 		p2ps_an_add(c, &p->reasons, P2PS_R_NCCL_LEVEL, P2PS_SEV_INFO, -1,
-		            "NCCL will not use P2P for this pair: NCCL_P2P_DISABLE=%s", dis);
+		            "NCCL will not use P2P for this pair: NCCL_P2P_DISABLE=%s",
+		            p2ps_an_nccl_var(c->host, "NCCL_P2P_DISABLE"));
 		return;
 	}
-	const char *lv = p2ps_an_nccl_var(h, "NCCL_P2P_LEVEL");
-	int level = p2ps_an_nccl_level(lv);
-	const char *why = "set";
-	if (level < 0) {
-		bool amd = !p2ps_an_is_intel_host(h) && (!strcmp(h->iommu.kind, "amd") ||
-		                                         p2ps_an_host_bridge_vendor(h) == 0x1022);
-		size_t gpus = 0;
-		for (size_t i = 0; i < c->a->n_gpus; i++)
-			gpus += c->a->gpus[i].is_gpu;
-		level = amd && gpus <= 2 ? 5 : 3;
-		why = amd && gpus <= 2 ? "NCCL's default on AMD hosts with two GPUs"
-		                       : "NCCL's default";
-	}
-	int r = p2ps_an_nccl_rank(p->topo);
+	bool set = !strcmp(from, "NCCL_P2P_LEVEL");
 	p2ps_an_add(c, &p->reasons, P2PS_R_NCCL_LEVEL, P2PS_SEV_INFO, -1,
-	            "NCCL (P2P level %s, %s) would %s P2P for this pair (%s path)%s",
-	            p2ps_an_nccl_level_name(level), why, r <= level ? "use" : "not use",
+	            "NCCL (P2P level %s, %s%s) would %s P2P for this pair (%s path)%s",
+	            p2ps_an_nccl_level_name(level), set ? "" : "NCCL's ", set ? "set" : from,
+	            r <= level ? "use" : "not use",
 	            p->topo == P2PS_TOPO_NV ? "NVLink" : p2ps_topo_name(p->topo),
 	            r <= level ? "" : "; it copies through host memory instead");
 }

@@ -84,6 +84,14 @@ static struct json_object *pair_json(const struct p2ps_analysis *a, const struct
 	                      : json_object_new_boolean(p->verdict == P2PS_VERDICT_READY));
 	p2ps_json_put(o, "verdict", json_object_new_string(p2ps_verdict_name(p->verdict)));
 	p2ps_json_put(o, "moot", json_object_new_boolean(p->moot));
+	struct json_object *nccl = json_object_new_object();
+	p2ps_json_put(nccl, "p2p", p2ps_json_tri(p->nccl_p2p));
+	p2ps_json_put(nccl, "level",
+	              p->nccl_level < 0
+	                      ? NULL
+	                      : json_object_new_string(p2ps_nccl_path_name(p->nccl_level)));
+	p2ps_json_put(nccl, "level_from", p2ps_json_str_or_null(p->nccl_level_from));
+	p2ps_json_put(o, "nccl", nccl);
 	const struct p2ps_dev *x = &h->devs[a->gpus[p->a].dev_idx],
 	                      *y = &h->devs[a->gpus[p->b].dev_idx];
 	if (p2ps_host_driver_p2p(h, &x->bdf, &y->bdf))
