@@ -4,9 +4,10 @@
  * finder and every block parser, including pasted lspci -x rows through the dump
  * backend), the paste backend, the analysis, the paste findings and the three renderers.
  * Checked: loading fails only with a one-line message for binary data or memory, every
- * fact's provenance names a line of the input and a block that exists, matrices stay in
- * their bounds, the findings and asks are single lines, the JSON parses back with its
- * "paste" member, the DOT graph is closed. */
+ * item of the evidence names a line of the input and a block that exists, observations
+ * name GPUs that exist and are found by their lookup, matrices stay in their bounds, the
+ * findings and asks are single lines, the JSON parses back with its "paste" member, the
+ * DOT graph is closed. */
 #include <json-c/json.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -16,17 +17,20 @@
 #include "p2pscope/analysis.h"
 #include "p2pscope/host.h"
 #include "p2pscope/host_load.h"
+#include "p2pscope/evidence.h"
 #include "p2pscope/paste_report.h"
 #include "p2pscope/render.h"
 
-static void check_where(const struct p2ps_paste *p, struct p2ps_paste_where w)
+static void check_where(const struct p2ps_evidence *p, struct p2ps_paste_where w)
 {
 	if (w.line < 0 || w.line > p->lines || w.block < -1 ||
 	    (w.block >= 0 && (size_t)w.block >= p->n_blocks))
 		abort();
 }
 
-static void check_paste(const struct p2ps_paste *p)
+/* The evidence the reader handed over: blocks within the text, every item's line in it,
+ * observations of GPUs that exist, sorted as the lookups need, counts that agree. */
+static void check_evidence(const struct p2ps_evidence *p)
 {
 	for (size_t i = 0; i < p->n_blocks; i++)
 		if (p->blocks[i].first_line < 1 ||
@@ -36,11 +40,26 @@ static void check_paste(const struct p2ps_paste *p)
 	for (size_t i = 0; i < p->n_devs; i++)
 		for (int f = 0; f < P2PS_PD_COUNT; f++)
 			check_where(p, p->devs[i].from[f]);
-	for (int k = 0; k < P2PS_PM_COUNT; k++)
-		if (p->m[k].present && (p->m[k].n < 1 || p->m[k].n > P2PS_PASTE_MAX_GPUS))
+	for (size_t i = 0; i < p->n_obs; i++) {
+		const struct p2ps_pair_obs *o = &p->obs[i];
+		check_where(p, o->from);
+		if (o->a < 0 || o->b < 0 || (size_t)o->a >= p->n_gpus ||
+		    (size_t)o->b >= p->n_gpus || o->a == o->b || !o->text[0] ||
+		    (unsigned)o->kind >= P2PS_PM_COUNT ||
+		    p2ps_evidence_obs(p, o->kind, o->a, o->b) == NULL)
 			abort();
-	if (p->n_gpus > P2PS_PASTE_MAX_GPUS || p->n_events > P2PS_PASTE_MAX_EVENTS)
+		if (i && (p->obs[i - 1].kind > o->kind ||
+		          (p->obs[i - 1].kind == o->kind && p->obs[i - 1].a > o->a)))
+			abort();
+	}
+	for (int k = 0; k < P2PS_PM_COUNT; k++)
+		if (p->matrix[k].present &&
+		    (p->matrix[k].n < 1 || p->matrix[k].n > P2PS_PASTE_MAX_GPUS))
+			abort();
+	if (p->n_events > P2PS_PASTE_MAX_EVENTS || p->n_releases > P2PS_PASTE_MAX_RELEASES)
 		abort();
+	for (size_t i = 0; i < p->n_gpus; i++)
+		check_where(p, p->gpus[i].named_from);
 	for (int s = 0; s < P2PS_PS_COUNT; s++) {
 		check_where(p, p->sym.first[s]);
 		if ((p->sym.count[s] > 0) != (p->sym.first[s].line > 0) ||
@@ -51,8 +70,10 @@ static void check_paste(const struct p2ps_paste *p)
 		check_where(p, p->nccl.via_from[k]);
 	check_where(p, p->nccl.version_from);
 	check_where(p, p->acs_loose.first);
+	for (size_t i = 0; i < p->n_releases; i++)
+		check_where(p, p->releases[i].from);
 	if (p->acs_loose.redirect > p->acs_loose.lines || p->nccl.n_env > 8 ||
-	    p->unread_blocks > (int)p->n_blocks)
+	    p->unread_blocks > (int)(p->n_blocks + p->blocks_dropped))
 		abort();
 }
 
@@ -113,7 +134,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			abort();
 		return 0;
 	}
-	check_paste(h.paste);
+	check_evidence(h.evidence);
 	struct p2ps_analysis a;
 	if (p2ps_analysis_run(&h, &a, &err) == 0) {
 		struct p2ps_paste_report r;

@@ -27,7 +27,7 @@
 
 #include "p2pscope/error.h"
 #include "p2pscope/host.h"
-#include "p2pscope/paste.h"
+#include "p2pscope/evidence.h"
 
 struct p2ps_paste_report;
 
@@ -256,7 +256,7 @@ struct p2ps_analysis {
 	char iommu_summary[512]; /* "off", "on (intel: dmar0 dmar1), default domain DMA-FQ" */
 	char iommu_flags[256];   /* command-line flags that decide the mode, "" if none */
 	struct p2ps_reasons host_reasons;
-	/* For a host read from a paste (host->paste): what only the paste shows, its verdict
+	/* For a host read from a paste (host->evidence): what only the paste shows, its verdict
 	 * and what to send next (paste_report.h), computed once here; NULL otherwise. */
 	struct p2ps_paste_report *paste;
 	size_t n_rdma_devs; /* RDMA-capable devices found (NICs), besides --peers */

@@ -2,7 +2,8 @@
 /* p2pscope: what a paste adds to the analysis — the triage of a bug report.
  *
  * The analysis (analysis.h) runs unchanged on the host model the paste backend filled.
- * p2ps_paste_observe() then reads what only a paste shows and a live host cannot:
+ * p2ps_paste_observe() then reads the evidence the paste reader handed over
+ * (host->evidence, evidence.h): what only a paste shows and a live host cannot:
  *  - the driver the reporter ran and its BAR1-P2P path (NVRM lines: static BAR1 mapping,
  *    "added PCIe BAR1 P2P mapping", peer DMA alignment, assertions),
  *  - faults (IOMMU page faults, Xid MMU faults decoded with libgmmu),
@@ -19,7 +20,7 @@
 #include <stddef.h>
 
 #include "p2pscope/analysis.h"
-#include "p2pscope/paste.h"
+#include "p2pscope/evidence.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -69,13 +70,17 @@ struct p2ps_paste_report {
 	struct p2ps_reasons findings; /* P2PS_PF_* codes, in the order found */
 	struct p2ps_paste_cause causes[P2PS_PASTE_MAX_CAUSES];
 	size_t n_causes;
+	/* Blockers of the analysis that the paste's own evidence contradicts (a pair it
+	 * shows copying peer to peer correctly): kept as the model's doubt, not as causes. */
+	struct p2ps_paste_cause notes[P2PS_PASTE_MAX_CAUSES];
+	size_t n_notes;
 	struct p2ps_paste_pair *pairs;
 	size_t n_pairs;
 	struct p2ps_paste_ask asks[P2PS_PASTE_MAX_ASKS];
 	size_t n_asks;
 };
 
-/* Builds the report for an analysis of a paste (a->host->paste). Returns 0, P2PS_EINVAL
+/* Builds the report for an analysis of a paste (a->host->evidence). Returns 0, P2PS_EINVAL
  * when the host did not come from a paste, or P2PS_ENOMEM. Always safe to
  * p2ps_paste_report_free() afterwards. */
 int p2ps_paste_observe(const struct p2ps_analysis *a, struct p2ps_paste_report *out,

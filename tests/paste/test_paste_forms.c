@@ -489,7 +489,7 @@ static void test_nccl_works(void **state)
 	report("n1:1:2 [0] NCCL INFO Channel 00/0 : 0[0] -> 1[1] via P2P/IPC\n"
 	       "n2:1:3 [1] NCCL INFO Channel 00/0 : 3[1] -> 2[0] via P2P/IPC\n",
 	       &h, &a, &r);
-	assert_false(h.paste->m[P2PS_PM_NCCL].present);
+	assert_false(h.evidence->matrix[P2PS_PM_NCCL].present);
 	assert_int_not_equal(r.verdict, P2PS_VERDICT_READY);
 	done(&h, &a, &r);
 	report("$ NCCL_P2P_LEVEL=SYS NCCL_DEBUG=INFO ./build/all_reduce_perf -g 2\n"

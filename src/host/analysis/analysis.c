@@ -120,7 +120,7 @@ int p2ps_analysis_run_opts(const struct p2ps_host *host, const struct p2ps_analy
 		p2ps_an_host_findings(&c);
 	if (!c.oom)
 		p2ps_an_gdr(&c, opts);
-	if (!c.oom && host->paste)
+	if (!c.oom && host->evidence)
 		return paste_observations(out, err);
 	if (!c.oom)
 		return 0;

@@ -16,7 +16,7 @@ static struct json_object *where(struct p2ps_paste_where w)
 	return o;
 }
 
-static struct json_object *blocks(const struct p2ps_paste *p)
+static struct json_object *blocks(const struct p2ps_evidence *p)
 {
 	struct json_object *arr = json_object_new_array();
 	for (size_t i = 0; i < p->n_blocks; i++) {
@@ -36,7 +36,7 @@ static struct json_object *blocks(const struct p2ps_paste *p)
 }
 
 /* {"0000:01:00.0": {"bars": {"line": 12, "block": 2}, ...}, ...} */
-static struct json_object *provenance(const struct p2ps_paste *p)
+static struct json_object *provenance(const struct p2ps_evidence *p)
 {
 	struct json_object *all = json_object_new_object();
 	for (size_t i = 0; i < p->n_devs; i++) {
@@ -45,7 +45,7 @@ static struct json_object *provenance(const struct p2ps_paste *p)
 			if (p->devs[i].from[f].line)
 				p2ps_json_put(o, p2ps_paste_dfact_name(f),
 				              where(p->devs[i].from[f]));
-		p2ps_json_put(all, p->devs[i].d.bdf_str, o);
+		p2ps_json_put(all, p->devs[i].bdf_str, o);
 	}
 	return all;
 }
@@ -104,8 +104,8 @@ static struct json_object *pairs(const struct p2ps_paste_report *r)
 	return arr;
 }
 
-struct json_object *p2ps_render_paste_json(const struct p2ps_paste *p,
-                                           const struct p2ps_paste_report *r)
+static struct json_object *p2ps_render_paste_json(const struct p2ps_evidence *p,
+                                                  const struct p2ps_paste_report *r)
 {
 	struct json_object *o = json_object_new_object();
 	if (!o)
@@ -137,7 +137,7 @@ struct json_object *p2ps_render_paste_json(const struct p2ps_paste *p,
 	return o;
 }
 
-static int json_section(void *ctx, const struct p2ps_paste *p, const struct p2ps_paste_report *r,
+static int json_section(void *ctx, const struct p2ps_evidence *p, const struct p2ps_paste_report *r,
                         struct p2ps_error *err)
 {
 	struct json_object *o = p2ps_render_paste_json(p, r);

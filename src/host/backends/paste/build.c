@@ -83,8 +83,8 @@ static struct p2ps_paste_gpu *new_gpu(struct pctx *c)
 		return NULL;
 	struct p2ps_paste_gpu *g = &p->gpus[p->n_gpus++];
 	memset(g, 0, sizeof(*g));
-	g->smi = g->cuda = g->display = -1;
-	g->bar1_from.block = g->vram_from.block = g->link_from.block = -1;
+	g->smi = g->cuda = g->display = g->listed = -1;
+	g->bar1_from.block = g->vram_from.block = g->link_from.block = g->named_from.block = -1;
 	return g;
 }
 
@@ -137,7 +137,8 @@ bool pt_matrix(struct pctx *c, enum p2ps_paste_matrix_kind k, int n, int line)
 	if (m->present)
 		return m->n == n;
 	m->cell = calloc((size_t)n * (size_t)n, sizeof(*m->cell));
-	if (!m->cell) {
+	m->row_line = calloc((size_t)n, sizeof(*m->row_line));
+	if (!m->cell || !m->row_line) {
 		c->oom = true;
 		return false;
 	}
@@ -145,6 +146,12 @@ bool pt_matrix(struct pctx *c, enum p2ps_paste_matrix_kind k, int n, int line)
 	m->n = n;
 	m->from = pt_where(c, line);
 	return true;
+}
+
+void pt_row_line(struct p2ps_paste_matrix *m, int i, int line)
+{
+	if (i >= 0 && i < m->n && !m->row_line[i])
+		m->row_line[i] = line;
 }
 
 void pt_cell_set(struct p2ps_paste_matrix *m, int i, int j, const char *s, size_t len)

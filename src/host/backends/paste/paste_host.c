@@ -303,16 +303,21 @@ static int paste_load(struct p2ps_host *host, const struct p2ps_host_source *src
 	if (!src->text && (!src->path || !*src->path))
 		return p2ps_error_set(err, P2PS_EINVAL, "paste: no file given");
 	struct p2ps_paste *p = calloc(1, sizeof(*p));
-	if (!p)
+	host->evidence = calloc(1, sizeof(*host->evidence));
+	if (!p || !host->evidence) {
+		free(p);
 		return p2ps_error_set(err, P2PS_ENOMEM, "paste: out of memory");
+	}
 	int rc = src->text ? p2ps_paste_parse(src->text, src->text_len, src->path, p, err)
 	                   : p2ps_paste_load(src->path, p, err);
-	if (rc < 0) {
-		free(p);
-		return rc;
-	}
-	host->paste = p; /* the model owns it from here (p2ps_host_free) */
-	return to_host(p, host, err);
+	if (rc == 0)
+		rc = to_host(p, host, err);
+	/* The model keeps the evidence (p2ps_host_free), not the reader's working facts. */
+	if (rc == 0)
+		rc = p2ps_paste_evidence(p, host->evidence, err);
+	p2ps_paste_free(p);
+	free(p);
+	return rc;
 }
 
 const struct p2ps_host_backend p2ps_host_backend_paste = {

@@ -143,6 +143,8 @@ struct p2ps_paste_gpu *pt_gpu_bdf(struct pctx *c, const struct p2ps_bdf *b);
  * false when out of memory or n is out of range. */
 bool pt_matrix(struct pctx *c, enum p2ps_paste_matrix_kind k, int n, int line);
 void pt_cell_set(struct p2ps_paste_matrix *m, int i, int j, const char *s, size_t len);
+/* Notes the line row i came from (the first one that set it). */
+void pt_row_line(struct p2ps_paste_matrix *m, int i, int line);
 
 /* Records a kernel event (stored while there is room; always counted). */
 struct p2ps_paste_event *pt_event(struct pctx *c, enum p2ps_paste_event_kind k, int line);

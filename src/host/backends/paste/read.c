@@ -226,7 +226,11 @@ int p2ps_paste_parse(const char *text, size_t len, const char *source, struct p2
 	for (int i = 0; i < P2PS_NV_COUNT; i++)
 		out->nccl.via_from[i].block = -1;
 	out->host.cmdline_from.block = out->host.iommu_from.block = out->host.driver_from.block =
-	        -1;
+	        out->host.modules_from.block = -1;
+	out->host.modules_listed = out->host.nvidia_peermem = out->host.nv_peer_mem = -1;
+	out->cuda.enabled_a = out->cuda.enabled_b = -1;
+	out->cuda.enabled_from.block = out->cuda.result_from.block = -1;
+	out->nccl.gdr_disabled_from.block = -1;
 	snprintf(out->source, sizeof(out->source), "%s", source ? source : "paste");
 	if (len > P2PS_PASTE_MAX_BYTES)
 		return p2ps_error_set(err, P2PS_EINVAL,

@@ -8,20 +8,6 @@
 
 #include "observe_internal.h"
 
-static void cause(struct octx *c, const char *code, const char *text, const char *fix)
-{
-	struct p2ps_paste_report *r = c->r;
-	for (size_t i = 0; i < r->n_causes; i++)
-		if (!strcmp(r->causes[i].text, text))
-			return;
-	if (r->n_causes == P2PS_PASTE_MAX_CAUSES)
-		return;
-	struct p2ps_paste_cause *x = &r->causes[r->n_causes++];
-	snprintf(x->code, sizeof(x->code), "%s", code);
-	snprintf(x->text, sizeof(x->text), "%s", text);
-	snprintf(x->fix, sizeof(x->fix), "%s", fix);
-}
-
 /* Devices whose ACS or BAR1 the next lspci should show, as "BDF, BDF". */
 struct lists {
 	char acs[200];
@@ -33,23 +19,6 @@ static void add_bdf(char *list, size_t size, const char *bdf)
 	size_t n = strlen(list);
 	if (!strstr(list, bdf) && n + strlen(bdf) + 3 < size)
 		snprintf(list + n, size - n, "%s%s", n ? ", " : "", bdf);
-}
-
-/* Whether the IOMMU translates the GPUs' DMA. */
-static void iommu_asks(struct octx *c)
-{
-	if (c->h->iommu.known && c->h->iommu.present) {
-		po_ask(c, "cat /sys/kernel/iommu_groups/*/type",
-		       "whether the IOMMU translates the GPUs' DMA (DMA, DMA-FQ) or passes it "
-		       "through "
-		       "(identity)");
-		return;
-	}
-	if (!c->p->host.cmdline_known) /* never a fact the paste holds */
-		po_ask(c, "cat /proc/cmdline",
-		       "the IOMMU flags the kernel booted with (iommu=, intel_iommu=, amd_iommu=)");
-	po_ask(c, "sudo dmesg | grep -iE 'iommu|dmar|amd-vi'",
-	       "whether an IOMMU is on and in which default domain");
 }
 
 /* The command that settles an unknown analysis reason, if there is one. */
@@ -66,7 +35,7 @@ static void ask_for(struct octx *c, const struct p2ps_reason *x, struct lists *l
 		po_ask(c, "nvidia-smi -q -d MEMORY",
 		       "VRAM (FB Memory Usage) and BAR1 of every GPU");
 		break;
-	case P2PS_R_IOMMU_UNKNOWN: iommu_asks(c); break;
+	case P2PS_R_IOMMU_UNKNOWN: po_iommu_asks(c); break;
 	case P2PS_R_ACS_UNKNOWN:
 		if (d)
 			add_bdf(lists->acs, sizeof(lists->acs), d->bdf_str);
@@ -92,7 +61,7 @@ static void from_analysis(struct octx *c, struct lists *lists, bool *unknown)
 		for (size_t i = 0; i < r->n; i++) {
 			const struct p2ps_reason *x = &r->v[i];
 			if (x->sev == P2PS_SEV_BLOCKER)
-				cause(c, p2ps_reason_code_name(x->code), x->text, x->fix);
+				po_cause(c, p2ps_reason_code_name(x->code), x->text, x->fix);
 			else if (x->sev == P2PS_SEV_UNKNOWN) {
 				*unknown = true;
 				ask_for(c, x, lists);
@@ -106,7 +75,7 @@ static void from_analysis(struct octx *c, struct lists *lists, bool *unknown)
 static void no_pairs(struct octx *c, struct lists *lists)
 {
 	const struct p2ps_analysis *a = c->a;
-	if (a->n_pairs || (a->n_gpus + c->p->n_gpus < 1))
+	if (a->n_pairs || (a->n_gpus + c->ev->n_gpus < 1))
 		return;
 	for (size_t i = 0; i < c->h->n_devs; i++) {
 		const struct p2ps_dev *br = &c->h->devs[i];
@@ -123,7 +92,7 @@ static void no_pairs(struct octx *c, struct lists *lists)
 	for (size_t gi = 0; gi < a->n_gpus; gi++)
 		domains |= a->gpus[gi].iommu != P2PS_IOMMU_UNKNOWN;
 	if (!domains)
-		iommu_asks(c);
+		po_iommu_asks(c);
 	for (size_t gi = 0; gi < a->n_gpus; gi++)
 		if (p2ps_dev_unknown(&c->h->devs[a->gpus[gi].dev_idx], P2PS_FACT_PARENT))
 			po_ask(c, "lspci -tv",
@@ -133,27 +102,27 @@ static void no_pairs(struct octx *c, struct lists *lists)
 /* Asks only a paste needs: addresses of nvidia-smi's GPUs, the driver's log, CUDA's data. */
 static void paste_asks(struct octx *c)
 {
-	const struct p2ps_paste *p = c->p;
+	const struct p2ps_evidence *ev = c->ev;
 	bool anon = false, can = false;
-	for (size_t i = 0; i < p->n_gpus; i++)
-		anon |= !p->gpus[i].bdf_known;
+	for (size_t i = 0; i < ev->n_gpus; i++)
+		anon |= !ev->gpus[i].bdf_known;
 	if (anon)
 		po_ask(c, "nvidia-smi --query-gpu=index,pci.bus_id,name,memory.total --format=csv",
 		       "the PCI address, model and VRAM of every GPU nvidia-smi numbers");
-	for (int i = 0; i < p->m[P2PS_PM_CUDA_ACCESS].n; i++)
-		for (int j = 0; j < p->m[P2PS_PM_CUDA_ACCESS].n; j++) {
-			const char *s = p2ps_paste_cell(p, P2PS_PM_CUDA_ACCESS, i, j);
+	for (int i = 0; i < ev->matrix[P2PS_PM_CUDA_ACCESS].n; i++)
+		for (int j = 0; j < ev->matrix[P2PS_PM_CUDA_ACCESS].n; j++) {
+			const char *s = po_cell(c, P2PS_PM_CUDA_ACCESS, i, j);
 			can |= i != j && s && s[0] == '1';
 		}
-	bool nvrm = p->event_count[P2PS_PE_DRIVER_LOAD] || p->event_count[P2PS_PE_STATIC_BAR1] ||
-	            p->event_count[P2PS_PE_BAR1_P2P_MAPPING];
-	if (c->r->verdict != P2PS_VERDICT_NOT_READY && (c->a->n_gpus || p->n_gpus) && !nvrm)
+	bool nvrm = ev->event_count[P2PS_PE_DRIVER_LOAD] || ev->event_count[P2PS_PE_STATIC_BAR1] ||
+	            ev->event_count[P2PS_PE_BAR1_P2P_MAPPING];
+	if (c->r->verdict != P2PS_VERDICT_NOT_READY && (c->a->n_gpus || ev->n_gpus) && !nvrm)
 		po_ask(c, "sudo dmesg | grep NVRM",
 		       "which driver runs and whether it maps BAR1 statically on every GPU (a GPU "
 		       "that "
 		       "drives a display loses its static BAR1 mapping)");
-	bool measured =
-	        p->m[P2PS_PM_BW_UNI_ON].present || p->cuda.verify_errors || p->cuda.result >= 0;
+	bool measured = ev->matrix[P2PS_PM_BW_UNI_ON].present || ev->cuda.verify_errors ||
+	                ev->cuda.result >= 0;
 	if (can && !measured) {
 		po_ask(c, "./p2pBandwidthLatencyTest",
 		       "the whole output: its P2P=Enabled matrices show whether peer copies beat "
@@ -163,11 +132,11 @@ static void paste_asks(struct octx *c)
 		po_ask(c, "nvidia-smi --query-gpu=index,pci.bus_id,display_active --format=csv",
 		       "whether a GPU drives a display");
 	}
-	const struct p2ps_paste_matrix *m = &p->m[P2PS_PM_P2P];
 	bool cns = false, gns = false;
-	for (int i = 0; m->present && i < m->n * m->n; i++) {
-		cns |= !strcmp(m->cell[i], "CNS");
-		gns |= !strcmp(m->cell[i], "GNS");
+	for (size_t i = 0; i < ev->n_obs; i++) {
+		const struct p2ps_pair_obs *o = &ev->obs[i];
+		cns |= o->kind == P2PS_PM_P2P && !strcmp(o->text, "CNS");
+		gns |= o->kind == P2PS_PM_P2P && !strcmp(o->text, "GNS");
 	}
 	if (gns)
 		po_ask(c, "cat /proc/driver/nvidia/version",
@@ -214,10 +183,10 @@ void po_verdict(struct octx *c)
 	for (size_t i = 0; i < r->findings.n; i++) {
 		const struct p2ps_reason *f = &r->findings.v[i];
 		if (f->sev == P2PS_SEV_BLOCKER)
-			cause(c, p2ps_paste_finding_name(f->code), f->text, f->fix);
+			po_cause(c, p2ps_paste_finding_name(f->code), f->text, f->fix);
 		unknown |= f->sev == P2PS_SEV_UNKNOWN;
 	}
-	bool gpus = c->a->n_gpus || c->p->n_gpus;
+	bool gpus = c->a->n_gpus || c->ev->n_gpus;
 	const struct p2ps_paste_pair *ok = NULL;
 	for (size_t i = 0; i < r->n_pairs && !ok; i++)
 		if (r->pairs[i].works)
@@ -248,8 +217,8 @@ void po_verdict(struct octx *c)
 	for (size_t i = 0; i < r->findings.n; i++)
 		if (r->findings.v[i].code == P2PS_PF_P2P_NO_GAIN &&
 		    r->findings.v[i].sev == P2PS_SEV_BLOCKER) {
-			iommu_asks(c); /* the detour goes through the root complex: which turn sends
-			                  it */
+			po_iommu_asks(c); /* the detour goes through the root complex: which turn
+			                  sends it */
 			if (!lists.acs[0])
 				snprintf(lists.acs, sizeof(lists.acs),
 				         "the switch and root ports between the GPUs");

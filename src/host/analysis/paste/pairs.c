@@ -8,7 +8,6 @@
 #include <string.h>
 
 #include "observe_internal.h"
-#include "p2pscope/parse.h"
 
 struct ugpu {
 	int gi; /* analysis GPU index, -1 */
@@ -25,16 +24,16 @@ static int unified(const struct octx *c, struct ugpu *u, int max)
 		const struct p2ps_dev *d = &c->h->devs[c->a->gpus[gi].dev_idx];
 		struct ugpu *x = &u[n++];
 		*x = (struct ugpu){(int)gi, -1, -1, ""};
-		for (size_t k = 0; k < c->p->n_gpus; k++)
-			if (c->p->gpus[k].bdf_known &&
-			    p2ps_bdf_equal(&c->p->gpus[k].bdf, &d->bdf)) {
-				x->smi = c->p->gpus[k].smi;
-				x->cuda = c->p->gpus[k].cuda;
+		for (size_t k = 0; k < c->ev->n_gpus; k++)
+			if (c->ev->gpus[k].bdf_known &&
+			    p2ps_bdf_equal(&c->ev->gpus[k].bdf, &d->bdf)) {
+				x->smi = c->ev->gpus[k].smi;
+				x->cuda = c->ev->gpus[k].cuda;
 			}
 		snprintf(x->label, sizeof(x->label), "GPU%zu %s", gi, d->bdf_str);
 	}
-	for (size_t k = 0; k < c->p->n_gpus && n < max; k++) {
-		const struct p2ps_paste_gpu *g = &c->p->gpus[k];
+	for (size_t k = 0; k < c->ev->n_gpus && n < max; k++) {
+		const struct p2ps_paste_gpu *g = &c->ev->gpus[k];
 		if (g->bdf_known)
 			continue;
 		u[n] = (struct ugpu){-1, g->smi, g->cuda, ""};
@@ -45,15 +44,15 @@ static int unified(const struct octx *c, struct ugpu *u, int max)
 	return n;
 }
 
-static void cell(const struct p2ps_paste *p, enum p2ps_paste_matrix_kind k, int i, int j, char *out)
+static void cell(const struct octx *c, enum p2ps_paste_matrix_kind k, int i, int j, char *out)
 {
-	const char *s = p2ps_paste_cell(p, k, i, j);
+	const char *s = po_cell(c, k, i, j);
 	snprintf(out, P2PS_PASTE_CELL, "%s", s ? s : "");
 }
 
-static int access(const struct p2ps_paste *p, int i, int j)
+static int access(const struct octx *c, int i, int j)
 {
-	const char *s = p2ps_paste_cell(p, P2PS_PM_CUDA_ACCESS, i, j);
+	const char *s = po_cell(c, P2PS_PM_CUDA_ACCESS, i, j);
 	return s ? s[0] == '1' : -1;
 }
 
@@ -91,13 +90,13 @@ static void disagreement(struct p2ps_paste_pair *x)
  * blocker of the analysis or a failure in the paste speaks against it. */
 static void works(const struct octx *c, struct p2ps_paste_pair *x)
 {
-	const struct p2ps_paste *p = c->p;
+	const struct p2ps_evidence *ev = c->ev;
 	char why[160] = "";
 	size_t n;
 	if (x->cuda_ab == 1 && x->cuda_ba == 1)
 		snprintf(why, sizeof(why), "CUDA enables peer access both ways");
-	if (x->cuda_ab == 1 && x->cuda_ba == 1 && p->cuda.result == 1 && !p->cuda.verify_errors &&
-	    !strcmp(p->cuda.test, "simpleP2P"))
+	if (x->cuda_ab == 1 && x->cuda_ba == 1 && ev->cuda.result == 1 && !ev->cuda.verify_errors &&
+	    !strcmp(ev->cuda.test, "simpleP2P"))
 		snprintf(why, sizeof(why),
 		         "simpleP2P: peer access both ways and its copy checked "
 		         "(Test passed)");
@@ -108,11 +107,11 @@ static void works(const struct octx *c, struct p2ps_paste_pair *x)
 		         n ? "; " : "", x->bw_on, x->bw_off);
 	/* NCCL_P2P_LEVEL set by hand makes NCCL use P2P where it would not: no evidence. */
 	bool forced = false;
-	for (int i = 0; i < p->nccl.n_env; i++)
-		forced |= !strncmp(p->nccl.env[i], "NCCL_P2P_LEVEL=", 15);
+	for (int i = 0; i < ev->nccl.n_env; i++)
+		forced |= !strncmp(ev->nccl.env[i], "NCCL_P2P_LEVEL=", 15);
 	if (!strcmp(x->nccl, "P2P") && !forced && (n = strlen(why)) < sizeof(why))
 		snprintf(why + n, sizeof(why) - n, "%sNCCL connects the pair via %s", n ? "; " : "",
-		         p->nccl.p2p_how[0] ? p->nccl.p2p_how : "P2P");
+		         ev->nccl.p2p_how[0] ? ev->nccl.p2p_how : "P2P");
 	/* Peer access enabled alone is no evidence: CUDA enables it where copies then crawl
 	 * through the root complex or deliver wrong data. */
 	if (!strcmp(why, "CUDA enables peer access both ways"))
@@ -130,27 +129,21 @@ static void works(const struct octx *c, struct p2ps_paste_pair *x)
 static void fill(const struct octx *c, struct p2ps_paste_pair *x, const struct ugpu *u,
                  const struct ugpu *v)
 {
-	const struct p2ps_paste *p = c->p;
 	memset(x, 0, sizeof(*x));
 	snprintf(x->a, sizeof(x->a), "%s", u->label);
 	snprintf(x->b, sizeof(x->b), "%s", v->label);
 	if (u->gi >= 0 && v->gi >= 0)
 		x->ours = p2ps_analysis_pair(c->a, (size_t)u->gi, (size_t)v->gi);
-	cell(p, P2PS_PM_TOPO, u->smi, v->smi, x->topo);
-	cell(p, P2PS_PM_P2P, u->smi, v->smi, x->p2p_ab);
-	cell(p, P2PS_PM_P2P, v->smi, u->smi, x->p2p_ba);
-	x->cuda_ab = access(p, u->cuda, v->cuda);
-	x->cuda_ba = access(p, v->cuda, u->cuda);
-	const char *off = p2ps_paste_cell(p, P2PS_PM_BW_UNI_OFF, u->cuda, v->cuda);
-	const char *on = p2ps_paste_cell(p, P2PS_PM_BW_UNI_ON, u->cuda, v->cuda);
-	x->bw_off = x->bw_on = 0;
-	if (off)
-		p2ps_scan_double(off, &x->bw_off);
-	if (on)
-		p2ps_scan_double(on, &x->bw_on);
-	cell(p, P2PS_PM_NCCL, u->cuda, v->cuda, x->nccl);
+	cell(c, P2PS_PM_TOPO, u->smi, v->smi, x->topo);
+	cell(c, P2PS_PM_P2P, u->smi, v->smi, x->p2p_ab);
+	cell(c, P2PS_PM_P2P, v->smi, u->smi, x->p2p_ba);
+	x->cuda_ab = access(c, u->cuda, v->cuda);
+	x->cuda_ba = access(c, v->cuda, u->cuda);
+	x->bw_off = po_cell_num(c, P2PS_PM_BW_UNI_OFF, u->cuda, v->cuda);
+	x->bw_on = po_cell_num(c, P2PS_PM_BW_UNI_ON, u->cuda, v->cuda);
+	cell(c, P2PS_PM_NCCL, u->cuda, v->cuda, x->nccl);
 	if (!x->nccl[0])
-		cell(p, P2PS_PM_NCCL, v->cuda, u->cuda, x->nccl);
+		cell(c, P2PS_PM_NCCL, v->cuda, u->cuda, x->nccl);
 	disagreement(x);
 	works(c, x);
 }
@@ -178,7 +171,7 @@ int po_pairs(struct octx *c)
 			c->r->n_pairs++;
 			notes += x->note[0] != 0;
 			if (x->note[0] && !at.line)
-				at = c->p->m[P2PS_PM_CUDA_ACCESS].from;
+				at = c->ev->matrix[P2PS_PM_CUDA_ACCESS].from;
 		}
 	int ok = 0;
 	const struct p2ps_paste_pair *first = NULL;
@@ -186,7 +179,7 @@ int po_pairs(struct octx *c)
 		if (c->r->pairs[i].works && !ok++)
 			first = &c->r->pairs[i];
 	if (ok)
-		po_add(c, P2PS_PF_P2P_WORKS, P2PS_SEV_INFO, c->p->cuda.from,
+		po_add(c, P2PS_PF_P2P_WORKS, P2PS_SEV_INFO, c->ev->cuda.from,
 		       "P2P works on %d pair%s (first: %s <-> %s: %s)", ok, ok == 1 ? "" : "s",
 		       first->a, first->b, first->works_why);
 	if (notes)

@@ -82,8 +82,7 @@ void po_gmmu_fault(struct octx *c, const struct p2ps_paste_event *ev)
 		       (unsigned long long)ev->a, who, ev->text);
 		return;
 	}
-	const struct p2ps_paste *p = c->p;
-	bool peer = p->event_count[P2PS_PE_BAR1_P2P_MAPPING] > 0;
+	bool peer = c->ev->event_count[P2PS_PE_BAR1_P2P_MAPPING] > 0;
 	bool kind = !strncmp(ev->detail, "UNSUPPORTED_KIND", 16);
 	const struct p2ps_dev *d = ev->bdf_known ? p2ps_host_find(c->h, &ev->bdf) : NULL;
 	const struct gmmu_format *f =
