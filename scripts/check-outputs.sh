@@ -157,9 +157,11 @@ extra
 EOF
 }
 
+# The held-back validation split (tests/fixtures/pastes-validation) is scored by
+# scripts/paste-score.py only: its outputs are not recorded.
 pastes() {
-	find "$top/tests/fixtures" \( -name 'paste.txt' -o -name '*.log' -o -name '*.log.gz' \) |
-		sort
+	find "$top/tests/fixtures" -path '*/pastes-validation' -prune -o \
+		\( -name 'paste.txt' -o -name '*.log' -o -name '*.log.gz' \) -print | sort
 	local shared
 	shared=$(dirname "$top")/shared/fixtures/pastes
 	[ -d "$shared" ] && find "$shared" -name 'paste.txt' | sort

@@ -47,9 +47,11 @@ enum p2ps_paste_kind {
 	P2PS_PASTE_COLLECT_ENV,  /* python -m torch.utils.collect_env */
 	P2PS_PASTE_NCCL_TOPO,    /* NCCL's XML topology (NCCL_TOPO_DUMP_FILE) */
 	P2PS_PASTE_TEXT,         /* not recognised: skipped */
-	P2PS_PASTE_ENV_LIST,     /* an environment list ("- GPU: 2x RTX 4090", "Driver: 550") */
-	P2PS_PASTE_MODULES,      /* loaded kernel modules (lsmod, /proc/modules) */
-	P2PS_PASTE_DRIVER_PROC,  /* /proc/driver/nvidia: version, gpus/BDF/information */
+	/* What a report says about its environment: a list ("- GPU: 2x RTX 4090", "Driver:
+	 * 550.54"), nvidia-smi --version, lscpu, /proc/cpuinfo, /proc/driver/nvidia's version
+	 * and gpus/BDF/information, ggml's device lines. */
+	P2PS_PASTE_ENVIRONMENT,
+	P2PS_PASTE_MODULES, /* loaded kernel modules (lsmod, /proc/modules) */
 	P2PS_PASTE_KIND_COUNT
 };
 const char *p2ps_paste_kind_name(enum p2ps_paste_kind k); /* "lspci", "nvidia-smi -q", ... */
@@ -92,6 +94,7 @@ struct p2ps_paste_gpu {
 	struct p2ps_link link_cur;
 	struct p2ps_paste_where link_from;
 	int display; /* display attached/active per nvidia-smi: 1, 0, -1 unknown */
+	const struct p2ps_nvidia_chip *chip; /* its chip-table row by its name, NULL */
 	/* Known only by its model in a list ("- GPU: 2x RTX 4090"): the n-th of them, from
 	 * 0; -1 for a GPU some tool numbers or addresses. */
 	int listed;
@@ -184,6 +187,9 @@ struct p2ps_paste_cuda {
 	double nccl_busbw;  /* nccl-tests "# Avg bus bandwidth", 0 */
 	struct p2ps_paste_where nccl_header; /* nccl-tests' result table header, nowhere */
 	int nccl_rows;                       /* result rows after it */
+	/* Wrong values nccl-tests counted in its rows (the #wrong or res columns); -1 when no
+	 * row says (validation off: "N/A"). */
+	int nccl_wrong;
 	struct p2ps_paste_where from;
 	/* simpleP2P: the pair "Enabling peer access between GPUa and GPUb" names (CUDA
 	 * ordinals; -1 not in the paste) and where; simpleP2P only gets there once both
@@ -203,6 +209,7 @@ enum p2ps_paste_symptom {
 	P2PS_PS_P2P_DISABLED,     /* NCCL: "P2P is disabled between connected GPUs" */
 	P2PS_PS_SHM,              /* NCCL: a shared-memory segment could not be created */
 	P2PS_PS_CUDA_ERROR,       /* another CUDA or NCCL error */
+	P2PS_PS_NET_ERROR,        /* NCCL: the NIC completed a transfer with an error */
 	P2PS_PS_COUNT
 };
 const char *p2ps_paste_symptom_name(enum p2ps_paste_symptom s); /* "map_failed", ... */
@@ -233,6 +240,10 @@ struct p2ps_paste_nccl {
 	struct p2ps_paste_where gdr_disabled_from;
 	char gdr_disabled_text[128]; /* the first such line, from "NET/" on */
 	bool gdr_dmabuf;             /* "GPU Direct RDMA (DMABUF) enabled" */
+	/* "ncclMaxSharedMem 82240 exceeds device/fn maxSharedMem 79856": this NCCL build
+	 * needs more shared memory per block than the GPU has (it cannot run its kernels). */
+	int shared_mem_short;
+	struct p2ps_paste_where shared_mem_from;
 };
 
 /* ACS lines (lspci's ACSCtl, grep'd) and raw ACS control reads the paste ties to no
@@ -325,6 +336,9 @@ struct p2ps_evidence {
 	size_t blocks_dropped; /* blocks past the storage limit (counted, not kept) */
 	int unread_blocks;     /* blocks recognised but not understood (their summary says why) */
 	bool bug_report;       /* the text is an nvidia-bug-report.log */
+	/* The paste holds more than one host's output (two topology matrices of different
+	 * sizes, NCCL lines from several hosts). */
+	bool several_hosts;
 
 	struct p2ps_paste_gpu *gpus; /* one per GPU the paste names, joined */
 	size_t n_gpus;

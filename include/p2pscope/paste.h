@@ -83,6 +83,16 @@ struct p2ps_paste_matrix {
 	int *row_line; /* n: the line each row came from, 0 unknown; owned */
 };
 
+/* GPUs a list names by model only ("- GPU: 2x RTX 4090"); read.c joins them with the
+ * GPUs other lines name, or adds them. */
+#define P2PS_PASTE_MAX_LISTED 16
+
+struct p2ps_paste_listed {
+	char name[96];
+	int count;
+	struct p2ps_paste_where from;
+};
+
 struct p2ps_paste {
 	char source[256]; /* file name or "-" */
 	int lines;        /* lines read */
@@ -109,7 +119,10 @@ struct p2ps_paste {
 	int unread_blocks; /* blocks recognised but not understood (their summary says why) */
 	struct p2ps_paste_release releases[P2PS_PASTE_MAX_RELEASES];
 	size_t n_releases;
-	bool bug_report; /* the text is an nvidia-bug-report.log */
+	bool bug_report;    /* the text is an nvidia-bug-report.log */
+	bool several_hosts; /* output of more than one host (evidence.h) */
+	struct p2ps_paste_listed listed[P2PS_PASTE_MAX_LISTED];
+	int n_listed;
 };
 
 /* Reads text (len bytes, need not be NUL-terminated) into *out (zeroed first). source

@@ -27,7 +27,9 @@ extern "C" {
 #endif
 
 /* A paste finding is a struct p2ps_reason (analysis.h) whose code is one of the
- * P2PS_PF_* codes and whose `from` names the paste line it rests on. Its JSON "code": */
+ * P2PS_PF_* codes (or an analysis code where the paste shows the same fact for GPUs the
+ * analysis cannot pair: mixed_generations between GPUs known only by CUDA ordinal) and
+ * whose `from` names the paste line it rests on. Its JSON "code": */
 const char *p2ps_paste_finding_name(enum p2ps_reason_code c); /* "iommu_fault", ... */
 
 #define P2PS_PASTE_TEXT_MAX 512
@@ -40,19 +42,34 @@ struct p2ps_paste_pair {
 	char topo[P2PS_PASTE_CELL];   /* nvidia-smi topo -m, "" */
 	char p2p_ab[P2PS_PASTE_CELL]; /* nvidia-smi topo -p2p, a->b and b->a, "" */
 	char p2p_ba[P2PS_PASTE_CELL];
-	int cuda_ab, cuda_ba;       /* CUDA peer access: 1 CAN, 0 CANNOT, -1 not in the paste */
-	double bw_off, bw_on;       /* unidirectional GB/s a->b, P2P off / on; 0 not in the paste */
+	int cuda_ab, cuda_ba; /* CUDA peer access: 1 CAN, 0 CANNOT, -1 not in the paste */
+	/* GB/s a->b, P2P off / on: unidirectional, or bidirectional where the paste has only
+	 * that (bw_bidirectional); 0 not in the paste. */
+	double bw_off, bw_on;
 	char nccl[P2PS_PASTE_CELL]; /* NCCL's transport a->b ("P2P", "SHM"), "" */
 	int works;                  /* 1: positive evidence that P2P works, nothing against it */
 	char works_why[160];        /* the evidence, "" */
 	char note[P2PS_PASTE_TEXT_MAX]; /* disagreement, "" */
+	bool bw_bidirectional;
+	double lat_off,
+	        lat_on; /* latency a->b in us, P2P off / on (GPU part); 0 not in the paste */
+	int connect_ab, connect_ba; /* CUDA's P2P Connectivity Matrix: 1, 0, -1 not in the paste */
+	int nvlinks;                /* nvidia-smi topo -m NV# between them; 0 none or not known */
+	/* works == 1 only from the driver's word (CUDA grants access, topo -p2p OK) where
+	 * nothing speaks against it; 0 when a copy, a measurement or NVLink shows it. */
+	bool works_weak;
+	int ga, gb; /* their indices in the evidence's GPUs, -1 */
 };
 
-/* A blocking cause, from the analysis or from a finding. */
+/* A blocking cause, from the analysis or from a finding; or a note (a blocker of the
+ * analysis the paste's evidence contradicts). */
 struct p2ps_paste_cause {
 	char code[40]; /* reason or finding code */
 	char text[P2PS_PASTE_TEXT_MAX];
 	char fix[P2PS_REASON_FIX_MAX];
+	/* A note's subject in the analysis: a pair's index into a->pairs, or a GPU's into
+	 * a->gpus, -1 (both -1: the host's). */
+	int pair, gpu;
 };
 
 /* What to send next: the command whose output settles an unknown. */

@@ -27,9 +27,8 @@ const char *p2ps_paste_kind_name(enum p2ps_paste_kind k)
 	        [P2PS_PASTE_COLLECT_ENV] = "collect_env",
 	        [P2PS_PASTE_NCCL_TOPO] = "NCCL topology",
 	        [P2PS_PASTE_TEXT] = "text",
-	        [P2PS_PASTE_ENV_LIST] = "environment list",
+	        [P2PS_PASTE_ENVIRONMENT] = "environment",
 	        [P2PS_PASTE_MODULES] = "kernel modules",
-	        [P2PS_PASTE_DRIVER_PROC] = "/proc/driver/nvidia",
 	};
 	return (unsigned)k < P2PS_PASTE_KIND_COUNT ? names[k] : "?";
 }
@@ -45,6 +44,7 @@ const char *p2ps_paste_symptom_name(enum p2ps_paste_symptom s)
 	        [P2PS_PS_P2P_DISABLED] = "p2p_disabled",
 	        [P2PS_PS_SHM] = "shm",
 	        [P2PS_PS_CUDA_ERROR] = "cuda_error",
+	        [P2PS_PS_NET_ERROR] = "net_error",
 	};
 	return (unsigned)s < P2PS_PS_COUNT ? names[s] : "?";
 }

@@ -99,6 +99,12 @@ static struct json_object *pairs(const struct p2ps_paste_report *r)
 		p2ps_json_put(o, "nccl_transport", p2ps_json_str_or_null(x->nccl));
 		p2ps_json_put(o, "p2p_works", json_object_new_boolean(x->works == 1));
 		p2ps_json_put(o, "p2p_works_evidence", p2ps_json_str_or_null(x->works_why));
+		p2ps_json_put(o, "p2p_works_driver_word_only",
+		              json_object_new_boolean(x->works_weak));
+		p2ps_json_put(o, "bandwidth_bidirectional",
+		              json_object_new_boolean(x->bw_bidirectional));
+		p2ps_json_put(o, "latency_p2p_off_us", p2ps_json_gbps(x->lat_off));
+		p2ps_json_put(o, "latency_p2p_on_us", p2ps_json_gbps(x->lat_on));
 		json_object_array_add(arr, o);
 	}
 	return arr;
@@ -132,7 +138,15 @@ static struct json_object *p2ps_render_paste_json(const struct p2ps_evidence *p,
 		p2ps_json_put(a, "what", json_object_new_string(r->asks[i].what));
 		json_object_array_add(asks, a);
 	}
+	struct json_object *notes = json_object_new_array();
+	for (size_t i = 0; i < r->n_notes; i++) {
+		struct json_object *n = json_object_new_object();
+		p2ps_json_put(n, "code", json_object_new_string(r->notes[i].code));
+		p2ps_json_put(n, "text", json_object_new_string(r->notes[i].text));
+		json_object_array_add(notes, n);
+	}
 	p2ps_json_put(o, "causes", causes);
+	p2ps_json_put(o, "notes", notes);
 	p2ps_json_put(o, "send_next", asks);
 	return o;
 }

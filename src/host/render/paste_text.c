@@ -70,8 +70,11 @@ static void pair(struct p2ps_strbuf *b, const struct p2ps_paste_pair *x)
 			snprintf(off, sizeof(off), "%.2f", x->bw_off);
 		if (x->bw_on > 0)
 			snprintf(on, sizeof(on), "%.2f", x->bw_on);
-		p2ps_strbuf_printf(b, "; P2P off/on: %s/%s GB/s", off, on);
+		p2ps_strbuf_printf(b, "; P2P off/on: %s/%s GB/s%s", off, on,
+		                   x->bw_bidirectional ? " (bidirectional)" : "");
 	}
+	if (x->lat_off > 0 || x->lat_on > 0)
+		p2ps_strbuf_printf(b, "; latency off/on: %.2f/%.2f us", x->lat_off, x->lat_on);
 	if (x->nccl[0])
 		p2ps_strbuf_printf(b, "; NCCL: %s", x->nccl);
 	p2ps_strbuf_puts(b, "\n");
@@ -105,6 +108,11 @@ static void p2ps_render_paste_text(const struct p2ps_evidence *p, const struct p
 		if (r->causes[i].fix[0])
 			p2ps_strbuf_printf(b, "\t         fix: %s\n", r->causes[i].fix);
 	}
+	for (size_t i = 0; i < r->n_notes; i++)
+		p2ps_strbuf_printf(b,
+		                   "\tnote     %s: %s (the paste shows P2P working: a doubt, "
+		                   "not a cause)\n",
+		                   r->notes[i].code, r->notes[i].text);
 	if (r->n_asks) {
 		p2ps_strbuf_puts(b, "\nWhat to send next (paste the output into the thread):\n");
 		for (size_t i = 0; i < r->n_asks; i++)

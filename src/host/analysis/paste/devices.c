@@ -155,6 +155,12 @@ void po_nvidia_smi(struct octx *c)
 {
 	const struct p2ps_paste_matrix_info *m = &c->ev->matrix[P2PS_PM_P2P];
 	int ok = 0, cells = 0;
+	for (int i = 0; m->present && i < m->n; i++)
+		for (int j = 0; j < m->n; j++)
+			if (i != j && po_cell(c, P2PS_PM_P2P, i, j)) {
+				cells++;
+				ok += is(po_cell(c, P2PS_PM_P2P, i, j), "OK");
+			}
 	for (size_t s = 0; m->present && s < sizeof(p2p_status) / sizeof(p2p_status[0]); s++) {
 		int n = 0;
 		for (int i = 0; i < m->n; i++)
@@ -163,19 +169,20 @@ void po_nvidia_smi(struct octx *c)
 				     is(po_cell(c, P2PS_PM_P2P, i, j), p2p_status[s].status);
 		if (!n)
 			continue;
-		struct p2ps_reason *f =
-		        po_add(c, P2PS_PF_NVIDIA_P2P_STATUS, P2PS_SEV_BLOCKER, m->from,
-		               "nvidia-smi topo -p2p%s%s reports %s for %d directed pair%s: %s",
-		               m->mode[0] ? " " : "", m->mode, p2p_status[s].status, n,
-		               n == 1 ? "" : "s", p2p_status[s].meaning);
+		/* NS beside OK: pairs the driver has no peer path for (NVLink-only boards whose
+		 * pairs without a link, GPUs on other sockets), not a fault of the host. */
+		bool beside_ok = ok && !strcmp(p2p_status[s].status, "NS");
+		struct p2ps_reason *f = po_add(
+		        c, P2PS_PF_NVIDIA_P2P_STATUS,
+		        beside_ok ? P2PS_SEV_WARNING : P2PS_SEV_BLOCKER, m->from,
+		        "nvidia-smi topo -p2p%s%s reports %s for %d directed pair%s: %s%s",
+		        m->mode[0] ? " " : "", m->mode, p2p_status[s].status, n, n == 1 ? "" : "s",
+		        p2p_status[s].meaning,
+		        beside_ok ? "; the driver allows the other pairs (OK), so these are pairs "
+		                    "without a peer path rather than a fault of the host"
+		                  : "");
 		p2ps_an_fix(f, "%s", p2p_status[s].fix);
 	}
-	for (int i = 0; m->present && i < m->n; i++)
-		for (int j = 0; j < m->n; j++)
-			if (i != j && po_cell(c, P2PS_PM_P2P, i, j)) {
-				cells++;
-				ok += is(po_cell(c, P2PS_PM_P2P, i, j), "OK");
-			}
 	if (cells && ok == cells)
 		po_add(c, P2PS_PF_NVIDIA_P2P_STATUS, P2PS_SEV_INFO, m->from,
 		       "nvidia-smi topo -p2p%s%s reports OK for all %d directed pairs (it checks "

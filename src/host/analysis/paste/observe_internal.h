@@ -24,6 +24,9 @@ struct octx {
 	const struct p2ps_evidence *ev;
 	struct p2ps_paste_report *r;
 	bool oom;
+	/* An A/B of releases on this host shows the platform is not the cause (releases.c):
+	 * the analysis' blockers are doubts, not causes. */
+	bool platform_cleared;
 	/* The evidence GPU a matrix index names: by nvidia-smi index, by CUDA ordinal. */
 	int by_smi[P2PS_PASTE_MAX_GPUS];
 	int by_cuda[P2PS_PASTE_MAX_GPUS];
@@ -44,8 +47,9 @@ void po_ask(struct octx *c, const char *command, const char *fmt, ...)
 /* Appends a blocking cause unless the same text is listed already. */
 void po_cause(struct octx *c, const char *code, const char *text, const char *fix);
 
-/* Appends a note: a blocker the paste's own evidence contradicts, kept as a doubt. */
-void po_note(struct octx *c, const char *code, const char *text);
+/* Appends a note: a blocker of the analysis (of pair `pair`, GPU `gpu` or the host: -1)
+ * that the paste's own evidence contradicts, kept as a doubt. */
+void po_note(struct octx *c, const char *code, const char *text, int pair, int gpu);
 
 /* Label of the GPU at an address: "GPU0 0000:01:00.0" as the analysis numbers it, or the
  * address alone. */
@@ -68,11 +72,47 @@ bool po_block_read(const struct octx *c, enum p2ps_paste_kind k);
 bool po_any_gpu_named(const struct octx *c);
 /* Whether something in the paste speaks against P2P working (a symptom of failure). */
 bool po_failure_seen(const struct octx *c);
-/* The GeForce family whose stock driver gives no P2P over PCIe that a model name belongs
- * to ("Ada GeForce (RTX 40)"), or NULL. */
+/* A GeForce family whose P2P over PCIe depends on the driver (query.c's table). */
+struct po_geforce {
+	const char *name;   /* as model names carry it: "GeForce RTX 40" */
+	const char *family; /* "Ada GeForce (RTX 40)" */
+	bool stock_refuses; /* no stock release gives it P2P over PCIe */
+};
+const struct po_geforce *po_geforce(const char *model);
+/* The family of a GeForce whose stock driver gives no P2P over PCIe, or NULL. */
 const char *po_geforce_family(const char *name);
+/* Whether a model is a board whose GPUs are joined by NVLink or NVSwitch (SXM modules). */
+bool po_nvlink_board(const char *model);
 /* Whether the paste shows a P2P-patched driver (its version or its BAR1-P2P log lines). */
 bool po_patched_driver(const struct octx *c);
+/* Whether the paste shows peer access refused: CUDA's CANNOT or 0, "peer access is not
+ * supported", NCCL's "P2P is disabled" or "Could not enable P2P", simpleP2P waived,
+ * intraNodeP2pSupport 0, or NCCL on host memory between local GPUs unasked. */
+bool po_refused(const struct octx *c);
+/* Whether the paste shows peer access granted (CAN, connectivity 1, NCCL's P2P transport,
+ * simpleP2P enabling it). */
+bool po_granted(const struct octx *c);
+/* Whether the paste holds a measurement of the copies (bandwidth matrices, a test's
+ * verdict, nccl-tests' checked results). */
+bool po_measured(const struct octx *c);
+/* Whether two GPUs sit on bus numbers within 4 of each other: behind one PCIe switch, as
+ * a switch's downstream ports take consecutive buses. */
+bool po_switch_pairs(const struct octx *c);
+/* Whether a GPU the paste names is a GeForce whose P2P depends on the driver. */
+bool po_driver_dependent(const struct octx *c);
+/* Whether the paste names the driver (its version or its kind). */
+bool po_driver_known(const struct octx *c);
+/* Whether a blocker is about the driver's decision which GPUs may peer (generation,
+ * mixed models, the path class), which CUDA granting peer access contradicts. */
+bool po_driver_decision(enum p2ps_reason_code code);
+/* Whether the paste is about GPUDirect RDMA: a peer-memory module listed, or NCCL's
+ * GPUDirect RDMA lines. */
+bool po_gdr_paste(const struct octx *c);
+/* Whether the paste shows P2P refused explicitly (CUDA, NCCL's "could not enable", a
+ * waived test), as against NCCL quietly picking host memory. */
+bool po_refused_explicitly(const struct octx *c);
+/* Whether NCCL variables that change its choices are set (beyond debug and interfaces). */
+bool po_nccl_tuned(const struct octx *c);
 
 /* ---- asks.c: what to send next ------------------------------------------------------- */
 

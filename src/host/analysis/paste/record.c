@@ -38,18 +38,20 @@ void po_ask(struct octx *c, const char *command, const char *fmt, ...)
 }
 
 /* Appends code, text and fix to a list of n entries (max) unless the text is there. */
-static void add_unique(struct p2ps_paste_cause *list, size_t *n, size_t max, const char *code,
-                       const char *text, const char *fix)
+static struct p2ps_paste_cause *add_unique(struct p2ps_paste_cause *list, size_t *n, size_t max,
+                                           const char *code, const char *text, const char *fix)
 {
 	for (size_t i = 0; i < *n; i++)
 		if (!strcmp(list[i].text, text))
-			return;
+			return &list[i];
 	if (*n == max)
-		return;
+		return NULL;
 	struct p2ps_paste_cause *x = &list[(*n)++];
 	snprintf(x->code, sizeof(x->code), "%s", code);
 	snprintf(x->text, sizeof(x->text), "%s", text);
 	snprintf(x->fix, sizeof(x->fix), "%s", fix ? fix : "");
+	x->pair = x->gpu = -1;
+	return x;
 }
 
 void po_cause(struct octx *c, const char *code, const char *text, const char *fix)
@@ -57,9 +59,14 @@ void po_cause(struct octx *c, const char *code, const char *text, const char *fi
 	add_unique(c->r->causes, &c->r->n_causes, P2PS_PASTE_MAX_CAUSES, code, text, fix);
 }
 
-void po_note(struct octx *c, const char *code, const char *text)
+void po_note(struct octx *c, const char *code, const char *text, int pair, int gpu)
 {
-	add_unique(c->r->notes, &c->r->n_notes, P2PS_PASTE_MAX_CAUSES, code, text, "");
+	struct p2ps_paste_cause *x =
+	        add_unique(c->r->notes, &c->r->n_notes, P2PS_PASTE_MAX_CAUSES, code, text, "");
+	if (x && x->pair < 0 && x->gpu < 0) {
+		x->pair = pair;
+		x->gpu = gpu;
+	}
 }
 
 const char *po_gpu_label(const struct octx *c, const struct p2ps_bdf *b, char *buf, size_t size)

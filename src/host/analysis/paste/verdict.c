@@ -49,18 +49,74 @@ static void ask_for(struct octx *c, const struct p2ps_reason *x, struct lists *l
 	}
 }
 
-/* The analysis' blockers become causes; its unknowns become asks. */
+/* What the paste shows about one of its pairs: 2 copies work, 1 the driver grants peer
+ * access, 0 nothing, -1 refused or failing. */
+static int shown(const struct p2ps_paste_pair *x)
+{
+	if (x->cuda_ab == 0 || x->cuda_ba == 0 || x->connect_ab == 0 ||
+	    (x->p2p_ab[0] && strcmp(x->p2p_ab, "OK")))
+		return -1;
+	if (x->works && !x->works_weak)
+		return 2;
+	bool granted = x->works || (x->cuda_ab == 1 && x->cuda_ba == 1) ||
+	               (x->connect_ab == 1 && x->connect_ba != 0) || x->nvlinks ||
+	               !strcmp(x->p2p_ab, "OK") || !strcmp(x->nccl, "P2P");
+	return granted ? 1 : 0;
+}
+
+/* Whether the paste's own evidence contradicts blocker x of analysis pair `pair` (or of
+ * GPU `gpu`, or of the host when both are -1): every paste pair it concerns that the
+ * paste says anything about works (or is granted peer access, for the driver's
+ * decisions), and at least one does. */
+static bool contradicted(const struct octx *c, const struct p2ps_reason *x, int pair, int gpu)
+{
+	int need = po_driver_decision(x->code) ? 1 : 2, seen = 0;
+	if (c->platform_cleared)
+		return true;
+	if (pair < 0 && gpu < 0 && po_failure_seen(c))
+		return false;
+	/* A GPU's own reason (its generation, its chip): any pair of that GPU the driver
+	 * grants peer access shows the driver does not refuse the GPU. */
+	if (x->code == P2PS_R_GENERATION_UNSUPPORTED || x->code == P2PS_R_CHIP_UNKNOWN) {
+		int gi = x->dev_idx >= 0 ? p2ps_analysis_gpu_of_dev(c->a, x->dev_idx) : gpu;
+		for (size_t i = 0; gi >= 0 && i < c->r->n_pairs; i++) {
+			const struct p2ps_pair *o = c->r->pairs[i].ours;
+			if (o && ((int)o->a == gi || (int)o->b == gi) &&
+			    shown(&c->r->pairs[i]) >= 1)
+				return true;
+		}
+		return false;
+	}
+	for (size_t i = 0; i < c->r->n_pairs; i++) {
+		const struct p2ps_paste_pair *p = &c->r->pairs[i];
+		const struct p2ps_pair *o = p->ours;
+		bool concerns = pair >= 0  ? o == &c->a->pairs[pair]
+		                : gpu >= 0 ? o && ((int)o->a == gpu || (int)o->b == gpu)
+		                           : true;
+		int s = concerns ? shown(p) : 0;
+		if (s < 0 || (s > 0 && s < need))
+			return false;
+		seen += s >= need;
+	}
+	return seen > 0;
+}
+
+/* The analysis' blockers become causes (or notes, where the paste contradicts them); its
+ * unknowns become asks. */
 static void from_analysis(struct octx *c, struct lists *lists, bool *unknown)
 {
 	const struct p2ps_analysis *a = c->a;
 	for (size_t k = 0; k <= a->n_gpus + a->n_pairs; k++) {
-		const struct p2ps_reasons *r = k < a->n_gpus ? &a->gpus[k].reasons
-		                               : k < a->n_gpus + a->n_pairs
-		                                       ? &a->pairs[k - a->n_gpus].reasons
-		                                       : &a->host_reasons;
+		int gpu = k < a->n_gpus ? (int)k : -1;
+		int pair = k >= a->n_gpus && k < a->n_gpus + a->n_pairs ? (int)(k - a->n_gpus) : -1;
+		const struct p2ps_reasons *r = gpu >= 0    ? &a->gpus[gpu].reasons
+		                               : pair >= 0 ? &a->pairs[pair].reasons
+		                                           : &a->host_reasons;
 		for (size_t i = 0; i < r->n; i++) {
 			const struct p2ps_reason *x = &r->v[i];
-			if (x->sev == P2PS_SEV_BLOCKER)
+			if (x->sev == P2PS_SEV_BLOCKER && contradicted(c, x, pair, gpu))
+				po_note(c, p2ps_reason_code_name(x->code), x->text, pair, gpu);
+			else if (x->sev == P2PS_SEV_BLOCKER)
 				po_cause(c, p2ps_reason_code_name(x->code), x->text, x->fix);
 			else if (x->sev == P2PS_SEV_UNKNOWN) {
 				*unknown = true;
@@ -177,7 +233,22 @@ void po_verdict(struct octx *c)
 	struct p2ps_paste_report *r = c->r;
 	struct lists lists = {"", ""};
 	bool unknown = false;
-	po_symptom_asks(c); /* the symptom's own order comes first */
+	/* The symptom's own order comes first, before what the checks asked on their way. */
+	struct p2ps_paste_ask early[P2PS_PASTE_MAX_ASKS];
+	size_t n_early = r->n_asks;
+	memcpy(early, r->asks, n_early * sizeof(early[0]));
+	r->n_asks = 0;
+	po_symptom_asks(c);
+	/* A check's own words for an ask the symptom also made say more (which devices, why). */
+	for (size_t i = 0; i < n_early; i++) {
+		size_t k = 0;
+		while (k < r->n_asks && strcmp(r->asks[k].command, early[i].command))
+			k++;
+		if (k < r->n_asks)
+			memcpy(r->asks[k].what, early[i].what, sizeof(early[i].what));
+		else
+			po_ask(c, early[i].command, "%s", early[i].what);
+	}
 	from_analysis(c, &lists, &unknown);
 	no_pairs(c, &lists);
 	for (size_t i = 0; i < r->findings.n; i++) {
@@ -191,24 +262,48 @@ void po_verdict(struct octx *c)
 	for (size_t i = 0; i < r->n_pairs && !ok; i++)
 		if (r->pairs[i].works)
 			ok = &r->pairs[i];
+	/* A paste about GPUDirect RDMA asks about the GPUs' path to the NICs: P2P between
+	 * the GPUs does not answer it unless the paste shows GPUDirect RDMA at work. */
+	bool gdr_open = po_gdr_paste(c) && !c->ev->nccl.via_gdr && !c->ev->nccl.gdr_enabled;
+	if (gdr_open)
+		ok = NULL;
+	/* NCCL's P2P transport in a log of several hosts: no pair to name, P2P all the same. */
+	const struct p2ps_paste_nccl *nc = &c->ev->nccl;
+	bool nccl_p2p = !ok && !gdr_open && nc->via[P2PS_NV_P2P] && !nc->via[P2PS_NV_SHM] &&
+	                !po_failure_seen(c) && !po_nccl_tuned(c);
 	if (!gpus && !r->n_causes)
 		po_add(c, P2PS_PF_NO_GPU, P2PS_SEV_UNKNOWN, (struct p2ps_paste_where){-1, 0},
 		       "the paste names no NVIDIA GPU");
-	if (!gpus)
+	/* No GPU named: where CUDA or NCCL ran, the driver is there to name them; else lspci
+	 * says whether there is an NVIDIA GPU at all. */
+	const struct p2ps_evidence *ev = c->ev;
+	bool cuda_ran = ev->nccl.version[0] || ev->nccl.via[P2PS_NV_P2P] ||
+	                ev->nccl.via[P2PS_NV_SHM] || ev->cuda.from.line || ev->nccl.intra_p2p >= 0;
+	for (int s = 0; s < P2PS_PS_COUNT; s++)
+		cuda_ran |= ev->sym.count[s] > 0;
+	if (!gpus && cuda_ran)
+		po_ask_fact(c, PO_F_MODELS);
+	else if (!gpus)
 		po_ask(c, "lspci -nn | grep -i nvidia", "which NVIDIA GPUs the machine has");
-	r->verdict = r->n_causes                          ? P2PS_VERDICT_NOT_READY
-	             : ok                                 ? P2PS_VERDICT_READY
-	             : unknown || !gpus || !c->a->n_pairs ? P2PS_VERDICT_UNKNOWN
-	                                                  : P2PS_VERDICT_READY;
+	r->verdict = r->n_causes                                      ? P2PS_VERDICT_NOT_READY
+	             : ok || nccl_p2p                                 ? P2PS_VERDICT_READY
+	             : unknown || !gpus || !c->a->n_pairs || gdr_open ? P2PS_VERDICT_UNKNOWN
+	                                                              : P2PS_VERDICT_READY;
 	if (!r->n_causes && ok)
 		snprintf(r->verdict_why, sizeof(r->verdict_why),
 		         "P2P works on %.40s <-> %.40s (%.150s)", ok->a, ok->b, ok->works_why);
+	else if (!r->n_causes && nccl_p2p)
+		snprintf(r->verdict_why, sizeof(r->verdict_why),
+		         "NCCL connects the GPUs of each host via %s",
+		         nc->p2p_how[0] ? nc->p2p_how : "P2P");
 	else if (r->n_causes)
 		snprintf(r->verdict_why, sizeof(r->verdict_why), "%zu blocking cause%s",
 		         r->n_causes, r->n_causes == 1 ? "" : "s");
 	else if (r->verdict == P2PS_VERDICT_UNKNOWN)
 		snprintf(r->verdict_why, sizeof(r->verdict_why), "%s",
-		         !gpus            ? "no NVIDIA GPU in the paste"
+		         !gpus      ? "no NVIDIA GPU in the paste"
+		         : gdr_open ? "the paste is about GPUDirect RDMA, which it does not show "
+		                      "working"
 		         : !c->a->n_pairs ? "no GPU pair the analysis can judge from the paste"
 		                          : "facts the verdict needs are not in the paste");
 	else

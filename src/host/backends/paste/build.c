@@ -184,3 +184,39 @@ struct p2ps_paste_event *pt_event(struct pctx *c, enum p2ps_paste_event_kind k, 
 	ev->gpu_a = ev->gpu_b = -1;
 	return ev;
 }
+
+void pt_release(struct pctx *c, enum p2ps_paste_software sw, const char *version, int line)
+{
+	struct p2ps_paste *p = c->p;
+	int cur = c->release[sw];
+	if (!version[0] || (cur >= 0 && !strcmp(p->releases[cur].version, version)))
+		return;
+	for (size_t i = 0; i < p->n_releases; i++) /* back to one named before */
+		if (p->releases[i].sw == sw && !strcmp(p->releases[i].version, version)) {
+			c->release[sw] = (int)i;
+			return;
+		}
+	if (p->n_releases == P2PS_PASTE_MAX_RELEASES)
+		return;
+	struct p2ps_paste_release *r = &p->releases[p->n_releases];
+	memset(r, 0, sizeof(*r));
+	r->sw = sw;
+	snprintf(r->version, sizeof(r->version), "%s", version);
+	r->from = pt_where(c, line);
+	r->failed_from.block = -1;
+	c->release[sw] = (int)p->n_releases++;
+}
+
+void pt_outcome(struct pctx *c, bool worked, int line)
+{
+	for (int sw = 0; sw < P2PS_SW_COUNT; sw++) {
+		if (c->release[sw] < 0)
+			continue;
+		struct p2ps_paste_release *r = &c->p->releases[c->release[sw]];
+		if (worked) {
+			r->worked++;
+		} else if (!r->failed++) {
+			r->failed_from = pt_where(c, line);
+		}
+	}
+}

@@ -5,10 +5,12 @@
  * gets an entry of its own, so that no printed cell is lost; every cell of every matrix
  * becomes an observation of the directed GPU pair it is about, with its path (topo -p2p's
  * mode letter) and its line. */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "paste_internal.h"
+#include "paste_names.h"
 
 /* Whether matrix k numbers GPUs as nvidia-smi does (else by CUDA ordinal). */
 static bool by_smi(enum p2ps_paste_matrix_kind k)
@@ -49,6 +51,24 @@ static int gpu_of(struct build *b, enum p2ps_paste_matrix_kind k, int i)
 	n.bar1_from = n.vram_from = n.link_from = n.named_from = (struct p2ps_paste_where){-1, 0};
 	*(by_smi(k) ? &n.smi : &n.cuda) = i;
 	return add_gpu(b, &n);
+}
+
+/* GPUs only an lspci block (or the kernel log) names, with the name lspci prints. */
+static void lspci_gpus(struct build *b, const struct p2ps_paste *p)
+{
+	for (size_t i = 0; i < p->n_devs && !b->oom; i++) {
+		const struct p2ps_paste_dev *pd = &p->devs[i];
+		if (!pt_dev_is_gpu(pd) || p2ps_evidence_gpu_bdf(b->ev, &pd->d.bdf) >= 0 ||
+		    b->ev->n_gpus >= P2PS_PASTE_MAX_GPUS)
+			continue;
+		struct p2ps_paste_gpu g = {.smi = -1, .cuda = -1, .display = -1, .listed = -1};
+		g.bar1_from = g.vram_from = g.link_from = (struct p2ps_paste_where){-1, 0};
+		g.bdf_known = true;
+		g.bdf = pd->d.bdf;
+		g.named_from = pd->from[P2PS_PD_IDENT];
+		snprintf(g.name, sizeof(g.name), "%.*s", (int)sizeof(g.name) - 1, pd->name);
+		add_gpu(b, &g);
+	}
 }
 
 static void add_obs(struct build *b, const struct p2ps_pair_obs *o)
@@ -150,9 +170,11 @@ int p2ps_paste_evidence(const struct p2ps_paste *p, struct p2ps_evidence *ev,
 	ev->blocks_dropped = p->blocks_dropped;
 	ev->unread_blocks = p->unread_blocks;
 	ev->bug_report = p->bug_report;
+	ev->several_hosts = p->several_hosts;
 	ev->gpus_dropped = p->gpus_dropped;
 	for (size_t i = 0; i < p->n_gpus && !b.oom; i++)
 		add_gpu(&b, &p->gpus[i]);
+	lspci_gpus(&b, p);
 	for (int k = 0; k < P2PS_PM_COUNT && !b.oom; k++) {
 		const struct p2ps_paste_matrix *m = &p->m[k];
 		struct p2ps_paste_matrix_info *mi = &ev->matrix[k];
@@ -166,6 +188,8 @@ int p2ps_paste_evidence(const struct p2ps_paste *p, struct p2ps_evidence *ev,
 	}
 	if (ev->n_obs)
 		qsort(ev->obs, ev->n_obs, sizeof(*ev->obs), obs_cmp);
+	for (size_t i = 0; i < ev->n_gpus; i++)
+		ev->gpus[i].chip = ev->gpus[i].name[0] ? pt_chip_by_name(ev->gpus[i].name) : NULL;
 	if (!b.oom)
 		devices(&b, p);
 	ev->events = dup(p->events, p->n_events, sizeof(*p->events), &b.oom);

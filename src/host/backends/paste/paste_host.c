@@ -229,6 +229,10 @@ static void host_facts(const struct p2ps_paste *p, struct p2ps_host *host)
 	for (int i = 0; i < p->nccl.n_env && host->n_nccl_env < P2PS_HOST_MAX_NCCL_ENV; i++)
 		snprintf(host->nccl_env[host->n_nccl_env++], sizeof(host->nccl_env[0]), "%s",
 		         p->nccl.env[i]);
+	/* A module list says whether a peer-memory module is loaded (GPUDirect RDMA). */
+	host->rdma.known = ph->modules_listed == 1;
+	host->rdma.nvidia_peermem = ph->nvidia_peermem == 1;
+	host->rdma.nv_peer_mem = ph->nv_peer_mem == 1;
 	host->vm.known = ph->vm;
 	host->vm.in_vm = ph->vm;
 	snprintf(host->vm.hypervisor, sizeof(host->vm.hypervisor), "%s", ph->hypervisor);

@@ -268,7 +268,7 @@ static bool known_command(const char *s)
 	        "modinfo",    "uname",           "./",
 	        "for d in ",  "grep ",           "p2pBandwidthLatencyTest",
 	        "simpleP2P",  "all_reduce_perf", "bar-inspect",
-	        "sudo ",
+	        "sudo ",      "lsmod",           "lscpu",
 	};
 	for (size_t i = 0; i < sizeof(cmds) / sizeof(cmds[0]); i++) {
 		size_t n = strlen(cmds[i]);
