@@ -269,7 +269,8 @@ struct p2ps_paste_host {
 	char driver_version[64]; /* NVIDIA driver version (NVRM load line, nvidia-smi -q) */
 	struct p2ps_paste_where driver_from;
 	int driver_open; /* 1 open kernel modules, 0 proprietary, -1 unknown */
-	bool vm;         /* the log names a hypervisor */
+	char kernel[128]; /* the kernel release (uname -a, a bug report's prologue), "" */
+	bool vm;          /* the log names a hypervisor */
 	char hypervisor[32];
 	struct p2ps_host_cpu cpu; /* an NCCL topology's <cpu>, lscpu, /proc/cpuinfo */
 	/* Loaded kernel modules, where the paste lists them (lsmod, /proc/modules, a

@@ -106,12 +106,19 @@ static void disagreement(struct p2ps_paste_pair *x)
 		         "CUDA accesses the peer although nvidia-smi reports %s", x->p2p_ab);
 }
 
-/* Appends a piece of evidence to why ("; " between pieces). */
+/* Appends a piece of evidence to why ("; " between pieces), cut where why is full. */
 static void append(char *why, size_t size, const char *text)
 {
 	size_t n = strlen(why);
-	if (n + 3 < size)
-		snprintf(why + n, size - n, "%s%s", n ? "; " : "", text);
+	if (n + 3 >= size)
+		return;
+	if (n) {
+		memcpy(why + n, "; ", 2);
+		n += 2;
+	}
+	size_t k = strnlen(text, size - n - 1);
+	memcpy(why + n, text, k);
+	why[n + k] = '\0';
 }
 
 /* nccl-tests ran over this pair's GPUs and checked its results without a wrong value,

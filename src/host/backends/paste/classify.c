@@ -63,7 +63,8 @@ static bool is_kernel(const char *s, enum pt_class prev)
 	        "DMAR: ", "DMAR-IR: ",       "iommu: ",   "nvidia-modeset: "};
 	if (any_prefix(s, tags, sizeof(tags) / sizeof(tags[0])))
 		return true;
-	if (pt_starts(s, "nvidia ") && isdigit((unsigned char)s[7]))
+	struct p2ps_bdf b;
+	if (pt_starts(s, "nvidia ") && pt_bdf(s + 7, &b, NULL, NULL))
 		return true; /* "nvidia 0000:07:00.0: AMD-Vi: ..." */
 	/* An assertion's source location printed on its own line after it. */
 	if (prev == PT_KERNEL) {
@@ -403,6 +404,8 @@ enum pt_class pt_classify(const char *s, enum pt_class prev)
 		return PT_META;
 	if (pt_command(s))
 		return PT_COMMAND;
+	if (prev == PT_MODULES && pt_is_module_line(t))
+		return PT_MODULES;
 	if (is_nccl(t))
 		return PT_NCCL;
 	if (pt_error_symptom(t) >= 0)

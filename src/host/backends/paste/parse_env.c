@@ -29,6 +29,7 @@ enum env_key {
 	EK_CPU_MODEL, /* lscpu's CPU model number, or /proc/driver/nvidia's GPU model name */
 	EK_CPU_MODEL_NAME,
 	EK_BUS_LOCATION, /* /proc/driver/nvidia/gpus/BDF/information */
+	EK_UNAME,        /* uname -a as a bug report's prologue prints it: the kernel release */
 	EK_OTHER,        /* a key of such a list that decides nothing here (OS, CUDA) */
 };
 
@@ -83,6 +84,8 @@ static const struct {
         {"Device Minor", EK_OTHER},
         {"GPU Excluded", EK_OTHER},
         {"GPU Firmware", EK_OTHER},
+        {"IRQ", EK_OTHER},
+        {"uname", EK_UNAME},
 };
 
 /* Past a list's decoration: a bullet ("- ", "* ", "+ ", "• ", "1. "), a table's "| ". */
@@ -289,6 +292,7 @@ struct env_state {
 	int facts;
 	struct p2ps_host_cpu cpu;
 	bool cpu_seen;
+	bool driver; /* a driver version read here */
 };
 
 static void cpu_value(struct env_state *st, enum env_key k, const char *v)
@@ -342,6 +346,18 @@ static void gpu_at(struct pctx *c, struct env_state *st, const char *v, int line
 	st->facts++;
 }
 
+/* "Linux host 4.4.0-87-generic #110-Ubuntu SMP ...": the kernel release, the third word. */
+static void uname(struct pctx *c, const char *v)
+{
+	struct p2ps_paste_host *h = &c->p->host;
+	const char *p = v;
+	for (int w = 0; w < 2 && *p; w++)
+		p = pt_skip_ws(p + strcspn(p, " \t"));
+	size_t n = strcspn(p, " \t");
+	if (pt_starts(v, "Linux ") && n && !h->kernel[0])
+		snprintf(h->kernel, sizeof(h->kernel), "%.*s", (int)n, p);
+}
+
 static void env_value(struct pctx *c, struct env_state *st, enum env_key k, const char *v, int line)
 {
 	char version[32];
@@ -350,8 +366,12 @@ static void env_value(struct pctx *c, struct env_state *st, enum env_key k, cons
 	case EK_DRIVER:
 		if (version_token(v, version, sizeof(version)))
 			set_driver_version(c, version, line);
+		st->driver = true;
 		break;
-	case EK_NVRM_VERSION: nvrm_version(c, v, line); break;
+	case EK_NVRM_VERSION:
+		nvrm_version(c, v, line);
+		st->driver = true;
+		break;
 	case EK_NCCL:
 		if (version_token(v, version, sizeof(version)))
 			pt_nccl_version(c, version, line);
@@ -367,6 +387,7 @@ static void env_value(struct pctx *c, struct env_state *st, enum env_key k, cons
 		cpu_value(st, k, v);
 		return;
 	case EK_BUS_LOCATION: gpu_at(c, st, v, line); return;
+	case EK_UNAME: uname(c, v); break;
 	case EK_OTHER: return;
 	default: cpu_value(st, k, v); return;
 	}
@@ -434,7 +455,7 @@ void pt_parse_env(struct pctx *c, const struct pl_span *sp)
 	}
 	pt_summary(c, "environment: %d fact%s%s%s%s", st.facts, st.facts == 1 ? "" : "s",
 	           listed ? ", GPUs listed by model" : "", st.cpu_seen ? ", the CPU" : "",
-	           c->p->host.driver_version[0] ? ", a driver version" : "");
+	           st.driver ? ", a driver version" : "");
 }
 
 void pt_parse_modules(struct pctx *c, const struct pl_span *sp)

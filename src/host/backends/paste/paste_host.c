@@ -225,6 +225,8 @@ static void host_facts(const struct p2ps_paste *p, struct p2ps_host *host)
 	snprintf(host->nvidia.nvml_status, sizeof(host->nvidia.nvml_status), "%s",
 	         "not used for pastes");
 	host->cpu = ph->cpu;
+	if (ph->kernel[0])
+		snprintf(host->kernel, sizeof(host->kernel), "%s", ph->kernel);
 	/* The NCCL variables NCCL logged as set: the analysis' NCCL rules apply to them. */
 	for (int i = 0; i < p->nccl.n_env && host->n_nccl_env < P2PS_HOST_MAX_NCCL_ENV; i++)
 		snprintf(host->nccl_env[host->n_nccl_env++], sizeof(host->nccl_env[0]), "%s",
