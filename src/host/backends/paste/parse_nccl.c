@@ -64,11 +64,34 @@ static bool zero_tensor(const char *t)
 	return zeros >= 1;
 }
 
+#define N_ERROR_ROWS (sizeof(error_rows) / sizeof(error_rows[0]))
+
+/* The first bytes of the rows' texts: every line of a paste is read against the rows, so
+ * the line is walked once, stopping only where a row's text may start (pt_error_rows_ok
+ * checks the set against the rows). */
+static const char error_firsts[] = "mcCpiWPfEuGRn";
+
+bool pt_error_rows_ok(void)
+{
+	for (size_t i = 0; i < N_ERROR_ROWS; i++)
+		if (!strchr(error_firsts, error_rows[i].needle[0]))
+			return false;
+	return true;
+}
+
 int pt_error_symptom(const char *t)
 {
-	for (size_t i = 0; i < sizeof(error_rows) / sizeof(error_rows[0]); i++)
-		if (strstr(t, error_rows[i].needle))
-			return (int)error_rows[i].sym;
+	size_t best = N_ERROR_ROWS;
+	for (const char *p = strpbrk(t, error_firsts); p; p = strpbrk(p + 1, error_firsts))
+		for (size_t i = 0; i < best; i++) {
+			const char *n = error_rows[i].needle;
+			if (n[0] == p[0] && n[1] == p[1] && !strncmp(p, n, strlen(n))) {
+				best = i;
+				break;
+			}
+		}
+	if (best < N_ERROR_ROWS)
+		return (int)error_rows[best].sym;
 	return zero_tensor(t) ? (int)P2PS_PS_WRONG_DATA : -1;
 }
 

@@ -8,6 +8,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 #include "p2pscope/paste.h"
 
@@ -65,7 +66,11 @@ int pt_gunzip(const char *in, size_t in_len, const char *source, char **out, siz
 /* ---- scanning helpers ------------------------------------------------------------- */
 
 const char *pt_skip_ws(const char *s);
-bool pt_starts(const char *s, const char *prefix);
+static inline bool pt_starts(const char *s, const char *prefix)
+{
+	/* The first byte first: most lines are read against many prefixes. */
+	return !prefix[0] || (s[0] == prefix[0] && !strncmp(s, prefix, strlen(prefix)));
+}
 /* Leading whitespace width (a tab counts 8). */
 int pt_indent(const char *s);
 /* Hex number at s (optional 0x); *end after it. false if no digit or more than 16. */
@@ -200,6 +205,8 @@ void pt_command_env(struct pctx *c, const char *cmd);
 
 /* The symptom (enum p2ps_paste_symptom) an error line shows, -1 for none. */
 int pt_error_symptom(const char *t);
+/* Whether the error rows' first bytes are all in the set pt_error_symptom stops on. */
+bool pt_error_rows_ok(void);
 /* Records an error line's symptom; false when the line shows none. */
 bool pt_error_line(struct pctx *c, const char *t, int line);
 void pt_parse_nccl_topo(struct pctx *c, const struct pl_span *sp);

@@ -120,11 +120,6 @@ const char *pt_skip_ws(const char *s)
 	return s;
 }
 
-bool pt_starts(const char *s, const char *prefix)
-{
-	return !strncmp(s, prefix, strlen(prefix));
-}
-
 int pt_indent(const char *s)
 {
 	int w = 0;
