@@ -19,11 +19,14 @@ import subprocess
 import sys
 
 SETS = {"dev": "tests/fixtures/pastes", "validation": "tests/fixtures/pastes-validation"}
-REQUIRED = ("source", "date", "tracker", "cause", "confidence", "working")
+REQUIRED = ("source", "date", "tracker", "category", "cause", "confidence", "working")
 REPEATABLE = ("cause-code", "cause-expected", "no-wrong-blocker", "argument", "deciding-ask")
 KNOWN = set(REQUIRED) | set(REPEATABLE) | {"verdict"}
 VERDICTS = ("ready", "not ready", "unknown")
 CONFIDENCES = ("fix", "maint", "unresolved")
+CATEGORIES = ("bar1-rebar", "iommu", "acs", "geforce-stock-driver", "mixed-models", "cross-socket",
+              "nccl-transport", "gdr", "driver-defect", "vm-passthrough", "nvlink", "display", "working",
+              "unresolved")
 # Assertion kinds, in the order the per-case line prints them.
 KINDS = ("verdict", "cause", "no-wrong-blocker", "ask", "working")
 NAMED_SEVERITIES = ("blocker", "warning")
@@ -65,6 +68,9 @@ def check_fields(c):
         raise CaseError("date: is not YYYY-MM or YYYY-MM-DD")
     if c["confidence"] not in CONFIDENCES:
         raise CaseError(f"confidence: is not one of {', '.join(CONFIDENCES)}")
+    for cat in c["category"].split(", "):
+        if cat not in CATEGORIES:
+            raise CaseError(f"category: {cat!r} is not one of {', '.join(CATEGORIES)}")
     if c["working"] not in ("yes", "no"):
         raise CaseError("working: is not yes or no")
     if "verdict" in c and c["verdict"] not in VERDICTS:
@@ -188,6 +194,34 @@ def score_set(tool, root, set_name, args):
     return pct, errors, total
 
 
+def spread(root, names):
+    """Markdown tables of the sets' cases by category, tracker, year, working and confidence."""
+    cases = {}
+    for name in names:
+        folder = os.path.join(root, SETS[name])
+        for d in sorted(os.listdir(folder)):
+            src = os.path.join(folder, d, "source.md")
+            if os.path.isfile(src):
+                cases.setdefault(name, []).append(parse_source(src))
+    axes = (("category", lambda c: c["category"].split(", ")),
+            ("tracker", lambda c: [c["tracker"]]),
+            ("year", lambda c: [c["date"][:4]]),
+            ("working", lambda c: [c["working"]]),
+            ("confidence", lambda c: [c["confidence"]]))
+    for axis, keys in axes:
+        counts = {}
+        for name, cs in cases.items():
+            for c in cs:
+                for k in keys(c):
+                    counts.setdefault(k, dict.fromkeys(names, 0))[name] += 1
+        print(f"| {axis} | " + " | ".join(names) + " |")
+        print("|---|" + "---:|" * len(names))
+        for k in sorted(counts):
+            print(f"| {k} | " + " | ".join(str(counts[k][n]) for n in names) + " |")
+        print()
+    print("cases: " + ", ".join(f"{n} {len(cases.get(n, []))}" for n in names))
+
+
 def find_tool(arg):
     if arg:
         return arg
@@ -210,14 +244,24 @@ def main():
                     help="exit 1 when the validation set scores below this %%")
     ap.add_argument("--case", help="only the cases whose folder name contains this")
     ap.add_argument("-v", "--verbose", action="store_true", help="print each failed assertion")
+    ap.add_argument("--spread", action="store_true",
+                    help="print the sets' spread (category, tracker, year, working, confidence) "
+                    "as markdown tables and exit; runs no tool")
     args = ap.parse_args()
+    root = args.root or os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    names = ("dev", "validation") if args.set == "both" else (args.set,)
+    if args.spread:
+        try:
+            spread(root, names)
+        except (CaseError, OSError) as e:
+            print(f"paste-score: {e}", file=sys.stderr)
+            return 1
+        return 0
     tool = find_tool(args.tool)
     if not (os.path.isfile(tool) and os.access(tool, os.X_OK)):
         print(f"paste-score: bar-inspect not found at {tool} (--tool or P2PS_TOOLS_DIR)",
               file=sys.stderr)
         return 2
-    root = args.root or os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-    names = ("dev", "validation") if args.set == "both" else (args.set,)
     status = 0
     for name in names:
         result = score_set(tool, root, name, args)
