@@ -276,7 +276,10 @@ void po_symptom_asks(struct octx *c)
 	/* NCCL told to use P2P, or tuned: what the driver itself says per pair. */
 	if (po_nccl_tuned(c))
 		need(c, PO_F_P2P_MATRIX);
-	bool started = !strcmp(ev->cuda.test, "nccl-tests") && ev->cuda.from.line;
+	/* nccl-tests started, or NCCL ran on GPUs the paste names and nothing failed: a
+	 * question of speed (where no GPU is named, which GPUs comes first). */
+	bool started = (!strcmp(ev->cuda.test, "nccl-tests") && ev->cuda.from.line) ||
+	               (ev->nccl.version_from.line && ev->n_gpus && !po_failure_seen(c));
 	if ((po_granted(c) || started) && !po_measured(c))
 		unmeasured_asks(c);
 	/* In a VM (or WSL) the host's driver or hypervisor decides: its own word per pair. */

@@ -203,16 +203,9 @@ static bool word_counts(const struct octx *c, const struct p2ps_paste_pair *x)
 {
 	const char *na = x->ga >= 0 ? c->ev->gpus[x->ga].name : "";
 	const char *nb = x->gb >= 0 ? c->ev->gpus[x->gb].name : "";
-	const struct p2ps_paste_matrix_info *m = c->ev->matrix;
 	if (x->nvlinks)
 		return true;
-	/* The test measured copies without P2P and the paste stops before the figures with
-	 * it: the excerpt leaves out the very numbers that would say. */
-	bool off = m[P2PS_PM_BW_UNI_OFF].present || m[P2PS_PM_BW_BI_OFF].present ||
-	           m[P2PS_PM_LAT_OFF].present;
-	bool on = m[P2PS_PM_BW_UNI_ON].present || m[P2PS_PM_BW_BI_ON].present ||
-	          m[P2PS_PM_LAT_ON].present;
-	if (two_roots(c) || (off && !on) || c->ev->several_hosts)
+	if (two_roots(c) || c->ev->several_hosts)
 		return false;
 	if (!na[0] || !nb[0])
 		return true; /* boards not named: nothing says the word is empty */
