@@ -209,7 +209,17 @@ static bool word_counts(const struct octx *c, const struct p2ps_paste_pair *x)
 		return false;
 	if (!na[0] || !nb[0])
 		return true; /* boards not named: nothing says the word is empty */
-	return (po_nvlink_board(na) && po_nvlink_board(nb)) || (po_geforce(na) && po_geforce(nb));
+	if (po_nvlink_board(na) && po_nvlink_board(nb))
+		return true;
+	/* On GeForce boards the grant is a P2P-patched driver's, given whatever the platform
+	 * does with the copies; where the test measured copies without P2P and the excerpt
+	 * stops before the figures with it, the very numbers that would say are left out. */
+	const struct p2ps_paste_matrix_info *m = c->ev->matrix;
+	bool off = m[P2PS_PM_BW_UNI_OFF].present || m[P2PS_PM_BW_BI_OFF].present ||
+	           m[P2PS_PM_LAT_OFF].present;
+	bool on = m[P2PS_PM_BW_UNI_ON].present || m[P2PS_PM_BW_BI_ON].present ||
+	          m[P2PS_PM_LAT_ON].present;
+	return po_geforce(na) && po_geforce(nb) && !(off && !on);
 }
 
 /* The driver's word that the pair may use P2P (into why); false when there is none. */
