@@ -79,9 +79,18 @@ static void check_evidence(const struct p2ps_evidence *p)
 
 static void check_report(const struct p2ps_paste_report *r)
 {
-	for (size_t i = 0; i < r->findings.n; i++)
-		if (strchr(r->findings.v[i].text, '\n') || r->findings.v[i].code < P2PS_PF_DRIVER ||
-		    r->findings.v[i].code >= P2PS_PF_CODE_END)
+	for (size_t i = 0; i < r->findings.n; i++) {
+		enum p2ps_reason_code k = r->findings.v[i].code;
+		/* A paste code, or an analysis code the paste shows for GPUs the analysis
+		 * cannot pair (models, chips, generations known only by name; the IOMMU). */
+		bool analysis = k == P2PS_R_MIXED_GENERATIONS || k == P2PS_R_MIXED_CHIPS ||
+		                k == P2PS_R_MIXED_MODELS || k == P2PS_R_IOMMU_STATE;
+		if (strchr(r->findings.v[i].text, '\n') || (k < P2PS_PF_DRIVER && !analysis) ||
+		    k >= P2PS_PF_CODE_END)
+			abort();
+	}
+	for (size_t i = 0; i < r->n_notes; i++)
+		if (strchr(r->notes[i].text, '\n') || !r->notes[i].code[0])
 			abort();
 	for (size_t i = 0; i < r->n_asks; i++)
 		if (!r->asks[i].command[0] || strchr(r->asks[i].what, '\n'))

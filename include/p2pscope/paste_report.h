@@ -59,6 +59,10 @@ struct p2ps_paste_pair {
 	 * nothing speaks against it; 0 when a copy, a measurement or NVLink shows it. */
 	bool works_weak;
 	int ga, gb; /* their indices in the evidence's GPUs, -1 */
+	/* works == 1 from copies the paste shows completing: a checked test (simpleP2P,
+	 * nccl-tests rows with no wrong value) or P2P measured faster than host copies (not
+	 * NCCL's choice of transport or NVLink in the topology alone). */
+	bool works_copied;
 };
 
 /* A blocking cause, from the analysis or from a finding; or a note (a blocker of the

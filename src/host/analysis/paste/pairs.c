@@ -167,6 +167,7 @@ static bool strong(const struct octx *c, struct p2ps_paste_pair *x, const struct
 		         x->bw_bidirectional ? "bidirectional: " : "", x->bw_on, x->bw_off);
 		append(why, size, t);
 	}
+	x->works_copied = why[0] != 0;
 	/* NCCL_P2P_LEVEL set by hand makes NCCL use P2P where it would not: no evidence. */
 	bool forced = false;
 	for (int i = 0; i < ev->nccl.n_env; i++)

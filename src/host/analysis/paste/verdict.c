@@ -228,6 +228,42 @@ static void lspci_asks(struct octx *c, const struct lists *l)
 	}
 }
 
+/* Whether the paste settles the question itself: copies shown completing (a checked test,
+ * a measured gain; not the driver's word or NCCL's choice of transport) on pairs that
+ * cover every GPU it names, and nothing in it that a working
+ * host does not print (an error, a kernel fault or assertion, a warning of the findings).
+ * The facts the analysis lacks (IOMMU, ACS, BAR1) would not change that verdict. */
+static bool settled(const struct octx *c)
+{
+	const struct p2ps_paste_report *r = c->r;
+	const struct p2ps_evidence *ev = c->ev;
+	if (r->verdict != P2PS_VERDICT_READY || !r->n_pairs || po_failure_seen(c) ||
+	    ev->sym.count[P2PS_PS_CUDA_ERROR] || ev->sym.count[P2PS_PS_NET_ERROR] ||
+	    ev->sym.count[P2PS_PS_SHM] || ev->event_count[P2PS_PE_ASSERT] ||
+	    ev->event_count[P2PS_PE_XID] || ev->event_count[P2PS_PE_IOMMU_FAULT] ||
+	    ev->event_count[P2PS_PE_IOMMU_MAP_FAILED] ||
+	    ev->event_count[P2PS_PE_PEER_DMA_UNALIGNED])
+		return false;
+	for (size_t i = 0; i < r->findings.n; i++)
+		if (r->findings.v[i].sev == P2PS_SEV_WARNING ||
+		    r->findings.v[i].sev == P2PS_SEV_BLOCKER)
+			return false;
+	bool covered[P2PS_PASTE_MAX_GPUS] = {false};
+	for (size_t i = 0; i < r->n_pairs; i++) {
+		const struct p2ps_paste_pair *x = &r->pairs[i];
+		if (!x->works || !x->works_copied)
+			return false;
+		if (x->ga >= 0 && x->ga < P2PS_PASTE_MAX_GPUS)
+			covered[x->ga] = true;
+		if (x->gb >= 0 && x->gb < P2PS_PASTE_MAX_GPUS)
+			covered[x->gb] = true;
+	}
+	for (size_t i = 0; i < ev->n_gpus && i < P2PS_PASTE_MAX_GPUS; i++)
+		if (!covered[i])
+			return false;
+	return true;
+}
+
 void po_verdict(struct octx *c)
 {
 	struct p2ps_paste_report *r = c->r;
@@ -320,6 +356,9 @@ void po_verdict(struct octx *c)
 		}
 	lspci_asks(c, &lists);
 	paste_asks(c);
+	/* A host the paste shows working is not asked what a broken one would be. */
+	if (settled(c))
+		r->n_asks = 0;
 	if (r->verdict == P2PS_VERDICT_UNKNOWN)
 		po_ask(c, "sudo scripts/capture-host.sh",
 		       "everything above at once: p2pscope's capture, which bar-inspect --root "

@@ -141,6 +141,28 @@ static bool p2p_sample_result(const char *t)
 	return *p == ':' && (strstr(p, "Passed") || strstr(p, "Failed") || strstr(p, "Waived"));
 }
 
+/* "0 1008.06   6.34": a device number, then two or more figures with decimals, as the
+ * rows of p2pBandwidthLatencyTest's bandwidth and latency matrices print. */
+static bool matrix_row(const char *t)
+{
+	const char *p;
+	long dev;
+	int figures = 0;
+	if (!isdigit((unsigned char)t[0]) || !pt_dec(t, &dev, &p) || dev > P2PS_PASTE_MAX_GPUS ||
+	    (*p != ' ' && *p != '\t'))
+		return false;
+	while (*(p = pt_skip_ws(p))) {
+		size_t n = strspn(p, "0123456789.");
+		const char *dot = memchr(p, '.', n);
+		if (!n || !dot || dot == p || dot + 1 == p + n ||
+		    (p[n] && p[n] != ' ' && p[n] != '\t'))
+			return false;
+		figures++;
+		p += n;
+	}
+	return figures >= 2;
+}
+
 static bool is_cuda(const char *t, enum pt_class prev)
 {
 	static const char *const marks[] = {
@@ -212,6 +234,9 @@ static bool is_cuda(const char *t, enum pt_class prev)
 		return true;
 	/* A matrix header whose title the paste lost ("   D\D     0      1"). */
 	if (pt_starts(t, "D\\D") && (t[3] == ' ' || t[3] == '\t'))
+		return true;
+	/* A row of the sample's matrices whose title and header the excerpt cut off. */
+	if (matrix_row(t))
 		return true;
 	/* simpleP2P: "GPU0 = \"Tesla K80\" IS  capable of Peer-to-Peer (P2P)". */
 	if (pt_starts(t, "GPU") && isdigit((unsigned char)t[3]) && strstr(t, "capable of Peer"))

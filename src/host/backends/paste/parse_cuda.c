@@ -158,6 +158,12 @@ static void untitled_line(struct cuda_state *st, char **tok, int n, int line)
 		memset(u->cell, 0, sizeof(u->cell));
 		return;
 	}
+	/* Rows without their header (the excerpt starts inside a matrix): as many columns
+	 * as the row has figures. */
+	if (!u->cols && n >= 3 && strchr(tok[1], '.')) {
+		u->cols = n - 1 < P2PS_PASTE_MAX_GPUS ? n - 1 : P2PS_PASTE_MAX_GPUS;
+		u->header_line = line;
+	}
 	if (!u->cols || !pt_dec(tok[0], &row, NULL) || row >= u->cols)
 		return;
 	for (int j = 0; j + 1 < n && j < u->cols; j++)

@@ -205,8 +205,8 @@ static void set_driver_version(struct pctx *c, const char *version, int line)
 	pt_release(c, P2PS_SW_DRIVER, version, line);
 }
 
-/* A count written before or after a model: "2x", "2 x", "2*", "x2", "(x2)" ('×' is read as
- * 'x'). Returns the count and sets *len to the characters it takes, 0 when none. */
+/* A count written before or after a model: "2x", "2 x", "2*", "x2", "(x2)", "X 4" ('×' is
+ * read as 'x'). Returns the count and sets *len to the characters it takes, 0 when none. */
 static long count_prefix(const char *s, size_t *len)
 {
 	long n;
@@ -226,9 +226,15 @@ static long count_suffix(char *s)
 	const char *e;
 	char *x = strrchr(s, ' ');
 	const char *p = x ? x + 1 + (x[1] == '(') : NULL;
-	if (!p || (*p != 'x' && *p != 'X') || !pt_dec(p + 1, &n, &e) || (*e && strcmp(e, ")")))
+	if (p && (*p == 'x' || *p == 'X') && pt_dec(p + 1, &n, &e) && (!*e || !strcmp(e, ")"))) {
+		*x = '\0';
+		return n;
+	}
+	/* "A100-PCIE-40GB X 4": the sign and the number apart. */
+	if (!x || x - s < 3 || !pt_dec(x + 1, &n, &e) || *e || x[-2] != ' ' ||
+	    (x[-1] != 'x' && x[-1] != 'X' && x[-1] != '*'))
 		return 0;
-	*x = '\0';
+	x[-2] = '\0';
 	return n;
 }
 
@@ -418,6 +424,23 @@ static void cpu_facts(struct pctx *c, struct env_state *st, const struct pl_span
 	}
 	*cpu = st->cpu;
 	cpu->known = cpu->arch[0] != '\0';
+}
+
+bool pt_parse_cpu_lines(struct pctx *c, const struct pl_span *sp)
+{
+	struct env_state st = {.cpu = {.family = -1, .model = -1}};
+	struct pl_iter it;
+	struct pl_line l;
+	pl_iter_init(&it, sp);
+	while (pl_next(&it, &l)) {
+		const char *v;
+		int k = env_line(pt_skip_ws(l.s), &v);
+		if (k == EK_CPU_ARCH || k == EK_CPU_VENDOR || k == EK_CPU_FAMILY ||
+		    (k == EK_CPU_MODEL && isdigit((unsigned char)v[0])) || k == EK_CPU_MODEL_NAME)
+			cpu_value(&st, (enum env_key)k, v);
+	}
+	cpu_facts(c, &st, sp);
+	return st.cpu_seen && c->p->host.cpu.known;
 }
 
 void pt_parse_env(struct pctx *c, const struct pl_span *sp)

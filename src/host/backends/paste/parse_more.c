@@ -288,12 +288,14 @@ void pt_parse_gpu_list(struct pctx *c, const struct pl_span *sp)
 			gpus++;
 		}
 	}
-	if (!gpus && !c->p->host.driver_from.line) {
+	bool cpu = pt_parse_cpu_lines(c, sp); /* its "CPU:" section is lscpu's output */
+	if (!gpus && !c->p->host.driver_from.line && !cpu) {
 		c->p->unread_blocks++;
-		pt_summary(c, "recognised, not understood: collect_env lines with no GPU list or "
-		              "driver version");
+		pt_summary(c, "recognised, not understood: collect_env lines with no GPU list, "
+		              "driver version or CPU");
 		return;
 	}
-	pt_summary(c, "%d GPU%s listed%s%s", gpus, gpus == 1 ? "" : "s",
-	           c->p->host.driver_version[0] ? ", driver " : "", c->p->host.driver_version);
+	pt_summary(c, "%d GPU%s listed%s%s%s", gpus, gpus == 1 ? "" : "s",
+	           c->p->host.driver_version[0] ? ", driver " : "", c->p->host.driver_version,
+	           cpu ? ", the CPU" : "");
 }

@@ -211,6 +211,9 @@ bool pt_error_rows_ok(void);
 bool pt_error_line(struct pctx *c, const char *t, int line);
 void pt_parse_nccl_topo(struct pctx *c, const struct pl_span *sp);
 void pt_parse_env(struct pctx *c, const struct pl_span *sp);
+/* The CPU lines (lscpu's keys) of a block another reader owns (collect_env's "CPU:"
+ * section); true when they name the host's CPU. */
+bool pt_parse_cpu_lines(struct pctx *c, const struct pl_span *sp);
 void pt_parse_modules(struct pctx *c, const struct pl_span *sp);
 
 /* "GPU 0: NAME", "GPU 0,1,2: NAME": the GPU indices (into idx, at most max; idx may be
