@@ -17,14 +17,17 @@ bool pt_is_gzip(const char *s, size_t len)
 	return len >= 2 && (unsigned char)s[0] == 0x1f && (unsigned char)s[1] == 0x8b;
 }
 
-/* Room for at least `more` bytes after len in *buf (capacity *cap), within max. */
+/* Room for at least `more` bytes after len in *buf (capacity *cap), never more than
+ * max + more in all. */
 static bool room(char **buf, size_t *cap, size_t len, size_t more, size_t max)
 {
 	if (len + more <= *cap)
 		return true;
 	size_t c = *cap ? *cap : 1 << 16;
-	while (c < len + more && c <= max)
+	while (c < len + more)
 		c *= 2;
+	if (c > max + more)
+		c = max + more;
 	char *n = realloc(*buf, c + 1);
 	if (!n)
 		return false;
@@ -35,6 +38,12 @@ static bool room(char **buf, size_t *cap, size_t len, size_t more, size_t max)
 
 int pt_gunzip(const char *in, size_t in_len, const char *source, char **out, size_t *out_len,
               struct p2ps_error *err)
+{
+	return pt_gunzip_max(in, in_len, source, P2PS_PASTE_MAX_BYTES, out, out_len, err);
+}
+
+int pt_gunzip_max(const char *in, size_t in_len, const char *source, size_t max, char **out,
+                  size_t *out_len, struct p2ps_error *err)
 {
 	z_stream z;
 	memset(&z, 0, sizeof(z));
@@ -51,13 +60,13 @@ int pt_gunzip(const char *in, size_t in_len, const char *source, char **out, siz
 			size_t left = in_len - (size_t)(z.next_in - (const Bytef *)in);
 			z.avail_in = left > UINT_MAX ? UINT_MAX : (uInt)left;
 		}
-		if (len >= P2PS_PASTE_MAX_BYTES) {
+		if (len > max) {
 			rc = p2ps_error_set(err, P2PS_EINVAL,
-			                    "paste %s: inflates to more than the %u MiB read",
-			                    source, P2PS_PASTE_MAX_BYTES >> 20);
+			                    "paste %s: inflates to more than the %zu MiB read",
+			                    source, max >> 20);
 			break;
 		}
-		if (!room(&buf, &cap, len, 1 << 16, P2PS_PASTE_MAX_BYTES)) {
+		if (!room(&buf, &cap, len, 1 << 16, max)) {
 			rc = p2ps_error_set(err, P2PS_ENOMEM, "paste %s: out of memory", source);
 			break;
 		}

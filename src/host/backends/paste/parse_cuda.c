@@ -431,8 +431,10 @@ static bool samples_summary(struct pctx *c, const char *t, int line)
 	static const char *const p2p[] = {"simpleP2P", "p2pBandwidthLatencyTest"};
 	for (size_t i = 0; i < sizeof(p2p) / sizeof(p2p[0]); i++) {
 		size_t n = strlen(p2p[i]);
+		if (strncmp(t, p2p[i], n))
+			continue;
 		const char *p = pt_skip_ws(t + n);
-		if (strncmp(t, p2p[i], n) || *p != ':')
+		if (*p != ':')
 			continue;
 		p = pt_skip_ws(p + 1);
 		int r = pt_starts(p, "Passed") ? 1 : pt_starts(p, "Failed") ? 0 : -1;

@@ -62,6 +62,9 @@ bool pt_is_gzip(const char *s, size_t len);
  * cut-off data and output past the limit, P2PS_ENOMEM; err names source. */
 int pt_gunzip(const char *in, size_t in_len, const char *source, char **out, size_t *out_len,
               struct p2ps_error *err);
+/* The same with the limit given (tests). */
+int pt_gunzip_max(const char *in, size_t in_len, const char *source, size_t max, char **out,
+                  size_t *out_len, struct p2ps_error *err);
 
 /* ---- scanning helpers ------------------------------------------------------------- */
 
