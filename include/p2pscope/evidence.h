@@ -268,7 +268,7 @@ struct p2ps_paste_host {
 	char default_domain[16]; /* "DMA", "identity" from the kernel log, "" */
 	char driver_version[64]; /* NVIDIA driver version (NVRM load line, nvidia-smi -q) */
 	struct p2ps_paste_where driver_from;
-	int driver_open; /* 1 open kernel modules, 0 proprietary, -1 unknown */
+	int driver_open;  /* 1 open kernel modules, 0 proprietary, -1 unknown */
 	char kernel[128]; /* the kernel release (uname -a, a bug report's prologue), "" */
 	bool vm;          /* the log names a hypervisor */
 	char hypervisor[32];

@@ -101,7 +101,8 @@ static struct json_object *pairs(const struct p2ps_paste_report *r)
 		p2ps_json_put(o, "p2p_works_evidence", p2ps_json_str_or_null(x->works_why));
 		p2ps_json_put(o, "p2p_works_driver_word_only",
 		              json_object_new_boolean(x->works_weak));
-		p2ps_json_put(o, "p2p_works_copies_shown", json_object_new_boolean(x->works_copied));
+		p2ps_json_put(o, "p2p_works_copies_shown",
+		              json_object_new_boolean(x->works_copied));
 		p2ps_json_put(o, "bandwidth_bidirectional",
 		              json_object_new_boolean(x->bw_bidirectional));
 		p2ps_json_put(o, "latency_p2p_off_us", p2ps_json_gbps(x->lat_off));
