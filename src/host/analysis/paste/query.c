@@ -111,19 +111,24 @@ bool po_patched_driver(const struct octx *c)
 	       ev->event_count[P2PS_PE_BAR1_P2P_MAPPING];
 }
 
-bool po_refused_explicitly(const struct octx *c)
+/* Whether CUDA's access or connectivity matrix prints value for some pair. */
+static bool access_cell(const struct octx *c, const char *value)
 {
 	const struct p2ps_evidence *ev = c->ev;
-	if (ev->sym.count[P2PS_PS_PEER_UNSUPPORTED] || ev->sym.count[P2PS_PS_P2P_DISABLED] ||
-	    ev->cuda.waived || ev->nccl.intra_p2p == 0)
-		return true;
 	for (size_t i = 0; i < ev->n_obs; i++) {
 		const struct p2ps_pair_obs *o = &ev->obs[i];
 		if ((o->kind == P2PS_PM_CUDA_ACCESS || o->kind == P2PS_PM_CUDA_CONNECT) &&
-		    !strcmp(o->text, "0"))
+		    !strcmp(o->text, value))
 			return true;
 	}
 	return false;
+}
+
+bool po_refused_explicitly(const struct octx *c)
+{
+	const struct p2ps_evidence *ev = c->ev;
+	return ev->sym.count[P2PS_PS_PEER_UNSUPPORTED] || ev->sym.count[P2PS_PS_P2P_DISABLED] ||
+	       ev->cuda.waived || ev->nccl.intra_p2p == 0 || access_cell(c, "0");
 }
 
 bool po_gdr_paste(const struct octx *c)
@@ -136,15 +141,8 @@ bool po_gdr_paste(const struct octx *c)
 bool po_refused(const struct octx *c)
 {
 	const struct p2ps_evidence *ev = c->ev;
-	if (ev->sym.count[P2PS_PS_PEER_UNSUPPORTED] || ev->sym.count[P2PS_PS_P2P_DISABLED] ||
-	    ev->cuda.waived || ev->nccl.intra_p2p == 0)
+	if (po_refused_explicitly(c))
 		return true;
-	for (size_t i = 0; i < ev->n_obs; i++) {
-		const struct p2ps_pair_obs *o = &ev->obs[i];
-		if ((o->kind == P2PS_PM_CUDA_ACCESS || o->kind == P2PS_PM_CUDA_CONNECT) &&
-		    !strcmp(o->text, "0"))
-			return true;
-	}
 	/* NCCL put local GPUs on host memory without being told to. */
 	bool off = false;
 	for (int i = 0; i < ev->nccl.n_env; i++)
@@ -155,15 +153,7 @@ bool po_refused(const struct octx *c)
 bool po_granted(const struct octx *c)
 {
 	const struct p2ps_evidence *ev = c->ev;
-	if (ev->nccl.via[P2PS_NV_P2P] || ev->cuda.enabled_from.line)
-		return true;
-	for (size_t i = 0; i < ev->n_obs; i++) {
-		const struct p2ps_pair_obs *o = &ev->obs[i];
-		if ((o->kind == P2PS_PM_CUDA_ACCESS || o->kind == P2PS_PM_CUDA_CONNECT) &&
-		    !strcmp(o->text, "1"))
-			return true;
-	}
-	return false;
+	return ev->nccl.via[P2PS_NV_P2P] || ev->cuda.enabled_from.line || access_cell(c, "1");
 }
 
 bool po_measured(const struct octx *c)
