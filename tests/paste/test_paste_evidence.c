@@ -522,6 +522,51 @@ static void test_doubt_is_a_note(void **state)
 	done(&x);
 }
 
+/* ---- the driver's printed codes per pair and path -------------------------------------- */
+
+/* triton-lang/triton#209 (dev case 26): nvidia-smi topo -p2p of eight GPUs, OK within each
+ * group of four and NS across. The thread does not show which mode ran; the command line
+ * before it here is ours, so that the codes are kept per path letter ('r' and 'w' for rw). */
+static void test_p2p_codes_per_path(void **state)
+{
+	(void)state;
+	static const char rows[] =
+	        "       GPU0    GPU1    GPU2    GPU3    GPU4    GPU5    GPU6    GPU7\n"
+	        "GPU0   X       OK      OK      OK      OK      NS      NS      NS\n"
+	        "GPU1   OK      X       OK      OK      NS      OK      NS      NS\n"
+	        "GPU2   OK      OK      X       OK      NS      NS      OK      NS\n"
+	        "GPU3   OK      OK      OK      X       NS      NS      NS      OK\n"
+	        "GPU4   OK      NS      NS      NS      X       OK      OK      OK\n"
+	        "GPU5   NS      OK      NS      NS      OK      X       OK      OK\n"
+	        "GPU6   NS      NS      OK      NS      OK      OK      X       OK\n"
+	        "GPU7   NS      NS      NS      OK      OK      OK      OK      X\n";
+	char text[2048];
+	struct run x;
+	snprintf(text, sizeof(text), "$ nvidia-smi topo -p2p rw\n%s", rows);
+	run(&x, text);
+	const struct p2ps_evidence *ev = x.h.evidence;
+	assert_true(ev->matrix[P2PS_PM_P2P].present);
+	assert_string_equal(ev->matrix[P2PS_PM_P2P].mode, "rw");
+	const struct p2ps_pair_obs *r = p2ps_evidence_obs_path(ev, 0, 5, 'r');
+	const struct p2ps_pair_obs *w = p2ps_evidence_obs_path(ev, 0, 5, 'w');
+	assert_non_null(r);
+	assert_non_null(w);
+	assert_string_equal(r->text, "NS");
+	assert_string_equal(w->text, "NS");
+	assert_int_equal(r->from.line, 2);
+	assert_string_equal(p2ps_evidence_obs_path(ev, 0, 1, 'r')->text, "OK");
+	assert_null(p2ps_evidence_obs_path(ev, 0, 1, 'n'));
+	done(&x);
+	/* Without the command the mode is unknown: one code per pair, path 0. */
+	run(&x, rows);
+	ev = x.h.evidence;
+	const struct p2ps_pair_obs *o = p2ps_evidence_obs(ev, P2PS_PM_P2P, 4, 1);
+	assert_non_null(o);
+	assert_int_equal(o->path, 0);
+	assert_string_equal(o->text, "NS");
+	done(&x);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -539,6 +584,7 @@ int main(void)
 	        cmocka_unit_test(test_release_ab),
 	        cmocka_unit_test(test_no_gpu_asks),
 	        cmocka_unit_test(test_doubt_is_a_note),
+	        cmocka_unit_test(test_p2p_codes_per_path),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
