@@ -4,126 +4,17 @@
  * finder and every block parser, including pasted lspci -x rows through the dump
  * backend), the paste backend, the analysis, the paste findings and the three renderers.
  * Checked: loading fails only with a one-line message for binary data or memory, every
- * fact's provenance names a line of the input and a block that exists, matrices stay in
- * their bounds, the findings and asks are single lines, the JSON parses back with its
- * "paste" member, the DOT graph is closed. */
-#include <json-c/json.h>
+ * item of the evidence names a line of the input and a block that exists, observations
+ * name GPUs that exist and are found by their lookup, matrices stay in their bounds, the
+ * findings and asks are single lines, the JSON parses back with its "paste" member, the
+ * DOT graph is closed. */
 #include <stddef.h>
 #include <stdint.h>
-#include <stdlib.h>
-#include <string.h>
 
-#include "p2pscope/analysis.h"
-#include "p2pscope/host.h"
-#include "p2pscope/host_load.h"
-#include "p2pscope/paste_report.h"
-#include "p2pscope/render.h"
-
-static void check_where(const struct p2ps_paste *p, struct p2ps_paste_where w)
-{
-	if (w.line < 0 || w.line > p->lines || w.block < -1 ||
-	    (w.block >= 0 && (size_t)w.block >= p->n_blocks))
-		abort();
-}
-
-static void check_paste(const struct p2ps_paste *p)
-{
-	for (size_t i = 0; i < p->n_blocks; i++)
-		if (p->blocks[i].first_line < 1 ||
-		    p->blocks[i].last_line < p->blocks[i].first_line ||
-		    p->blocks[i].last_line > p->lines || strchr(p->blocks[i].summary, '\n'))
-			abort();
-	for (size_t i = 0; i < p->n_devs; i++)
-		for (int f = 0; f < P2PS_PD_COUNT; f++)
-			check_where(p, p->devs[i].from[f]);
-	for (int k = 0; k < P2PS_PM_COUNT; k++)
-		if (p->m[k].present && (p->m[k].n < 1 || p->m[k].n > P2PS_PASTE_MAX_GPUS))
-			abort();
-	if (p->n_gpus > P2PS_PASTE_MAX_GPUS || p->n_events > P2PS_PASTE_MAX_EVENTS)
-		abort();
-	for (int s = 0; s < P2PS_PS_COUNT; s++) {
-		check_where(p, p->sym.first[s]);
-		if ((p->sym.count[s] > 0) != (p->sym.first[s].line > 0) ||
-		    strchr(p->sym.text[s], '\n'))
-			abort();
-	}
-	for (int k = 0; k < P2PS_NV_COUNT; k++)
-		check_where(p, p->nccl.via_from[k]);
-	check_where(p, p->nccl.version_from);
-	check_where(p, p->acs_loose.first);
-	if (p->acs_loose.redirect > p->acs_loose.lines || p->nccl.n_env > 8 ||
-	    p->unread_blocks > (int)p->n_blocks)
-		abort();
-}
-
-static void check_report(const struct p2ps_paste_report *r)
-{
-	for (size_t i = 0; i < r->findings.n; i++)
-		if (strchr(r->findings.v[i].text, '\n') || r->findings.v[i].code < P2PS_PF_DRIVER ||
-		    r->findings.v[i].code >= P2PS_PF_CODE_END)
-			abort();
-	for (size_t i = 0; i < r->n_asks; i++)
-		if (!r->asks[i].command[0] || strchr(r->asks[i].what, '\n'))
-			abort();
-	/* "P2P works" only with its evidence, and never beside a blocking cause's verdict
-	 * being ready without one. */
-	bool works = false;
-	for (size_t i = 0; i < r->n_pairs; i++) {
-		if (r->pairs[i].works && !r->pairs[i].works_why[0])
-			abort();
-		works |= r->pairs[i].works == 1;
-	}
-	if (works && r->n_causes == 0 && r->verdict != P2PS_VERDICT_READY)
-		abort();
-	if (r->verdict > P2PS_VERDICT_UNKNOWN ||
-	    (r->verdict == P2PS_VERDICT_NOT_READY) != (r->n_causes > 0))
-		abort();
-}
-
-static void render(const struct p2ps_analysis *a)
-{
-	struct p2ps_render_opts ro = {.all = true};
-	struct p2ps_strbuf sb = {0};
-	struct p2ps_error err = {0};
-	if (p2ps_render_text(a, &ro, &sb, &err) == 0 && !strstr(sb.s, "Verdict from the paste: "))
-		abort();
-	p2ps_strbuf_free(&sb);
-	if (p2ps_render_json_text(a, &ro, &sb, &err) == 0) {
-		struct json_object *doc = json_tokener_parse(sb.s), *paste = NULL;
-		if (!doc || !json_object_object_get_ex(doc, "paste", &paste))
-			abort();
-		json_object_put(doc);
-	}
-	p2ps_strbuf_free(&sb);
-	if (p2ps_render_dot(a, &ro, &sb, &err) == 0 && !strstr(sb.s, "\n}\n"))
-		abort();
-	p2ps_strbuf_free(&sb);
-}
+#include "fuzz_paste_checks.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-	struct p2ps_host h;
-	struct p2ps_error err = {0};
-	struct p2ps_host_source src = {.kind = P2PS_HOST_PASTE,
-	                               .path = "fuzz",
-	                               .text = (const char *)data,
-	                               .text_len = size};
-	if (p2ps_host_load(&h, &src, &err) < 0) {
-		if ((err.code != P2PS_EINVAL && err.code != P2PS_ENOMEM) || strchr(err.msg, '\n'))
-			abort();
-		return 0;
-	}
-	check_paste(h.paste);
-	struct p2ps_analysis a;
-	if (p2ps_analysis_run(&h, &a, &err) == 0) {
-		struct p2ps_paste_report r;
-		if (p2ps_paste_observe(&a, &r, &err) == 0) {
-			check_report(&r);
-			p2ps_paste_report_free(&r);
-		}
-		render(&a);
-		p2ps_analysis_free(&a);
-	}
-	p2ps_host_free(&h);
+	fuzz_paste_pipeline((const char *)data, size);
 	return 0;
 }

@@ -17,7 +17,7 @@
 #include "p2pscope/analysis.h"
 #include "p2pscope/host.h"
 #include "p2pscope/host_load.h"
-#include "p2pscope/paste.h"
+#include "p2pscope/evidence.h"
 #include "p2pscope/render.h"
 
 static const char prefix[] = "<system version=\"1\">\n";
@@ -32,7 +32,7 @@ static size_t count(const char *s, const char *needle)
 
 static void check_host(const struct p2ps_host *h)
 {
-	const struct p2ps_paste *p = h->paste;
+	const struct p2ps_evidence *p = h->evidence;
 	for (size_t i = 0; i < p->n_devs; i++)
 		for (int f = 0; f < P2PS_PD_COUNT; f++) {
 			struct p2ps_paste_where w = p->devs[i].from[f];

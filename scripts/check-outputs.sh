@@ -20,6 +20,9 @@
 #    each as text, --json, --dot and --nfd, with and without --all; -s and --peers
 #    selections;
 #    the live backend of this machine (--no-nvml); the command-line errors;
+#  - bar-inspect --paste: every paste and bug-report log under tests/fixtures (and
+#    ../shared/fixtures/pastes when present), as text, --json and --dot, and --check's
+#    exit status;
 #  - host-dump (the model as JSON, tests/host) on the same inputs and live;
 #  - pte-decode: every `pte-decode` command in the docs' console blocks (with the
 #    images tests/gmmu-dump/make_example_pd writes) and `formats` in its three forms;
@@ -156,6 +159,28 @@ extra
 EOF
 }
 
+# The held-back validation split (tests/fixtures/pastes-validation) is scored by
+# scripts/paste-score.py only: its outputs are not recorded.
+pastes() {
+	find "$top/tests/fixtures" -path '*/pastes-validation' -prune -o \
+		\( -name 'paste.txt' -o -name '*.log' -o -name '*.log.gz' \) -print | sort
+	local shared
+	shared=$(dirname "$top")/shared/fixtures/pastes
+	[ -d "$shared" ] && find "$shared" -name 'paste.txt' | sort
+}
+
+corpus_paste() {
+	local p
+	while IFS= read -r p; do
+		local name
+		name=paste-$(slug "$p")
+		case_run "bi-$name-text" "$bi" --paste "$p"
+		case_run "bi-$name-json" "$bi" --paste "$p" --json
+		case_run "bi-$name-dot" "$bi" --paste "$p" --dot
+		case_run "bi-$name-check" "$bi" --paste "$p" --check
+	done < <(pastes)
+}
+
 corpus_pte_decode() {
 	# The images, SPEC and log the documented commands read (make_example_pd writes them;
 	# the SPEC and log also come from the docs, for a base whose make_example_pd wrote only
@@ -252,6 +277,7 @@ run_corpus() {
 	scratch=$(mktemp -d)
 	n_cases=0
 	corpus_bar_inspect
+	corpus_paste
 	corpus_pte_decode
 	corpus_p2p_bench
 	rm -rf "$scratch"

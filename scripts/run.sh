@@ -18,7 +18,7 @@ jobs=${JOBS:-2}
 # The packages the build of bar-inspect needs, with the test suite configured beside it
 # (cmocka, python3 and lspci are checked then); the full list for running the suite is
 # scripts/deps.txt + scripts/deps.d/*.txt, installed by scripts/test.sh.
-need=(build-essential cmake pkg-config libpci-dev pciutils pci.ids libjson-c-dev libcmocka-dev python3)
+need=(build-essential cmake pkg-config libpci-dev pciutils pci.ids libjson-c-dev zlib1g-dev libcmocka-dev python3)
 missing=()
 if command -v dpkg-query >/dev/null; then
 	for p in "${need[@]}"; do

@@ -27,7 +27,7 @@
 
 #include "p2pscope/error.h"
 #include "p2pscope/host.h"
-#include "p2pscope/paste.h"
+#include "p2pscope/evidence.h"
 
 struct p2ps_paste_report;
 
@@ -151,14 +151,19 @@ enum p2ps_reason_code {
 	P2PS_PF_CAPS_DENIED,        /* lspci ran without root */
 	P2PS_PF_MALFORMED,          /* a block was cut or had mismatched columns */
 	P2PS_PF_NO_GPU,             /* the paste names no NVIDIA GPU */
-	P2PS_PF_SYMPTOM,       /* an error or failure the paste shows (error 205, a hang ...) */
-	P2PS_PF_NCCL,          /* what NCCL's log says: version, transports, P2P disabled */
-	P2PS_PF_SHM,           /* NCCL could not create its shared-memory segment */
-	P2PS_PF_ACS_UNPLACED,  /* ACS control values of ports the paste does not name */
-	P2PS_PF_UNREAD,        /* blocks recognised but not understood */
-	P2PS_PF_P2P_WORKS,     /* positive evidence: P2P works on a pair */
-	P2PS_PF_GEFORCE_STOCK, /* GeForce RTX 40/50 without the P2P-patched driver */
-	P2PS_PF_CODE_END       /* every code, the analysis' and a paste's, is below this */
+	P2PS_PF_SYMPTOM,        /* an error or failure the paste shows (error 205, a hang ...) */
+	P2PS_PF_NCCL,           /* what NCCL's log says: version, transports, P2P disabled */
+	P2PS_PF_SHM,            /* NCCL could not create its shared-memory segment */
+	P2PS_PF_ACS_UNPLACED,   /* ACS control values of ports the paste does not name */
+	P2PS_PF_UNREAD,         /* blocks recognised but not understood */
+	P2PS_PF_P2P_WORKS,      /* positive evidence: P2P works on a pair */
+	P2PS_PF_GEFORCE_STOCK,  /* GeForce RTX 40/50 without the P2P-patched driver */
+	P2PS_PF_P2P_LATENCY,    /* CUDA: P2P write latency far above the P2P-off one (a stall) */
+	P2PS_PF_GDR,            /* NCCL: GPUDirect RDMA on or off per NIC, GDR channels */
+	P2PS_PF_PEER_MEMORY,    /* the peer-memory module (nvidia-peermem, nv_peer_mem) */
+	P2PS_PF_RELEASE_DEFECT, /* a driver or NCCL release with a known P2P or GDR defect */
+	P2PS_PF_RELEASE_AB,     /* two releases in the paste, one works: the release decides */
+	P2PS_PF_CODE_END        /* every code, the analysis' and a paste's, is below this */
 };
 const char *p2ps_reason_code_name(enum p2ps_reason_code c); /* "bar1_smaller_than_vram", ... */
 /* The short title of an analysis reason ("IOMMU translates peer DMA"); NULL for a code
@@ -288,7 +293,7 @@ struct p2ps_analysis {
 	char iommu_summary[512]; /* "off", "on (intel: dmar0 dmar1), default domain DMA-FQ" */
 	char iommu_flags[256];   /* command-line flags that decide the mode, "" if none */
 	struct p2ps_reasons host_reasons;
-	/* For a host read from a paste (host->paste): what only the paste shows, its verdict
+	/* For a host read from a paste (host->evidence): what only the paste shows, its verdict
 	 * and what to send next (paste_report.h), computed once here; NULL otherwise. */
 	struct p2ps_paste_report *paste;
 	size_t n_rdma_devs; /* RDMA-capable devices found (NICs), besides --peers */

@@ -257,6 +257,7 @@ struct p2ps_gpu_facts {
 
 struct p2ps_nvidia_chip; /* include/p2pscope/nvidia_chips.h */
 struct p2ps_vfio_facts;  /* include/p2pscope/vfio/facts.h */
+struct p2ps_evidence;    /* include/p2pscope/evidence.h */
 
 struct p2ps_dev {
 	struct p2ps_bdf bdf;
@@ -516,9 +517,11 @@ struct p2ps_host {
 	 * through VFIO, register reads, the peer-mapping attempt. NULL when none was asked. */
 	struct p2ps_vfio_facts *vfio;
 
-	/* PASTE: the parsed paste (include/p2pscope/paste.h), whose blocks, kernel lines and
-	 * CUDA results the paste findings read; owned by the model. NULL otherwise. */
-	struct p2ps_paste *paste;
+	/* PASTE: what the paste holds beyond these facts (include/p2pscope/evidence.h): its
+	 * blocks, the GPUs joined from every source, what each tool printed per GPU pair,
+	 * kernel events, symptoms, each with its line; the paste findings, the driver model
+	 * and the renderers read it. Owned by the model; NULL for other sources. */
+	struct p2ps_evidence *evidence;
 
 	/* Where the load's time went, per phase (timings.h); NULL when not asked. Owned by
 	 * the caller, who set it through struct p2ps_host_source. */

@@ -2,7 +2,8 @@
 /* p2pscope: what a paste adds to the analysis — the triage of a bug report.
  *
  * The analysis (analysis.h) runs unchanged on the host model the paste backend filled.
- * p2ps_paste_observe() then reads what only a paste shows and a live host cannot:
+ * p2ps_paste_observe() then reads the evidence the paste reader handed over
+ * (host->evidence, evidence.h): what only a paste shows and a live host cannot:
  *  - the driver the reporter ran and its BAR1-P2P path (NVRM lines: static BAR1 mapping,
  *    "added PCIe BAR1 P2P mapping", peer DMA alignment, assertions),
  *  - faults (IOMMU page faults, Xid MMU faults decoded with libgmmu),
@@ -19,14 +20,16 @@
 #include <stddef.h>
 
 #include "p2pscope/analysis.h"
-#include "p2pscope/paste.h"
+#include "p2pscope/evidence.h"
 
 #ifdef __cplusplus
 extern "C" {
 #endif
 
 /* A paste finding is a struct p2ps_reason (analysis.h) whose code is one of the
- * P2PS_PF_* codes and whose `from` names the paste line it rests on. Its JSON "code": */
+ * P2PS_PF_* codes (or an analysis code where the paste shows the same fact for GPUs the
+ * analysis cannot pair: mixed_generations between GPUs known only by CUDA ordinal) and
+ * whose `from` names the paste line it rests on. Its JSON "code": */
 const char *p2ps_paste_finding_name(enum p2ps_reason_code c); /* "iommu_fault", ... */
 
 #define P2PS_PASTE_TEXT_MAX 512
@@ -39,19 +42,38 @@ struct p2ps_paste_pair {
 	char topo[P2PS_PASTE_CELL];   /* nvidia-smi topo -m, "" */
 	char p2p_ab[P2PS_PASTE_CELL]; /* nvidia-smi topo -p2p, a->b and b->a, "" */
 	char p2p_ba[P2PS_PASTE_CELL];
-	int cuda_ab, cuda_ba;       /* CUDA peer access: 1 CAN, 0 CANNOT, -1 not in the paste */
-	double bw_off, bw_on;       /* unidirectional GB/s a->b, P2P off / on; 0 not in the paste */
+	int cuda_ab, cuda_ba; /* CUDA peer access: 1 CAN, 0 CANNOT, -1 not in the paste */
+	/* GB/s a->b, P2P off / on: unidirectional, or bidirectional where the paste has only
+	 * that (bw_bidirectional); 0 not in the paste. */
+	double bw_off, bw_on;
 	char nccl[P2PS_PASTE_CELL]; /* NCCL's transport a->b ("P2P", "SHM"), "" */
 	int works;                  /* 1: positive evidence that P2P works, nothing against it */
 	char works_why[160];        /* the evidence, "" */
 	char note[P2PS_PASTE_TEXT_MAX]; /* disagreement, "" */
+	bool bw_bidirectional;
+	double lat_off,
+	        lat_on; /* latency a->b in us, P2P off / on (GPU part); 0 not in the paste */
+	int connect_ab, connect_ba; /* CUDA's P2P Connectivity Matrix: 1, 0, -1 not in the paste */
+	int nvlinks;                /* nvidia-smi topo -m NV# between them; 0 none or not known */
+	/* works == 1 only from the driver's word (CUDA grants access, topo -p2p OK) where
+	 * nothing speaks against it; 0 when a copy, a measurement or NVLink shows it. */
+	bool works_weak;
+	int ga, gb; /* their indices in the evidence's GPUs, -1 */
+	/* works == 1 from copies the paste shows completing: a checked test (simpleP2P,
+	 * nccl-tests rows with no wrong value) or P2P measured faster than host copies (not
+	 * NCCL's choice of transport or NVLink in the topology alone). */
+	bool works_copied;
 };
 
-/* A blocking cause, from the analysis or from a finding. */
+/* A blocking cause, from the analysis or from a finding; or a note (a blocker of the
+ * analysis the paste's evidence contradicts). */
 struct p2ps_paste_cause {
 	char code[40]; /* reason or finding code */
 	char text[P2PS_PASTE_TEXT_MAX];
 	char fix[P2PS_REASON_FIX_MAX];
+	/* A note's subject in the analysis: a pair's index into a->pairs, or a GPU's into
+	 * a->gpus, -1 (both -1: the host's). */
+	int pair, gpu;
 };
 
 /* What to send next: the command whose output settles an unknown. */
@@ -69,13 +91,17 @@ struct p2ps_paste_report {
 	struct p2ps_reasons findings; /* P2PS_PF_* codes, in the order found */
 	struct p2ps_paste_cause causes[P2PS_PASTE_MAX_CAUSES];
 	size_t n_causes;
+	/* Blockers of the analysis that the paste's own evidence contradicts (a pair it
+	 * shows copying peer to peer correctly): kept as the model's doubt, not as causes. */
+	struct p2ps_paste_cause notes[P2PS_PASTE_MAX_CAUSES];
+	size_t n_notes;
 	struct p2ps_paste_pair *pairs;
 	size_t n_pairs;
 	struct p2ps_paste_ask asks[P2PS_PASTE_MAX_ASKS];
 	size_t n_asks;
 };
 
-/* Builds the report for an analysis of a paste (a->host->paste). Returns 0, P2PS_EINVAL
+/* Builds the report for an analysis of a paste (a->host->evidence). Returns 0, P2PS_EINVAL
  * when the host did not come from a paste, or P2PS_ENOMEM. Always safe to
  * p2ps_paste_report_free() afterwards. */
 int p2ps_paste_observe(const struct p2ps_analysis *a, struct p2ps_paste_report *out,

@@ -21,7 +21,8 @@ status=0
 # The files of bench/ that are not benchmarks, and the benches run below.
 known=(README.md CMakeLists.txt gen-ad102-dump.c libgmmu-views.c fleet-gen.py spawn-time.c
 	nvml-init.c bar-inspect-vs-lspci.sh pte-decode-vs-cat.sh libgmmu-views.sh fleet-bench.sh
-	p2p-bench-device.sh sm-sweep.cu p2p-compare.py p2p-heatmap.py rm-cost.c p2p-check-vs-torch.sh)
+	p2p-bench-device.sh sm-sweep.cu p2p-compare.py p2p-heatmap.py rm-cost.c p2p-check-vs-torch.sh
+	paste-vs-cat.sh)
 for f in bench/*; do
 	name=${f#bench/}
 	if [[ " ${known[*]} " != *" $name "* ]]; then
@@ -61,6 +62,7 @@ cmake --build "$build" -j "${JOBS:-2}" --target bar-inspect pte-decode gen-ad102
 smoke bar-inspect-vs-lspci '^  bar-inspect --root S --all --json +[0-9]' \
 	env BUILD_DIR="$build" bench/bar-inspect-vs-lspci.sh --short
 smoke pte-decode-vs-cat 'pte-decode decode json +[0-9]' bench/pte-decode-vs-cat.sh --short "$build"
+smoke paste-vs-cat '^  bar-inspect --paste FILE.gz +[0-9]' bench/paste-vs-cat.sh --short "$build"
 smoke libgmmu-views 'gmmu_entry_decode: ' env BUILD_DIR="$build" bench/libgmmu-views.sh 4
 # --short is also the ctest fleet_bench_short, which checks the counts it prints.
 smoke fleet-bench '^ +300 .* ok$' bench/fleet-bench.sh --short "$build"

@@ -372,6 +372,21 @@ static void read_pairs(struct ctx *x, struct json_object *pairs)
 	h->moot = h->n_pairs && all_moot;
 }
 
+/* A report of a paste carries the paste's own verdict ("paste": {"verdict": ...}): what the
+ * paste shows beyond the host facts (a refused peer mapping, copies that failed), and
+ * "unknown" where it shows no GPU pair. The host's status is the worse of the two. */
+static void read_paste_verdict(struct ctx *x, struct json_object *paste)
+{
+	const char *v = paste ? str_at(x->r, paste, "paste", "verdict") : NULL;
+	int rank = v ? verdict_rank(v) : -1;
+	if (v && rank < 0) {
+		wrong(x->r, "paste", "verdict", "\"ready\", \"not ready\" or \"unknown\"");
+		return;
+	}
+	if (rank >= 0 && rank < (int)x->h->status)
+		x->h->status = (enum p2ps_fleet_status)rank;
+}
+
 /* The IOMMU column: the GPUs' mode when they agree, "mixed" when not; the host's state
  * when no GPU says. */
 static char *host_iommu(struct rd *r, const struct p2ps_fleet_host *h, int known, int present)
@@ -480,6 +495,7 @@ void fl_read_report(struct fl_batch *b, const char *source, struct json_object *
 	read_devices(&x, root, &labels);
 	read_reasons(&x, arr_at(&r, host, "host", "reasons"), "host.reasons");
 	read_pairs(&x, member(root, "pairs"));
+	read_paste_verdict(&x, member(root, "paste"));
 	if (!r.err[0] && !r.oom)
 		fl_read_gdr(&h, root, r.err, sizeof(r.err), &r.oom);
 	h.iommu = host_iommu(&r, &h, known, present);

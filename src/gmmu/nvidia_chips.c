@@ -97,7 +97,7 @@ static const struct p2ps_nvidia_chip chips[] = {
 	 P2PS_NV_GEN_TURING, "tu10x", 0x167, {{0x1f80, 0x1fff}}, NULL, 0},
 	{{"GA100", FAMILY(AMPERE), "A100", &gmmu_format_v2_ga, HAL},
 	 P2PS_NV_GEN_AMPERE, "ga100", 0x170, {{0x2080, 0x20ff}}, NULL, 36},
-	{{"GA102", FAMILY(AMPERE), "RTX 3090, RTX 3080, RTX A6000", &gmmu_format_v2_ga, HAL},
+	{{"GA102", FAMILY(AMPERE), "RTX 3090, RTX 3080, RTX A6000, A40, A10", &gmmu_format_v2_ga, HAL},
 	 P2PS_NV_GEN_AMPERE, "ga10x", 0x172, {{0x2200, 0x227f}}, NULL, 36},
 	{{"GA103", FAMILY(AMPERE), "", &gmmu_format_v2_ga, HAL},
 	 P2PS_NV_GEN_AMPERE, "ga10x", 0x173, {{0x2400, 0x247f}}, NULL, 36},

@@ -8,6 +8,44 @@
 #include "p2pscope/nvidia_chips.h"
 #include "p2pscope/paste.h"
 
+/* "line 12 (block 3, lspci)", as the report prints where a fact came from. */
+static const char *where(const struct p2ps_paste *p, struct p2ps_paste_where w, char *buf,
+                         size_t size)
+{
+	if (w.block >= 0 && (size_t)w.block < p->n_blocks)
+		snprintf(buf, size, "line %d (block %d, %s)", w.line, w.block + 1,
+		         p2ps_paste_kind_name(p->blocks[w.block].kind));
+	else
+		snprintf(buf, size, "line %d", w.line);
+	return buf;
+}
+
+/* The evidence the analysis reads: the GPUs joined and one line per pair observation. */
+static void evidence(const struct p2ps_paste *p)
+{
+	struct p2ps_evidence ev;
+	struct p2ps_error err = {0};
+	if (p2ps_paste_evidence(p, &ev, &err) < 0) {
+		printf("evidence: %s\n", err.msg);
+		return;
+	}
+	for (size_t i = 0; i < ev.n_gpus; i++)
+		printf("ev-gpu %zu smi=%d cuda=%d listed=%d bdf=%s name=\"%s\"\n", i,
+		       ev.gpus[i].smi, ev.gpus[i].cuda, ev.gpus[i].listed,
+		       ev.gpus[i].bdf_known ? "yes" : "no", ev.gpus[i].name);
+	for (size_t i = 0; i < ev.n_obs; i++) {
+		const struct p2ps_pair_obs *o = &ev.obs[i];
+		printf("obs %s %d->%d%s%c %s line %d\n", p2ps_paste_matrix_name(o->kind), o->a,
+		       o->b, o->path ? " path " : "", o->path ? o->path : ' ', o->text,
+		       o->from.line);
+	}
+	for (size_t i = 0; i < ev.n_releases; i++)
+		printf("release %s %s line %d worked=%d failed=%d\n",
+		       p2ps_paste_software_name(ev.releases[i].sw), ev.releases[i].version,
+		       ev.releases[i].from.line, ev.releases[i].worked, ev.releases[i].failed);
+	p2ps_evidence_free(&ev);
+}
+
 static void dev_line(const struct p2ps_paste *p, const struct p2ps_paste_dev *pd)
 {
 	const struct p2ps_dev *d = &pd->d;
@@ -47,7 +85,7 @@ static void dev_line(const struct p2ps_paste *p, const struct p2ps_paste_dev *pd
 	for (int f = 0; f < P2PS_PD_COUNT; f++)
 		if (pd->from[f].line)
 			printf("  from %s: %s\n", p2ps_paste_dfact_name(f),
-			       p2ps_paste_where_format(p, pd->from[f], w, sizeof(w)));
+			       where(p, pd->from[f], w, sizeof(w)));
 }
 
 int main(int argc, char **argv)
@@ -110,6 +148,7 @@ int main(int argc, char **argv)
 	printf("cuda test=%s result=%d waived=%d errors=%d memcpy=%.2f busbw=%.2f\n", p.cuda.test,
 	       p.cuda.result, p.cuda.waived, p.cuda.verify_errors, p.cuda.memcpy_gbps,
 	       p.cuda.nccl_busbw);
+	evidence(&p);
 	p2ps_paste_free(&p);
 	return 0;
 }

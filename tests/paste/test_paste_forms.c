@@ -398,7 +398,8 @@ static int ask_at(const struct p2ps_paste_report *r, const char *command)
 	return -1;
 }
 
-/* Error 205: BAR1 first, then the command line; a fact the paste holds is not asked. */
+/* Error 205: BAR1 first, then the driver's log of the mapping it refused, then the command
+ * line; a fact the paste holds is not asked. */
 static void test_symptom_asks(void **state)
 {
 	(void)state;
@@ -408,7 +409,8 @@ static void test_symptom_asks(void **state)
 	report("h:1:1 [0] NCCL WARN Cuda failure 205 'mapping of buffer object failed'\n", &h, &a,
 	       &r);
 	assert_int_equal(ask_at(&r, "nvidia-smi -q -d MEMORY"), 0);
-	assert_int_equal(ask_at(&r, "cat /proc/cmdline"), 1);
+	assert_int_equal(ask_at(&r, "sudo dmesg | grep -E 'NVRM|Xid'"), 1);
+	assert_int_equal(ask_at(&r, "cat /proc/cmdline"), 2);
 	done(&h, &a, &r);
 	report("h:1:1 [0] NCCL WARN Cuda failure 205 'mapping of buffer object failed'\n"
 	       "$ cat /proc/cmdline\n"
@@ -472,8 +474,9 @@ static void test_p2p_works(void **state)
 	done(&h, &a, &r);
 }
 
-/* NCCL connecting a pair via P2P on one host is evidence; across hosts (device numbers
- * repeat) or with NCCL_P2P_LEVEL forcing it, it is not. */
+/* NCCL connecting a pair via P2P on one host is evidence for the pair; across hosts
+ * (device numbers repeat) it names no pair but still shows P2P in use; with NCCL_P2P_LEVEL
+ * forcing it, it is not evidence. */
 static void test_nccl_works(void **state)
 {
 	(void)state;
@@ -489,8 +492,10 @@ static void test_nccl_works(void **state)
 	report("n1:1:2 [0] NCCL INFO Channel 00/0 : 0[0] -> 1[1] via P2P/IPC\n"
 	       "n2:1:3 [1] NCCL INFO Channel 00/0 : 3[1] -> 2[0] via P2P/IPC\n",
 	       &h, &a, &r);
-	assert_false(h.paste->m[P2PS_PM_NCCL].present);
-	assert_int_not_equal(r.verdict, P2PS_VERDICT_READY);
+	assert_false(h.evidence->matrix[P2PS_PM_NCCL].present);
+	assert_int_equal(r.n_pairs, 0);
+	assert_int_equal(r.verdict, P2PS_VERDICT_READY);
+	assert_non_null(strstr(r.verdict_why, "NCCL connects the GPUs of each host"));
 	done(&h, &a, &r);
 	report("$ NCCL_P2P_LEVEL=SYS NCCL_DEBUG=INFO ./build/all_reduce_perf -g 2\n"
 	       "n1:1:2 [0] NCCL INFO Channel 00/0 : 0[0] -> 1[1] via P2P/IPC\n",

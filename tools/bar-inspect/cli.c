@@ -7,15 +7,31 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "p2pscope/evidence.h"
+#include "p2pscope/paste_report.h"
+
 int bi_die(const char *msg)
 {
 	fprintf(stderr, "bar-inspect: %s\n", msg);
 	return BI_EXIT_USAGE;
 }
 
+/* A paste decides by its own verdict, and one that shows no GPU pair at all (an empty or
+ * unrelated paste, a single GPU) is unknown: a check never passes on nothing. */
+static int paste_status(const struct p2ps_analysis *an)
+{
+	const struct p2ps_paste_report *r = an->paste;
+	bool pairs = an->n_pairs || r->n_pairs || (an->host->evidence && an->host->evidence->n_obs);
+	if (r->verdict == P2PS_VERDICT_NOT_READY)
+		return BI_EXIT_BLOCKED;
+	return r->verdict == P2PS_VERDICT_READY && pairs ? BI_EXIT_READY : BI_EXIT_UNKNOWN;
+}
+
 int bi_check_status(const struct p2ps_analysis *an)
 {
 	bool unknown = false;
+	if (an->paste)
+		return paste_status(an);
 	for (size_t i = 0; i < an->n_pairs; i++) {
 		if (an->pairs[i].verdict == P2PS_VERDICT_NOT_READY)
 			return BI_EXIT_BLOCKED;

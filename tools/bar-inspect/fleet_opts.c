@@ -103,11 +103,12 @@ static unsigned threads_from_env(void)
 }
 
 /* --check over the fleet: the worst host decides (a blocker on one host: 1); a host whose
- * verdict is unknown, an input that could not be read or an expected host without a report
- * leaves the fleet's readiness unknown (3). */
+ * verdict is unknown, an input that could not be read, an expected host without a report,
+ * or inputs that hold no host at all leave the fleet's readiness unknown (3): a check never
+ * passes on nothing. */
 static int check_status(const struct p2ps_fleet *fleet)
 {
-	bool unknown = fleet->n_skipped || fleet->n_missing;
+	bool unknown = fleet->n_skipped || fleet->n_missing || !fleet->n_hosts;
 	for (size_t i = 0; i < fleet->n_hosts; i++) {
 		if (fleet->hosts[i].status == P2PS_FLEET_NOT_READY)
 			return BI_EXIT_BLOCKED;

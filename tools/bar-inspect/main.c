@@ -343,7 +343,8 @@ static const struct p2ps_opt options[] = {
          CALL(opt_expect)},
         {"check", 0, NULL,
          "exit 0 when every GPU pair is ready (or there is none), 1 when one has a\n"
-         "blocker, 3 when a verdict is unknown (with --fleet: the worst host)",
+         "blocker, 3 when a verdict is unknown (with --paste: the paste's verdict, and a\n"
+         "paste that shows no GPU pair is unknown; with --fleet: the worst host)",
          FLAG(check)},
         {"timings", 0, NULL, "print where the time went, phase by phase, to stderr", FLAG(timings)},
         {"help", 'h', NULL, "this help", FLAG(help)},
@@ -369,7 +370,8 @@ static void usage(FILE *f)
 	        "\nExit status: 0 report printed, 2 bad usage or unreadable input; with --fleet,\n"
 	        "1 when the summary lists skipped inputs or expected hosts without a report.\n"
 	        "With --check: 0 every pair ready or no pair, 1 a blocker, 3 a verdict unknown\n"
-	        "(with --fleet: the worst host; a skipped input or missing host is unknown),\n"
+	        "(with --paste: a paste showing no GPU pair is unknown; with --fleet: the worst\n"
+	        "host, and a skipped input, a missing host or no host at all is unknown),\n"
 	        "2 error.\n");
 }
 

@@ -81,6 +81,42 @@ static int endpoints(struct p2ps_an_ctx *c, const struct p2ps_analysis_opts *opt
 	return 0;
 }
 
+/* Whether note n of the paste report is about blocker x of pair p (its text, of that pair,
+ * of one of its GPUs or of the host). */
+static bool note_of(const struct p2ps_paste_cause *n, const struct p2ps_pair *p, size_t k,
+                    const struct p2ps_reason *x)
+{
+	bool subject =
+	        (n->pair < 0 && n->gpu < 0) || n->pair == (int)k ||
+	        (n->gpu >= 0 && ((size_t)n->gpu == (size_t)p->a || (size_t)n->gpu == (size_t)p->b));
+	return subject && !strcmp(n->text, x->text);
+}
+
+/* A blocker the paste's own evidence contradicts (a pair it shows copying peer to peer)
+ * is the model's doubt: a warning with that said, and the pair's verdict follows. */
+static void paste_doubts(struct p2ps_analysis *a)
+{
+	for (size_t k = 0; k < a->n_pairs; k++) {
+		struct p2ps_pair *p = &a->pairs[k];
+		bool changed = false;
+		for (size_t i = 0; i < p->reasons.n; i++) {
+			struct p2ps_reason *x = &p->reasons.v[i];
+			for (size_t n = 0; x->sev == P2PS_SEV_BLOCKER && n < a->paste->n_notes; n++)
+				if (note_of(&a->paste->notes[n], p, k, x)) {
+					x->sev = P2PS_SEV_WARNING;
+					size_t len = strlen(x->text);
+					snprintf(x->text + len, sizeof(x->text) - len, "%s",
+					         " (the paste shows P2P working here: a doubt, not "
+					         "a "
+					         "blocker)");
+					changed = true;
+				}
+		}
+		if (changed)
+			p->verdict = p2ps_an_verdict(&p->reasons);
+	}
+}
+
 /* A paste's own findings, its verdict and asks, once for every renderer. */
 static int paste_observations(struct p2ps_analysis *out, struct p2ps_error *err)
 {
@@ -89,6 +125,8 @@ static int paste_observations(struct p2ps_analysis *out, struct p2ps_error *err)
 	                    : p2ps_error_set(err, P2PS_ENOMEM, "analysis: out of memory");
 	if (rc < 0)
 		p2ps_analysis_free(out);
+	else
+		paste_doubts(out);
 	return rc;
 }
 
@@ -120,7 +158,7 @@ int p2ps_analysis_run_opts(const struct p2ps_host *host, const struct p2ps_analy
 		p2ps_an_host_findings(&c);
 	if (!c.oom)
 		p2ps_an_gdr(&c, opts);
-	if (!c.oom && host->paste)
+	if (!c.oom && host->evidence)
 		return paste_observations(out, err);
 	if (!c.oom)
 		return 0;

@@ -7,7 +7,7 @@
 
 #include "driver_internal.h"
 #include "p2pscope/analysis.h"
-#include "p2pscope/paste.h"
+#include "p2pscope/evidence.h"
 
 /* Position of analysis GPU gi among the NVIDIA GPUs (nvidia-smi's GPU index: PCI order). */
 static int smi_index(const struct p2ps_analysis *a, size_t gi)
@@ -42,21 +42,22 @@ static int mode_index(char m)
 	}
 }
 
-/* A paste's topo -p2p matrix (one mode: "r", "rw", "rwna", ...). */
+/* A paste's topo -p2p codes for the pair, one per path the command printed ("r", "rw",
+ * "rwna", ...). GPUn of the matrix is the n-th NVIDIA GPU in bus order. */
 static void from_paste(const struct p2ps_analysis *a, size_t gi, size_t gj,
                        struct p2ps_drv_reported *out)
 {
-	const struct p2ps_paste *pa = a->host->paste;
-	const struct p2ps_paste_matrix *m = pa ? &pa->m[P2PS_PM_P2P] : NULL;
+	const struct p2ps_evidence *ev = a->host->evidence;
+	const struct p2ps_paste_matrix_info *m = ev ? &ev->matrix[P2PS_PM_P2P] : NULL;
 	int i = smi_index(a, gi), j = smi_index(a, gj);
 	if (!m || !m->present || i < 0 || j < 0 || i >= m->n || j >= m->n || !m->mode[0])
 		return;
-	int st = p2ps_drv_status_parse(m->cell[i * m->n + j]);
-	if (st < 0)
-		return;
+	int ei = p2ps_evidence_gpu_smi(ev, i), ej = p2ps_evidence_gpu_smi(ev, j);
 	for (const char *c = m->mode; *c; c++) {
 		int k = mode_index(*c);
-		if (k >= 0) {
+		const struct p2ps_pair_obs *o = p2ps_evidence_obs_path(ev, ei, ej, *c);
+		int st = o ? p2ps_drv_status_parse(o->text) : -1;
+		if (k >= 0 && st >= 0) {
 			out->st[k] = (enum p2ps_drv_status)st;
 			out->known = true;
 		}

@@ -127,6 +127,11 @@ static const char *const paste_names[] = {
         "not_understood",
         "p2p_works",
         "geforce_stock_driver",
+        "p2p_latency",
+        "gdr_disabled",
+        "peer_memory",
+        "release_defect",
+        "release_ab",
 };
 _Static_assert(N_OF(paste_names) == P2PS_PF_CODE_END - P2PS_PF_DRIVER, "one name per code");
 
@@ -139,7 +144,7 @@ const char *p2ps_reason_code_name(enum p2ps_reason_code code)
 
 const char *p2ps_paste_finding_name(enum p2ps_reason_code c)
 {
-	return c >= P2PS_PF_DRIVER ? p2ps_reason_code_name(c) : "?";
+	return p2ps_reason_code_name(c); /* a paste finding may carry an analysis code too */
 }
 
 const char *p2ps_reason_code_title(enum p2ps_reason_code code)

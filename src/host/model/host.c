@@ -8,7 +8,7 @@
 #include <string.h>
 
 #include "p2pscope/nvidia_chips.h"
-#include "p2pscope/paste.h"
+#include "p2pscope/evidence.h"
 #include "grow.h"
 
 void p2ps_strlcpy(char *dst, const char *src, size_t size)
@@ -184,9 +184,9 @@ void p2ps_host_free(struct p2ps_host *host)
 	free(host->devs);
 	free(host->cmdline.raw);
 	free(host->vfio); /* one allocation, no pointers inside */
-	if (host->paste) {
-		p2ps_paste_free(host->paste);
-		free(host->paste);
+	if (host->evidence) {
+		p2ps_evidence_free(host->evidence);
+		free(host->evidence);
 	}
 	memset(host, 0, sizeof(*host));
 }

@@ -8,7 +8,7 @@
 #include "p2pscope/host.h"
 #include "render_internal.h"
 
-static void note(struct p2ps_strbuf *b, const struct p2ps_paste *p,
+static void note(struct p2ps_strbuf *b, const struct p2ps_evidence *p,
                  const struct p2ps_paste_report *r)
 {
 	p2ps_strbuf_puts(b, "  \"paste\" [shape=note, fontname=monospace, label=\"paste ");
@@ -55,7 +55,7 @@ static void edges(struct p2ps_strbuf *b, const struct p2ps_paste_report *r)
 	}
 }
 
-static int dot_section(void *ctx, const struct p2ps_paste *p, const struct p2ps_paste_report *r,
+static int dot_section(void *ctx, const struct p2ps_evidence *p, const struct p2ps_paste_report *r,
                        struct p2ps_error *err)
 {
 	(void)err;

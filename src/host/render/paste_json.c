@@ -16,7 +16,7 @@ static struct json_object *where(struct p2ps_paste_where w)
 	return o;
 }
 
-static struct json_object *blocks(const struct p2ps_paste *p)
+static struct json_object *blocks(const struct p2ps_evidence *p)
 {
 	struct json_object *arr = json_object_new_array();
 	for (size_t i = 0; i < p->n_blocks; i++) {
@@ -36,7 +36,7 @@ static struct json_object *blocks(const struct p2ps_paste *p)
 }
 
 /* {"0000:01:00.0": {"bars": {"line": 12, "block": 2}, ...}, ...} */
-static struct json_object *provenance(const struct p2ps_paste *p)
+static struct json_object *provenance(const struct p2ps_evidence *p)
 {
 	struct json_object *all = json_object_new_object();
 	for (size_t i = 0; i < p->n_devs; i++) {
@@ -45,7 +45,7 @@ static struct json_object *provenance(const struct p2ps_paste *p)
 			if (p->devs[i].from[f].line)
 				p2ps_json_put(o, p2ps_paste_dfact_name(f),
 				              where(p->devs[i].from[f]));
-		p2ps_json_put(all, p->devs[i].d.bdf_str, o);
+		p2ps_json_put(all, p->devs[i].bdf_str, o);
 	}
 	return all;
 }
@@ -99,19 +99,28 @@ static struct json_object *pairs(const struct p2ps_paste_report *r)
 		p2ps_json_put(o, "nccl_transport", p2ps_json_str_or_null(x->nccl));
 		p2ps_json_put(o, "p2p_works", json_object_new_boolean(x->works == 1));
 		p2ps_json_put(o, "p2p_works_evidence", p2ps_json_str_or_null(x->works_why));
+		p2ps_json_put(o, "p2p_works_driver_word_only",
+		              json_object_new_boolean(x->works_weak));
+		p2ps_json_put(o, "p2p_works_copies_shown",
+		              json_object_new_boolean(x->works_copied));
+		p2ps_json_put(o, "bandwidth_bidirectional",
+		              json_object_new_boolean(x->bw_bidirectional));
+		p2ps_json_put(o, "latency_p2p_off_us", p2ps_json_gbps(x->lat_off));
+		p2ps_json_put(o, "latency_p2p_on_us", p2ps_json_gbps(x->lat_on));
 		json_object_array_add(arr, o);
 	}
 	return arr;
 }
 
-struct json_object *p2ps_render_paste_json(const struct p2ps_paste *p,
-                                           const struct p2ps_paste_report *r)
+static struct json_object *p2ps_render_paste_json(const struct p2ps_evidence *p,
+                                                  const struct p2ps_paste_report *r)
 {
 	struct json_object *o = json_object_new_object();
 	if (!o)
 		return NULL;
 	p2ps_json_put(o, "source", json_object_new_string(p->source));
 	p2ps_json_put(o, "lines", json_object_new_int(p->lines));
+	p2ps_json_put(o, "bug_report", json_object_new_boolean(p->bug_report));
 	p2ps_json_put(o, "blocks", blocks(p));
 	p2ps_json_put(o, "facts", provenance(p));
 	p2ps_json_put(o, "findings", findings(r));
@@ -132,12 +141,20 @@ struct json_object *p2ps_render_paste_json(const struct p2ps_paste *p,
 		p2ps_json_put(a, "what", json_object_new_string(r->asks[i].what));
 		json_object_array_add(asks, a);
 	}
+	struct json_object *notes = json_object_new_array();
+	for (size_t i = 0; i < r->n_notes; i++) {
+		struct json_object *n = json_object_new_object();
+		p2ps_json_put(n, "code", json_object_new_string(r->notes[i].code));
+		p2ps_json_put(n, "text", json_object_new_string(r->notes[i].text));
+		json_object_array_add(notes, n);
+	}
 	p2ps_json_put(o, "causes", causes);
+	p2ps_json_put(o, "notes", notes);
 	p2ps_json_put(o, "send_next", asks);
 	return o;
 }
 
-static int json_section(void *ctx, const struct p2ps_paste *p, const struct p2ps_paste_report *r,
+static int json_section(void *ctx, const struct p2ps_evidence *p, const struct p2ps_paste_report *r,
                         struct p2ps_error *err)
 {
 	struct json_object *o = p2ps_render_paste_json(p, r);

@@ -7,7 +7,7 @@
 
 #include "render_internal.h"
 
-static void blocks(struct p2ps_strbuf *b, const struct p2ps_paste *p)
+static void blocks(struct p2ps_strbuf *b, const struct p2ps_evidence *p)
 {
 	p2ps_strbuf_printf(b, "Paste %s: %d line%s, %zu block%s\n", p->source, p->lines,
 	                   p->lines == 1 ? "" : "s", p->n_blocks, p->n_blocks == 1 ? "" : "s");
@@ -29,7 +29,8 @@ static void blocks(struct p2ps_strbuf *b, const struct p2ps_paste *p)
 		                   p->n_blocks - shown + p->blocks_dropped, p->n_blocks - shown);
 }
 
-static void finding(struct p2ps_strbuf *b, const struct p2ps_paste *p, const struct p2ps_reason *f)
+static void finding(struct p2ps_strbuf *b, const struct p2ps_evidence *p,
+                    const struct p2ps_reason *f)
 {
 	char w[96];
 	p2ps_strbuf_printf(b, "\t%-8s %s\n", p2ps_severity_name(f->sev), f->text);
@@ -37,7 +38,7 @@ static void finding(struct p2ps_strbuf *b, const struct p2ps_paste *p, const str
 		p2ps_strbuf_printf(b, "\t         fix: %s\n", f->fix);
 	if (f->from.line)
 		p2ps_strbuf_printf(b, "\t         seen: %s\n",
-		                   p2ps_paste_where_format(p, f->from, w, sizeof(w)));
+		                   p2ps_evidence_where_format(p, f->from, w, sizeof(w)));
 }
 
 static const char *access_str(int v)
@@ -69,8 +70,11 @@ static void pair(struct p2ps_strbuf *b, const struct p2ps_paste_pair *x)
 			snprintf(off, sizeof(off), "%.2f", x->bw_off);
 		if (x->bw_on > 0)
 			snprintf(on, sizeof(on), "%.2f", x->bw_on);
-		p2ps_strbuf_printf(b, "; P2P off/on: %s/%s GB/s", off, on);
+		p2ps_strbuf_printf(b, "; P2P off/on: %s/%s GB/s%s", off, on,
+		                   x->bw_bidirectional ? " (bidirectional)" : "");
 	}
+	if (x->lat_off > 0 || x->lat_on > 0)
+		p2ps_strbuf_printf(b, "; latency off/on: %.2f/%.2f us", x->lat_off, x->lat_on);
 	if (x->nccl[0])
 		p2ps_strbuf_printf(b, "; NCCL: %s", x->nccl);
 	p2ps_strbuf_puts(b, "\n");
@@ -80,8 +84,8 @@ static void pair(struct p2ps_strbuf *b, const struct p2ps_paste_pair *x)
 		p2ps_strbuf_printf(b, "\t\tdisagree: %s\n", x->note);
 }
 
-void p2ps_render_paste_text(const struct p2ps_paste *p, const struct p2ps_paste_report *r,
-                            struct p2ps_strbuf *b)
+static void p2ps_render_paste_text(const struct p2ps_evidence *p, const struct p2ps_paste_report *r,
+                                   struct p2ps_strbuf *b)
 {
 	p2ps_strbuf_puts(b, "\n");
 	blocks(b, p);
@@ -104,6 +108,11 @@ void p2ps_render_paste_text(const struct p2ps_paste *p, const struct p2ps_paste_
 		if (r->causes[i].fix[0])
 			p2ps_strbuf_printf(b, "\t         fix: %s\n", r->causes[i].fix);
 	}
+	for (size_t i = 0; i < r->n_notes; i++)
+		p2ps_strbuf_printf(b,
+		                   "\tnote     %s: %s (the paste shows P2P working: a doubt, "
+		                   "not a cause)\n",
+		                   r->notes[i].code, r->notes[i].text);
 	if (r->n_asks) {
 		p2ps_strbuf_puts(b, "\nWhat to send next (paste the output into the thread):\n");
 		for (size_t i = 0; i < r->n_asks; i++)
@@ -115,12 +124,12 @@ void p2ps_render_paste_text(const struct p2ps_paste *p, const struct p2ps_paste_
 int p2ps_paste_with_report(const struct p2ps_analysis *a, struct p2ps_error *err,
                            p2ps_paste_report_fn fn, void *ctx)
 {
-	if (!a->host->paste || !a->paste)
+	if (!a->host->evidence || !a->paste)
 		return 0;
-	return fn(ctx, a->host->paste, a->paste, err);
+	return fn(ctx, a->host->evidence, a->paste, err);
 }
 
-static int text_section(void *ctx, const struct p2ps_paste *p, const struct p2ps_paste_report *r,
+static int text_section(void *ctx, const struct p2ps_evidence *p, const struct p2ps_paste_report *r,
                         struct p2ps_error *err)
 {
 	(void)err;

@@ -93,12 +93,12 @@ void p2ps_dot_gdr_edges(struct p2ps_strbuf *b, const struct p2ps_analysis *a);
 
 /* Calls fn with the paste's findings (a->paste, computed once by the analysis); 0 without
  * calling it when a's model is not a paste, else fn's result. */
-typedef int (*p2ps_paste_report_fn)(void *ctx, const struct p2ps_paste *p,
+typedef int (*p2ps_paste_report_fn)(void *ctx, const struct p2ps_evidence *ev,
                                     const struct p2ps_paste_report *r, struct p2ps_error *err);
 int p2ps_paste_with_report(const struct p2ps_analysis *a, struct p2ps_error *err,
                            p2ps_paste_report_fn fn, void *ctx);
 
-/* For a model that came from a paste (a->host->paste), after the host report: the blocks
+/* For a model that came from a paste (a->host->evidence), after the host report: the blocks
  * read and skipped, findings, the pair table, verdict, causes and what to send next
  * (text); the "paste" member of root (JSON); a note node and the observed pair edges,
  * before the graph's closing brace (DOT). 0 when the model is not a paste; a negative

@@ -4,7 +4,13 @@
  * shell command, a markdown fence or a separator starts; blank lines inside a block are
  * kept when the block goes on after them (lspci separates devices with them). Each block
  * is handed to its parser as soon as it ends. Prose becomes "skipped" blocks so the report
- * can say what was not read. */
+ * can say what was not read.
+ *
+ * An nvidia-bug-report.log is one run of sections, each after a line of underscores and
+ * headed by the file or command it holds ("*** /proc/cmdline", "/usr/bin/lspci -t",
+ * "dmesg:"): the header is the command of the blocks under it, so /proc/cmdline and
+ * /proc/modules are read as such, and every other section goes to the parser its lines
+ * call for. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -22,6 +28,8 @@ struct finder {
 	char command[128];  /* pending command for the next block */
 	bool want_cmdline;  /* the pending command was `cat /proc/cmdline` */
 	bool want_setpci;   /* the pending command reads registers with setpci */
+	bool want_modules;  /* the pending command lists kernel modules (lsmod, /proc/modules) */
+	bool after_sep;     /* a bug report's section separator came last: a header follows */
 	bool cut;           /* the open block was ended by "[...]" */
 	size_t prev_len;    /* length of the last non-blank line */
 	bool blank_gap;     /* a blank line came since */
@@ -48,6 +56,8 @@ static int kind_of(enum pt_class cls)
 	case PT_SETPCI: return P2PS_PASTE_SETPCI;
 	case PT_GPU_LIST: return P2PS_PASTE_COLLECT_ENV;
 	case PT_NCCL_TOPO: return P2PS_PASTE_NCCL_TOPO;
+	case PT_ENV: return P2PS_PASTE_ENVIRONMENT;
+	case PT_MODULES: return P2PS_PASTE_MODULES;
 	case PT_TEXT: return P2PS_PASTE_TEXT;
 	default: return -1;
 	}
@@ -71,6 +81,8 @@ static void parse_block(struct pctx *c, int kind, const struct pl_span *sp)
 	case P2PS_PASTE_SETPCI: pt_parse_setpci(c, sp); break;
 	case P2PS_PASTE_COLLECT_ENV: pt_parse_gpu_list(c, sp); break;
 	case P2PS_PASTE_NCCL_TOPO: pt_parse_nccl_topo(c, sp); break;
+	case P2PS_PASTE_ENVIRONMENT: pt_parse_env(c, sp); break;
+	case P2PS_PASTE_MODULES: pt_parse_modules(c, sp); break;
 	default: break;
 	}
 }
@@ -89,6 +101,8 @@ static void close_block(struct finder *f)
 	if (f->kind < 0)
 		return;
 	f->want_setpci = false;
+	if (f->kind != P2PS_PASTE_TEXT)
+		f->want_modules = false;
 	struct pctx *c = f->c;
 	struct p2ps_paste *p = c->p;
 	int idx = -1;
@@ -150,6 +164,7 @@ static void on_command(struct finder *f, const struct pl_line *l, const char *cm
 	pt_command_env(f->c, cmd);
 	f->want_cmdline = strstr(cmd, "/proc/cmdline") != NULL;
 	f->want_setpci = strstr(cmd, "setpci ") != NULL;
+	f->want_modules = strstr(cmd, "lsmod") != NULL || strstr(cmd, "/proc/modules") != NULL;
 	/* "nvidia-smi topo -m      GPU0    GPU1 ..." carries the matrix header itself. */
 	const char *g = strstr(cmd, "GPU0");
 	if (pt_starts(cmd, "nvidia-smi topo") && g && (g[-1] == ' ' || g[-1] == '\t'))
@@ -166,12 +181,46 @@ static bool setpci_value(const char *s)
 	return (n == 2 || n == 4 || n == 8) && !*pt_skip_ws(p + n);
 }
 
+/* A bug report's section header as a command: "*** /proc/cmdline" -> "cat /proc/cmdline",
+ * "/usr/bin/lspci -t" -> "lspci -t", "dmesg:" -> "dmesg"; NULL when the line is not one
+ * (the prologue's prose, a file that "does not exist"). */
+static const char *section_header(const char *s, char *buf, size_t size)
+{
+	const char *t = pt_skip_ws(s);
+	bool file = pt_starts(t, "*** ");
+	if (file)
+		t += 4;
+	size_t n = strlen(t);
+	if (!n || (!file && t[0] != '/' && t[n - 1] != ':' && !pt_command(t)) ||
+	    strstr(t, " does not exist") || strstr(t, " is not readable"))
+		return NULL;
+	static const char *const bins[] = {"/usr/local/bin/", "/usr/bin/", "/usr/sbin/", "/sbin/",
+	                                   "/bin/"};
+	for (size_t i = 0; !file && i < sizeof(bins) / sizeof(bins[0]); i++)
+		if (pt_starts(t, bins[i]))
+			t += strlen(bins[i]);
+	n = strlen(t);
+	if (t[n - 1] == ':')
+		n--;
+	snprintf(buf, size, "%s%.*s", file ? "cat " : "", (int)n, t);
+	return buf;
+}
+
 /* Feeds one line. blank_end is the last line before a run of blank lines. */
 static void feed(struct finder *f, const struct pl_line *l, int *blank_end)
 {
 	enum pt_class cls = pt_classify(l->s, f->kind < 0 ? PT_BLANK : f->prev);
 	if (cls == PT_BLANK) {
 		f->blank_gap = true;
+		return;
+	}
+	if (cls == PT_META)
+		return;
+	char hdr[128];
+	bool header = f->after_sep && f->c->p->bug_report && cls != PT_SEP;
+	f->after_sep = cls == PT_SEP;
+	if (header && section_header(l->s, hdr, sizeof(hdr))) {
+		on_command(f, l, hdr);
 		return;
 	}
 	/* A kernel or lspci line the mail client or terminal wrapped goes on on the next line;
@@ -189,6 +238,9 @@ static void feed(struct finder *f, const struct pl_line *l, int *blank_end)
 		cls = PT_SETPCI;
 		f->want_setpci = false;
 	}
+	/* What lsmod or /proc/modules printed, without lsmod's header (grep'd). */
+	if (f->want_modules && cls == PT_TEXT && pt_is_module_line(pt_skip_ws(l->s)))
+		cls = PT_MODULES;
 	f->blank_gap = false;
 	f->prev_len = l->n;
 	*blank_end = l->no;
@@ -214,13 +266,39 @@ static void feed(struct finder *f, const struct pl_line *l, int *blank_end)
 	}
 }
 
+/* Windows' Linux (WSL2) wherever the paste shows it (a kernel release, a prompt under
+ * /mnt/c): the GPUs are the Windows driver's, which decides P2P as a hypervisor would. */
+static void wsl(struct p2ps_paste *p, const char *s)
+{
+	if (p->host.vm ||
+	    (!strstr(s, "WSL2") && !strstr(s, "microsoft-standard") && !strstr(s, ":/mnt/c/")))
+		return;
+	p->host.vm = true;
+	snprintf(p->host.hypervisor, sizeof(p->host.hypervisor), "%s", "WSL2 (Windows)");
+}
+
+/* Whether the text is an nvidia-bug-report.log: its prologue within the first lines. */
+static bool bug_report(const char *text, int lines)
+{
+	const char *p = text;
+	for (int i = 0; i < lines && i < 24; i++) {
+		if (strstr(p, "nvidia-bug-report.sh Version:") ||
+		    strstr(p, "Start of NVIDIA bug report log file"))
+			return true;
+		p += strlen(p) + 1;
+	}
+	return false;
+}
+
 int pt_find_blocks(struct pctx *c, char *text, int lines)
 {
 	struct finder f = {.c = c, .kind = -1};
+	c->p->bug_report = bug_report(text, lines);
 	struct pl_iter it = {.p = text, .no = 1, .last = lines};
 	struct pl_line l;
 	int last_nonblank = 0;
 	while (pl_next(&it, &l)) {
+		wsl(c->p, l.s);
 		feed(&f, &l, &last_nonblank);
 		/* A block never ends on blank lines: its span stops at its last real line. */
 		if (f.kind >= 0 && f.span.last > last_nonblank)

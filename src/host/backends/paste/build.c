@@ -83,8 +83,8 @@ static struct p2ps_paste_gpu *new_gpu(struct pctx *c)
 		return NULL;
 	struct p2ps_paste_gpu *g = &p->gpus[p->n_gpus++];
 	memset(g, 0, sizeof(*g));
-	g->smi = g->cuda = g->display = -1;
-	g->bar1_from.block = g->vram_from.block = g->link_from.block = -1;
+	g->smi = g->cuda = g->display = g->listed = -1;
+	g->bar1_from.block = g->vram_from.block = g->link_from.block = g->named_from.block = -1;
 	return g;
 }
 
@@ -137,7 +137,8 @@ bool pt_matrix(struct pctx *c, enum p2ps_paste_matrix_kind k, int n, int line)
 	if (m->present)
 		return m->n == n;
 	m->cell = calloc((size_t)n * (size_t)n, sizeof(*m->cell));
-	if (!m->cell) {
+	m->row_line = calloc((size_t)n, sizeof(*m->row_line));
+	if (!m->cell || !m->row_line) {
 		c->oom = true;
 		return false;
 	}
@@ -145,6 +146,12 @@ bool pt_matrix(struct pctx *c, enum p2ps_paste_matrix_kind k, int n, int line)
 	m->n = n;
 	m->from = pt_where(c, line);
 	return true;
+}
+
+void pt_row_line(struct p2ps_paste_matrix *m, int i, int line)
+{
+	if (i >= 0 && i < m->n && !m->row_line[i])
+		m->row_line[i] = line;
 }
 
 void pt_cell_set(struct p2ps_paste_matrix *m, int i, int j, const char *s, size_t len)
@@ -176,4 +183,40 @@ struct p2ps_paste_event *pt_event(struct pctx *c, enum p2ps_paste_event_kind k, 
 	ev->from = pt_where(c, line);
 	ev->gpu_a = ev->gpu_b = -1;
 	return ev;
+}
+
+void pt_release(struct pctx *c, enum p2ps_paste_software sw, const char *version, int line)
+{
+	struct p2ps_paste *p = c->p;
+	int cur = c->release[sw];
+	if (!version[0] || (cur >= 0 && !strcmp(p->releases[cur].version, version)))
+		return;
+	for (size_t i = 0; i < p->n_releases; i++) /* back to one named before */
+		if (p->releases[i].sw == sw && !strcmp(p->releases[i].version, version)) {
+			c->release[sw] = (int)i;
+			return;
+		}
+	if (p->n_releases == P2PS_PASTE_MAX_RELEASES)
+		return;
+	struct p2ps_paste_release *r = &p->releases[p->n_releases];
+	memset(r, 0, sizeof(*r));
+	r->sw = sw;
+	snprintf(r->version, sizeof(r->version), "%s", version);
+	r->from = pt_where(c, line);
+	r->failed_from.block = -1;
+	c->release[sw] = (int)p->n_releases++;
+}
+
+void pt_outcome(struct pctx *c, bool worked, int line)
+{
+	for (int sw = 0; sw < P2PS_SW_COUNT; sw++) {
+		if (c->release[sw] < 0)
+			continue;
+		struct p2ps_paste_release *r = &c->p->releases[c->release[sw]];
+		if (worked) {
+			r->worked++;
+		} else if (!r->failed++) {
+			r->failed_from = pt_where(c, line);
+		}
+	}
 }

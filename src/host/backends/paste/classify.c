@@ -35,6 +35,16 @@ static bool is_ellipsis(const char *t)
 	return t[0] != '.' || !t[3] || t[3] == ' ';
 }
 
+/* Lines about the output rather than output: what nvidia-bug-report.sh writes about the
+ * file or log it appends ("*** ls: -r--r--r-- 1 root root 0 ... /proc/cmdline", "
+ * journalctl -b -0:"), and sudo's password prompt between a command and its output. */
+static bool is_meta(const char *t)
+{
+	size_t n = strlen(t);
+	return pt_starts(t, "*** ls: ") || (pt_starts(t, "journalctl -b ") && t[n - 1] == ':') ||
+	       pt_starts(t, "[sudo] password for ");
+}
+
 /* "[  12.345678] ", "Sep 21 09:59:59 host kernel: ", "2024-05-01T10:00:00+0000 host kernel: ",
  * or a line starting with a kernel tag as users copy them without timestamps. */
 static bool is_kernel(const char *s, enum pt_class prev)
@@ -53,7 +63,8 @@ static bool is_kernel(const char *s, enum pt_class prev)
 	        "DMAR: ", "DMAR-IR: ",       "iommu: ",   "nvidia-modeset: "};
 	if (any_prefix(s, tags, sizeof(tags) / sizeof(tags[0])))
 		return true;
-	if (pt_starts(s, "nvidia ") && isdigit((unsigned char)s[7]))
+	struct p2ps_bdf b;
+	if (pt_starts(s, "nvidia ") && pt_bdf(s + 7, &b, NULL, NULL))
 		return true; /* "nvidia 0000:07:00.0: AMD-Vi: ..." */
 	/* An assertion's source location printed on its own line after it. */
 	if (prev == PT_KERNEL) {
@@ -118,6 +129,40 @@ static bool is_iommu(const char *t)
 	return false;
 }
 
+/* A run's summary line of a P2P sample: "simpleP2P : Failed (code 1)". */
+static bool p2p_sample_result(const char *t)
+{
+	const char *p = pt_starts(t, "simpleP2P")                 ? t + 9
+	                : pt_starts(t, "p2pBandwidthLatencyTest") ? t + 23
+	                                                          : NULL;
+	if (!p)
+		return false;
+	p = pt_skip_ws(p);
+	return *p == ':' && (strstr(p, "Passed") || strstr(p, "Failed") || strstr(p, "Waived"));
+}
+
+/* "0 1008.06   6.34": a device number, then two or more figures with decimals, as the
+ * rows of p2pBandwidthLatencyTest's bandwidth and latency matrices print. */
+static bool matrix_row(const char *t)
+{
+	const char *p;
+	long dev;
+	int figures = 0;
+	if (!isdigit((unsigned char)t[0]) || !pt_dec(t, &dev, &p) || dev > P2PS_PASTE_MAX_GPUS ||
+	    (*p != ' ' && *p != '\t'))
+		return false;
+	while (*(p = pt_skip_ws(p))) {
+		size_t n = strspn(p, "0123456789.");
+		const char *dot = memchr(p, '.', n);
+		if (!n || !dot || dot == p || dot + 1 == p + n ||
+		    (p[n] && p[n] != ' ' && p[n] != '\t'))
+			return false;
+		figures++;
+		p += n;
+	}
+	return figures >= 2;
+}
+
 static bool is_cuda(const char *t, enum pt_class prev)
 {
 	static const char *const marks[] = {
@@ -180,12 +225,31 @@ static bool is_cuda(const char *t, enum pt_class prev)
 	if ((strstr(t, "P2P=Disabled") || strstr(t, "P2P=Enabled")) &&
 	    (strstr(t, "Bandwidth") || strstr(t, "Latency")))
 		return true;
+	/* What other tools print about peer access: TensorFlow's log, Python's queries,
+	 * nvbandwidth, a run's summary of the samples. */
+	if (strstr(t, "peer access from device ordinal ") || strstr(t, "] DMA: ") ||
+	    strstr(t, "DeviceCanAccessPeer(") || strstr(t, "can_device_access_peer(") ||
+	    pt_starts(t, "nvbandwidth Version") || pt_starts(t, "Waiving device_to_device") ||
+	    p2p_sample_result(t))
+		return true;
+	/* A matrix header whose title the paste lost ("   D\D     0      1"). */
+	if (pt_starts(t, "D\\D") && (t[3] == ' ' || t[3] == '\t'))
+		return true;
+	/* A row of the sample's matrices whose title and header the excerpt cut off. */
+	if (matrix_row(t))
+		return true;
 	/* simpleP2P: "GPU0 = \"Tesla K80\" IS  capable of Peer-to-Peer (P2P)". */
 	if (pt_starts(t, "GPU") && isdigit((unsigned char)t[3]) && strstr(t, "capable of Peer"))
 		return true;
 	if (prev != PT_CUDA)
 		return false;
 	if (!strcmp(t, "#")) /* nccl-tests' empty comment between its header lines */
+		return true;
+	/* A Python session's answer and what it printed before it; nvbandwidth's devices;
+	 * TensorFlow's DMA rows ("...] 0:   Y Y N N"). */
+	if (!strcmp(t, "True") || !strcmp(t, "False") || pt_starts(t, "print(") ||
+	    pt_starts(t, "cudaError_t.") || (pt_starts(t, "Device ") && strchr(t, ':')) ||
+	    (strstr(t, "] ") && strstr(t, ":   ") && (strstr(t, " Y") || strstr(t, " N"))))
 		return true;
 	if (pt_nccl_tests_row(t))
 		return true;
@@ -290,7 +354,7 @@ static bool is_lspci_detail(const char *s, enum pt_class prev)
 
 static bool is_nccl(const char *t)
 {
-	if (pt_starts(t, "NCCL version "))
+	if (pt_starts(t, "NCCL version ") || pt_nccl_bare(t))
 		return true;
 	const char *m = strstr(t, "NCCL ");
 	return m && (pt_starts(m + 5, "INFO") || pt_starts(m + 5, "WARN")) && m - t < 120;
@@ -331,9 +395,7 @@ static bool is_gpu_list(const char *t, enum pt_class prev)
 	};
 	if (any_prefix(t, marks, sizeof(marks) / sizeof(marks[0])))
 		return true;
-	long v;
-	const char *p;
-	if (pt_starts(t, "GPU ") && pt_dec(t + 4, &v, &p) && p[0] == ':' && p[1] == ' ')
+	if (pt_gpu_list_line(t, NULL, NULL, 0))
 		return true;
 	if (prev != PT_GPU_LIST)
 		return false;
@@ -363,8 +425,12 @@ enum pt_class pt_classify(const char *s, enum pt_class prev)
 		                                                                     : PT_SEP;
 	if (is_ellipsis(t))
 		return PT_ELLIPSIS;
+	if (is_meta(t))
+		return PT_META;
 	if (pt_command(s))
 		return PT_COMMAND;
+	if (prev == PT_MODULES && pt_is_module_line(t))
+		return PT_MODULES;
 	if (is_nccl(t))
 		return PT_NCCL;
 	if (pt_error_symptom(t) >= 0)
@@ -391,12 +457,18 @@ enum pt_class pt_classify(const char *s, enum pt_class prev)
 		return PT_LEGEND;
 	if (is_gpu_list(t, prev))
 		return PT_GPU_LIST;
+	if (prev == PT_ENV && pt_is_env(s, prev))
+		return PT_ENV;
+	if (pt_is_module_header(t) || (prev == PT_MODULES && pt_is_module_line(t)))
+		return PT_MODULES;
 	if (is_smi_q(s, prev))
 		return PT_SMI_Q;
 	if (is_cmdline(t))
 		return PT_CMDLINE;
 	if (is_lspci_detail(s, prev))
 		return PT_LSPCI_DETAIL;
+	if (pt_is_env(s, prev))
+		return PT_ENV;
 	if (prev == PT_IOMMU && t != s)
 		return PT_IOMMU; /* an IOMMU listing's indented detail lines */
 	return PT_TEXT;

@@ -4,6 +4,7 @@
  * puts first ("GA102 [GeForce RTX 3090]") or from a product name ("NVIDIA GeForce RTX
  * 5090"), the latter through the example boards of the one chip table. Data, not code. */
 #include <ctype.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "p2pscope/nvidia_chips.h"
@@ -125,4 +126,57 @@ const struct p2ps_nvidia_chip *pt_chip_by_name(const char *s)
 		if (has_words(s, p2ps_nvidia_chip_name(&t[i])))
 			return &t[i];
 	return chip_by_board(s);
+}
+
+/* GeForce numbers as people write them without the brand ("4090", "RTX 3090 Ti"): the
+ * first two digits of a generation and its prefix. A number of such a generation ends in
+ * a tier of 3 to 9 and a 0 (4060 .. 4090); RTX 4000, 5000 and 6000 (tier 0) are
+ * workstation boards, not GeForce. */
+static const struct {
+	const char *gen;
+	const char *prefix;
+} geforce_numbers[] = {
+        {"10", "GTX"}, {"16", "GTX"}, {"20", "RTX"}, {"30", "RTX"}, {"40", "RTX"}, {"50", "RTX"},
+};
+
+/* Whether s starts with a GeForce number; its prefix then. */
+static const char *geforce_number(const char *s)
+{
+	if (strspn(s, "0123456789") != 4 || s[3] != '0' || s[2] < '3')
+		return NULL;
+	for (size_t i = 0; i < sizeof(geforce_numbers) / sizeof(geforce_numbers[0]); i++)
+		if (!strncmp(s, geforce_numbers[i].gen, 2))
+			return geforce_numbers[i].prefix;
+	return NULL;
+}
+
+static bool has_brand(const char *s)
+{
+	static const char *const brands[] = {"NVIDIA", "Nvidia", "GeForce", "Tesla",
+	                                     "Quadro", "TITAN",  "Titan"};
+	for (size_t i = 0; i < sizeof(brands) / sizeof(brands[0]); i++)
+		if (strstr(s, brands[i]))
+			return true;
+	return false;
+}
+
+void pt_gpu_model_name(const char *in, char *out, size_t size)
+{
+	const char *num = in, *pfx = NULL;
+	if ((!strncmp(in, "RTX ", 4) || !strncmp(in, "GTX ", 4)) && !has_brand(in))
+		num = in + 4;
+	if (!has_brand(in))
+		pfx = geforce_number(num);
+	if (!pfx)
+		snprintf(out, size, "%s", in);
+	else if (num == in)
+		snprintf(out, size, "NVIDIA GeForce %s %s", pfx, in);
+	else
+		snprintf(out, size, "NVIDIA GeForce %s", in);
+}
+
+bool pt_nvidia_gpu_name(const char *s)
+{
+	return has_brand(s) || has_words(s, "RTX") || has_words(s, "GTX") ||
+	       pt_chip_by_name(s) != NULL;
 }

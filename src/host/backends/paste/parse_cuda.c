@@ -13,11 +13,25 @@
 #include "paste_internal.h"
 #include "p2pscope/parse.h"
 
+/* A matrix whose title the paste lost: its rows wait for the next title, which says what
+ * they were (the sample prints its matrices in a fixed order, print_order[]). */
+struct untitled {
+	int cols, rows, header_line;
+	char cell[P2PS_PASTE_MAX_GPUS][P2PS_PASTE_MAX_GPUS][P2PS_PASTE_CELL];
+	int row_line[P2PS_PASTE_MAX_GPUS];
+};
+
 struct cuda_state {
+	int tf_rows;
+	int query_a, query_b, query_line; /* a Python peer-access query awaiting its answer */
+	/* nccl-tests: the columns of its result rows that count wrong values ("#wrong",
+	 * "error", "res"), from its header. */
+	int wrong_col[4], n_wrong_cols;
 	enum p2ps_paste_matrix_kind mat; /* matrix whose rows follow, P2PS_PM_COUNT none */
 	int cols;
 	int header_line;
 	bool cpu_part; /* past the "CPU" half of a latency matrix */
+	struct untitled pending;
 	int access[P2PS_PASTE_MAX_GPUS][P2PS_PASTE_MAX_GPUS]; /* -1 unknown, 0, 1 */
 	int access_n, access_line;
 	int devices, matrices, lines;
@@ -62,6 +76,35 @@ static void device_line(struct pctx *c, struct cuda_state *st, const char *t)
 	st->devices++;
 }
 
+/* The order p2pBandwidthLatencyTest prints its matrices in (p2pBandwidthLatencyTest.cu:
+ * main(): connectivity, unidirectional off/on, bidirectional off/on, latency off/on). */
+static const enum p2ps_paste_matrix_kind print_order[] = {
+        P2PS_PM_CUDA_CONNECT, P2PS_PM_BW_UNI_OFF, P2PS_PM_BW_UNI_ON, P2PS_PM_BW_BI_OFF,
+        P2PS_PM_BW_BI_ON,     P2PS_PM_LAT_OFF,    P2PS_PM_LAT_ON};
+
+/* The rows that came before the first title belong to the matrix printed before it. */
+static void place_untitled(struct pctx *c, struct cuda_state *st, enum p2ps_paste_matrix_kind k)
+{
+	struct untitled *u = &st->pending;
+	enum p2ps_paste_matrix_kind before = P2PS_PM_COUNT;
+	for (size_t i = 1; i < sizeof(print_order) / sizeof(print_order[0]); i++)
+		if (print_order[i] == k)
+			before = print_order[i - 1];
+	int rows = u->rows;
+	u->rows = 0;
+	if (!rows || before == P2PS_PM_COUNT || c->p->m[before].present ||
+	    !pt_matrix(c, before, u->cols, u->header_line))
+		return;
+	struct p2ps_paste_matrix *m = &c->p->m[before];
+	for (int i = 0; i < u->cols; i++) {
+		for (int j = 0; j < u->cols; j++)
+			pt_cell_set(m, i, j, u->cell[i][j], strlen(u->cell[i][j]));
+		pt_row_line(m, i, u->row_line[i]);
+	}
+	m->rows = rows;
+	st->matrices++;
+}
+
 /* "Unidirectional P2P=Enabled Bandwidth (P2P Writes) Matrix (GB/s)" and the others. */
 static bool matrix_title(struct cuda_state *st, const char *t)
 {
@@ -104,9 +147,34 @@ static bool matrix_title(struct cuda_state *st, const char *t)
 }
 
 /* A matrix header ("D\D 0 1 2", "GPU 0 1 2") or row ("0 673.20 13.15"). */
+static void untitled_line(struct cuda_state *st, char **tok, int n, int line)
+{
+	struct untitled *u = &st->pending;
+	long row;
+	if (n >= 2 && !strcmp(tok[0], "D\\D")) {
+		u->cols = n - 1 < P2PS_PASTE_MAX_GPUS ? n - 1 : P2PS_PASTE_MAX_GPUS;
+		u->header_line = line;
+		u->rows = 0;
+		memset(u->cell, 0, sizeof(u->cell));
+		return;
+	}
+	/* Rows without their header (the excerpt starts inside a matrix): as many columns
+	 * as the row has figures. */
+	if (!u->cols && n >= 3 && strchr(tok[1], '.')) {
+		u->cols = n - 1 < P2PS_PASTE_MAX_GPUS ? n - 1 : P2PS_PASTE_MAX_GPUS;
+		u->header_line = line;
+	}
+	if (!u->cols || !pt_dec(tok[0], &row, NULL) || row >= u->cols)
+		return;
+	for (int j = 0; j + 1 < n && j < u->cols; j++)
+		snprintf(u->cell[row][j], P2PS_PASTE_CELL, "%s", tok[j + 1]);
+	u->row_line[row] = line;
+	u->rows++;
+}
+
 static void matrix_line(struct pctx *c, struct cuda_state *st, const char *t, int line)
 {
-	if (st->mat == P2PS_PM_COUNT || st->cpu_part)
+	if (st->cpu_part)
 		return;
 	if (pt_starts(t, "CPU")) {
 		st->cpu_part = true;
@@ -118,6 +186,11 @@ static void matrix_line(struct pctx *c, struct cuda_state *st, const char *t, in
 	for (char *s = strtok_r(buf, " \t", &save); s && n < P2PS_PASTE_MAX_GPUS + 2;
 	     s = strtok_r(NULL, " \t", &save))
 		tok[n++] = s;
+	if (st->mat == P2PS_PM_COUNT) {
+		if (n)
+			untitled_line(st, tok, n, line);
+		return;
+	}
 	if (n >= 2 && (!strcmp(tok[0], "D\\D") || !strcmp(tok[0], "GPU"))) {
 		st->cols = n - 1;
 		st->header_line = line;
@@ -139,6 +212,7 @@ static void matrix_line(struct pctx *c, struct cuda_state *st, const char *t, in
 	}
 	for (int j = 0; j + 1 < n && j < m->n; j++)
 		pt_cell_set(m, (int)row, j, tok[j + 1], strlen(tok[j + 1]));
+	pt_row_line(m, (int)row, line);
 	m->rows++;
 }
 
@@ -164,6 +238,31 @@ static void simple_access(struct pctx *c, struct cuda_state *st, const char *t, 
 		snprintf(g->name, sizeof(g->name), "%.*s", (int)(b - arrow - 4), arrow + 3);
 }
 
+/* simpleP2P by its own lines where its banner is not in the paste. */
+static void simple_p2p(struct pctx *c)
+{
+	if (!c->p->cuda.test[0])
+		snprintf(c->p->cuda.test, sizeof(c->p->cuda.test), "simpleP2P");
+}
+
+/* simpleP2P: "Enabling peer access between GPU0 and GPU1..." names the pair it tests; it
+ * gets there only when CUDA allows peer access both ways (else it waives the test). */
+static void enabling(struct pctx *c, const char *t, int line)
+{
+	struct p2ps_paste_cuda *cu = &c->p->cuda;
+	long a, b;
+	const char *p;
+	if (!pt_dec(t + 32, &a, &p) || !pt_starts(p, " and GPU") || !pt_dec(p + 8, &b, NULL) ||
+	    a >= P2PS_PASTE_MAX_GPUS || b >= P2PS_PASTE_MAX_GPUS || a == b)
+		return;
+	cu->enabled_a = (int)a;
+	cu->enabled_b = (int)b;
+	cu->enabled_from = pt_where(c, line);
+	pt_gpu_cuda(c, (int)a);
+	pt_gpu_cuda(c, (int)b);
+	simple_p2p(c);
+}
+
 static void result_line(struct pctx *c, const char *t, int line)
 {
 	struct p2ps_paste_cuda *cu = &c->p->cuda;
@@ -172,18 +271,28 @@ static void result_line(struct pctx *c, const char *t, int line)
 		if (!cu->verify_errors++) {
 			cu->first_error = pt_where(c, line);
 			snprintf(cu->first_error_text, sizeof(cu->first_error_text), "%s", t);
+			pt_outcome(c, false, line);
 		}
 	} else if (pt_starts(t, "Test passed")) {
 		cu->result = 1;
+		cu->result_from = pt_where(c, line);
+		pt_outcome(c, true, line);
 	} else if (pt_starts(t, "Test failed") || pt_starts(t, "Test FAILED")) {
 		cu->result = 0;
+		cu->result_from = pt_where(c, line);
+		pt_outcome(c, false, line);
+	} else if (pt_starts(t, "Enabling peer access between GPU")) {
+		enabling(c, t, line);
 	} else if (strstr(t, "waiving test")) {
 		cu->waived = true;
 	} else if (pt_starts(t, "cudaMemcpyPeer / cudaMemcpy") && (p = strrchr(t, ':'))) {
 		cu->memcpy_gbps = pt_number(p + 1);
+		simple_p2p(c);
 	} else if (pt_starts(t, "Avg bus bandwidth") && (p = strchr(t, ':'))) {
 		cu->nccl_busbw = pt_number(p + 1);
 		snprintf(cu->test, sizeof(cu->test), "nccl-tests");
+		if (cu->nccl_busbw > 0)
+			pt_outcome(c, true, line);
 	}
 }
 
@@ -211,13 +320,65 @@ static void nccl_rank(struct pctx *c, struct cuda_state *st, const char *t)
 	} else {
 		return;
 	}
-	struct p2ps_paste_gpu *g = pt_gpu_bdf(c, &b);
+	/* Ranks that each see one GPU (one per process, CUDA_VISIBLE_DEVICES) may all print
+	 * the same address: then it is no GPU's address, and the ranks' devices stand alone. */
+	struct p2ps_paste_gpu *same = NULL;
+	for (size_t i = 0; i < c->p->n_gpus && !same; i++)
+		if (p2ps_bdf_equal(&c->p->gpus[i].bdf, &b) && c->p->gpus[i].cuda >= 0 &&
+		    c->p->gpus[i].cuda != idx)
+			same = &c->p->gpus[i];
+	if (same)
+		same->bdf_known = false;
+	struct p2ps_paste_gpu *g = same ? pt_gpu_cuda(c, (int)idx) : pt_gpu_bdf(c, &b);
 	if (g) {
 		g->cuda = (int)idx;
 		snprintf(g->name, sizeof(g->name), "%s", pt_skip_ws(close + 1));
 		st->devices++;
 	}
 	snprintf(c->p->cuda.test, sizeof(c->p->cuda.test), "nccl-tests");
+}
+
+/* Splits t (copied into buf) into at most max blank-separated tokens. */
+static int tokens(const char *t, char *buf, size_t size, char **tok, int max)
+{
+	char *save = NULL;
+	int n = 0;
+	snprintf(buf, size, "%s", t);
+	for (char *s = strtok_r(buf, " \t", &save); s && n < max; s = strtok_r(NULL, " \t", &save))
+		tok[n++] = s;
+	return n;
+}
+
+/* Where nccl-tests' header puts the columns that count wrong values. */
+static void wrong_columns(struct cuda_state *st, const char *t)
+{
+	char buf[512], *tok[32];
+	int n = tokens(t, buf, sizeof(buf), tok, 32);
+	st->n_wrong_cols = 0;
+	for (int i = 0; i < n && st->n_wrong_cols < 4; i++)
+		if (!strcmp(tok[i], "#wrong") || !strcmp(tok[i], "wrong") ||
+		    !strcmp(tok[i], "error") || !strcmp(tok[i], "res"))
+			st->wrong_col[st->n_wrong_cols++] = i;
+}
+
+/* The wrong values a result row counts ("0", "0e+00"; "N/A" when it did not check). */
+static void wrong_values(struct pctx *c, const struct cuda_state *st, const char *t, int line)
+{
+	char buf[512], *tok[32];
+	int n = tokens(t, buf, sizeof(buf), tok, 32);
+	struct p2ps_paste_cuda *cu = &c->p->cuda;
+	for (int k = 0; k < st->n_wrong_cols; k++) {
+		int i = st->wrong_col[k];
+		double v = 0;
+		if (i >= n || !p2ps_scan_double(tok[i], &v))
+			continue;
+		if (cu->nccl_wrong < 0)
+			cu->nccl_wrong = 0;
+		if (v > 0) {
+			cu->nccl_wrong++;
+			pt_outcome(c, false, line);
+		}
+	}
 }
 
 bool pt_nccl_tests_header(const char *t)
@@ -227,9 +388,9 @@ bool pt_nccl_tests_header(const char *t)
 
 bool pt_nccl_tests_row(const char *t)
 {
-	static const char *const types[] = {"float", "double", "half",     "bfloat16",
-	                                    "int8",  "uint8",  "int32",    "uint32",
-	                                    "int64", "uint64", "fp8_e4m3", "fp8_e5m2"};
+	static const char *const types[] = {"float",    "double",   "half",   "bfloat16", "int8",
+	                                    "uint8",    "int32",    "uint32", "int64",    "uint64",
+	                                    "fp8_e4m3", "fp8_e5m2", "char",   "int"};
 	long v;
 	const char *p;
 	if (!pt_dec(t, &v, &p) || (*p != ' ' && *p != '\t'))
@@ -263,12 +424,122 @@ static int access_line(const char *t, int *i, int *j)
 	return can;
 }
 
+/* A run's summary of the CUDA samples ("  simpleP2P : Failed (code 1)"): the P2P samples'
+ * own result. */
+static bool samples_summary(struct pctx *c, const char *t, int line)
+{
+	static const char *const p2p[] = {"simpleP2P", "p2pBandwidthLatencyTest"};
+	for (size_t i = 0; i < sizeof(p2p) / sizeof(p2p[0]); i++) {
+		size_t n = strlen(p2p[i]);
+		if (strncmp(t, p2p[i], n))
+			continue;
+		const char *p = pt_skip_ws(t + n);
+		if (*p != ':')
+			continue;
+		p = pt_skip_ws(p + 1);
+		int r = pt_starts(p, "Passed") ? 1 : pt_starts(p, "Failed") ? 0 : -1;
+		if (r < 0)
+			return false;
+		struct p2ps_paste_cuda *cu = &c->p->cuda;
+		snprintf(cu->test, sizeof(cu->test), "%s", p2p[i]);
+		cu->result = r;
+		cu->result_from = pt_where(c, line);
+		pt_outcome(c, r == 1, line);
+		return true;
+	}
+	return false;
+}
+
+/* nvbandwidth ("nvbandwidth Version: v0.2"): its device list ("Device 0: NVIDIA GeForce
+ * RTX 2080 Ti") and a device-to-device test it waives, which it does where the devices
+ * have no peer access. */
+static bool nvbandwidth(struct pctx *c, const char *t, int line)
+{
+	struct p2ps_paste_cuda *cu = &c->p->cuda;
+	long idx;
+	const char *p;
+	if (pt_starts(t, "nvbandwidth Version")) {
+		snprintf(cu->test, sizeof(cu->test), "nvbandwidth");
+	} else if (pt_starts(t, "Waiving device_to_device")) {
+		cu->waived = true;
+		pt_outcome(c, false, line);
+	} else if (!strcmp(cu->test, "nvbandwidth") && pt_starts(t, "Device ") &&
+	           pt_dec(t + 7, &idx, &p) && p[0] == ':' && idx < P2PS_PASTE_MAX_GPUS) {
+		struct p2ps_paste_gpu *g = pt_gpu_cuda(c, (int)idx);
+		if (g && !g->name[0])
+			snprintf(g->name, sizeof(g->name), "%s", pt_skip_ws(p + 1));
+	} else {
+		return false;
+	}
+	return true;
+}
+
+/* TensorFlow: "cannot enable peer access from device ordinal 0 to device ordinal 2", and
+ * its DMA matrix ("DMA: 0 1 2 3", then "0:   Y Y N N"). */
+static bool tensorflow(struct cuda_state *st, const char *t, int line)
+{
+	const char *p = strstr(t, "peer access from device ordinal ");
+	long a, b;
+	if (p && pt_dec(p + 32, &a, &p) && pt_starts(p, " to device ordinal ") &&
+	    pt_dec(p + 19, &b, NULL)) {
+		access_set(st, (int)a, (int)b, strstr(t, "cannot enable") == NULL, line);
+		return true;
+	}
+	const char *m = strstr(t, "] DMA: ");
+	if (m || (t[0] == 'D' && pt_starts(t, "DMA: "))) {
+		st->tf_rows = 0;
+		return true;
+	}
+	const char *r = strstr(t, "] ");
+	r = r ? r + 2 : t;
+	if (!pt_dec(r, &a, &p) || p[0] != ':' || !strchr("YN", pt_skip_ws(p + 1)[0]))
+		return false;
+	p = pt_skip_ws(p + 1);
+	for (int j = 0; (*p == 'Y' || *p == 'N') && j < P2PS_PASTE_MAX_GPUS; j++) {
+		if (j != a)
+			access_set(st, (int)a, j, *p == 'Y', line);
+		p = pt_skip_ws(p + 1);
+	}
+	return true;
+}
+
+/* Python asking CUDA: "cudart.cudaDeviceCanAccessPeer(0, 1)" or
+ * "torch.cuda.can_device_access_peer(0, 1)", and the answer a few lines below ("0",
+ * "1", "True", "False"). */
+static bool python_query(struct cuda_state *st, const char *t, int line)
+{
+	const char *q = strstr(t, "DeviceCanAccessPeer(");
+	q = q ? q + 20 : strstr(t, "can_device_access_peer(");
+	if (q && q[-1] != '(')
+		q += 23;
+	long a, b;
+	const char *p;
+	if (q && pt_dec(pt_skip_ws(q), &a, &p) && *p == ',' &&
+	    pt_dec(pt_skip_ws(p + 1), &b, NULL)) {
+		st->query_a = (int)a;
+		st->query_b = (int)b;
+		st->query_line = line;
+		return true;
+	}
+	bool yes = !strcmp(t, "1") || !strcmp(t, "True"),
+	     no = !strcmp(t, "0") || !strcmp(t, "False");
+	if (st->query_line && line - st->query_line <= 4 && (yes || no)) {
+		access_set(st, st->query_a, st->query_b, yes, line);
+		st->query_line = 0;
+		return true;
+	}
+	return false;
+}
+
 static void cuda_line(struct pctx *c, struct cuda_state *st, const char *t, int line)
 {
 	int i, j, can;
 	/* A quote's "> " and nccl-tests' "#" (present, doubled or taken away by markdown). */
 	while (*t == '>' || *t == '#')
 		t = pt_skip_ws(t + 1);
+	if (samples_summary(c, t, line) || nvbandwidth(c, t, line) || tensorflow(st, t, line) ||
+	    python_query(st, t, line))
+		return;
 	if (pt_starts(t, "[P2P (Peer-to-Peer)") || pt_starts(t, "[p2pBandwidthLatencyTest]"))
 		snprintf(c->p->cuda.test, sizeof(c->p->cuda.test), "p2pBandwidthLatencyTest");
 	else if (strstr(t, "simpleP2P]"))
@@ -277,17 +548,25 @@ static void cuda_line(struct pctx *c, struct cuda_state *st, const char *t, int 
 		if (!c->p->cuda.nccl_header.line)
 			c->p->cuda.nccl_header = pt_where(c, line);
 		snprintf(c->p->cuda.test, sizeof(c->p->cuda.test), "nccl-tests");
+		wrong_columns(st, t);
 	} else if (pt_nccl_tests_row(t)) {
-		c->p->cuda.nccl_rows++;
+		if (!c->p->cuda.nccl_rows++)
+			pt_outcome(c, true, line);
+		wrong_values(c, st, t, line);
 	} else if (pt_starts(t, "Device: ")) {
 		device_line(c, st, t);
 	} else if ((can = access_line(t, &i, &j)) >= 0) {
 		access_set(st, i, j, can, line);
 	} else if (pt_starts(t, "Peer access from") || pt_starts(t, "Peer-to-Peer (P2P) access")) {
 		simple_access(c, st, t, line);
+		simple_p2p(c);
 	} else if (pt_starts(t, "Rank ") && strstr(t, " device ")) {
 		nccl_rank(c, st, t);
 	} else if (matrix_title(st, t)) {
+		place_untitled(c, st, st->mat);
+		if (!c->p->cuda.test[0])
+			snprintf(c->p->cuda.test, sizeof(c->p->cuda.test),
+			         "p2pBandwidthLatencyTest");
 		const char *h = strstr(t, "D\\D");
 		if (h) /* the header run into the title */
 			matrix_line(c, st, h, line);
@@ -308,7 +587,8 @@ static bool cuda_changed(const struct p2ps_paste_cuda *a, const struct p2ps_past
 	       a->verify_errors != b->verify_errors || a->first_error.line != b->first_error.line ||
 	       strcmp(a->first_error_text, b->first_error_text) ||
 	       a->memcpy_gbps != b->memcpy_gbps || a->nccl_busbw != b->nccl_busbw ||
-	       a->nccl_header.line != b->nccl_header.line || a->nccl_rows != b->nccl_rows;
+	       a->nccl_header.line != b->nccl_header.line || a->nccl_rows != b->nccl_rows ||
+	       a->enabled_from.line != b->enabled_from.line;
 }
 
 static void store_access(struct pctx *c, struct cuda_state *st)

@@ -60,6 +60,7 @@ static void nvrm_load(struct pctx *c, const char *m, int line)
 	memcpy(h->driver_version, p, n);
 	h->driver_version[n] = '\0';
 	h->driver_from = pt_where(c, line);
+	pt_release(c, P2PS_SW_DRIVER, h->driver_version, line);
 	h->driver_open = strstr(m, "Open Kernel Module") != NULL;
 	if (ev)
 		snprintf(ev->detail, sizeof(ev->detail), "%s", h->driver_version);

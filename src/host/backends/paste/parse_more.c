@@ -15,9 +15,14 @@ static void set_driver(struct pctx *c, const char *v, int line)
 {
 	struct p2ps_paste_host *h = &c->p->host;
 	size_t n = strcspn(v, " \t|");
-	if (!n || h->driver_version[0])
+	char version[sizeof(h->driver_version)];
+	if (!n || n >= sizeof(version))
 		return;
-	snprintf(h->driver_version, sizeof(h->driver_version), "%.*s", (int)n, v);
+	snprintf(version, sizeof(version), "%.*s", (int)n, v);
+	pt_release(c, P2PS_SW_DRIVER, version, line);
+	if (h->driver_version[0])
+		return;
+	snprintf(h->driver_version, sizeof(h->driver_version), "%s", version);
 	h->driver_from = pt_where(c, line);
 }
 
@@ -97,12 +102,14 @@ void pt_parse_smi_table(struct pctx *c, const struct pl_span *sp)
 			st.processes = true;
 		if ((v = strstr(t, "Driver Version:")) != NULL)
 			set_driver(c, pt_skip_ws(v + 15), l.no);
+		else if ((v = strstr(t, "KMD Version:")) != NULL) /* newer nvidia-smi's header */
+			set_driver(c, pt_skip_ws(v + 12), l.no);
 		if (st.processes || t[0] != '|')
 			continue;
 		if (!gpu_row(c, &st, t))
 			memory_row(c, &st, t, l.no);
 	}
-	if (!st.gpus && !c->p->host.driver_version[0]) {
+	if (!st.gpus && !c->p->host.driver_version[0] && !c->p->host.driver_from.line) {
 		c->p->unread_blocks++;
 		pt_summary(c, "recognised, not understood: an nvidia-smi table without GPU rows");
 		return;
@@ -152,11 +159,17 @@ static void acs_value(struct pctx *c, const struct p2ps_bdf *b, uint64_t v, cons
 	a->redirect += (v & 0x0c) != 0; /* ReqRedir (bit 2), CmpltRedir (bit 3) */
 }
 
+/* Where PLX (Broadcom) PEX 87xx switch ports carry their ACS capability: 0xf24, as the
+ * lspci of a PEX 8747 in an nvidia-bug-report shows ("Capabilities: [f24] Access Control
+ * Services", github eler/git_examples nvidia-bug-report.log; tests/fixtures/bugreport). */
+#define PLX_ACS_CAP 0xf24u
+
 /* A raw offset ("f2a.w") is the ACS control register where the paste's lspci shows the
- * device's ACS capability 6 bytes below it (a PLX switch port's [f24]). */
+ * device's ACS capability 6 bytes below it, or where the command reads PLX switch ports
+ * (grep'd by name, or -d 10b5:) at the PLX ACS capability's control register. */
 static bool raw_acs_ctl(struct pctx *c, const char *cmd, const struct p2ps_bdf *slot)
 {
-	const char *p = slot ? strstr(cmd, "-s ") : NULL;
+	const char *p = strstr(cmd, "-s ");
 	if (!p)
 		return false;
 	p = strchr(pt_skip_ws(p + 3), ' ');
@@ -164,7 +177,14 @@ static bool raw_acs_ctl(struct pctx *c, const char *cmd, const struct p2ps_bdf *
 	const char *e;
 	if (!p || !pt_hex(pt_skip_ws(p), &off, &e) || strncmp(e, ".w", 2) || e[2] == '=')
 		return false;
-	const struct p2ps_paste_dev *pd = p2ps_paste_find_dev(c->p, slot);
+	char low[128];
+	size_t n = 0;
+	for (; cmd[n] && n + 1 < sizeof(low); n++)
+		low[n] = (char)tolower((unsigned char)cmd[n]);
+	low[n] = '\0';
+	if ((strstr(low, "plx") || strstr(low, "10b5")) && off == PLX_ACS_CAP + 6)
+		return true;
+	const struct p2ps_paste_dev *pd = slot ? p2ps_paste_find_dev(c->p, slot) : NULL;
 	return pd && pd->d.acs.present && pd->d.acs.offset && pd->d.acs.offset + 6u == off;
 }
 
@@ -210,6 +230,33 @@ void pt_parse_setpci(struct pctx *c, const struct pl_span *sp)
 
 /* ---- collect_env / nvidia-smi -L --------------------------------------------------- */
 
+/* "GPU 0: NVIDIA GeForce RTX 4090 (UUID: ...)" (nvidia-smi -L, collect_env) or "GPU
+ * 0,1,2,3: NVIDIA GeForce RTX 4090" (vLLM's collect_env): the indices (into idx, at most
+ * max) and where the name starts; the count, 0 when t is no such line. */
+int pt_gpu_list_line(const char *t, int *idx, const char **name, int max)
+{
+	const char *p = t + 4;
+	long v;
+	int n = 0;
+	if (!pt_starts(t, "GPU "))
+		return 0;
+	for (;;) {
+		if (!pt_dec(p, &v, &p) || v >= P2PS_PASTE_MAX_GPUS)
+			return 0;
+		if (idx && n < max)
+			idx[n] = (int)v;
+		n++;
+		if (*p != ',')
+			break;
+		p++;
+	}
+	if (p[0] != ':' || p[1] != ' ' || !isalpha((unsigned char)pt_skip_ws(p + 1)[0]))
+		return 0;
+	if (name)
+		*name = pt_skip_ws(p + 1);
+	return n;
+}
+
 void pt_parse_gpu_list(struct pctx *c, const struct pl_span *sp)
 {
 	struct pl_iter it;
@@ -218,29 +265,37 @@ void pt_parse_gpu_list(struct pctx *c, const struct pl_span *sp)
 	pl_iter_init(&it, sp);
 	while (pl_next(&it, &l) && !c->oom) {
 		const char *t = pt_skip_ws(l.s), *p;
-		long idx;
+		int idx[P2PS_PASTE_MAX_GPUS], n;
 		if (pt_starts(t, "Nvidia driver version:")) {
 			set_driver(c, pt_skip_ws(t + 22), l.no);
-		} else if (pt_starts(t, "GPU ") && pt_dec(t + 4, &idx, &p) && *p == ':' &&
-		           idx < P2PS_PASTE_MAX_GPUS) {
-			struct p2ps_paste_gpu *g = pt_gpu_smi(c, (int)idx);
+			continue;
+		}
+		if (pt_starts(t, "GPU models and configuration:"))
+			t = pt_skip_ws(t + 29); /* the first GPU on the key's own line */
+		if (!(n = pt_gpu_list_line(t, idx, &p, P2PS_PASTE_MAX_GPUS)))
+			continue;
+		size_t len = strcspn(p, "(");
+		while (len && p[len - 1] == ' ')
+			len--;
+		for (int k = 0; k < n && k < P2PS_PASTE_MAX_GPUS; k++) {
+			struct p2ps_paste_gpu *g = pt_gpu_smi(c, idx[k]);
 			if (!g)
 				continue;
-			p = pt_skip_ws(p + 1);
-			size_t n = strcspn(p, "(");
-			while (n && p[n - 1] == ' ')
-				n--;
 			if (!g->name[0])
-				snprintf(g->name, sizeof(g->name), "%.*s", (int)n, p);
+				snprintf(g->name, sizeof(g->name), "%.*s", (int)len, p);
+			if (!g->named_from.line)
+				g->named_from = pt_where(c, l.no);
 			gpus++;
 		}
 	}
-	if (!gpus && !c->p->host.driver_from.line) {
+	bool cpu = pt_parse_cpu_lines(c, sp); /* its "CPU:" section is lscpu's output */
+	if (!gpus && !c->p->host.driver_from.line && !cpu) {
 		c->p->unread_blocks++;
-		pt_summary(c, "recognised, not understood: collect_env lines with no GPU list or "
-		              "driver version");
+		pt_summary(c, "recognised, not understood: collect_env lines with no GPU list, "
+		              "driver version or CPU");
 		return;
 	}
-	pt_summary(c, "%d GPU%s listed%s%s", gpus, gpus == 1 ? "" : "s",
-	           c->p->host.driver_version[0] ? ", driver " : "", c->p->host.driver_version);
+	pt_summary(c, "%d GPU%s listed%s%s%s", gpus, gpus == 1 ? "" : "s",
+	           c->p->host.driver_version[0] ? ", driver " : "", c->p->host.driver_version,
+	           cpu ? ", the CPU" : "");
 }

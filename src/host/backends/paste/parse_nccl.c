@@ -30,9 +30,15 @@ static const struct {
         {"Watchdog caught collective operation timeout", P2PS_PS_HANG},
         {"collective operation timeout", P2PS_PS_HANG},
         {"P2P is disabled between", P2PS_PS_P2P_DISABLED},
+        {"Could not enable P2P between", P2PS_PS_P2P_DISABLED},
         {"failed to extend /dev/shm", P2PS_PS_SHM},
         {"Error while creating shared memory segment", P2PS_PS_SHM},
         {"unable to allocate shared memory", P2PS_PS_SHM},
+        {"Call to posix_fallocate failed", P2PS_PS_SHM},
+        {"peer access has not been enabled", P2PS_PS_PEER_UNSUPPORTED},
+        {"cudaErrorPeerAccessNotEnabled", P2PS_PS_PEER_UNSUPPORTED},
+        {"Got completion from peer", P2PS_PS_NET_ERROR},
+        {"Got completion with error", P2PS_PS_NET_ERROR},
         {"RuntimeError: CUDA error", P2PS_PS_CUDA_ERROR},
         {"CUDA error:", P2PS_PS_CUDA_ERROR},
         {"Cuda failure", P2PS_PS_CUDA_ERROR},
@@ -58,11 +64,34 @@ static bool zero_tensor(const char *t)
 	return zeros >= 1;
 }
 
+#define N_ERROR_ROWS (sizeof(error_rows) / sizeof(error_rows[0]))
+
+/* The first bytes of the rows' texts: every line of a paste is read against the rows, so
+ * the line is walked once, stopping only where a row's text may start (pt_error_rows_ok
+ * checks the set against the rows). */
+static const char error_firsts[] = "mcCpiWPfEuGRn";
+
+bool pt_error_rows_ok(void)
+{
+	for (size_t i = 0; i < N_ERROR_ROWS; i++)
+		if (!strchr(error_firsts, error_rows[i].needle[0]))
+			return false;
+	return true;
+}
+
 int pt_error_symptom(const char *t)
 {
-	for (size_t i = 0; i < sizeof(error_rows) / sizeof(error_rows[0]); i++)
-		if (strstr(t, error_rows[i].needle))
-			return (int)error_rows[i].sym;
+	size_t best = N_ERROR_ROWS;
+	for (const char *p = strpbrk(t, error_firsts); p; p = strpbrk(p + 1, error_firsts))
+		for (size_t i = 0; i < best; i++) {
+			const char *n = error_rows[i].needle;
+			if (n[0] == p[0] && n[1] == p[1] && !strncmp(p, n, strlen(n))) {
+				best = i;
+				break;
+			}
+		}
+	if (best < N_ERROR_ROWS)
+		return (int)error_rows[best].sym;
 	return zero_tensor(t) ? (int)P2PS_PS_WRONG_DATA : -1;
 }
 
@@ -72,6 +101,7 @@ bool pt_error_line(struct pctx *c, const char *t, int line)
 	if (s < 0)
 		return false;
 	struct p2ps_paste_symptoms *sy = &c->p->sym;
+	pt_outcome(c, false, line);
 	if (!sy->count[s]++) {
 		sy->first[s] = pt_where(c, line);
 		const char *m = t;
@@ -131,7 +161,8 @@ static void nccl_host(struct nccl_state *st, const char *t)
 		st->multi_host = true;
 }
 
-/* The message of a NCCL line (after "NCCL INFO " / "NCCL WARN "), or NULL. */
+/* The message of a NCCL line (after "NCCL INFO " / "NCCL WARN "), the line itself where
+ * its prefix was taken off (pt_nccl_bare()), or NULL. */
 static const char *nccl_msg(const char *t, bool *warn)
 {
 	const char *m = strstr(t, "NCCL INFO ");
@@ -140,7 +171,25 @@ static const char *nccl_msg(const char *t, bool *warn)
 		return t;
 	if (!m && (m = strstr(t, "NCCL WARN ")) != NULL)
 		*warn = true;
+	if (!m && pt_nccl_bare(t))
+		return t;
 	return m ? pt_skip_ws(m + 10) : NULL;
+}
+
+/* "Channel 00/0 : 0[0] -> 1[1] via P2P/IPC", "Ring 00 : 1 -> 2 via SHM", "NET/IB : ...":
+ * what NCCL logs, with the "host:pid:tid [dev] NCCL INFO" prefix a grep or a log
+ * collector took off. */
+bool pt_nccl_bare(const char *t)
+{
+	if (pt_starts(t, "NET/"))
+		return strstr(t, " : ") && strstr(t, " : ") - t < 40;
+	const char *p = pt_starts(t, "Channel ") ? t + 8 : pt_starts(t, "Ring ") ? t + 5 : NULL;
+	long v;
+	if (!p || !pt_dec(p, &v, &p))
+		return false;
+	if (*p == '/' && !pt_dec(p + 1, &v, &p))
+		return false;
+	return pt_starts(p, " : ") && strstr(p, " -> ") && strstr(p, " via ");
 }
 
 /* NCCL's busId number ("1b000", "1901000": domain, bus, device and function as hex
@@ -198,13 +247,16 @@ static void nccl_channel(struct pctx *c, struct nccl_state *st, const char *m, i
 	if (!via || !colon || colon > via)
 		return;
 	const char *t = via + 5;
-	enum p2ps_paste_nccl_via k = pt_starts(t, "P2P")                           ? P2PS_NV_P2P
-	                             : pt_starts(t, "SHM")                         ? P2PS_NV_SHM
+	enum p2ps_paste_nccl_via k = pt_starts(t, "P2P") ? P2PS_NV_P2P
+	                             : pt_starts(t, "SHM") || pt_starts(t, "direct shared memory")
+	                                     ? P2PS_NV_SHM
 	                             : pt_starts(t, "NET") || pt_starts(t, "Coll") ? P2PS_NV_NET
 	                                                                           : P2PS_NV_COUNT;
 	if (k == P2PS_NV_COUNT)
 		return;
 	struct p2ps_paste_nccl *nc = &c->p->nccl;
+	if (k == P2PS_NV_NET && strstr(t, "/GDRDMA"))
+		nc->via_gdr++;
 	if (!nc->via[k]++)
 		nc->via_from[k] = pt_where(c, line);
 	if (k == P2PS_NV_P2P && !nc->p2p_how[0]) {
@@ -248,6 +300,34 @@ static void nccl_init(struct pctx *c, const char *m)
 	struct p2ps_paste_gpu *g = pt_gpu_bdf(c, &b);
 	if (g && g->cuda < 0)
 		g->cuda = (int)dev;
+}
+
+void pt_nccl_version(struct pctx *c, const char *version, int line)
+{
+	struct p2ps_paste_nccl *nc = &c->p->nccl;
+	if (!nc->version[0]) {
+		snprintf(nc->version, sizeof(nc->version), "%s", version);
+		nc->version_from = pt_where(c, line);
+	}
+	pt_release(c, P2PS_SW_NCCL, version, line);
+}
+
+/* "NET/IB : GPU Direct RDMA Disabled for HCA 0 'mlx5_0' (no module)", "... Enabled for
+ * HCA 0 'mlx5_0'", "NET/IB : GPU Direct RDMA (DMABUF) enabled for HCA 0 'mlx5_0'". */
+static void gdr_line(struct p2ps_paste_nccl *nc, const char *m, struct p2ps_paste_where w)
+{
+	const char *g = strstr(m, "GPU Direct RDMA ");
+	if (strstr(g, "Disabled for HCA")) {
+		if (!nc->gdr_disabled++) {
+			nc->gdr_disabled_from = w;
+			const char *net = strstr(m, "NET/");
+			snprintf(nc->gdr_disabled_text, sizeof(nc->gdr_disabled_text), "%s",
+			         net ? net : g);
+		}
+	} else if (strstr(g, "nabled for HCA")) {
+		nc->gdr_enabled++;
+		nc->gdr_dmabuf |= strstr(g, "(DMABUF)") != NULL;
+	}
 }
 
 static void env_add(struct p2ps_paste_nccl *nc, const char *v)
@@ -304,10 +384,18 @@ static void nccl_line(struct pctx *c, struct nccl_state *st, const char *t, int 
 		return;
 	struct p2ps_paste_nccl *nc = &c->p->nccl;
 	const char *p;
-	if (pt_starts(m, "NCCL version ") && !nc->version[0]) {
-		snprintf(nc->version, sizeof(nc->version), "%.*s", (int)strcspn(m + 13, " "),
-		         m + 13);
-		nc->version_from = pt_where(c, line);
+	if (pt_starts(m, "NCCL version ")) {
+		char v[32];
+		snprintf(v, sizeof(v), "%.*s", (int)strcspn(m + 13, " "), m + 13);
+		pt_nccl_version(c, v, line);
+		st->facts++;
+	} else if (pt_starts(m, "ncclMaxSharedMem ") && strstr(m, " exceeds ")) {
+		if (!nc->shared_mem_short++)
+			nc->shared_mem_from = pt_where(c, line);
+		pt_outcome(c, false, line);
+		st->facts++;
+	} else if (strstr(m, "GPU Direct RDMA ")) {
+		gdr_line(nc, m, pt_where(c, line));
 		st->facts++;
 	} else if ((pt_starts(m, "Channel ") || pt_starts(m, "Ring ")) && strstr(m, " via ")) {
 		nccl_channel(c, st, m, line);
@@ -333,6 +421,7 @@ void pt_parse_nccl(struct pctx *c, const struct pl_span *sp)
 	pl_iter_init(&it, sp);
 	while (pl_next(&it, &l) && !c->oom)
 		nccl_line(c, st, pt_skip_ws(l.s), l.no);
+	c->p->several_hosts |= st->multi_host;
 	struct p2ps_paste_matrix *m = &c->p->m[P2PS_PM_NCCL];
 	if (st->n && !st->multi_host && !m->present &&
 	    pt_matrix(c, P2PS_PM_NCCL, st->n, st->line)) {

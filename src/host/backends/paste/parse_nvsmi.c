@@ -55,6 +55,8 @@ void pt_parse_nvsmi_q(struct pctx *c, const struct pl_span *sp)
 	struct q_glue g = {.c = c, .first = sp->first};
 	char driver[64] = "";
 	p2ps_nvsmi_q_read(sp->start, pt_span_len(sp), on_record, &g, driver, sizeof(driver));
+	if (driver[0])
+		pt_release(c, P2PS_SW_DRIVER, driver, sp->first);
 	if (driver[0] && !c->p->host.driver_version[0]) {
 		snprintf(c->p->host.driver_version, sizeof(c->p->host.driver_version), "%s",
 		         driver);
@@ -95,6 +97,7 @@ void pt_parse_topo(struct pctx *c, const struct pl_span *sp, bool p2p)
 	if (!m.n) {
 		pt_summary(c, "legend only (no GPU matrix)");
 	} else if (pm->present && pm->n != m.n) {
+		c->p->several_hosts = true;
 		pt_summary(c, "a second %s matrix (%d GPUs, the first has %d): not used",
 		           p2p ? "topo -p2p" : "topo -m", m.n, pm->n);
 	} else if (pt_matrix(c, k, m.n, sp->first + m.header_line)) {

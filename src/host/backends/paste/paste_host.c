@@ -225,10 +225,16 @@ static void host_facts(const struct p2ps_paste *p, struct p2ps_host *host)
 	snprintf(host->nvidia.nvml_status, sizeof(host->nvidia.nvml_status), "%s",
 	         "not used for pastes");
 	host->cpu = ph->cpu;
+	if (ph->kernel[0])
+		snprintf(host->kernel, sizeof(host->kernel), "%s", ph->kernel);
 	/* The NCCL variables NCCL logged as set: the analysis' NCCL rules apply to them. */
 	for (int i = 0; i < p->nccl.n_env && host->n_nccl_env < P2PS_HOST_MAX_NCCL_ENV; i++)
 		snprintf(host->nccl_env[host->n_nccl_env++], sizeof(host->nccl_env[0]), "%s",
 		         p->nccl.env[i]);
+	/* A module list says whether a peer-memory module is loaded (GPUDirect RDMA). */
+	host->rdma.known = ph->modules_listed == 1;
+	host->rdma.nvidia_peermem = ph->nvidia_peermem == 1;
+	host->rdma.nv_peer_mem = ph->nv_peer_mem == 1;
 	host->vm.known = ph->vm;
 	host->vm.in_vm = ph->vm;
 	snprintf(host->vm.hypervisor, sizeof(host->vm.hypervisor), "%s", ph->hypervisor);
@@ -303,16 +309,21 @@ static int paste_load(struct p2ps_host *host, const struct p2ps_host_source *src
 	if (!src->text && (!src->path || !*src->path))
 		return p2ps_error_set(err, P2PS_EINVAL, "paste: no file given");
 	struct p2ps_paste *p = calloc(1, sizeof(*p));
-	if (!p)
+	host->evidence = calloc(1, sizeof(*host->evidence));
+	if (!p || !host->evidence) {
+		free(p);
 		return p2ps_error_set(err, P2PS_ENOMEM, "paste: out of memory");
+	}
 	int rc = src->text ? p2ps_paste_parse(src->text, src->text_len, src->path, p, err)
 	                   : p2ps_paste_load(src->path, p, err);
-	if (rc < 0) {
-		free(p);
-		return rc;
-	}
-	host->paste = p; /* the model owns it from here (p2ps_host_free) */
-	return to_host(p, host, err);
+	if (rc == 0)
+		rc = to_host(p, host, err);
+	/* The model keeps the evidence (p2ps_host_free), not the reader's working facts. */
+	if (rc == 0)
+		rc = p2ps_paste_evidence(p, host->evidence, err);
+	p2ps_paste_free(p);
+	free(p);
+	return rc;
 }
 
 const struct p2ps_host_backend p2ps_host_backend_paste = {

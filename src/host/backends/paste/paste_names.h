@@ -19,4 +19,10 @@ bool pt_class_by_name(const char *s, size_t len, uint16_t *code);
  * ("NVIDIA GeForce RTX 5090"); NULL when neither is known. */
 const struct p2ps_nvidia_chip *pt_chip_by_name(const char *s);
 
+/* A GPU model as a list writes it, with NVIDIA's product name where a bare GeForce number
+ * stands ("2x 4090" -> "NVIDIA GeForce RTX 4090"), into out. */
+void pt_gpu_model_name(const char *in, char *out, size_t size);
+/* Whether a model name is an NVIDIA GPU's (a brand, RTX/GTX, or a chip-table board). */
+bool pt_nvidia_gpu_name(const char *s);
+
 #endif

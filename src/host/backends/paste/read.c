@@ -21,7 +21,7 @@ static int cmp_bdf(const void *a, const void *b)
 	return (x->fn > y->fn) - (x->fn < y->fn);
 }
 
-static bool dev_is_gpu(const struct p2ps_paste_dev *pd)
+bool pt_dev_is_gpu(const struct p2ps_paste_dev *pd)
 {
 	return pd->d.vendor_id == 0x10de &&
 	       ((pd->class_known && (pd->d.class_code >> 16) == 0x03) || pd->gpu_named);
@@ -32,7 +32,7 @@ static size_t gpu_addresses(const struct p2ps_paste *p, struct p2ps_bdf *out)
 {
 	size_t n = 0;
 	for (size_t i = 0; i < p->n_devs && n < P2PS_PASTE_MAX_GPUS; i++)
-		if (dev_is_gpu(&p->devs[i]))
+		if (pt_dev_is_gpu(&p->devs[i]))
 			out[n++] = p->devs[i].d.bdf;
 	for (size_t i = 0; i < p->n_gpus && n < P2PS_PASTE_MAX_GPUS; i++) {
 		bool dup = false;
@@ -51,7 +51,7 @@ static void limit_gpus(struct p2ps_paste *p)
 {
 	size_t w = 0, gpus = 0;
 	for (size_t r = 0; r < p->n_devs; r++) {
-		bool gpu = dev_is_gpu(&p->devs[r]);
+		bool gpu = pt_dev_is_gpu(&p->devs[r]);
 		if (gpu && gpus == P2PS_PASTE_MAX_GPUS) {
 			p->gpus_dropped++;
 			continue;
@@ -196,6 +196,69 @@ static void tie_cuda(struct p2ps_paste *p)
 	}
 }
 
+/* Entries that name one GPU twice: the same nvidia-smi index (or CUDA ordinal) once with
+ * an address and once without (a table cut after its first row, a topo -m before it) are
+ * one GPU. */
+static void same_index(struct p2ps_paste *p)
+{
+	for (size_t i = 0; i < p->n_gpus; i++) {
+		const struct p2ps_paste_gpu *g = &p->gpus[i];
+		for (size_t k = 0; k < p->n_gpus; k++) {
+			const struct p2ps_paste_gpu *o = &p->gpus[k];
+			bool smi = g->smi >= 0 && o->smi == g->smi;
+			bool cuda = g->cuda >= 0 && o->cuda == g->cuda && g->smi < 0 && o->smi < 0;
+			if (k == i || !(smi || cuda) || !g->bdf_known || o->bdf_known ||
+			    (o->cuda >= 0 && g->cuda >= 0 && o->cuda != g->cuda))
+				continue;
+			merge_gpu(p, i, k);
+			i = (size_t)-1; /* the array moved: start over */
+			break;
+		}
+	}
+}
+
+/* Whether a GPU's name is the model a list names ("NVIDIA GeForce RTX 4090" and "RTX 4090"
+ * written out the same way, or one inside the other). */
+static bool names_model(const char *name, const char *model)
+{
+	return name[0] && (strstr(name, model) || strstr(model, name));
+}
+
+/* GPUs a list names by model only: their names go to GPUs other lines number without
+ * naming; what is left becomes GPUs of their own (listed). */
+static void join_listed(struct p2ps_paste *p)
+{
+	for (int k = 0; k < p->n_listed; k++) {
+		const struct p2ps_paste_listed *l = &p->listed[k];
+		int have = 0;
+		for (size_t i = 0; i < p->n_gpus; i++)
+			have += names_model(p->gpus[i].name, l->name);
+		for (size_t i = 0; i < p->n_gpus && have < l->count; i++)
+			if (!p->gpus[i].name[0]) {
+				snprintf(p->gpus[i].name, sizeof(p->gpus[i].name), "%s", l->name);
+				have++;
+			}
+		for (int n = have; n < l->count && p->n_gpus < P2PS_PASTE_MAX_GPUS; n++) {
+			struct p2ps_paste_gpu *g = &p->gpus[p->n_gpus++];
+			memset(g, 0, sizeof(*g));
+			g->smi = g->cuda = g->display = -1;
+			g->listed = n;
+			g->bar1_from.block = g->vram_from.block = g->link_from.block = -1;
+			g->named_from = l->from;
+			snprintf(g->name, sizeof(g->name), "%s", l->name);
+		}
+	}
+}
+
+/* A module list that names no peer-memory module says it is not loaded. */
+static void modules(struct p2ps_paste_host *h)
+{
+	if (h->modules_listed != 1)
+		return;
+	h->nvidia_peermem = h->nvidia_peermem == 1;
+	h->nv_peer_mem = h->nv_peer_mem == 1;
+}
+
 /* nccl-tests that printed its result table's header and then nothing: it stopped there
  * (a hang, or the paste stops there; the symptom says both). */
 static void stalled(struct p2ps_paste *p)
@@ -211,8 +274,28 @@ static void stalled(struct p2ps_paste *p)
 	         "the paste does)");
 }
 
+static int parse_text(const char *text, size_t len, const char *source, struct p2ps_paste *out,
+                      struct p2ps_error *err);
+
 int p2ps_paste_parse(const char *text, size_t len, const char *source, struct p2ps_paste *out,
                      struct p2ps_error *err)
+{
+	if (!pt_is_gzip(text, len))
+		return parse_text(text, len, source, out, err);
+	char *plain;
+	size_t n;
+	memset(out, 0, sizeof(*out));
+	int rc = pt_gunzip(text, len, source ? source : "paste", &plain, &n, err);
+	if (rc < 0)
+		return rc;
+	rc = parse_text(plain, n, source, out, err);
+	free(plain);
+	return rc;
+}
+
+/* The text of a paste (a compressed one inflated) into *out. */
+static int parse_text(const char *text, size_t len, const char *source, struct p2ps_paste *out,
+                      struct p2ps_error *err)
 {
 	memset(out, 0, sizeof(*out));
 	out->cuda.result = -1;
@@ -226,7 +309,11 @@ int p2ps_paste_parse(const char *text, size_t len, const char *source, struct p2
 	for (int i = 0; i < P2PS_NV_COUNT; i++)
 		out->nccl.via_from[i].block = -1;
 	out->host.cmdline_from.block = out->host.iommu_from.block = out->host.driver_from.block =
-	        -1;
+	        out->host.modules_from.block = -1;
+	out->host.modules_listed = out->host.nvidia_peermem = out->host.nv_peer_mem = -1;
+	out->cuda.enabled_a = out->cuda.enabled_b = out->cuda.nccl_wrong = -1;
+	out->cuda.enabled_from.block = out->cuda.result_from.block = -1;
+	out->nccl.gdr_disabled_from.block = out->nccl.shared_mem_from.block = -1;
 	snprintf(out->source, sizeof(out->source), "%s", source ? source : "paste");
 	if (len > P2PS_PASTE_MAX_BYTES)
 		return p2ps_error_set(err, P2PS_EINVAL,
@@ -245,6 +332,8 @@ int p2ps_paste_parse(const char *text, size_t len, const char *source, struct p2
 	buf[len] = buf[len + 1] = '\0';
 	out->lines = pt_normalize(buf, len);
 	struct pctx c = {.p = out, .block = -1, .err = err, .lspci_cut_dev = -1};
+	for (int sw = 0; sw < P2PS_SW_COUNT; sw++)
+		c.release[sw] = -1;
 	c.dev_index = calloc(PT_DEV_SLOTS, sizeof(*c.dev_index));
 	int rc = c.dev_index ? pt_find_blocks(&c, buf, out->lines) : P2PS_ENOMEM;
 	free(c.dev_index);
@@ -254,8 +343,11 @@ int p2ps_paste_parse(const char *text, size_t len, const char *source, struct p2
 		return p2ps_error_set(err, P2PS_ENOMEM, "paste %s: out of memory", source);
 	}
 	limit_gpus(out);
+	same_index(out);
 	tie_gpus(out);
 	tie_cuda(out);
+	join_listed(out);
+	modules(&out->host);
 	stalled(out);
 	return 0;
 }

@@ -120,11 +120,6 @@ const char *pt_skip_ws(const char *s)
 	return s;
 }
 
-bool pt_starts(const char *s, const char *prefix)
-{
-	return !strncmp(s, prefix, strlen(prefix));
-}
-
 int pt_indent(const char *s)
 {
 	int w = 0;
@@ -268,7 +263,7 @@ static bool known_command(const char *s)
 	        "modinfo",    "uname",           "./",
 	        "for d in ",  "grep ",           "p2pBandwidthLatencyTest",
 	        "simpleP2P",  "all_reduce_perf", "bar-inspect",
-	        "sudo ",
+	        "sudo ",      "lsmod",           "lscpu",
 	};
 	for (size_t i = 0; i < sizeof(cmds) / sizeof(cmds[0]); i++) {
 		size_t n = strlen(cmds[i]);
