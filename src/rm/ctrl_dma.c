@@ -108,27 +108,11 @@ int p2ps_rm_p2p_object_alloc(struct p2ps_rm *rm, uint32_t subdevice, uint32_t pe
 	out->bar1_size = p2ps_le64(b + rm_fl_off(&l, P2PS_RMF_P2POBJ_L2P_BAR1_SIZE));
 	/* Only from 590: absent before, not an error. */
 	const struct p2ps_rm_field *fab =
-	        p2ps_rm_field_find(rm->drv.major, P2PS_RMF_P2POBJ_P2L_FABRIC);
+	        p2ps_rm_field_find(rm->drv.layout->era, P2PS_RMF_P2POBJ_P2L_FABRIC);
 	if (fab)
 		out->peer_fabric_base = p2ps_le64(b + fab->offset);
 	return 0;
 }
-
-/* NV0000_P2P_CAPS_STATUS_* */
-const char *p2ps_rm_p2p_status_name(uint8_t status)
-{
-	static const char *const names[] = {"OK",
-	                                    "CHIPSET_NOT_SUPPORTED",
-	                                    "GPU_NOT_SUPPORTED",
-	                                    "IOH_TOPOLOGY_NOT_SUPPORTED",
-	                                    "DISABLED_BY_REGKEY",
-	                                    "NOT_SUPPORTED",
-	                                    "NVLINK_SETUP_FAILED"};
-	return status < RM_ARRAY_SIZE(names) ? names[status] : "?";
-}
-
-const char *const p2ps_rm_p2p_path_names[P2PS_RM_P2P_PATHS] = {
-        "read", "write", "nvlink", "atomics", "prop", "loopback", "pci", "c2c", "pci_bar1"};
 
 const char *p2ps_rm_p2p_caps_str(uint32_t caps, char *buf, size_t len)
 {

@@ -62,9 +62,11 @@ static void test_config_series_and_registry(void **state)
 	assert_int_equal(p2ps_drv_config_make(NULL, "610", NULL, &c, err, sizeof(err)), 0);
 	assert_int_equal(c.series, 610);
 	assert_int_equal(c.model_series, 595);
-	assert_non_null(strstr(c.note, "610 is newer than the model knows"));
+	assert_false(c.row_exact);
+	assert_non_null(strstr(c.note, "610 stock has no row in the driver table"));
+	assert_non_null(strstr(c.note, "(assumed)"));
 	assert_int_equal(p2ps_drv_config_make(NULL, "565-tinygrad", NULL, &c, err, sizeof(err)), 0);
-	assert_int_equal(c.flavor, P2PS_DF_TINYGRAD);
+	assert_int_equal(c.flavor, P2PS_NV_FLAVOR_TINYGRAD);
 	assert_int_equal(c.model_series, 565);
 	assert_int_equal(p2ps_drv_config_make(NULL, "58x", NULL, &c, err, sizeof(err)), -1);
 	assert_non_null(strstr(err, "--driver"));
@@ -77,9 +79,12 @@ static void test_config_series_and_registry(void **state)
 	assert_int_equal(r.pcie_p2p_type, 2);
 	assert_int_equal(p2ps_drv_registry_parse("RMForceP2PType", &r), -1);
 	assert_int_equal(p2ps_drv_registry_parse("ForceP2P=0x11 ;", &r), -1); /* blank in value */
-	assert_int_equal(p2ps_drv_status_parse("TNS"), P2PS_DS_IOH);
-	assert_int_equal(p2ps_drv_status_parse("DISABLED_BY_REGKEY"), P2PS_DS_DR);
-	assert_int_equal(p2ps_drv_status_parse("maybe"), -1);
+	enum p2ps_nv_status st;
+	assert_int_equal(p2ps_nv_status_parse("TNS", &st), 0);
+	assert_int_equal(st, P2PS_NV_ST_IOH_TOPOLOGY_NOT_SUPPORTED);
+	assert_int_equal(p2ps_nv_status_parse("DISABLED_BY_REGKEY", &st), 0);
+	assert_int_equal(st, P2PS_NV_ST_DISABLED_BY_REGKEY);
+	assert_int_equal(p2ps_nv_status_parse("maybe", &st), -1);
 }
 
 /* IOH: _kp2pCapsGetStatusOverPcie (580.65.06): root ports 0x2f01..0x2f0b on different
@@ -90,12 +95,12 @@ static void test_ioh_two_hubs(void **state)
 	build_root_ports(&m->f, 0x2f02, AD102, true);
 	model(m, "580");
 	const struct p2ps_drv_pair *p = pair(m);
-	assert_int_equal(p->st[P2PS_DCI_READ], P2PS_DS_IOH);
-	assert_int_equal(p->st[P2PS_DCI_WRITE], P2PS_DS_IOH);
-	assert_int_equal(p->gate[P2PS_DCI_READ], P2PS_DG_IOH);
-	assert_int_equal(p->st[P2PS_DCI_ATOMICS], P2PS_DS_NS);
-	assert_int_equal(p->chosen, P2PS_DP_NONE);
-	assert_string_equal(p2ps_drv_status_code(p->st[P2PS_DCI_READ]), "TNS");
+	assert_int_equal(p->st[P2PS_NV_CAPS_READ], P2PS_NV_ST_IOH_TOPOLOGY_NOT_SUPPORTED);
+	assert_int_equal(p->st[P2PS_NV_CAPS_WRITE], P2PS_NV_ST_IOH_TOPOLOGY_NOT_SUPPORTED);
+	assert_int_equal(p->gate[P2PS_NV_CAPS_READ], P2PS_NV_GATE_IOH);
+	assert_int_equal(p->st[P2PS_NV_CAPS_ATOMICS], P2PS_NV_ST_NOT_SUPPORTED);
+	assert_int_equal(p->chosen, P2PS_NV_PATH_NONE);
+	assert_string_equal(p2ps_nv_status_code(p->st[P2PS_NV_CAPS_READ]), "TNS");
 	finish(m);
 }
 
@@ -106,10 +111,10 @@ static void test_one_hub_goes_to_gsp(void **state)
 	build_root_ports(&m->f, 0x2f02, AD102, false);
 	model(m, "580");
 	const struct p2ps_drv_pair *p = pair(m);
-	assert_int_equal(p->path[P2PS_DP_PCIE_MAILBOX].read.gate, P2PS_DG_GSP);
-	assert_int_equal(p->st[P2PS_DCI_READ], P2PS_DS_U);
+	assert_int_equal(p->path[P2PS_NV_PATH_PCIE_MAILBOX].read.gate, P2PS_NV_GATE_GSP);
+	assert_int_equal(p->st[P2PS_NV_CAPS_READ], P2PS_NV_ST_UNKNOWN);
 	/* 580.65.06 RMPcieP2PType defaults to MAILBOX: BAR1 never tried without the key. */
-	assert_int_equal(p->path[P2PS_DP_PCIE_BAR1].read.gate, P2PS_DG_PCIE_P2P_TYPE);
+	assert_int_equal(p->path[P2PS_NV_PATH_PCIE_BAR1].read.gate, P2PS_NV_GATE_PCIE_P2P_TYPE);
 	assert_non_null(strstr(p->fix, "RMPcieP2PType=1"));
 	finish(m);
 }
@@ -126,9 +131,9 @@ static void test_geforce_stock_gns(void **state)
 		         "AD102 [GeForce RTX 4090]");
 	model(m, "580");
 	const struct p2ps_drv_pair *p = pair(m);
-	assert_int_equal(p->st[P2PS_DCI_READ], P2PS_DS_GNS);
-	assert_int_equal(p->gate[P2PS_DCI_WRITE], P2PS_DG_GSP);
-	assert_int_equal(p->chosen, P2PS_DP_NONE);
+	assert_int_equal(p->st[P2PS_NV_CAPS_READ], P2PS_NV_ST_GPU_NOT_SUPPORTED);
+	assert_int_equal(p->gate[P2PS_NV_CAPS_WRITE], P2PS_NV_GATE_GSP);
+	assert_int_equal(p->chosen, P2PS_NV_PATH_NONE);
 	finish(m);
 }
 
@@ -149,11 +154,11 @@ static void test_vm_p2p_clique(void **state)
 	}
 	model(m, "595");
 	const struct p2ps_drv_pair *p = pair(m);
-	assert_int_equal(p->path[P2PS_DP_PCIE_MAILBOX].read.st, P2PS_DS_OK);
-	assert_int_equal(p->path[P2PS_DP_PCIE_MAILBOX].read.gate, P2PS_DG_HYPERVISOR);
-	assert_int_equal(p->chosen, P2PS_DP_PCIE_MAILBOX);
-	assert_int_equal(p->st[P2PS_DCI_PROP],
-	                 P2PS_DS_OK); /* client_resource.c: PROP for mailbox */
+	assert_int_equal(p->path[P2PS_NV_PATH_PCIE_MAILBOX].read.st, P2PS_NV_ST_OK);
+	assert_int_equal(p->path[P2PS_NV_PATH_PCIE_MAILBOX].read.gate, P2PS_NV_GATE_HYPERVISOR);
+	assert_int_equal(p->chosen, P2PS_NV_PATH_PCIE_MAILBOX);
+	assert_int_equal(p->st[P2PS_NV_CAPS_PROP],
+	                 P2PS_NV_ST_OK); /* client_resource.c: PROP for mailbox */
 	finish(m);
 }
 
@@ -188,23 +193,24 @@ static void test_bar1_host_read_cpu(void **state)
 	struct dm *m = *state;
 	h100_clique(m, 207);
 	const struct p2ps_drv_pair *p = pair(m);
-	assert_int_equal(m->r.bar1[0].st, P2PS_DS_OK);
-	assert_int_equal(p->path[P2PS_DP_PCIE_BAR1].read.st, P2PS_DS_CNS);
-	assert_int_equal(p->path[P2PS_DP_PCIE_BAR1].read.gate, P2PS_DG_HOST_READ);
-	assert_int_equal(p->chosen, P2PS_DP_PCIE_MAILBOX);
-	assert_int_equal(p->st[P2PS_DCI_READ], P2PS_DS_OK);
-	assert_int_equal(p->st[P2PS_DCI_PROP], P2PS_DS_OK);
-	assert_int_equal(p->st[P2PS_DCI_PCI_BAR1], P2PS_DS_NS);
+	assert_int_equal(m->r.bar1[0].st, P2PS_NV_ST_OK);
+	assert_int_equal(p->path[P2PS_NV_PATH_PCIE_BAR1].read.st, P2PS_NV_ST_CHIPSET_NOT_SUPPORTED);
+	assert_int_equal(p->path[P2PS_NV_PATH_PCIE_BAR1].read.gate, P2PS_NV_GATE_HOST_READ);
+	assert_int_equal(p->chosen, P2PS_NV_PATH_PCIE_MAILBOX);
+	assert_int_equal(p->st[P2PS_NV_CAPS_READ], P2PS_NV_ST_OK);
+	assert_int_equal(p->st[P2PS_NV_CAPS_PROP], P2PS_NV_ST_OK);
+	assert_int_equal(p->st[P2PS_NV_CAPS_PCI_BAR1], P2PS_NV_ST_NOT_SUPPORTED);
 	p2ps_drv_report_free(&m->r);
 	p2ps_analysis_free(&m->f.a);
 	p2ps_host_free(&m->f.h);
 	h100_clique(m, 143);
 	p = pair(m);
 	assert_string_equal(m->r.cpu_type, "XEON_SPR");
-	assert_int_equal(p->chosen, P2PS_DP_PCIE_BAR1);
-	assert_int_equal(p->st[P2PS_DCI_PCI_BAR1], P2PS_DS_OK);
-	assert_int_equal(p->st[P2PS_DCI_PROP], P2PS_DS_NS);
-	assert_int_equal(p->st[P2PS_DCI_ATOMICS], P2PS_DS_NS); /* BAR1 atomics: not implemented */
+	assert_int_equal(p->chosen, P2PS_NV_PATH_PCIE_BAR1);
+	assert_int_equal(p->st[P2PS_NV_CAPS_PCI_BAR1], P2PS_NV_ST_OK);
+	assert_int_equal(p->st[P2PS_NV_CAPS_PROP], P2PS_NV_ST_NOT_SUPPORTED);
+	assert_int_equal(p->st[P2PS_NV_CAPS_ATOMICS],
+	                 P2PS_NV_ST_NOT_SUPPORTED); /* BAR1 atomics: not implemented */
 	finish(m);
 }
 
@@ -214,10 +220,10 @@ static void test_cpu_types(void **state)
 {
 	(void)state;
 	size_t n;
-	const struct p2ps_drv_series *t = p2ps_drv_series_table(&n);
+	const struct p2ps_nv_driver *t = p2ps_nv_driver_table(&n);
 	bool reads;
 	for (size_t i = 0; i < n; i++) {
-		if (t[i].flavor != P2PS_DF_STOCK)
+		if (t[i].flavor != P2PS_NV_FLAVOR_STOCK)
 			continue;
 		const char *ty = p2ps_drv_cpu_type(&t[i], "AuthenticAMD", 26, 68, &reads);
 		assert_string_equal(ty, t[i].series >= 570 ? "RYZEN" : "K8");
@@ -238,8 +244,8 @@ static void test_mixed_chips_not_compatible(void **state)
 	m->f.h.devs[m->f.g1].device_id = GA102;
 	model(m, "595");
 	const struct p2ps_drv_pair *p = pair(m);
-	assert_int_equal(p->st[P2PS_DCI_READ], P2PS_DS_NS);
-	assert_int_equal(p->gate[P2PS_DCI_READ], P2PS_DG_GPU_COMPAT);
+	assert_int_equal(p->st[P2PS_NV_CAPS_READ], P2PS_NV_ST_NOT_SUPPORTED);
+	assert_int_equal(p->gate[P2PS_NV_CAPS_READ], P2PS_NV_GATE_GPU_COMPAT);
 	finish(m);
 }
 
@@ -253,12 +259,12 @@ static void test_nvlink_pair(void **state)
 	tm_nvlink(&m->f.h.devs[m->f.g1], &m->f.h.devs[m->f.g0], 4);
 	model(m, "580");
 	const struct p2ps_drv_pair *p = pair(m);
-	assert_int_equal(p->chosen, P2PS_DP_NVLINK);
-	assert_int_equal(p->st[P2PS_DCI_READ], P2PS_DS_OK);
-	assert_int_equal(p->st[P2PS_DCI_WRITE], P2PS_DS_OK);
-	assert_int_equal(p->st[P2PS_DCI_NVLINK], P2PS_DS_OK);
-	assert_int_equal(p->st[P2PS_DCI_ATOMICS], P2PS_DS_OK);
-	assert_int_equal(p->st[P2PS_DCI_PROP], P2PS_DS_NS);
+	assert_int_equal(p->chosen, P2PS_NV_PATH_NVLINK);
+	assert_int_equal(p->st[P2PS_NV_CAPS_READ], P2PS_NV_ST_OK);
+	assert_int_equal(p->st[P2PS_NV_CAPS_WRITE], P2PS_NV_ST_OK);
+	assert_int_equal(p->st[P2PS_NV_CAPS_NVLINK], P2PS_NV_ST_OK);
+	assert_int_equal(p->st[P2PS_NV_CAPS_ATOMICS], P2PS_NV_ST_OK);
+	assert_int_equal(p->st[P2PS_NV_CAPS_PROP], P2PS_NV_ST_NOT_SUPPORTED);
 	finish(m);
 }
 
@@ -272,9 +278,9 @@ static void test_tinygrad_565_drops_nvlink(void **state)
 	tm_nvlink(&m->f.h.devs[m->f.g1], &m->f.h.devs[m->f.g0], 4);
 	model(m, "565-tinygrad");
 	const struct p2ps_drv_pair *p = pair(m);
-	assert_int_equal(p->path[P2PS_DP_NVLINK].read.gate, P2PS_DG_FORCE_P2P_TYPE);
-	assert_int_equal(p->st[P2PS_DCI_NVLINK], P2PS_DS_NS);
-	assert_int_equal(p->chosen, P2PS_DP_PCIE_BAR1);
+	assert_int_equal(p->path[P2PS_NV_PATH_NVLINK].read.gate, P2PS_NV_GATE_FORCE_P2P_TYPE);
+	assert_int_equal(p->st[P2PS_NV_CAPS_NVLINK], P2PS_NV_ST_NOT_SUPPORTED);
+	assert_int_equal(p->chosen, P2PS_NV_PATH_PCIE_BAR1);
 	finish(m);
 }
 
@@ -288,9 +294,9 @@ static void test_nvswitch_no_fallback(void **state)
 	tm_nvlink(&m->f.h.devs[m->f.g0], &m->f.h.devs[sw], 4);
 	model(m, "595");
 	const struct p2ps_drv_pair *p = pair(m);
-	assert_int_equal(p->chosen, P2PS_DP_NONE);
-	assert_int_equal(p->st[P2PS_DCI_READ], P2PS_DS_NS);
-	assert_int_equal(p->gate[P2PS_DCI_READ], P2PS_DG_NVSWITCH);
+	assert_int_equal(p->chosen, P2PS_NV_PATH_NONE);
+	assert_int_equal(p->st[P2PS_NV_CAPS_READ], P2PS_NV_ST_NOT_SUPPORTED);
+	assert_int_equal(p->gate[P2PS_NV_CAPS_READ], P2PS_NV_GATE_NVSWITCH);
 	finish(m);
 }
 
@@ -304,15 +310,15 @@ static void test_tinygrad_565_4090_ready(void **state)
 	struct dm *m = *state;
 	build_switch(&m->f);
 	model(m, "565-tinygrad");
-	assert_int_equal(m->r.bar1[0].st, P2PS_DS_OK);
+	assert_int_equal(m->r.bar1[0].st, P2PS_NV_ST_OK);
 	const struct p2ps_drv_pair *p = pair(m);
-	assert_int_equal(p->chosen, P2PS_DP_PCIE_BAR1);
-	assert_int_equal(p->st[P2PS_DCI_READ], P2PS_DS_OK);
-	assert_int_equal(p->st[P2PS_DCI_WRITE], P2PS_DS_OK);
-	assert_int_equal(p->path[P2PS_DP_PCIE_BAR1].atomics.st, P2PS_DS_DR);
-	assert_int_equal(p->st[P2PS_DCI_ATOMICS], P2PS_DS_NS);
-	assert_int_equal(p->st[P2PS_DCI_PCI_BAR1], P2PS_DS_OK);
-	assert_int_equal(p->st[P2PS_DCI_PROP], P2PS_DS_NS);
+	assert_int_equal(p->chosen, P2PS_NV_PATH_PCIE_BAR1);
+	assert_int_equal(p->st[P2PS_NV_CAPS_READ], P2PS_NV_ST_OK);
+	assert_int_equal(p->st[P2PS_NV_CAPS_WRITE], P2PS_NV_ST_OK);
+	assert_int_equal(p->path[P2PS_NV_PATH_PCIE_BAR1].atomics.st, P2PS_NV_ST_DISABLED_BY_REGKEY);
+	assert_int_equal(p->st[P2PS_NV_CAPS_ATOMICS], P2PS_NV_ST_NOT_SUPPORTED);
+	assert_int_equal(p->st[P2PS_NV_CAPS_PCI_BAR1], P2PS_NV_ST_OK);
+	assert_int_equal(p->st[P2PS_NV_CAPS_PROP], P2PS_NV_ST_NOT_SUPPORTED);
 	assert_int_equal(m->f.a.pairs[0].verdict, P2PS_VERDICT_READY);
 	finish(m);
 }
@@ -335,7 +341,7 @@ static void test_gb203_console_580_not_ready(void **state)
 	m->f.h.devs[m->f.g0].boot_vga = 1;
 	model(m, "580");
 	const struct p2ps_drv_static_bar1 *sb = &m->r.bar1[0];
-	assert_int_equal(sb->st, P2PS_DS_NS);
+	assert_int_equal(sb->st, P2PS_NV_ST_NOT_SUPPORTED);
 	assert_true(sb->console);
 	assert_true(sb->required > 16 * TM_GIB);
 	assert_non_null(strstr(sb->fix, "display"));
@@ -362,7 +368,7 @@ static void test_5090_without_platform_rebar(void **state)
 	}
 	model(m, "580-aikitoria");
 	const struct p2ps_drv_static_bar1 *sb = &m->r.bar1[0];
-	assert_int_equal(sb->st, P2PS_DS_NS);
+	assert_int_equal(sb->st, P2PS_NV_ST_NOT_SUPPORTED);
 	assert_false(sb->resized);
 	assert_non_null(strstr(sb->fix, "platform Resizable BAR"));
 	assert_int_equal(m->f.a.pairs[0].verdict, P2PS_VERDICT_NOT_READY);
@@ -386,14 +392,14 @@ static void test_aikitoria_580_display_5090(void **state)
 	}
 	m->f.h.devs[m->f.g0].boot_vga = 1;
 	model(m, "580-aikitoria");
-	assert_int_equal(m->r.bar1[0].st, P2PS_DS_NS);
-	assert_int_equal(m->r.bar1[1].st, P2PS_DS_OK);
+	assert_int_equal(m->r.bar1[0].st, P2PS_NV_ST_NOT_SUPPORTED);
+	assert_int_equal(m->r.bar1[1].st, P2PS_NV_ST_OK);
 	assert_false(m->r.bar1[1].mailbox);
 	const struct p2ps_drv_pair *p = pair(m);
-	assert_int_equal(p->path[P2PS_DP_PCIE_BAR1].read.gate, P2PS_DG_STATIC_BAR1);
-	assert_int_equal(p->chosen, P2PS_DP_PCIE_MAILBOX);
-	assert_int_equal(p->st[P2PS_DCI_READ], P2PS_DS_OK);
-	assert_int_equal(p->st[P2PS_DCI_PROP], P2PS_DS_OK);
+	assert_int_equal(p->path[P2PS_NV_PATH_PCIE_BAR1].read.gate, P2PS_NV_GATE_STATIC_BAR1);
+	assert_int_equal(p->chosen, P2PS_NV_PATH_PCIE_MAILBOX);
+	assert_int_equal(p->st[P2PS_NV_CAPS_READ], P2PS_NV_ST_OK);
+	assert_int_equal(p->st[P2PS_NV_CAPS_PROP], P2PS_NV_ST_OK);
 	finish(m);
 }
 
@@ -427,8 +433,8 @@ static void test_550_stock_bar1_needs_force_type(void **state)
 	build_switch(&m->f);
 	model(m, "550");
 	const struct p2ps_drv_pair *p = pair(m);
-	assert_int_equal(p->path[P2PS_DP_PCIE_BAR1].read.gate, P2PS_DG_PCIE_P2P_TYPE);
-	assert_int_equal(m->r.bar1[0].st, P2PS_DS_NS);
+	assert_int_equal(p->path[P2PS_NV_PATH_PCIE_BAR1].read.gate, P2PS_NV_GATE_PCIE_P2P_TYPE);
+	assert_int_equal(m->r.bar1[0].st, P2PS_NV_ST_NOT_SUPPORTED);
 	assert_non_null(strstr(p->fix, "RMForceP2PType=2"));
 	finish(m);
 }
@@ -443,14 +449,15 @@ static void test_reported_caps_compared(void **state)
 	dc->known = true;
 	dc->n_gpus = 2;
 	snprintf(dc->source, sizeof(dc->source), "test");
-	dc->st[0][1][P2PS_DCI_READ] = dc->st[1][0][P2PS_DCI_READ] = P2PS_DS_OK;
-	dc->st[0][1][P2PS_DCI_PROP] = P2PS_DS_NS;
+	dc->st[0][1][P2PS_NV_CAPS_READ] = dc->st[1][0][P2PS_NV_CAPS_READ] = P2PS_NV_ST_OK;
+	dc->st[0][1][P2PS_NV_CAPS_PROP] = P2PS_NV_ST_NOT_SUPPORTED;
 	model(m, "565-tinygrad");
 	assert_true(pair(m)->reported.known);
 	assert_int_equal(pair(m)->agree, 1);
 	p2ps_drv_report_free(&m->r);
 	p2ps_analysis_free(&m->f.a);
-	dc->st[0][1][P2PS_DCI_READ] = P2PS_DS_CNS; /* a stock module answering instead */
+	dc->st[0][1][P2PS_NV_CAPS_READ] =
+	        P2PS_NV_ST_CHIPSET_NOT_SUPPORTED; /* a stock module answering instead */
 	model(m, "565-tinygrad");
 	assert_int_equal(pair(m)->agree, 0);
 	finish(m);

@@ -151,7 +151,7 @@ static void print_bar1(const struct probe_run *run, FILE *out)
 			        "the "
 			        "sysmem address field, and RM's peer entries carry the address "
 			        "there%s\n",
-			        gmmu_bar1_flavor_name(run->flavor), probe_series(run),
+			        p2ps_nv_flavor_name(run->flavor), probe_series(run),
 			        run->fmt && run->fmt->version < 3
 			                ? ": on this v2 chip over the peer index (35:33), so the "
 			                  "entries "
@@ -162,6 +162,8 @@ static void print_bar1(const struct probe_run *run, FILE *out)
 	if (b->row)
 		fprintf(out, "peer: BAR1-P2P row %s: %s (%s)\n", b->row_name,
 		        gmmu_aperture_name(b->row->aperture), b->row->source);
+	if (b->assumed[0])
+		fprintf(out, "peer: driver: %s\n", b->assumed);
 	char split[96] = "";
 	if (b->start_known)
 		snprintf(split, sizeof(split), " = bus address 0x%" PRIx64 " + start 0x%" PRIx64,
@@ -216,8 +218,8 @@ static void print_peer(const struct probe_run *run, FILE *out)
 	if (pe->caps_known) {
 		fprintf(out, "peer: P2P status by path:");
 		for (unsigned i = 0; i < PROBE_P2P_STATUS_N; i++)
-			fprintf(out, "%s %s %s", i ? "," : "", p2ps_rm_p2p_path_names[i],
-			        p2ps_rm_p2p_status_name(pe->p2p_status_by_type[i]));
+			fprintf(out, "%s %s %s", i ? "," : "", p2ps_nv_caps_index_name(i),
+			        p2ps_nv_status_name(pe->p2p_status_by_type[i]));
 		fputc('\n', out);
 	}
 	print_fabric(run, out);
@@ -227,14 +229,16 @@ static void print_peer(const struct probe_run *run, FILE *out)
 static void print_header(const struct probe_run *run, FILE *out)
 {
 	const struct p2ps_rm_card *c = &run->gpu.card;
+	char series[16] = "?";
+	if (run->driver.row)
+		snprintf(series, sizeof(series), "%u", run->driver.row->series);
 	fprintf(out,
 	        "pte-probe: GPU %u (%04x:%02x:%02x.%x, %04x:%04x, %s, format %s), driver %s "
 	        "(%s, RM layouts of series %s), %s\n",
 	        run->gpu_index, c->domain, c->bus, c->slot, c->function, c->vendor_id, c->device_id,
 	        run->gpu.chip[0] ? run->gpu.chip : "?", run->fmt ? run->fmt->name : "?",
 	        run->driver.version,
-	        run->driver.open_module ? "open kernel module" : "kernel module",
-	        run->driver.layout ? run->driver.layout->series : "?",
+	        run->driver.open_module ? "open kernel module" : "kernel module", series,
 	        run->root ? "as root" : "not as root");
 	if (run->pdb_known)
 		fprintf(out, "page directory base: vid 0x%" PRIx64 " (GET_PDE_INFO)\n", run->pdb);

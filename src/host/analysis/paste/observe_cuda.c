@@ -125,25 +125,35 @@ void po_devices(struct octx *c)
 }
 
 static const struct {
-	const char *status;
+	enum p2ps_nv_status status;
 	const char *meaning;
 	const char *fix;
 } p2p_status[] = {
-        {"CNS",
+        {P2PS_NV_ST_CHIPSET_NOT_SUPPORTED,
          "chipset not supported: the driver's allow-list does not have this root complex "
          "and the GPUs share no allow-listed PCIe switch (or a VM shows an emulated chipset)",
          "put each GPU pair under one PCIe switch (PLX/Broadcom), or in a VM give the hypervisor's "
-         "P2P clique (QEMU x-nv-gpudirect-clique); the 550-570 P2P patches (tinygrad, "
+         "P2P clique (QEMU x-nv-gpudirect-clique); the P2P patches (tinygrad, "
          "aikitoria) force the P2P override (p2pOverride 0x11), which answers OK before this "
          "chipset check: with one loaded, CNS means the module running is not the patched one"},
-        {"GNS", "GPU not supported: a GeForce card on a driver without the P2P patch",
+        {P2PS_NV_ST_GPU_NOT_SUPPORTED,
+         "GPU not supported: a GeForce card on a driver without the P2P patch",
          "install the BAR1-P2P patched open kernel modules (tinygrad's or aikitoria's fork) "
          "for the installed driver version, and reload them"},
-        {"TNS", "topology not supported by the driver for this path", ""},
-        {"NS", "not supported", ""},
-        {"DR", "disabled by a registry key (NVreg_RegistryDwords)", "remove the registry key"},
-        {"U", "unknown to the driver", ""},
+        {P2PS_NV_ST_IOH_TOPOLOGY_NOT_SUPPORTED,
+         "topology not supported by the driver for this path", ""},
+        {P2PS_NV_ST_NOT_SUPPORTED, "not supported", ""},
+        {P2PS_NV_ST_DISABLED_BY_REGKEY, "disabled by a registry key (NVreg_RegistryDwords)",
+         "remove the registry key"},
+        {P2PS_NV_ST_UNKNOWN, "unknown to the driver", ""},
 };
+
+/* A topo -p2p cell that prints status st. */
+static bool cell_is(const char *cell, enum p2ps_nv_status st)
+{
+	enum p2ps_nv_status v;
+	return !p2ps_nv_status_from_code(cell, &v) && v == st;
+}
 
 void po_nvidia_smi(struct octx *c)
 {
@@ -153,21 +163,21 @@ void po_nvidia_smi(struct octx *c)
 		int n = 0;
 		for (int i = 0; i < m->n; i++)
 			for (int j = 0; j < m->n; j++)
-				n += i != j && !strcmp(m->cell[i * m->n + j], p2p_status[s].status);
+				n += i != j && cell_is(m->cell[i * m->n + j], p2p_status[s].status);
 		if (!n)
 			continue;
-		struct p2ps_reason *f =
-		        po_add(c, P2PS_PF_NVIDIA_P2P_STATUS, P2PS_SEV_BLOCKER, m->from,
-		               "nvidia-smi topo -p2p%s%s reports %s for %d directed pair%s: %s",
-		               m->mode[0] ? " " : "", m->mode, p2p_status[s].status, n,
-		               n == 1 ? "" : "s", p2p_status[s].meaning);
+		struct p2ps_reason *f = po_add(
+		        c, P2PS_PF_NVIDIA_P2P_STATUS, P2PS_SEV_BLOCKER, m->from,
+		        "nvidia-smi topo -p2p%s%s reports %s for %d directed pair%s: %s",
+		        m->mode[0] ? " " : "", m->mode, p2ps_nv_status_code(p2p_status[s].status),
+		        n, n == 1 ? "" : "s", p2p_status[s].meaning);
 		p2ps_an_fix(f, "%s", p2p_status[s].fix);
 	}
 	for (int i = 0; m->present && i < m->n; i++)
 		for (int j = 0; j < m->n; j++)
 			if (i != j && m->cell[i * m->n + j][0]) {
 				cells++;
-				ok += !strcmp(m->cell[i * m->n + j], "OK");
+				ok += cell_is(m->cell[i * m->n + j], P2PS_NV_ST_OK);
 			}
 	if (cells && ok == cells)
 		po_add(c, P2PS_PF_NVIDIA_P2P_STATUS, P2PS_SEV_INFO, m->from,

@@ -166,8 +166,11 @@ static void paste_asks(struct octx *c)
 	const struct p2ps_paste_matrix *m = &p->m[P2PS_PM_P2P];
 	bool cns = false, gns = false;
 	for (int i = 0; m->present && i < m->n * m->n; i++) {
-		cns |= !strcmp(m->cell[i], "CNS");
-		gns |= !strcmp(m->cell[i], "GNS");
+		enum p2ps_nv_status st;
+		if (p2ps_nv_status_from_code(m->cell[i], &st))
+			continue;
+		cns |= st == P2PS_NV_ST_CHIPSET_NOT_SUPPORTED;
+		gns |= st == P2PS_NV_ST_GPU_NOT_SUPPORTED;
 	}
 	if (gns)
 		po_ask(c, "cat /proc/driver/nvidia/version",
