@@ -253,8 +253,8 @@ enum p2ps_nv_column_group {
 };
 const char *p2ps_nv_column_group_name(enum p2ps_nv_column_group g); /* "caps", ... */
 
-/* Where a group of columns was read: file (under src/nvidia or kernel-open) and function,
- * in the flavor's repository at the row's ref. file NULL: the group does not apply. */
+/* Where a group of columns was read: file (a path in the flavor's repository) and function,
+ * at the row's ref. file NULL: the group does not apply. */
 struct p2ps_nv_source {
 	const char *file;
 	const char *function;

@@ -56,9 +56,9 @@ static const char no_stock_v2[] =
         "the stock driver has no BAR1-P2P on Turing..Ada (kbusCreateP2PMappingForBar1P2P and "
         "dmaAllocBar1P2PMapping are stubs in their HAL, g_kern_bus_nvoc.c, "
         "g_virt_mem_allocator_nvoc.c)";
-static const char no_uvm_before_580[] =
-        "UVM has no BAR1-P2P case before 580 (nvGpuOpsGetExternalAllocAperture, 570.86.16, "
-        "575.64.05)";
+static const char no_uvm_case[] =
+        "UVM has no BAR1-P2P case in these series (nvGpuOpsGetExternalAllocAperture, "
+        "570.86.16, 575.64.05)";
 static const char rm_stub_v2[] =
         "the RM map step of a BAR1-P2P peer is the stub dmaAllocBar1P2PMapping_46f6a7 "
         "(NV_ERR_NOT_SUPPORTED) on Turing..Ada: the patch leaves g_virt_mem_allocator_nvoc.c "
@@ -77,7 +77,7 @@ static const char rm_peer_v2_550[] =
  * start_align, dynamic_offset, peer_field_patched, nvlink_too, source */
 static const struct gmmu_bar1_row rows[] = {
         /* ---- UVM: CUDA's peer mappings ---------------------------------------------- */
-        {S550, S570, UVM, V2 | V3, no_uvm_before_580, NONCOH, false, false, 0, false, false, false,
+        {S550, S570, UVM, V2 | V3, no_uvm_case, NONCOH, false, false, 0, false, false, false,
          "nvGpuOpsGetExternalAllocAperture, 570.86.16"},
         {S580, S580, UVM, V2, no_stock_v2, NONCOH, false, false, 0, false, false, false,
          "kbusCreateP2PMappingForBar1P2P: a stub in the Turing..Ada HAL (g_kern_bus_nvoc.c), "
@@ -95,8 +95,8 @@ static const struct gmmu_bar1_row rows[] = {
          "nvGpuOpsBuildExternalAllocPtes (v3 branch not rewritten: PEER, peer write commented "
          "out), tinygrad 550.54.15-p2p, 565.57.01-p2p"},
         {A570, A570, UVM, V2, NULL, NONCOH, false, false, 21, false, true, true,
-         "nvGpuOpsBuildExternalAllocPtes (v2 branch; the bus address without the static-BAR1 "
-         "start 570 records), aikitoria 570.86.16-p2p"},
+         "nvGpuOpsBuildExternalAllocPtes (v2 branch; the bus address without the start its "
+         "static BAR1 has), aikitoria 570.86.16-p2p"},
         {A570, A570, UVM, V3, NULL, PEER, false, false, 21, false, true, true,
          "nvGpuOpsBuildExternalAllocPtes (v3 branch not rewritten: PEER), aikitoria "
          "570.86.16-p2p"},

@@ -2,8 +2,8 @@
 /* The NVIDIA driver table (include/p2pscope/nvidia_drivers.h): one row per driver series and
  * flavor, the vocabulary around it, the version parser and the fallback rule.
  *
- * A row's columns are read at its ref in its flavor's repository; `sources` names file and
- * function per column group (paths under src/nvidia unless they say kernel-open). The
+ * A row's columns are read at its ref in its flavor's repository; `sources` names file (a
+ * path in that repository) and function per column group. The
  * stock rows' tags are the releases whose RM headers were compiled against
  * (tests/rm/fixtures/ctrl-offsets/TAG.txt); the decision columns hold for ref, the first. */
 #include "p2pscope/nvidia_drivers.h"
@@ -129,8 +129,10 @@ int p2ps_nv_status_parse(const char *s, enum p2ps_nv_status *out)
 	return -1;
 }
 
+/* C2C and NVLink name an index and a path alike. */
+static const char name_c2c[] = "c2c", name_nvlink[] = "nvlink";
 static const char *const caps_names[P2PS_NV_CAPS_COUNT] = {
-        "read", "write", "nvlink", "atomics", "prop", "loopback", "pci", "c2c", "pci_bar1"};
+        "read", "write", name_nvlink, "atomics", "prop", "loopback", "pci", name_c2c, "pci_bar1"};
 
 const char *p2ps_nv_caps_index_name(unsigned i)
 {
@@ -138,7 +140,7 @@ const char *p2ps_nv_caps_index_name(unsigned i)
 }
 
 static const char *const path_names[P2PS_NV_PATH_COUNT + 1] = {
-        "c2c", "nvlink", "nvlink_indirect", "pcie_mailbox", "pcie_bar1", "none"};
+        name_c2c, name_nvlink, "nvlink_indirect", "pcie_mailbox", "pcie_bar1", "none"};
 
 const char *p2ps_nv_path_name(unsigned p)
 {
@@ -311,26 +313,28 @@ static const char fork_rm[] =
         "the RM client picks its layout by the version, which a fork keeps, as it keeps the "
         "RM API headers: the stock row of the series";
 
-#define BUS "src/kernel/gpu/bus/arch/"
+#define BUS "src/nvidia/src/kernel/gpu/bus/arch/"
 #define SRC_CAPS                                                                                   \
-	[P2PS_NV_SRC_CAPS] = {"src/kernel/platform/p2p/p2p_caps.c",                                \
+	[P2PS_NV_SRC_CAPS] = {"src/nvidia/src/kernel/platform/p2p/p2p_caps.c",                     \
 	                      "p2pGetCapsStatus, _kp2pCapsGetStatusOverPcie, "                     \
 	                      "_kp2pCapsGetStatusOverPcieBar1, _kgetP2PCapsStatusOverC2C, "        \
 	                      "_kp2pCapsCheckStatusOverridesForPcie"},                             \
-	[P2PS_NV_SRC_REGISTRY] = {"interface/nvrm_registry.h",                                     \
+	[P2PS_NV_SRC_REGISTRY] = {"src/nvidia/interface/nvrm_registry.h",                          \
 	                          "NV_REG_STR_RM_FORCE_P2P_TYPE_*, NV_REG_STR_RM_PCIEP2P_TYPE_*, " \
 	                          "NV_REG_STR_RM_FORCE_STATIC_BAR1*"},                             \
-	[P2PS_NV_SRC_CPU] = {"src/kernel/platform/cpu.c", "cpuidInfoAMD, cpuidInfoIntel"},         \
-	[P2PS_NV_SRC_BAR1_HAL] = {"generated/g_kern_bus_nvoc.c",                                   \
+	[P2PS_NV_SRC_CPU] = {"src/nvidia/src/kernel/platform/cpu.c",                               \
+	                     "cpuidInfoAMD, cpuidInfoIntel"},                                      \
+	[P2PS_NV_SRC_BAR1_HAL] = {"src/nvidia/generated/g_kern_bus_nvoc.c",                        \
 	                          "kbusIsPcieBar1P2PMappingSupported (the HAL per chip)"}
 #define SRC_RM                                                                                     \
 	[P2PS_NV_SRC_RM] = {"src/common/sdk/nvidia/inc (nvos.h, cl503b.h, ctrl*.h)",               \
 	                    "offsetof/sizeof per tag (scripts/rm-derive-offsets.sh)"}
 #define SRC_PATCH                                                                                  \
-	[P2PS_NV_SRC_PATCH] = {"src/kernel/gpu/bif/kernel_bif.c, kernel-open/nvidia/nv-pci.c",     \
-	                       "_kbifInitRegistryOverrides, nv_resize_pcie_bars"}
-#define SRC_UVM      "src/kernel/rmapi/nv_gpu_ops.c"
-#define SRC_RM_ENTRY "src/kernel/gpu/mem_mgr/arch/hopper/virt_mem_allocator_gh100.c"
+	[P2PS_NV_SRC_PATCH] = {                                                                    \
+	        "src/nvidia/src/kernel/gpu/bif/kernel_bif.c, kernel-open/nvidia/nv-pci.c",         \
+	        "_kbifInitRegistryOverrides, nv_resize_pcie_bars"}
+#define SRC_UVM      "src/nvidia/src/kernel/rmapi/nv_gpu_ops.c"
+#define SRC_RM_ENTRY "src/nvidia/src/kernel/gpu/mem_mgr/arch/hopper/virt_mem_allocator_gh100.c"
 
 static const struct p2ps_nv_source stock_550_sources[P2PS_NV_SRC_COUNT] = {
         SRC_CAPS,

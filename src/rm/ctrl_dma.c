@@ -114,22 +114,36 @@ int p2ps_rm_p2p_object_alloc(struct p2ps_rm *rm, uint32_t subdevice, uint32_t pe
 	return 0;
 }
 
+/* NV0000_CTRL_SYSTEM_GET_P2P_CAPS_*_SUPPORTED: the bits named as their caps index where
+ * there is one (p2ps_nv_caps_index_name), else by their own words. */
+static const char *caps_bit_name(unsigned bit)
+{
+	static const struct {
+		int index; /* enum p2ps_nv_caps_index, or -1 */
+		const char *own;
+	} bits[] = {{-1, "writes"},
+	            {-1, "reads"},
+	            {P2PS_NV_CAPS_PROP, NULL},
+	            {P2PS_NV_CAPS_NVLINK, NULL},
+	            {P2PS_NV_CAPS_ATOMICS, NULL},
+	            {P2PS_NV_CAPS_LOOPBACK, NULL},
+	            {P2PS_NV_CAPS_PCI, NULL},
+	            {-1, "indirect writes"},
+	            {-1, "indirect reads"},
+	            {-1, "indirect atomics"},
+	            {-1, "indirect nvlink"},
+	            {-1, NULL},
+	            {P2PS_NV_CAPS_C2C, NULL},
+	            {P2PS_NV_CAPS_PCI_BAR1, NULL}};
+	if (bit >= RM_ARRAY_SIZE(bits))
+		return "?";
+	if (bits[bit].index >= 0)
+		return p2ps_nv_caps_index_name((unsigned)bits[bit].index);
+	return bits[bit].own ? bits[bit].own : "?";
+}
+
 const char *p2ps_rm_p2p_caps_str(uint32_t caps, char *buf, size_t len)
 {
-	static const char *const bits[] = {"writes",
-	                                   "reads",
-	                                   "prop",
-	                                   "nvlink",
-	                                   "atomics",
-	                                   "loopback",
-	                                   "pci",
-	                                   "indirect writes",
-	                                   "indirect reads",
-	                                   "indirect atomics",
-	                                   "indirect nvlink",
-	                                   NULL,
-	                                   "c2c",
-	                                   "pci_bar1"};
 	size_t n = 0;
 	if (!len)
 		return buf;
@@ -137,7 +151,7 @@ const char *p2ps_rm_p2p_caps_str(uint32_t caps, char *buf, size_t len)
 	for (unsigned i = 0; i < 32 && n < len; i++) {
 		if (!(caps >> i & 1))
 			continue;
-		const char *name = i < RM_ARRAY_SIZE(bits) && bits[i] ? bits[i] : "?";
+		const char *name = caps_bit_name(i);
 		int k = snprintf(buf + n, len - n, "%s%s", n ? ", " : "", name);
 		n += k > 0 ? (size_t)k : 0;
 	}

@@ -339,7 +339,7 @@ static const struct p2ps_opt p2p_rows[] = {
          P2PS_OPT_STRING(struct value_opts, kind)},
         {"vol", 0, NULL,
          "GPU-uncached (v3: PCF UNCACHED). The default: the driver maps peer memory\n"
-         "that is not P2P-cacheable uncached (580 driver, H200 NVLink peers)",
+         "that is not P2P-cacheable uncached (the stock driver on H200 NVLink peers)",
          FLAG(vol)},
         {"cached", 0, NULL, "GPU-cached; the default of the tinygrad form", FLAG(cached)},
         {"read-only", 0, NULL, "access flag", FLAG(rq.read_only)},

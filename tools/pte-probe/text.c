@@ -115,6 +115,19 @@ static void print_map(const struct probe_run *run, const struct probe_map *m, FI
 		fprintf(out, "  verdict: %s\n", m->agrees ? "agrees" : "DIFFERS");
 }
 
+/* The first stock series whose NV50_P2P allocation reports the fabric base. */
+static unsigned fabric_series(void)
+{
+	size_t n;
+	const struct p2ps_nv_driver *t = p2ps_nv_driver_table(&n);
+	unsigned first = 0;
+	for (size_t i = 0; i < n; i++)
+		if (t[i].flavor == P2PS_NV_FLAVOR_STOCK && t[i].rm && t[i].rm->p2p_fabric_info &&
+		    (!first || t[i].series < first))
+			first = t[i].series;
+	return first;
+}
+
 /* Where the NVLink fabric base the model adds came from. */
 static void print_fabric(const struct probe_run *run, FILE *out)
 {
@@ -128,9 +141,10 @@ static void print_fabric(const struct probe_run *run, FILE *out)
 	case PROBE_FABRIC_INFERRED:
 		fprintf(out,
 		        "peer: fabric base 0x%" PRIx64 ": driver %s reports none (NV503B does from "
-		        "590); taken from %s's first entry less its FB offset, aligned to 2^%u as "
+		        "%u); taken from %s's first entry less its FB offset, aligned to 2^%u as "
 		        "the driver requires; every other peer entry is checked against it\n",
-		        pe->fabric_base, run->driver.version, pe->fabric_from, pe->fabric_align);
+		        pe->fabric_base, run->driver.version, fabric_series(), pe->fabric_from,
+		        pe->fabric_align);
 		break;
 	default:
 		fprintf(out,

@@ -101,13 +101,13 @@ static uint64_t required(const struct p2ps_nv_driver *s, long policy, long force
 	uint64_t need = ALIGN_UP(fb, SZ_2M) + EST_USERD + DOORBELL_MMIO + con + mbx + BAR1_VA_GUARD;
 	switch (s->sb_auto) {
 	case P2PS_NV_AUTO_2X_FB:
-		snprintf(o->rule, sizeof(o->rule), "AUTO (565: 2 x FB)");
+		snprintf(o->rule, sizeof(o->rule), "AUTO (2 x FB)");
 		return 2 * ALIGN_UP(fb, SZ_2M) + BAR1_VA_GUARD;
 	case P2PS_NV_AUTO_RESERVES:
 		snprintf(o->rule, sizeof(o->rule), "AUTO (FB + UserD + console + mailbox)");
 		return need;
 	case P2PS_NV_AUTO_RESERVES_512M:
-		snprintf(o->rule, sizeof(o->rule), "AUTO (580+: FB + reserves + 512 MiB padding)");
+		snprintf(o->rule, sizeof(o->rule), "AUTO (FB + reserves + 512 MiB padding)");
 		return con + mbx ? need + SZ_512M - (con + mbx) % SZ_512M : need;
 	case P2PS_NV_AUTO_CLIENT_FLOOR:
 	default: {

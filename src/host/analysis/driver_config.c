@@ -141,9 +141,15 @@ static void from_host(const struct p2ps_host *h, struct p2ps_drv_config *cfg)
 	                                            : "/sys/module/nvidia/version");
 	/* The patched modules keep NVIDIA's version string; a "-p2p" or a patch name in the
 	 * build line is the only sign the driver gives. */
-	if (strstr(h->nvidia.proc_version, "p2p") || strstr(h->nvidia.proc_version, "tinygrad")) {
-		cfg->flavor = strstr(h->nvidia.proc_version, "aikitoria") ? P2PS_NV_FLAVOR_AIKITORIA
-		                                                          : P2PS_NV_FLAVOR_TINYGRAD;
+	bool p2p = strstr(h->nvidia.proc_version, "p2p") != NULL;
+	enum p2ps_nv_flavor named = P2PS_NV_FLAVOR_TINYGRAD; /* "-p2p": tinygrad's naming */
+	for (int f = P2PS_NV_FLAVOR_STOCK + 1; f < P2PS_NV_FLAVOR_COUNT; f++)
+		if (strstr(h->nvidia.proc_version, p2ps_nv_flavor_name((enum p2ps_nv_flavor)f))) {
+			named = (enum p2ps_nv_flavor)f;
+			p2p = true;
+		}
+	if (p2p) {
+		cfg->flavor = named;
 		cfg->flavor_guessed = false;
 	}
 }

@@ -42,9 +42,10 @@ static struct json_object *pair_json(const struct p2ps_analysis *a, const struct
 		if (!r->tried)
 			continue;
 		struct json_object *po = json_object_new_object();
-		p2ps_json_put(po, "read", verdict(&r->read));
-		p2ps_json_put(po, "write", verdict(&r->write));
-		p2ps_json_put(po, "atomics", verdict(&r->atomics));
+		p2ps_json_put(po, p2ps_nv_caps_index_name(P2PS_NV_CAPS_READ), verdict(&r->read));
+		p2ps_json_put(po, p2ps_nv_caps_index_name(P2PS_NV_CAPS_WRITE), verdict(&r->write));
+		p2ps_json_put(po, p2ps_nv_caps_index_name(P2PS_NV_CAPS_ATOMICS),
+		              verdict(&r->atomics));
 		p2ps_json_put(po, "why", p2ps_json_str_or_null(r->why[0] ? r->why : NULL));
 		p2ps_json_put(paths, p2ps_nv_path_name((enum p2ps_nv_path)k), po);
 	}
