@@ -141,7 +141,7 @@ enum p2ps_nv_gate {
 	P2PS_NV_GATE_MAILBOX_ATOMICS, /* atomics are never supported over the mailbox path */
 	P2PS_NV_GATE_PCIE_P2P_TYPE,   /* RMPcieP2PType / RMForceP2PType keeps BAR1 off */
 	P2PS_NV_GATE_BAR1_HAL,        /* the chip's bus HAL has no BAR1 P2P mapping */
-	P2PS_NV_GATE_BAR1_BY_DEFAULT, /* AUTO needs a chip that supports BAR1 P2P by default */
+	P2PS_NV_GATE_BAR1_BY_DEFAULT, /* AUTO needs a chip with BAR1 P2P by default (optional) */
 	P2PS_NV_GATE_STATIC_BAR1,     /* static BAR1 not enabled on one GPU */
 	P2PS_NV_GATE_HOST_READ,       /* BAR1 reads need a common switch or a Ryzen / Xeon SPR */
 	P2PS_NV_GATE_BAR1_ATOMICS,    /* BAR1 atomics: topology discovery not implemented */
@@ -150,7 +150,8 @@ enum p2ps_nv_gate {
 };
 #define P2PS_NV_GATE_BIT(g) (1u << (unsigned)(g))
 /* The gates a row may enable (the others every series has). */
-#define P2PS_NV_OPTIONAL_GATES P2PS_NV_GATE_BIT(P2PS_NV_GATE_NO_C2C)
+#define P2PS_NV_OPTIONAL_GATES                                                                     \
+	(P2PS_NV_GATE_BIT(P2PS_NV_GATE_NO_C2C) | P2PS_NV_GATE_BIT(P2PS_NV_GATE_BAR1_BY_DEFAULT))
 const char *p2ps_nv_gate_name(unsigned g);   /* "ioh_topology", ...; "?" */
 const char *p2ps_nv_gate_source(unsigned g); /* "p2p_caps.c _kp2p... (595.45.04)"; "" */
 
@@ -277,14 +278,16 @@ struct p2ps_nv_driver {
 	bool bar1_needs_force; /* the BAR1 path only with forceP2PType == BAR1P2P */
 	bool bar1_map_first;   /* BAR1: the mapping check before the overrides */
 	bool override_atomics; /* ForceP2P has an atomics field */
-	/* nvrm_registry.h RMForceP2PType values; 0 where the series has none */
+	/* The RMForceP2PType values (nvrm_registry.h) each check of p2p_caps.c compares with:
+	 * the BAR1 path's BAR1P2P (where the path needs it, bar1_needs_force) or PCIEP2P (where it
+	 * does not), NVLink's, and C2C's (where the series checks C2C); 0 where none. */
 	uint8_t ft_bar1, ft_pcie, ft_nvlink, ft_c2c;
 	bool pcie_type_key;   /* RMPcieP2PType exists */
 	bool static_bar1_key; /* RMForceStaticBar1 exists */
 	bool tail_reserve;    /* RMP2PFbTailReserveMb exists */
-	/* cpu.c: AMD families the driver calls RYZEN */
-	bool amd_default_ryzen; /* an unknown AMD family is "assumed new Ryzen" */
-	bool zen5_ryzen;        /* family 0x1A listed */
+	/* cpu.c: an AMD family above K11 it does not list is "assumed new Ryzen" (from the
+	 * series that also lists Zen 5, 0x1A) rather than K8 */
+	bool amd_default_ryzen;
 	/* static BAR1 (kbusIsStaticBar1Supported, kbusInitBar1) */
 	enum p2ps_nv_sb_policy sb_default;
 	enum p2ps_nv_sb_auto sb_auto;

@@ -58,12 +58,20 @@ static void test_config_series_and_registry(void **state)
 	(void)state;
 	struct p2ps_drv_config c;
 	char err[160];
-	/* A series newer than the model knows: named, modelled as the last known one. */
-	assert_int_equal(p2ps_drv_config_make(NULL, "610", NULL, &c, err, sizeof(err)), 0);
-	assert_int_equal(c.series, 610);
-	assert_int_equal(c.model_series, 595);
+	/* A series newer than the driver table's newest: named, modelled as the newest row,
+	 * said to be assumed. */
+	bool exact;
+	const struct p2ps_nv_driver *newest =
+	        p2ps_nv_driver_find(P2PS_NV_SERIES_NONE, P2PS_NV_FLAVOR_STOCK, &exact);
+	char spec[16], want[64];
+	snprintf(spec, sizeof(spec), "%u", newest->series + 15);
+	assert_int_equal(p2ps_drv_config_make(NULL, spec, NULL, &c, err, sizeof(err)), 0);
+	assert_int_equal(c.series, (int)newest->series + 15);
+	assert_int_equal(c.model_series, (int)newest->series);
+	assert_ptr_equal(c.row, newest);
 	assert_false(c.row_exact);
-	assert_non_null(strstr(c.note, "610 stock has no row in the driver table"));
+	snprintf(want, sizeof(want), "%s stock has no row in the driver table", spec);
+	assert_non_null(strstr(c.note, want));
 	assert_non_null(strstr(c.note, "(assumed)"));
 	assert_int_equal(p2ps_drv_config_make(NULL, "565-tinygrad", NULL, &c, err, sizeof(err)), 0);
 	assert_int_equal(c.flavor, P2PS_NV_FLAVOR_TINYGRAD);
@@ -236,6 +244,99 @@ static void test_cpu_types(void **state)
 	}
 }
 
+/* pcie_switch_ref.h IS_SUPPORTED_PCIE_SWITCH (580.65.06): NVIDIA BR03 0x01B3 and BR04
+ * (device >> 4 == 0x05B0 >> 4), PLX 0x87xx and 0x97xx, PMC-Sierra 0x85xx and 0x40xx,
+ * Mellanox 0x1976; nothing else (Broadcom's PEX 88xxx/89xxx are vendor 0x1000). */
+static void test_supported_switches(void **state)
+{
+	(void)state;
+	static const struct {
+		uint16_t vendor, device;
+		bool ok;
+	} cases[] = {{0x10de, 0x01b3, true},  {0x10de, 0x05b7, true},  {0x10de, 0x05c0, false},
+	             {0x10de, 0x01b4, false}, {0x10b5, 0x8747, true},  {0x10b5, 0x9797, true},
+	             {0x10b5, 0x8605, false}, {0x10b5, 0x9600, false}, {0x11f8, 0x8531, true},
+	             {0x11f8, 0x4052, true},  {0x11f8, 0x8600, false}, {0x15b3, 0x1976, true},
+	             {0x15b3, 0x1977, false}, {0x1000, 0xc010, false}, {0x8086, 0x8747, false}};
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++)
+		if (p2ps_drv_supported_switch(cases[i].vendor, cases[i].device) != cases[i].ok)
+			fail_msg("%04x:%04x supported %d", cases[i].vendor, cases[i].device,
+			         !cases[i].ok);
+}
+
+/* nvdevid.h DEVICE_ID_INTEL_*_ROOT_PORT (580.65.06), the ranges _kp2pCapsGetStatusOverPcie
+ * takes as I/O-hub root ports: 3408-3411, 3C02-3C0B, 0E02-0E0B, 2F01-2F0B, 6F01-6F0B,
+ * 3420, 3421. */
+static void test_ioh_ports(void **state)
+{
+	(void)state;
+	static const struct {
+		uint16_t vendor, device;
+		bool ioh;
+	} cases[] = {{0x8086, 0x3408, true},  {0x8086, 0x3411, true},  {0x8086, 0x3407, false},
+	             {0x8086, 0x3412, false}, {0x8086, 0x3c02, true},  {0x8086, 0x3c0b, true},
+	             {0x8086, 0x3c0c, false}, {0x8086, 0x0e02, true},  {0x8086, 0x0e0b, true},
+	             {0x8086, 0x0e01, false}, {0x8086, 0x2f01, true},  {0x8086, 0x2f0b, true},
+	             {0x8086, 0x2f00, false}, {0x8086, 0x6f01, true},  {0x8086, 0x6f0b, true},
+	             {0x8086, 0x6f0c, false}, {0x8086, 0x3420, true},  {0x8086, 0x3421, true},
+	             {0x8086, 0x3422, false}, {0x1022, 0x3408, false}, {0x8086, 0x2030, false}};
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++)
+		if (p2ps_drv_intel_ioh_port(cases[i].vendor, cases[i].device) != cases[i].ioh)
+			fail_msg("%04x:%04x I/O hub %d", cases[i].vendor, cases[i].device,
+			         !cases[i].ioh);
+}
+
+/* Two H100s in a P2P clique asked for BAR1 (580.65.06: RMPcieP2PType=1) with a CPU the
+ * driver types INTEL_OTHER: _p2pCapsGetHostSystemStatusOverPcieBar1 lets them read only
+ * through a common supported switch (clFindCommonDownstreamBR). Under a PLX PEX 9797 (0x97xx
+ * is in IS_SUPPORTED_PCIE_SWITCH) BAR1 is the connectivity; under Broadcom's PEX 88096
+ * (0x1000:0xc010, not in it) reads are CHIPSET_NOT_SUPPORTED and the mailbox stays. */
+static void plx_switch(struct dm *m, uint16_t vendor, uint16_t device)
+{
+	struct fx *f = &m->f;
+	build_switch(f);
+	struct p2ps_host *h = &f->h;
+	h->vm.in_vm = true;
+	h->nvidia.params_known = true;
+	snprintf(h->nvidia.registry_dwords, sizeof(h->nvidia.registry_dwords), "RMPcieP2PType=1");
+	h->cpu = (struct p2ps_host_cpu){
+	        .known = true, .vendor = "GenuineIntel", .family = 6, .model = 207};
+	const int ports[] = {f->usp, f->dsp0, f->dsp1};
+	for (int k = 0; k < 3; k++) {
+		h->devs[ports[k]].vendor_id = vendor;
+		h->devs[ports[k]].device_id = device;
+	}
+	for (int k = 0; k < 2; k++) {
+		struct p2ps_dev *d = &h->devs[k ? f->g1 : f->g0];
+		d->device_id = GH100;
+		d->bars[1].size = 128 * TM_GIB;
+		d->rebar.e[0].sizes = 1ull << 17; /* 128 GiB only */
+		d->rebar.e[0].current = 17;
+		d->gpu.vram_bytes = 80 * TM_GIB;
+		d->config[0x34] = 0xc8;
+		const uint8_t cap[8] = {0x09, 0x00, 0x08, 0x50, 0x32, 0x50, 1 << 3, 0x00};
+		memcpy(d->config + 0xc8, cap, sizeof(cap));
+	}
+	model(m, "580");
+}
+
+static void test_common_switch_reads(void **state)
+{
+	struct dm *m = *state;
+	plx_switch(m, 0x10b5, 0x9797);
+	assert_int_equal(pair(m)->chosen, P2PS_NV_PATH_PCIE_BAR1);
+	assert_int_equal(pair(m)->st[P2PS_NV_CAPS_PCI_BAR1], P2PS_NV_ST_OK);
+	p2ps_drv_report_free(&m->r);
+	p2ps_analysis_free(&m->f.a);
+	p2ps_host_free(&m->f.h);
+	plx_switch(m, 0x1000, 0xc010);
+	assert_int_equal(pair(m)->chosen, P2PS_NV_PATH_PCIE_MAILBOX);
+	assert_int_equal(pair(m)->path[P2PS_NV_PATH_PCIE_BAR1].read.st,
+	                 P2PS_NV_ST_CHIPSET_NOT_SUPPORTED);
+	assert_int_equal(pair(m)->path[P2PS_NV_PATH_PCIE_BAR1].read.gate, P2PS_NV_GATE_HOST_READ);
+	finish(m);
+}
+
 /* areGpusP2PCompatible (595.45.04): a different chip implementation => NOT_SUPPORTED. */
 static void test_mixed_chips_not_compatible(void **state)
 {
@@ -343,7 +444,14 @@ static void test_gb203_console_580_not_ready(void **state)
 	const struct p2ps_drv_static_bar1 *sb = &m->r.bar1[0];
 	assert_int_equal(sb->st, P2PS_NV_ST_NOT_SUPPORTED);
 	assert_true(sb->console);
-	assert_true(sb->required > 16 * TM_GIB);
+	/* kbusIsStaticBar1Supported_TU102 (580.65.06), AUTO: requiredAutoBar1Size = FB
+	 * address space (the estimate: 16303 MiB up to 512 MiB = 16384 MiB, 2 MiB-aligned) +
+	 * UserD (estimate 2 MiB) + MMIO priv 16 x 4 KiB + doorbell 16 x 4 KiB + console
+	 * (estimate 8 MiB) + mailbox (estimate 4 MiB) + 512 MiB - (8 + 4) MiB of padding =
+	 * 16898 MiB + 128 KiB, compared with bar1VASizeAligned: kbusInitBar1_GM107's
+	 * mappableLength (BAR1 - 1 - 4 KiB) aligned down to 2 MiB. The smallest BAR1 that holds
+	 * it: 16900 MiB + 2 MiB = 16902 MiB. */
+	assert_int_equal(sb->required, 16902 * TM_MIB);
 	assert_non_null(strstr(sb->fix, "display"));
 	assert_int_equal(m->f.a.pairs[0].verdict, P2PS_VERDICT_NOT_READY);
 	assert_non_null(tm_find(&m->f.a.gpus[0].reasons, P2PS_R_STATIC_BAR1, m->f.g0));
@@ -485,6 +593,9 @@ int main(void)
 	        cmocka_unit_test_setup_teardown(test_vm_p2p_clique, dm_setup, dm_teardown),
 	        cmocka_unit_test_setup_teardown(test_bar1_host_read_cpu, dm_setup, dm_teardown),
 	        cmocka_unit_test(test_cpu_types),
+	        cmocka_unit_test(test_supported_switches),
+	        cmocka_unit_test(test_ioh_ports),
+	        cmocka_unit_test_setup_teardown(test_common_switch_reads, dm_setup, dm_teardown),
 	        cmocka_unit_test_setup_teardown(test_mixed_chips_not_compatible, dm_setup,
 	                                        dm_teardown),
 	        cmocka_unit_test_setup_teardown(test_nvlink_pair, dm_setup, dm_teardown),

@@ -97,6 +97,19 @@ static void row_columns(const struct p2ps_nv_driver *r)
 	for (size_t i = 0; i < sizeof(ft); i++)
 		for (size_t j = i + 1; j < sizeof(ft); j++)
 			assert_true(!ft[i] || ft[i] != ft[j]);
+	/* Which RMForceP2PType values a check compares with (nvrm_registry.h): BAR1P2P where
+	 * the BAR1 path needs it (550.54.15 .. 570.86.15, which have no PCIEP2P), PCIEP2P where
+	 * it takes that instead (575.51.02+, which have no BAR1P2P); C2C's where the series
+	 * checks C2C (_kgetP2PCapsStatusOverC2C, 580.65.06+); NVLink's in every series. */
+	assert_int_equal(r->ft_bar1 != 0, r->bar1_needs_force);
+	assert_int_equal(r->ft_pcie != 0, !r->bar1_needs_force);
+	assert_int_equal(r->ft_c2c != 0, (r->gates & P2PS_NV_GATE_BIT(P2PS_NV_GATE_NO_C2C)) != 0);
+	assert_true(r->ft_nvlink != 0);
+	/* RMForceStaticBar1 and its default come together (565.57.01); the BAR1-by-default
+	 * gate reads RMPcieP2PType, which exists from 575.51.02. */
+	assert_int_equal(r->static_bar1_key, r->sb_default != P2PS_NV_SB_NONE);
+	if (r->gates & P2PS_NV_GATE_BIT(P2PS_NV_GATE_BAR1_BY_DEFAULT))
+		assert_true(r->pcie_type_key);
 	/* The BAR1-P2P era is the row's flavor's, or none. */
 	assert_true(r->bar1 == P2PS_NV_BAR1_NONE || p2ps_nv_bar1_era_flavor(r->bar1) == r->flavor);
 }

@@ -13,6 +13,10 @@
  *          and mailbox; kern_bus_gm107.c kbusInitBar1_GM107 starts the mapping at
  *          ALIGN_UP(console + mailbox, 512 MiB).
  *   ENABLE (565+): BAR1 VA >= client FB (2 MiB aligned).
+ * The AUTO and ENABLE checks compare the BAR1 VA aligned down to 2 MiB (bar1VASizeAligned:
+ * kbusInitBar1_GM107's mappableLength, BAR1 - 1 - 4 KiB): the BAR1 they need is the
+ * requirement aligned up to 2 MiB plus 2 MiB. The ONLY_GPU and 550 checks take the VA as
+ * it is (BAR1 - 4 KiB - 128 KiB >= FB).
  * The FB address space and the UserD/mailbox/console reservations are the driver's own
  * numbers; from outside they are estimated from the VRAM NVML reports (flagged). */
 #include <stdio.h>
@@ -31,6 +35,13 @@
 #define EST_USERD      (2 * MIB)       /* UserD x channels: estimate */
 #define EST_CONSOLE    (8 * MIB)       /* preserved boot console: estimate */
 #define EST_MAILBOX    (4 * MIB)       /* mailbox P2P BAR1 reservation: estimate */
+
+/* The smallest BAR1 (BARs are powers of two, 2 MiB-aligned) whose VA less 4 KiB, aligned
+ * down to 2 MiB (kbusIsStaticBar1Supported_TU102's bar1VASizeAligned), holds r. */
+static uint64_t bar1_for_aligned_va(uint64_t r)
+{
+	return ALIGN_UP(r, SZ_2M) + SZ_2M;
+}
 
 static long eff(long reg, long patch, long dflt)
 {
@@ -94,21 +105,24 @@ static uint64_t required(const struct p2ps_nv_driver *s, long policy, long force
 		       BAR1_VA_GUARD;
 	case P2PS_NV_SB_ENABLE:
 		snprintf(o->rule, sizeof(o->rule), "ENABLE (RMForceStaticBar1=1)");
-		return ALIGN_DN(client, SZ_2M) + BAR1_VA_GUARD;
+		return bar1_for_aligned_va(ALIGN_DN(client, SZ_2M));
 	case P2PS_NV_SB_AUTO: break;
 	default: snprintf(o->rule, sizeof(o->rule), "DISABLE"); return 0;
 	}
-	uint64_t need = ALIGN_UP(fb, SZ_2M) + EST_USERD + DOORBELL_MMIO + con + mbx + BAR1_VA_GUARD;
+	/* requiredAutoBar1Size: FB, UserD of every channel, MMIO priv and doorbell (16 pages
+	 * each), console, mailbox. */
+	uint64_t need = ALIGN_UP(fb, SZ_2M) + EST_USERD + DOORBELL_MMIO + con + mbx;
 	switch (s->sb_auto) {
 	case P2PS_NV_AUTO_2X_FB:
 		snprintf(o->rule, sizeof(o->rule), "AUTO (2 x FB)");
-		return 2 * ALIGN_UP(fb, SZ_2M) + BAR1_VA_GUARD;
+		return bar1_for_aligned_va(2 * ALIGN_UP(fb, SZ_2M));
 	case P2PS_NV_AUTO_RESERVES:
 		snprintf(o->rule, sizeof(o->rule), "AUTO (FB + UserD + console + mailbox)");
-		return need;
+		return bar1_for_aligned_va(need);
 	case P2PS_NV_AUTO_RESERVES_512M:
 		snprintf(o->rule, sizeof(o->rule), "AUTO (FB + reserves + 512 MiB padding)");
-		return con + mbx ? need + SZ_512M - (con + mbx) % SZ_512M : need;
+		return bar1_for_aligned_va(con + mbx ? need + SZ_512M - (con + mbx) % SZ_512M
+		                                     : need);
 	case P2PS_NV_AUTO_CLIENT_FLOOR:
 	default: {
 		snprintf(o->rule, sizeof(o->rule),

@@ -252,7 +252,8 @@ static enum p2ps_nv_gate bar1_mapping(struct pair_ctx *c, char *why, size_t n)
 			         chip->gmmu.name);
 			return P2PS_NV_GATE_BAR1_HAL;
 		}
-		if (c->s->pcie_type_key && c->pcie_type != 1 && !p2ps_drv_bar1_by_default(chip)) {
+		if ((c->s->gates & P2PS_NV_GATE_BIT(P2PS_NV_GATE_BAR1_BY_DEFAULT)) &&
+		    c->pcie_type != 1 && !p2ps_drv_bar1_by_default(chip)) {
 			snprintf(why, n, "AUTO needs a chip with BAR1 P2P by default; %s is not",
 			         chip->gmmu.name);
 			return P2PS_NV_GATE_BAR1_BY_DEFAULT;

@@ -10,10 +10,10 @@
 
 /* platform/cpu.c: Intel family 6 model 143 is XEON_SPR (550.54.15 .. 595.45.04); AMD
  * "Family & 0xFF0" of 0x080 (Zen..Zen 2, Linux family 0x17) and 0x0A0 (Zen 3/4, 0x19) are
- * RYZEN in every series; 0x0B0 (Zen 5, 0x1A) from 570; 570+ assume RYZEN for any other
- * family above K11 ("Unrecognized AMD processor ... Assuming new Ryzen"); 550/565 call
- * those K8. The driver's Family is base + (extended << 4): Linux's family f >= 15 has
- * extended family f - 15. */
+ * RYZEN in every series; 570+ list 0x0B0 (Zen 5, 0x1A) as well and assume RYZEN for any
+ * other family above K11 ("Unrecognized AMD processor ... Assuming new Ryzen"): the row's
+ * amd_default_ryzen; 550/565 call all those K8. The driver's Family is base + (extended << 4):
+ * Linux's family f >= 15 has extended family f - 15. */
 const char *p2ps_drv_cpu_type(const struct p2ps_nv_driver *s, const char *vendor, int family,
                               int model, bool *bar1_reads)
 {
@@ -37,8 +37,7 @@ const char *p2ps_drv_cpu_type(const struct p2ps_nv_driver *s, const char *vendor
 			return "K10";
 		if (ext == 2)
 			return "K11";
-		bool ryzen = ext == 8 || ext == 10 || (ext == 11 && s->zen5_ryzen) ||
-		             s->amd_default_ryzen;
+		bool ryzen = ext == 8 || ext == 10 || s->amd_default_ryzen;
 		*bar1_reads = ryzen;
 		return ryzen ? "RYZEN" : "K8";
 	}
