@@ -170,6 +170,27 @@ static void test_vm_p2p_clique(void **state)
 	finish(m);
 }
 
+/* _hypervisorCheckVirtualPcieP2PApproval (hypervisor.c, 595.45.04): every GPU of the
+ * pair must carry the same clique id; cliques 3 and 4 approve nothing, and the decision
+ * falls to GSP (unknown here). */
+static void test_vm_two_cliques(void **state)
+{
+	struct dm *m = *state;
+	build_root_ports(&m->f, 0x1483, AD102, false);
+	m->f.h.vm.in_vm = true;
+	for (int k = 0; k < 2; k++) {
+		uint8_t *c = m->f.h.devs[k ? m->f.g1 : m->f.g0].config;
+		c[0x34] = 0xc8;
+		const uint8_t cap[8] = {0x09, 0x00, 0x08, 0x50, 0x32, 0x50, (uint8_t)((3 + k) << 3),
+		                        0};
+		memcpy(c + 0xc8, cap, sizeof(cap));
+	}
+	model(m, "595");
+	assert_int_equal(pair(m)->path[P2PS_NV_PATH_PCIE_MAILBOX].read.gate, P2PS_NV_GATE_GSP);
+	assert_int_equal(pair(m)->st[P2PS_NV_CAPS_READ], P2PS_NV_ST_UNKNOWN);
+	finish(m);
+}
+
 /* Two H100s in a VM with a P2P clique (mailbox OK without GSP) and RMPcieP2PType=1:
  * _kp2pCapsGetStatusOverPcieBar1 (580.65.06) then asks _p2pCapsGetHostSystemStatusOverPcieBar1:
  * no common switch and an Intel family 6 model 207 CPU (cpu.c: only model 143 is XEON_SPR)
@@ -385,6 +406,121 @@ static void test_tinygrad_565_drops_nvlink(void **state)
 	finish(m);
 }
 
+/* One link is a link: _gpumgrGetP2PCapsStatusOverNvLink (580.65.06) asks whether the GPUs
+ * are NVLink peers, not how many links join them. */
+static void test_nvlink_one_link(void **state)
+{
+	struct dm *m = *state;
+	build_switch(&m->f);
+	tm_nvlink(&m->f.h.devs[m->f.g0], &m->f.h.devs[m->f.g1], 1);
+	tm_nvlink(&m->f.h.devs[m->f.g1], &m->f.h.devs[m->f.g0], 1);
+	model(m, "580");
+	assert_int_equal(pair(m)->chosen, P2PS_NV_PATH_NVLINK);
+	finish(m);
+}
+
+/* p2pGetCapsStatus (595.45.04): a GPU with NVLink on an NVSwitch system gets no PCIe
+ * fallback. Where the NVSwitches are not in the PCI tree (a VM), an H100 whose NVLink
+ * peer uses all 18 links is such a GPU (HGX boards: NV18); with 17 it is not. */
+static void fabric_pair(struct dm *m, int links)
+{
+	build_switch(&m->f);
+	struct p2ps_host *h = &m->f.h;
+	int other = tm_gpu(h, "0000:05:00.0", GH100, m->f.rp);
+	for (int k = 0; k < 2; k++)
+		h->devs[k ? m->f.g1 : m->f.g0].device_id = GH100;
+	tm_nvlink(&h->devs[m->f.g0], &h->devs[other], links);
+	model(m, "595");
+}
+
+static void test_nvswitch_fabric_gpu(void **state)
+{
+	struct dm *m = *state;
+	fabric_pair(m, P2PS_HOST_MAX_NVLINK);
+	const struct p2ps_drv_pair *p = &m->r.pairs[0];
+	assert_int_equal(p->a, 0);
+	assert_int_equal(p->b, 1);
+	assert_int_equal(p->gate[P2PS_NV_CAPS_READ], P2PS_NV_GATE_NVSWITCH);
+	p2ps_drv_report_free(&m->r);
+	p2ps_analysis_free(&m->f.a);
+	p2ps_host_free(&m->f.h);
+	fabric_pair(m, P2PS_HOST_MAX_NVLINK - 1);
+	assert_int_not_equal(m->r.pairs[0].gate[P2PS_NV_CAPS_READ], P2PS_NV_GATE_NVSWITCH);
+	finish(m);
+}
+
+/* _kp2pCapsGetStatusOverPcie (595.45.04) reconciles GSP's answer GPU by GPU: the first
+ * not OK stands. One GeForce board of the pair (the other an RTX 6000 Ada, the same AD102)
+ * is enough for GPU_NOT_SUPPORTED. */
+static void test_one_geforce(void **state)
+{
+	struct dm *m = *state;
+	build_root_ports(&m->f, 0x1483, AD102, false);
+	snprintf(m->f.h.devs[m->f.g0].device_name, P2PS_HOST_NAME_MAX, "AD102 [GeForce RTX 4090]");
+	snprintf(m->f.h.devs[m->f.g1].device_name, P2PS_HOST_NAME_MAX, "AD102GL [RTX 6000 Ada]");
+	model(m, "580");
+	assert_int_equal(pair(m)->st[P2PS_NV_CAPS_READ], P2PS_NV_ST_GPU_NOT_SUPPORTED);
+	finish(m);
+}
+
+/* A fact the check needs is missing (the VRAM, so static BAR1 is unknown): the BAR1 path
+ * says unknown and names the fact, it does not pass. */
+static void test_static_bar1_unknown(void **state)
+{
+	struct dm *m = *state;
+	h100_clique(m, 143);
+	p2ps_drv_report_free(&m->r);
+	p2ps_analysis_free(&m->f.a);
+	m->f.h.devs[m->f.g1].gpu.vram_known = false;
+	model(m, "580");
+	assert_int_equal(m->r.bar1[1].st, P2PS_NV_ST_UNKNOWN);
+	const struct p2ps_drv_path_result *b = &pair(m)->path[P2PS_NV_PATH_PCIE_BAR1];
+	assert_int_equal(b->read.st, P2PS_NV_ST_UNKNOWN);
+	assert_int_equal(b->read.gate, P2PS_NV_GATE_UNKNOWN_FACT);
+	assert_non_null(strstr(b->why, "GPU memory size"));
+	finish(m);
+}
+
+/* clFindCommonDownstreamBR (chipset_pcie.c, 580.65.06): the GPUs share a switch when a
+ * supported switch port is above both on one bus. Two PLX switches under two root ports
+ * share none: with a CPU the driver does not let read (INTEL_OTHER), BAR1 reads are
+ * CHIPSET_NOT_SUPPORTED. */
+static void test_two_switches(void **state)
+{
+	struct dm *m = *state;
+	struct fx *f = &m->f;
+	struct p2ps_host *h = &f->h;
+	tm_init(h);
+	int rp0 = tm_bridge(h, "0000:00:01.0", P2PS_PCIE_ROOT_PORT, -1);
+	int rp1 = tm_bridge(h, "0000:00:02.0", P2PS_PCIE_ROOT_PORT, -1);
+	int up0 = tm_bridge(h, "0000:01:00.0", P2PS_PCIE_SWITCH_UPSTREAM, rp0);
+	int up1 = tm_bridge(h, "0000:05:00.0", P2PS_PCIE_SWITCH_UPSTREAM, rp1);
+	int dn0 = tm_bridge(h, "0000:02:00.0", P2PS_PCIE_SWITCH_DOWNSTREAM, up0);
+	int dn1 = tm_bridge(h, "0000:06:00.0", P2PS_PCIE_SWITCH_DOWNSTREAM, up1);
+	f->g0 = tm_gpu(h, "0000:03:00.0", GH100, dn0);
+	f->g1 = tm_gpu(h, "0000:07:00.0", GH100, dn1);
+	h->vm.in_vm = true;
+	h->nvidia.params_known = true;
+	snprintf(h->nvidia.registry_dwords, sizeof(h->nvidia.registry_dwords), "RMPcieP2PType=1");
+	h->cpu = (struct p2ps_host_cpu){
+	        .known = true, .vendor = "GenuineIntel", .family = 6, .model = 207};
+	for (int k = 0; k < 2; k++) {
+		struct p2ps_dev *d = &h->devs[k ? f->g1 : f->g0];
+		d->bars[1].size = 128 * TM_GIB;
+		d->rebar.e[0].sizes = 1ull << 17;
+		d->rebar.e[0].current = 17;
+		d->gpu.vram_bytes = 80 * TM_GIB;
+		d->config[0x34] = 0xc8;
+		const uint8_t cap[8] = {0x09, 0x00, 0x08, 0x50, 0x32, 0x50, 1 << 3, 0x00};
+		memcpy(d->config + 0xc8, cap, sizeof(cap));
+	}
+	model(m, "580");
+	assert_int_equal(pair(m)->path[P2PS_NV_PATH_PCIE_BAR1].read.st,
+	                 P2PS_NV_ST_CHIPSET_NOT_SUPPORTED);
+	assert_int_equal(pair(m)->chosen, P2PS_NV_PATH_PCIE_MAILBOX);
+	finish(m);
+}
+
 /* NVSwitch present, a GPU with NVLink, no NVLink between the pair: p2pGetCapsStatus
  * (595.45.04) returns NOT_SUPPORTED for read, write and atomics (no PCIe fallback). */
 static void test_nvswitch_no_fallback(void **state)
@@ -591,6 +727,7 @@ int main(void)
 	        cmocka_unit_test_setup_teardown(test_one_hub_goes_to_gsp, dm_setup, dm_teardown),
 	        cmocka_unit_test_setup_teardown(test_geforce_stock_gns, dm_setup, dm_teardown),
 	        cmocka_unit_test_setup_teardown(test_vm_p2p_clique, dm_setup, dm_teardown),
+	        cmocka_unit_test_setup_teardown(test_vm_two_cliques, dm_setup, dm_teardown),
 	        cmocka_unit_test_setup_teardown(test_bar1_host_read_cpu, dm_setup, dm_teardown),
 	        cmocka_unit_test(test_cpu_types),
 	        cmocka_unit_test(test_supported_switches),
@@ -600,6 +737,11 @@ int main(void)
 	                                        dm_teardown),
 	        cmocka_unit_test_setup_teardown(test_nvlink_pair, dm_setup, dm_teardown),
 	        cmocka_unit_test_setup_teardown(test_nvswitch_no_fallback, dm_setup, dm_teardown),
+	        cmocka_unit_test_setup_teardown(test_nvlink_one_link, dm_setup, dm_teardown),
+	        cmocka_unit_test_setup_teardown(test_nvswitch_fabric_gpu, dm_setup, dm_teardown),
+	        cmocka_unit_test_setup_teardown(test_one_geforce, dm_setup, dm_teardown),
+	        cmocka_unit_test_setup_teardown(test_static_bar1_unknown, dm_setup, dm_teardown),
+	        cmocka_unit_test_setup_teardown(test_two_switches, dm_setup, dm_teardown),
 	        cmocka_unit_test_setup_teardown(test_tinygrad_565_drops_nvlink, dm_setup,
 	                                        dm_teardown),
 	        cmocka_unit_test_setup_teardown(test_tinygrad_565_4090_ready, dm_setup,

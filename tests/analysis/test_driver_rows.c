@@ -27,7 +27,9 @@
  *     kbusIsBar1P2PCapable_GH100 (550) and kbusIsPcieBar1P2PMappingSupported_GH100
  *     (PDB_PROP_KBUS_SUPPORT_BAR1_P2P_BY_DEFAULT from 590.44.01), kern_bus_gm107.c
  *     kbusInitBar1_GM107 (mappableLength = BAR1 - 1 - 4 KiB; start 512 MiB-aligned from
- *     580.65.06) and _kbusRequiresP2PMailboxBar1_GM107 (570.86.15+);
+ *     580.65.06) and _kbusRequiresP2PMailboxBar1_GM107 (mailbox space before the static
+ *     mapping from 570.86.15 unless forceP2PType is BAR1P2P; from 575.51.02 unless
+ *     pcieP2PType is BAR1; 565.57.01 reserves it after the static mapping);
  *   cpu.c cpuidInfoAMD: 570.86.15+ "Assuming new Ryzen" for an unlisted family.
  * The FB address space, UserD, console and mailbox sizes are the model's stated estimates
  * (driver_bar1.c: VRAM up to 512 MiB, 2 MiB, 8 MiB, 4 MiB): the figures below apply the
@@ -179,6 +181,10 @@ struct row {
 	bool ryzen;          /* an AMD family cpu.c does not list is RYZEN */
 	bool unaligned;      /* console + BAR1 asked: the peer DMA address is not 512 MiB aligned */
 	const char *dis_fix; /* RMForceStaticBar1=0: the static-BAR1 fix's key, or "" */
+	bool auto_mailbox;   /* RMPcieP2PType=2 and BAR1 asked for: mailbox space in BAR1 */
+	bool force3_mailbox; /* RMForceP2PType=3: mailbox space in BAR1 */
+	/* RMForceStaticBar1=2 with GPU 0 on the console: the BAR1 the rule needs */
+	uint64_t auto_console_needs;
 };
 
 #define MIB TM_MIB
@@ -189,6 +195,13 @@ struct row {
  * ALIGN_UP(80 GiB, 2 MiB) + 128 KiB + 4 KiB with BAR1P2P forced, else no rule. */
 #define NEEDS_580  (80 * GIB + 518 * MIB)
 #define NEEDS_570  (80 * GIB + 10 * MIB)
+#define NEEDS_570F (80 * GIB + 6 * MIB) /* forceP2PType BAR1P2P: no mailbox space */
+/* With the console (8 MiB): 570/575 ALIGN_UP(80 GiB + 2 MiB + 128 KiB + 8 + 4 MiB, 2 MiB) +
+ * 2 MiB, without mailbox space 80 GiB + 14 MiB; 580+ the same as without the console (the
+ * padding takes up the console); the ports 80 GiB + ALIGN_UP(8 MiB, 512 MiB) + 4 KiB. */
+#define NEEDS_570C   (80 * GIB + 18 * MIB)
+#define NEEDS_570FC  (80 * GIB + 14 * MIB)
+#define NEEDS_PORTC  (80 * GIB + 512 * MIB + 4096)
 #define NEEDS_565  (160 * GIB + 2 * MIB)
 #define NEEDS_PORT (80 * GIB + 4096)
 #define NEEDS_550P (80 * GIB + 132 * 1024)
@@ -212,30 +225,29 @@ struct row {
 /* clang-format off */
 static const struct row rows[] = {
 	{"550", ASK_550, ASK_550_X, NS, HYP, NS, false, NONV, B1, NS, NONV, MBX, F_FT2, "",
-	 NS, R_550, START(0), 0, MBX, B1, false, false, false, F_FT2},
+	 NS, R_550, START(0), 0, MBX, B1, false, false, false, F_FT2, false, false, 0},
 	{"565", ASK_550, ASK_550_X, NS, HYP, OK, false, NONV, B1, OK, NONV, MBX, F_FT2, F_SB1,
-	 NS, R_ONLY, START(0), NEEDS_565, MBX, B1, false, false, false, F_FT2},
+	 NS, R_ONLY, START(0), NEEDS_565, MBX, B1, false, false, false, F_FT2, false, false, NEEDS_565},
 	{"570", ASK_550, ASK_550_X, NS, HYP, OK, false, NONV, B1, OK, NONV, MBX, F_FT2, F_SB1,
-	 NS, R_ONLY, START(4), NEEDS_570, MBX, B1, false, true, false, F_FT2},
+	 NS, R_ONLY, START(4), NEEDS_570, MBX, B1, false, true, false, F_FT2, false, true, NEEDS_570C},
 	{"575", ASK_575, ASK_575_X, NS, HYP, OK, false, FT, MBX, NS, NONV, MBX, F_PT1, F_SB1,
-	 NS, R_DIS, START(4), NEEDS_570, MBX, B1, false, true, true, F_SB2},
+	 NS, R_DIS, START(4), NEEDS_570, MBX, B1, false, true, true, F_SB2, true, true, NEEDS_570C},
 	{"580", ASK_575, ASK_575_X, NS, HYP, OK, true, FT, MBX, NS, NONV, MBX, F_PT1, F_SB1,
-	 OK, R_AUTO, S512, NEEDS_580, MBX, B1, false, true, false, F_SB2},
+	 OK, R_AUTO, S512, NEEDS_580, MBX, B1, false, true, false, F_SB2, true, true, NEEDS_580},
 	{"590", ASK_575, ASK_575_X, NS, HYP, OK, true, FT, MBX, NS, NONV, MBX, F_PT1, F_SB1,
-	 OK, R_AUTO, S512, NEEDS_580, MBX, MBX, false, true, false, F_SB2},
+	 OK, R_AUTO, S512, NEEDS_580, MBX, MBX, false, true, false, F_SB2, true, true, NEEDS_580},
 	{"595", ASK_575, ASK_575_X, NS, HYP, OK, true, FT, MBX, NS, NONV, MBX, F_PT1, F_SB1,
-	 OK, R_AUTO, S512, NEEDS_580, MBX, MBX, false, true, false, F_SB2},
+	 OK, R_AUTO, S512, NEEDS_580, MBX, MBX, false, true, false, F_SB2, true, true, NEEDS_580},
 	{"550-tinygrad", NULL, ASK_FORK_X, NS, OVR, NS, false, NONV, B1, NS, FT, B1, NULL, "",
-	 OK, R_550, START(0), NEEDS_550P, B1, B1, true, false, false, ""},
+	 OK, R_550, START(0), NEEDS_550P, B1, B1, true, false, false, "", false, false, NEEDS_550P},
 	{"565-tinygrad", NULL, ASK_FORK_X, DR, OVR, OK, false, NONV, B1, OK, FT, B1, NULL, F_SB1,
-	 OK, R_ONLY, START(0), NEEDS_565, B1, B1, true, false, false, F_FT2},
+	 OK, R_ONLY, START(0), NEEDS_565, B1, B1, true, false, false, F_FT2, false, false, NEEDS_565},
 	{"570-aikitoria", NULL, ASK_FORK_X, DR, OVR, OK, false, NONV, B1, OK, FT, B1, NULL, F_SB1,
-	 OK, R_ONLY, START(4), NEEDS_570, B1, B1, true, true, false, F_FT2},
+	 OK, R_ONLY, START(0), NEEDS_570F, B1, B1, true, true, false, F_FT2, false, true, NEEDS_570FC},
 	{"575-aikitoria", ASK_PORT, ASK_PORT_X, DR, OVR, OK, false, FT, MBX, NS, NONV, B1, NULL, F_SB1,
-	 OK, R_AUTO, START(0), NEEDS_PORT, B1, B1, true, true, true, F_SB2},
+	 OK, R_AUTO, START(0), NEEDS_PORT, B1, B1, true, true, true, F_SB2, true, false, NEEDS_PORTC},
 	{"580-aikitoria", ASK_PORT, ASK_PORT_X, DR, OVR, OK, true, FT, MBX, NS, NONV, B1, NULL, F_TAIL,
-	 OK, R_AUTO, S512, NEEDS_PORT, B1, B1, true, true, false, F_SB2},
-};
+	 OK, R_AUTO, S512, NEEDS_PORT, B1, B1, true, true, false, F_SB2, true, false, NEEDS_PORTC},};
 /* clang-format on */
 
 #define EACH_ROW(r) for (const struct row *r = rows; r < rows + sizeof(rows) / sizeof(rows[0]); r++)
@@ -285,9 +297,13 @@ static void force_type_3(void **state)
 		if (p->path[P2PS_NV_PATH_NVLINK].read.gate != r->force_c2c)
 			fail_msg("%s: NVLink gate %s", r->spec,
 			         p2ps_nv_gate_name(p->path[P2PS_NV_PATH_NVLINK].read.gate));
+		if (m->r.bar1[0].mailbox != r->force3_mailbox)
+			fail_msg("%s: mailbox space %d", r->spec, m->r.bar1[0].mailbox);
 		assert_int_equal(p->path[P2PS_NV_PATH_C2C].tried, r->c2c);
 		if (r->c2c)
 			assert_int_equal(p->path[P2PS_NV_PATH_C2C].read.gate, P2PS_NV_GATE_NO_C2C);
+		/* 3 is neither BAR1P2P (550-570) nor PCIEP2P (575+): BAR1 refused. */
+		assert_int_equal(p->path[B1].read.gate, P2PS_NV_GATE_PCIE_P2P_TYPE);
 	}
 }
 
@@ -373,6 +389,12 @@ static void auto_needs(void **state)
 			fail_msg("%s: needs %llu, wanted %llu", r->spec,
 			         (unsigned long long)m->r.bar1[0].required,
 			         (unsigned long long)r->auto_needs);
+		const struct host_spec sc = {H100, .console = true, .keys = "RMForceStaticBar1=2"};
+		model(m, r->spec, &sc);
+		if (m->r.bar1[0].required != r->auto_console_needs)
+			fail_msg("%s, console: needs %llu, wanted %llu", r->spec,
+			         (unsigned long long)m->r.bar1[0].required,
+			         (unsigned long long)r->auto_console_needs);
 	}
 }
 
@@ -391,6 +413,8 @@ static void turing_hal(void **state)
 			         p2ps_nv_gate_name(p->path[B1].read.gate));
 		if (r->turing == MBX)
 			assert_int_equal(p->path[B1].read.gate, P2PS_NV_GATE_BAR1_HAL);
+		else /* the HAL is there: no ForceP2P-before-the-mapping warning */
+			assert_null(strstr(p->path[B1].why, "mappings will fail"));
 	}
 }
 
@@ -413,6 +437,8 @@ static void pcie_type_auto(void **state)
 			         p2ps_nv_gate_name(p->path[B1].read.gate));
 		if (r->auto_type == MBX)
 			assert_int_equal(p->path[B1].read.gate, P2PS_NV_GATE_BAR1_BY_DEFAULT);
+		if (m->r.bar1[0].mailbox != r->auto_mailbox)
+			fail_msg("%s: mailbox space %d", r->spec, m->r.bar1[0].mailbox);
 		const struct host_spec gb = {
 		        .chip = GB202, .bar1 = 64 * GIB, .vram = 32 * GIB, .keys = keys};
 		assert_int_equal(model(m, r->spec, &gb)->chosen, B1);
@@ -431,6 +457,10 @@ static void resize_and_cpu(void **state)
 		if ((m->r.bar1[0].rebar_to != 0) != r->grows)
 			fail_msg("%s: grows BAR1 %d", r->spec, m->r.bar1[0].rebar_to != 0);
 		assert_string_equal(m->r.cpu_type, r->ryzen ? "RYZEN" : "K8");
+		/* NVreg_EnableResizableBar=1: every driver grows it */
+		const struct host_spec e = {H100, .grow = true, .keys = "EnableResizableBar=1"};
+		model(m, r->spec, &e);
+		assert_true(m->r.bar1[0].rebar_to != 0);
 	}
 }
 
@@ -447,6 +477,12 @@ static void iommu_alignment(void **state)
 		assert_int_equal(p->chosen, B1);
 		if ((strstr(p->fix, "not 512 MiB aligned") != NULL) != r->unaligned)
 			fail_msg("%s: fix '%s'", r->spec, p->fix);
+		/* without keys: only where BAR1 is chosen all the same (the forks) */
+		const struct host_spec plain = {H100, .console = true};
+		p = model(m, r->spec, &plain);
+		bool want = r->unaligned && r->plain == B1;
+		if ((strstr(p->fix, "not 512 MiB aligned") != NULL) != want)
+			fail_msg("%s, no keys: fix '%s'", r->spec, p->fix);
 	}
 }
 

@@ -110,6 +110,11 @@ static void row_columns(const struct p2ps_nv_driver *r)
 	assert_int_equal(r->static_bar1_key, r->sb_default != P2PS_NV_SB_NONE);
 	if (r->gates & P2PS_NV_GATE_BIT(P2PS_NV_GATE_BAR1_BY_DEFAULT))
 		assert_true(r->pcie_type_key);
+	/* RMPcieP2PType (and pcieP2PType, which a patch can set) came with the BAR1 path that
+	 * reads it instead of forceP2PType (575.51.02). */
+	assert_int_equal(r->pcie_type_key, !r->bar1_needs_force);
+	if (r->patch_pcie_type >= 0)
+		assert_true(r->pcie_type_key);
 	/* The BAR1-P2P era is the row's flavor's, or none. */
 	assert_true(r->bar1 == P2PS_NV_BAR1_NONE || p2ps_nv_bar1_era_flavor(r->bar1) == r->flavor);
 }
@@ -382,10 +387,11 @@ static void markdown_row(const struct p2ps_nv_driver *r, int set)
 	for (size_t k = 0; k < P2PS_NV_MAX_TAGS && r->tags[k]; k++)
 		snprintf(tags + strlen(tags), sizeof(tags) - strlen(tags), "%s%s", k ? ", " : "",
 		         r->tags[k]);
-	printf("| %u | %s | %s | %s | %s | %s, AUTO: %s | %s | %c |\n", r->series,
+	printf("| %u | %s | %s | %s | %s | %s | %s | %s | %c |\n", r->series,
 	       p2ps_nv_flavor_name(r->flavor), r->ref, r->rm ? tags : "-",
 	       r->rm ? p2ps_nv_rm_era_name(r->rm->era) : "stock's", policies[r->sb_default],
-	       autos[r->sb_auto], bar1_eras[r->bar1], 'A' + set);
+	       r->sb_default == P2PS_NV_SB_NONE ? "-" : autos[r->sb_auto], bar1_eras[r->bar1],
+	       'A' + set);
 }
 
 /* The distinct source lists, in the order rows first use them. */
@@ -417,8 +423,8 @@ static int markdown(void)
 	const struct p2ps_nv_source *sets[16];
 	int n_sets = 0;
 	printf("| series | flavor | read at | RM layout verified at | RM era | static BAR1 "
-	       "default | BAR1-P2P era | sources |\n");
-	printf("|---|---|---|---|---|---|---|---|\n");
+	       "default | AUTO rule | BAR1-P2P era | sources |\n");
+	printf("|---|---|---|---|---|---|---|---|---|\n");
 	for (size_t i = 0; i < n && n_sets < 16; i++)
 		markdown_row(&t[i], source_set(sets, &n_sets, t[i].sources));
 	markdown_sources(sets, n_sets);

@@ -197,8 +197,11 @@ void p2ps_drv_static_bar1(const struct p2ps_analysis *a, size_t gi,
 	if (s->sb_default == P2PS_NV_SB_NONE)
 		policy = P2PS_NV_SB_NONE;
 	o->console = d->boot_vga == 1;
-	/* _kbusRequiresP2PMailboxBar1_GM107: mailbox space unless RMPcieP2PType is BAR1. */
-	o->mailbox = s->mailbox_bar1 && pcie_type != 1;
+	/* _kbusRequiresP2PMailboxBar1_GM107: mailbox space unless BAR1 P2P is asked for:
+	 * forceP2PType BAR1P2P where the BAR1 path needs it (570.86.15), pcieP2PType BAR1
+	 * (575.51.02+). */
+	o->mailbox = s->mailbox_bar1 &&
+	             (s->bar1_needs_force ? force_type != s->ft_bar1 : pcie_type != 1);
 	o->estimated = true;
 	uint64_t client = d->gpu.vram_bytes, fb = ALIGN_UP(client, SZ_512M);
 	o->map_size = ALIGN_DN(client, SZ_2M);
