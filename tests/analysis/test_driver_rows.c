@@ -199,12 +199,12 @@ struct row {
 /* With the console (8 MiB): 570/575 ALIGN_UP(80 GiB + 2 MiB + 128 KiB + 8 + 4 MiB, 2 MiB) +
  * 2 MiB, without mailbox space 80 GiB + 14 MiB; 580+ the same as without the console (the
  * padding takes up the console); the ports 80 GiB + ALIGN_UP(8 MiB, 512 MiB) + 4 KiB. */
-#define NEEDS_570C   (80 * GIB + 18 * MIB)
-#define NEEDS_570FC  (80 * GIB + 14 * MIB)
-#define NEEDS_PORTC  (80 * GIB + 512 * MIB + 4096)
-#define NEEDS_565  (160 * GIB + 2 * MIB)
-#define NEEDS_PORT (80 * GIB + 4096)
-#define NEEDS_550P (80 * GIB + 132 * 1024)
+#define NEEDS_570C  (80 * GIB + 18 * MIB)
+#define NEEDS_570FC (80 * GIB + 14 * MIB)
+#define NEEDS_PORTC (80 * GIB + 512 * MIB + 4096)
+#define NEEDS_565   (160 * GIB + 2 * MIB)
+#define NEEDS_PORT  (80 * GIB + 4096)
+#define NEEDS_550P  (80 * GIB + 132 * 1024)
 
 #define F_SB1     "RMForceStaticBar1=1"
 #define F_TAIL    "RMP2PFbTailReserveMb=1"
