@@ -4,7 +4,8 @@
  * Each control this library issues has one wrapper here that builds its parameter struct
  * from named fields and reads the answer back into a C struct; no caller outside src/rm
  * sees a byte offset. The offsets and sizes live in one table (src/rm/fields.c), one row
- * per field and driver-series range with the tag whose headers it was read from, and a
+ * per field and RM layout era (the driver table's row for a series names its era, see
+ * nvidia_drivers.h) with the tag whose headers it was read from, and a
  * test compares the table with the offsets derived from the headers of every supported tag
  * (tests/rm/fixtures/ctrl-offsets/TAG.txt, scripts/rm-derive-offsets.sh).
  *
