@@ -265,24 +265,34 @@ static void test_cpu_types(void **state)
 	}
 }
 
+/* A PCI id and whether a predicate of the driver model holds for it. */
+struct id_case {
+	uint16_t vendor, device;
+	bool want;
+};
+
+static void check_ids(const struct id_case *cases, size_t n, bool (*pred)(uint16_t, uint16_t),
+                      const char *what)
+{
+	for (size_t i = 0; i < n; i++)
+		if (pred(cases[i].vendor, cases[i].device) != cases[i].want)
+			fail_msg("%04x:%04x %s %d", cases[i].vendor, cases[i].device, what,
+			         !cases[i].want);
+}
+
 /* pcie_switch_ref.h IS_SUPPORTED_PCIE_SWITCH (580.65.06): NVIDIA BR03 0x01B3 and BR04
  * (device >> 4 == 0x05B0 >> 4), PLX 0x87xx and 0x97xx, PMC-Sierra 0x85xx and 0x40xx,
  * Mellanox 0x1976; nothing else (Broadcom's PEX 88xxx/89xxx are vendor 0x1000). */
 static void test_supported_switches(void **state)
 {
 	(void)state;
-	static const struct {
-		uint16_t vendor, device;
-		bool ok;
-	} cases[] = {{0x10de, 0x01b3, true},  {0x10de, 0x05b7, true},  {0x10de, 0x05c0, false},
-	             {0x10de, 0x01b4, false}, {0x10b5, 0x8747, true},  {0x10b5, 0x9797, true},
-	             {0x10b5, 0x8605, false}, {0x10b5, 0x9600, false}, {0x11f8, 0x8531, true},
-	             {0x11f8, 0x4052, true},  {0x11f8, 0x8600, false}, {0x15b3, 0x1976, true},
-	             {0x15b3, 0x1977, false}, {0x1000, 0xc010, false}, {0x8086, 0x8747, false}};
-	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++)
-		if (p2ps_drv_supported_switch(cases[i].vendor, cases[i].device) != cases[i].ok)
-			fail_msg("%04x:%04x supported %d", cases[i].vendor, cases[i].device,
-			         !cases[i].ok);
+	static const struct id_case cases[] = {
+	        {0x10de, 0x01b3, true},  {0x10de, 0x05b7, true},  {0x10de, 0x05c0, false},
+	        {0x10de, 0x01b4, false}, {0x10b5, 0x8747, true},  {0x10b5, 0x9797, true},
+	        {0x10b5, 0x8605, false}, {0x10b5, 0x9600, false}, {0x11f8, 0x8531, true},
+	        {0x11f8, 0x4052, true},  {0x11f8, 0x8600, false}, {0x15b3, 0x1976, true},
+	        {0x15b3, 0x1977, false}, {0x1000, 0xc010, false}, {0x8086, 0x8747, false}};
+	check_ids(cases, sizeof(cases) / sizeof(cases[0]), p2ps_drv_supported_switch, "supported");
 }
 
 /* nvdevid.h DEVICE_ID_INTEL_*_ROOT_PORT (580.65.06), the ranges _kp2pCapsGetStatusOverPcie
@@ -291,20 +301,15 @@ static void test_supported_switches(void **state)
 static void test_ioh_ports(void **state)
 {
 	(void)state;
-	static const struct {
-		uint16_t vendor, device;
-		bool ioh;
-	} cases[] = {{0x8086, 0x3408, true},  {0x8086, 0x3411, true},  {0x8086, 0x3407, false},
-	             {0x8086, 0x3412, false}, {0x8086, 0x3c02, true},  {0x8086, 0x3c0b, true},
-	             {0x8086, 0x3c0c, false}, {0x8086, 0x0e02, true},  {0x8086, 0x0e0b, true},
-	             {0x8086, 0x0e01, false}, {0x8086, 0x2f01, true},  {0x8086, 0x2f0b, true},
-	             {0x8086, 0x2f00, false}, {0x8086, 0x6f01, true},  {0x8086, 0x6f0b, true},
-	             {0x8086, 0x6f0c, false}, {0x8086, 0x3420, true},  {0x8086, 0x3421, true},
-	             {0x8086, 0x3422, false}, {0x1022, 0x3408, false}, {0x8086, 0x2030, false}};
-	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++)
-		if (p2ps_drv_intel_ioh_port(cases[i].vendor, cases[i].device) != cases[i].ioh)
-			fail_msg("%04x:%04x I/O hub %d", cases[i].vendor, cases[i].device,
-			         !cases[i].ioh);
+	static const struct id_case cases[] = {
+	        {0x8086, 0x3408, true},  {0x8086, 0x3411, true},  {0x8086, 0x3407, false},
+	        {0x8086, 0x3412, false}, {0x8086, 0x3c02, true},  {0x8086, 0x3c0b, true},
+	        {0x8086, 0x3c0c, false}, {0x8086, 0x0e02, true},  {0x8086, 0x0e0b, true},
+	        {0x8086, 0x0e01, false}, {0x8086, 0x2f01, true},  {0x8086, 0x2f0b, true},
+	        {0x8086, 0x2f00, false}, {0x8086, 0x6f01, true},  {0x8086, 0x6f0b, true},
+	        {0x8086, 0x6f0c, false}, {0x8086, 0x3420, true},  {0x8086, 0x3421, true},
+	        {0x8086, 0x3422, false}, {0x1022, 0x3408, false}, {0x8086, 0x2030, false}};
+	check_ids(cases, sizeof(cases) / sizeof(cases[0]), p2ps_drv_intel_ioh_port, "I/O hub");
 }
 
 /* Two H100s in a P2P clique asked for BAR1 (580.65.06: RMPcieP2PType=1) with a CPU the

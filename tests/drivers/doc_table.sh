@@ -12,8 +12,10 @@ doc=$src/docs/bar-inspect.md
 [ -x "$bin" ] || { echo "doc_table: $bin is not built" >&2; exit 1; }
 begin='<!-- driver-table: begin -->'
 end='<!-- driver-table: end -->'
-[ "$(grep -c -- "$begin" "$doc")" -eq 1 ] && [ "$(grep -c -- "$end" "$doc")" -eq 1 ] ||
-	{ echo "doc_table: $doc has no single $begin ... $end block" >&2; exit 1; }
+if [ "$(grep -c -- "$begin" "$doc")" -ne 1 ] || [ "$(grep -c -- "$end" "$doc")" -ne 1 ]; then
+	echo "doc_table: $doc has no single $begin ... $end block" >&2
+	exit 1
+fi
 table=$("$bin" --markdown) || { echo "doc_table: $bin --markdown failed" >&2; exit 1; }
 block=$(sed -n "/$begin/,/$end/p" "$doc" | sed '1d;$d')
 if [ "${1:-}" = --update ]; then

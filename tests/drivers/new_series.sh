@@ -14,22 +14,10 @@
 # If anything else had to change for a new series, one of these fails.
 set -u
 src=${P2PS_SOURCE_DIR:?}
+# shellcheck source=tests/support/p2ps_test.sh
+. "$src/tests/support/p2ps_test.sh"
 W=$(mktemp -d)
 trap 'rm -rf "$W"' EXIT
-fails=0
-fail() {
-	echo "FAIL: $*"
-	fails=$((fails + 1))
-}
-check() { # NAME EXPECTED ACTUAL
-	if [ "$2" != "$3" ]; then
-		fail "$1"
-		echo "  want: $2"
-		echo "  got:  $3"
-	else
-		echo "ok   $1"
-	fi
-}
 
 # ---- the copy: the files git does not ignore (a tree without git: its sources and tests) -
 mkdir "$W/tree"
@@ -80,8 +68,8 @@ open(facts + "600.10.01.txt", "w").write(body)
 print(f"new_series: row 600 from stock {best_series} ({tag}), facts 600.10.01 from {tag}")
 PY
 changed=$(diff -rq --no-dereference "$W/orig" "$W/tree" | sed -E "s|^Files $W/orig/([^ ]+) and .*|\1|; s|^Only in $W/tree/([^:]*): (.*)|\1/\2|" | sort)
-check "the edit is one row and one facts file" \
-	"src/gmmu/nvidia_drivers.c tests/rm/fixtures/ctrl-offsets/600.10.01.txt" "$(echo $changed)"
+p2ps_check "the edit is one row and one facts file" \
+	"src/gmmu/nvidia_drivers.c tests/rm/fixtures/ctrl-offsets/600.10.01.txt" "${changed//$'\n'/ }"
 
 # ---- build what reads the table -----------------------------------------------------------
 tests="test_nvidia_drivers test_driver_model test_driver_rows test_rm_fields test_rm
@@ -93,26 +81,26 @@ cmake --build "$W/build" -j "${JOBS:-2}" --target $tests bar-inspect pte-decode 
 	>"$W/build.log" 2>&1 || { tail -30 "$W/build.log"; exit 1; }
 
 # ---- the tests of the table, unchanged -------------------------------------------------
-pattern="^($(echo $tests | tr ' ' '|')|check_series_literals|check_p2p_names)\$"
+pattern="^(${tests//[$'\n ']/|}|check_series_literals|check_p2p_names)\$"
 if ctest --test-dir "$W/build" -R "$pattern" --output-on-failure >"$W/ctest.log" 2>&1; then
 	echo "ok   $(grep -c 'Passed' "$W/ctest.log") table, driver, RM and BAR1-row tests pass"
 else
-	fail "the tests with series 600 added"
+	p2ps_fail "the tests with series 600 added"
 	grep -E "Failed|FAIL|\[  FAILED" "$W/ctest.log" | head -20
 fi
-[ "$(grep -c 'Passed' "$W/ctest.log")" -ge 9 ] || fail "fewer tests than the 9 named ran"
+[ "$(grep -c 'Passed' "$W/ctest.log")" -ge 9 ] || p2ps_fail "fewer tests than the 9 named ran"
 
 # ---- the new series, modelled as itself ---------------------------------------------------
 T=$W/build/tools
 snap=$src/tests/fixtures/h200x2-raw-snap
 "$T/bar-inspect" --root "$snap" --driver 600 --json >"$W/600.json" 2>"$W/600.err" ||
-	fail "bar-inspect --driver 600: $(cat "$W/600.err")"
-check "bar-inspect models 600 as its own row" '"model_series": 600, "note": null' \
+	p2ps_fail "bar-inspect --driver 600: $(cat "$W/600.err")"
+p2ps_check "bar-inspect models 600 as its own row" '"model_series": 600, "note": null' \
 	"$(python3 -c 'import json,sys; d=json.load(open(sys.argv[1]))["driver_model"]; print("\"model_series\": %d, \"note\": %s" % (d["model_series"], json.dumps(d["note"])))' "$W/600.json")"
 "$T/bar-inspect" --root "$snap" --driver 600 >"$W/600.txt" 2>&1
-check "no assumed note" 0 "$(grep -c "has no row in the driver table" "$W/600.txt")"
+p2ps_check "no assumed note" 0 "$(grep -c "has no row in the driver table" "$W/600.txt")"
 "$T/bar-inspect" --root "$snap" --driver 601 >"$W/601.txt" 2>&1
-check "601 is assumed from 600" 1 "$(grep -c 'modelled as stock 600 (600.10.01), the newest stock row not newer than it (assumed)' "$W/601.txt")"
+p2ps_check "601 is assumed from 600" 1 "$(grep -c 'modelled as stock 600 (600.10.01), the newest stock row not newer than it (assumed)' "$W/601.txt")"
 
 # The RM client: 600.10.01's layout is known; 601 is refused before any ioctl.
 for v in 600.10.01 601.1; do
@@ -121,15 +109,15 @@ for v in 600.10.01 601.1; do
 		>"$W/root-$v/proc/driver/nvidia/version"
 	"$T/pte-probe" --root "$W/root-$v" >/dev/null 2>"$W/rm-$v.err"
 done
-check "the RM client takes 600.10.01" 1 "$(grep -c 'cannot open /dev/nvidiactl' "$W/rm-600.10.01.err")"
-check "the RM client refuses 601" 1 "$(grep -c 'RM API struct layouts of series 601 are not known' "$W/rm-601.1.err")"
+p2ps_check "the RM client takes 600.10.01" 1 "$(grep -c 'cannot open /dev/nvidiactl' "$W/rm-600.10.01.err")"
+p2ps_check "the RM client refuses 601" 1 "$(grep -c 'RM API struct layouts of series 601 are not known' "$W/rm-601.1.err")"
 
 # The BAR1 rows: 600's era holds them, no fallback.
 "$T/pte-decode" p2p --chip GB202 --mode bar1 --driver 600 --bar1 0x28800000000 \
 	--start-offset 512M --offset 0x123400000 --page-size 2M >"$W/pd.txt" 2>&1 ||
-	fail "pte-decode --driver 600: $(cat "$W/pd.txt")"
-check "pte-decode: the row covers 600" 1 "$(grep -c '^row: 580-600 stock uvm Blackwell: SYS_COH' "$W/pd.txt")"
-check "pte-decode: not assumed" 0 "$(grep -c assumed "$W/pd.txt")"
+	p2ps_fail "pte-decode --driver 600: $(cat "$W/pd.txt")"
+p2ps_check "pte-decode: the row covers 600" 1 "$(grep -c '^row: 580-600 stock uvm Blackwell: SYS_COH' "$W/pd.txt")"
+p2ps_check "pte-decode: not assumed" 0 "$(grep -c assumed "$W/pd.txt")"
 
-[ "$fails" -eq 0 ] && echo "new_series: ok"
-[ "$fails" -eq 0 ]
+[ "$p2ps_fails" -eq 0 ] && echo "new_series: ok"
+p2ps_test_exit "$p2ps_fails"

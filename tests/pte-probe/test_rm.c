@@ -20,7 +20,8 @@ static void test_driver_versions(void **state)
 	(void)state;
 	struct p2ps_rm_driver d;
 	struct p2ps_error err;
-	/* Verified series; sizes from the driver headers of each tag (the RM layouts of the driver table, nvidia_drivers.c). */
+	/* Verified series; sizes from the driver headers of each tag (the RM layouts of the
+	 * driver table, nvidia_drivers.c). */
 	static const struct {
 		const char *v;
 		unsigned nvos46, vas, p2p;
