@@ -145,21 +145,29 @@ static void test_geforce_stock_gns(void **state)
 	finish(m);
 }
 
-/* In a VM, _kp2pCapsGetStatusOverPcie (595.45.04) says OK for read and write when
- * hypervisorPcieP2pDetection finds both GPUs in one clique of the virtual P2P approval
- * capability (objClLoadPcieVirtualP2PApproval: vendor cap 0x09, signature 0x503250,
- * clique id in bits 22:19 of the second dword; nvpcie.h). */
-static void test_vm_p2p_clique(void **state)
+/* Both GPUs in a VM, each with the virtual P2P approval capability (vendor cap 0x09,
+ * signature 0x503250, version 0) carrying clique id clique[k] in bits 22:19 of the second
+ * dword (objClLoadPcieVirtualP2PApproval, nvpcie.h; 595.45.04). */
+static void vm_cliques(struct dm *m, const unsigned clique[2])
 {
-	struct dm *m = *state;
 	build_root_ports(&m->f, 0x1483, AD102, false);
 	m->f.h.vm.in_vm = true;
 	for (int k = 0; k < 2; k++) {
 		uint8_t *c = m->f.h.devs[k ? m->f.g1 : m->f.g0].config;
 		c[0x34] = 0xc8;
-		const uint8_t cap[8] = {0x09, 0x00, 0x08, 0x50, 0x32, 0x50, 3 << 3, 0x00};
-		memcpy(c + 0xc8, cap, sizeof(cap)); /* clique 3, version 0 */
+		const uint8_t cap[8] = {
+		        0x09, 0x00, 0x08, 0x50, 0x32, 0x50, (uint8_t)(clique[k] << 3), 0};
+		memcpy(c + 0xc8, cap, sizeof(cap));
 	}
+}
+
+/* In a VM, _kp2pCapsGetStatusOverPcie (595.45.04) says OK for read and write when
+ * hypervisorPcieP2pDetection finds both GPUs in one clique of the virtual P2P approval
+ * capability. */
+static void test_vm_p2p_clique(void **state)
+{
+	struct dm *m = *state;
+	vm_cliques(m, (const unsigned[2]){3, 3});
 	model(m, "595");
 	const struct p2ps_drv_pair *p = pair(m);
 	assert_int_equal(p->path[P2PS_NV_PATH_PCIE_MAILBOX].read.st, P2PS_NV_ST_OK);
@@ -176,15 +184,7 @@ static void test_vm_p2p_clique(void **state)
 static void test_vm_two_cliques(void **state)
 {
 	struct dm *m = *state;
-	build_root_ports(&m->f, 0x1483, AD102, false);
-	m->f.h.vm.in_vm = true;
-	for (int k = 0; k < 2; k++) {
-		uint8_t *c = m->f.h.devs[k ? m->f.g1 : m->f.g0].config;
-		c[0x34] = 0xc8;
-		const uint8_t cap[8] = {0x09, 0x00, 0x08, 0x50, 0x32, 0x50, (uint8_t)((3 + k) << 3),
-		                        0};
-		memcpy(c + 0xc8, cap, sizeof(cap));
-	}
+	vm_cliques(m, (const unsigned[2]){3, 4});
 	model(m, "595");
 	assert_int_equal(pair(m)->path[P2PS_NV_PATH_PCIE_MAILBOX].read.gate, P2PS_NV_GATE_GSP);
 	assert_int_equal(pair(m)->st[P2PS_NV_CAPS_READ], P2PS_NV_ST_UNKNOWN);
