@@ -250,7 +250,7 @@ static const struct row rows[] = {
 	 OK, R_AUTO, S512, NEEDS_PORT, B1, B1, true, true, false, F_SB2, true, false, NEEDS_PORTC},};
 /* clang-format on */
 
-#define EACH_ROW(r) for (const struct row *r = rows; r < rows + sizeof(rows) / sizeof(rows[0]); r++)
+#define ROWS_END (rows + sizeof(rows) / sizeof(rows[0]))
 
 static bool has(const char *text, const char *want)
 {
@@ -263,8 +263,7 @@ static bool has(const char *text, const char *want)
 static void bar1_asked(void **state)
 {
 	struct dm *m = *state;
-	EACH_ROW(r)
-	{
+	for (const struct row *r = rows; r < ROWS_END; r++) {
 		const struct host_spec s = {H100, .keys = r->ask};
 		const struct p2ps_drv_pair *p = model(m, r->spec, &s);
 		const struct p2ps_drv_path_result *b = &p->path[B1];
@@ -290,8 +289,7 @@ static void bar1_asked(void **state)
 static void force_type_3(void **state)
 {
 	struct dm *m = *state;
-	EACH_ROW(r)
-	{
+	for (const struct row *r = rows; r < ROWS_END; r++) {
 		const struct host_spec s = {H100, .keys = "RMForceP2PType=3"};
 		const struct p2ps_drv_pair *p = model(m, r->spec, &s);
 		if (p->path[P2PS_NV_PATH_NVLINK].read.gate != r->force_c2c)
@@ -313,8 +311,7 @@ static void force_type_3(void **state)
 static void forced_without_static_bar1(void **state)
 {
 	struct dm *m = *state;
-	EACH_ROW(r)
-	{
+	for (const struct row *r = rows; r < ROWS_END; r++) {
 		const struct host_spec s = {
 		        .chip = GH100, .bar1 = 64 * GIB, .vram = 80 * GIB, .keys = r->ask_x};
 		const struct p2ps_drv_pair *p = model(m, r->spec, &s);
@@ -340,8 +337,7 @@ static void forced_without_static_bar1(void **state)
 static void no_keys(void **state)
 {
 	struct dm *m = *state;
-	EACH_ROW(r)
-	{
+	for (const struct row *r = rows; r < ROWS_END; r++) {
 		const struct host_spec s = {H100};
 		const struct p2ps_drv_pair *p = model(m, r->spec, &s);
 		if (p->chosen != r->plain ||
@@ -364,8 +360,7 @@ static void no_keys(void **state)
 static void console_defaults(void **state)
 {
 	struct dm *m = *state;
-	EACH_ROW(r)
-	{
+	for (const struct row *r = rows; r < ROWS_END; r++) {
 		const struct host_spec s = {H100, .console = true};
 		model(m, r->spec, &s);
 		const struct p2ps_drv_static_bar1 *b = &m->r.bar1[0];
@@ -381,8 +376,7 @@ static void console_defaults(void **state)
 static void auto_needs(void **state)
 {
 	struct dm *m = *state;
-	EACH_ROW(r)
-	{
+	for (const struct row *r = rows; r < ROWS_END; r++) {
 		const struct host_spec s = {H100, .keys = "RMForceStaticBar1=2"};
 		model(m, r->spec, &s);
 		if (m->r.bar1[0].required != r->auto_needs)
@@ -403,8 +397,7 @@ static void auto_needs(void **state)
 static void turing_hal(void **state)
 {
 	struct dm *m = *state;
-	EACH_ROW(r)
-	{
+	for (const struct row *r = rows; r < ROWS_END; r++) {
 		const struct host_spec s = {
 		        .chip = TU102, .bar1 = 32 * GIB, .vram = 11 * GIB, .keys = r->ask};
 		const struct p2ps_drv_pair *p = model(m, r->spec, &s);
@@ -425,8 +418,7 @@ static void turing_hal(void **state)
 static void pcie_type_auto(void **state)
 {
 	struct dm *m = *state;
-	EACH_ROW(r)
-	{
+	for (const struct row *r = rows; r < ROWS_END; r++) {
 		char keys[96];
 		snprintf(keys, sizeof(keys), "%s%sRMPcieP2PType=2", r->ask ? r->ask : "",
 		         r->ask ? ";" : "");
@@ -450,8 +442,7 @@ static void pcie_type_auto(void **state)
 static void resize_and_cpu(void **state)
 {
 	struct dm *m = *state;
-	EACH_ROW(r)
-	{
+	for (const struct row *r = rows; r < ROWS_END; r++) {
 		const struct host_spec s = {H100, .grow = true, .cpu_family = 28};
 		model(m, r->spec, &s);
 		if ((m->r.bar1[0].rebar_to != 0) != r->grows)
@@ -470,8 +461,7 @@ static void resize_and_cpu(void **state)
 static void iommu_alignment(void **state)
 {
 	struct dm *m = *state;
-	EACH_ROW(r)
-	{
+	for (const struct row *r = rows; r < ROWS_END; r++) {
 		const struct host_spec s = {H100, .console = true, .keys = r->ask};
 		const struct p2ps_drv_pair *p = model(m, r->spec, &s);
 		assert_int_equal(p->chosen, B1);
@@ -492,8 +482,7 @@ static void iommu_alignment(void **state)
 static void static_disabled(void **state)
 {
 	struct dm *m = *state;
-	EACH_ROW(r)
-	{
+	for (const struct row *r = rows; r < ROWS_END; r++) {
 		const struct host_spec s = {H100, .keys = "RMForceStaticBar1=0"};
 		model(m, r->spec, &s);
 		if (!has(m->r.bar1[0].fix, r->dis_fix))

@@ -285,8 +285,7 @@ static void pair_driver_caps(struct p2ps_strbuf *b, const struct p2ps_analysis *
 		if (!p2ps_pair_shown(a, o, p))
 			continue;
 		p2ps_drv_reported_pair(a, (size_t)p->a, (size_t)p->b, &rep);
-		for (int i = 0; rep.known && i < P2PS_NV_CAPS_COUNT && i < P2PS_NV_CAPS_COUNT;
-		     i++) {
+		for (int i = 0; rep.known && i < P2PS_NV_CAPS_COUNT; i++) {
 			enum p2ps_nv_status st = rep.st[i];
 			if (st == P2PS_NV_ST_UNKNOWN)
 				continue;
