@@ -13,6 +13,7 @@
 
 #include "p2pscope/bytes.h"
 #include "p2pscope/gmmu.h"
+#include "p2pscope/nvidia_drivers.h"
 
 static void check_rebuild(const struct gmmu_entry_format *ef, const uint64_t w[2])
 {

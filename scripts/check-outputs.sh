@@ -28,6 +28,10 @@
 #    images tests/gmmu-dump/make_example_pd writes) and `formats` in its three forms;
 #  - p2p-bench report (where p2p-bench is built) on tests/fixtures/p2p-bench and on
 #    every docs/results run;
+#  - the driver table's readers across series and flavors, rows or not: bar-inspect
+#    --driver on every snapshot (text and --json), pte-decode p2p --driver on three chips
+#    (both paths, --json, the PEER-field patch), pte-probe on every committed capture with
+#    --series and --flavor;
 #  - with --vm, bar-inspect inside the QEMU test guests (tests/vm/run-guest.sh, as the
 #    50-vm-guest step boots them: ACS on and off; --vm-iommufd adds the cdev/iommufd and
 #    no-IOMMU guests of 60-vm-iommufd, building their kernel once): every bi-* block the
@@ -37,7 +41,7 @@
 set -uo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
 jobs=${JOBS:-2}
-targets=(bar-inspect pte-decode host-dump make_example_pd)
+targets=(bar-inspect pte-decode pte-probe host-dump make_example_pd)
 
 die() {
 	echo "check-outputs: $*" >&2
@@ -264,6 +268,47 @@ EOF
 	done
 }
 
+# Specs with and without a row of the driver table, of each flavor.
+driver_specs="550 565 570 575 580 590 595 535 600 610 550-tinygrad 565-tinygrad 580-tinygrad
+570-aikitoria 575-aikitoria 580-aikitoria 595-aikitoria 590.44.01 595.71.05-p2p"
+
+corpus_driver() {
+	local s spec chip d fl path cap
+	for s in $(snapshots); do
+		for spec in $driver_specs; do
+			case_run "drv-$(slug "$s")-$spec" "$bi" --root "$s" --driver "$spec"
+			case_run "drv-$(slug "$s")-$spec-json" "$bi" --root "$s" --driver "$spec" --json
+		done
+	done
+	local pd=$bindir/tools/pte-decode
+	for chip in AD102 GH100 GB202; do
+		for d in 550 565 570 575 580 590 595 600; do
+			for fl in stock tinygrad aikitoria; do
+				for path in uvm rm; do
+					case_run "pd-$chip-$d-$fl-$path" "$pd" p2p --chip "$chip" --mode bar1 \
+						--bar1 0x28800000000 --start-offset 512M --offset 0x123400000 \
+						--page-size 2M --driver "$d" --flavor "$fl" --path "$path"
+				done
+				case_run "pd-$chip-$d-$fl-json" "$pd" p2p --chip "$chip" --mode bar1 \
+					--bar1 0x28800000000 --driver "$d" --flavor "$fl" --json
+				case_run "pd-$chip-$d-$fl-nvlink" "$pd" p2p --chip "$chip" --mode nvlink \
+					--fabric-base 0 --peer 3 --offset 0x123400000 --driver "$d" --flavor "$fl"
+			done
+		done
+	done
+	local pp=$bindir/tools/pte-probe
+	for cap in "$top"/tests/fixtures/pte-probe/*.json "$top"/tests/fixtures/pte-probe/bar1p2p/*.json; do
+		[ -e "$cap" ] || continue
+		case_run "pp-$(slug "$cap")" "$pp" --replay "$cap" --peer 1
+		for d in 550 565 570 580 600; do
+			for fl in stock tinygrad aikitoria; do
+				case_run "pp-$(slug "$cap")-$d-$fl" "$pp" --replay "$cap" --peer 1 --series "$d" --flavor "$fl"
+			done
+		done
+		case_run "pp-$(slug "$cap")-json" "$pp" --replay "$cap" --peer 1 --json
+	done
+}
+
 # run_corpus BUILD_DIR OUT_DIR
 run_corpus() {
 	bindir=$(cd "$1" && pwd)
@@ -280,6 +325,7 @@ run_corpus() {
 	corpus_paste
 	corpus_pte_decode
 	corpus_p2p_bench
+	corpus_driver
 	rm -rf "$scratch"
 	echo "check-outputs: $n_cases cases recorded from $bindir in $out"
 }

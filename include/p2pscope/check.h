@@ -344,12 +344,12 @@ struct p2ps_chk_prediction {
 	int nvlinks;
 	enum p2ps_verdict bar1; /* bar-inspect's static BAR1 verdict for the pair */
 	bool model;             /* the driver model ran (driver series known) */
-	enum p2ps_drv_status model_read, model_write;
-	enum p2ps_drv_path model_path;
-	enum p2ps_drv_gate model_gate; /* what decided a status that is not OK */
+	enum p2ps_nv_status model_read, model_write;
+	enum p2ps_nv_path model_path;
+	enum p2ps_nv_gate model_gate; /* what decided a status that is not OK */
 	char model_why[200];
 	bool reported; /* the driver's own caps (NVML, nvidia-smi topo -p2p, the RM API) */
-	enum p2ps_drv_status reported_read, reported_write;
+	enum p2ps_nv_status reported_read, reported_write;
 	char reported_source[64];
 	int p2p;              /* the prediction: 1 P2P works, 0 it does not, -1 unknown */
 	const char *p2p_from; /* "the driver's reported caps", "the driver model", ... */

@@ -5,8 +5,9 @@
  * functions it calls in src/nvidia/src/kernel/platform/p2p/p2p_caps.c, the static BAR1
  * rules of kern_bus_*.c, the CPU type of platform/cpu.c) per driver series and flavor
  * (NVIDIA's own modules, tinygrad's and aikitoria's P2P patches). The differences between
- * series are rows of tables (driver_tables.c, each row with the function and tag it was
- * read from); the order of the checks is a few small predicates (driver_model.c).
+ * series are the rows of the driver table (src/gmmu/nvidia_drivers.c, each with the tag and
+ * the functions it was read from); the order of the checks is a few small predicates
+ * (driver_model.c).
  *
  * Per GPU pair and per path (C2C, NVLink, NVLink indirect, PCIe mailbox, PCIe BAR1) the
  * model gives the statuses for read, write and atomics, in the codes of the driver's
@@ -22,6 +23,7 @@
 #include <stdint.h>
 
 #include "p2pscope/host.h"
+#include "p2pscope/nvidia_drivers.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -29,84 +31,8 @@ extern "C" {
 
 struct p2ps_analysis;
 
-/* NV0000_P2P_CAPS_STATUS_* values (ctrl0000system.h, identical in 550..595), plus U. */
-enum p2ps_drv_status {
-	P2PS_DS_OK = 0,
-	P2PS_DS_CNS = 1, /* CHIPSET_NOT_SUPPORTED */
-	P2PS_DS_GNS = 2, /* GPU_NOT_SUPPORTED */
-	P2PS_DS_IOH = 3, /* IOH_TOPOLOGY_NOT_SUPPORTED: nvidia-smi prints TNS */
-	P2PS_DS_DR = 4,  /* DISABLED_BY_REGKEY */
-	P2PS_DS_NS = 5,  /* NOT_SUPPORTED */
-	P2PS_DS_U = 6,   /* not known (the model cannot tell, or nothing was reported) */
-};
-/* As nvidia-smi topo -p2p prints it: "OK", "CNS", "GNS", "TNS", "DR", "NS", "U". */
-const char *p2ps_drv_status_code(enum p2ps_drv_status s);
-/* The driver's own name: "OK", "CHIPSET_NOT_SUPPORTED", ..., "UNKNOWN". */
-const char *p2ps_drv_status_name(enum p2ps_drv_status s);
-/* Reads a printed code ("OK", "CNS", "TNS", "IOH", "DR", "NS", "U", ...); -1 if none. */
-int p2ps_drv_status_parse(const char *s);
-
-/* The connectivity the driver picks (P2P_CONNECTIVITY_*), in the order it tries them. */
-enum p2ps_drv_path {
-	P2PS_DP_C2C = 0,
-	P2PS_DP_NVLINK,
-	P2PS_DP_NVLINK_INDIRECT,
-	P2PS_DP_PCIE_MAILBOX, /* P2P_CONNECTIVITY_PCIE_PROPRIETARY */
-	P2PS_DP_PCIE_BAR1,
-	P2PS_DP_COUNT,
-	P2PS_DP_NONE = P2PS_DP_COUNT, /* P2P_CONNECTIVITY_UNKNOWN: no P2P */
-};
-const char *p2ps_drv_path_name(enum p2ps_drv_path p); /* "c2c", "nvlink", ..., "none" */
-
-/* Indices of the driver's per-pair status array (NV0000_CTRL_P2P_CAPS_INDEX_*). */
-enum p2ps_drv_caps_index {
-	P2PS_DCI_READ = 0,
-	P2PS_DCI_WRITE = 1,
-	P2PS_DCI_NVLINK = 2,
-	P2PS_DCI_ATOMICS = 3,
-	P2PS_DCI_PROP = 4, /* nvidia-smi topo -p2p p */
-	P2PS_DCI_LOOPBACK = 5,
-	P2PS_DCI_PCI = 6,
-	P2PS_DCI_C2C = 7,
-	P2PS_DCI_PCI_BAR1 = 8,
-	P2PS_DCI_COUNT = 9,
-};
-
-enum p2ps_drv_flavor {
-	P2PS_DF_STOCK = 0, /* NVIDIA's open kernel modules as released */
-	P2PS_DF_TINYGRAD,  /* tinygrad/open-gpu-kernel-modules *-p2p branches */
-	P2PS_DF_AIKITORIA, /* aikitoria/open-gpu-kernel-modules *-p2p branches */
-	P2PS_DF_COUNT,
-};
-const char *p2ps_drv_flavor_name(enum p2ps_drv_flavor f); /* "stock", "tinygrad", ... */
-
-/* Every check the model knows; each has a name, a one-line meaning and its source. */
-enum p2ps_drv_gate {
-	P2PS_DG_NONE = 0,        /* nothing refused: the path's checks all passed */
-	P2PS_DG_MIG,             /* MIG without NVLink P2P: no P2P at all */
-	P2PS_DG_FORCE_P2P_TYPE,  /* RMForceP2PType names another path */
-	P2PS_DG_NO_C2C,          /* no C2C link between the GPUs (or a series without it) */
-	P2PS_DG_NO_NVLINK,       /* no NVLink between the GPUs */
-	P2PS_DG_NVSWITCH,        /* NVLink seen with an NVSwitch: no fallback to PCIe */
-	P2PS_DG_P2P_OVERRIDE,    /* ForceP2P (regkey, or a patch's built-in 0x11) */
-	P2PS_DG_HYPERVISOR,      /* hypervisor P2P clique (virtual P2P approval capability) */
-	P2PS_DG_CHIPSET_INIT,    /* the chipset could not be identified (565+) */
-	P2PS_DG_IOH,             /* GPUs under root ports of two Intel I/O hubs */
-	P2PS_DG_GPU_COMPAT,      /* different chip architecture/implementation or mobile */
-	P2PS_DG_GSP,             /* GSP firmware's answer (NV2080 INTERNAL_GET_PCIE_P2P_CAPS) */
-	P2PS_DG_GPU_DISABLED,    /* the GPU's P2P reads/writes are disabled (VF, regkey) */
-	P2PS_DG_MAILBOX_ATOMICS, /* atomics are never supported over the mailbox path */
-	P2PS_DG_PCIE_P2P_TYPE, /* RMPcieP2PType (575+) / RMForceP2PType (550-570) keeps BAR1 off */
-	P2PS_DG_BAR1_HAL,      /* the chip's bus HAL has no BAR1 P2P mapping */
-	P2PS_DG_BAR1_BY_DEFAULT, /* AUTO needs a chip that supports BAR1 P2P by default */
-	P2PS_DG_STATIC_BAR1,     /* static BAR1 not enabled on one GPU */
-	P2PS_DG_HOST_READ,       /* BAR1 reads need a common switch or a Ryzen / Xeon SPR */
-	P2PS_DG_BAR1_ATOMICS,    /* BAR1 atomics: topology discovery not implemented */
-	P2PS_DG_UNKNOWN_FACT,    /* a fact the gate needs is missing (see the text) */
-	P2PS_DG_COUNT
-};
-const char *p2ps_drv_gate_name(enum p2ps_drv_gate g);   /* "ioh_topology", ... */
-const char *p2ps_drv_gate_source(enum p2ps_drv_gate g); /* "p2p_caps.c _kp2p... (595.45.04)" */
+/* The driver's vocabulary (statuses, caps indices, paths, flavors, gates) and the rows per
+ * series and flavor are the driver table's (p2pscope/nvidia_drivers.h). */
 
 /* Registry keys and module parameters the model reads; -1 = not set (driver default). */
 struct p2ps_drv_regkeys {
@@ -122,12 +48,17 @@ struct p2ps_drv_regkeys {
 struct p2ps_drv_config {
 	bool known;       /* a series was asked for or read */
 	int series;       /* as asked or read: 550, 565, 580, 610, ... */
-	int model_series; /* the series row used (nearest known) */
-	enum p2ps_drv_flavor flavor;
+	int model_series; /* the series of the row used */
+	enum p2ps_nv_flavor flavor;
+	/* The driver table's row the model reads (p2ps_nv_driver_find(): the series' own, else
+	 * the fallback rule's, "assumed" in note); never NULL once p2ps_drv_config_make()
+	 * returned 0. */
+	const struct p2ps_nv_driver *row;
+	bool row_exact;
 	bool flavor_guessed; /* flavor not said: stock assumed */
 	char version[32];    /* full version when read ("580.159.04") */
 	char source[64];     /* "/proc/driver/nvidia/version", "--driver", "nvidia-smi" */
-	char note[160];      /* "610 is newer than the model knows: modelled as 595" */
+	char note[224];      /* p2ps_nv_driver_assumed()'s line, or a registry note */
 	struct p2ps_drv_regkeys reg;
 	char reg_source[64]; /* where the keys came from ("" = defaults) */
 };
@@ -145,8 +76,8 @@ int p2ps_drv_registry_parse(const char *text, struct p2ps_drv_regkeys *reg);
 
 /* One status with the gate that decided it. */
 struct p2ps_drv_verdict {
-	enum p2ps_drv_status st;
-	enum p2ps_drv_gate gate;
+	enum p2ps_nv_status st;
+	enum p2ps_nv_gate gate;
 };
 
 /* One path of a pair. */
@@ -158,12 +89,12 @@ struct p2ps_drv_path_result {
 
 /* What static BAR1 (the mapping BAR1 P2P rests on) does on one GPU. */
 struct p2ps_drv_static_bar1 {
-	enum p2ps_drv_status st; /* OK: enabled; NS: not enabled; U: facts missing */
-	uint64_t bar1;           /* BAR1 size the driver will see (after its resize) */
-	uint64_t required;       /* what the rule asks for (0 when no rule applies) */
-	uint64_t start;          /* start offset of the static mapping in BAR1 */
-	uint64_t map_size;       /* bytes mapped (client FB aligned down to 2 MiB) */
-	bool resized;            /* the driver resizes BAR1 at load (rebar_to) */
+	enum p2ps_nv_status st; /* OK: enabled; NS: not enabled; U: facts missing */
+	uint64_t bar1;          /* BAR1 size the driver will see (after its resize) */
+	uint64_t required;      /* what the rule asks for (0 when no rule applies) */
+	uint64_t start;         /* start offset of the static mapping in BAR1 */
+	uint64_t map_size;      /* bytes mapped (client FB aligned down to 2 MiB) */
+	bool resized;           /* the driver resizes BAR1 at load (rebar_to) */
 	uint64_t rebar_to;
 	bool console;   /* a boot console is preserved at BAR1 offset 0 */
 	bool mailbox;   /* mailbox P2P reserves BAR1 space */
@@ -176,17 +107,17 @@ struct p2ps_drv_static_bar1 {
 /* What the driver itself reported for one pair (the seam, see p2ps_drv_reported_pair). */
 struct p2ps_drv_reported {
 	bool known;
-	char source[64];                         /* "NVML", "nvidia-smi topo -p2p", "RM" */
-	enum p2ps_drv_status st[P2PS_DCI_COUNT]; /* U where not reported */
+	char source[64];                            /* "NVML", "nvidia-smi topo -p2p", "RM" */
+	enum p2ps_nv_status st[P2PS_NV_CAPS_COUNT]; /* U where not reported */
 };
 
 struct p2ps_drv_pair {
 	int a, b; /* analysis->gpus indices */
-	struct p2ps_drv_path_result path[P2PS_DP_COUNT];
-	enum p2ps_drv_path chosen;
-	/* What the driver's status array will hold (P2PS_DCI_*), as nvidia-smi prints. */
-	enum p2ps_drv_status st[P2PS_DCI_COUNT];
-	enum p2ps_drv_gate gate[P2PS_DCI_COUNT];
+	struct p2ps_drv_path_result path[P2PS_NV_PATH_COUNT];
+	enum p2ps_nv_path chosen;
+	/* What the driver's status array will hold (P2PS_NV_CAPS_*), as nvidia-smi prints. */
+	enum p2ps_nv_status st[P2PS_NV_CAPS_COUNT];
+	enum p2ps_nv_gate gate[P2PS_NV_CAPS_COUNT];
 	struct p2ps_drv_reported reported;
 	int agree; /* over the reported indices: 1 all agree, 0 some differ, -1 nothing to compare
 	            */

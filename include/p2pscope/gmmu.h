@@ -470,15 +470,6 @@ enum gmmu_bar1_form {
 	GMMU_BAR1_STOCK = 3,
 };
 
-/* The BAR1-P2P entry as each driver writes it: one row per (driver series, flavor, path,
- * generation), with the function and tag it was read from (src/gmmu/bar1_rows.c,
- * docs/gmmu.md "BAR1-P2P rows"). */
-enum gmmu_bar1_flavor {
-	GMMU_FLAVOR_STOCK = 0, /* NVIDIA/open-gpu-kernel-modules as tagged */
-	GMMU_FLAVOR_TINYGRAD =
-	        1, /* tinygrad/open-gpu-kernel-modules 550.54.15-p2p, 565.57.01-p2p */
-	GMMU_FLAVOR_AIKITORIA = 2, /* aikitoria/open-gpu-kernel-modules 570.86.16-p2p */
-};
 /* Which of the driver's encoders wrote the entry. */
 enum gmmu_bar1_path {
 	/* UVM's external mappings (CUDA's peer memory): nvGpuOpsBuildExternalAllocPtes, the
@@ -497,51 +488,8 @@ enum gmmu_bar1_gen {
 };
 #define GMMU_BAR1_GEN_BIT(g) (1u << (unsigned)(g))
 
-struct gmmu_bar1_row {
-	unsigned series_min, series_max; /* driver series (major version), inclusive */
-	enum gmmu_bar1_flavor flavor;
-	enum gmmu_bar1_path path;
-	unsigned gens;               /* GMMU_BAR1_GEN_BIT() of the generations it covers */
-	const char *refused;         /* non-NULL: the path writes no BAR1-P2P entry here: why */
-	enum gmmu_aperture aperture; /* the aperture written */
-	/* The address: base + (adds_start ? the static-BAR1 start offset : 0) + FB offset.
-	 * iova: the base is the static BAR1 as the mapping GPU's IOMMU maps it (the bus address
-	 * without an IOMMU; an IOVA covers the start already: pass start 0 with it); else
-	 * always the bus address (gpumgrGetGpuPhysFbAddr). */
-	bool adds_start, iova;
-	/* log2 of the alignment the series gives the static-BAR1 start: 0 (the region sits at
-	 * BAR1 offset 0), 21 (BAR1's 2 MiB allocator, 570-575), 29 (ALIGN_UP(console +
-	 * mailbox, 512 MiB), 580+). */
-	uint8_t start_align;
-	/* The address is at a BAR1 offset the series allocates per mapping (no static
-	 * region): only the aperture and flags can be held to the row. */
-	bool dynamic_offset;
-	/* The patched gmmuFmtPtePhysAddrFld(PEER) returns the sysmem address field: on v2 an RM
-	 * PEER write (NVLink or mailbox peer) then overwrites the peer index at 35:33. */
-	bool peer_field_patched;
-	/* The UVM rewrite also turns NVLink peers' PEER entries into this form. */
-	bool nvlink_too;
-	const char *source; /* "function, tag" */
-};
-
-size_t gmmu_bar1_row_count(void);
-const struct gmmu_bar1_row *gmmu_bar1_row_at(size_t i);
-enum gmmu_bar1_gen gmmu_bar1_gen_of(const struct gmmu_format *f);
-const char *gmmu_bar1_gen_name(enum gmmu_bar1_gen g);       /* "Turing..Ada", "Hopper" .. */
-const char *gmmu_bar1_flavor_name(enum gmmu_bar1_flavor f); /* "stock", "tinygrad" .. */
-int gmmu_bar1_flavor_parse(const char *s, enum gmmu_bar1_flavor *out, struct p2ps_error *err);
-const char *gmmu_bar1_path_name(enum gmmu_bar1_path p); /* "uvm", "rm" */
-int gmmu_bar1_path_parse(const char *s, enum gmmu_bar1_path *out, struct p2ps_error *err);
-/* The row of (series, flavor, path) for format f; P2PS_ENOTSUP naming the series the flavor
- * has rows for when there is none. A row with `refused` set is returned (0) as well. */
-int gmmu_bar1_row_find(unsigned series, enum gmmu_bar1_flavor flavor, enum gmmu_bar1_path path,
-                       const struct gmmu_format *f, const struct gmmu_bar1_row **out,
-                       struct p2ps_error *err);
-/* Whether (series, flavor) patches gmmuFmtPtePhysAddrFld(PEER) (any row of it says so). */
-bool gmmu_bar1_peer_field_patched(unsigned series, enum gmmu_bar1_flavor flavor);
-/* "580-595 stock rm Hopper" into buf; returns buf. */
-const char *gmmu_bar1_row_str(const struct gmmu_bar1_row *r, enum gmmu_bar1_gen g, char *buf,
-                              size_t len);
+/* A driver's BAR1-P2P entry rows (their type and functions are in nvidia_drivers.h). */
+struct gmmu_bar1_row;
 
 struct gmmu_p2p_request {
 	enum gmmu_p2p_mode mode;
@@ -583,6 +531,9 @@ struct gmmu_p2p_request {
 	 * patched gmmuFmtPtePhysAddrFld(PEER) writes it (gmmu_bar1_row.peer_field_patched): on
 	 * v2 it overwrites the peer index at 35:33. */
 	bool peer_addr_sysmem;
+	/* Non-NULL when the driver row used is another series' (the driver table's fallback
+	 * rule): its line, which the renderings show ("... (assumed)"). */
+	const char *driver_assumed;
 };
 
 struct gmmu_p2p_result {

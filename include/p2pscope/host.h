@@ -28,6 +28,7 @@
 #include <stdint.h>
 
 #include "p2pscope/error.h"
+#include "p2pscope/nvidia_drivers.h"
 #include "p2pscope/pci_addr.h"
 #include "p2pscope/timings.h"
 
@@ -361,26 +362,14 @@ const char *p2ps_cmdline_iommu_state_name(enum p2ps_cmdline_iommu_state s);
  * the same pair's caps in the matrix form (GET_P2P_CAPS_MATRIX, up to 8 GPUs). This is the
  * driver's own decision per path: compare a model of its gates against `status`. Found with
  * p2ps_host_driver_p2p(). */
-#define P2PS_P2P_PATHS 9 /* NV0000_CTRL_P2P_CAPS_INDEX_TABLE_SIZE */
-enum p2ps_p2p_path {
-	P2PS_P2P_PATH_READ = 0,
-	P2PS_P2P_PATH_WRITE,
-	P2PS_P2P_PATH_NVLINK,
-	P2PS_P2P_PATH_ATOMICS,
-	P2PS_P2P_PATH_PROP,
-	P2PS_P2P_PATH_LOOPBACK,
-	P2PS_P2P_PATH_PCI, /* PCIe through the mailbox */
-	P2PS_P2P_PATH_C2C,
-	P2PS_P2P_PATH_PCI_BAR1, /* PCIe BAR1-P2P */
-};
 struct p2ps_driver_p2p {
 	struct p2ps_bdf a, b;
 	bool known;              /* GET_P2P_CAPS_V2 answered NV_OK */
 	uint32_t rm_status;      /* its NV_STATUS otherwise */
 	char rm_status_name[48]; /* "NV_ERR_NOT_SUPPORTED" */
 	uint32_t caps;           /* p2pCaps: NV0000_CTRL_SYSTEM_GET_P2P_CAPS_*_SUPPORTED bits */
-	uint8_t status[P2PS_P2P_PATHS]; /* p2pCapsStatus per path: NV0000_P2P_CAPS_STATUS_*, 0 OK */
-	uint32_t peer_id_ab, peer_id_ba; /* busPeerIds; 0xffffffff: none */
+	uint8_t status[P2PS_NV_CAPS_COUNT]; /* p2pCapsStatus per index (enum p2ps_nv_status) */
+	uint32_t peer_id_ab, peer_id_ba;    /* busPeerIds; 0xffffffff: none */
 	bool matrix_known;
 	uint32_t matrix_caps; /* GET_P2P_CAPS_MATRIX's p2pCaps[a][b] */
 	/* The answer is the driver's for the group of all the host's GPUs (gpuCount N, one
@@ -389,10 +378,6 @@ struct p2ps_driver_p2p {
 	bool from_group;
 };
 #define P2PS_HOST_MAX_DRIVER_P2P 128
-/* The path names, index enum p2ps_p2p_path: "read", ..., "pci_bar1". */
-extern const char *const p2ps_p2p_path_names[P2PS_P2P_PATHS];
-/* NV0000_P2P_CAPS_STATUS_* names: "OK", "CHIPSET_NOT_SUPPORTED", ..., or "?". */
-const char *p2ps_p2p_status_name(uint8_t status);
 
 /* The CPU and chipset the driver recognised (SYSTEM_GET_CPU_INFO, _GET_CHIPSET_INFO). */
 struct p2ps_host_rm {
@@ -441,9 +426,10 @@ struct p2ps_host_nvidia {
 
 /* What the driver itself reported per GPU pair: NV0000_P2P_CAPS_STATUS_* per index of
  * NV0000_CTRL_P2P_CAPS_INDEX_* (read, write, nvlink, atomics, prop, loopback, pci, c2c,
- * pci_bar1), 0xff where not reported. GPUs are in nvidia-smi's order (PCI bus id). */
+ * pci_bar1), P2PS_NV_ST_UNKNOWN (0xff) where not reported. GPUs are in nvidia-smi's order (PCI bus
+ * id). */
 #define P2PS_HOST_DRVCAPS_GPUS  16
-#define P2PS_HOST_DRVCAPS_INDEX 9
+#define P2PS_HOST_DRVCAPS_INDEX P2PS_NV_CAPS_COUNT
 struct p2ps_host_driver_caps {
 	bool known;
 	char source[64]; /* "NVML", "nvidia-smi topo -p2p (snapshot)", "RM" */

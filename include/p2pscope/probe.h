@@ -23,6 +23,7 @@
 #include "p2pscope/gmmu_dump.h"
 #include "p2pscope/gmmu_walk.h"
 #include "p2pscope/nvidia_chips.h"
+#include "p2pscope/nvidia_drivers.h"
 #include "p2pscope/rm.h"
 #include "p2pscope/rm_ctrl.h"
 
@@ -122,7 +123,7 @@ struct probe_entry {
 	uint64_t half_pa[3];
 };
 
-#define PROBE_P2P_STATUS_N P2PS_RM_P2P_PATHS /* NV0000_CTRL_P2P_CAPS_INDEX_TABLE_SIZE */
+#define PROBE_P2P_STATUS_N P2PS_NV_CAPS_COUNT /* NV0000_CTRL_P2P_CAPS_INDEX_TABLE_SIZE */
 
 /* Where the fabric base of an NVLink peer's entries comes from. The driver adds the peer
  * GPU's NVSwitch fabric (GPA) base, assigned by the Fabric Manager, to every peer address
@@ -163,6 +164,10 @@ struct probe_bar1 {
 	const char *from;        /* ... and its mapping's name */
 	char note[240];          /* PROBE_BAR1_UNKNOWN, PROBE_BAR1_NO_ROW: why */
 	bool peer_field_patched; /* the flavor's gmmuFmtPtePhysAddrFld(PEER) patch */
+	/* The driver table's row for the series and flavor, and, when it is another series'
+	 * (the fallback rule), its line ("... (assumed)"); "" otherwise. */
+	const struct p2ps_nv_driver *drv;
+	char assumed[224];
 };
 
 /* The peer (--peer): the second GPU and what the driver said about the pair. */
@@ -194,8 +199,8 @@ struct probe_run {
 	unsigned gpu_index;
 	unsigned page_mask; /* bit per page shift asked for */
 	const char *chip_override;
-	enum gmmu_bar1_flavor flavor; /* --flavor: whose driver wrote the peer entries */
-	unsigned series;              /* --series: its series (0: the loaded driver's) */
+	enum p2ps_nv_flavor flavor; /* --flavor: whose driver wrote the peer entries */
+	unsigned series;            /* --series: its series (0: the loaded driver's) */
 	/* Collected. */
 	struct p2ps_rm_driver driver;
 	size_t n_cards;

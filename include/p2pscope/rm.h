@@ -6,7 +6,8 @@
  * memory) in a tree under its own root handle, issues controls on them and maps memory. This
  * library knows just enough of it to read page-table entries the driver wrote: every struct
  * is defined here from the driver's headers (NVIDIA/open-gpu-kernel-modules), never copied,
- * with the layout chosen from the loaded driver's version (see p2ps_rm_layout_find()).
+ * with the layout chosen from the loaded driver's version (the driver table's row of its
+ * series, p2ps_rm_driver_parse()).
  *
  * Safety is part of the interface, not of the callers:
  *   - only the escapes, object classes and controls on the allow-lists below are issued
@@ -33,6 +34,7 @@
 #include <stdint.h>
 
 #include "p2pscope/error.h"
+#include "p2pscope/nvidia_drivers.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -98,35 +100,23 @@ const char *p2ps_rm_ctrl_name(uint32_t cmd);
 
 /* ---- driver version and struct layouts ------------------------------------------------- */
 
-/* The struct sizes and offsets that differ between driver series. Everything not here is
- * the same in every supported series (checked at each tag in `verified`). */
-struct p2ps_rm_layout {
-	const char *series;   /* "580" */
-	unsigned major;       /* 580 */
-	const char *verified; /* driver tags whose headers were compared: "580.65.06, 580.142" */
-	uint16_t nvos46_size; /* NVOS46_PARAMETERS (MAP_MEMORY_DMA): 56 before 580, 64 from 580 */
-	uint16_t nvos46_dma_offset; /* offset of dmaOffset: 40 / 48 (flags2, kindOverride added) */
-	uint16_t nvos46_status;     /* offset of status: 48 / 56 */
-	uint16_t vaspace_size;      /* NV_VASPACE_ALLOCATION_PARAMETERS: 48 / 56 (pasid added) */
-	uint16_t p2p_size;          /* NV503B_ALLOC_PARAMETERS: 72 up to 580, 88 from 590 */
-	bool p2p_fabric_info;       /* NV503B has l2p/p2lFabricP2PInfo (590+) */
-};
-
+/* The loaded driver: its version and the driver table's stock row of its series, whose RM
+ * layout (struct p2ps_nv_rm_layout: the struct sizes that differ between series and the era
+ * of the control layouts, src/rm/fields.c) the client builds its structs by. */
 struct p2ps_rm_driver {
 	char version[32]; /* "580.159.04" */
 	unsigned major, minor, patch;
-	bool open_module; /* "Open Kernel Module" in the version file */
-	const struct p2ps_rm_layout *layout;
+	bool open_module;                       /* "Open Kernel Module" in the version file */
+	const struct p2ps_nv_driver *row;       /* stock, of its series */
+	const struct p2ps_nv_rm_layout *layout; /* row->rm */
 };
 
 /* Parses the text of /proc/driver/nvidia/version ("NVRM version: NVIDIA UNIX Open Kernel
- * Module for x86_64  580.159.04  Release Build ...") and picks the layout of its series.
- * P2PS_EINVAL when no version is found, P2PS_ENOTSUP (naming the supported series) when the
- * series has no verified layout: guessing a struct size would make the driver read or
- * write the wrong bytes. */
+ * Module for x86_64  580.159.04  Release Build ...") and picks the row of its series.
+ * P2PS_EINVAL when no version is found, P2PS_ENOTSUP (naming the verified series) when the
+ * series has no row with a verified layout: the client never assumes a layout from a
+ * nearer series, as a wrong struct size makes the driver read or write the wrong bytes. */
 int p2ps_rm_driver_parse(const char *text, struct p2ps_rm_driver *out, struct p2ps_error *err);
-size_t p2ps_rm_layout_count(void);
-const struct p2ps_rm_layout *p2ps_rm_layout_at(size_t i);
 
 /* ---- the system-call backend ----------------------------------------------------------- */
 

@@ -4,7 +4,8 @@
  * Each control this library issues has one wrapper here that builds its parameter struct
  * from named fields and reads the answer back into a C struct; no caller outside src/rm
  * sees a byte offset. The offsets and sizes live in one table (src/rm/fields.c), one row
- * per field and driver-series range with the tag whose headers it was read from, and a
+ * per field and RM layout era (the driver table's row for a series names its era, see
+ * nvidia_drivers.h) with the tag whose headers it was read from, and a
  * test compares the table with the offsets derived from the headers of every supported tag
  * (tests/rm/fixtures/ctrl-offsets/TAG.txt, scripts/rm-derive-offsets.sh).
  *
@@ -23,6 +24,7 @@
 #include <stdint.h>
 
 #include "p2pscope/error.h"
+#include "p2pscope/nvidia_drivers.h"
 #include "p2pscope/rm.h"
 
 #ifdef __cplusplus
@@ -152,7 +154,7 @@ struct p2ps_rm_field {
 	enum p2ps_rm_fid id;
 	const char *type;
 	const char *field;
-	unsigned first, last; /* driver series, inclusive (550 .. 595) */
+	enum p2ps_nv_rm_era first, last; /* inclusive */
 	uint16_t offset;
 	uint16_t size;
 	const char *tag;
@@ -160,8 +162,8 @@ struct p2ps_rm_field {
 
 size_t p2ps_rm_field_count(void);
 const struct p2ps_rm_field *p2ps_rm_field_at(size_t i);
-/* The row of field id for driver series major, or NULL when the series lacks it. */
-const struct p2ps_rm_field *p2ps_rm_field_find(unsigned major, enum p2ps_rm_fid id);
+/* The row of field id in RM era era, or NULL when that era lacks it. */
+const struct p2ps_rm_field *p2ps_rm_field_find(enum p2ps_nv_rm_era era, enum p2ps_rm_fid id);
 
 /* ---- GPUs ------------------------------------------------------------------------------- */
 
@@ -247,19 +249,6 @@ const char *p2ps_rm_nvlink_dev_type_name(uint32_t type); /* "GPU", "SWITCH", or 
 
 /* ---- P2P -------------------------------------------------------------------------------- */
 
-/* p2pCapsStatus's entries, NV0000_CTRL_P2P_CAPS_INDEX_* order. */
-enum p2ps_rm_p2p_path {
-	P2PS_RM_P2P_READ = 0,
-	P2PS_RM_P2P_WRITE,
-	P2PS_RM_P2P_NVLINK,
-	P2PS_RM_P2P_ATOMICS,
-	P2PS_RM_P2P_PROP,
-	P2PS_RM_P2P_LOOPBACK,
-	P2PS_RM_P2P_PCI,
-	P2PS_RM_P2P_C2C,
-	P2PS_RM_P2P_PCI_BAR1,
-	P2PS_RM_P2P_PATHS
-};
 /* NV0000_CTRL_SYSTEM_GET_P2P_CAPS_*_SUPPORTED bits of p2pCaps. */
 #define P2PS_RM_P2P_CAP_WRITES   (1u << 0)
 #define P2PS_RM_P2P_CAP_READS    (1u << 1)
@@ -276,7 +265,7 @@ enum p2ps_rm_p2p_path {
  * the bus peer ids each way (peer_id_ab: the id A uses for B). */
 struct p2ps_rm_p2p_caps {
 	uint32_t caps;
-	uint8_t status[P2PS_RM_P2P_PATHS]; /* NV0000_P2P_CAPS_STATUS_* */
+	uint8_t status[P2PS_NV_CAPS_COUNT]; /* by enum p2ps_nv_caps_index: enum p2ps_nv_status */
 	uint32_t peer_id_ab, peer_id_ba;
 };
 int p2ps_rm_ctrl_p2p_caps(struct p2ps_rm *rm, uint32_t gpu_a, uint32_t gpu_b,
@@ -288,14 +277,12 @@ int p2ps_rm_ctrl_p2p_caps(struct p2ps_rm *rm, uint32_t gpu_a, uint32_t gpu_b,
 struct p2ps_rm_p2p_group {
 	unsigned n;
 	uint32_t caps;
-	uint8_t status[P2PS_RM_P2P_PATHS];
+	uint8_t status[P2PS_NV_CAPS_COUNT];
 	uint32_t peer_ids[P2PS_RM_MAX_CARDS * P2PS_RM_MAX_CARDS];
 };
 int p2ps_rm_ctrl_p2p_caps_group(struct p2ps_rm *rm, const uint32_t *gpu_ids, unsigned n,
                                 struct p2ps_rm_p2p_group *out, uint32_t *rm_status,
                                 struct p2ps_error *err);
-const char *p2ps_rm_p2p_status_name(uint8_t status); /* "OK", "NOT_SUPPORTED", or "?" */
-extern const char *const p2ps_rm_p2p_path_names[P2PS_RM_P2P_PATHS]; /* "read" ... "pci_bar1" */
 /* The names of the bits set in caps, ", "-separated, into buf. */
 const char *p2ps_rm_p2p_caps_str(uint32_t caps, char *buf, size_t len);
 

@@ -14,6 +14,7 @@
  * BAR1-P2P atomics).
  */
 #include "gmmu_internal.h"
+#include "p2pscope/nvidia_drivers.h"
 
 #include <inttypes.h>
 #include <stdio.h>
@@ -215,7 +216,7 @@ static int row_aperture(const struct gmmu_format *f, const struct gmmu_p2p_reque
 {
 	const struct gmmu_bar1_row *r = rq->bar1_row;
 	enum gmmu_bar1_gen g = gmmu_bar1_gen_of(f);
-	char name[96];
+	char name[96], series[16];
 	if (!(r->gens & GMMU_BAR1_GEN_BIT(g)))
 		return p2ps_error_set(err, P2PS_EINVAL, "row %s does not cover %s",
 		                      gmmu_bar1_row_str(r, g, name, sizeof(name)), f->name);
@@ -226,9 +227,9 @@ static int row_aperture(const struct gmmu_format *f, const struct gmmu_p2p_reque
 	if (r->adds_start && (rq->bar1_start & align))
 		return p2ps_error_set(err, P2PS_EINVAL,
 		                      "static-BAR1 start 0x%" PRIx64 " is not aligned to 0x%" PRIx64
-		                      " as series %u-%u places it (%s)",
-		                      rq->bar1_start, align + 1, r->series_min, r->series_max,
-		                      r->source);
+		                      " as series %s places it (%s)",
+		                      rq->bar1_start, align + 1,
+		                      gmmu_bar1_row_series(r, series, sizeof(series)), r->source);
 	*out = r->aperture;
 	return 0;
 }

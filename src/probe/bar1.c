@@ -71,7 +71,7 @@ static void bar1_infer(struct probe_run *run, struct probe_bar1 *b)
 	const struct probe_map *m = NULL;
 	const struct probe_page *p = NULL;
 	int j = probe_first_peer_pte(run, &m, &p);
-	char why[240];
+	char why[240], series[16];
 	uint64_t addr = 0;
 	if (j < 0) {
 		bar1_unknown(b, "no peer entry was read");
@@ -96,11 +96,10 @@ static void bar1_infer(struct probe_run *run, struct probe_bar1 *b)
 	split_start(b, run->peer.gpu.card.fb_size);
 	if (b->start_known && b->start && !b->row->start_align) {
 		snprintf(why, sizeof(why),
-		         "%s's entry implies start 0x%" PRIx64
-		         ", but series %u-%u places the static "
+		         "%s's entry implies start 0x%" PRIx64 ", but series %s places the static "
 		         "BAR1 at offset 0 (%s)",
-		         m->spec->name, b->start, b->row->series_min, b->row->series_max,
-		         b->row->source);
+		         m->spec->name, b->start,
+		         gmmu_bar1_row_series(b->row, series, sizeof(series)), b->row->source);
 		bar1_unknown(b, why);
 		return;
 	}
@@ -115,12 +114,16 @@ void probe_peer_bar1(struct probe_run *run)
 	struct probe_bar1 *b = &pe->bar1;
 	unsigned series = probe_series(run);
 	*b = (struct probe_bar1){.entry = -1, .bus = pe->gpu.card.fb_address};
-	b->peer_field_patched = gmmu_bar1_peer_field_patched(series, run->flavor);
+	bool exact;
+	b->drv = p2ps_nv_driver_find(series, run->flavor, &exact);
+	if (!exact)
+		p2ps_nv_driver_assumed(series, run->flavor, b->drv, b->assumed, sizeof(b->assumed));
+	b->peer_field_patched = gmmu_bar1_peer_field_patched(b->drv);
 	if (pe->mode != GMMU_P2P_BAR1 || !run->fmt)
 		return;
 	struct p2ps_error e = {0};
 	b->src = PROBE_BAR1_NO_ROW;
-	if (gmmu_bar1_row_find(series, run->flavor, GMMU_BAR1_PATH_RM, run->fmt, &b->row, &e)) {
+	if (gmmu_bar1_row_find(b->drv, GMMU_BAR1_PATH_RM, run->fmt, &b->row, &e)) {
 		probe_copy(b->note, sizeof(b->note), e.msg);
 		return;
 	}

@@ -73,7 +73,7 @@ static void p2p_caps(struct probe_run *run, struct p2ps_rm *rm)
 }
 
 /* Where the NVLink fabric base comes from: the driver's answer where it gives one. */
-static void fabric_source(struct probe_peer *pe, const struct p2ps_rm_layout *l)
+static void fabric_source(struct probe_peer *pe, const struct p2ps_nv_rm_layout *l)
 {
 	pe->fabric_base = 0;
 	pe->fabric_src = PROBE_FABRIC_NONE;

@@ -13,7 +13,7 @@
 
 static const struct p2ps_rm_field *row(struct rm_fl *l, enum p2ps_rm_fid id)
 {
-	const struct p2ps_rm_field *f = p2ps_rm_field_find(l->major, id);
+	const struct p2ps_rm_field *f = p2ps_rm_field_find(l->era, id);
 	if (!f)
 		l->ok = false;
 	return f;
@@ -62,7 +62,7 @@ void rm_fl_put(struct rm_fl *l, uint8_t *b, size_t base, enum p2ps_rm_fid id, ui
 
 struct rm_fl rm_fl_of(const struct p2ps_rm *rm)
 {
-	return (struct rm_fl){.major = rm->drv.major, .ok = true};
+	return (struct rm_fl){.era = rm->drv.layout->era, .ok = true};
 }
 
 static int unsupported(struct p2ps_error *err, const struct p2ps_rm *rm, const char *what)
@@ -188,6 +188,8 @@ int p2ps_rm_ctrl_static_bar1(struct p2ps_rm *rm, uint32_t subdevice,
 	                     P2PS_RMF_SBAR1_SIZE, b, sizeof(b), rm_status, err);
 	if (rc)
 		return rc;
+	/* 565's struct has no staticBar1StartOffset: its static BAR1 sits at offset 0
+	 * (kbusEnableStaticBar1Mapping_TU102, 565.57.01), which the missing field reads. */
 	*out = (struct p2ps_rm_static_bar1){
 	        .enabled = rm_fl_get(&l, b, 0, P2PS_RMF_SBAR1_ENABLED) != 0,
 	        .start = rm_fl_get(&l, b, 0, P2PS_RMF_SBAR1_START),
@@ -259,7 +261,7 @@ int p2ps_rm_ctrl_p2p_caps_group(struct p2ps_rm *rm, const uint32_t *gpu_ids, uns
 	if (rc == 0) {
 		out->n = n;
 		out->caps = (uint32_t)rm_fl_get(&l, b, 0, P2PS_RMF_P2P_CAPS);
-		memcpy(out->status, b + rm_fl_off(&l, P2PS_RMF_P2P_STATUS), P2PS_RM_P2P_PATHS);
+		memcpy(out->status, b + rm_fl_off(&l, P2PS_RMF_P2P_STATUS), P2PS_NV_CAPS_COUNT);
 		/* busPeerIds[X * gpuCount + Y]: the id GPU X uses for GPU Y. */
 		size_t peers = rm_fl_off(&l, P2PS_RMF_P2P_PEER_IDS);
 		for (unsigned i = 0; i < n * n; i++)

@@ -108,44 +108,42 @@ int p2ps_rm_p2p_object_alloc(struct p2ps_rm *rm, uint32_t subdevice, uint32_t pe
 	out->bar1_size = p2ps_le64(b + rm_fl_off(&l, P2PS_RMF_P2POBJ_L2P_BAR1_SIZE));
 	/* Only from 590: absent before, not an error. */
 	const struct p2ps_rm_field *fab =
-	        p2ps_rm_field_find(rm->drv.major, P2PS_RMF_P2POBJ_P2L_FABRIC);
+	        p2ps_rm_field_find(rm->drv.layout->era, P2PS_RMF_P2POBJ_P2L_FABRIC);
 	if (fab)
 		out->peer_fabric_base = p2ps_le64(b + fab->offset);
 	return 0;
 }
 
-/* NV0000_P2P_CAPS_STATUS_* */
-const char *p2ps_rm_p2p_status_name(uint8_t status)
+/* NV0000_CTRL_SYSTEM_GET_P2P_CAPS_*_SUPPORTED: the bits named as their caps index where
+ * there is one (p2ps_nv_caps_index_name), else by their own words. */
+static const char *caps_bit_name(unsigned bit)
 {
-	static const char *const names[] = {"OK",
-	                                    "CHIPSET_NOT_SUPPORTED",
-	                                    "GPU_NOT_SUPPORTED",
-	                                    "IOH_TOPOLOGY_NOT_SUPPORTED",
-	                                    "DISABLED_BY_REGKEY",
-	                                    "NOT_SUPPORTED",
-	                                    "NVLINK_SETUP_FAILED"};
-	return status < RM_ARRAY_SIZE(names) ? names[status] : "?";
+	static const struct {
+		int index; /* enum p2ps_nv_caps_index, or -1 */
+		const char *own;
+	} bits[] = {{-1, "writes"},
+	            {-1, "reads"},
+	            {P2PS_NV_CAPS_PROP, NULL},
+	            {P2PS_NV_CAPS_NVLINK, NULL},
+	            {P2PS_NV_CAPS_ATOMICS, NULL},
+	            {P2PS_NV_CAPS_LOOPBACK, NULL},
+	            {P2PS_NV_CAPS_PCI, NULL},
+	            {-1, "indirect writes"},
+	            {-1, "indirect reads"},
+	            {-1, "indirect atomics"},
+	            {-1, "indirect nvlink"},
+	            {-1, NULL},
+	            {P2PS_NV_CAPS_C2C, NULL},
+	            {P2PS_NV_CAPS_PCI_BAR1, NULL}};
+	if (bit >= RM_ARRAY_SIZE(bits))
+		return "?";
+	if (bits[bit].index >= 0)
+		return p2ps_nv_caps_index_name((unsigned)bits[bit].index);
+	return bits[bit].own ? bits[bit].own : "?";
 }
-
-const char *const p2ps_rm_p2p_path_names[P2PS_RM_P2P_PATHS] = {
-        "read", "write", "nvlink", "atomics", "prop", "loopback", "pci", "c2c", "pci_bar1"};
 
 const char *p2ps_rm_p2p_caps_str(uint32_t caps, char *buf, size_t len)
 {
-	static const char *const bits[] = {"writes",
-	                                   "reads",
-	                                   "prop",
-	                                   "nvlink",
-	                                   "atomics",
-	                                   "loopback",
-	                                   "pci",
-	                                   "indirect writes",
-	                                   "indirect reads",
-	                                   "indirect atomics",
-	                                   "indirect nvlink",
-	                                   NULL,
-	                                   "c2c",
-	                                   "pci_bar1"};
 	size_t n = 0;
 	if (!len)
 		return buf;
@@ -153,7 +151,7 @@ const char *p2ps_rm_p2p_caps_str(uint32_t caps, char *buf, size_t len)
 	for (unsigned i = 0; i < 32 && n < len; i++) {
 		if (!(caps >> i & 1))
 			continue;
-		const char *name = i < RM_ARRAY_SIZE(bits) && bits[i] ? bits[i] : "?";
+		const char *name = caps_bit_name(i);
 		int k = snprintf(buf + n, len - n, "%s%s", n ? ", " : "", name);
 		n += k > 0 ? (size_t)k : 0;
 	}

@@ -1,23 +1,32 @@
 /* SPDX-License-Identifier: MIT */
 /* The parameter layouts of the controls in rm_ctrl.h, as data: one row per field and range
- * of driver series, with the tag whose headers (NVIDIA/open-gpu-kernel-modules,
- * src/common/sdk/nvidia/inc) it was read from. The offsets were derived by compiling
- * offsetof()/sizeof() against the headers of each supported tag
- * (scripts/rm-derive-offsets.sh); test_rm_fields compares every row with those facts for
- * all ten tags (tests/rm/fixtures/ctrl-offsets/). A row is field, struct, member ("sizeof":
- * the struct's size; "count(m)": array m's length), first and last series, offset, size,
- * tag. What moved between series:
- *   - FB_GET_INFO_V2's list grew: 55 entries (550), 57 (570, 575), 128 (580+);
- *   - GET_NVLINK_STATUS gained enabledLinks (580: links at 32), 64 links (570), bigger
- *     device info (570: remote at 96) and link info (590: 216 bytes);
- *   - GET_CPU_INFO gained selfHostedSocType (570);
- *   - FB_GET_STATIC_BAR1_INFO exists from 570;
+ * of RM eras (enum p2ps_nv_rm_era: a driver table row names its series' era), with the tag
+ * whose headers (NVIDIA/open-gpu-kernel-modules, src/common/sdk/nvidia/inc) it was read
+ * from. The offsets were derived by compiling offsetof()/sizeof() against the headers of
+ * each tag the driver table names (scripts/rm-derive-offsets.sh); test_rm_fields compares
+ * every row with those facts for every such tag (tests/rm/fixtures/ctrl-offsets/). A row is
+ * field, struct, member ("sizeof": the struct's size; "count(m)": array m's length), first
+ * and last era (NEWEST: up to the newest era there is), offset, size, tag. What moved
+ * between eras:
+ *   - FB_GET_INFO_V2's list grew: 55 entries (550), 57 (565 .. 575), 128 (580+);
+ *   - GET_NVLINK_STATUS: 32 links of 184 bytes (550), of 192 (565: remote device info at
+ *     96), 64 links of 208 (570: bigger device info), enabledLinks (580: links at 32), link
+ *     info of 216 bytes (590);
+ *   - GET_CPU_INFO gained selfHostedSocType (565);
+ *   - FB_GET_STATIC_BAR1_INFO exists from 565, its staticBar1StartOffset from 570 (565's
+ *     static BAR1 sits at offset 0: the control reads start 0 there);
  *   - NV503B_ALLOC_PARAMETERS gained the fabric P2P info (590). */
 #include "rm_internal.h"
 
 #include "p2pscope/rm_ctrl.h"
 
-#define ALL 550, 595
+#define E550   P2PS_NV_RM_550
+#define E565   P2PS_NV_RM_565
+#define E570   P2PS_NV_RM_570
+#define E580   P2PS_NV_RM_580
+#define E590   P2PS_NV_RM_590
+#define NEWEST P2PS_NV_RM_NEWEST
+#define ALL    E550, NEWEST
 
 /* clang-format off */
 static const struct p2ps_rm_field fields[] = {
@@ -36,41 +45,47 @@ static const struct p2ps_rm_field fields[] = {
 	{P2PS_RMF_PCI_SUBSYSTEM_ID, "NV2080_CTRL_BUS_GET_PCI_INFO_PARAMS", "pciSubSystemId", ALL, 4, 4, "580.142"},
 	{P2PS_RMF_PCI_REVISION_ID, "NV2080_CTRL_BUS_GET_PCI_INFO_PARAMS", "pciRevisionId", ALL, 8, 4, "580.142"},
 
-	{P2PS_RMF_FB_SIZE, "NV2080_CTRL_FB_GET_INFO_V2_PARAMS", "sizeof", 550, 550, 0, 444, "550.163.01"},
-	{P2PS_RMF_FB_SIZE, "NV2080_CTRL_FB_GET_INFO_V2_PARAMS", "sizeof", 570, 575, 0, 460, "575.64.05"},
-	{P2PS_RMF_FB_SIZE, "NV2080_CTRL_FB_GET_INFO_V2_PARAMS", "sizeof", 580, 595, 0, 1028, "580.142"},
+	{P2PS_RMF_FB_SIZE, "NV2080_CTRL_FB_GET_INFO_V2_PARAMS", "sizeof", E550, E550, 0, 444, "550.163.01"},
+	{P2PS_RMF_FB_SIZE, "NV2080_CTRL_FB_GET_INFO_V2_PARAMS", "sizeof", E565, E570, 0, 460, "575.64.05"},
+	{P2PS_RMF_FB_SIZE, "NV2080_CTRL_FB_GET_INFO_V2_PARAMS", "sizeof", E580, NEWEST, 0, 1028, "580.142"},
 	{P2PS_RMF_FB_LIST_SIZE, "NV2080_CTRL_FB_GET_INFO_V2_PARAMS", "fbInfoListSize", ALL, 0, 4, "580.142"},
-	{P2PS_RMF_FB_LIST, "NV2080_CTRL_FB_GET_INFO_V2_PARAMS", "fbInfoList", 550, 550, 4, 440, "550.163.01"},
-	{P2PS_RMF_FB_LIST, "NV2080_CTRL_FB_GET_INFO_V2_PARAMS", "fbInfoList", 570, 575, 4, 456, "575.64.05"},
-	{P2PS_RMF_FB_LIST, "NV2080_CTRL_FB_GET_INFO_V2_PARAMS", "fbInfoList", 580, 595, 4, 1024, "580.142"},
+	{P2PS_RMF_FB_LIST, "NV2080_CTRL_FB_GET_INFO_V2_PARAMS", "fbInfoList", E550, E550, 4, 440, "550.163.01"},
+	{P2PS_RMF_FB_LIST, "NV2080_CTRL_FB_GET_INFO_V2_PARAMS", "fbInfoList", E565, E570, 4, 456, "575.64.05"},
+	{P2PS_RMF_FB_LIST, "NV2080_CTRL_FB_GET_INFO_V2_PARAMS", "fbInfoList", E580, NEWEST, 4, 1024, "580.142"},
 	{P2PS_RMF_FB_ENTRY_STRIDE, "NV2080_CTRL_FB_INFO", "sizeof", ALL, 0, 8, "580.142"},
 	{P2PS_RMF_FB_ENTRY_INDEX, "NV2080_CTRL_FB_INFO", "index", ALL, 0, 4, "580.142"},
 	{P2PS_RMF_FB_ENTRY_DATA, "NV2080_CTRL_FB_INFO", "data", ALL, 4, 4, "580.142"},
 
-	{P2PS_RMF_SBAR1_SIZE, "NV2080_CTRL_FB_GET_STATIC_BAR1_INFO_PARAMS", "sizeof", 570, 595, 0, 24, "580.142"},
-	{P2PS_RMF_SBAR1_ENABLED, "NV2080_CTRL_FB_GET_STATIC_BAR1_INFO_PARAMS", "bStaticBar1Enabled", 570, 595, 0, 1, "580.142"},
-	{P2PS_RMF_SBAR1_START, "NV2080_CTRL_FB_GET_STATIC_BAR1_INFO_PARAMS", "staticBar1StartOffset", 570, 595, 8, 8, "580.142"},
-	{P2PS_RMF_SBAR1_BYTES, "NV2080_CTRL_FB_GET_STATIC_BAR1_INFO_PARAMS", "staticBar1Size", 570, 595, 16, 8, "580.142"},
+	{P2PS_RMF_SBAR1_SIZE, "NV2080_CTRL_FB_GET_STATIC_BAR1_INFO_PARAMS", "sizeof", E565, E565, 0, 16, "565.57.01"},
+	{P2PS_RMF_SBAR1_SIZE, "NV2080_CTRL_FB_GET_STATIC_BAR1_INFO_PARAMS", "sizeof", E570, NEWEST, 0, 24, "580.142"},
+	{P2PS_RMF_SBAR1_ENABLED, "NV2080_CTRL_FB_GET_STATIC_BAR1_INFO_PARAMS", "bStaticBar1Enabled", E565, NEWEST, 0, 1, "580.142"},
+	{P2PS_RMF_SBAR1_START, "NV2080_CTRL_FB_GET_STATIC_BAR1_INFO_PARAMS", "staticBar1StartOffset", E570, NEWEST, 8, 8, "580.142"},
+	{P2PS_RMF_SBAR1_BYTES, "NV2080_CTRL_FB_GET_STATIC_BAR1_INFO_PARAMS", "staticBar1Size", E565, E565, 8, 8, "565.57.01"},
+	{P2PS_RMF_SBAR1_BYTES, "NV2080_CTRL_FB_GET_STATIC_BAR1_INFO_PARAMS", "staticBar1Size", E570, NEWEST, 16, 8, "580.142"},
 
-	{P2PS_RMF_NVL_SIZE, "NV2080_CTRL_CMD_NVLINK_GET_NVLINK_STATUS_PARAMS", "sizeof", 550, 550, 0, 5896, "550.163.01"},
-	{P2PS_RMF_NVL_SIZE, "NV2080_CTRL_CMD_NVLINK_GET_NVLINK_STATUS_PARAMS", "sizeof", 570, 575, 0, 13320, "575.64.05"},
-	{P2PS_RMF_NVL_SIZE, "NV2080_CTRL_CMD_NVLINK_GET_NVLINK_STATUS_PARAMS", "sizeof", 580, 580, 0, 13344, "580.142"},
-	{P2PS_RMF_NVL_SIZE, "NV2080_CTRL_CMD_NVLINK_GET_NVLINK_STATUS_PARAMS", "sizeof", 590, 595, 0, 13864, "595.45.04"},
+	{P2PS_RMF_NVL_SIZE, "NV2080_CTRL_CMD_NVLINK_GET_NVLINK_STATUS_PARAMS", "sizeof", E550, E550, 0, 5896, "550.163.01"},
+	{P2PS_RMF_NVL_SIZE, "NV2080_CTRL_CMD_NVLINK_GET_NVLINK_STATUS_PARAMS", "sizeof", E565, E565, 0, 6152, "565.57.01"},
+	{P2PS_RMF_NVL_SIZE, "NV2080_CTRL_CMD_NVLINK_GET_NVLINK_STATUS_PARAMS", "sizeof", E570, E570, 0, 13320, "575.64.05"},
+	{P2PS_RMF_NVL_SIZE, "NV2080_CTRL_CMD_NVLINK_GET_NVLINK_STATUS_PARAMS", "sizeof", E580, E580, 0, 13344, "580.142"},
+	{P2PS_RMF_NVL_SIZE, "NV2080_CTRL_CMD_NVLINK_GET_NVLINK_STATUS_PARAMS", "sizeof", E590, NEWEST, 0, 13864, "595.45.04"},
 	{P2PS_RMF_NVL_ENABLED_MASK, "NV2080_CTRL_CMD_NVLINK_GET_NVLINK_STATUS_PARAMS", "enabledLinkMask", ALL, 0, 4, "580.142"},
-	{P2PS_RMF_NVL_LINK_INFO, "NV2080_CTRL_CMD_NVLINK_GET_NVLINK_STATUS_PARAMS", "linkInfo", 550, 550, 8, 5888, "550.163.01"},
-	{P2PS_RMF_NVL_LINK_INFO, "NV2080_CTRL_CMD_NVLINK_GET_NVLINK_STATUS_PARAMS", "linkInfo", 570, 575, 8, 13312, "575.64.05"},
-	{P2PS_RMF_NVL_LINK_INFO, "NV2080_CTRL_CMD_NVLINK_GET_NVLINK_STATUS_PARAMS", "linkInfo", 580, 580, 32, 13312, "580.142"},
-	{P2PS_RMF_NVL_LINK_INFO, "NV2080_CTRL_CMD_NVLINK_GET_NVLINK_STATUS_PARAMS", "linkInfo", 590, 595, 32, 13824, "595.45.04"},
-	{P2PS_RMF_NVL_LINK_COUNT, "NV2080_CTRL_CMD_NVLINK_GET_NVLINK_STATUS_PARAMS", "count(linkInfo)", 550, 550, 0, 32, "550.163.01"},
-	{P2PS_RMF_NVL_LINK_COUNT, "NV2080_CTRL_CMD_NVLINK_GET_NVLINK_STATUS_PARAMS", "count(linkInfo)", 570, 595, 0, 64, "580.142"},
-	{P2PS_RMF_NVL_LINK_STRIDE, "NV2080_CTRL_NVLINK_LINK_STATUS_INFO", "sizeof", 550, 550, 0, 184, "550.163.01"},
-	{P2PS_RMF_NVL_LINK_STRIDE, "NV2080_CTRL_NVLINK_LINK_STATUS_INFO", "sizeof", 570, 580, 0, 208, "580.142"},
-	{P2PS_RMF_NVL_LINK_STRIDE, "NV2080_CTRL_NVLINK_LINK_STATUS_INFO", "sizeof", 590, 595, 0, 216, "595.45.04"},
+	{P2PS_RMF_NVL_LINK_INFO, "NV2080_CTRL_CMD_NVLINK_GET_NVLINK_STATUS_PARAMS", "linkInfo", E550, E550, 8, 5888, "550.163.01"},
+	{P2PS_RMF_NVL_LINK_INFO, "NV2080_CTRL_CMD_NVLINK_GET_NVLINK_STATUS_PARAMS", "linkInfo", E565, E565, 8, 6144, "565.57.01"},
+	{P2PS_RMF_NVL_LINK_INFO, "NV2080_CTRL_CMD_NVLINK_GET_NVLINK_STATUS_PARAMS", "linkInfo", E570, E570, 8, 13312, "575.64.05"},
+	{P2PS_RMF_NVL_LINK_INFO, "NV2080_CTRL_CMD_NVLINK_GET_NVLINK_STATUS_PARAMS", "linkInfo", E580, E580, 32, 13312, "580.142"},
+	{P2PS_RMF_NVL_LINK_INFO, "NV2080_CTRL_CMD_NVLINK_GET_NVLINK_STATUS_PARAMS", "linkInfo", E590, NEWEST, 32, 13824, "595.45.04"},
+	{P2PS_RMF_NVL_LINK_COUNT, "NV2080_CTRL_CMD_NVLINK_GET_NVLINK_STATUS_PARAMS", "count(linkInfo)", E550, E565, 0, 32, "550.163.01"},
+	{P2PS_RMF_NVL_LINK_COUNT, "NV2080_CTRL_CMD_NVLINK_GET_NVLINK_STATUS_PARAMS", "count(linkInfo)", E570, NEWEST, 0, 64, "580.142"},
+	{P2PS_RMF_NVL_LINK_STRIDE, "NV2080_CTRL_NVLINK_LINK_STATUS_INFO", "sizeof", E550, E550, 0, 184, "550.163.01"},
+	{P2PS_RMF_NVL_LINK_STRIDE, "NV2080_CTRL_NVLINK_LINK_STATUS_INFO", "sizeof", E565, E565, 0, 192, "565.57.01"},
+	{P2PS_RMF_NVL_LINK_STRIDE, "NV2080_CTRL_NVLINK_LINK_STATUS_INFO", "sizeof", E570, E580, 0, 208, "580.142"},
+	{P2PS_RMF_NVL_LINK_STRIDE, "NV2080_CTRL_NVLINK_LINK_STATUS_INFO", "sizeof", E590, NEWEST, 0, 216, "595.45.04"},
 	{P2PS_RMF_NVL_LINK_STATE, "NV2080_CTRL_NVLINK_LINK_STATUS_INFO", "linkState", ALL, 8, 4, "580.142"},
 	{P2PS_RMF_NVL_LINK_CONNECTED, "NV2080_CTRL_NVLINK_LINK_STATUS_INFO", "connected", ALL, 56, 1, "580.142"},
 	{P2PS_RMF_NVL_LINK_REMOTE_LINK, "NV2080_CTRL_NVLINK_LINK_STATUS_INFO", "remoteDeviceLinkNumber", ALL, 58, 1, "580.142"},
-	{P2PS_RMF_NVL_LINK_REMOTE, "NV2080_CTRL_NVLINK_LINK_STATUS_INFO", "remoteDeviceInfo", 550, 550, 88, 48, "550.163.01"},
-	{P2PS_RMF_NVL_LINK_REMOTE, "NV2080_CTRL_NVLINK_LINK_STATUS_INFO", "remoteDeviceInfo", 570, 595, 96, 56, "580.142"},
+	{P2PS_RMF_NVL_LINK_REMOTE, "NV2080_CTRL_NVLINK_LINK_STATUS_INFO", "remoteDeviceInfo", E550, E550, 88, 48, "550.163.01"},
+	{P2PS_RMF_NVL_LINK_REMOTE, "NV2080_CTRL_NVLINK_LINK_STATUS_INFO", "remoteDeviceInfo", E565, E565, 96, 48, "565.57.01"},
+	{P2PS_RMF_NVL_LINK_REMOTE, "NV2080_CTRL_NVLINK_LINK_STATUS_INFO", "remoteDeviceInfo", E570, NEWEST, 96, 56, "580.142"},
 	{P2PS_RMF_NVL_DEV_DOMAIN, "NV2080_CTRL_NVLINK_DEVICE_INFO", "domain", ALL, 4, 4, "580.142"},
 	{P2PS_RMF_NVL_DEV_BUS, "NV2080_CTRL_NVLINK_DEVICE_INFO", "bus", ALL, 8, 2, "580.142"},
 	{P2PS_RMF_NVL_DEV_DEVICE, "NV2080_CTRL_NVLINK_DEVICE_INFO", "device", ALL, 10, 2, "580.142"},
@@ -92,8 +107,8 @@ static const struct p2ps_rm_field fields[] = {
 	{P2PS_RMF_P2PM_B_IDS, "NV0000_CTRL_SYSTEM_GET_P2P_CAPS_MATRIX_PARAMS", "gpuIdGrpB", ALL, 40, 32, "580.142"},
 	{P2PS_RMF_P2PM_CAPS, "NV0000_CTRL_SYSTEM_GET_P2P_CAPS_MATRIX_PARAMS", "p2pCaps", ALL, 72, 256, "580.142"},
 
-	{P2PS_RMF_CPU_SIZE, "NV0000_CTRL_SYSTEM_GET_CPU_INFO_PARAMS", "sizeof", 550, 550, 0, 104, "550.163.01"},
-	{P2PS_RMF_CPU_SIZE, "NV0000_CTRL_SYSTEM_GET_CPU_INFO_PARAMS", "sizeof", 570, 595, 0, 108, "580.142"},
+	{P2PS_RMF_CPU_SIZE, "NV0000_CTRL_SYSTEM_GET_CPU_INFO_PARAMS", "sizeof", E550, E550, 0, 104, "550.163.01"},
+	{P2PS_RMF_CPU_SIZE, "NV0000_CTRL_SYSTEM_GET_CPU_INFO_PARAMS", "sizeof", E565, NEWEST, 0, 108, "580.142"},
 	{P2PS_RMF_CPU_TYPE, "NV0000_CTRL_SYSTEM_GET_CPU_INFO_PARAMS", "type", ALL, 0, 4, "580.142"},
 	{P2PS_RMF_CPU_CLOCK, "NV0000_CTRL_SYSTEM_GET_CPU_INFO_PARAMS", "clock", ALL, 8, 4, "580.142"},
 	{P2PS_RMF_CPU_LOGICAL, "NV0000_CTRL_SYSTEM_GET_CPU_INFO_PARAMS", "numLogicalCpus", ALL, 24, 4, "580.142"},
@@ -140,7 +155,7 @@ static const struct p2ps_rm_field fields[] = {
 	{P2PS_RMF_P2POBJ_PEER_SUBDEVICE, "NV503B_ALLOC_PARAMETERS", "hPeerSubDevice", ALL, 4, 4, "580.142"},
 	{P2PS_RMF_P2POBJ_L2P_BAR1_ADDR, "NV503B_ALLOC_PARAMETERS", "l2pBar1P2PDmaInfo.dma_address", ALL, 40, 8, "580.142"},
 	{P2PS_RMF_P2POBJ_L2P_BAR1_SIZE, "NV503B_ALLOC_PARAMETERS", "l2pBar1P2PDmaInfo.dma_size", ALL, 48, 8, "580.142"},
-	{P2PS_RMF_P2POBJ_P2L_FABRIC, "NV503B_ALLOC_PARAMETERS", "p2lFabricP2PInfo.gpa", 590, 595, 80, 8, "595.45.04"},
+	{P2PS_RMF_P2POBJ_P2L_FABRIC, "NV503B_ALLOC_PARAMETERS", "p2lFabricP2PInfo.gpa", E590, NEWEST, 80, 8, "595.45.04"},
 };
 /* clang-format on */
 
@@ -154,10 +169,10 @@ const struct p2ps_rm_field *p2ps_rm_field_at(size_t i)
 	return i < RM_ARRAY_SIZE(fields) ? &fields[i] : NULL;
 }
 
-const struct p2ps_rm_field *p2ps_rm_field_find(unsigned major, enum p2ps_rm_fid id)
+const struct p2ps_rm_field *p2ps_rm_field_find(enum p2ps_nv_rm_era era, enum p2ps_rm_fid id)
 {
 	for (size_t i = 0; i < RM_ARRAY_SIZE(fields); i++)
-		if (fields[i].id == id && fields[i].first <= major && major <= fields[i].last)
+		if (fields[i].id == id && fields[i].first <= era && era <= fields[i].last)
 			return &fields[i];
 	return NULL;
 }

@@ -1,81 +1,48 @@
 /* SPDX-License-Identifier: MIT */
-/* Driver version -> struct layout.
- *
- * Each row was checked by compiling offsetof()/sizeof() of every struct this library uses
- * against the headers of the tags in `verified` (NVIDIA/open-gpu-kernel-modules). Between
- * those tags only the fields in struct p2ps_rm_layout moved:
- *   - NVOS46_PARAMETERS gained flags2 and kindOverride in 580 (56 -> 64 bytes);
- *   - NV_VASPACE_ALLOCATION_PARAMETERS gained pasid in 580 (48 -> 56 bytes);
- *   - NV503B_ALLOC_PARAMETERS gained l2p/p2lFabricP2PInfo in 590 (72 -> 88 bytes).
- * A series without a row is refused: a wrong size makes the driver reject the call at best
- * and read the wrong bytes at worst.
+/* Driver version -> struct layout: the driver table's stock row of the loaded series
+ * (src/gmmu/nvidia_drivers.c), whose RM layout was checked against the headers of every tag
+ * the row names (tests/rm/fixtures/ctrl-offsets/TAG.txt, scripts/rm-derive-offsets.sh). A
+ * series without such a row is refused: the model may assume a nearer series, the client
+ * does not, as a wrong size makes the driver reject the call at best and read the wrong
+ * bytes at worst.
  */
 #include "rm_internal.h"
 
 #include <ctype.h>
 #include <stdio.h>
-#include <stdlib.h>
 
-/* One row per series: series, major, the tags verified, then NVOS46_PARAMETERS' size and the
- * offsets of dmaOffset and status, NV_VASPACE_ALLOCATION_PARAMETERS' size,
- * NV503B_ALLOC_PARAMETERS' size and whether it has the fabric P2P info. */
-/* clang-format off */
-static const struct p2ps_rm_layout layouts[] = {
-	{"550", 550, "550.40.07, 550.163.01", 56, 40, 48, 48, 72, false},
-	{"570", 570, "570.86.15, 570.211.01", 56, 40, 48, 48, 72, false},
-	{"575", 575, "575.51.02, 575.64.05",  56, 40, 48, 48, 72, false},
-	{"580", 580, "580.65.06, 580.142",    64, 48, 56, 56, 72, false},
-	{"590", 590, "590.48.01",             64, 48, 56, 56, 88, true},
-	{"595", 595, "595.45.04",             64, 48, 56, 56, 88, true},
-};
-/* clang-format on */
-
-size_t p2ps_rm_layout_count(void)
+/* The series whose rows have a verified layout: "550, 565, ...". */
+static void verified_list(char *buf, size_t len)
 {
-	return RM_ARRAY_SIZE(layouts);
-}
-
-const struct p2ps_rm_layout *p2ps_rm_layout_at(size_t i)
-{
-	return i < RM_ARRAY_SIZE(layouts) ? &layouts[i] : NULL;
-}
-
-/* "580.159.04" or "550.54": digits '.' digits ['.' digits], standing alone. */
-static bool parse_version(const char *s, struct p2ps_rm_driver *d, size_t *len)
-{
-	const char *p = s;
-	unsigned v[3] = {0, 0, 0};
-	int parts = 0;
-	while (parts < 3 && isdigit((unsigned char)*p)) {
-		char *end;
-		unsigned long x = strtoul(p, &end, 10);
-		if (end - p > 4 || x > 9999)
-			return false;
-		v[parts++] = (unsigned)x;
-		p = end;
-		if (*p != '.' || !isdigit((unsigned char)p[1]))
-			break;
-		p++;
-	}
-	if (parts < 2 || (*p && !isspace((unsigned char)*p)) || v[0] < 100)
-		return false;
-	d->major = v[0];
-	d->minor = v[1];
-	d->patch = v[2];
-	*len = (size_t)(p - s);
-	return true;
-}
-
-static void layout_list(char *buf, size_t len)
-{
-	size_t o = 0;
+	size_t n, o = 0;
+	const struct p2ps_nv_driver *t = p2ps_nv_driver_table(&n);
 	buf[0] = '\0';
-	for (size_t i = 0; i < RM_ARRAY_SIZE(layouts) && o < len; i++) {
-		int n = snprintf(buf + o, len - o, "%s%s", i ? ", " : "", layouts[i].series);
-		if (n < 0)
+	for (size_t i = 0; i < n && o < len; i++) {
+		if (t[i].flavor != P2PS_NV_FLAVOR_STOCK || !t[i].rm)
+			continue;
+		int k = snprintf(buf + o, len - o, "%s%u", o ? ", " : "", t[i].series);
+		if (k < 0)
 			break;
-		o += (size_t)n;
+		o += (size_t)k;
 	}
+}
+
+/* The first word of line (up to len) that is a version of at least two parts standing
+ * alone ("580.159.04", "550.78"), or NULL. */
+static const char *find_version(const char *line, size_t len, struct p2ps_nv_version *v,
+                                size_t *vlen)
+{
+	for (size_t i = 0; i < len; i++) {
+		if (i && !isspace((unsigned char)line[i - 1]))
+			continue;
+		size_t n = p2ps_nv_version_scan(line + i, v);
+		if (n && v->parts >= 2 && i + n <= len &&
+		    (i + n == len || isspace((unsigned char)line[i + n]))) {
+			*vlen = n;
+			return line + i;
+		}
+	}
+	return NULL;
 }
 
 int p2ps_rm_driver_parse(const char *text, struct p2ps_rm_driver *out, struct p2ps_error *err)
@@ -84,14 +51,9 @@ int p2ps_rm_driver_parse(const char *text, struct p2ps_rm_driver *out, struct p2
 	const char *line = text ? text : "";
 	const char *nl = strchr(line, '\n');
 	size_t line_len = nl ? (size_t)(nl - line) : strlen(line);
-	/* The version is the first word of the first line that looks like one. */
+	struct p2ps_nv_version v;
 	size_t vlen = 0;
-	const char *found = NULL;
-	for (size_t i = 0; i < line_len && !found; i++) {
-		if ((i == 0 || isspace((unsigned char)line[i - 1])) &&
-		    parse_version(line + i, out, &vlen))
-			found = line + i;
-	}
+	const char *found = find_version(line, line_len, &v, &vlen);
 	if (!found || vlen >= sizeof(out->version))
 		return p2ps_error_set(err, P2PS_EINVAL,
 		                      "no driver version in the NVIDIA version file (first line: "
@@ -99,18 +61,21 @@ int p2ps_rm_driver_parse(const char *text, struct p2ps_rm_driver *out, struct p2
 		                      line);
 	memcpy(out->version, found, vlen);
 	out->version[vlen] = '\0';
+	out->major = v.series;
+	out->minor = v.minor;
+	out->patch = v.patch;
 	out->open_module = strstr(line, "Open Kernel Module") != NULL;
-	for (size_t i = 0; i < RM_ARRAY_SIZE(layouts); i++)
-		if (layouts[i].major == out->major)
-			out->layout = &layouts[i];
+	out->row = p2ps_nv_driver_exact(v.series, P2PS_NV_FLAVOR_STOCK);
+	out->layout = out->row ? out->row->rm : NULL;
 	if (!out->layout) {
 		char list[128];
-		layout_list(list, sizeof(list));
+		verified_list(list, sizeof(list));
 		return p2ps_error_set(
 		        err, P2PS_ENOTSUP,
 		        "NVIDIA driver %s: the RM API struct layouts of series %u are "
-		        "not known to p2pscope (verified series: %s)",
-		        out->version, out->major, list);
+		        "not known to p2pscope (verified series: %s)%s%s",
+		        out->version, out->major, list, out->row ? ": " : "",
+		        out->row ? out->row->rm_why : "");
 	}
 	return 0;
 }

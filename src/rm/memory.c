@@ -63,7 +63,7 @@ int p2ps_rm_map_dma(struct p2ps_rm *rm, uint32_t device, uint32_t hdma, uint32_t
                     uint64_t offset, uint64_t length, uint32_t flags, uint64_t *va,
                     uint32_t *rm_status, struct p2ps_error *err)
 {
-	const struct p2ps_rm_layout *l = rm->drv.layout;
+	const struct p2ps_nv_rm_layout *l = rm->drv.layout;
 	uint8_t a[64] = {0};
 	RM_PUT32(a, {NVOS46_CLIENT, rm->client}, {NVOS46_DEVICE, device}, {NVOS46_DMA, hdma},
 	         {NVOS46_MEMORY, hmem}, {NVOS46_FLAGS, flags});

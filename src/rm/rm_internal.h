@@ -2,12 +2,13 @@
 /* RM client internals: escape numbers, the struct layouts common to every supported driver
  * series, and the client state.
  *
- * Offsets and sizes were read from the driver headers of every series in layout.c's table
- * (nvos.h, nv-ioctl.h, nv-unix-nvos-params-wrappers.h, cl0080.h, cl0070.h, cl00c2.h,
+ * Offsets and sizes were read from the driver headers of every tag the driver table's rows
+ * name (nvos.h, nv-ioctl.h, nv-unix-nvos-params-wrappers.h, cl0080.h, cl0070.h, cl00c2.h,
  * cl503b.h, ctrl0000gpu.h, ctrl0000system.h, ctrl0080dma.h, ctrl2080mc.h, ctrl0041.h) by
- * compiling offsetof() against each tag's headers; what differs between series lives in
- * struct p2ps_rm_layout instead. Structs are built as byte buffers with explicit
- * little-endian stores, so no definition depends on this compiler's padding.
+ * compiling offsetof() against each tag's headers (test_rm_fields checks the *_SIZE below
+ * against them); what differs between series lives in struct p2ps_nv_rm_layout instead. Structs are
+ * built as byte buffers with explicit little-endian stores, so no definition depends on this
+ * compiler's padding.
  */
 #ifndef P2PS_RM_INTERNAL_H
 #define P2PS_RM_INTERNAL_H
@@ -245,7 +246,7 @@ static inline void put_ptr(uint8_t *b, size_t off, const void *p)
  * series lacks clears ok (offset and size then read 0), and rm_fl_issue refuses the
  * control before any ioctl. */
 struct rm_fl {
-	unsigned major;
+	enum p2ps_nv_rm_era era;
 	bool ok;
 };
 struct rm_fl rm_fl_of(const struct p2ps_rm *rm);

@@ -58,13 +58,23 @@ static void test_config_series_and_registry(void **state)
 	(void)state;
 	struct p2ps_drv_config c;
 	char err[160];
-	/* A series newer than the model knows: named, modelled as the last known one. */
-	assert_int_equal(p2ps_drv_config_make(NULL, "610", NULL, &c, err, sizeof(err)), 0);
-	assert_int_equal(c.series, 610);
-	assert_int_equal(c.model_series, 595);
-	assert_non_null(strstr(c.note, "610 is newer than the model knows"));
+	/* A series newer than the driver table's newest: named, modelled as the newest row,
+	 * said to be assumed. */
+	bool exact;
+	const struct p2ps_nv_driver *newest =
+	        p2ps_nv_driver_find(P2PS_NV_SERIES_NONE, P2PS_NV_FLAVOR_STOCK, &exact);
+	char spec[16], want[64];
+	snprintf(spec, sizeof(spec), "%u", newest->series + 15);
+	assert_int_equal(p2ps_drv_config_make(NULL, spec, NULL, &c, err, sizeof(err)), 0);
+	assert_int_equal(c.series, (int)newest->series + 15);
+	assert_int_equal(c.model_series, (int)newest->series);
+	assert_ptr_equal(c.row, newest);
+	assert_false(c.row_exact);
+	snprintf(want, sizeof(want), "%s stock has no row in the driver table", spec);
+	assert_non_null(strstr(c.note, want));
+	assert_non_null(strstr(c.note, "(assumed)"));
 	assert_int_equal(p2ps_drv_config_make(NULL, "565-tinygrad", NULL, &c, err, sizeof(err)), 0);
-	assert_int_equal(c.flavor, P2PS_DF_TINYGRAD);
+	assert_int_equal(c.flavor, P2PS_NV_FLAVOR_TINYGRAD);
 	assert_int_equal(c.model_series, 565);
 	assert_int_equal(p2ps_drv_config_make(NULL, "58x", NULL, &c, err, sizeof(err)), -1);
 	assert_non_null(strstr(err, "--driver"));
@@ -77,9 +87,12 @@ static void test_config_series_and_registry(void **state)
 	assert_int_equal(r.pcie_p2p_type, 2);
 	assert_int_equal(p2ps_drv_registry_parse("RMForceP2PType", &r), -1);
 	assert_int_equal(p2ps_drv_registry_parse("ForceP2P=0x11 ;", &r), -1); /* blank in value */
-	assert_int_equal(p2ps_drv_status_parse("TNS"), P2PS_DS_IOH);
-	assert_int_equal(p2ps_drv_status_parse("DISABLED_BY_REGKEY"), P2PS_DS_DR);
-	assert_int_equal(p2ps_drv_status_parse("maybe"), -1);
+	enum p2ps_nv_status st;
+	assert_int_equal(p2ps_nv_status_parse("TNS", &st), 0);
+	assert_int_equal(st, P2PS_NV_ST_IOH_TOPOLOGY_NOT_SUPPORTED);
+	assert_int_equal(p2ps_nv_status_parse("DISABLED_BY_REGKEY", &st), 0);
+	assert_int_equal(st, P2PS_NV_ST_DISABLED_BY_REGKEY);
+	assert_int_equal(p2ps_nv_status_parse("maybe", &st), -1);
 }
 
 /* IOH: _kp2pCapsGetStatusOverPcie (580.65.06): root ports 0x2f01..0x2f0b on different
@@ -90,12 +103,12 @@ static void test_ioh_two_hubs(void **state)
 	build_root_ports(&m->f, 0x2f02, AD102, true);
 	model(m, "580");
 	const struct p2ps_drv_pair *p = pair(m);
-	assert_int_equal(p->st[P2PS_DCI_READ], P2PS_DS_IOH);
-	assert_int_equal(p->st[P2PS_DCI_WRITE], P2PS_DS_IOH);
-	assert_int_equal(p->gate[P2PS_DCI_READ], P2PS_DG_IOH);
-	assert_int_equal(p->st[P2PS_DCI_ATOMICS], P2PS_DS_NS);
-	assert_int_equal(p->chosen, P2PS_DP_NONE);
-	assert_string_equal(p2ps_drv_status_code(p->st[P2PS_DCI_READ]), "TNS");
+	assert_int_equal(p->st[P2PS_NV_CAPS_READ], P2PS_NV_ST_IOH_TOPOLOGY_NOT_SUPPORTED);
+	assert_int_equal(p->st[P2PS_NV_CAPS_WRITE], P2PS_NV_ST_IOH_TOPOLOGY_NOT_SUPPORTED);
+	assert_int_equal(p->gate[P2PS_NV_CAPS_READ], P2PS_NV_GATE_IOH);
+	assert_int_equal(p->st[P2PS_NV_CAPS_ATOMICS], P2PS_NV_ST_NOT_SUPPORTED);
+	assert_int_equal(p->chosen, P2PS_NV_PATH_NONE);
+	assert_string_equal(p2ps_nv_status_code(p->st[P2PS_NV_CAPS_READ]), "TNS");
 	finish(m);
 }
 
@@ -106,10 +119,10 @@ static void test_one_hub_goes_to_gsp(void **state)
 	build_root_ports(&m->f, 0x2f02, AD102, false);
 	model(m, "580");
 	const struct p2ps_drv_pair *p = pair(m);
-	assert_int_equal(p->path[P2PS_DP_PCIE_MAILBOX].read.gate, P2PS_DG_GSP);
-	assert_int_equal(p->st[P2PS_DCI_READ], P2PS_DS_U);
+	assert_int_equal(p->path[P2PS_NV_PATH_PCIE_MAILBOX].read.gate, P2PS_NV_GATE_GSP);
+	assert_int_equal(p->st[P2PS_NV_CAPS_READ], P2PS_NV_ST_UNKNOWN);
 	/* 580.65.06 RMPcieP2PType defaults to MAILBOX: BAR1 never tried without the key. */
-	assert_int_equal(p->path[P2PS_DP_PCIE_BAR1].read.gate, P2PS_DG_PCIE_P2P_TYPE);
+	assert_int_equal(p->path[P2PS_NV_PATH_PCIE_BAR1].read.gate, P2PS_NV_GATE_PCIE_P2P_TYPE);
 	assert_non_null(strstr(p->fix, "RMPcieP2PType=1"));
 	finish(m);
 }
@@ -126,34 +139,55 @@ static void test_geforce_stock_gns(void **state)
 		         "AD102 [GeForce RTX 4090]");
 	model(m, "580");
 	const struct p2ps_drv_pair *p = pair(m);
-	assert_int_equal(p->st[P2PS_DCI_READ], P2PS_DS_GNS);
-	assert_int_equal(p->gate[P2PS_DCI_WRITE], P2PS_DG_GSP);
-	assert_int_equal(p->chosen, P2PS_DP_NONE);
+	assert_int_equal(p->st[P2PS_NV_CAPS_READ], P2PS_NV_ST_GPU_NOT_SUPPORTED);
+	assert_int_equal(p->gate[P2PS_NV_CAPS_WRITE], P2PS_NV_GATE_GSP);
+	assert_int_equal(p->chosen, P2PS_NV_PATH_NONE);
 	finish(m);
 }
 
-/* In a VM, _kp2pCapsGetStatusOverPcie (595.45.04) says OK for read and write when
- * hypervisorPcieP2pDetection finds both GPUs in one clique of the virtual P2P approval
- * capability (objClLoadPcieVirtualP2PApproval: vendor cap 0x09, signature 0x503250,
- * clique id in bits 22:19 of the second dword; nvpcie.h). */
-static void test_vm_p2p_clique(void **state)
+/* Both GPUs in a VM, each with the virtual P2P approval capability (vendor cap 0x09,
+ * signature 0x503250, version 0) carrying clique id clique[k] in bits 22:19 of the second
+ * dword (objClLoadPcieVirtualP2PApproval, nvpcie.h; 595.45.04). */
+static void vm_cliques(struct dm *m, const unsigned clique[2])
 {
-	struct dm *m = *state;
 	build_root_ports(&m->f, 0x1483, AD102, false);
 	m->f.h.vm.in_vm = true;
 	for (int k = 0; k < 2; k++) {
 		uint8_t *c = m->f.h.devs[k ? m->f.g1 : m->f.g0].config;
 		c[0x34] = 0xc8;
-		const uint8_t cap[8] = {0x09, 0x00, 0x08, 0x50, 0x32, 0x50, 3 << 3, 0x00};
-		memcpy(c + 0xc8, cap, sizeof(cap)); /* clique 3, version 0 */
+		const uint8_t cap[8] = {
+		        0x09, 0x00, 0x08, 0x50, 0x32, 0x50, (uint8_t)(clique[k] << 3), 0};
+		memcpy(c + 0xc8, cap, sizeof(cap));
 	}
+}
+
+/* In a VM, _kp2pCapsGetStatusOverPcie (595.45.04) says OK for read and write when
+ * hypervisorPcieP2pDetection finds both GPUs in one clique of the virtual P2P approval
+ * capability. */
+static void test_vm_p2p_clique(void **state)
+{
+	struct dm *m = *state;
+	vm_cliques(m, (const unsigned[2]){3, 3});
 	model(m, "595");
 	const struct p2ps_drv_pair *p = pair(m);
-	assert_int_equal(p->path[P2PS_DP_PCIE_MAILBOX].read.st, P2PS_DS_OK);
-	assert_int_equal(p->path[P2PS_DP_PCIE_MAILBOX].read.gate, P2PS_DG_HYPERVISOR);
-	assert_int_equal(p->chosen, P2PS_DP_PCIE_MAILBOX);
-	assert_int_equal(p->st[P2PS_DCI_PROP],
-	                 P2PS_DS_OK); /* client_resource.c: PROP for mailbox */
+	assert_int_equal(p->path[P2PS_NV_PATH_PCIE_MAILBOX].read.st, P2PS_NV_ST_OK);
+	assert_int_equal(p->path[P2PS_NV_PATH_PCIE_MAILBOX].read.gate, P2PS_NV_GATE_HYPERVISOR);
+	assert_int_equal(p->chosen, P2PS_NV_PATH_PCIE_MAILBOX);
+	assert_int_equal(p->st[P2PS_NV_CAPS_PROP],
+	                 P2PS_NV_ST_OK); /* client_resource.c: PROP for mailbox */
+	finish(m);
+}
+
+/* _hypervisorCheckVirtualPcieP2PApproval (hypervisor.c, 595.45.04): every GPU of the
+ * pair must carry the same clique id; cliques 3 and 4 approve nothing, and the decision
+ * falls to GSP (unknown here). */
+static void test_vm_two_cliques(void **state)
+{
+	struct dm *m = *state;
+	vm_cliques(m, (const unsigned[2]){3, 4});
+	model(m, "595");
+	assert_int_equal(pair(m)->path[P2PS_NV_PATH_PCIE_MAILBOX].read.gate, P2PS_NV_GATE_GSP);
+	assert_int_equal(pair(m)->st[P2PS_NV_CAPS_READ], P2PS_NV_ST_UNKNOWN);
 	finish(m);
 }
 
@@ -188,23 +222,24 @@ static void test_bar1_host_read_cpu(void **state)
 	struct dm *m = *state;
 	h100_clique(m, 207);
 	const struct p2ps_drv_pair *p = pair(m);
-	assert_int_equal(m->r.bar1[0].st, P2PS_DS_OK);
-	assert_int_equal(p->path[P2PS_DP_PCIE_BAR1].read.st, P2PS_DS_CNS);
-	assert_int_equal(p->path[P2PS_DP_PCIE_BAR1].read.gate, P2PS_DG_HOST_READ);
-	assert_int_equal(p->chosen, P2PS_DP_PCIE_MAILBOX);
-	assert_int_equal(p->st[P2PS_DCI_READ], P2PS_DS_OK);
-	assert_int_equal(p->st[P2PS_DCI_PROP], P2PS_DS_OK);
-	assert_int_equal(p->st[P2PS_DCI_PCI_BAR1], P2PS_DS_NS);
+	assert_int_equal(m->r.bar1[0].st, P2PS_NV_ST_OK);
+	assert_int_equal(p->path[P2PS_NV_PATH_PCIE_BAR1].read.st, P2PS_NV_ST_CHIPSET_NOT_SUPPORTED);
+	assert_int_equal(p->path[P2PS_NV_PATH_PCIE_BAR1].read.gate, P2PS_NV_GATE_HOST_READ);
+	assert_int_equal(p->chosen, P2PS_NV_PATH_PCIE_MAILBOX);
+	assert_int_equal(p->st[P2PS_NV_CAPS_READ], P2PS_NV_ST_OK);
+	assert_int_equal(p->st[P2PS_NV_CAPS_PROP], P2PS_NV_ST_OK);
+	assert_int_equal(p->st[P2PS_NV_CAPS_PCI_BAR1], P2PS_NV_ST_NOT_SUPPORTED);
 	p2ps_drv_report_free(&m->r);
 	p2ps_analysis_free(&m->f.a);
 	p2ps_host_free(&m->f.h);
 	h100_clique(m, 143);
 	p = pair(m);
 	assert_string_equal(m->r.cpu_type, "XEON_SPR");
-	assert_int_equal(p->chosen, P2PS_DP_PCIE_BAR1);
-	assert_int_equal(p->st[P2PS_DCI_PCI_BAR1], P2PS_DS_OK);
-	assert_int_equal(p->st[P2PS_DCI_PROP], P2PS_DS_NS);
-	assert_int_equal(p->st[P2PS_DCI_ATOMICS], P2PS_DS_NS); /* BAR1 atomics: not implemented */
+	assert_int_equal(p->chosen, P2PS_NV_PATH_PCIE_BAR1);
+	assert_int_equal(p->st[P2PS_NV_CAPS_PCI_BAR1], P2PS_NV_ST_OK);
+	assert_int_equal(p->st[P2PS_NV_CAPS_PROP], P2PS_NV_ST_NOT_SUPPORTED);
+	assert_int_equal(p->st[P2PS_NV_CAPS_ATOMICS],
+	                 P2PS_NV_ST_NOT_SUPPORTED); /* BAR1 atomics: not implemented */
 	finish(m);
 }
 
@@ -214,10 +249,10 @@ static void test_cpu_types(void **state)
 {
 	(void)state;
 	size_t n;
-	const struct p2ps_drv_series *t = p2ps_drv_series_table(&n);
+	const struct p2ps_nv_driver *t = p2ps_nv_driver_table(&n);
 	bool reads;
 	for (size_t i = 0; i < n; i++) {
-		if (t[i].flavor != P2PS_DF_STOCK)
+		if (t[i].flavor != P2PS_NV_FLAVOR_STOCK)
 			continue;
 		const char *ty = p2ps_drv_cpu_type(&t[i], "AuthenticAMD", 26, 68, &reads);
 		assert_string_equal(ty, t[i].series >= 570 ? "RYZEN" : "K8");
@@ -230,6 +265,104 @@ static void test_cpu_types(void **state)
 	}
 }
 
+/* A PCI id and whether a predicate of the driver model holds for it. */
+struct id_case {
+	uint16_t vendor, device;
+	bool want;
+};
+
+static void check_ids(const struct id_case *cases, size_t n, bool (*pred)(uint16_t, uint16_t),
+                      const char *what)
+{
+	for (size_t i = 0; i < n; i++)
+		if (pred(cases[i].vendor, cases[i].device) != cases[i].want)
+			fail_msg("%04x:%04x %s %d", cases[i].vendor, cases[i].device, what,
+			         !cases[i].want);
+}
+
+/* pcie_switch_ref.h IS_SUPPORTED_PCIE_SWITCH (580.65.06): NVIDIA BR03 0x01B3 and BR04
+ * (device >> 4 == 0x05B0 >> 4), PLX 0x87xx and 0x97xx, PMC-Sierra 0x85xx and 0x40xx,
+ * Mellanox 0x1976; nothing else (Broadcom's PEX 88xxx/89xxx are vendor 0x1000). */
+static void test_supported_switches(void **state)
+{
+	(void)state;
+	static const struct id_case cases[] = {
+	        {0x10de, 0x01b3, true},  {0x10de, 0x05b7, true},  {0x10de, 0x05c0, false},
+	        {0x10de, 0x01b4, false}, {0x10b5, 0x8747, true},  {0x10b5, 0x9797, true},
+	        {0x10b5, 0x8605, false}, {0x10b5, 0x9600, false}, {0x11f8, 0x8531, true},
+	        {0x11f8, 0x4052, true},  {0x11f8, 0x8600, false}, {0x15b3, 0x1976, true},
+	        {0x15b3, 0x1977, false}, {0x1000, 0xc010, false}, {0x8086, 0x8747, false}};
+	check_ids(cases, sizeof(cases) / sizeof(cases[0]), p2ps_drv_supported_switch, "supported");
+}
+
+/* nvdevid.h DEVICE_ID_INTEL_*_ROOT_PORT (580.65.06), the ranges _kp2pCapsGetStatusOverPcie
+ * takes as I/O-hub root ports: 3408-3411, 3C02-3C0B, 0E02-0E0B, 2F01-2F0B, 6F01-6F0B,
+ * 3420, 3421. */
+static void test_ioh_ports(void **state)
+{
+	(void)state;
+	static const struct id_case cases[] = {
+	        {0x8086, 0x3408, true},  {0x8086, 0x3411, true},  {0x8086, 0x3407, false},
+	        {0x8086, 0x3412, false}, {0x8086, 0x3c02, true},  {0x8086, 0x3c0b, true},
+	        {0x8086, 0x3c0c, false}, {0x8086, 0x0e02, true},  {0x8086, 0x0e0b, true},
+	        {0x8086, 0x0e01, false}, {0x8086, 0x2f01, true},  {0x8086, 0x2f0b, true},
+	        {0x8086, 0x2f00, false}, {0x8086, 0x6f01, true},  {0x8086, 0x6f0b, true},
+	        {0x8086, 0x6f0c, false}, {0x8086, 0x3420, true},  {0x8086, 0x3421, true},
+	        {0x8086, 0x3422, false}, {0x1022, 0x3408, false}, {0x8086, 0x2030, false}};
+	check_ids(cases, sizeof(cases) / sizeof(cases[0]), p2ps_drv_intel_ioh_port, "I/O hub");
+}
+
+/* Two H100s in a P2P clique asked for BAR1 (580.65.06: RMPcieP2PType=1) with a CPU the
+ * driver types INTEL_OTHER: _p2pCapsGetHostSystemStatusOverPcieBar1 lets them read only
+ * through a common supported switch (clFindCommonDownstreamBR). Under a PLX PEX 9797 (0x97xx
+ * is in IS_SUPPORTED_PCIE_SWITCH) BAR1 is the connectivity; under Broadcom's PEX 88096
+ * (0x1000:0xc010, not in it) reads are CHIPSET_NOT_SUPPORTED and the mailbox stays. */
+static void plx_switch(struct dm *m, uint16_t vendor, uint16_t device)
+{
+	struct fx *f = &m->f;
+	build_switch(f);
+	struct p2ps_host *h = &f->h;
+	h->vm.in_vm = true;
+	h->nvidia.params_known = true;
+	snprintf(h->nvidia.registry_dwords, sizeof(h->nvidia.registry_dwords), "RMPcieP2PType=1");
+	h->cpu = (struct p2ps_host_cpu){
+	        .known = true, .vendor = "GenuineIntel", .family = 6, .model = 207};
+	const int ports[] = {f->usp, f->dsp0, f->dsp1};
+	for (int k = 0; k < 3; k++) {
+		h->devs[ports[k]].vendor_id = vendor;
+		h->devs[ports[k]].device_id = device;
+	}
+	for (int k = 0; k < 2; k++) {
+		struct p2ps_dev *d = &h->devs[k ? f->g1 : f->g0];
+		d->device_id = GH100;
+		d->bars[1].size = 128 * TM_GIB;
+		d->rebar.e[0].sizes = 1ull << 17; /* 128 GiB only */
+		d->rebar.e[0].current = 17;
+		d->gpu.vram_bytes = 80 * TM_GIB;
+		d->config[0x34] = 0xc8;
+		const uint8_t cap[8] = {0x09, 0x00, 0x08, 0x50, 0x32, 0x50, 1 << 3, 0x00};
+		memcpy(d->config + 0xc8, cap, sizeof(cap));
+	}
+	model(m, "580");
+}
+
+static void test_common_switch_reads(void **state)
+{
+	struct dm *m = *state;
+	plx_switch(m, 0x10b5, 0x9797);
+	assert_int_equal(pair(m)->chosen, P2PS_NV_PATH_PCIE_BAR1);
+	assert_int_equal(pair(m)->st[P2PS_NV_CAPS_PCI_BAR1], P2PS_NV_ST_OK);
+	p2ps_drv_report_free(&m->r);
+	p2ps_analysis_free(&m->f.a);
+	p2ps_host_free(&m->f.h);
+	plx_switch(m, 0x1000, 0xc010);
+	assert_int_equal(pair(m)->chosen, P2PS_NV_PATH_PCIE_MAILBOX);
+	assert_int_equal(pair(m)->path[P2PS_NV_PATH_PCIE_BAR1].read.st,
+	                 P2PS_NV_ST_CHIPSET_NOT_SUPPORTED);
+	assert_int_equal(pair(m)->path[P2PS_NV_PATH_PCIE_BAR1].read.gate, P2PS_NV_GATE_HOST_READ);
+	finish(m);
+}
+
 /* areGpusP2PCompatible (595.45.04): a different chip implementation => NOT_SUPPORTED. */
 static void test_mixed_chips_not_compatible(void **state)
 {
@@ -238,8 +371,8 @@ static void test_mixed_chips_not_compatible(void **state)
 	m->f.h.devs[m->f.g1].device_id = GA102;
 	model(m, "595");
 	const struct p2ps_drv_pair *p = pair(m);
-	assert_int_equal(p->st[P2PS_DCI_READ], P2PS_DS_NS);
-	assert_int_equal(p->gate[P2PS_DCI_READ], P2PS_DG_GPU_COMPAT);
+	assert_int_equal(p->st[P2PS_NV_CAPS_READ], P2PS_NV_ST_NOT_SUPPORTED);
+	assert_int_equal(p->gate[P2PS_NV_CAPS_READ], P2PS_NV_GATE_GPU_COMPAT);
 	finish(m);
 }
 
@@ -253,12 +386,12 @@ static void test_nvlink_pair(void **state)
 	tm_nvlink(&m->f.h.devs[m->f.g1], &m->f.h.devs[m->f.g0], 4);
 	model(m, "580");
 	const struct p2ps_drv_pair *p = pair(m);
-	assert_int_equal(p->chosen, P2PS_DP_NVLINK);
-	assert_int_equal(p->st[P2PS_DCI_READ], P2PS_DS_OK);
-	assert_int_equal(p->st[P2PS_DCI_WRITE], P2PS_DS_OK);
-	assert_int_equal(p->st[P2PS_DCI_NVLINK], P2PS_DS_OK);
-	assert_int_equal(p->st[P2PS_DCI_ATOMICS], P2PS_DS_OK);
-	assert_int_equal(p->st[P2PS_DCI_PROP], P2PS_DS_NS);
+	assert_int_equal(p->chosen, P2PS_NV_PATH_NVLINK);
+	assert_int_equal(p->st[P2PS_NV_CAPS_READ], P2PS_NV_ST_OK);
+	assert_int_equal(p->st[P2PS_NV_CAPS_WRITE], P2PS_NV_ST_OK);
+	assert_int_equal(p->st[P2PS_NV_CAPS_NVLINK], P2PS_NV_ST_OK);
+	assert_int_equal(p->st[P2PS_NV_CAPS_ATOMICS], P2PS_NV_ST_OK);
+	assert_int_equal(p->st[P2PS_NV_CAPS_PROP], P2PS_NV_ST_NOT_SUPPORTED);
 	finish(m);
 }
 
@@ -272,9 +405,124 @@ static void test_tinygrad_565_drops_nvlink(void **state)
 	tm_nvlink(&m->f.h.devs[m->f.g1], &m->f.h.devs[m->f.g0], 4);
 	model(m, "565-tinygrad");
 	const struct p2ps_drv_pair *p = pair(m);
-	assert_int_equal(p->path[P2PS_DP_NVLINK].read.gate, P2PS_DG_FORCE_P2P_TYPE);
-	assert_int_equal(p->st[P2PS_DCI_NVLINK], P2PS_DS_NS);
-	assert_int_equal(p->chosen, P2PS_DP_PCIE_BAR1);
+	assert_int_equal(p->path[P2PS_NV_PATH_NVLINK].read.gate, P2PS_NV_GATE_FORCE_P2P_TYPE);
+	assert_int_equal(p->st[P2PS_NV_CAPS_NVLINK], P2PS_NV_ST_NOT_SUPPORTED);
+	assert_int_equal(p->chosen, P2PS_NV_PATH_PCIE_BAR1);
+	finish(m);
+}
+
+/* One link is a link: _gpumgrGetP2PCapsStatusOverNvLink (580.65.06) asks whether the GPUs
+ * are NVLink peers, not how many links join them. */
+static void test_nvlink_one_link(void **state)
+{
+	struct dm *m = *state;
+	build_switch(&m->f);
+	tm_nvlink(&m->f.h.devs[m->f.g0], &m->f.h.devs[m->f.g1], 1);
+	tm_nvlink(&m->f.h.devs[m->f.g1], &m->f.h.devs[m->f.g0], 1);
+	model(m, "580");
+	assert_int_equal(pair(m)->chosen, P2PS_NV_PATH_NVLINK);
+	finish(m);
+}
+
+/* p2pGetCapsStatus (595.45.04): a GPU with NVLink on an NVSwitch system gets no PCIe
+ * fallback. Where the NVSwitches are not in the PCI tree (a VM), an H100 whose NVLink
+ * peer uses all 18 links is such a GPU (HGX boards: NV18); with 17 it is not. */
+static void fabric_pair(struct dm *m, int links)
+{
+	build_switch(&m->f);
+	struct p2ps_host *h = &m->f.h;
+	int other = tm_gpu(h, "0000:05:00.0", GH100, m->f.rp);
+	for (int k = 0; k < 2; k++)
+		h->devs[k ? m->f.g1 : m->f.g0].device_id = GH100;
+	tm_nvlink(&h->devs[m->f.g0], &h->devs[other], links);
+	model(m, "595");
+}
+
+static void test_nvswitch_fabric_gpu(void **state)
+{
+	struct dm *m = *state;
+	fabric_pair(m, P2PS_HOST_MAX_NVLINK);
+	const struct p2ps_drv_pair *p = &m->r.pairs[0];
+	assert_int_equal(p->a, 0);
+	assert_int_equal(p->b, 1);
+	assert_int_equal(p->gate[P2PS_NV_CAPS_READ], P2PS_NV_GATE_NVSWITCH);
+	p2ps_drv_report_free(&m->r);
+	p2ps_analysis_free(&m->f.a);
+	p2ps_host_free(&m->f.h);
+	fabric_pair(m, P2PS_HOST_MAX_NVLINK - 1);
+	assert_int_not_equal(m->r.pairs[0].gate[P2PS_NV_CAPS_READ], P2PS_NV_GATE_NVSWITCH);
+	finish(m);
+}
+
+/* _kp2pCapsGetStatusOverPcie (595.45.04) reconciles GSP's answer GPU by GPU: the first
+ * not OK stands. One GeForce board of the pair (the other an RTX 6000 Ada, the same AD102)
+ * is enough for GPU_NOT_SUPPORTED. */
+static void test_one_geforce(void **state)
+{
+	struct dm *m = *state;
+	build_root_ports(&m->f, 0x1483, AD102, false);
+	snprintf(m->f.h.devs[m->f.g0].device_name, P2PS_HOST_NAME_MAX, "AD102 [GeForce RTX 4090]");
+	snprintf(m->f.h.devs[m->f.g1].device_name, P2PS_HOST_NAME_MAX, "AD102GL [RTX 6000 Ada]");
+	model(m, "580");
+	assert_int_equal(pair(m)->st[P2PS_NV_CAPS_READ], P2PS_NV_ST_GPU_NOT_SUPPORTED);
+	finish(m);
+}
+
+/* A fact the check needs is missing (the VRAM, so static BAR1 is unknown): the BAR1 path
+ * says unknown and names the fact, it does not pass. */
+static void test_static_bar1_unknown(void **state)
+{
+	struct dm *m = *state;
+	h100_clique(m, 143);
+	p2ps_drv_report_free(&m->r);
+	p2ps_analysis_free(&m->f.a);
+	m->f.h.devs[m->f.g1].gpu.vram_known = false;
+	model(m, "580");
+	assert_int_equal(m->r.bar1[1].st, P2PS_NV_ST_UNKNOWN);
+	const struct p2ps_drv_path_result *b = &pair(m)->path[P2PS_NV_PATH_PCIE_BAR1];
+	assert_int_equal(b->read.st, P2PS_NV_ST_UNKNOWN);
+	assert_int_equal(b->read.gate, P2PS_NV_GATE_UNKNOWN_FACT);
+	assert_non_null(strstr(b->why, "GPU memory size"));
+	finish(m);
+}
+
+/* clFindCommonDownstreamBR (chipset_pcie.c, 580.65.06): the GPUs share a switch when a
+ * supported switch port is above both on one bus. Two PLX switches under two root ports
+ * share none: with a CPU the driver does not let read (INTEL_OTHER), BAR1 reads are
+ * CHIPSET_NOT_SUPPORTED. */
+static void test_two_switches(void **state)
+{
+	struct dm *m = *state;
+	struct fx *f = &m->f;
+	struct p2ps_host *h = &f->h;
+	tm_init(h);
+	int rp0 = tm_bridge(h, "0000:00:01.0", P2PS_PCIE_ROOT_PORT, -1);
+	int rp1 = tm_bridge(h, "0000:00:02.0", P2PS_PCIE_ROOT_PORT, -1);
+	int up0 = tm_bridge(h, "0000:01:00.0", P2PS_PCIE_SWITCH_UPSTREAM, rp0);
+	int up1 = tm_bridge(h, "0000:05:00.0", P2PS_PCIE_SWITCH_UPSTREAM, rp1);
+	int dn0 = tm_bridge(h, "0000:02:00.0", P2PS_PCIE_SWITCH_DOWNSTREAM, up0);
+	int dn1 = tm_bridge(h, "0000:06:00.0", P2PS_PCIE_SWITCH_DOWNSTREAM, up1);
+	f->g0 = tm_gpu(h, "0000:03:00.0", GH100, dn0);
+	f->g1 = tm_gpu(h, "0000:07:00.0", GH100, dn1);
+	h->vm.in_vm = true;
+	h->nvidia.params_known = true;
+	snprintf(h->nvidia.registry_dwords, sizeof(h->nvidia.registry_dwords), "RMPcieP2PType=1");
+	h->cpu = (struct p2ps_host_cpu){
+	        .known = true, .vendor = "GenuineIntel", .family = 6, .model = 207};
+	for (int k = 0; k < 2; k++) {
+		struct p2ps_dev *d = &h->devs[k ? f->g1 : f->g0];
+		d->bars[1].size = 128 * TM_GIB;
+		d->rebar.e[0].sizes = 1ull << 17;
+		d->rebar.e[0].current = 17;
+		d->gpu.vram_bytes = 80 * TM_GIB;
+		d->config[0x34] = 0xc8;
+		const uint8_t cap[8] = {0x09, 0x00, 0x08, 0x50, 0x32, 0x50, 1 << 3, 0x00};
+		memcpy(d->config + 0xc8, cap, sizeof(cap));
+	}
+	model(m, "580");
+	assert_int_equal(pair(m)->path[P2PS_NV_PATH_PCIE_BAR1].read.st,
+	                 P2PS_NV_ST_CHIPSET_NOT_SUPPORTED);
+	assert_int_equal(pair(m)->chosen, P2PS_NV_PATH_PCIE_MAILBOX);
 	finish(m);
 }
 
@@ -288,9 +536,9 @@ static void test_nvswitch_no_fallback(void **state)
 	tm_nvlink(&m->f.h.devs[m->f.g0], &m->f.h.devs[sw], 4);
 	model(m, "595");
 	const struct p2ps_drv_pair *p = pair(m);
-	assert_int_equal(p->chosen, P2PS_DP_NONE);
-	assert_int_equal(p->st[P2PS_DCI_READ], P2PS_DS_NS);
-	assert_int_equal(p->gate[P2PS_DCI_READ], P2PS_DG_NVSWITCH);
+	assert_int_equal(p->chosen, P2PS_NV_PATH_NONE);
+	assert_int_equal(p->st[P2PS_NV_CAPS_READ], P2PS_NV_ST_NOT_SUPPORTED);
+	assert_int_equal(p->gate[P2PS_NV_CAPS_READ], P2PS_NV_GATE_NVSWITCH);
 	finish(m);
 }
 
@@ -304,15 +552,15 @@ static void test_tinygrad_565_4090_ready(void **state)
 	struct dm *m = *state;
 	build_switch(&m->f);
 	model(m, "565-tinygrad");
-	assert_int_equal(m->r.bar1[0].st, P2PS_DS_OK);
+	assert_int_equal(m->r.bar1[0].st, P2PS_NV_ST_OK);
 	const struct p2ps_drv_pair *p = pair(m);
-	assert_int_equal(p->chosen, P2PS_DP_PCIE_BAR1);
-	assert_int_equal(p->st[P2PS_DCI_READ], P2PS_DS_OK);
-	assert_int_equal(p->st[P2PS_DCI_WRITE], P2PS_DS_OK);
-	assert_int_equal(p->path[P2PS_DP_PCIE_BAR1].atomics.st, P2PS_DS_DR);
-	assert_int_equal(p->st[P2PS_DCI_ATOMICS], P2PS_DS_NS);
-	assert_int_equal(p->st[P2PS_DCI_PCI_BAR1], P2PS_DS_OK);
-	assert_int_equal(p->st[P2PS_DCI_PROP], P2PS_DS_NS);
+	assert_int_equal(p->chosen, P2PS_NV_PATH_PCIE_BAR1);
+	assert_int_equal(p->st[P2PS_NV_CAPS_READ], P2PS_NV_ST_OK);
+	assert_int_equal(p->st[P2PS_NV_CAPS_WRITE], P2PS_NV_ST_OK);
+	assert_int_equal(p->path[P2PS_NV_PATH_PCIE_BAR1].atomics.st, P2PS_NV_ST_DISABLED_BY_REGKEY);
+	assert_int_equal(p->st[P2PS_NV_CAPS_ATOMICS], P2PS_NV_ST_NOT_SUPPORTED);
+	assert_int_equal(p->st[P2PS_NV_CAPS_PCI_BAR1], P2PS_NV_ST_OK);
+	assert_int_equal(p->st[P2PS_NV_CAPS_PROP], P2PS_NV_ST_NOT_SUPPORTED);
 	assert_int_equal(m->f.a.pairs[0].verdict, P2PS_VERDICT_READY);
 	finish(m);
 }
@@ -335,9 +583,16 @@ static void test_gb203_console_580_not_ready(void **state)
 	m->f.h.devs[m->f.g0].boot_vga = 1;
 	model(m, "580");
 	const struct p2ps_drv_static_bar1 *sb = &m->r.bar1[0];
-	assert_int_equal(sb->st, P2PS_DS_NS);
+	assert_int_equal(sb->st, P2PS_NV_ST_NOT_SUPPORTED);
 	assert_true(sb->console);
-	assert_true(sb->required > 16 * TM_GIB);
+	/* kbusIsStaticBar1Supported_TU102 (580.65.06), AUTO: requiredAutoBar1Size = FB
+	 * address space (the estimate: 16303 MiB up to 512 MiB = 16384 MiB, 2 MiB-aligned) +
+	 * UserD (estimate 2 MiB) + MMIO priv 16 x 4 KiB + doorbell 16 x 4 KiB + console
+	 * (estimate 8 MiB) + mailbox (estimate 4 MiB) + 512 MiB - (8 + 4) MiB of padding =
+	 * 16898 MiB + 128 KiB, compared with bar1VASizeAligned: kbusInitBar1_GM107's
+	 * mappableLength (BAR1 - 1 - 4 KiB) aligned down to 2 MiB. The smallest BAR1 that holds
+	 * it: 16900 MiB + 2 MiB = 16902 MiB. */
+	assert_int_equal(sb->required, 16902 * TM_MIB);
 	assert_non_null(strstr(sb->fix, "display"));
 	assert_int_equal(m->f.a.pairs[0].verdict, P2PS_VERDICT_NOT_READY);
 	assert_non_null(tm_find(&m->f.a.gpus[0].reasons, P2PS_R_STATIC_BAR1, m->f.g0));
@@ -362,7 +617,7 @@ static void test_5090_without_platform_rebar(void **state)
 	}
 	model(m, "580-aikitoria");
 	const struct p2ps_drv_static_bar1 *sb = &m->r.bar1[0];
-	assert_int_equal(sb->st, P2PS_DS_NS);
+	assert_int_equal(sb->st, P2PS_NV_ST_NOT_SUPPORTED);
 	assert_false(sb->resized);
 	assert_non_null(strstr(sb->fix, "platform Resizable BAR"));
 	assert_int_equal(m->f.a.pairs[0].verdict, P2PS_VERDICT_NOT_READY);
@@ -386,14 +641,14 @@ static void test_aikitoria_580_display_5090(void **state)
 	}
 	m->f.h.devs[m->f.g0].boot_vga = 1;
 	model(m, "580-aikitoria");
-	assert_int_equal(m->r.bar1[0].st, P2PS_DS_NS);
-	assert_int_equal(m->r.bar1[1].st, P2PS_DS_OK);
+	assert_int_equal(m->r.bar1[0].st, P2PS_NV_ST_NOT_SUPPORTED);
+	assert_int_equal(m->r.bar1[1].st, P2PS_NV_ST_OK);
 	assert_false(m->r.bar1[1].mailbox);
 	const struct p2ps_drv_pair *p = pair(m);
-	assert_int_equal(p->path[P2PS_DP_PCIE_BAR1].read.gate, P2PS_DG_STATIC_BAR1);
-	assert_int_equal(p->chosen, P2PS_DP_PCIE_MAILBOX);
-	assert_int_equal(p->st[P2PS_DCI_READ], P2PS_DS_OK);
-	assert_int_equal(p->st[P2PS_DCI_PROP], P2PS_DS_OK);
+	assert_int_equal(p->path[P2PS_NV_PATH_PCIE_BAR1].read.gate, P2PS_NV_GATE_STATIC_BAR1);
+	assert_int_equal(p->chosen, P2PS_NV_PATH_PCIE_MAILBOX);
+	assert_int_equal(p->st[P2PS_NV_CAPS_READ], P2PS_NV_ST_OK);
+	assert_int_equal(p->st[P2PS_NV_CAPS_PROP], P2PS_NV_ST_OK);
 	finish(m);
 }
 
@@ -427,8 +682,8 @@ static void test_550_stock_bar1_needs_force_type(void **state)
 	build_switch(&m->f);
 	model(m, "550");
 	const struct p2ps_drv_pair *p = pair(m);
-	assert_int_equal(p->path[P2PS_DP_PCIE_BAR1].read.gate, P2PS_DG_PCIE_P2P_TYPE);
-	assert_int_equal(m->r.bar1[0].st, P2PS_DS_NS);
+	assert_int_equal(p->path[P2PS_NV_PATH_PCIE_BAR1].read.gate, P2PS_NV_GATE_PCIE_P2P_TYPE);
+	assert_int_equal(m->r.bar1[0].st, P2PS_NV_ST_NOT_SUPPORTED);
 	assert_non_null(strstr(p->fix, "RMForceP2PType=2"));
 	finish(m);
 }
@@ -443,14 +698,15 @@ static void test_reported_caps_compared(void **state)
 	dc->known = true;
 	dc->n_gpus = 2;
 	snprintf(dc->source, sizeof(dc->source), "test");
-	dc->st[0][1][P2PS_DCI_READ] = dc->st[1][0][P2PS_DCI_READ] = P2PS_DS_OK;
-	dc->st[0][1][P2PS_DCI_PROP] = P2PS_DS_NS;
+	dc->st[0][1][P2PS_NV_CAPS_READ] = dc->st[1][0][P2PS_NV_CAPS_READ] = P2PS_NV_ST_OK;
+	dc->st[0][1][P2PS_NV_CAPS_PROP] = P2PS_NV_ST_NOT_SUPPORTED;
 	model(m, "565-tinygrad");
 	assert_true(pair(m)->reported.known);
 	assert_int_equal(pair(m)->agree, 1);
 	p2ps_drv_report_free(&m->r);
 	p2ps_analysis_free(&m->f.a);
-	dc->st[0][1][P2PS_DCI_READ] = P2PS_DS_CNS; /* a stock module answering instead */
+	dc->st[0][1][P2PS_NV_CAPS_READ] =
+	        P2PS_NV_ST_CHIPSET_NOT_SUPPORTED; /* a stock module answering instead */
 	model(m, "565-tinygrad");
 	assert_int_equal(pair(m)->agree, 0);
 	finish(m);
@@ -476,12 +732,21 @@ int main(void)
 	        cmocka_unit_test_setup_teardown(test_one_hub_goes_to_gsp, dm_setup, dm_teardown),
 	        cmocka_unit_test_setup_teardown(test_geforce_stock_gns, dm_setup, dm_teardown),
 	        cmocka_unit_test_setup_teardown(test_vm_p2p_clique, dm_setup, dm_teardown),
+	        cmocka_unit_test_setup_teardown(test_vm_two_cliques, dm_setup, dm_teardown),
 	        cmocka_unit_test_setup_teardown(test_bar1_host_read_cpu, dm_setup, dm_teardown),
 	        cmocka_unit_test(test_cpu_types),
+	        cmocka_unit_test(test_supported_switches),
+	        cmocka_unit_test(test_ioh_ports),
+	        cmocka_unit_test_setup_teardown(test_common_switch_reads, dm_setup, dm_teardown),
 	        cmocka_unit_test_setup_teardown(test_mixed_chips_not_compatible, dm_setup,
 	                                        dm_teardown),
 	        cmocka_unit_test_setup_teardown(test_nvlink_pair, dm_setup, dm_teardown),
 	        cmocka_unit_test_setup_teardown(test_nvswitch_no_fallback, dm_setup, dm_teardown),
+	        cmocka_unit_test_setup_teardown(test_nvlink_one_link, dm_setup, dm_teardown),
+	        cmocka_unit_test_setup_teardown(test_nvswitch_fabric_gpu, dm_setup, dm_teardown),
+	        cmocka_unit_test_setup_teardown(test_one_geforce, dm_setup, dm_teardown),
+	        cmocka_unit_test_setup_teardown(test_static_bar1_unknown, dm_setup, dm_teardown),
+	        cmocka_unit_test_setup_teardown(test_two_switches, dm_setup, dm_teardown),
 	        cmocka_unit_test_setup_teardown(test_tinygrad_565_drops_nvlink, dm_setup,
 	                                        dm_teardown),
 	        cmocka_unit_test_setup_teardown(test_tinygrad_565_4090_ready, dm_setup,

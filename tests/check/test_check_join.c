@@ -160,9 +160,9 @@ static void test_real_run_works(void **state)
 	/* The prediction: the driver's own statuses (the snapshot's nvidia-smi topo -p2p), the
 	 * driver model's NVLink path, and NCCL's P2P (NVLink is within its default level PXB). */
 	assert_true(pp->pred.reported);
-	assert_int_equal(pp->pred.reported_read, P2PS_DS_OK);
-	assert_int_equal(pp->pred.reported_write, P2PS_DS_OK);
-	assert_int_equal(pp->pred.model_path, P2PS_DP_NVLINK);
+	assert_int_equal(pp->pred.reported_read, P2PS_NV_ST_OK);
+	assert_int_equal(pp->pred.reported_write, P2PS_NV_ST_OK);
+	assert_int_equal(pp->pred.model_path, P2PS_NV_PATH_NVLINK);
 	assert_int_equal(pp->pred.topo, P2PS_TOPO_NV);
 	assert_int_equal(pp->pred.nvlinks, 18);
 	assert_int_equal(pp->pred.p2p, 1);

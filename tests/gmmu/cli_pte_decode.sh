@@ -204,12 +204,20 @@ check "p2p --driver JSON names the row" '"driver_row":{"name":"580-595 stock uvm
 	"$("$P" p2p --chip GB202 --mode bar1 --driver 580 --iova 0x4000000000 --json | grep -o '"driver_row":{"name":"[^"]*"')"
 check "p2p --driver JSON base and start" '"base":"0x28800000000","start_offset":"0x20000000"' \
 	"$("$P" p2p --chip GB202 --mode bar1 --driver 580 --bar1 0x28800000000 --start-offset 512M --json | grep -o '"base":"[^"]*","start_offset":"[^"]*"')"
+# A series without a row of its flavor: the fallback rule's row, said to be assumed (text
+# and JSON): tinygrad 580 is modelled as 565.57.01-p2p, the same word as 565's.
+"$P" p2p --chip AD102 --mode bar1 --driver 580 --flavor tinygrad --bar1 0x28800000000 --offset 0x123400000 --page-size 2M >"$tmp/assumed"
+check "p2p --driver without a row: the entry" 0x060000289234000f "$(head -1 "$tmp/assumed")"
+check "p2p --driver without a row: assumed" "driver: 580 tinygrad has no row in the driver table: modelled as tinygrad 565 (565.57.01-p2p), the newest tinygrad row not newer than it (assumed)" \
+	"$(grep '^driver:' "$tmp/assumed")"
+check "p2p --driver without a row: JSON" 1 \
+	"$("$P" p2p --chip AD102 --mode bar1 --driver 580 --flavor tinygrad --bar1 0 --json | grep -c '"driver_assumed":"580 tinygrad has no row')"
 check "p2p --driver nvlink: the patched PEER field clears the v2 peer index" 0x060000001234000b \
 	"$("$P" p2p --chip AD102 --mode nvlink --fabric-base 0 --peer 3 --driver 565 --flavor tinygrad --offset 0x123400000 --page-size 2M -q)"
 bad "--flavor without --driver" "need --driver SERIES" p2p --chip AD102 --mode bar1 --bar1 0 --flavor tinygrad
 bad "unknown flavor" "unknown flavor 'nvidia' (stock, tinygrad, aikitoria)" p2p --chip AD102 --mode bar1 --bar1 0 --driver 565 --flavor nvidia
 bad "unknown path" "unknown path 'cuda' (uvm, rm)" p2p --chip AD102 --mode bar1 --bar1 0 --driver 565 --path cuda
-bad "no row for the series" "no tinygrad uvm row for driver series 580 on v2-ga (the tinygrad rows cover 550-565)" p2p --chip AD102 --mode bar1 --bar1 0 --driver 580 --flavor tinygrad
+bad "entries not read" "driver 575 aikitoria (575 port (PR #31)): its BAR1-P2P entries were not read" p2p --chip AD102 --mode bar1 --bar1 0 --driver 575 --flavor aikitoria
 bad "stock has no v2 BAR1-P2P" "the stock driver has no BAR1-P2P on Turing..Ada" p2p --chip AD102 --mode bar1 --bar1 0 --driver 595
 bad "--iova on a bus-address row" "takes the peer's BAR1 bus address (gpumgrGetGpuPhysFbAddr), never an IOVA" p2p --chip AD102 --mode bar1 --iova 0 --driver 565 --flavor tinygrad
 bad "--iova with --start-offset" "--start-offset goes with --bar1" p2p --chip GB202 --mode bar1 --iova 0 --start-offset 512M --driver 580

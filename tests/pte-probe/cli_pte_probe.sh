@@ -321,10 +321,10 @@ has "$W/out" "RM objects: 13 allocated, 13 freed, 0 left"
 # ---- errors: exit 2, one line --------------------------------------------------------
 R=$W/root
 mkdir -p "$R/proc/driver/nvidia" "$R/dev"
-printf 'NVRM version: NVIDIA UNIX Open Kernel Module for x86_64  565.57.01  Release Build\n' \
+printf 'NVRM version: NVIDIA UNIX Open Kernel Module for x86_64  610.43.02  Release Build\n' \
 	>"$R/proc/driver/nvidia/version"
 expect 2 "$T" --root "$R"
-one_line_error "NVIDIA driver 565.57.01: the RM API struct layouts of series 565 are not known"
+one_line_error "NVIDIA driver 610.43.02: the RM API struct layouts of series 610 are not known"
 printf 'NVRM version: NVIDIA UNIX Open Kernel Module for x86_64  580.159.04  Release Build\n' \
 	>"$R/proc/driver/nvidia/version"
 expect 2 "$T" --root "$R"

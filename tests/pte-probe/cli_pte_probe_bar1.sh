@@ -64,7 +64,7 @@ for fl in stock aikitoria; do
 done
 has "$W/out" "peer: BAR1-P2P row 570 aikitoria rm Hopper: SYS_NONCOH (dmaAllocBar1P2PMapping_GH100 (not edited), aikitoria 570.86.16-p2p)"
 run 0 "$D/h200-580-start0.json" --series 565 --flavor tinygrad
-has "$W/out" "peer: BAR1-P2P row 555-565 tinygrad rm Hopper"
+has "$W/out" "peer: BAR1-P2P row 565 tinygrad rm Hopper"
 has "$W/out" "$ALL"
 run 0 "$D/h200-580-start0.json" --series 550
 has "$W/out" "peer: BAR1-P2P row 550-565 stock rm Hopper"
@@ -89,9 +89,14 @@ has "$W/out" "peer: static BAR1 unknown, the bus address 0x108000000000 assumed:
 has "$W/out" "30 agree, 6 differ"
 run 1 "$D/h200-570-start16m.json"
 has "$W/out" "peer-4k's entry implies 0x108001000000, not aligned to 2^29 as series 580 places the static BAR1"
-# no row: a flavor without the series
-run 3 "$D/h200-580-start512m.json" --flavor tinygrad
-has "$W/out" "peer: no BAR1-P2P model: no tinygrad rm row for driver series 580 on v3-gh (the tinygrad rows cover 550-565)"
+# a flavor without the series: its newest older row, said to be assumed (tinygrad 565's RM
+# step is NVIDIA's, static BAR1 at offset 0: the 512 MiB start differs)
+run 1 "$D/h200-580-start512m.json" --flavor tinygrad
+has "$W/out" "peer: driver: 580 tinygrad has no row in the driver table: modelled as tinygrad 565 (565.57.01-p2p), the newest tinygrad row not newer than it (assumed)"
+has "$W/out" "but series 565 places the static BAR1 at offset 0"
+# no row at all: aikitoria's port was read in nv_gpu_ops.c only
+run 3 "$D/h200-580-start512m.json" --flavor aikitoria
+has "$W/out" "peer: no BAR1-P2P model: aikitoria's 595.71.05 port was read in its nv_gpu_ops.c only"
 
 # ---- one field at a time, on peer-2m's first entry (PD0[8], vid 0x5080) ---------------
 # The entry as written: VALID | SYS_NONCOH 3 << 1 | PCF 0x11 << 3 | KIND 6 << 8 |

@@ -16,6 +16,7 @@
 #include <string.h>
 
 #include "p2pscope/gmmu_drvmap.h"
+#include "p2pscope/nvidia_drivers.h"
 
 #define KIND_GENERIC 6
 #define SNOOP        true
@@ -253,8 +254,9 @@ static void test_peer(void **state)
 	assert_int_equal(gmmu_drvmap_peer_pte(f, &rq, &pte, NULL), 0);
 	assert_int_equal(pte, 0x000823000020068bull);
 	const struct gmmu_bar1_row *row;
-	assert_int_equal(
-	        gmmu_bar1_row_find(580, GMMU_FLAVOR_STOCK, GMMU_BAR1_PATH_RM, f, &row, NULL), 0);
+	assert_int_equal(gmmu_bar1_row_find(p2ps_nv_driver_exact(580, P2PS_NV_FLAVOR_STOCK),
+	                                    GMMU_BAR1_PATH_RM, f, &row, NULL),
+	                 0);
 	rq = (struct gmmu_drvmap_peer){.mode = GMMU_P2P_BAR1,
 	                               .bar1_row = row,
 	                               .bar1_base = 0x108020000000ull,

@@ -28,7 +28,7 @@ static const struct probe_alloc alloc = {
 static const struct probe_spec spec = {
         .name = "peer-2m", .alloc = "peer-2m", .page_shift = 21, .what = "peer (P2P)"};
 
-static struct probe_run *synth(enum gmmu_p2p_mode mode, unsigned series, enum gmmu_bar1_flavor fl,
+static struct probe_run *synth(enum gmmu_p2p_mode mode, unsigned series, enum p2ps_nv_flavor fl,
                                uint64_t raw)
 {
 	struct probe_run *run = calloc(1, sizeof(*run));
@@ -84,7 +84,8 @@ static void nvlink_peer_field_patched(void **state)
 	static const unsigned series[] = {550, 565, 570};
 	for (size_t i = 0; i < 3; i++) {
 		unsigned s = series[i];
-		enum gmmu_bar1_flavor fl = s == 570 ? GMMU_FLAVOR_AIKITORIA : GMMU_FLAVOR_TINYGRAD;
+		enum p2ps_nv_flavor fl =
+		        s == 570 ? P2PS_NV_FLAVOR_AIKITORIA : P2PS_NV_FLAVOR_TINYGRAD;
 		struct probe_run *run = synth(GMMU_P2P_NVLINK, s, fl, patched);
 		assert_int_equal(run->agree, 1);
 		assert_int_equal(run->differ, 0);
@@ -98,7 +99,7 @@ static void nvlink_peer_field_patched(void **state)
 		free(run);
 	}
 	/* The stock driver writes the peer index: PEER 3 << 33 = 0x600000000. */
-	struct probe_run *run = synth(GMMU_P2P_NVLINK, 580, GMMU_FLAVOR_STOCK, patched);
+	struct probe_run *run = synth(GMMU_P2P_NVLINK, 580, P2PS_NV_FLAVOR_STOCK, patched);
 	assert_int_equal(run->differ, 1);
 	const struct probe_entry *e = &run->entries[0];
 	assert_int_equal(e->n_diffs, 1);
@@ -107,7 +108,7 @@ static void nvlink_peer_field_patched(void **state)
 	assert_string_equal(e->diffs[0].want, "3");
 	probe_run_cleanup(run);
 	free(run);
-	run = synth(GMMU_P2P_NVLINK, 580, GMMU_FLAVOR_STOCK, 0x060000061234000bull);
+	run = synth(GMMU_P2P_NVLINK, 580, P2PS_NV_FLAVOR_STOCK, 0x060000061234000bull);
 	assert_int_equal(run->agree, 1);
 	probe_run_cleanup(run);
 	free(run);
@@ -121,13 +122,13 @@ static void bar1_on_v2_not_modelled(void **state)
 	const uint64_t uvm = 0x060000289234000full;
 	static const struct {
 		unsigned series;
-		enum gmmu_bar1_flavor fl;
+		enum p2ps_nv_flavor fl;
 		const char *why;
 	} cases[] = {
-	        {565, GMMU_FLAVOR_TINYGRAD, "dmaAllocBar1P2PMapping_46f6a7"},
-	        {570, GMMU_FLAVOR_AIKITORIA, "dmaAllocBar1P2PMapping_46f6a7"},
-	        {550, GMMU_FLAVOR_TINYGRAD, "RM maps the peer as a PEER entry"},
-	        {580, GMMU_FLAVOR_STOCK, "no BAR1-P2P on Turing..Ada"},
+	        {565, P2PS_NV_FLAVOR_TINYGRAD, "dmaAllocBar1P2PMapping_46f6a7"},
+	        {570, P2PS_NV_FLAVOR_AIKITORIA, "dmaAllocBar1P2PMapping_46f6a7"},
+	        {550, P2PS_NV_FLAVOR_TINYGRAD, "RM maps the peer as a PEER entry"},
+	        {580, P2PS_NV_FLAVOR_STOCK, "no BAR1-P2P on Turing..Ada"},
 	};
 	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
 		struct probe_run *run = synth(GMMU_P2P_BAR1, cases[i].series, cases[i].fl, uvm);

@@ -20,13 +20,15 @@ static void test_driver_versions(void **state)
 	(void)state;
 	struct p2ps_rm_driver d;
 	struct p2ps_error err;
-	/* Verified series; sizes from the driver headers of each tag (see layout.c). */
+	/* Verified series; sizes from the driver headers of each tag (the RM layouts of the
+	 * driver table, nvidia_drivers.c). */
 	static const struct {
 		const char *v;
 		unsigned nvos46, vas, p2p;
 	} ok[] = {
-	        {"550.54.15", 56, 48, 72},  {"570.211.01", 56, 48, 72}, {"575.64.05", 56, 48, 72},
-	        {"580.159.04", 64, 56, 72}, {"590.48.01", 64, 56, 88},  {"595.45.04", 64, 56, 88},
+	        {"550.54.15", 56, 48, 72}, {"565.57.01", 56, 48, 72},  {"570.211.01", 56, 48, 72},
+	        {"575.64.05", 56, 48, 72}, {"580.159.04", 64, 56, 72}, {"590.48.01", 64, 56, 88},
+	        {"595.45.04", 64, 56, 88},
 	};
 	for (size_t i = 0; i < sizeof(ok) / sizeof(ok[0]); i++) {
 		char text[160];
@@ -50,13 +52,15 @@ static void test_driver_versions(void **state)
 	assert_false(d.open_module);
 	assert_int_equal(d.major, 550);
 	assert_int_equal(d.minor, 78);
-	/* Unknown series: refused, naming the version and the supported ones. */
+	/* A series without a row: refused (never a nearer series' layout), naming the version
+	 * and the verified ones. */
 	assert_int_equal(p2ps_rm_driver_parse("NVRM version: NVIDIA UNIX Open Kernel Module for "
-	                                      "x86_64  565.57.01  Release Build\n",
+	                                      "x86_64  610.43.02  Release Build\n",
 	                                      &d, &err),
 	                 P2PS_ENOTSUP);
-	assert_non_null(strstr(err.msg, "565.57.01"));
-	assert_non_null(strstr(err.msg, "550, 570, 575, 580, 590, 595"));
+	assert_non_null(strstr(err.msg, "610.43.02"));
+	assert_non_null(strstr(err.msg, "550, 565, 570, 575, 580, 590, 595"));
+	assert_null(d.layout);
 	/* No version at all; a version only on the second line does not count. */
 	assert_int_equal(p2ps_rm_driver_parse("hello world\n580.159.04\n", &d, &err), P2PS_EINVAL);
 	assert_int_equal(p2ps_rm_driver_parse("", &d, &err), P2PS_EINVAL);

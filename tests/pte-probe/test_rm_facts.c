@@ -84,8 +84,8 @@ static void test_facts(void **state)
 	assert_true(p->known);
 	assert_int_equal(p->a.dev, 6);
 	assert_int_equal(p->caps, 0xb);
-	assert_int_equal(p->status[P2PS_P2P_PATH_NVLINK], 0);
-	assert_string_equal(p2ps_p2p_status_name(p->status[P2PS_P2P_PATH_PCI]), "NOT_SUPPORTED");
+	assert_int_equal(p->status[P2PS_NV_CAPS_NVLINK], 0);
+	assert_string_equal(p2ps_nv_status_name(p->status[P2PS_NV_CAPS_PCI]), "NOT_SUPPORTED");
 	assert_int_equal(p->peer_id_ab, 0);
 	assert_int_equal(p->peer_id_ba, 1);
 	assert_false(p->matrix_known); /* not asked: two GSP calls per GPU for no status */
@@ -190,8 +190,8 @@ static void test_group(void **state)
 	const struct p2ps_driver_p2p *p = p2ps_host_driver_p2p(&h, &h.devs[2].bdf, &h.devs[1].bdf);
 	assert_non_null(p);
 	assert_true(p->known && p->from_group);
-	assert_int_equal(p->status[P2PS_P2P_PATH_NVLINK], 0);
-	assert_int_equal(p->status[P2PS_P2P_PATH_PCI_BAR1], 5);
+	assert_int_equal(p->status[P2PS_NV_CAPS_NVLINK], 0);
+	assert_int_equal(p->status[P2PS_NV_CAPS_PCI_BAR1], 5);
 	assert_int_equal(p->peer_id_ab, 16 * 1 + 2); /* 07.0's id for 08.0 */
 	assert_int_equal(p->peer_id_ba, 16 * 2 + 1);
 	for (unsigned i = 0; i < 3; i++) {

@@ -1,11 +1,13 @@
 /* SPDX-License-Identifier: MIT */
-/* The layout table of the typed RM controls (src/rm/fields.c) against the driver's headers:
- * for each of the ten supported tags, every row whose series range holds the tag's series
- * has the offset and size that offsetof()/sizeof() gave on that tag's headers
- * (tests/rm/fixtures/ctrl-offsets/TAG.txt, derived by scripts/rm-derive-offsets.sh from
- * NVIDIA/open-gpu-kernel-modules), and every fact of the file has its row. Each series of
- * the driver-version table (layout.c) has every field except those a series lacks by
- * design, and each row cites a tag of its own series range. */
+/* The RM client's layouts against the driver's headers. For every tag a stock row of the
+ * driver table names (src/gmmu/nvidia_drivers.c), the facts offsetof()/sizeof() gave on that
+ * tag's headers (tests/rm/fixtures/ctrl-offsets/TAG.txt, derived by
+ * scripts/rm-derive-offsets.sh from NVIDIA/open-gpu-kernel-modules) must be:
+ *   - the control fields of src/rm/fields.c for the RM era of the tag's row, each fact with
+ *     its row and each row of the era with its fact;
+ *   - the row's own RM layout (NVOS46, the VA space and NV50_P2P allocations);
+ *   - the sizes src/rm/rm_internal.h fixes for every series.
+ * The tags come from the table, so a new series' row and its facts file are all it takes. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -16,91 +18,164 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../../src/rm/rm_internal.h"
 #include "p2ps_test.h"
+#include "p2pscope/nvidia_drivers.h"
 #include "p2pscope/rm.h"
 #include "p2pscope/rm_ctrl.h"
 
-static const char *const tags[] = {"550.40.07", "550.163.01", "570.86.15", "570.211.01",
-                                   "575.51.02", "575.64.05",  "580.65.06", "580.142",
-                                   "590.48.01", "595.45.04"};
+struct fact {
+	char type[128], member[128];
+	unsigned off, size;
+};
 
-static void check_tag(const char *tag)
+/* The sizes rm_internal.h holds for every series. */
+static const struct {
+	const char *type;
+	unsigned size;
+} fixed[] = {
+        {"NVOS00_PARAMETERS", NVOS00_SIZE},
+        {"NVOS21_PARAMETERS", NVOS21_SIZE},
+        {"NVOS54_PARAMETERS", NVOS54_SIZE},
+        {"NVOS47_PARAMETERS", NVOS47_SIZE},
+        {"NVOS34_PARAMETERS", NVOS34_SIZE},
+        {"nv_ioctl_nvos33_parameters_with_fd", NVOS33_SIZE},
+        {"nv_ioctl_card_info_t", CARD_SIZE},
+        {"NV0080_ALLOC_PARAMETERS", NV0080_ALLOC_SIZE},
+        {"NV2080_ALLOC_PARAMETERS", NV2080_ALLOC_SIZE},
+        {"NV_MEMORY_VIRTUAL_ALLOCATION_PARAMS", VIRTUAL_ALLOC_SIZE},
+        {"NV_MEMORY_ALLOCATION_PARAMS", MEM_ALLOC_SIZE},
+        {"NV_PHYSICAL_MEMORY_ALLOCATION_PARAMS", PHYS_ALLOC_SIZE},
+};
+
+static bool is(const struct fact *f, const char *type, const char *member)
+{
+	return !strcmp(f->type, type) && !strcmp(f->member, member);
+}
+
+/* A fact of the row's RM layout: true when it is one (and then it must match). */
+static bool layout_fact(const char *tag, const struct fact *f, const struct p2ps_nv_rm_layout *l)
+{
+	static const char nvos46[] = "NVOS46_PARAMETERS";
+	unsigned want;
+	if (is(f, nvos46, "sizeof"))
+		want = l->nvos46_size;
+	else if (is(f, nvos46, "dmaOffset"))
+		want = l->nvos46_dma_offset;
+	else if (is(f, nvos46, "status"))
+		want = l->nvos46_status;
+	else if (is(f, "NV_VASPACE_ALLOCATION_PARAMETERS", "sizeof"))
+		want = l->vaspace_size;
+	else if (is(f, "NV503B_ALLOC_PARAMETERS", "sizeof"))
+		want = l->p2p_size;
+	else
+		return false;
+	unsigned got = strcmp(f->member, "sizeof") ? f->off : f->size; /* an offset, or a size */
+	if (got != want)
+		fail_msg("%s: %s.%s is %u in the headers, %u in the driver row's layout", tag,
+		         f->type, f->member, got, want);
+	return true;
+}
+
+static bool fixed_fact(const char *tag, const struct fact *f)
+{
+	for (size_t i = 0; i < sizeof(fixed) / sizeof(fixed[0]); i++)
+		if (is(f, fixed[i].type, "sizeof")) {
+			if (f->size != fixed[i].size)
+				fail_msg("%s: sizeof(%s) is %u, rm_internal.h has %u", tag, f->type,
+				         f->size, fixed[i].size);
+			return true;
+		}
+	return false;
+}
+
+/* A control field's fact: its row for the era must match; marks it seen. */
+static bool field_fact(const char *tag, const struct fact *f, enum p2ps_nv_rm_era era, bool *seen)
+{
+	for (size_t i = 0; i < p2ps_rm_field_count(); i++) {
+		const struct p2ps_rm_field *r = p2ps_rm_field_at(i);
+		if (strcmp(r->type, f->type) || strcmp(r->field, f->member) || era < r->first ||
+		    era > r->last)
+			continue;
+		if (r->offset != f->off || r->size != f->size)
+			fail_msg("%s: %s.%s at %u size %u in the headers, %u/%u in fields.c", tag,
+			         f->type, f->member, f->off, f->size, r->offset, r->size);
+		seen[i] = true;
+		return true;
+	}
+	return false;
+}
+
+static void check_tag(const char *tag, const struct p2ps_nv_driver *row)
 {
 	char rel[128], line[512];
 	snprintf(rel, sizeof(rel), "tests/rm/fixtures/ctrl-offsets/%s.txt", tag);
-	FILE *f = fopen(p2ps_test_src_path(rel), "r");
-	assert_non_null(f);
-	unsigned major = (unsigned)strtoul(tag, NULL, 10);
-	bool seen[256] = {false};
+	FILE *file = fopen(p2ps_test_src_path(rel), "r");
+	if (!file)
+		fail_msg("%s (row %u): no facts file %s (scripts/rm-derive-offsets.sh)", tag,
+		         row->series, rel);
+	bool seen[256] = {false}, fabric = false;
 	assert_true(p2ps_rm_field_count() <= 256);
 	unsigned facts = 0;
-	while (fgets(line, sizeof(line), f)) {
-		char type[128], member[128];
-		unsigned off, size;
+	struct fact f;
+	while (fgets(line, sizeof(line), file)) {
 		if (line[0] == '#' ||
-		    sscanf(line, "%127s %127s %u %u", type, member, &off, &size) != 4)
+		    sscanf(line, "%127s %127s %u %u", f.type, f.member, &f.off, &f.size) != 4)
 			continue;
 		facts++;
-		bool found = false;
-		for (size_t i = 0; i < p2ps_rm_field_count(); i++) {
-			const struct p2ps_rm_field *r = p2ps_rm_field_at(i);
-			if (strcmp(r->type, type) || strcmp(r->field, member) || major < r->first ||
-			    major > r->last)
-				continue;
-			if (r->offset != off || r->size != size)
-				fail_msg(
-				        "%s: %s.%s at %u size %u in the headers, %u/%u in fields.c",
-				        tag, type, member, off, size, r->offset, r->size);
-			found = seen[i] = true;
-		}
-		if (!found)
-			fail_msg("%s: %s.%s has no row for series %u", tag, type, member, major);
+		fabric |= is(&f, "NV503B_ALLOC_PARAMETERS", "p2lFabricP2PInfo.gpa");
+		if (!field_fact(tag, &f, row->rm->era, seen) && !layout_fact(tag, &f, row->rm) &&
+		    !fixed_fact(tag, &f))
+			fail_msg("%s: %s.%s has no row for RM era %s", tag, f.type, f.member,
+			         p2ps_nv_rm_era_name(row->rm->era));
 	}
-	fclose(f);
+	fclose(file);
 	assert_true(facts > 80);
-	/* Every row of this series was derived for this tag. */
+	assert_int_equal(fabric, row->rm->p2p_fabric_info);
+	/* Every field of the era was derived for this tag. */
 	for (size_t i = 0; i < p2ps_rm_field_count(); i++) {
 		const struct p2ps_rm_field *r = p2ps_rm_field_at(i);
-		if (r->first <= major && major <= r->last && !seen[i])
-			fail_msg("%s: row %s.%s (series %u-%u) is not in the derived facts", tag,
-			         r->type, r->field, r->first, r->last);
+		if (r->first <= row->rm->era && row->rm->era <= r->last && !seen[i])
+			fail_msg("%s: row %s.%s (eras %s-%s) is not in the derived facts", tag,
+			         r->type, r->field, p2ps_nv_rm_era_name(r->first),
+			         p2ps_nv_rm_era_name(r->last));
 	}
 }
 
 static void test_tags(void **state)
 {
 	(void)state;
-	for (size_t t = 0; t < sizeof(tags) / sizeof(tags[0]); t++)
-		check_tag(tags[t]);
+	size_t n, tags = 0;
+	const struct p2ps_nv_driver *t = p2ps_nv_driver_table(&n);
+	for (size_t i = 0; i < n; i++)
+		for (size_t k = 0; t[i].rm && k < P2PS_NV_MAX_TAGS && t[i].tags[k]; k++, tags++)
+			check_tag(t[i].tags[k], &t[i]);
+	assert_true(tags >= 7);
 }
 
-/* Fields a series may lack: STATIC_BAR1_INFO before 570, NV503B's fabric info before 590. */
-static bool optional(enum p2ps_rm_fid id, unsigned major)
+/* The era of the row naming tag, or -1. */
+static int era_of_tag(const char *tag)
 {
-	if (id >= P2PS_RMF_SBAR1_SIZE && id <= P2PS_RMF_SBAR1_BYTES)
-		return major < 570;
-	return id == P2PS_RMF_P2POBJ_P2L_FABRIC && major < 590;
+	size_t n;
+	const struct p2ps_nv_driver *t = p2ps_nv_driver_table(&n);
+	for (size_t i = 0; i < n; i++)
+		for (size_t k = 0; t[i].rm && k < P2PS_NV_MAX_TAGS && t[i].tags[k]; k++)
+			if (!strcmp(t[i].tags[k], tag))
+				return (int)t[i].rm->era;
+	return -1;
 }
 
-static void test_series_complete(void **state)
+/* Rows of one field never overlap, and each cites a tag of a row in its eras. */
+static void test_rows(void **state)
 {
 	(void)state;
-	for (size_t s = 0; s < p2ps_rm_layout_count(); s++) {
-		unsigned major = p2ps_rm_layout_at(s)->major;
-		for (int id = 0; id < P2PS_RMF_COUNT; id++) {
-			const struct p2ps_rm_field *r =
-			        p2ps_rm_field_find(major, (enum p2ps_rm_fid)id);
-			if (!r && !optional((enum p2ps_rm_fid)id, major))
-				fail_msg("series %u has no row for field %d", major, id);
-			if (r && optional((enum p2ps_rm_fid)id, major))
-				fail_msg("series %u has field %d, which it lacks", major, id);
-		}
-	}
-	/* Rows of one field never overlap, and each cites a tag of its own range. */
 	for (size_t i = 0; i < p2ps_rm_field_count(); i++) {
 		const struct p2ps_rm_field *a = p2ps_rm_field_at(i);
-		unsigned tag_major = (unsigned)strtoul(a->tag, NULL, 10);
-		assert_true(a->first <= tag_major && tag_major <= a->last);
+		int era = era_of_tag(a->tag);
+		if (era < (int)a->first || era > (int)a->last)
+			fail_msg("fields.c %s.%s cites %s, no tag of its eras", a->type, a->field,
+			         a->tag);
+		assert_true(a->first <= a->last && a->last < P2PS_NV_RM_ERA_COUNT);
 		for (size_t j = i + 1; j < p2ps_rm_field_count(); j++) {
 			const struct p2ps_rm_field *b = p2ps_rm_field_at(j);
 			if (a->id == b->id)
@@ -113,7 +188,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 	        cmocka_unit_test(test_tags),
-	        cmocka_unit_test(test_series_complete),
+	        cmocka_unit_test(test_rows),
 	};
 	return p2ps_test_exit(cmocka_run_group_tests(tests, NULL, NULL));
 }

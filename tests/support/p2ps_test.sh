@@ -68,3 +68,21 @@ p2ps_test_exit() {
 	fi
 	exit 0
 }
+
+# p2ps_fail MESSAGE: says FAIL: MESSAGE and counts it in p2ps_fails.
+p2ps_fails=0
+p2ps_fail() {
+	echo "FAIL: $*"
+	p2ps_fails=$((p2ps_fails + 1))
+}
+
+# p2ps_check NAME WANT GOT: "ok   NAME" when GOT is WANT, a p2ps_fail with both otherwise.
+p2ps_check() {
+	if [ "$2" != "$3" ]; then
+		p2ps_fail "$1"
+		echo "  want: $2"
+		echo "  got:  $3"
+	else
+		echo "ok   $1"
+	fi
+}

@@ -281,8 +281,9 @@ static const struct p2ps_opt options[] = {
          "also treat these devices as P2P endpoints (NICs, NVMe, test-VM stand-ins)",
          CALL(opt_peers)},
         {"driver", 0, "SERIES[-FLAVOR]|auto",
-         "model what this NVIDIA driver decides per GPU pair and why (580, 565-tinygrad, "
-         "580-aikitoria; auto: the installed one), beside what the driver reports",
+         "model what this NVIDIA driver decides per GPU pair and why (SERIES: the first\n"
+         "number of its version, FLAVOR: stock, tinygrad, aikitoria; auto: the installed\n"
+         "one), beside what the driver reports",
          P2PS_OPT_STRING(struct cli, driver)},
         {"driver-flavor", 0, "stock|tinygrad|aikitoria",
          "the driver's flavor for --driver (default: recognised, else stock)",

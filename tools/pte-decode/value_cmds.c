@@ -7,6 +7,7 @@
 #include <stdint.h>
 #include <string.h>
 
+#include "p2pscope/nvidia_drivers.h"
 #include "p2pscope/parse.h"
 
 struct value_opts {
@@ -21,8 +22,10 @@ struct value_opts {
 	bool vol, cached;
 	/* the driver row: --driver, --flavor, --path, --start-offset, --iova */
 	unsigned series;
-	enum gmmu_bar1_flavor flavor;
+	enum p2ps_nv_flavor flavor;
 	enum gmmu_bar1_path path;
+	const struct p2ps_nv_driver *drv; /* the driver table's row for series and flavor */
+	char assumed[224];                /* the fallback rule's line when drv is another's */
 	uint64_t iova;
 	bool have_series, have_flavor, have_path, have_start, have_iova;
 };
@@ -80,8 +83,8 @@ static int opt_driver(void *ctx, const char *arg, char *err, size_t err_size)
 	struct value_opts *o = ctx;
 	uint64_t v;
 	if (p2ps_parse_uint(arg, 9999, &v))
-		return bad_arg("bad --driver (a driver series: 550, 565, 570, 580 ...):", arg, err,
-		               err_size);
+		return bad_arg("bad --driver (a driver series: the first number of its version):",
+		               arg, err, err_size);
 	o->series = (unsigned)v;
 	o->have_series = true;
 	return 0;
@@ -92,7 +95,8 @@ static int opt_flavor(void *ctx, const char *arg, char *err, size_t err_size)
 	struct value_opts *o = ctx;
 	struct p2ps_error e = {0};
 	o->have_flavor = true;
-	return pd_lib_err(gmmu_bar1_flavor_parse(arg, &o->flavor, &e), &e, err, err_size);
+	return pd_lib_err(p2ps_nv_flavor_parse(arg, strlen(arg), &o->flavor, &e), &e, err,
+	                  err_size);
 }
 
 static int opt_path(void *ctx, const char *arg, char *err, size_t err_size)
@@ -301,13 +305,13 @@ static const struct p2ps_opt p2p_rows[] = {
          "Blackwell: SYS_COH)",
          P2PS_OPT_CALL(opt_form)},
         {"driver", 0, "SERIES",
-         "the entry as driver series SERIES writes it (550 ... 595): the BAR1-P2P row of\n"
-         "(series, --flavor, --path, generation); with stock/nvlink, the flavor's\n"
-         "gmmuFmtPtePhysAddrFld(PEER) patch where it has one",
+         "the entry as driver series SERIES writes it: the BAR1-P2P row of (series,\n"
+         "--flavor, --path, generation) in the driver table (a series without a row is\n"
+         "modelled by the nearest older one, said \"assumed\"); with stock/nvlink, the\n"
+         "flavor's gmmuFmtPtePhysAddrFld(PEER) patch where it has one",
          P2PS_OPT_CALL(opt_driver)},
         {"flavor", 0, "FLAVOR",
-         "with --driver: stock (default), tinygrad (550.54.15-p2p, 565.57.01-p2p),\n"
-         "aikitoria (570.86.16-p2p)",
+         "with --driver: stock (default), tinygrad, aikitoria (the P2P forks' branches)",
          P2PS_OPT_CALL(opt_flavor)},
         {"path", 0, "uvm|rm",
          "with --driver: uvm (default: CUDA's peer mappings, nvGpuOpsBuildExternalAllocPtes)\n"
@@ -335,7 +339,7 @@ static const struct p2ps_opt p2p_rows[] = {
          P2PS_OPT_STRING(struct value_opts, kind)},
         {"vol", 0, NULL,
          "GPU-uncached (v3: PCF UNCACHED). The default: the driver maps peer memory\n"
-         "that is not P2P-cacheable uncached (580 driver, H200 NVLink peers)",
+         "that is not P2P-cacheable uncached (the stock driver on H200 NVLink peers)",
          FLAG(vol)},
         {"cached", 0, NULL, "GPU-cached; the default of the tinygrad form", FLAG(cached)},
         {"read-only", 0, NULL, "access flag", FLAG(rq.read_only)},
@@ -372,19 +376,26 @@ static int p2p_row(struct value_opts *o)
 			                    "--driver SERIES");
 		return 0;
 	}
+	bool exact;
+	o->drv = p2ps_nv_driver_find(o->series, o->flavor, &exact);
+	if (!exact) {
+		p2ps_nv_driver_assumed(o->series, o->flavor, o->drv, o->assumed,
+		                       sizeof(o->assumed));
+		o->rq.driver_assumed = o->assumed;
+	}
 	if (!bar1) {
 		if (o->have_path || o->have_start || o->have_iova)
 			return pd_fail(cmd,
 			               "--path, --start-offset and --iova apply to --mode bar1");
-		o->rq.peer_addr_sysmem = gmmu_bar1_peer_field_patched(o->series, o->flavor);
+		o->rq.peer_addr_sysmem = gmmu_bar1_peer_field_patched(o->drv);
 		return 0;
 	}
 	if (o->rq.bar1_form != GMMU_BAR1_PATCH)
 		return pd_fail(cmd, "give --bar1-form or --driver, not both");
 	struct p2ps_error err = {0};
 	const struct gmmu_bar1_row *r;
-	if (gmmu_bar1_row_find(o->series, o->flavor, o->path, o->c.fmt, &r, &err))
-		return pd_fail(cmd, "%s", err.msg);
+	if (gmmu_bar1_row_find(o->drv, o->path, o->c.fmt, &r, &err))
+		return pd_fail(cmd, "%s%s%s", err.msg, exact ? "" : "; ", exact ? "" : o->assumed);
 	char name[96];
 	gmmu_bar1_row_str(r, gmmu_bar1_gen_of(o->c.fmt), name, sizeof(name));
 	if (o->have_iova && !r->iova)
@@ -481,8 +492,10 @@ int pd_cmd_p2p(int argc, char **argv)
 			        out,
 			        "row: %s %u patches gmmuFmtPtePhysAddrFld(PEER): the address "
 			        "goes to the sysmem field%s\n",
-			        gmmu_bar1_flavor_name(o.flavor), o.series,
+			        p2ps_nv_flavor_name(o.flavor), o.series,
 			        o.c.fmt->version < 3 ? ", over the peer index (35:33)" : "");
+		if (!o.quiet && o.rq.driver_assumed)
+			gmmu_out_printf(out, "driver: %s\n", o.rq.driver_assumed);
 	} else if (gmmu_render_p2p_json(out, o.c.fmt, &o.rq, &res, &err))
 		return pd_out_end(o.c.cmd), pd_fail(o.c.cmd, "%s", err.msg);
 	return pd_out_end(o.c.cmd);

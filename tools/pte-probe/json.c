@@ -124,8 +124,10 @@ static json_object *header_json(const struct probe_run *run)
 	p2ps_json_put(o, "format", json_object_new_string(run->fmt ? run->fmt->name : ""));
 	p2ps_json_put(o, "driver", json_object_new_string(run->driver.version));
 	p2ps_json_put(o, "open_module", json_object_new_boolean(run->driver.open_module));
-	p2ps_json_put(o, "layout",
-	              json_object_new_string(run->driver.layout ? run->driver.layout->series : ""));
+	char series[16] = "";
+	if (run->driver.row)
+		snprintf(series, sizeof(series), "%u", run->driver.row->series);
+	p2ps_json_put(o, "layout", json_object_new_string(series));
 	p2ps_json_put(o, "root", json_object_new_boolean(run->root));
 	p2ps_json_put(o, "pdb", run->pdb_known ? p2ps_json_hex(run->pdb) : NULL);
 	return o;
@@ -143,6 +145,8 @@ static void put_bar1(json_object *o, const struct probe_bar1 *b)
 	p2ps_json_put(o, "bar1_from",
 	              b->src == PROBE_BAR1_INFERRED ? json_object_new_string(b->from) : NULL);
 	p2ps_json_put(o, "bar1_note", json_object_new_string(b->note));
+	if (b->assumed[0])
+		p2ps_json_put(o, "driver_assumed", json_object_new_string(b->assumed));
 	p2ps_json_put(o, "peer_field_patched", json_object_new_boolean(b->peer_field_patched));
 }
 
@@ -158,9 +162,9 @@ static json_object *peer_json(const struct probe_peer *pe)
 		p2ps_json_put(o, "caps", p2ps_json_hex(pe->caps));
 		json_object *st = json_object_new_object();
 		for (unsigned i = 0; pe->caps_known && i < PROBE_P2P_STATUS_N; i++)
-			p2ps_json_put(st, p2ps_rm_p2p_path_names[i],
+			p2ps_json_put(st, p2ps_nv_caps_index_name(i),
 			              json_object_new_string(
-			                      p2ps_rm_p2p_status_name(pe->p2p_status_by_type[i])));
+			                      p2ps_nv_status_name(pe->p2p_status_by_type[i])));
 		p2ps_json_put(o, "p2p_status", st);
 		p2ps_json_put(o, "bar1_dma_address", p2ps_json_hex(pe->bar1_dma_address));
 		p2ps_json_put(o, "bar1_dma_size", p2ps_json_hex(pe->bar1_dma_size));

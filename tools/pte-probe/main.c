@@ -20,7 +20,7 @@ struct opts {
 	unsigned gpu;
 	int peer; /* -1: none */
 	unsigned page_mask;
-	enum gmmu_bar1_flavor flavor;
+	enum p2ps_nv_flavor flavor;
 	unsigned series;
 	const char *chip, *record, *replay, *root;
 	bool json, help, version, excluded;
@@ -92,7 +92,7 @@ static int opt_page_sizes(void *ctx, const char *arg, char *err, size_t err_size
 static int opt_flavor(void *ctx, const char *arg, char *err, size_t err_size)
 {
 	struct p2ps_error e = {0};
-	if (gmmu_bar1_flavor_parse(arg, &((struct opts *)ctx)->flavor, &e))
+	if (p2ps_nv_flavor_parse(arg, strlen(arg), &((struct opts *)ctx)->flavor, &e))
 		return snprintf(err, err_size, "--flavor: %s", e.msg), -1;
 	return 0;
 }
@@ -101,7 +101,10 @@ static int opt_series(void *ctx, const char *arg, char *err, size_t err_size)
 {
 	uint64_t v;
 	if (p2ps_parse_uint(arg, 9999, &v) || v < 100)
-		return snprintf(err, err_size, "--series: '%s' is not a driver series (e.g. 570)",
+		return snprintf(err, err_size,
+		                "--series: '%s' is not a driver series (the first number of a "
+		                "driver "
+		                "version)",
 		                arg),
 		       -1;
 	((struct opts *)ctx)->series = (unsigned)v;

@@ -115,6 +115,19 @@ static void print_map(const struct probe_run *run, const struct probe_map *m, FI
 		fprintf(out, "  verdict: %s\n", m->agrees ? "agrees" : "DIFFERS");
 }
 
+/* The first stock series whose NV50_P2P allocation reports the fabric base. */
+static unsigned fabric_series(void)
+{
+	size_t n;
+	const struct p2ps_nv_driver *t = p2ps_nv_driver_table(&n);
+	unsigned first = 0;
+	for (size_t i = 0; i < n; i++)
+		if (t[i].flavor == P2PS_NV_FLAVOR_STOCK && t[i].rm && t[i].rm->p2p_fabric_info &&
+		    (!first || t[i].series < first))
+			first = t[i].series;
+	return first;
+}
+
 /* Where the NVLink fabric base the model adds came from. */
 static void print_fabric(const struct probe_run *run, FILE *out)
 {
@@ -128,9 +141,10 @@ static void print_fabric(const struct probe_run *run, FILE *out)
 	case PROBE_FABRIC_INFERRED:
 		fprintf(out,
 		        "peer: fabric base 0x%" PRIx64 ": driver %s reports none (NV503B does from "
-		        "590); taken from %s's first entry less its FB offset, aligned to 2^%u as "
+		        "%u); taken from %s's first entry less its FB offset, aligned to 2^%u as "
 		        "the driver requires; every other peer entry is checked against it\n",
-		        pe->fabric_base, run->driver.version, pe->fabric_from, pe->fabric_align);
+		        pe->fabric_base, run->driver.version, fabric_series(), pe->fabric_from,
+		        pe->fabric_align);
 		break;
 	default:
 		fprintf(out,
@@ -151,7 +165,7 @@ static void print_bar1(const struct probe_run *run, FILE *out)
 			        "the "
 			        "sysmem address field, and RM's peer entries carry the address "
 			        "there%s\n",
-			        gmmu_bar1_flavor_name(run->flavor), probe_series(run),
+			        p2ps_nv_flavor_name(run->flavor), probe_series(run),
 			        run->fmt && run->fmt->version < 3
 			                ? ": on this v2 chip over the peer index (35:33), so the "
 			                  "entries "
@@ -162,6 +176,8 @@ static void print_bar1(const struct probe_run *run, FILE *out)
 	if (b->row)
 		fprintf(out, "peer: BAR1-P2P row %s: %s (%s)\n", b->row_name,
 		        gmmu_aperture_name(b->row->aperture), b->row->source);
+	if (b->assumed[0])
+		fprintf(out, "peer: driver: %s\n", b->assumed);
 	char split[96] = "";
 	if (b->start_known)
 		snprintf(split, sizeof(split), " = bus address 0x%" PRIx64 " + start 0x%" PRIx64,
@@ -216,8 +232,8 @@ static void print_peer(const struct probe_run *run, FILE *out)
 	if (pe->caps_known) {
 		fprintf(out, "peer: P2P status by path:");
 		for (unsigned i = 0; i < PROBE_P2P_STATUS_N; i++)
-			fprintf(out, "%s %s %s", i ? "," : "", p2ps_rm_p2p_path_names[i],
-			        p2ps_rm_p2p_status_name(pe->p2p_status_by_type[i]));
+			fprintf(out, "%s %s %s", i ? "," : "", p2ps_nv_caps_index_name(i),
+			        p2ps_nv_status_name(pe->p2p_status_by_type[i]));
 		fputc('\n', out);
 	}
 	print_fabric(run, out);
@@ -227,14 +243,16 @@ static void print_peer(const struct probe_run *run, FILE *out)
 static void print_header(const struct probe_run *run, FILE *out)
 {
 	const struct p2ps_rm_card *c = &run->gpu.card;
+	char series[16] = "?";
+	if (run->driver.row)
+		snprintf(series, sizeof(series), "%u", run->driver.row->series);
 	fprintf(out,
 	        "pte-probe: GPU %u (%04x:%02x:%02x.%x, %04x:%04x, %s, format %s), driver %s "
 	        "(%s, RM layouts of series %s), %s\n",
 	        run->gpu_index, c->domain, c->bus, c->slot, c->function, c->vendor_id, c->device_id,
 	        run->gpu.chip[0] ? run->gpu.chip : "?", run->fmt ? run->fmt->name : "?",
 	        run->driver.version,
-	        run->driver.open_module ? "open kernel module" : "kernel module",
-	        run->driver.layout ? run->driver.layout->series : "?",
+	        run->driver.open_module ? "open kernel module" : "kernel module", series,
 	        run->root ? "as root" : "not as root");
 	if (run->pdb_known)
 		fprintf(out, "page directory base: vid 0x%" PRIx64 " (GET_PDE_INFO)\n", run->pdb);

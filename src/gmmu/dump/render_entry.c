@@ -2,6 +2,7 @@
 /* Renderings of single entries (gmmu_render.h): the hex value, the decoded fields as text
  * and JSON, and a modelled P2P entry with the level it is a PTE of. */
 #include "render_internal.h"
+#include "p2pscope/nvidia_drivers.h"
 
 #include <inttypes.h>
 #include <json-c/json.h>
@@ -187,6 +188,9 @@ int gmmu_render_p2p_json(struct gmmu_out *o, const struct gmmu_format *f,
 		json_object_object_add(row, "start_offset", json_object_new_string(buf));
 		json_object_object_add(j, "driver_row", row);
 	}
+	if (rq->driver_assumed)
+		json_object_object_add(j, "driver_assumed",
+		                       json_object_new_string(rq->driver_assumed));
 	json_object_object_add(j, "level", json_object_new_string(res->level->name));
 	json_object_object_add(j, "page_size", json_object_new_uint64(res->page_size));
 	json_object_object_add(j, "same_for_every_page_size", json_object_new_boolean(1));

@@ -13,6 +13,10 @@
  *          and mailbox; kern_bus_gm107.c kbusInitBar1_GM107 starts the mapping at
  *          ALIGN_UP(console + mailbox, 512 MiB).
  *   ENABLE (565+): BAR1 VA >= client FB (2 MiB aligned).
+ * The AUTO and ENABLE checks compare the BAR1 VA aligned down to 2 MiB (bar1VASizeAligned:
+ * kbusInitBar1_GM107's mappableLength, BAR1 - 1 - 4 KiB): the BAR1 they need is the
+ * requirement aligned up to 2 MiB plus 2 MiB. The ONLY_GPU and 550 checks take the VA as
+ * it is (BAR1 - 4 KiB - 128 KiB >= FB).
  * The FB address space and the UserD/mailbox/console reservations are the driver's own
  * numbers; from outside they are estimated from the VRAM NVML reports (flagged). */
 #include <stdio.h>
@@ -32,6 +36,13 @@
 #define EST_CONSOLE    (8 * MIB)       /* preserved boot console: estimate */
 #define EST_MAILBOX    (4 * MIB)       /* mailbox P2P BAR1 reservation: estimate */
 
+/* The smallest BAR1 (BARs are powers of two, 2 MiB-aligned) whose VA less 4 KiB, aligned
+ * down to 2 MiB (kbusIsStaticBar1Supported_TU102's bar1VASizeAligned), holds r. */
+static uint64_t bar1_for_aligned_va(uint64_t r)
+{
+	return ALIGN_UP(r, SZ_2M) + SZ_2M;
+}
+
 static long eff(long reg, long patch, long dflt)
 {
 	return reg >= 0 ? reg : patch >= 0 ? patch : dflt;
@@ -41,7 +52,7 @@ static long eff(long reg, long patch, long dflt)
  * when EnableResizableBar is 1 (the patches skip that check) and the platform lets the
  * kernel place it. */
 static void driver_resize(const struct p2ps_analysis *a, const struct p2ps_gpu_report *g,
-                          const struct p2ps_drv_series *s, const struct p2ps_drv_config *cfg,
+                          const struct p2ps_nv_driver *s, const struct p2ps_drv_config *cfg,
                           struct p2ps_drv_static_bar1 *o)
 {
 	const struct p2ps_dev *d = &a->host->devs[g->dev_idx];
@@ -78,37 +89,41 @@ static void driver_resize(const struct p2ps_analysis *a, const struct p2ps_gpu_r
 }
 
 /* Required BAR1 under the policy; 0 with o->why set when no size rule applies. */
-static uint64_t required(const struct p2ps_drv_series *s, long policy, long force_type, uint64_t fb,
+static uint64_t required(const struct p2ps_nv_driver *s, long policy, long force_type, uint64_t fb,
                          uint64_t client, struct p2ps_drv_static_bar1 *o, long tail_mb)
 {
 	uint64_t con = o->console ? EST_CONSOLE : 0, mbx = o->mailbox ? EST_MAILBOX : 0;
 	switch (policy) {
-	case P2PS_SB_NONE:
-	case P2PS_SB_ONLY_GPU:
+	case P2PS_NV_SB_NONE:
+	case P2PS_NV_SB_ONLY_GPU:
 		snprintf(o->rule, sizeof(o->rule), "%s, RMForceP2PType BAR1P2P (%d) required",
-		         policy == P2PS_SB_NONE ? "kbusIsBar1P2PCapable" : "ONLY_GPU", s->ft_bar1);
+		         policy == P2PS_NV_SB_NONE ? "kbusIsBar1P2PCapable" : "ONLY_GPU",
+		         s->ft_bar1);
 		if (force_type != s->ft_bar1 || !s->ft_bar1)
 			return 0;
-		return ALIGN_UP(policy == P2PS_SB_NONE ? client : fb, SZ_2M) + DOORBELL_MMIO +
+		return ALIGN_UP(policy == P2PS_NV_SB_NONE ? client : fb, SZ_2M) + DOORBELL_MMIO +
 		       BAR1_VA_GUARD;
-	case P2PS_SB_ENABLE:
+	case P2PS_NV_SB_ENABLE:
 		snprintf(o->rule, sizeof(o->rule), "ENABLE (RMForceStaticBar1=1)");
-		return ALIGN_DN(client, SZ_2M) + BAR1_VA_GUARD;
-	case P2PS_SB_AUTO: break;
+		return bar1_for_aligned_va(ALIGN_DN(client, SZ_2M));
+	case P2PS_NV_SB_AUTO: break;
 	default: snprintf(o->rule, sizeof(o->rule), "DISABLE"); return 0;
 	}
-	uint64_t need = ALIGN_UP(fb, SZ_2M) + EST_USERD + DOORBELL_MMIO + con + mbx + BAR1_VA_GUARD;
+	/* requiredAutoBar1Size: FB, UserD of every channel, MMIO priv and doorbell (16 pages
+	 * each), console, mailbox. */
+	uint64_t need = ALIGN_UP(fb, SZ_2M) + EST_USERD + DOORBELL_MMIO + con + mbx;
 	switch (s->sb_auto) {
-	case P2PS_AUTO_2X_FB:
-		snprintf(o->rule, sizeof(o->rule), "AUTO (565: 2 x FB)");
-		return 2 * ALIGN_UP(fb, SZ_2M) + BAR1_VA_GUARD;
-	case P2PS_AUTO_RESERVES:
+	case P2PS_NV_AUTO_2X_FB:
+		snprintf(o->rule, sizeof(o->rule), "AUTO (2 x FB)");
+		return bar1_for_aligned_va(2 * ALIGN_UP(fb, SZ_2M));
+	case P2PS_NV_AUTO_RESERVES:
 		snprintf(o->rule, sizeof(o->rule), "AUTO (FB + UserD + console + mailbox)");
-		return need;
-	case P2PS_AUTO_RESERVES_512M:
-		snprintf(o->rule, sizeof(o->rule), "AUTO (580+: FB + reserves + 512 MiB padding)");
-		return con + mbx ? need + SZ_512M - (con + mbx) % SZ_512M : need;
-	case P2PS_AUTO_CLIENT_FLOOR:
+		return bar1_for_aligned_va(need);
+	case P2PS_NV_AUTO_RESERVES_512M:
+		snprintf(o->rule, sizeof(o->rule), "AUTO (FB + reserves + 512 MiB padding)");
+		return bar1_for_aligned_va(con + mbx ? need + SZ_512M - (con + mbx) % SZ_512M
+		                                     : need);
+	case P2PS_NV_AUTO_CLIENT_FLOOR:
 	default: {
 		snprintf(o->rule, sizeof(o->rule),
 		         "AUTO (client FB + ALIGN_UP(console+mailbox, 512M))");
@@ -119,12 +134,12 @@ static uint64_t required(const struct p2ps_drv_series *s, long policy, long forc
 	}
 }
 
-static void static_fix(const struct p2ps_drv_series *s, struct p2ps_drv_static_bar1 *o, long policy)
+static void static_fix(const struct p2ps_nv_driver *s, struct p2ps_drv_static_bar1 *o, long policy)
 {
 	size_t n = strlen(o->fix);
 	char s1[24];
-	if (policy == P2PS_SB_DISABLE ||
-	    ((policy == P2PS_SB_NONE || policy == P2PS_SB_ONLY_GPU) && !o->required)) {
+	if (policy == P2PS_NV_SB_DISABLE ||
+	    ((policy == P2PS_NV_SB_NONE || policy == P2PS_NV_SB_ONLY_GPU) && !o->required)) {
 		if (s->pcie_type_key)
 			snprintf(o->fix + n, sizeof(o->fix) - n,
 			         "NVreg_RegistryDwords=\"RMForceStaticBar1=2\" (AUTO) asks for "
@@ -162,12 +177,10 @@ void p2ps_drv_static_bar1(const struct p2ps_analysis *a, size_t gi,
                           const struct p2ps_drv_config *cfg, struct p2ps_drv_static_bar1 *o)
 {
 	memset(o, 0, sizeof(*o));
-	o->st = P2PS_DS_U;
+	o->st = P2PS_NV_ST_UNKNOWN;
 	const struct p2ps_gpu_report *g = &a->gpus[gi];
 	const struct p2ps_dev *d = &a->host->devs[g->dev_idx];
-	bool exact;
-	const struct p2ps_drv_series *s =
-	        p2ps_drv_series_find(cfg->known ? cfg->model_series : 580, cfg->flavor, &exact);
+	const struct p2ps_nv_driver *s = p2ps_drv_row(cfg);
 	if (!g->is_gpu || !g->bar1_size_known) {
 		snprintf(o->why, sizeof(o->why), "needs the BAR1 size");
 		return;
@@ -181,11 +194,14 @@ void p2ps_drv_static_bar1(const struct p2ps_analysis *a, size_t gi,
 	long force_type = eff(cfg->reg.force_p2p_type, s->patch_force, 0);
 	long pcie_type = eff(cfg->reg.pcie_p2p_type, s->patch_pcie_type, 0);
 	long policy = eff(cfg->reg.force_static_bar1, -1, s->sb_default);
-	if (s->sb_default == P2PS_SB_NONE)
-		policy = P2PS_SB_NONE;
+	if (s->sb_default == P2PS_NV_SB_NONE)
+		policy = P2PS_NV_SB_NONE;
 	o->console = d->boot_vga == 1;
-	/* _kbusRequiresP2PMailboxBar1_GM107: mailbox space unless RMPcieP2PType is BAR1. */
-	o->mailbox = s->mailbox_bar1 && pcie_type != 1;
+	/* _kbusRequiresP2PMailboxBar1_GM107: mailbox space unless BAR1 P2P is asked for:
+	 * forceP2PType BAR1P2P where the BAR1 path needs it (570.86.15), pcieP2PType BAR1
+	 * (575.51.02+). */
+	o->mailbox = s->mailbox_bar1 &&
+	             (s->bar1_needs_force ? force_type != s->ft_bar1 : pcie_type != 1);
 	o->estimated = true;
 	uint64_t client = d->gpu.vram_bytes, fb = ALIGN_UP(client, SZ_512M);
 	o->map_size = ALIGN_DN(client, SZ_2M);
@@ -194,22 +210,22 @@ void p2ps_drv_static_bar1(const struct p2ps_analysis *a, size_t gi,
 	o->start = s->sb_start_512m ? ALIGN_UP(con + mbx, SZ_512M) : con + mbx;
 	char s1[24], s2[24], s3[24];
 	if (!o->required) {
-		o->st = P2PS_DS_NS;
+		o->st = P2PS_NV_ST_NOT_SUPPORTED;
 		snprintf(o->why, sizeof(o->why), "static BAR1 off: policy %s", o->rule);
 	} else if (o->bar1 >= o->required) {
-		o->st = P2PS_DS_OK;
+		o->st = P2PS_NV_ST_OK;
 		snprintf(o->why, sizeof(o->why), "BAR1 %s >= %s needed (%s), mapped from offset %s",
 		         p2ps_size_format(o->bar1, s1, sizeof(s1)),
 		         p2ps_size_format(o->required, s2, sizeof(s2)), o->rule,
 		         p2ps_size_format(o->start, s3, sizeof(s3)));
 	} else {
-		o->st = P2PS_DS_NS;
+		o->st = P2PS_NV_ST_NOT_SUPPORTED;
 		snprintf(o->why, sizeof(o->why), "BAR1 %s < %s needed (%s%s%s)",
 		         p2ps_size_format(o->bar1, s1, sizeof(s1)),
 		         p2ps_size_format(o->required, s2, sizeof(s2)), o->rule,
 		         o->console ? ", boot console" : "", o->mailbox ? ", mailbox" : "");
 	}
-	if (o->st != P2PS_DS_OK)
+	if (o->st != P2PS_NV_ST_OK)
 		static_fix(s, o, policy);
 	else
 		o->fix[0] = '\0';

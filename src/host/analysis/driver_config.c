@@ -78,45 +78,45 @@ int p2ps_drv_registry_parse(const char *text, struct p2ps_drv_regkeys *reg)
 	return taken;
 }
 
-static int flavor_parse(const char *s, size_t n)
+static int flavor_parse(const char *s)
 {
-	for (int f = 0; f < P2PS_DF_COUNT; f++) {
-		const char *name = p2ps_drv_flavor_name((enum p2ps_drv_flavor)f);
-		if (strlen(name) == n && !strncasecmp(name, s, n))
-			return f;
-	}
-	if (n == 3 && !strncasecmp(s, "p2p", 3))
-		return P2PS_DF_TINYGRAD; /* "550.54.15-p2p": the tinygrad branch naming */
-	return -1;
+	enum p2ps_nv_flavor f;
+	return p2ps_nv_flavor_parse(s, strlen(s), &f, NULL) ? -1 : (int)f;
 }
 
-/* "580", "580.159.04", "565-tinygrad", "570.86.16-p2p". */
+/* The example of --driver's message: the newest stock row, and a patched one. */
+static void spec_example(char *buf, size_t n)
+{
+	bool exact;
+	const struct p2ps_nv_driver *s =
+	        p2ps_nv_driver_find(P2PS_NV_SERIES_NONE, P2PS_NV_FLAVOR_STOCK, &exact);
+	const struct p2ps_nv_driver *p = p2ps_nv_driver_reference();
+	snprintf(buf, n, "e.g. %u or %u-%s", s->series, p->series, p2ps_nv_flavor_name(p->flavor));
+}
+
+/* "580", "580.159.04", "565-tinygrad", "570.86.16-p2p" (p2ps_nv_version_parse). */
 static int spec_parse(const char *spec, struct p2ps_drv_config *cfg, char *err, size_t es)
 {
-	size_t vn = strcspn(spec, "-");
-	size_t dn = strspn(spec, "0123456789");
-	if (dn < 3 || dn > 4 || (spec[dn] && spec[dn] != '.' && spec[dn] != '-')) {
-		snprintf(err, es, "--driver %s: expected SERIES[-FLAVOR], e.g. 580 or 565-tinygrad",
-		         spec);
+	struct p2ps_nv_version v;
+	char eg[48];
+	switch (p2ps_nv_version_parse(spec, &v)) {
+	case P2PS_NV_VERSION_OK: break;
+	case P2PS_NV_VERSION_NO_SERIES:
+		spec_example(eg, sizeof(eg));
+		snprintf(err, es, "--driver %s: expected SERIES[-FLAVOR], %s", spec, eg);
+		return -1;
+	case P2PS_NV_VERSION_MALFORMED:
+		snprintf(err, es, "--driver %s: malformed version", spec);
+		return -1;
+	case P2PS_NV_VERSION_FLAVOR:
+	default:
+		snprintf(err, es, "--driver %s: unknown flavor (stock, tinygrad, aikitoria)", spec);
 		return -1;
 	}
-	for (size_t i = dn; i < vn; i++)
-		if (!isdigit((unsigned char)spec[i]) && spec[i] != '.') {
-			snprintf(err, es, "--driver %s: malformed version", spec);
-			return -1;
-		}
-	cfg->series = 0;
-	for (size_t i = 0; i < dn; i++)
-		cfg->series = cfg->series * 10 + (spec[i] - '0');
-	snprintf(cfg->version, sizeof(cfg->version), "%.*s", (int)(vn < 31 ? vn : 31), spec);
-	if (spec[vn] == '-') {
-		int f = flavor_parse(spec + vn + 1, strlen(spec + vn + 1));
-		if (f < 0) {
-			snprintf(err, es,
-			         "--driver %s: unknown flavor (stock, tinygrad, aikitoria)", spec);
-			return -1;
-		}
-		cfg->flavor = (enum p2ps_drv_flavor)f;
+	cfg->series = (int)v.series;
+	snprintf(cfg->version, sizeof(cfg->version), "%s", v.text);
+	if (v.has_flavor) {
+		cfg->flavor = v.flavor;
 		cfg->flavor_guessed = false;
 	}
 	cfg->known = true;
@@ -129,13 +129,11 @@ static void from_host(const struct p2ps_host *h, struct p2ps_drv_config *cfg)
 	const char *v = h->nvidia.proc_driver_version[0]   ? h->nvidia.proc_driver_version
 	                : h->nvidia.nvml_driver_version[0] ? h->nvidia.nvml_driver_version
 	                                                   : h->nvidia.module_version;
-	if (!v[0] || strspn(v, "0123456789") < 3)
-		return;
-	uint64_t series;
-	if (!p2ps_scan_uint(v, 10, 100000, &series))
+	struct p2ps_nv_version ver;
+	if (!p2ps_nv_version_scan(v, &ver))
 		return;
 	cfg->known = true;
-	cfg->series = (int)series;
+	cfg->series = (int)ver.series;
 	snprintf(cfg->version, sizeof(cfg->version), "%.31s", v);
 	snprintf(cfg->source, sizeof(cfg->source), "%s",
 	         h->nvidia.proc_driver_version[0]   ? "/proc/driver/nvidia/version"
@@ -143,11 +141,27 @@ static void from_host(const struct p2ps_host *h, struct p2ps_drv_config *cfg)
 	                                            : "/sys/module/nvidia/version");
 	/* The patched modules keep NVIDIA's version string; a "-p2p" or a patch name in the
 	 * build line is the only sign the driver gives. */
-	if (strstr(h->nvidia.proc_version, "p2p") || strstr(h->nvidia.proc_version, "tinygrad")) {
-		cfg->flavor = strstr(h->nvidia.proc_version, "aikitoria") ? P2PS_DF_AIKITORIA
-		                                                          : P2PS_DF_TINYGRAD;
+	bool p2p = strstr(h->nvidia.proc_version, "p2p") != NULL;
+	enum p2ps_nv_flavor named = P2PS_NV_FLAVOR_TINYGRAD; /* "-p2p": tinygrad's naming */
+	for (int f = P2PS_NV_FLAVOR_STOCK + 1; f < P2PS_NV_FLAVOR_COUNT; f++)
+		if (strstr(h->nvidia.proc_version, p2ps_nv_flavor_name((enum p2ps_nv_flavor)f))) {
+			named = (enum p2ps_nv_flavor)f;
+			p2p = true;
+		}
+	if (p2p) {
+		cfg->flavor = named;
 		cfg->flavor_guessed = false;
 	}
+}
+
+/* The row the model reads: the series' own or the fallback rule's, said in the note. */
+static void pick_row(struct p2ps_drv_config *cfg)
+{
+	unsigned want = cfg->known ? (unsigned)cfg->series : P2PS_NV_SERIES_NONE;
+	cfg->row = p2ps_nv_driver_find(want, cfg->flavor, &cfg->row_exact);
+	cfg->model_series = (int)cfg->row->series;
+	if (cfg->known && !cfg->row_exact)
+		p2ps_nv_driver_assumed(want, cfg->flavor, cfg->row, cfg->note, sizeof(cfg->note));
 }
 
 int p2ps_drv_config_make(const struct p2ps_host *host, const char *spec, const char *flavor,
@@ -155,7 +169,7 @@ int p2ps_drv_config_make(const struct p2ps_host *host, const char *spec, const c
 {
 	memset(cfg, 0, sizeof(*cfg));
 	reg_defaults(&cfg->reg);
-	cfg->flavor = P2PS_DF_STOCK;
+	cfg->flavor = P2PS_NV_FLAVOR_STOCK;
 	cfg->flavor_guessed = true;
 	if (host) {
 		from_host(host, cfg);
@@ -173,30 +187,16 @@ int p2ps_drv_config_make(const struct p2ps_host *host, const char *spec, const c
 	if (spec && spec_parse(spec, cfg, err, es) < 0)
 		return -1;
 	if (flavor) {
-		int f = flavor_parse(flavor, strlen(flavor));
+		int f = flavor_parse(flavor);
 		if (f < 0) {
 			snprintf(err, es,
 			         "--driver-flavor %s: expected stock, tinygrad or aikitoria",
 			         flavor);
 			return -1;
 		}
-		cfg->flavor = (enum p2ps_drv_flavor)f;
+		cfg->flavor = (enum p2ps_nv_flavor)f;
 		cfg->flavor_guessed = false;
 	}
-	if (!cfg->known)
-		return 0;
-	bool exact = false;
-	const struct p2ps_drv_series *s = p2ps_drv_series_find(cfg->series, cfg->flavor, &exact);
-	cfg->model_series = s->series;
-	if (s->flavor != cfg->flavor)
-		snprintf(cfg->note, sizeof(cfg->note), "no %s row: modelled as stock %d",
-		         p2ps_drv_flavor_name(cfg->flavor), s->series);
-	else if (!exact && cfg->series > s->series)
-		snprintf(cfg->note, sizeof(cfg->note),
-		         "%d is newer than the model knows: modelled as %d (%s)", cfg->series,
-		         s->series, s->tag);
-	else if (!exact)
-		snprintf(cfg->note, sizeof(cfg->note),
-		         "%d is not a row of the model: modelled as %d", cfg->series, s->series);
+	pick_row(cfg);
 	return 0;
 }

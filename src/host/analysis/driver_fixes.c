@@ -70,7 +70,7 @@ static void acs_fix(const struct p2ps_analysis *a, struct p2ps_drv_pair *o)
 
 /* 575+: _kbusCreateStaticBar1IOMMUMapping wants the peer DMA address 512 MiB aligned. */
 static void iommu_fix(const struct p2ps_analysis *a, const struct p2ps_drv_report *r,
-                      const struct p2ps_drv_series *s, struct p2ps_drv_pair *o)
+                      const struct p2ps_nv_driver *s, struct p2ps_drv_pair *o)
 {
 	int gis[2] = {o->a, o->b};
 	bool translating = false;
@@ -80,7 +80,7 @@ static void iommu_fix(const struct p2ps_analysis *a, const struct p2ps_drv_repor
 		add(o, "%s",
 		    "iommu=pt (and amd_iommu=on / intel_iommu=on kept) so peer BAR1 "
 		    "addresses are not translated");
-	if (!s->iommu_512m || o->chosen != P2PS_DP_PCIE_BAR1)
+	if (!s->iommu_512m || o->chosen != P2PS_NV_PATH_PCIE_BAR1)
 		return;
 	for (int k = 0; k < 2; k++) {
 		const struct p2ps_gpu_report *g = &a->gpus[gis[k]];
@@ -100,14 +100,12 @@ static void iommu_fix(const struct p2ps_analysis *a, const struct p2ps_drv_repor
 void p2ps_drv_pair_fixes(const struct p2ps_analysis *a, const struct p2ps_drv_config *cfg,
                          const struct p2ps_drv_report *r, struct p2ps_drv_pair *o)
 {
-	bool exact;
-	const struct p2ps_drv_series *s =
-	        p2ps_drv_series_find(cfg->model_series, cfg->flavor, &exact);
-	const struct p2ps_drv_path_result *b1 = &o->path[P2PS_DP_PCIE_BAR1];
+	const struct p2ps_nv_driver *s = p2ps_drv_row(cfg);
+	const struct p2ps_drv_path_result *b1 = &o->path[P2PS_NV_PATH_PCIE_BAR1];
 	char key[120];
 	o->fix[0] = '\0';
-	if (b1->tried &&
-	    (b1->read.gate == P2PS_DG_PCIE_P2P_TYPE || b1->read.gate == P2PS_DG_BAR1_BY_DEFAULT)) {
+	if (b1->tried && (b1->read.gate == P2PS_NV_GATE_PCIE_P2P_TYPE ||
+	                  b1->read.gate == P2PS_NV_GATE_BAR1_BY_DEFAULT)) {
 		if (s->pcie_type_key)
 			snprintf(key, sizeof(key),
 			         "NVreg_RegistryDwords=\"RMPcieP2PType=1\" (BAR1 P2P; "
@@ -119,19 +117,19 @@ void p2ps_drv_pair_fixes(const struct p2ps_analysis *a, const struct p2ps_drv_co
 			         s->ft_bar1);
 		add(o, "%s", key);
 	}
-	if (b1->tried && b1->read.gate == P2PS_DG_STATIC_BAR1)
+	if (b1->tried && b1->read.gate == P2PS_NV_GATE_STATIC_BAR1)
 		for (int k = 0; k < 2; k++) {
 			const struct p2ps_drv_static_bar1 *sb = &r->bar1[k ? o->b : o->a];
-			if (sb->st == P2PS_DS_NS && sb->fix[0])
+			if (sb->st == P2PS_NV_ST_NOT_SUPPORTED && sb->fix[0])
 				add(o, "%s", sb->fix);
 		}
-	if (b1->tried && b1->read.gate == P2PS_DG_HOST_READ)
+	if (b1->tried && b1->read.gate == P2PS_NV_GATE_HOST_READ)
 		add(o, "%s",
 		    "reads need both GPUs under one supported switch (PLX 87xx/97xx, PMC) or a "
 		    "RYZEN / XEON_SPR CPU; NVreg_RegistryDwords=\"ForceP2P=0x11\" forces reads "
 		    "and writes on (risk: reads through a root complex that does not forward "
 		    "them hang or corrupt)");
-	if (o->path[P2PS_DP_PCIE_MAILBOX].read.gate == P2PS_DG_IOH)
+	if (o->path[P2PS_NV_PATH_PCIE_MAILBOX].read.gate == P2PS_NV_GATE_IOH)
 		add(o, "%s", "put both GPUs under root ports of one I/O hub (one CPU socket)");
 	acs_fix(a, o);
 	iommu_fix(a, r, s, o);

@@ -16,7 +16,7 @@
 struct pair_ctx {
 	const struct p2ps_analysis *a;
 	const struct p2ps_drv_config *cfg;
-	const struct p2ps_drv_series *s;
+	const struct p2ps_nv_driver *s;
 	const struct p2ps_drv_report *r;
 	const struct p2ps_dev *d[2];
 	const struct p2ps_pair *ap;
@@ -24,7 +24,7 @@ struct pair_ctx {
 	long force_type, pcie_type, override;
 };
 
-static void set3(struct p2ps_drv_path_result *p, enum p2ps_drv_status st, enum p2ps_drv_gate g)
+static void set3(struct p2ps_drv_path_result *p, enum p2ps_nv_status st, enum p2ps_nv_gate g)
 {
 	p->tried = true;
 	p->read = p->write = p->atomics = (struct p2ps_drv_verdict){st, g};
@@ -40,9 +40,10 @@ static void override_field(long ov, int shift, struct p2ps_drv_verdict *v)
 {
 	long f = (ov >> shift) & 3;
 	if (f == 0)
-		*v = (struct p2ps_drv_verdict){P2PS_DS_DR, P2PS_DG_P2P_OVERRIDE};
+		*v = (struct p2ps_drv_verdict){P2PS_NV_ST_DISABLED_BY_REGKEY,
+		                               P2PS_NV_GATE_P2P_OVERRIDE};
 	else if (f == 1)
-		*v = (struct p2ps_drv_verdict){P2PS_DS_OK, P2PS_DG_P2P_OVERRIDE};
+		*v = (struct p2ps_drv_verdict){P2PS_NV_ST_OK, P2PS_NV_GATE_P2P_OVERRIDE};
 }
 
 static bool type_allows(const struct pair_ctx *c, uint8_t value)
@@ -77,42 +78,44 @@ static bool links(struct pair_ctx *c)
 {
 	struct p2ps_drv_pair *o = c->out;
 	struct p2ps_drv_path_result *p;
-	if (c->s->c2c_path) {
-		p = &o->path[P2PS_DP_C2C];
-		set3(p, P2PS_DS_NS,
-		     type_allows(c, c->s->ft_c2c) ? P2PS_DG_NO_C2C : P2PS_DG_FORCE_P2P_TYPE);
+	if (c->s->gates & P2PS_NV_GATE_BIT(P2PS_NV_GATE_NO_C2C)) {
+		p = &o->path[P2PS_NV_PATH_C2C];
+		set3(p, P2PS_NV_ST_NOT_SUPPORTED,
+		     type_allows(c, c->s->ft_c2c) ? P2PS_NV_GATE_NO_C2C
+		                                  : P2PS_NV_GATE_FORCE_P2P_TYPE);
 		snprintf(p->why, sizeof(p->why), "no C2C link between discrete GPUs");
 	}
-	p = &o->path[P2PS_DP_NVLINK];
+	p = &o->path[P2PS_NV_PATH_NVLINK];
 	bool known = c->d[0]->gpu.nvlink_known && c->d[1]->gpu.nvlink_known;
 	if (!type_allows(c, c->s->ft_nvlink)) {
-		set3(p, P2PS_DS_NS, P2PS_DG_FORCE_P2P_TYPE);
+		set3(p, P2PS_NV_ST_NOT_SUPPORTED, P2PS_NV_GATE_FORCE_P2P_TYPE);
 		snprintf(p->why, sizeof(p->why), "RMForceP2PType=%ld selects another path",
 		         c->force_type);
 	} else if (c->ap->nvlinks > 0) {
-		set3(p, P2PS_DS_OK, P2PS_DG_NONE);
-		o->chosen = P2PS_DP_NVLINK;
+		set3(p, P2PS_NV_ST_OK, P2PS_NV_GATE_NONE);
+		o->chosen = P2PS_NV_PATH_NVLINK;
 		return true;
 	} else if (!known) {
-		set3(p, P2PS_DS_U, P2PS_DG_UNKNOWN_FACT);
+		set3(p, P2PS_NV_ST_UNKNOWN, P2PS_NV_GATE_UNKNOWN_FACT);
 		snprintf(p->why, sizeof(p->why),
 		         "unknown: needs NVLink facts (NVML or nvidia-smi topo -m)");
 	} else {
-		set3(p, P2PS_DS_NS, P2PS_DG_NO_NVLINK);
+		set3(p, P2PS_NV_ST_NOT_SUPPORTED, P2PS_NV_GATE_NO_NVLINK);
 		snprintf(p->why, sizeof(p->why), "no NVLink between the GPUs");
 	}
 	bool linked = c->d[0]->gpu.n_nvlink_peers > 0 || c->d[1]->gpu.n_nvlink_peers > 0;
 	if (linked &&
 	    (nvswitch_present(c->a->host) || fabric_gpu(c->d[0]) || fabric_gpu(c->d[1]))) {
-		set3(p, P2PS_DS_NS, P2PS_DG_NVSWITCH);
+		set3(p, P2PS_NV_ST_NOT_SUPPORTED, P2PS_NV_GATE_NVSWITCH);
 		snprintf(p->why, sizeof(p->why),
 		         "NVLink with an NVSwitch present: no fallback to PCIe");
-		o->chosen = P2PS_DP_NONE;
+		o->chosen = P2PS_NV_PATH_NONE;
 		return true;
 	}
-	p = &o->path[P2PS_DP_NVLINK_INDIRECT];
-	set3(p, P2PS_DS_NS,
-	     type_allows(c, c->s->ft_nvlink) ? P2PS_DG_NO_NVLINK : P2PS_DG_FORCE_P2P_TYPE);
+	p = &o->path[P2PS_NV_PATH_NVLINK_INDIRECT];
+	set3(p, P2PS_NV_ST_NOT_SUPPORTED,
+	     type_allows(c, c->s->ft_nvlink) ? P2PS_NV_GATE_NO_NVLINK
+	                                     : P2PS_NV_GATE_FORCE_P2P_TYPE);
 	snprintf(p->why, sizeof(p->why), "no indirect NVLink peers");
 	return false;
 }
@@ -174,7 +177,8 @@ static bool pcie_host_gates(struct pair_ctx *c, struct p2ps_drv_path_result *p)
 	if (rp0 && rp1 && p2ps_drv_intel_ioh_port(rp0->vendor_id, rp0->device_id) &&
 	    p2ps_drv_intel_ioh_port(rp1->vendor_id, rp1->device_id) &&
 	    (rp0->bdf.domain != rp1->bdf.domain || rp0->bdf.bus != rp1->bdf.bus)) {
-		p->read = p->write = (struct p2ps_drv_verdict){P2PS_DS_IOH, P2PS_DG_IOH};
+		p->read = p->write = (struct p2ps_drv_verdict){
+		        P2PS_NV_ST_IOH_TOPOLOGY_NOT_SUPPORTED, P2PS_NV_GATE_IOH};
 		snprintf(p->why, sizeof(p->why),
 		         "root ports %s and %s belong to two Intel I/O hubs", rp0->bdf_str,
 		         rp1->bdf_str);
@@ -182,7 +186,8 @@ static bool pcie_host_gates(struct pair_ctx *c, struct p2ps_drv_path_result *p)
 	}
 	const struct p2ps_nvidia_chip *k0 = c->d[0]->chip, *k1 = c->d[1]->chip;
 	if (k0 && k1 && k0->boot0_id != k1->boot0_id) {
-		p->read = p->write = (struct p2ps_drv_verdict){P2PS_DS_NS, P2PS_DG_GPU_COMPAT};
+		p->read = p->write = (struct p2ps_drv_verdict){P2PS_NV_ST_NOT_SUPPORTED,
+		                                               P2PS_NV_GATE_GPU_COMPAT};
 		snprintf(p->why, sizeof(p->why), "different chips (%s, %s): areGpusP2PCompatible",
 		         k0->gmmu.name, k1->gmmu.name);
 		return true;
@@ -192,9 +197,10 @@ static bool pcie_host_gates(struct pair_ctx *c, struct p2ps_drv_path_result *p)
 
 static void mailbox(struct pair_ctx *c, bool *common)
 {
-	struct p2ps_drv_path_result *p = &c->out->path[P2PS_DP_PCIE_MAILBOX];
-	set3(p, P2PS_DS_NS, P2PS_DG_NONE);
-	p->atomics = (struct p2ps_drv_verdict){P2PS_DS_NS, P2PS_DG_MAILBOX_ATOMICS};
+	struct p2ps_drv_path_result *p = &c->out->path[P2PS_NV_PATH_PCIE_MAILBOX];
+	set3(p, P2PS_NV_ST_NOT_SUPPORTED, P2PS_NV_GATE_NONE);
+	p->atomics =
+	        (struct p2ps_drv_verdict){P2PS_NV_ST_NOT_SUPPORTED, P2PS_NV_GATE_MAILBOX_ATOMICS};
 	*common = common_switch(c);
 	if (c->override >= 0) {
 		override_field(c->override, 0, &p->read);
@@ -206,7 +212,8 @@ static void mailbox(struct pair_ctx *c, bool *common)
 	int q0 = c->a->host->vm.in_vm ? p2p_clique(c->d[0]) : -1;
 	int q1 = c->a->host->vm.in_vm ? p2p_clique(c->d[1]) : -1;
 	if (q0 >= 0 && q0 == q1) {
-		p->read = p->write = (struct p2ps_drv_verdict){P2PS_DS_OK, P2PS_DG_HYPERVISOR};
+		p->read = p->write =
+		        (struct p2ps_drv_verdict){P2PS_NV_ST_OK, P2PS_NV_GATE_HYPERVISOR};
 		snprintf(p->why, sizeof(p->why), "the hypervisor put both GPUs in P2P clique %d",
 		         q0);
 		return;
@@ -217,13 +224,14 @@ static void mailbox(struct pair_ctx *c, bool *common)
 	 * the open source. GeForce boards are answered GPU_NOT_SUPPORTED by stock drivers, as
 	 * captured topo -p2p outputs show (2 x RTX 5090, club-3090 issue 1124: GNS). */
 	if (strstr(c->d[0]->device_name, "GeForce") || strstr(c->d[1]->device_name, "GeForce")) {
-		p->read = p->write = (struct p2ps_drv_verdict){P2PS_DS_GNS, P2PS_DG_GSP};
+		p->read = p->write =
+		        (struct p2ps_drv_verdict){P2PS_NV_ST_GPU_NOT_SUPPORTED, P2PS_NV_GATE_GSP};
 		snprintf(p->why, sizeof(p->why),
 		         "GSP firmware refuses PCIe P2P on GeForce boards (observed in captures, "
 		         "not in the open source)");
 		return;
 	}
-	p->read = p->write = (struct p2ps_drv_verdict){P2PS_DS_U, P2PS_DG_GSP};
+	p->read = p->write = (struct p2ps_drv_verdict){P2PS_NV_ST_UNKNOWN, P2PS_NV_GATE_GSP};
 	snprintf(p->why, sizeof(p->why),
 	         "decided by GSP firmware (INTERNAL_GET_PCIE_P2P_CAPS; common switch %s%s)",
 	         *common ? "found" : "not found",
@@ -231,149 +239,166 @@ static void mailbox(struct pair_ctx *c, bool *common)
 }
 
 /* kbusIsPcieBar1P2PMappingSupported for both GPUs; NONE when supported. */
-static enum p2ps_drv_gate bar1_mapping(struct pair_ctx *c, char *why, size_t n)
+static enum p2ps_nv_gate bar1_mapping(struct pair_ctx *c, char *why, size_t n)
 {
 	for (int k = 0; k < 2; k++) {
 		const struct p2ps_nvidia_chip *chip = c->d[k]->chip;
 		if (!chip) {
 			snprintf(why, n, "unknown: needs the chip of %s", c->d[k]->bdf_str);
-			return P2PS_DG_UNKNOWN_FACT;
+			return P2PS_NV_GATE_UNKNOWN_FACT;
 		}
 		if (chip->generation < c->s->bar1_hal_min) {
 			snprintf(why, n, "%s has no BAR1 P2P mapping in this driver",
 			         chip->gmmu.name);
-			return P2PS_DG_BAR1_HAL;
+			return P2PS_NV_GATE_BAR1_HAL;
 		}
-		if (c->s->pcie_type_key && c->pcie_type != 1 && !p2ps_drv_bar1_by_default(chip)) {
+		if ((c->s->gates & P2PS_NV_GATE_BIT(P2PS_NV_GATE_BAR1_BY_DEFAULT)) &&
+		    c->pcie_type != 1 && !p2ps_drv_bar1_by_default(chip)) {
 			snprintf(why, n, "AUTO needs a chip with BAR1 P2P by default; %s is not",
 			         chip->gmmu.name);
-			return P2PS_DG_BAR1_BY_DEFAULT;
+			return P2PS_NV_GATE_BAR1_BY_DEFAULT;
 		}
 	}
 	for (int k = 0; k < 2; k++) {
 		const struct p2ps_drv_static_bar1 *sb = &c->r->bar1[k ? c->out->b : c->out->a];
-		if (sb->st != P2PS_DS_OK) {
+		if (sb->st != P2PS_NV_ST_OK) {
 			snprintf(why, n, "%sstatic BAR1 on %s: %.150s",
-			         sb->st == P2PS_DS_U ? "unknown: " : "", c->d[k]->bdf_str, sb->why);
-			return sb->st == P2PS_DS_U ? P2PS_DG_UNKNOWN_FACT : P2PS_DG_STATIC_BAR1;
+			         sb->st == P2PS_NV_ST_UNKNOWN ? "unknown: " : "", c->d[k]->bdf_str,
+			         sb->why);
+			return sb->st == P2PS_NV_ST_UNKNOWN ? P2PS_NV_GATE_UNKNOWN_FACT
+			                                    : P2PS_NV_GATE_STATIC_BAR1;
 		}
 	}
-	return P2PS_DG_NONE;
+	return P2PS_NV_GATE_NONE;
 }
 
 /* _kp2pCapsGetStatusOverPcieBar1; true when BAR1 becomes the connectivity. */
 static bool bar1(struct pair_ctx *c, bool common)
 {
-	struct p2ps_drv_path_result *p = &c->out->path[P2PS_DP_PCIE_BAR1];
-	const struct p2ps_drv_path_result *mb = &c->out->path[P2PS_DP_PCIE_MAILBOX];
+	struct p2ps_drv_path_result *p = &c->out->path[P2PS_NV_PATH_PCIE_BAR1];
+	const struct p2ps_drv_path_result *mb = &c->out->path[P2PS_NV_PATH_PCIE_MAILBOX];
 	*p = *mb;
 	p->tried = true;
-	p->atomics = (struct p2ps_drv_verdict){P2PS_DS_NS, P2PS_DG_BAR1_ATOMICS};
+	p->atomics = (struct p2ps_drv_verdict){P2PS_NV_ST_NOT_SUPPORTED, P2PS_NV_GATE_BAR1_ATOMICS};
 	bool type_ok = c->s->bar1_needs_force
 	                       ? c->force_type == c->s->ft_bar1
 	                       : (c->force_type <= 0 || c->force_type == c->s->ft_pcie) &&
 	                                 (c->pcie_type == 1 || c->pcie_type == 2);
 	if (!type_ok) {
-		set3(p, P2PS_DS_NS, P2PS_DG_PCIE_P2P_TYPE);
+		set3(p, P2PS_NV_ST_NOT_SUPPORTED, P2PS_NV_GATE_PCIE_P2P_TYPE);
 		snprintf(p->why, sizeof(p->why), "%s",
 		         c->s->bar1_needs_force ? "BAR1 P2P only with RMForceP2PType=BAR1P2P"
 		                                : "RMPcieP2PType is mailbox (the default)");
 		return false;
 	}
 	char why[200] = "";
-	enum p2ps_drv_gate map =
-	        c->s->bar1_map_first ? bar1_mapping(c, why, sizeof(why)) : P2PS_DG_NONE;
-	if (map != P2PS_DG_NONE) {
-		set3(p, map == P2PS_DG_UNKNOWN_FACT ? P2PS_DS_U : P2PS_DS_NS, map);
+	enum p2ps_nv_gate map =
+	        c->s->bar1_map_first ? bar1_mapping(c, why, sizeof(why)) : P2PS_NV_GATE_NONE;
+	if (map != P2PS_NV_GATE_NONE) {
+		set3(p,
+		     map == P2PS_NV_GATE_UNKNOWN_FACT ? P2PS_NV_ST_UNKNOWN
+		                                      : P2PS_NV_ST_NOT_SUPPORTED,
+		     map);
 		snprintf(p->why, sizeof(p->why), "%s", why);
-		return map == P2PS_DG_UNKNOWN_FACT;
+		return map == P2PS_NV_GATE_UNKNOWN_FACT;
 	}
 	if (c->override >= 0) {
 		override_field(c->override, 0, &p->read);
 		override_field(c->override, 4, &p->write);
 		if (c->s->override_atomics)
 			override_field(c->override, 8, &p->atomics);
-		if (!c->s->bar1_map_first && bar1_mapping(c, why, sizeof(why)) != P2PS_DG_NONE)
+		if (!c->s->bar1_map_first && bar1_mapping(c, why, sizeof(why)) != P2PS_NV_GATE_NONE)
 			snprintf(p->why, sizeof(p->why),
 			         "chosen by ForceP2P before the mapping check; peer mappings will "
 			         "fail: %.100s",
 			         why);
 		return true;
 	}
-	if (!c->s->bar1_map_first && (map = bar1_mapping(c, why, sizeof(why))) != P2PS_DG_NONE) {
-		set3(p, map == P2PS_DG_UNKNOWN_FACT ? P2PS_DS_U : P2PS_DS_NS, map);
+	if (!c->s->bar1_map_first &&
+	    (map = bar1_mapping(c, why, sizeof(why))) != P2PS_NV_GATE_NONE) {
+		set3(p,
+		     map == P2PS_NV_GATE_UNKNOWN_FACT ? P2PS_NV_ST_UNKNOWN
+		                                      : P2PS_NV_ST_NOT_SUPPORTED,
+		     map);
 		snprintf(p->why, sizeof(p->why), "%s", why);
-		return map == P2PS_DG_UNKNOWN_FACT;
+		return map == P2PS_NV_GATE_UNKNOWN_FACT;
 	}
 	bool reads = common;
 	const struct p2ps_host_cpu *cpu = &c->a->host->cpu;
 	bool cpu_ok = false;
 	p2ps_drv_cpu_type(c->s, cpu->vendor, cpu->family, cpu->model, &cpu_ok);
 	reads = reads || cpu_ok;
-	if (p->read.st == P2PS_DS_OK && !reads)
-		p->read = (struct p2ps_drv_verdict){
-		        p2ps_drv_cpu_known(cpu) ? P2PS_DS_CNS : P2PS_DS_U, P2PS_DG_HOST_READ};
+	if (p->read.st == P2PS_NV_ST_OK && !reads)
+		p->read = (struct p2ps_drv_verdict){p2ps_drv_cpu_known(cpu)
+		                                            ? P2PS_NV_ST_CHIPSET_NOT_SUPPORTED
+		                                            : P2PS_NV_ST_UNKNOWN,
+		                                    P2PS_NV_GATE_HOST_READ};
 	if (!reads)
 		snprintf(p->why, sizeof(p->why), "%s: no common supported switch, CPU %s",
 		         p2ps_drv_cpu_known(cpu) ? "reads refused"
 		                                 : "unknown: needs the CPU (/proc/cpuinfo)",
 		         c->r->cpu_type);
-	return p->read.st == P2PS_DS_OK && p->write.st == P2PS_DS_OK;
+	return p->read.st == P2PS_NV_ST_OK && p->write.st == P2PS_NV_ST_OK;
 }
 
 static void finish(struct p2ps_drv_pair *o)
 {
-	for (int k = 0; k < P2PS_DCI_COUNT; k++)
-		o->st[k] = P2PS_DS_NS, o->gate[k] = P2PS_DG_NONE;
+	for (int k = 0; k < P2PS_NV_CAPS_COUNT; k++)
+		o->st[k] = P2PS_NV_ST_NOT_SUPPORTED, o->gate[k] = P2PS_NV_GATE_NONE;
 	const struct p2ps_drv_path_result *p =
-	        o->chosen < P2PS_DP_COUNT ? &o->path[o->chosen] : NULL;
+	        o->chosen < P2PS_NV_PATH_COUNT ? &o->path[o->chosen] : NULL;
 	const struct p2ps_drv_path_result *last = NULL;
-	for (int k = P2PS_DP_COUNT - 1; k >= 0 && !p && !last; k--)
+	for (int k = P2PS_NV_PATH_COUNT - 1; k >= 0 && !p && !last; k--)
 		if (o->path[k].tried)
 			last = &o->path[k];
 	const struct p2ps_drv_path_result *src = p ? p : last;
 	if (src) {
-		o->st[P2PS_DCI_READ] = src->read.st, o->gate[P2PS_DCI_READ] = src->read.gate;
-		o->st[P2PS_DCI_WRITE] = src->write.st, o->gate[P2PS_DCI_WRITE] = src->write.gate;
-		o->gate[P2PS_DCI_ATOMICS] = src->atomics.gate;
-		if (p && src->atomics.st == P2PS_DS_OK)
-			o->st[P2PS_DCI_ATOMICS] = P2PS_DS_OK;
-		else if (src->atomics.st == P2PS_DS_U)
-			o->st[P2PS_DCI_ATOMICS] = P2PS_DS_U;
+		o->st[P2PS_NV_CAPS_READ] = src->read.st,
+		o->gate[P2PS_NV_CAPS_READ] = src->read.gate;
+		o->st[P2PS_NV_CAPS_WRITE] = src->write.st,
+		o->gate[P2PS_NV_CAPS_WRITE] = src->write.gate;
+		o->gate[P2PS_NV_CAPS_ATOMICS] = src->atomics.gate;
+		if (p && src->atomics.st == P2PS_NV_ST_OK)
+			o->st[P2PS_NV_CAPS_ATOMICS] = P2PS_NV_ST_OK;
+		else if (src->atomics.st == P2PS_NV_ST_UNKNOWN)
+			o->st[P2PS_NV_CAPS_ATOMICS] = P2PS_NV_ST_UNKNOWN;
 	}
-	const struct p2ps_drv_path_result *nv = &o->path[P2PS_DP_NVLINK];
-	o->st[P2PS_DCI_NVLINK] = o->chosen == P2PS_DP_NVLINK ? P2PS_DS_OK
-	                         : nv->read.st == P2PS_DS_U  ? P2PS_DS_U
-	                                                     : P2PS_DS_NS;
-	o->gate[P2PS_DCI_NVLINK] = nv->read.gate;
-	bool pcie = o->chosen == P2PS_DP_PCIE_MAILBOX || o->chosen == P2PS_DP_PCIE_BAR1;
-	o->st[P2PS_DCI_PCI] = pcie ? P2PS_DS_OK : P2PS_DS_NS;
-	o->st[P2PS_DCI_PROP] = o->chosen == P2PS_DP_PCIE_MAILBOX ? P2PS_DS_OK : P2PS_DS_NS;
-	o->st[P2PS_DCI_PCI_BAR1] = o->chosen == P2PS_DP_PCIE_BAR1 ? P2PS_DS_OK : P2PS_DS_NS;
-	o->st[P2PS_DCI_C2C] = o->chosen == P2PS_DP_C2C ? P2PS_DS_OK : P2PS_DS_NS;
-	o->st[P2PS_DCI_LOOPBACK] = P2PS_DS_NS;
-	const struct p2ps_drv_path_result *b1 = &o->path[P2PS_DP_PCIE_BAR1];
-	if (b1->tried && b1->read.st == P2PS_DS_U && o->chosen != P2PS_DP_PCIE_BAR1)
-		o->st[P2PS_DCI_PROP] = o->st[P2PS_DCI_PCI_BAR1] = P2PS_DS_U;
+	const struct p2ps_drv_path_result *nv = &o->path[P2PS_NV_PATH_NVLINK];
+	o->st[P2PS_NV_CAPS_NVLINK] = o->chosen == P2PS_NV_PATH_NVLINK    ? P2PS_NV_ST_OK
+	                             : nv->read.st == P2PS_NV_ST_UNKNOWN ? P2PS_NV_ST_UNKNOWN
+	                                                                 : P2PS_NV_ST_NOT_SUPPORTED;
+	o->gate[P2PS_NV_CAPS_NVLINK] = nv->read.gate;
+	bool pcie = o->chosen == P2PS_NV_PATH_PCIE_MAILBOX || o->chosen == P2PS_NV_PATH_PCIE_BAR1;
+	o->st[P2PS_NV_CAPS_PCI] = pcie ? P2PS_NV_ST_OK : P2PS_NV_ST_NOT_SUPPORTED;
+	o->st[P2PS_NV_CAPS_PROP] =
+	        o->chosen == P2PS_NV_PATH_PCIE_MAILBOX ? P2PS_NV_ST_OK : P2PS_NV_ST_NOT_SUPPORTED;
+	o->st[P2PS_NV_CAPS_PCI_BAR1] =
+	        o->chosen == P2PS_NV_PATH_PCIE_BAR1 ? P2PS_NV_ST_OK : P2PS_NV_ST_NOT_SUPPORTED;
+	o->st[P2PS_NV_CAPS_C2C] =
+	        o->chosen == P2PS_NV_PATH_C2C ? P2PS_NV_ST_OK : P2PS_NV_ST_NOT_SUPPORTED;
+	o->st[P2PS_NV_CAPS_LOOPBACK] = P2PS_NV_ST_NOT_SUPPORTED;
+	const struct p2ps_drv_path_result *b1 = &o->path[P2PS_NV_PATH_PCIE_BAR1];
+	if (b1->tried && b1->read.st == P2PS_NV_ST_UNKNOWN && o->chosen != P2PS_NV_PATH_PCIE_BAR1)
+		o->st[P2PS_NV_CAPS_PROP] = o->st[P2PS_NV_CAPS_PCI_BAR1] = P2PS_NV_ST_UNKNOWN;
 	/* Undecided (a path left unknown): every index that depends on the choice is U. */
-	if (src && (src->read.st == P2PS_DS_U || src->write.st == P2PS_DS_U) &&
-	    o->chosen != P2PS_DP_NVLINK)
-		for (int k = P2PS_DCI_PROP; k < P2PS_DCI_COUNT; k++)
-			if (k != P2PS_DCI_LOOPBACK && k != P2PS_DCI_C2C)
-				o->st[k] = P2PS_DS_U;
+	if (src && (src->read.st == P2PS_NV_ST_UNKNOWN || src->write.st == P2PS_NV_ST_UNKNOWN) &&
+	    o->chosen != P2PS_NV_PATH_NVLINK)
+		for (int k = P2PS_NV_CAPS_PROP; k < P2PS_NV_CAPS_COUNT; k++)
+			if (k != P2PS_NV_CAPS_LOOPBACK && k != P2PS_NV_CAPS_C2C)
+				o->st[k] = P2PS_NV_ST_UNKNOWN;
 }
 
 static void pcie(struct pair_ctx *c)
 {
 	bool common = false;
 	mailbox(c, &common);
-	const struct p2ps_drv_path_result *mb = &c->out->path[P2PS_DP_PCIE_MAILBOX];
-	bool any = mb->read.st == P2PS_DS_OK || mb->write.st == P2PS_DS_OK;
-	bool maybe = mb->read.st == P2PS_DS_U || mb->write.st == P2PS_DS_U;
-	c->out->chosen = any || maybe ? P2PS_DP_PCIE_MAILBOX : P2PS_DP_NONE;
+	const struct p2ps_drv_path_result *mb = &c->out->path[P2PS_NV_PATH_PCIE_MAILBOX];
+	bool any = mb->read.st == P2PS_NV_ST_OK || mb->write.st == P2PS_NV_ST_OK;
+	bool maybe = mb->read.st == P2PS_NV_ST_UNKNOWN || mb->write.st == P2PS_NV_ST_UNKNOWN;
+	c->out->chosen = any || maybe ? P2PS_NV_PATH_PCIE_MAILBOX : P2PS_NV_PATH_NONE;
 	if ((any || maybe) && bar1(c, common) &&
-	    c->out->path[P2PS_DP_PCIE_BAR1].read.st != P2PS_DS_U)
-		c->out->chosen = P2PS_DP_PCIE_BAR1;
+	    c->out->path[P2PS_NV_PATH_PCIE_BAR1].read.st != P2PS_NV_ST_UNKNOWN)
+		c->out->chosen = P2PS_NV_PATH_PCIE_BAR1;
 }
 
 void p2ps_drv_pair_model(const struct p2ps_analysis *a, const struct p2ps_drv_config *cfg,
@@ -383,10 +408,9 @@ void p2ps_drv_pair_model(const struct p2ps_analysis *a, const struct p2ps_drv_co
 	memset(out, 0, sizeof(*out));
 	out->a = ap->a;
 	out->b = ap->b;
-	out->chosen = P2PS_DP_NONE;
-	bool exact;
-	struct pair_ctx c = {.a = a, .cfg = cfg, .r = r, .ap = ap, .out = out};
-	c.s = p2ps_drv_series_find(cfg->model_series, cfg->flavor, &exact);
+	out->chosen = P2PS_NV_PATH_NONE;
+	struct pair_ctx c = {
+	        .a = a, .cfg = cfg, .s = p2ps_drv_row(cfg), .r = r, .ap = ap, .out = out};
 	c.d[0] = &a->host->devs[a->gpus[ap->a].dev_idx];
 	c.d[1] = &a->host->devs[a->gpus[ap->b].dev_idx];
 	c.force_type = eff(cfg->reg.force_p2p_type, c.s->patch_force);
@@ -397,8 +421,8 @@ void p2ps_drv_pair_model(const struct p2ps_analysis *a, const struct p2ps_drv_co
 	finish(out);
 	p2ps_drv_reported_pair(a, (size_t)ap->a, (size_t)ap->b, &out->reported);
 	out->agree = -1;
-	for (int k = 0; out->reported.known && k < P2PS_DCI_COUNT; k++) {
-		if (out->reported.st[k] == P2PS_DS_U || out->st[k] == P2PS_DS_U)
+	for (int k = 0; out->reported.known && k < P2PS_NV_CAPS_COUNT; k++) {
+		if (out->reported.st[k] == P2PS_NV_ST_UNKNOWN || out->st[k] == P2PS_NV_ST_UNKNOWN)
 			continue;
 		if (out->agree < 0)
 			out->agree = 1;

@@ -33,11 +33,11 @@ static int caps_index(const struct p2ps_host_driver_caps *dc, const struct p2ps_
 static int mode_index(char m)
 {
 	switch (m) {
-	case 'r': return P2PS_DCI_READ;
-	case 'w': return P2PS_DCI_WRITE;
-	case 'n': return P2PS_DCI_NVLINK;
-	case 'a': return P2PS_DCI_ATOMICS;
-	case 'p': return P2PS_DCI_PROP;
+	case 'r': return P2PS_NV_CAPS_READ;
+	case 'w': return P2PS_NV_CAPS_WRITE;
+	case 'n': return P2PS_NV_CAPS_NVLINK;
+	case 'a': return P2PS_NV_CAPS_ATOMICS;
+	case 'p': return P2PS_NV_CAPS_PROP;
 	default: return -1;
 	}
 }
@@ -56,9 +56,9 @@ static void from_paste(const struct p2ps_analysis *a, size_t gi, size_t gj,
 	for (const char *c = m->mode; *c; c++) {
 		int k = mode_index(*c);
 		const struct p2ps_pair_obs *o = p2ps_evidence_obs_path(ev, ei, ej, *c);
-		int st = o ? p2ps_drv_status_parse(o->text) : -1;
-		if (k >= 0 && st >= 0) {
-			out->st[k] = (enum p2ps_drv_status)st;
+		enum p2ps_nv_status st;
+		if (k >= 0 && o && p2ps_nv_status_parse(o->text, &st) >= 0) {
+			out->st[k] = st;
 			out->known = true;
 		}
 	}
@@ -71,14 +71,14 @@ void p2ps_drv_reported_pair(const struct p2ps_analysis *a, size_t gi, size_t gj,
                             struct p2ps_drv_reported *out)
 {
 	memset(out, 0, sizeof(*out));
-	for (int k = 0; k < P2PS_DCI_COUNT; k++)
-		out->st[k] = P2PS_DS_U;
+	for (int k = 0; k < P2PS_NV_CAPS_COUNT; k++)
+		out->st[k] = P2PS_NV_ST_UNKNOWN;
 	const struct p2ps_host_driver_caps *dc = &a->host->driver_caps;
 	int i = dc->known ? caps_index(dc, a, gi) : -1, j = dc->known ? caps_index(dc, a, gj) : -1;
 	if (i >= 0 && j >= 0) {
-		for (int k = 0; k < P2PS_DCI_COUNT && k < P2PS_HOST_DRVCAPS_INDEX; k++)
-			if (dc->st[i][j][k] <= P2PS_DS_NS) {
-				out->st[k] = (enum p2ps_drv_status)dc->st[i][j][k];
+		for (int k = 0; k < P2PS_NV_CAPS_COUNT && k < P2PS_HOST_DRVCAPS_INDEX; k++)
+			if (p2ps_nv_status_is_driver(dc->st[i][j][k])) {
+				out->st[k] = (enum p2ps_nv_status)dc->st[i][j][k];
 				out->known = true;
 			}
 		snprintf(out->source, sizeof(out->source), "%s", dc->source);
@@ -92,9 +92,8 @@ int p2ps_drv_model_run(const struct p2ps_analysis *a, const struct p2ps_drv_conf
 {
 	memset(out, 0, sizeof(*out));
 	out->cfg = *cfg;
-	bool exact, reads;
-	const struct p2ps_drv_series *s =
-	        p2ps_drv_series_find(cfg->known ? cfg->model_series : 595, cfg->flavor, &exact);
+	bool reads;
+	const struct p2ps_nv_driver *s = p2ps_drv_row(cfg);
 	const struct p2ps_host_cpu *cpu = &a->host->cpu;
 	snprintf(out->cpu_type, sizeof(out->cpu_type), "%s",
 	         p2ps_drv_cpu_known(cpu)

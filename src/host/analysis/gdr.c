@@ -26,19 +26,6 @@ static const struct rdma_id {
          "network functions are RDMA-capable (RoCE or InfiniBand)"},
 };
 
-/* The drivers whose nvidia_p2p_put_pages may race with the free callback (a kernel NULL
- * dereference): R515 up to R535, except R525 from 525.105.17 and R535 from 535.14
- * (guide 4.2, "Changes in CUDA 12.2"). Versions as major, minor, patch. */
-static const struct race_range {
-	int major_lo, major_hi; /* branch range */
-	int fixed[3];           /* first fixed release within the branch, or 0 */
-} race_ranges[] = {
-        {515, 524, {0, 0, 0}},
-        {525, 525, {525, 105, 17}},
-        {526, 534, {0, 0, 0}},
-        {535, 535, {535, 14, 0}},
-};
-
 static const char *rdma_name_of(const struct p2ps_host *h, const struct p2ps_dev *d)
 {
 	for (int i = 0; h->rdma.known && i < h->rdma.n_devs; i++)
@@ -192,37 +179,27 @@ static void gdr_peer_memory(struct p2ps_an_ctx *c, struct p2ps_gdr_pair *p)
 }
 
 /* The driver's version as major.minor.patch from /proc/driver/nvidia/version or NVML. */
-static bool driver_version(const struct p2ps_host *h, int v[3])
+static bool driver_version(const struct p2ps_host *h, struct p2ps_nv_version *v)
 {
 	const char *s = h->nvidia.proc_driver_version[0] ? h->nvidia.proc_driver_version
 	                                                 : h->nvidia.nvml_driver_version;
-	return p2ps_an_version(s, v) >= 2;
+	return p2ps_nv_version_scan(s, v) && v->parts >= 2;
 }
 
-static bool before(const int v[3], const int w[3])
-{
-	for (int i = 0; i < 3; i++)
-		if (v[i] != w[i])
-			return v[i] < w[i];
-	return false;
-}
-
+/* The driver table's known defect: nvidia_p2p_put_pages racing the free callback. */
 static void gdr_driver(struct p2ps_an_ctx *c, struct p2ps_gdr_pair *p)
 {
-	int v[3];
-	if (!driver_version(c->host, v))
+	struct p2ps_nv_version v;
+	if (!driver_version(c->host, &v))
 		return;
-	for (size_t i = 0; i < sizeof(race_ranges) / sizeof(race_ranges[0]); i++) {
-		const struct race_range *r = &race_ranges[i];
-		if (v[0] < r->major_lo || v[0] > r->major_hi ||
-		    (r->fixed[0] && !before(v, r->fixed)))
+	for (size_t i = 0; i < p2ps_nv_defect_count(); i++) {
+		const struct p2ps_nv_defect *d = p2ps_nv_defect_at(i);
+		if (d->id != P2PS_NV_DEFECT_GDR_PUT_PAGES_RACE || !p2ps_nv_defect_affects(d, &v))
 			continue;
-		struct p2ps_reason *x = p2ps_an_add(
-		        c, &p->reasons, P2PS_R_GDR_DRIVER_RACE, P2PS_SEV_WARNING, -1,
-		        "driver %d.%d.%d has the race between nvidia_p2p_put_pages and the free "
-		        "callback of R515-R535 (a kernel NULL dereference; guide 4.2)",
-		        v[0], v[1], v[2]);
-		p2ps_an_fix(x, "update to 535.14 or later (or 525.105.17+ on R525)");
+		struct p2ps_reason *x =
+		        p2ps_an_add(c, &p->reasons, P2PS_R_GDR_DRIVER_RACE, P2PS_SEV_WARNING, -1,
+		                    "driver %u.%u.%u has %s", v.series, v.minor, v.patch, d->what);
+		p2ps_an_fix(x, "%s", d->fix);
 		return;
 	}
 }

@@ -154,29 +154,39 @@ static void bar1_vram_unknown(struct p2ps_an_ctx *c, struct p2ps_gpu_report *g, 
  * (2 MiB alignment, doorbell and MMIO, from 580 console + mailbox padded to 512 MiB).
  * The host's driver is judged by its own rule; where that rule enables no static BAR1 at
  * all (stock before 580 without registry keys), by the P2P-patched modules' rule of the
- * same series, which is what "ready" means here. Unknown driver: tinygrad's 565 rule. */
+ * same series, which is what "ready" means here. Unknown driver: the driver table's
+ * reference row (p2ps_nv_driver_reference(): tinygrad's 565 rule). */
 static void static_bar1_rule(struct p2ps_an_ctx *c, struct p2ps_gpu_report *g, const char *lbl)
 {
 	struct p2ps_drv_config cfg = *c->drv;
 	struct p2ps_drv_static_bar1 sb;
 	size_t gi = (size_t)(g - c->a->gpus);
 	if (!cfg.known) {
-		cfg.known = true;
-		cfg.series = cfg.model_series = 565;
-		cfg.flavor = P2PS_DF_TINYGRAD;
+		cfg.row = p2ps_nv_driver_reference();
+		cfg.row_exact = cfg.known = true;
+		cfg.series = cfg.model_series = (int)cfg.row->series;
+		cfg.flavor = cfg.row->flavor;
 	}
+	cfg.row = p2ps_drv_row(&cfg);
 	p2ps_drv_static_bar1(c->a, gi, &cfg, &sb);
-	if (sb.st == P2PS_DS_NS && !sb.required && cfg.flavor == P2PS_DF_STOCK) {
-		cfg.flavor = p2ps_drv_patch_flavor(cfg.model_series);
+	if (sb.st == P2PS_NV_ST_NOT_SUPPORTED && !sb.required &&
+	    cfg.flavor == P2PS_NV_FLAVOR_STOCK) {
+		bool own_series = cfg.row_exact;
+		cfg.flavor = p2ps_nv_patch_flavor(cfg.row->series);
+		cfg.row = p2ps_nv_driver_find(cfg.row->series, cfg.flavor, &cfg.row_exact);
+		cfg.row_exact = cfg.row_exact && own_series;
 		p2ps_drv_static_bar1(c->a, gi, &cfg, &sb);
 	}
-	if (sb.st != P2PS_DS_NS || !sb.required || sb.bar1 >= sb.required)
+	if (sb.st != P2PS_NV_ST_NOT_SUPPORTED || !sb.required || sb.bar1 >= sb.required)
 		return;
-	char s1[32];
+	char s1[32], as[48] = "";
+	if (!cfg.row_exact)
+		snprintf(as, sizeof(as), " (as %u %s, assumed)", cfg.row->series,
+		         p2ps_nv_flavor_name(cfg.row->flavor));
 	struct p2ps_reason *x =
 	        p2ps_an_add(c, &g->reasons, P2PS_R_STATIC_BAR1, P2PS_SEV_BLOCKER, g->dev_idx,
-	                    "%s: BAR1 covers VRAM but not static BAR1 under %s %d: %s", lbl,
-	                    p2ps_drv_flavor_name(cfg.flavor), cfg.series, sb.why);
+	                    "%s: BAR1 covers VRAM but not static BAR1 under %s %d%s: %s", lbl,
+	                    p2ps_nv_flavor_name(cfg.flavor), cfg.series, as, sb.why);
 	if (sb.fix[0])
 		p2ps_an_fix(x, "%s", sb.fix);
 	else

@@ -100,14 +100,14 @@ void p2ps_nvsmi_parse_p2p(struct p2ps_host *host, const char *text, int k, const
 		dc->n_gpus = n;
 		p2ps_strlcpy(dc->source, source, sizeof(dc->source));
 	}
-	static const char *const codes[] = {"OK", "CNS", "GNS", "TNS", "DR", "NS"};
+	enum p2ps_nv_status st;
 	for (int i = 0; i < n && i < dc->n_gpus; i++)
 		for (int j = 0; j < n && j < dc->n_gpus; j++)
-			for (int c = 0; i != j && c < 6; c++)
-				if (!strcmp(m.cell[i * m.n + j], codes[c])) {
-					dc->st[i][j][k] = (uint8_t)c;
-					dc->known = true;
-				}
+			if (i != j && !p2ps_nv_status_from_code(m.cell[i * m.n + j], &st) &&
+			    p2ps_nv_status_is_driver(st)) {
+				dc->st[i][j][k] = (uint8_t)st;
+				dc->known = true;
+			}
 	free(m.cell);
 }
 

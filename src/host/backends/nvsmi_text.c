@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "p2pscope/error.h"
+#include "p2pscope/nvidia_drivers.h"
 #include "p2pscope/parse.h"
 
 #define LINE_MAX_COPY 512
@@ -208,11 +209,8 @@ static int tokens(char *s, char **tok, int max)
 
 static bool p2p_status(const char *s)
 {
-	static const char *const st[] = {"OK", "CNS", "GNS", "TNS", "NS", "DR", "U"};
-	for (size_t i = 0; i < sizeof(st) / sizeof(st[0]); i++)
-		if (!strcmp(s, st[i]))
-			return true;
-	return false;
+	enum p2ps_nv_status st;
+	return p2ps_nv_status_from_code(s, &st) == 0;
 }
 
 /* "GPU0 GPU1 ... [CPU Affinity ...]": the number of GPU columns, 0 if not a header. */

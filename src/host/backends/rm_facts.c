@@ -102,7 +102,7 @@ static void read_pairs(struct p2ps_rm *rm, struct p2ps_rm_facts_job *j)
 		ids[i] = j->cards[j->open[i]].card.gpu_id;
 	j->group_ok = n >= 3 &&
 	              p2ps_rm_ctrl_p2p_caps_group(rm, ids, n, &j->group, NULL, NULL) == 0 &&
-	              j->group.status[P2PS_RM_P2P_NVLINK] == 0;
+	              j->group.status[P2PS_NV_CAPS_NVLINK] == 0;
 	for (unsigned i = 0; !j->group_ok && i < n; i++)
 		for (unsigned k = i + 1; k < n; k++) {
 			struct rm_pair *p = &j->pairs[i * n + k];
@@ -343,7 +343,7 @@ static void system_facts(struct p2ps_host_rm *h, const struct p2ps_rm_facts_job 
 /* NVLink through a fabric: the pair's NVLink status OK and both with fabric links. */
 static void fabric_pair(struct rm_gpu *a, struct rm_gpu *b, const struct p2ps_driver_p2p *p)
 {
-	if (!p->known || p->status[P2PS_P2P_PATH_NVLINK] != 0)
+	if (!p->known || p->status[P2PS_NV_CAPS_NVLINK] != 0)
 		return;
 	p2ps_gpu_add_fabric_peer(a->dev, a->fabric_links, b->dev, b->fabric_links);
 	p2ps_gpu_add_fabric_peer(b->dev, b->fabric_links, a->dev, a->fabric_links);
@@ -401,7 +401,7 @@ static void driver_caps_from_rm(struct p2ps_host *host)
 		int a = caps_slot(dc, &p->a), b = caps_slot(dc, &p->b);
 		if (!p->known || a < 0 || b < 0)
 			continue;
-		for (int i = 0; i < P2PS_P2P_PATHS && i < P2PS_HOST_DRVCAPS_INDEX; i++)
+		for (int i = 0; i < P2PS_NV_CAPS_COUNT && i < P2PS_HOST_DRVCAPS_INDEX; i++)
 			dc->st[a][b][i] = dc->st[b][a][i] = p->status[i];
 		dc->known = true;
 	}

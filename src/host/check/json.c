@@ -31,9 +31,9 @@ static json_object *obs_json(const struct p2ps_chk_obs *o)
 	return j;
 }
 
-static json_object *status_or_null(bool known, enum p2ps_drv_status s)
+static json_object *status_or_null(bool known, enum p2ps_nv_status s)
 {
-	return known && s != P2PS_DS_U ? json_object_new_string(p2ps_drv_status_code(s)) : NULL;
+	return known && s != P2PS_NV_ST_UNKNOWN ? json_object_new_string(p2ps_nv_status_code(s)) : NULL;
 }
 
 static json_object *tri_p2p(int v, const char *yes, const char *no)
@@ -67,13 +67,13 @@ static json_object *prediction_json(const struct p2ps_chk_prediction *p)
 	if (p->model) {
 		model = json_object_new_object();
 		p2ps_json_put(model, "path",
-		              json_object_new_string(p2ps_drv_path_name(p->model_path)));
+		              json_object_new_string(p2ps_nv_path_name(p->model_path)));
 		p2ps_json_put(model, "read", status_or_null(true, p->model_read));
 		p2ps_json_put(model, "write", status_or_null(true, p->model_write));
 		p2ps_json_put(model, "gate",
-		              p->model_gate == P2PS_DG_NONE
+		              p->model_gate == P2PS_NV_GATE_NONE
 		                      ? NULL
-		                      : json_object_new_string(p2ps_drv_gate_name(p->model_gate)));
+		                      : json_object_new_string(p2ps_nv_gate_name(p->model_gate)));
 		p2ps_json_put(model, "why", p2ps_json_str_or_null(p->model_why));
 	}
 	p2ps_json_put(j, "driver_model", model);

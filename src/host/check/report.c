@@ -28,9 +28,9 @@ static const struct p2ps_drv_pair *drv_pair(const struct p2ps_drv_report *d, int
 	return NULL;
 }
 
-static bool both_known(enum p2ps_drv_status r, enum p2ps_drv_status w)
+static bool both_known(enum p2ps_nv_status r, enum p2ps_nv_status w)
 {
-	return r != P2PS_DS_U && w != P2PS_DS_U;
+	return r != P2PS_NV_ST_UNKNOWN && w != P2PS_NV_ST_UNKNOWN;
 }
 
 static void predict_driver(const struct p2ps_chk_report *R, int gi, int gj,
@@ -40,28 +40,28 @@ static void predict_driver(const struct p2ps_chk_report *R, int gi, int gj,
 	struct p2ps_drv_reported rep;
 	p2ps_drv_reported_pair(R->an, (size_t)gi, (size_t)gj, &rep);
 	p->reported = rep.known;
-	p->reported_read = rep.known ? rep.st[P2PS_DCI_READ] : P2PS_DS_U;
-	p->reported_write = rep.known ? rep.st[P2PS_DCI_WRITE] : P2PS_DS_U;
+	p->reported_read = rep.known ? rep.st[P2PS_NV_CAPS_READ] : P2PS_NV_ST_UNKNOWN;
+	p->reported_write = rep.known ? rep.st[P2PS_NV_CAPS_WRITE] : P2PS_NV_ST_UNKNOWN;
 	p2ps_chk_setf(p->reported_source, sizeof(p->reported_source), "%s",
 	              rep.known ? rep.source : "");
 	p->model = dp && R->drv->cfg.known;
-	p->model_read = p->model ? dp->st[P2PS_DCI_READ] : P2PS_DS_U;
-	p->model_write = p->model ? dp->st[P2PS_DCI_WRITE] : P2PS_DS_U;
-	p->model_path = p->model ? dp->chosen : P2PS_DP_NONE;
-	p->model_gate = P2PS_DG_NONE;
+	p->model_read = p->model ? dp->st[P2PS_NV_CAPS_READ] : P2PS_NV_ST_UNKNOWN;
+	p->model_write = p->model ? dp->st[P2PS_NV_CAPS_WRITE] : P2PS_NV_ST_UNKNOWN;
+	p->model_path = p->model ? dp->chosen : P2PS_NV_PATH_NONE;
+	p->model_gate = P2PS_NV_GATE_NONE;
 	if (p->model) {
-		int ix = dp->st[P2PS_DCI_READ] != P2PS_DS_OK ? P2PS_DCI_READ : P2PS_DCI_WRITE;
+		int ix = dp->st[P2PS_NV_CAPS_READ] != P2PS_NV_ST_OK ? P2PS_NV_CAPS_READ : P2PS_NV_CAPS_WRITE;
 		p->model_gate = dp->gate[ix];
-		for (int k = 0; k < P2PS_DP_COUNT && !p->model_why[0]; k++)
+		for (int k = 0; k < P2PS_NV_PATH_COUNT && !p->model_why[0]; k++)
 			if (dp->path[k].tried && dp->path[k].why[0])
 				p2ps_chk_setf(p->model_why, sizeof(p->model_why), "%s",
 				              dp->path[k].why);
 	}
 	if (p->reported && both_known(p->reported_read, p->reported_write)) {
-		p->p2p = p->reported_read == P2PS_DS_OK && p->reported_write == P2PS_DS_OK;
+		p->p2p = p->reported_read == P2PS_NV_ST_OK && p->reported_write == P2PS_NV_ST_OK;
 		p->p2p_from = "the driver's reported caps";
 	} else if (p->model && both_known(p->model_read, p->model_write)) {
-		p->p2p = p->model_read == P2PS_DS_OK && p->model_write == P2PS_DS_OK;
+		p->p2p = p->model_read == P2PS_NV_ST_OK && p->model_write == P2PS_NV_ST_OK;
 		p->p2p_from = "the driver model";
 	} else if (p->topo == P2PS_TOPO_NV) {
 		p->p2p = 1;

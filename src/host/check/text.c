@@ -6,9 +6,9 @@
 #include <stdio.h>
 #include <string.h>
 
-static const char *st(enum p2ps_drv_status s)
+static const char *st(enum p2ps_nv_status s)
 {
-	return p2ps_drv_status_code(s);
+	return p2ps_nv_status_code(s);
 }
 
 static void topo(const struct p2ps_chk_prediction *p, char *buf, size_t size)
@@ -37,9 +37,9 @@ static void prediction(struct p2ps_strbuf *b, const struct p2ps_chk_prediction *
 	if (p->model)
 		p2ps_strbuf_printf(
 		        b, "; driver model: %s, read %s write %s%s%s",
-		        p2ps_drv_path_name(p->model_path), st(p->model_read), st(p->model_write),
-		        p->model_gate != P2PS_DG_NONE ? ", gate " : "",
-		        p->model_gate != P2PS_DG_NONE ? p2ps_drv_gate_name(p->model_gate) : "");
+		        p2ps_nv_path_name(p->model_path), st(p->model_read), st(p->model_write),
+		        p->model_gate != P2PS_NV_GATE_NONE ? ", gate " : "",
+		        p->model_gate != P2PS_NV_GATE_NONE ? p2ps_nv_gate_name(p->model_gate) : "");
 	p2ps_strbuf_printf(b, "; static BAR1 %s", p2ps_verdict_name(p->bar1));
 	p2ps_strbuf_printf(b, "; NCCL %s (%s)\n",
 	                   p->nccl_p2p == 1   ? "P2P"

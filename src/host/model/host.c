@@ -106,23 +106,6 @@ const struct p2ps_driver_p2p *p2ps_host_driver_p2p(const struct p2ps_host *host,
 	return NULL;
 }
 
-/* NV0000_CTRL_P2P_CAPS_INDEX_* order. */
-const char *const p2ps_p2p_path_names[P2PS_P2P_PATHS] = {
-        "read", "write", "nvlink", "atomics", "prop", "loopback", "pci", "c2c", "pci_bar1"};
-
-/* NV0000_P2P_CAPS_STATUS_* (ctrl0000system.h). */
-const char *p2ps_p2p_status_name(uint8_t status)
-{
-	static const char *const names[] = {"OK",
-	                                    "CHIPSET_NOT_SUPPORTED",
-	                                    "GPU_NOT_SUPPORTED",
-	                                    "IOH_TOPOLOGY_NOT_SUPPORTED",
-	                                    "DISABLED_BY_REGKEY",
-	                                    "NOT_SUPPORTED",
-	                                    "NVLINK_SETUP_FAILED"};
-	return status < sizeof(names) / sizeof(names[0]) ? names[status] : "?";
-}
-
 bool p2ps_dev_is_bridge(const struct p2ps_dev *dev)
 {
 	return dev && dev->header_type == 1;

@@ -6,28 +6,25 @@
 #include "p2pscope/driver_model.h"
 #include "render_internal.h"
 
-static const char *const idx_key[P2PS_DCI_COUNT] = {
-        "read", "write", "nvlink", "atomics", "prop", "loopback", "pci", "c2c", "pci_bar1"};
-
 static struct json_object *verdict(const struct p2ps_drv_verdict *v)
 {
 	struct json_object *o = json_object_new_object();
-	p2ps_json_put(o, "status", json_object_new_string(p2ps_drv_status_code(v->st)));
-	p2ps_json_put(o, "gate", json_object_new_string(p2ps_drv_gate_name(v->gate)));
+	p2ps_json_put(o, "status", json_object_new_string(p2ps_nv_status_code(v->st)));
+	p2ps_json_put(o, "gate", json_object_new_string(p2ps_nv_gate_name(v->gate)));
 	return o;
 }
 
-static struct json_object *status_map(const enum p2ps_drv_status *st, const enum p2ps_drv_gate *g)
+static struct json_object *status_map(const enum p2ps_nv_status *st, const enum p2ps_nv_gate *g)
 {
 	struct json_object *o = json_object_new_object();
-	for (int k = 0; k < P2PS_DCI_COUNT; k++) {
+	for (int k = 0; k < P2PS_NV_CAPS_COUNT; k++) {
 		if (!g) {
-			p2ps_json_put(o, idx_key[k],
-			              json_object_new_string(p2ps_drv_status_code(st[k])));
+			p2ps_json_put(o, p2ps_nv_caps_index_name((unsigned)k),
+			              json_object_new_string(p2ps_nv_status_code(st[k])));
 			continue;
 		}
 		struct p2ps_drv_verdict v = {st[k], g[k]};
-		p2ps_json_put(o, idx_key[k], verdict(&v));
+		p2ps_json_put(o, p2ps_nv_caps_index_name((unsigned)k), verdict(&v));
 	}
 	return o;
 }
@@ -37,19 +34,20 @@ static struct json_object *pair_json(const struct p2ps_analysis *a, const struct
 	struct json_object *o = json_object_new_object();
 	p2ps_json_put(o, "a", json_object_new_string(a->host->devs[a->gpus[p->a].dev_idx].bdf_str));
 	p2ps_json_put(o, "b", json_object_new_string(a->host->devs[a->gpus[p->b].dev_idx].bdf_str));
-	p2ps_json_put(o, "path", json_object_new_string(p2ps_drv_path_name(p->chosen)));
+	p2ps_json_put(o, "path", json_object_new_string(p2ps_nv_path_name(p->chosen)));
 	p2ps_json_put(o, "status", status_map(p->st, p->gate));
 	struct json_object *paths = json_object_new_object();
-	for (int k = 0; k < P2PS_DP_COUNT; k++) {
+	for (int k = 0; k < P2PS_NV_PATH_COUNT; k++) {
 		const struct p2ps_drv_path_result *r = &p->path[k];
 		if (!r->tried)
 			continue;
 		struct json_object *po = json_object_new_object();
-		p2ps_json_put(po, "read", verdict(&r->read));
-		p2ps_json_put(po, "write", verdict(&r->write));
-		p2ps_json_put(po, "atomics", verdict(&r->atomics));
+		p2ps_json_put(po, p2ps_nv_caps_index_name(P2PS_NV_CAPS_READ), verdict(&r->read));
+		p2ps_json_put(po, p2ps_nv_caps_index_name(P2PS_NV_CAPS_WRITE), verdict(&r->write));
+		p2ps_json_put(po, p2ps_nv_caps_index_name(P2PS_NV_CAPS_ATOMICS),
+		              verdict(&r->atomics));
 		p2ps_json_put(po, "why", p2ps_json_str_or_null(r->why[0] ? r->why : NULL));
-		p2ps_json_put(paths, p2ps_drv_path_name((enum p2ps_drv_path)k), po);
+		p2ps_json_put(paths, p2ps_nv_path_name((enum p2ps_nv_path)k), po);
 	}
 	p2ps_json_put(o, "paths", paths);
 	if (p->reported.known) {
@@ -70,7 +68,7 @@ static struct json_object *bar1_json(const struct p2ps_analysis *a, size_t gi,
 {
 	struct json_object *o = json_object_new_object();
 	p2ps_json_put(o, "gpu", json_object_new_string(a->host->devs[a->gpus[gi].dev_idx].bdf_str));
-	p2ps_json_put(o, "status", json_object_new_string(p2ps_drv_status_code(sb->st)));
+	p2ps_json_put(o, "status", json_object_new_string(p2ps_nv_status_code(sb->st)));
 	p2ps_json_put(o, "bar1", json_object_new_int64((int64_t)sb->bar1));
 	p2ps_json_put(o, "required", json_object_new_int64((int64_t)sb->required));
 	p2ps_json_put(o, "start", json_object_new_int64((int64_t)sb->start));
@@ -96,7 +94,7 @@ void p2ps_render_driver_json(const struct p2ps_analysis *a, struct json_object *
 	p2ps_json_put(o, "series", c->known ? json_object_new_int(c->series) : NULL);
 	p2ps_json_put(o, "model_series", c->known ? json_object_new_int(c->model_series) : NULL);
 	p2ps_json_put(o, "version", p2ps_json_str_or_null(c->version[0] ? c->version : NULL));
-	p2ps_json_put(o, "flavor", json_object_new_string(p2ps_drv_flavor_name(c->flavor)));
+	p2ps_json_put(o, "flavor", json_object_new_string(p2ps_nv_flavor_name(c->flavor)));
 	p2ps_json_put(o, "flavor_assumed", json_object_new_boolean(c->flavor_guessed));
 	p2ps_json_put(o, "source", p2ps_json_str_or_null(c->source[0] ? c->source : NULL));
 	p2ps_json_put(o, "note", p2ps_json_str_or_null(c->note[0] ? c->note : NULL));

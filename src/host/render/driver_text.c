@@ -9,9 +9,9 @@
 #include "p2pscope/driver_model.h"
 #include "render_internal.h"
 
-static const char idx_letter[P2PS_DCI_COUNT] = {'r', 'w', 'n', 'a', 'p', 'l', 'P', 'c', 'b'};
-static const int shown[] = {P2PS_DCI_READ, P2PS_DCI_WRITE, P2PS_DCI_NVLINK, P2PS_DCI_ATOMICS,
-                            P2PS_DCI_PROP};
+static const char idx_letter[P2PS_NV_CAPS_COUNT] = {'r', 'w', 'n', 'a', 'p', 'l', 'P', 'c', 'b'};
+static const int shown[] = {P2PS_NV_CAPS_READ, P2PS_NV_CAPS_WRITE, P2PS_NV_CAPS_NVLINK,
+                            P2PS_NV_CAPS_ATOMICS, P2PS_NV_CAPS_PROP};
 
 static void label(const struct p2ps_analysis *a, size_t gi, char *buf, size_t n)
 {
@@ -31,7 +31,7 @@ static void header(struct p2ps_strbuf *b, const struct p2ps_drv_report *r,
 		return;
 	}
 	p2ps_strbuf_printf(b, "Driver model: NVIDIA %s %s%s (from %s), modelled as %d\n",
-	                   c->version[0] ? c->version : "?", p2ps_drv_flavor_name(c->flavor),
+	                   c->version[0] ? c->version : "?", p2ps_nv_flavor_name(c->flavor),
 	                   c->flavor_guessed ? " (assumed)" : "", c->source, c->model_series);
 	if (c->note[0])
 		p2ps_strbuf_printf(b, "\tnote: %s\n", c->note);
@@ -57,9 +57,9 @@ static void bar1_lines(struct p2ps_strbuf *b, const struct p2ps_drv_report *r,
 			continue;
 		label(a, gi, lbl, sizeof(lbl));
 		p2ps_strbuf_printf(b, "\t  %s: %s: %s%s\n", lbl,
-		                   sb->st == P2PS_DS_OK   ? "enabled"
-		                   : sb->st == P2PS_DS_NS ? "not enabled"
-		                                          : "unknown",
+		                   sb->st == P2PS_NV_ST_OK              ? "enabled"
+		                   : sb->st == P2PS_NV_ST_NOT_SUPPORTED ? "not enabled"
+		                                                        : "unknown",
 		                   sb->why,
 		                   sb->estimated ? " [FB size and reserves estimated]" : "");
 		if (sb->resized)
@@ -70,11 +70,11 @@ static void bar1_lines(struct p2ps_strbuf *b, const struct p2ps_drv_report *r,
 	}
 }
 
-static void statuses(struct p2ps_strbuf *b, const enum p2ps_drv_status *st)
+static void statuses(struct p2ps_strbuf *b, const enum p2ps_nv_status *st)
 {
 	for (size_t k = 0; k < sizeof(shown) / sizeof(shown[0]); k++)
 		p2ps_strbuf_printf(b, " %c %-3s", idx_letter[shown[k]],
-		                   p2ps_drv_status_code(st[shown[k]]));
+		                   p2ps_nv_status_code(st[shown[k]]));
 }
 
 static void pair_lines(struct p2ps_strbuf *b, const struct p2ps_drv_pair *p,
@@ -83,19 +83,19 @@ static void pair_lines(struct p2ps_strbuf *b, const struct p2ps_drv_pair *p,
 	char l1[48], l2[48];
 	label(a, (size_t)p->a, l1, sizeof(l1));
 	label(a, (size_t)p->b, l2, sizeof(l2));
-	p2ps_strbuf_printf(b, "\t%s <-> %s: path %s;", l1, l2, p2ps_drv_path_name(p->chosen));
+	p2ps_strbuf_printf(b, "\t%s <-> %s: path %s;", l1, l2, p2ps_nv_path_name(p->chosen));
 	statuses(b, p->st);
 	p2ps_strbuf_puts(b, "\n");
-	for (int k = 0; k < P2PS_DP_COUNT; k++) {
+	for (int k = 0; k < P2PS_NV_PATH_COUNT; k++) {
 		const struct p2ps_drv_path_result *r = &p->path[k];
 		if (!r->tried)
 			continue;
 		p2ps_strbuf_printf(
 		        b, "\t  %-15s read %s [%s], write %s [%s], atomics %s [%s]%s%s\n",
-		        p2ps_drv_path_name((enum p2ps_drv_path)k), p2ps_drv_status_code(r->read.st),
-		        p2ps_drv_gate_name(r->read.gate), p2ps_drv_status_code(r->write.st),
-		        p2ps_drv_gate_name(r->write.gate), p2ps_drv_status_code(r->atomics.st),
-		        p2ps_drv_gate_name(r->atomics.gate), r->why[0] ? ": " : "", r->why);
+		        p2ps_nv_path_name((enum p2ps_nv_path)k), p2ps_nv_status_code(r->read.st),
+		        p2ps_nv_gate_name(r->read.gate), p2ps_nv_status_code(r->write.st),
+		        p2ps_nv_gate_name(r->write.gate), p2ps_nv_status_code(r->atomics.st),
+		        p2ps_nv_gate_name(r->atomics.gate), r->why[0] ? ": " : "", r->why);
 	}
 	if (p->reported.known) {
 		p2ps_strbuf_printf(b, "\t  driver reported (%s):", p->reported.source);
@@ -104,14 +104,14 @@ static void pair_lines(struct p2ps_strbuf *b, const struct p2ps_drv_pair *p,
 		                   p->agree > 0    ? "agrees"
 		                   : p->agree == 0 ? "differs"
 		                                   : "nothing to compare");
-		for (int k = 0; p->agree == 0 && k < P2PS_DCI_COUNT; k++)
-			if (p->reported.st[k] != P2PS_DS_U && p->st[k] != P2PS_DS_U &&
-			    p->reported.st[k] != p->st[k])
+		for (int k = 0; p->agree == 0 && k < P2PS_NV_CAPS_COUNT; k++)
+			if (p->reported.st[k] != P2PS_NV_ST_UNKNOWN &&
+			    p->st[k] != P2PS_NV_ST_UNKNOWN && p->reported.st[k] != p->st[k])
 				p2ps_strbuf_printf(
 				        b, "\t    index %c: model %s (gate %s), driver %s\n",
-				        idx_letter[k], p2ps_drv_status_code(p->st[k]),
-				        p2ps_drv_gate_name(p->gate[k]),
-				        p2ps_drv_status_code(p->reported.st[k]));
+				        idx_letter[k], p2ps_nv_status_code(p->st[k]),
+				        p2ps_nv_gate_name(p->gate[k]),
+				        p2ps_nv_status_code(p->reported.st[k]));
 	}
 	if (p->fix[0])
 		p2ps_strbuf_printf(b, "\t  fix (persistent; printed, never applied): %s\n", p->fix);
@@ -152,10 +152,10 @@ void p2ps_render_driver_dot(const struct p2ps_analysis *a, struct p2ps_strbuf *b
 		                   "label=\"driver: %s r %s w %s",
 		                   h->devs[a->gpus[p->a].dev_idx].bdf_str,
 		                   h->devs[a->gpus[p->b].dev_idx].bdf_str,
-		                   p->st[P2PS_DCI_READ] == P2PS_DS_OK ? "darkgreen" : "red",
-		                   p2ps_drv_path_name(p->chosen),
-		                   p2ps_drv_status_code(p->st[P2PS_DCI_READ]),
-		                   p2ps_drv_status_code(p->st[P2PS_DCI_WRITE]));
+		                   p->st[P2PS_NV_CAPS_READ] == P2PS_NV_ST_OK ? "darkgreen" : "red",
+		                   p2ps_nv_path_name(p->chosen),
+		                   p2ps_nv_status_code(p->st[P2PS_NV_CAPS_READ]),
+		                   p2ps_nv_status_code(p->st[P2PS_NV_CAPS_WRITE]));
 		if (p->agree >= 0)
 			p2ps_strbuf_printf(b, "\\n%s", p->agree ? "agrees" : "differs");
 		p2ps_strbuf_puts(b, "\"];\n");

@@ -278,14 +278,14 @@ static void pair_driver_caps(struct p2ps_strbuf *b, const struct p2ps_analysis *
 		if (!p2ps_pair_shown(a, o, p))
 			continue;
 		p2ps_drv_reported_pair(a, (size_t)p->a, (size_t)p->b, &rep);
-		for (int i = 0; rep.known && i < P2PS_P2P_PATHS && i < P2PS_DCI_COUNT; i++) {
-			enum p2ps_drv_status st = rep.st[i];
-			if (st == P2PS_DS_U)
+		for (int i = 0; rep.known && i < P2PS_NV_CAPS_COUNT; i++) {
+			enum p2ps_nv_status st = rep.st[i];
+			if (st == P2PS_NV_ST_UNKNOWN)
 				continue;
 			p2ps_strbuf_puts(b, "p2pscope_pair_driver_p2p_ok{");
 			pair_labels(b, a, p);
-			p2ps_strbuf_printf(b, ",path=\"%s\"} %d\n", p2ps_p2p_path_names[i],
-			                   st == P2PS_DS_OK);
+			p2ps_strbuf_printf(b, ",path=\"%s\"} %d\n", p2ps_nv_caps_index_name(i),
+			                   st == P2PS_NV_ST_OK);
 		}
 	}
 }

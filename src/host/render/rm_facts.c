@@ -65,9 +65,9 @@ void p2ps_text_rm_pair(struct p2ps_strbuf *b, const struct p2ps_host *h, const s
 		return;
 	}
 	p2ps_strbuf_puts(b, "\tdriver P2P caps:");
-	for (int i = 0; i < P2PS_P2P_PATHS; i++)
-		p2ps_strbuf_printf(b, "%s %s %s", i ? "," : "", p2ps_p2p_path_names[i],
-		                   p2ps_p2p_status_name(p->status[i]));
+	for (int i = 0; i < P2PS_NV_CAPS_COUNT; i++)
+		p2ps_strbuf_printf(b, "%s %s %s", i ? "," : "", p2ps_nv_caps_index_name(i),
+		                   p2ps_nv_status_name(p->status[i]));
 	p2ps_strbuf_printf(b, " (caps 0x%" PRIx32 "%s)\n", p->caps,
 	                   p->from_group ? "; the driver's answer for all the GPUs at once" : "");
 }
@@ -160,9 +160,9 @@ struct json_object *p2ps_json_rm_pair(const struct p2ps_host *h, const struct p2
 	struct json_object *st = NULL;
 	if (p->known) {
 		st = json_object_new_object();
-		for (int i = 0; i < P2PS_P2P_PATHS; i++)
-			p2ps_json_put(st, p2ps_p2p_path_names[i],
-			              json_object_new_string(p2ps_p2p_status_name(p->status[i])));
+		for (int i = 0; i < P2PS_NV_CAPS_COUNT; i++)
+			p2ps_json_put(st, p2ps_nv_caps_index_name(i),
+			              json_object_new_string(p2ps_nv_status_name(p->status[i])));
 	}
 	p2ps_json_put(o, "status", st);
 	bool fwd = p2ps_bdf_equal(&p->a, &x->bdf);
@@ -219,12 +219,12 @@ void p2ps_dot_rm_pair(struct p2ps_strbuf *b, const struct p2ps_host *h, const st
 		return;
 	p2ps_strbuf_puts(b, "\\ndriver:");
 	int shown = 0;
-	static const int paths[] = {P2PS_P2P_PATH_NVLINK, P2PS_P2P_PATH_PCI, P2PS_P2P_PATH_PCI_BAR1,
-	                            P2PS_P2P_PATH_C2C};
+	static const int paths[] = {P2PS_NV_CAPS_NVLINK, P2PS_NV_CAPS_PCI, P2PS_NV_CAPS_PCI_BAR1,
+	                            P2PS_NV_CAPS_C2C};
 	for (size_t i = 0; i < sizeof(paths) / sizeof(paths[0]); i++)
 		if (p->status[paths[i]] == 0)
 			p2ps_strbuf_printf(b, "%s%s", shown++ ? "," : " ",
-			                   p2ps_p2p_path_names[paths[i]]);
+			                   p2ps_nv_caps_index_name((unsigned)paths[i]));
 	if (!shown)
 		p2ps_strbuf_puts(b, " no path");
 }

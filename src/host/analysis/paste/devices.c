@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "observe_internal.h"
+#include "p2pscope/nvidia_drivers.h"
 #include "p2pscope/parse.h"
 
 /* Whether cell s (NULL: not in the paste) reads t. */
@@ -131,25 +132,32 @@ void po_devices(struct octx *c)
 }
 
 static const struct {
-	const char *status;
+	enum p2ps_nv_status status;
 	const char *meaning;
 	const char *fix;
 } p2p_status[] = {
-        {"CNS",
+        {P2PS_NV_ST_CHIPSET_NOT_SUPPORTED,
          "chipset not supported: the driver's allow-list does not have this root complex "
          "and the GPUs share no allow-listed PCIe switch (or a VM shows an emulated chipset)",
          "put each GPU pair under one PCIe switch (PLX/Broadcom), or in a VM give the hypervisor's "
-         "P2P clique (QEMU x-nv-gpudirect-clique); the 550-570 P2P patches (tinygrad, "
+         "P2P clique (QEMU x-nv-gpudirect-clique); the P2P patches (tinygrad, "
          "aikitoria) force the P2P override (p2pOverride 0x11), which answers OK before this "
          "chipset check: with one loaded, CNS means the module running is not the patched one"},
-        {"GNS", "GPU not supported: a GeForce card on a driver without the P2P patch",
+        {P2PS_NV_ST_GPU_NOT_SUPPORTED, "GPU not supported: a GeForce card on a driver without the P2P patch",
          "install the BAR1-P2P patched open kernel modules (tinygrad's or aikitoria's fork) "
          "for the installed driver version, and reload them"},
-        {"TNS", "topology not supported by the driver for this path", ""},
-        {"NS", "not supported", ""},
-        {"DR", "disabled by a registry key (NVreg_RegistryDwords)", "remove the registry key"},
-        {"U", "unknown to the driver", ""},
+        {P2PS_NV_ST_IOH_TOPOLOGY_NOT_SUPPORTED, "topology not supported by the driver for this path", ""},
+        {P2PS_NV_ST_NOT_SUPPORTED, "not supported", ""},
+        {P2PS_NV_ST_DISABLED_BY_REGKEY, "disabled by a registry key (NVreg_RegistryDwords)", "remove the registry key"},
+        {P2PS_NV_ST_UNKNOWN, "unknown to the driver", ""},
 };
+
+/* A topo -p2p cell that prints status st. */
+static bool cell_is(const char *cell, enum p2ps_nv_status st)
+{
+	enum p2ps_nv_status v;
+	return cell && !p2ps_nv_status_from_code(cell, &v) && v == st;
+}
 
 void po_nvidia_smi(struct octx *c)
 {
@@ -159,24 +167,25 @@ void po_nvidia_smi(struct octx *c)
 		for (int j = 0; j < m->n; j++)
 			if (i != j && po_cell(c, P2PS_PM_P2P, i, j)) {
 				cells++;
-				ok += is(po_cell(c, P2PS_PM_P2P, i, j), "OK");
+				ok += cell_is(po_cell(c, P2PS_PM_P2P, i, j), P2PS_NV_ST_OK);
 			}
 	for (size_t s = 0; m->present && s < sizeof(p2p_status) / sizeof(p2p_status[0]); s++) {
 		int n = 0;
 		for (int i = 0; i < m->n; i++)
 			for (int j = 0; j < m->n; j++)
 				n += i != j &&
-				     is(po_cell(c, P2PS_PM_P2P, i, j), p2p_status[s].status);
+				     cell_is(po_cell(c, P2PS_PM_P2P, i, j), p2p_status[s].status);
 		if (!n)
 			continue;
 		/* NS beside OK: pairs the driver has no peer path for (NVLink-only boards whose
 		 * pairs without a link, GPUs on other sockets), not a fault of the host. */
-		bool beside_ok = ok && !strcmp(p2p_status[s].status, "NS");
+		bool beside_ok = ok && p2p_status[s].status == P2PS_NV_ST_NOT_SUPPORTED;
 		struct p2ps_reason *f = po_add(
 		        c, P2PS_PF_NVIDIA_P2P_STATUS,
 		        beside_ok ? P2PS_SEV_WARNING : P2PS_SEV_BLOCKER, m->from,
 		        "nvidia-smi topo -p2p%s%s reports %s for %d directed pair%s: %s%s",
-		        m->mode[0] ? " " : "", m->mode, p2p_status[s].status, n, n == 1 ? "" : "s",
+		        m->mode[0] ? " " : "", m->mode, p2ps_nv_status_code(p2p_status[s].status), n,
+		        n == 1 ? "" : "s",
 		        p2p_status[s].meaning,
 		        beside_ok ? "; the driver allows the other pairs (OK), so these are pairs "
 		                    "without a peer path rather than a fault of the host"

@@ -10,6 +10,7 @@
 #include "observe_internal.h"
 #include "p2pscope/gmmu.h"
 #include "p2pscope/nvidia_chips.h"
+#include "p2pscope/nvidia_drivers.h"
 
 static const struct gmmu_field *field_with_role(const struct gmmu_entry_format *ef,
                                                 enum gmmu_role role)
@@ -48,28 +49,70 @@ static void smear(const struct gmmu_format *f, const char *chip, char *buf, size
 	        name ? name : "");
 }
 
+/* The oldest stock row whose UVM writes a BAR1-P2P entry on generation g (NVIDIA's own
+ * case), or NULL. */
+static const struct p2ps_nv_driver *stock_bar1(enum gmmu_bar1_gen g)
+{
+	size_t n;
+	const struct p2ps_nv_driver *t = p2ps_nv_driver_table(&n), *best = NULL;
+	for (size_t i = 0; i < n; i++) {
+		const struct gmmu_bar1_row *r = gmmu_bar1_row_of(&t[i], GMMU_BAR1_PATH_UVM, g);
+		if (t[i].flavor == P2PS_NV_FLAVOR_STOCK && r && !r->refused &&
+		    (!best || t[i].series < best->series))
+			best = &t[i];
+	}
+	return best;
+}
+
+/* The patches whose UVM rewrite writes Turing..Ada peers' entries at the BAR1 bus address
+ * (their rows' patched PEER field), by flavor: "tinygrad 550/565 or aikitoria 570". */
+static void rewrite_patches(char *buf, size_t len)
+{
+	size_t n, used = 0;
+	const struct p2ps_nv_driver *t = p2ps_nv_driver_table(&n);
+	int last = -1;
+	buf[0] = '\0';
+	for (size_t i = 0; i < n && used + 1 < len; i++) {
+		const struct gmmu_bar1_row *r =
+		        gmmu_bar1_row_of(&t[i], GMMU_BAR1_PATH_UVM, GMMU_BAR1_GEN_V2);
+		if (!r || r->refused || !r->peer_field_patched)
+			continue;
+		if ((int)t[i].flavor == last)
+			snprintf(buf + used, len - used, "/%u", t[i].series);
+		else
+			snprintf(buf + used, len - used, "%s%s %u", last < 0 ? "" : " or ",
+			         p2ps_nv_flavor_name(t[i].flavor), t[i].series);
+		used = strlen(buf);
+		last = (int)t[i].flavor;
+	}
+}
+
 /* What to run instead, by the GPU's generation (libgmmu's BAR1-P2P rows): NVIDIA's own
- * BAR1-P2P from 580 on Hopper (SYS_NONCOH) and Blackwell (SYS_COH,
- * nvGpuOpsGetExternalAllocAperture), the 550-570 patches on Turing..Ada (SYS_NONCOH, the peer's
- * BAR1 bus address, no peer id). */
+ * BAR1-P2P on Hopper (SYS_NONCOH) and Blackwell (SYS_COH, nvGpuOpsGetExternalAllocAperture),
+ * the patches' UVM rewrite on Turing..Ada (SYS_NONCOH, the peer's BAR1 bus address, no peer
+ * id). */
 static const char *fix_text(const struct gmmu_format *f, const char *chip, char *buf, size_t len)
 {
 	enum gmmu_bar1_gen g = f ? gmmu_bar1_gen_of(f) : GMMU_BAR1_GEN_V2;
-	if (f && g != GMMU_BAR1_GEN_V2)
+	const struct p2ps_nv_driver *stock = stock_bar1(g);
+	if (f && g != GMMU_BAR1_GEN_V2 && stock) {
 		snprintf(buf, len,
-		         "use NVIDIA's own BAR1-P2P (driver 580 or later): on %s it writes peer "
+		         "use NVIDIA's own BAR1-P2P (driver %u or later): on %s it writes peer "
 		         "entries as %s with the peer's static BAR1 DMA address and no peer id; "
-		         "`pte-decode p2p --chip %s --mode bar1 --driver 580` prints the entry",
-		         gmmu_bar1_gen_name(g),
-		         g == GMMU_BAR1_GEN_BLACKWELL ? "SYS_COH" : "SYS_NONCOH", chip);
-	else
-		snprintf(
-		        buf, len,
-		        "use a BAR1-P2P driver that writes peer entries as SYS_NONCOH with the "
-		        "peer's BAR1 bus address and no peer id (the tinygrad 550/565 or aikitoria "
-		        "570 patch); `pte-decode p2p --chip %s --mode bar1 --driver 565 --flavor "
-		        "tinygrad` prints the entry it should write",
-		        chip);
+		         "`pte-decode p2p --chip %s --mode bar1 --driver %u` prints the entry",
+		         stock->series, gmmu_bar1_gen_name(g),
+		         g == GMMU_BAR1_GEN_BLACKWELL ? "SYS_COH" : "SYS_NONCOH", chip,
+		         stock->series);
+		return buf;
+	}
+	char patches[96];
+	const struct p2ps_nv_driver *ref = p2ps_nv_driver_reference();
+	rewrite_patches(patches, sizeof(patches));
+	snprintf(buf, len,
+	         "use a BAR1-P2P driver that writes peer entries as SYS_NONCOH with the "
+	         "peer's BAR1 bus address and no peer id (the %s patch); `pte-decode p2p --chip "
+	         "%s --mode bar1 --driver %u --flavor %s` prints the entry it should write",
+	         patches, chip, ref->series, p2ps_nv_flavor_name(ref->flavor));
 	return buf;
 }
 

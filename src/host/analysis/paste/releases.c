@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "observe_internal.h"
+#include "p2pscope/nvidia_drivers.h"
 
 /* What in the paste shows a defect besides its release. */
 enum defect_sign {
@@ -41,11 +42,16 @@ static const struct defect {
          "NCCL 2.25 asks more shared memory per block than Blackwell GeForce GPUs (sm_120) "
          "offer, so its kernels cannot run on them",
          "NCCL 2.26 or later", "NVIDIA/nccl#1637 (the maintainer: 2.26 works on these GPUs)"},
-        {P2PS_SW_DRIVER, "535", "535.183.06", SIGN_NS_H100, P2PS_SEV_WARNING,
-         "on NVSwitch H100 systems nvidia-smi topo -p2p rw shows NS between some GPUs even "
-         "with the fabric manager running",
-         "driver 535.183.06 or later",
-         "NVIDIA Data Center GPU Driver release notes 535.183.06, bug 4547730"},
+};
+
+/* The driver's defects are rows of the driver table (nvidia_drivers.c); the sign each
+ * needs in a paste is here. */
+static const struct {
+	enum p2ps_nv_defect_id id;
+	enum defect_sign sign;
+	enum p2ps_severity sev;
+} driver_signs[] = {
+        {P2PS_NV_DEFECT_NVSWITCH_NS, SIGN_NS_H100, P2PS_SEV_WARNING},
 };
 
 /* a < b for dotted release numbers (missing parts are 0). */
@@ -70,6 +76,12 @@ static bool in_range(const char *v, const struct defect *d)
 	       (!d->fixed[0] || version_cmp(v, d->fixed) < 0);
 }
 
+static bool is_not_supported(const char *code)
+{
+	enum p2ps_nv_status st;
+	return !p2ps_nv_status_from_code(code, &st) && st == P2PS_NV_ST_NOT_SUPPORTED;
+}
+
 static bool sign_shown(const struct octx *c, enum defect_sign s, struct p2ps_paste_where *at)
 {
 	const struct p2ps_evidence *ev = c->ev;
@@ -82,7 +94,7 @@ static bool sign_shown(const struct octx *c, enum defect_sign s, struct p2ps_pas
 	case SIGN_NS_H100:
 		*at = ev->matrix[P2PS_PM_P2P].from;
 		for (size_t i = 0; i < ev->n_obs; i++)
-			if (ev->obs[i].kind == P2PS_PM_P2P && !strcmp(ev->obs[i].text, "NS") &&
+			if (ev->obs[i].kind == P2PS_PM_P2P && is_not_supported(ev->obs[i].text) &&
 			    strstr(ev->gpus[ev->obs[i].a].name, "H100"))
 				return true;
 		return false;
@@ -112,6 +124,24 @@ static void known_defects(struct octx *c)
 		        c, P2PS_PF_RELEASE_DEFECT, d->sev, at, "%s %s has a known defect: %s (%s)",
 		        p2ps_paste_software_name(d->sw), v, d->what, d->source);
 		p2ps_an_fix(f, "%s", d->fix);
+	}
+	const char *v = release_of(c, P2PS_SW_DRIVER);
+	struct p2ps_nv_version ver;
+	if (!v[0] || !p2ps_nv_version_scan(v, &ver))
+		return;
+	for (size_t i = 0; i < p2ps_nv_defect_count(); i++) {
+		const struct p2ps_nv_defect *d = p2ps_nv_defect_at(i);
+		for (size_t k = 0; k < sizeof(driver_signs) / sizeof(driver_signs[0]); k++) {
+			struct p2ps_paste_where at = {-1, 0};
+			if (driver_signs[k].id != d->id || !p2ps_nv_defect_affects(d, &ver) ||
+			    !sign_shown(c, driver_signs[k].sign, &at))
+				continue;
+			struct p2ps_reason *f = po_add(
+			        c, P2PS_PF_RELEASE_DEFECT, driver_signs[k].sev, at,
+			        "%s %s has a known defect: %s (%s)",
+			        p2ps_paste_software_name(P2PS_SW_DRIVER), v, d->what, d->source);
+			p2ps_an_fix(f, "%s", d->fix);
+		}
 	}
 }
 

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "observe_internal.h"
+#include "p2pscope/nvidia_drivers.h"
 
 /* Devices whose ACS or BAR1 the next lspci should show, as "BDF, BDF". */
 struct lists {
@@ -191,8 +192,11 @@ static void paste_asks(struct octx *c)
 	bool cns = false, gns = false;
 	for (size_t i = 0; i < ev->n_obs; i++) {
 		const struct p2ps_pair_obs *o = &ev->obs[i];
-		cns |= o->kind == P2PS_PM_P2P && !strcmp(o->text, "CNS");
-		gns |= o->kind == P2PS_PM_P2P && !strcmp(o->text, "GNS");
+		enum p2ps_nv_status st;
+		if (o->kind != P2PS_PM_P2P || p2ps_nv_status_from_code(o->text, &st))
+			continue;
+		cns |= st == P2PS_NV_ST_CHIPSET_NOT_SUPPORTED;
+		gns |= st == P2PS_NV_ST_GPU_NOT_SUPPORTED;
 	}
 	if (gns)
 		po_ask(c, "cat /proc/driver/nvidia/version",
