@@ -3,7 +3,7 @@
 """Score bar-inspect --paste on the sets of public bug-report pastes.
 
 Each case is a folder with paste.txt and source.md (tests/fixtures/pastes/README.md
-describes the fields). The script runs `bar-inspect --paste paste.txt --json` on every case
+describes the fields and the rule: every expectation is supported by a line of the paste). The script runs `bar-inspect --paste paste.txt --json` on every case
 of the chosen sets, checks each assertion of source.md against the report, prints one line
 per case and the totals per set.
 
@@ -23,6 +23,10 @@ REQUIRED = ("source", "date", "tracker", "category", "cause", "confidence", "wor
 REPEATABLE = ("cause-code", "cause-expected", "no-wrong-blocker", "argument", "deciding-ask")
 KNOWN = set(REQUIRED) | set(REPEATABLE) | {"verdict"}
 VERDICTS = ("ready", "not ready", "unknown")
+# working: what the paste itself shows. unknown (it shows neither copies that work nor a failure)
+# adds no assertion of its own: such a case asserts only its no-wrong-blocker lines (and its
+# verdict or deciding-ask where it has them).
+WORKING = ("yes", "no", "unknown")
 CONFIDENCES = ("fix", "maint", "unresolved")
 CATEGORIES = ("bar1-rebar", "iommu", "acs", "geforce-stock-driver", "mixed-models", "cross-socket",
               "nccl-transport", "gdr", "driver-defect", "vm-passthrough", "nvlink", "display", "working",
@@ -71,19 +75,29 @@ def check_fields(c):
     for cat in c["category"].split(", "):
         if cat not in CATEGORIES:
             raise CaseError(f"category: {cat!r} is not one of {', '.join(CATEGORIES)}")
-    if c["working"] not in ("yes", "no"):
-        raise CaseError("working: is not yes or no")
+    if c["working"] not in WORKING:
+        raise CaseError(f"working: is not one of {', '.join(WORKING)}")
     if "verdict" in c and c["verdict"] not in VERDICTS:
         raise CaseError(f"verdict: is not one of {', '.join(VERDICTS)}")
     resolved = c["confidence"] != "unresolved"
     if not resolved and ("verdict" in c or c["cause-code"] or c["cause-expected"]):
         raise CaseError("an unresolved case asserts no verdict and no cause")
-    if resolved and "verdict" not in c:
-        raise CaseError("a resolved case asserts its verdict")
+    if resolved and "verdict" not in c and not (c["cause-expected"] and c["deciding-ask"]):
+        raise CaseError("a resolved case asserts its verdict, or (its cause not in the paste) "
+                        "names the cause in cause-expected and asserts the deciding-ask")
+    if c["cause-code"] and "verdict" not in c:
+        raise CaseError("a cause-code comes with the verdict it explains")
     if not resolved and not c["deciding-ask"]:
         raise CaseError("an unresolved case asserts its deciding-ask")
     if len(c["deciding-ask"]) > 1:
         raise CaseError("deciding-ask given twice (alternatives go on one line, split by ' || ')")
+    clash = {"yes": "not ready", "no": "ready"}.get(c["working"])
+    if clash and c.get("verdict") == clash:
+        raise CaseError(f"working: {c['working']} contradicts verdict: {clash}")
+    if c["working"] == "unknown" and not (c["no-wrong-blocker"] or c["deciding-ask"]
+                                          or "verdict" in c):
+        raise CaseError("working: unknown asserts nothing by itself: the case needs a verdict, a "
+                        "no-wrong-blocker or a deciding-ask")
 
 
 def named_codes(report, severities):
@@ -131,7 +145,7 @@ def score_case(c, report):
     if c["working"] == "yes":
         ok = says_works(paste) and verdict != "not ready" and not blockers
         out["working"].append((ok, f"P2P works not recognised (verdict {verdict!r})"))
-    else:
+    elif c["working"] == "no":
         out["working"].append((verdict != "ready", "verdict 'ready' on a host where P2P fails"))
     return out
 

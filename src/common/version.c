@@ -5,6 +5,8 @@
 #include "p2ps_build_config.h"
 #include "p2ps_git_commit.h"
 
+#include <stdio.h>
+
 #if !defined(P2PS_VERSION) || !defined(P2PS_BUILD_TYPE) || !defined(P2PS_LINKAGE)
 #error "P2PS_VERSION, P2PS_BUILD_TYPE and P2PS_LINKAGE come from src/common/CMakeLists.txt"
 #endif
@@ -27,7 +29,8 @@ const char *p2ps_build_description(void)
 	return "commit " P2PS_GIT_COMMIT ", " P2PS_ARCH ", " P2PS_BUILD_TYPE ", " P2PS_LINKAGE;
 }
 
-void p2ps_version_print(FILE *f, const char *tool)
+const char *p2ps_version_text(char *buf, size_t n, const char *tool)
 {
-	fprintf(f, "%s %s\nbuild: %s\n", tool, P2PS_VERSION, p2ps_build_description());
+	snprintf(buf, n, "%s %s\nbuild: %s\n", tool, P2PS_VERSION, p2ps_build_description());
+	return buf;
 }

@@ -14,12 +14,13 @@
 #ifndef P2PS_VERSION_H
 #define P2PS_VERSION_H
 
-#include <stdio.h>
+#include <stddef.h>
 
 /* The build line's text after "build: ". */
 const char *p2ps_build_description(void);
 
-/* Prints "TOOL VERSION" and the build line to f. */
-void p2ps_version_print(FILE *f, const char *tool);
+/* "TOOL VERSION\nbuild: ...\n" in buf (n bytes, truncated to fit); returns buf. The
+ * tool prints it: library code never prints. */
+const char *p2ps_version_text(char *buf, size_t n, const char *tool);
 
 #endif

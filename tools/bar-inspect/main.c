@@ -510,7 +510,8 @@ int main(int argc, char **argv)
 		return 0;
 	}
 	if (c.version) {
-		p2ps_version_print(stdout, "bar-inspect");
+		char version[256];
+		fputs(p2ps_version_text(version, sizeof(version), "bar-inspect"), stdout);
 		return 0;
 	}
 	if (c.fleet.fleet) {

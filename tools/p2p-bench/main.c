@@ -245,8 +245,11 @@ static int parse_args(const struct p2ps_opts *opts, int argc, char **argv, struc
 	}
 	if (c->help)
 		return usage(), -1;
-	if (c->version)
-		return p2ps_version_print(stdout, "p2p-bench"), -1;
+	if (c->version) {
+		char version[256];
+		fputs(p2ps_version_text(version, sizeof(version), "p2p-bench"), stdout);
+		return -1;
+	}
 	return 0;
 }
 

@@ -50,7 +50,8 @@ int main(int argc, char **argv)
 		return 0;
 	}
 	if (!strcmp(cmd, "--version") || !strcmp(cmd, "-V")) {
-		p2ps_version_print(stdout, "pte-decode");
+		char version[256];
+		fputs(p2ps_version_text(version, sizeof(version), "pte-decode"), stdout);
 		return 0;
 	}
 	if (!strcmp(cmd, "encode"))

@@ -171,8 +171,11 @@ static int parse_args(int argc, char **argv, struct opts *o)
 		return fprintf(stderr, "pte-probe: %s\n", err), 2;
 	if (o->help)
 		return usage(stdout), 0;
-	if (o->version)
-		return p2ps_version_print(stdout, "pte-probe"), 0;
+	if (o->version) {
+		char version[256];
+		fputs(p2ps_version_text(version, sizeof(version), "pte-probe"), stdout);
+		return 0;
+	}
 	if (o->excluded)
 		return print_excluded(), 0;
 	if (o->record && o->replay)
