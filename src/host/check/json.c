@@ -33,7 +33,8 @@ static json_object *obs_json(const struct p2ps_chk_obs *o)
 
 static json_object *status_or_null(bool known, enum p2ps_nv_status s)
 {
-	return known && s != P2PS_NV_ST_UNKNOWN ? json_object_new_string(p2ps_nv_status_code(s)) : NULL;
+	return known && s != P2PS_NV_ST_UNKNOWN ? json_object_new_string(p2ps_nv_status_code(s))
+	                                        : NULL;
 }
 
 static json_object *tri_p2p(int v, const char *yes, const char *no)

@@ -50,7 +50,8 @@ static void predict_driver(const struct p2ps_chk_report *R, int gi, int gj,
 	p->model_path = p->model ? dp->chosen : P2PS_NV_PATH_NONE;
 	p->model_gate = P2PS_NV_GATE_NONE;
 	if (p->model) {
-		int ix = dp->st[P2PS_NV_CAPS_READ] != P2PS_NV_ST_OK ? P2PS_NV_CAPS_READ : P2PS_NV_CAPS_WRITE;
+		int ix = dp->st[P2PS_NV_CAPS_READ] != P2PS_NV_ST_OK ? P2PS_NV_CAPS_READ
+		                                                    : P2PS_NV_CAPS_WRITE;
 		p->model_gate = dp->gate[ix];
 		for (int k = 0; k < P2PS_NV_PATH_COUNT && !p->model_why[0]; k++)
 			if (dp->path[k].tried && dp->path[k].why[0])

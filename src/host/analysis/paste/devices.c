@@ -143,12 +143,15 @@ static const struct {
          "P2P clique (QEMU x-nv-gpudirect-clique); the P2P patches (tinygrad, "
          "aikitoria) force the P2P override (p2pOverride 0x11), which answers OK before this "
          "chipset check: with one loaded, CNS means the module running is not the patched one"},
-        {P2PS_NV_ST_GPU_NOT_SUPPORTED, "GPU not supported: a GeForce card on a driver without the P2P patch",
+        {P2PS_NV_ST_GPU_NOT_SUPPORTED,
+         "GPU not supported: a GeForce card on a driver without the P2P patch",
          "install the BAR1-P2P patched open kernel modules (tinygrad's or aikitoria's fork) "
          "for the installed driver version, and reload them"},
-        {P2PS_NV_ST_IOH_TOPOLOGY_NOT_SUPPORTED, "topology not supported by the driver for this path", ""},
+        {P2PS_NV_ST_IOH_TOPOLOGY_NOT_SUPPORTED,
+         "topology not supported by the driver for this path", ""},
         {P2PS_NV_ST_NOT_SUPPORTED, "not supported", ""},
-        {P2PS_NV_ST_DISABLED_BY_REGKEY, "disabled by a registry key (NVreg_RegistryDwords)", "remove the registry key"},
+        {P2PS_NV_ST_DISABLED_BY_REGKEY, "disabled by a registry key (NVreg_RegistryDwords)",
+         "remove the registry key"},
         {P2PS_NV_ST_UNKNOWN, "unknown to the driver", ""},
 };
 
@@ -184,9 +187,8 @@ void po_nvidia_smi(struct octx *c)
 		        c, P2PS_PF_NVIDIA_P2P_STATUS,
 		        beside_ok ? P2PS_SEV_WARNING : P2PS_SEV_BLOCKER, m->from,
 		        "nvidia-smi topo -p2p%s%s reports %s for %d directed pair%s: %s%s",
-		        m->mode[0] ? " " : "", m->mode, p2ps_nv_status_code(p2p_status[s].status), n,
-		        n == 1 ? "" : "s",
-		        p2p_status[s].meaning,
+		        m->mode[0] ? " " : "", m->mode, p2ps_nv_status_code(p2p_status[s].status),
+		        n, n == 1 ? "" : "s", p2p_status[s].meaning,
 		        beside_ok ? "; the driver allows the other pairs (OK), so these are pairs "
 		                    "without a peer path rather than a fault of the host"
 		                  : "");
