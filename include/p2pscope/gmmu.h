@@ -211,6 +211,9 @@ struct gmmu_chip {
 	const char *examples; /* boards, "RTX 4090, RTX 6000 Ada", or "" */
 	const struct gmmu_format *format;
 	const char *source; /* where the assignment comes from */
+	/* A caveat tools print with the chip (the chip's own dev_mmu.h is not public, so the
+	 * bits are those of the format the driver assigns it), or NULL. */
+	const char *note;
 };
 
 /* Table access. Names are matched case-insensitively. *_find() return NULL when unknown. */

@@ -37,10 +37,11 @@ enum p2ps_nv_generation {
 	P2PS_NV_GEN_ADA,
 	P2PS_NV_GEN_HOPPER,
 	P2PS_NV_GEN_BLACKWELL,
+	P2PS_NV_GEN_RUBIN,
 	P2PS_NV_GEN_COUNT
 };
 
-/* "Maxwell" ... "Blackwell"; NULL for UNKNOWN or out of range. */
+/* "Maxwell" ... "Rubin"; NULL for UNKNOWN or out of range. */
 const char *p2ps_nv_generation_name(enum p2ps_nv_generation g);
 
 /* One block of PCI device ids (vendor 0x10de), inclusive. */

@@ -146,14 +146,45 @@ enum p2ps_nv_gate {
 	P2PS_NV_GATE_HOST_READ,       /* BAR1 reads need a common switch or a Ryzen / Xeon SPR */
 	P2PS_NV_GATE_BAR1_ATOMICS,    /* BAR1 atomics: topology discovery not implemented */
 	P2PS_NV_GATE_UNKNOWN_FACT,    /* a fact the gate needs is missing (see the text) */
+	/* the chip's bus HAL sets bBar1Disabled: BAR1 is sized 0, so static BAR1 and the BAR1
+	 * P2P mapping are off (optional; checked after BAR1_BY_DEFAULT) */
+	P2PS_NV_GATE_BAR1_DISABLED,
 	P2PS_NV_GATE_COUNT
 };
 #define P2PS_NV_GATE_BIT(g) (1u << (unsigned)(g))
 /* The gates a row may enable (the others every series has). */
 #define P2PS_NV_OPTIONAL_GATES                                                                     \
-	(P2PS_NV_GATE_BIT(P2PS_NV_GATE_NO_C2C) | P2PS_NV_GATE_BIT(P2PS_NV_GATE_BAR1_BY_DEFAULT))
+	(P2PS_NV_GATE_BIT(P2PS_NV_GATE_NO_C2C) | P2PS_NV_GATE_BIT(P2PS_NV_GATE_BAR1_BY_DEFAULT) |  \
+	 P2PS_NV_GATE_BIT(P2PS_NV_GATE_BAR1_DISABLED))
 const char *p2ps_nv_gate_name(unsigned g);   /* "ioh_topology", ...; "?" */
 const char *p2ps_nv_gate_source(unsigned g); /* "p2p_caps.c _kp2p... (595.45.04)"; "" */
+
+/* ---- the bus HAL's chip lists, by series ------------------------------------------------- */
+
+/* The chips the bus HAL (g_kern_bus_nvoc.c) gives a BAR1-P2P property. A list changes with
+ * the series (a chip joins in a release): each row holds from its first series until the
+ * list's next row. The gates that read them: BAR1_HAL, BAR1_BY_DEFAULT, BAR1_DISABLED. */
+enum p2ps_nv_chip_list {
+	P2PS_NV_LIST_BAR1_HAL = 0,    /* kbusIsPcieBar1P2PMappingSupported -> _GH100 */
+	P2PS_NV_LIST_BAR1_BY_DEFAULT, /* PDB_PROP_KBUS_SUPPORT_BAR1_P2P_BY_DEFAULT */
+	P2PS_NV_LIST_BAR1_DISABLED,   /* bBar1Disabled */
+	P2PS_NV_LIST_COUNT,
+};
+const char *p2ps_nv_chip_list_name(enum p2ps_nv_chip_list l); /* "bar1_hal", ...; "?" */
+
+struct p2ps_nv_chip_list_row {
+	enum p2ps_nv_chip_list list;
+	unsigned first;     /* the first series it holds for */
+	const char *chips;  /* chip names, each followed by one space */
+	const char *source; /* file, function and the tags it was read at */
+};
+size_t p2ps_nv_chip_list_count(void);
+const struct p2ps_nv_chip_list_row *p2ps_nv_chip_list_at(size_t i);
+/* The row of list l that holds for series (the newest whose first is not newer), or NULL
+ * when series is older than every row of l. */
+const struct p2ps_nv_chip_list_row *p2ps_nv_chip_list_of(enum p2ps_nv_chip_list l, unsigned series);
+/* Whether the chip named chip (case-insensitive) is in list l at series. */
+bool p2ps_nv_chip_listed(enum p2ps_nv_chip_list l, unsigned series, const char *chip);
 
 /* ---- versions ---------------------------------------------------------------------------- */
 

@@ -49,6 +49,7 @@ static const struct {
         {0x19, "Ada"},
         {0x1a, "Blackwell (GB10x)"},
         {0x1b, "Blackwell (GB20x)"},
+        {0x1c, "Rubin (GR10x)"},
 };
 
 static unsigned field_width(enum boot0_field f)

@@ -176,6 +176,8 @@ static const struct {
                            "XEON_SPR)"},
         {"bar1_atomics", CAPS "_p2pCapsGetPcieToplogySupportForBar1Atomics (not implemented)"},
         {"unknown_fact", "a fact the gate needs is missing"},
+        {"bar1_disabled", "g_kern_bus_nvoc.c __nvoc_init_dataField_KernelBus (bBar1Disabled), "
+                          "kern_bus_gm107.c kbusInitBarsSize (BAR1 sized 0), 615.71.09"},
 };
 _Static_assert(GMMU_ARRAY_SIZE(gates) == P2PS_NV_GATE_COUNT, "a gate without a name");
 _Static_assert(P2PS_NV_GATE_COUNT <= 32, "gates are bits of an unsigned");
@@ -188,6 +190,76 @@ const char *p2ps_nv_gate_name(unsigned g)
 const char *p2ps_nv_gate_source(unsigned g)
 {
 	return g < P2PS_NV_GATE_COUNT ? gates[g].source : "";
+}
+
+/* ---- the bus HAL's chip lists, by series ------------------------------------------------- */
+
+static const char *const chip_list_names[P2PS_NV_LIST_COUNT] = {"bar1_hal", "bar1_by_default",
+                                                                "bar1_disabled"};
+
+const char *p2ps_nv_chip_list_name(enum p2ps_nv_chip_list l)
+{
+	return (unsigned)l < P2PS_NV_LIST_COUNT ? chip_list_names[l] : "?";
+}
+
+/* Read in g_kern_bus_nvoc.c: the HAL dispatch of kbusIsPcieBar1P2PMappingSupported (and
+ * kbusGetBar1P2PDmaInfo, kbusCreate/RemoveP2PMappingForBar1P2P, kbusHasPcieBar1P2PMapping,
+ * which follow the same chips) in __nvoc_init_funcTable_KernelBus, and the property and
+ * field of __nvoc_init_dataField_KernelBus. 615.71.09 is NVIDIA/open-gpu-kernel-modules
+ * commit 61dcc93722ecb418bb5f2e00923f05b4b8051dd1. A list read at a newer tag holds for the
+ * older series too (their chips are a subset: a chip a series does not know never meets it). */
+#define BUS_NVOC   "src/nvidia/generated/g_kern_bus_nvoc.c "
+#define BUS_HAL    BUS_NVOC "__nvoc_init_funcTable_KernelBus (kbusIsPcieBar1P2PMappingSupported"
+#define BUS_FIELDS BUS_NVOC "__nvoc_init_dataField_KernelBus ("
+#define GB_HAL     "GH100 GB100 GB102 GB10B GB110 GB112 GB202 GB203 GB205 GB206 GB207 GB20B GB20C "
+#define GB_DEFAULT "GB202 GB203 GB205 GB206 GB207 GB20B GB20C "
+
+/* clang-format off */
+static const struct p2ps_nv_chip_list_row chip_lists[] = {
+	{P2PS_NV_LIST_BAR1_HAL, 550, GB_HAL, BUS_HAL " -> _GH100), 595.45.04"},
+	{P2PS_NV_LIST_BAR1_HAL, 615, GB_HAL "GB10C GR100 GR102 ", BUS_HAL " -> _GH100), 615.71.09"},
+	{P2PS_NV_LIST_BAR1_BY_DEFAULT, 590, GB_DEFAULT,
+	 BUS_FIELDS "PDB_PROP_KBUS_SUPPORT_BAR1_P2P_BY_DEFAULT), 590.44.01, 595.45.04"},
+	{P2PS_NV_LIST_BAR1_BY_DEFAULT, 615, GB_DEFAULT "GR100 GR102 ",
+	 BUS_FIELDS "PDB_PROP_KBUS_SUPPORT_BAR1_P2P_BY_DEFAULT), 615.71.09"},
+	{P2PS_NV_LIST_BAR1_DISABLED, 595, "GB10B GB20B GB20C ", BUS_FIELDS "bBar1Disabled), 595.45.04"},
+	{P2PS_NV_LIST_BAR1_DISABLED, 615, "GB10B GB10C GB20B GB20C ",
+	 BUS_FIELDS "bBar1Disabled), 615.71.09"},
+};
+/* clang-format on */
+
+size_t p2ps_nv_chip_list_count(void)
+{
+	return GMMU_ARRAY_SIZE(chip_lists);
+}
+
+const struct p2ps_nv_chip_list_row *p2ps_nv_chip_list_at(size_t i)
+{
+	return i < GMMU_ARRAY_SIZE(chip_lists) ? &chip_lists[i] : NULL;
+}
+
+const struct p2ps_nv_chip_list_row *p2ps_nv_chip_list_of(enum p2ps_nv_chip_list l, unsigned series)
+{
+	const struct p2ps_nv_chip_list_row *best = NULL;
+	for (size_t i = 0; i < GMMU_ARRAY_SIZE(chip_lists); i++) {
+		const struct p2ps_nv_chip_list_row *r = &chip_lists[i];
+		if (r->list == l && r->first <= series && (!best || r->first > best->first))
+			best = r;
+	}
+	return best;
+}
+
+bool p2ps_nv_chip_listed(enum p2ps_nv_chip_list l, unsigned series, const char *chip)
+{
+	const struct p2ps_nv_chip_list_row *r = p2ps_nv_chip_list_of(l, series);
+	size_t n = chip ? strlen(chip) : 0;
+	for (const char *c = r && n ? r->chips : ""; *c;) {
+		size_t k = strcspn(c, " ");
+		if (k == n && !strncasecmp(c, chip, n))
+			return true;
+		c += k + (c[k] == ' ');
+	}
+	return false;
 }
 
 /* ---- versions ---------------------------------------------------------------------------- */
@@ -383,6 +455,11 @@ static const struct p2ps_nv_source port_sources[P2PS_NV_SRC_COUNT] = {
 #define HOPPER  P2PS_NV_GEN_HOPPER
 #define TURING  P2PS_NV_GEN_TURING
 #define FORK_RM .rm = NULL, .rm_why = fork_rm
+
+/* bBar1Disabled (GB10B, GB10C, GB20B, GB20C): for the stock 615 row's gates (615.71.09).
+ * TODO(integration): the stock 615 row sets .gates = C2C | BY_DEF | BAR1_DIS; no other row
+ * has it yet (tests/analysis/test_driver_rows.c stock_615() requires it of that row). */
+#define BAR1_DIS P2PS_NV_GATE_BIT(P2PS_NV_GATE_BAR1_DISABLED)
 
 /* A row: series, flavor, ref, tags; gates; the p2p_caps.c switches; the RMForceP2PType
  * values (bar1, pcie, nvlink, c2c) and which keys exist; cpu.c's AMD rules; the static BAR1

@@ -318,6 +318,26 @@ static void test_pre_turing_unsupported(void **state)
 	done(f);
 }
 
+/* A device id no row of the chip table holds (0x3200: past GB110's 0x3180 block; the
+ * chips of 615.71.09, GB10C, GR100 and GR102, have no public ids) is an unknown chip, never
+ * a guess from a neighbouring block; a listed one (GB10, 0x2e12: GB20B) is its chip. */
+static void test_unknown_device_id(void **state)
+{
+	struct fx *f = *state;
+	build_switch(f);
+	f->h.devs[f->g0].device_id = 0x3200;
+	f->h.devs[f->g1].device_id = 0x2e12;
+	run(f);
+	assert_null(f->h.devs[f->g0].chip);
+	const struct p2ps_reason *r = tm_find(&f->a.gpus[0].reasons, P2PS_R_CHIP_UNKNOWN, f->g0);
+	assert_non_null(r);
+	assert_non_null(strstr(r->text, "unknown device id 10de:3200"));
+	assert_non_null(strstr(r->text, "generation unknown"));
+	assert_string_equal(p2ps_nvidia_chip_name(f->h.devs[f->g1].chip), "GB20B");
+	assert_null(tm_find(&f->a.gpus[1].reasons, P2PS_R_CHIP_UNKNOWN, f->g1));
+	done(f);
+}
+
 static void test_driver_and_host_findings(void **state)
 {
 	struct fx *f = *state;
@@ -372,6 +392,7 @@ int main(void)
 	        cmocka_unit_test_setup_teardown(test_mixed_models, setup, teardown),
 	        cmocka_unit_test_setup_teardown(test_pre_turing_unsupported, setup, teardown),
 	        cmocka_unit_test_setup_teardown(test_driver_and_host_findings, setup, teardown),
+	        cmocka_unit_test_setup_teardown(test_unknown_device_id, setup, teardown),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

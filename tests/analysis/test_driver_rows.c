@@ -107,7 +107,12 @@ static void host(struct dm *m, const struct host_spec *s)
 	h->devs[f->g0].boot_vga = s->console;
 }
 
-static const struct p2ps_drv_pair *model(struct dm *m, const char *spec, const struct host_spec *s)
+/* The model of spec's row, or of row where one is given (a row the table has not yet),
+ * on the host s, both GPUs the chip named chip where one is given (a chip without a public
+ * device id), else the chip of s->chip's device id. */
+static const struct p2ps_drv_pair *run_model(struct dm *m, const char *spec,
+                                             const struct host_spec *s,
+                                             const struct p2ps_nv_driver *row, const char *chip)
 {
 	char err[160] = "";
 	struct p2ps_error e = {0};
@@ -116,13 +121,25 @@ static const struct p2ps_drv_pair *model(struct dm *m, const char *spec, const s
 	p2ps_host_free(&m->f.h);
 	host(m, s);
 	tm_finish(&m->f.h);
+	if (chip) {
+		m->f.h.devs[m->f.g0].chip = m->f.h.devs[m->f.g1].chip = p2ps_nvidia_chip_find(chip);
+		assert_non_null(m->f.h.devs[m->f.g0].chip);
+	}
 	assert_int_equal(p2ps_drv_config_make(&m->f.h, spec, NULL, &m->cfg, err, sizeof(err)), 0);
-	assert_true(m->cfg.row_exact);
+	if (row)
+		m->cfg.row = row;
+	else
+		assert_true(m->cfg.row_exact);
 	struct p2ps_analysis_opts ao = {.driver = &m->cfg};
 	assert_int_equal(p2ps_analysis_run_opts(&m->f.h, &ao, &m->f.a, &e), 0);
 	assert_int_equal(p2ps_drv_model_run(&m->f.a, &m->cfg, &m->r), 0);
 	assert_int_equal(m->r.n_pairs, 1);
 	return &m->r.pairs[0];
+}
+
+static const struct p2ps_drv_pair *model(struct dm *m, const char *spec, const struct host_spec *s)
+{
+	return run_model(m, spec, s, NULL, NULL);
 }
 
 #define GIB  (1024ull * TM_MIB)
@@ -491,6 +508,95 @@ static void static_disabled(void **state)
 	}
 }
 
+/* The chips of 615.71.09 (NVIDIA/open-gpu-kernel-modules commit
+ * 61dcc93722ecb418bb5f2e00923f05b4b8051dd1), src/nvidia/generated/g_kern_bus_nvoc.c:
+ * __nvoc_init_funcTable_KernelBus gives GB10C, GR100 and GR102 the GH100 BAR1-P2P HAL
+ * (kbusIsPcieBar1P2PMappingSupported_GH100); __nvoc_init_dataField_KernelBus sets
+ * PDB_PROP_KBUS_SUPPORT_BAR1_P2P_BY_DEFAULT for GB202..GB20C, GR100, GR102, and bBar1Disabled
+ * for GB10B, GB10C, GB20B, GB20C, whose BAR1 kbusInitBarsSize then sizes 0, so that
+ * kbusIsStaticBar1Supported_TU102 refuses static BAR1 and the BAR1-P2P mapping (which wants
+ * it on both GPUs, kern_bus_gh100.c) is off. p2p_caps.c, the registry keys and the static
+ * BAR1 rules are 595.45.04's (unchanged at 615.71.09).
+ *
+ * The stock 615 row with its gates: the table's own once it has one (and then it must have
+ * the bar1_disabled gate), else the newest stock row as it stands for 615. */
+static const struct p2ps_nv_driver *stock_615(struct p2ps_nv_driver *stand_in)
+{
+	const unsigned dis = P2PS_NV_GATE_BIT(P2PS_NV_GATE_BAR1_DISABLED);
+	const struct p2ps_nv_driver *r = p2ps_nv_driver_exact(615, P2PS_NV_FLAVOR_STOCK);
+	if (r) {
+		assert_true(r->gates & dis);
+		return r;
+	}
+	bool exact;
+	*stand_in = *p2ps_nv_driver_find(P2PS_NV_SERIES_NONE, P2PS_NV_FLAVOR_STOCK, &exact);
+	stand_in->series = 615;
+	stand_in->gates |= dis;
+	return stand_in;
+}
+
+#define GB10     0x2e12 /* NVIDIA GB10 (DGX Spark): GB20B */
+#define GB200    0x2901 /* B200: GB100 */
+#define ASK_AUTO "RMPcieP2PType=2"
+#define ASK_BAR1 "RMPcieP2PType=1"
+
+/* A pair of GB10s (GB20B) asked for BAR1 P2P under 615: the chip has the HAL and BAR1 P2P by
+ * default, but its BAR1 is disabled: NS by bar1_disabled (a static BAR1 that would fit
+ * otherwise), the mailbox stays. GB10C (no BAR1 P2P by default) meets bar1_disabled when
+ * BAR1 is asked for outright, and bar1_by_default first under AUTO. The gate is the row's:
+ * a row without it does not check bBar1Disabled. */
+static void gb10_bar1_disabled(void **state)
+{
+	struct dm *m = *state;
+	struct p2ps_nv_driver stand_in, without;
+	const struct p2ps_nv_driver *row = stock_615(&stand_in);
+	const struct host_spec s = {
+	        .chip = GB10, .bar1 = 128 * GIB, .vram = 80 * GIB, .keys = ASK_AUTO};
+	const struct p2ps_drv_pair *p = run_model(m, "615", &s, row, NULL);
+	assert_int_equal(p->path[B1].read.st, NS);
+	assert_int_equal(p->path[B1].read.gate, P2PS_NV_GATE_BAR1_DISABLED);
+	assert_int_equal(p->path[B1].write.gate, P2PS_NV_GATE_BAR1_DISABLED);
+	assert_non_null(strstr(p->path[B1].why, "GB20B"));
+	assert_int_equal(p->chosen, MBX);
+	const struct host_spec ask = {
+	        .chip = GB10, .bar1 = 128 * GIB, .vram = 80 * GIB, .keys = ASK_BAR1};
+	p = run_model(m, "615", &ask, row, "GB10C");
+	assert_int_equal(p->path[B1].read.gate, P2PS_NV_GATE_BAR1_DISABLED);
+	p = run_model(m, "615", &s, row, "GB10C");
+	assert_int_equal(p->path[B1].read.gate, P2PS_NV_GATE_BAR1_BY_DEFAULT);
+	without = *row;
+	without.gates &= ~P2PS_NV_GATE_BIT(P2PS_NV_GATE_BAR1_DISABLED);
+	p = run_model(m, "615", &s, &without, NULL);
+	assert_int_equal(p->chosen, B1);
+}
+
+/* GR100 and GR102 under 615 with RMPcieP2PType=2 (AUTO): BAR1 P2P by default, so BAR1 is
+ * chosen (static BAR1 fits, a Xeon SPR reads); a B200 pair (GB100, not by default) keeps
+ * the mailbox. Under 595.45.04 GR100 is in no list: no BAR1-P2P HAL (the series does not
+ * know the chip). */
+static void gr100_by_default(void **state)
+{
+	struct dm *m = *state;
+	struct p2ps_nv_driver stand_in;
+	const struct p2ps_nv_driver *row = stock_615(&stand_in);
+	const struct host_spec s = {
+	        .chip = GB200, .bar1 = 128 * GIB, .vram = 80 * GIB, .keys = ASK_AUTO};
+	static const char *const rubin[] = {"GR100", "GR102"};
+	for (size_t i = 0; i < 2; i++) {
+		const struct p2ps_drv_pair *p = run_model(m, "615", &s, row, rubin[i]);
+		if (p->chosen != B1)
+			fail_msg("%s: path %s (%s)", rubin[i], p2ps_nv_path_name(p->chosen),
+			         p2ps_nv_gate_name(p->path[B1].read.gate));
+		assert_int_equal(p->st[P2PS_NV_CAPS_PCI_BAR1], OK);
+	}
+	const struct p2ps_drv_pair *p = run_model(m, "615", &s, row, NULL);
+	assert_int_equal(p->chosen, MBX);
+	assert_int_equal(p->path[B1].read.gate, P2PS_NV_GATE_BAR1_BY_DEFAULT);
+	p = run_model(m, "595", &s, NULL, "GR100");
+	assert_int_equal(p->chosen, MBX);
+	assert_int_equal(p->path[B1].read.gate, P2PS_NV_GATE_BAR1_HAL);
+}
+
 static int dm_setup(void **state)
 {
 	struct dm *m = calloc(1, sizeof(struct dm));
@@ -516,10 +622,11 @@ static int dm_teardown(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-	        CASE(bar1_asked),      CASE(force_type_3),     CASE(forced_without_static_bar1),
-	        CASE(no_keys),         CASE(console_defaults), CASE(auto_needs),
-	        CASE(turing_hal),      CASE(pcie_type_auto),   CASE(resize_and_cpu),
-	        CASE(iommu_alignment), CASE(static_disabled),
+	        CASE(bar1_asked),       CASE(force_type_3),     CASE(forced_without_static_bar1),
+	        CASE(no_keys),          CASE(console_defaults), CASE(auto_needs),
+	        CASE(turing_hal),       CASE(pcie_type_auto),   CASE(resize_and_cpu),
+	        CASE(iommu_alignment),  CASE(static_disabled),  CASE(gb10_bar1_disabled),
+	        CASE(gr100_by_default),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

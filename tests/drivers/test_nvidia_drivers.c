@@ -345,6 +345,81 @@ static void vocabulary(void **state)
 	assert_null(p2ps_nv_flavor_prop_name(P2PS_NV_FP_COUNT));
 }
 
+/* The bus HAL's chip lists by series, as NVIDIA/open-gpu-kernel-modules'
+ * src/nvidia/generated/g_kern_bus_nvoc.c has them: the dispatch of
+ * kbusIsPcieBar1P2PMappingSupported to _GH100 (__nvoc_init_funcTable_KernelBus), the
+ * property PDB_PROP_KBUS_SUPPORT_BAR1_P2P_BY_DEFAULT and the field bBar1Disabled
+ * (__nvoc_init_dataField_KernelBus), at 595.45.04 and at 615.71.09 (commit
+ * 61dcc93722ecb418bb5f2e00923f05b4b8051dd1: "ChipHal: GB202 | GB203 | GB205 | GB206 | GB207
+ * | GB20B | GB20C | GR100 | GR102" and "ChipHal: GB10B | GB10C | GB20B | GB20C"). */
+static void chip_lists(void **state)
+{
+	(void)state;
+	enum { HAL = P2PS_NV_LIST_BAR1_HAL, DEF = P2PS_NV_LIST_BAR1_BY_DEFAULT };
+	enum { DIS = P2PS_NV_LIST_BAR1_DISABLED };
+	static const struct {
+		int list;
+		const char *chip;
+		bool at595, at615;
+	} cases[] = {
+	        {HAL, "GH100", true, true},   {HAL, "GB100", true, true},
+	        {HAL, "GB10B", true, true},   {HAL, "GB202", true, true},
+	        {HAL, "GB20C", true, true},   {HAL, "GB10C", false, true},
+	        {HAL, "GR100", false, true},  {HAL, "GR102", false, true},
+	        {HAL, "AD102", false, false}, {HAL, "TU102", false, false},
+	        {DEF, "GB202", true, true},   {DEF, "GB207", true, true},
+	        {DEF, "GB20B", true, true},   {DEF, "GB20C", true, true},
+	        {DEF, "GR100", false, true},  {DEF, "GR102", false, true},
+	        {DEF, "GB10C", false, false}, {DEF, "GB100", false, false},
+	        {DEF, "GH100", false, false}, {DEF, "GB10B", false, false},
+	        {DIS, "GB10B", true, true},   {DIS, "GB20B", true, true},
+	        {DIS, "GB20C", true, true},   {DIS, "GB10C", false, true},
+	        {DIS, "GR100", false, false}, {DIS, "GB202", false, false},
+	        {DIS, "GH100", false, false},
+	};
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		enum p2ps_nv_chip_list l = (enum p2ps_nv_chip_list)cases[i].list;
+		bool a = p2ps_nv_chip_listed(l, 595, cases[i].chip);
+		bool b = p2ps_nv_chip_listed(l, 615, cases[i].chip);
+		if (a != cases[i].at595 || b != cases[i].at615)
+			fail_msg("%s %s: 595 %d, 615 %d", p2ps_nv_chip_list_name(l), cases[i].chip,
+			         a, b);
+	}
+	/* A series without its own list takes the newest one not newer than it; none before
+	 * the first (BAR1 P2P by default came with 590.44.01). */
+	assert_true(p2ps_nv_chip_listed(P2PS_NV_LIST_BAR1_BY_DEFAULT, 610, "GB202"));
+	assert_false(p2ps_nv_chip_listed(P2PS_NV_LIST_BAR1_BY_DEFAULT, 610, "GR100"));
+	assert_true(p2ps_nv_chip_listed(P2PS_NV_LIST_BAR1_BY_DEFAULT, 620, "GR102"));
+	assert_null(p2ps_nv_chip_list_of(P2PS_NV_LIST_BAR1_BY_DEFAULT, 580));
+	assert_false(p2ps_nv_chip_listed(P2PS_NV_LIST_BAR1_BY_DEFAULT, 580, "GB202"));
+	/* Names match whole and without case; nothing matches a prefix or NULL. */
+	assert_true(p2ps_nv_chip_listed(P2PS_NV_LIST_BAR1_HAL, 615, "gr100"));
+	assert_false(p2ps_nv_chip_listed(P2PS_NV_LIST_BAR1_HAL, 615, "GB10"));
+	assert_false(p2ps_nv_chip_listed(P2PS_NV_LIST_BAR1_HAL, 615, "GR1000"));
+	assert_false(p2ps_nv_chip_listed(P2PS_NV_LIST_BAR1_HAL, 615, NULL));
+	assert_string_equal(p2ps_nv_chip_list_name(P2PS_NV_LIST_BAR1_DISABLED), "bar1_disabled");
+	assert_string_equal(p2ps_nv_chip_list_name(P2PS_NV_LIST_COUNT), "?");
+	/* Every row: a source, and chips of the chip table, each followed by one space. */
+	for (size_t i = 0; i < p2ps_nv_chip_list_count(); i++) {
+		const struct p2ps_nv_chip_list_row *r = p2ps_nv_chip_list_at(i);
+		assert_true(r->source && strstr(r->source, "g_kern_bus_nvoc.c"));
+		size_t n = strlen(r->chips);
+		assert_true(n > 0 && r->chips[n - 1] == ' ' && !strstr(r->chips, "  "));
+		for (const char *c = r->chips; *c; c += strcspn(c, " ") + 1) {
+			char name[16];
+			snprintf(name, sizeof(name), "%.*s", (int)strcspn(c, " "), c);
+			if (!p2ps_nvidia_chip_find(name))
+				fail_msg("%s list: %s is not in the chip table",
+				         p2ps_nv_chip_list_name(r->list), name);
+		}
+	}
+	assert_null(p2ps_nv_chip_list_at(p2ps_nv_chip_list_count()));
+	/* The gate that reads bBar1Disabled is optional, named, and cites the field. */
+	assert_true(P2PS_NV_OPTIONAL_GATES & P2PS_NV_GATE_BIT(P2PS_NV_GATE_BAR1_DISABLED));
+	assert_string_equal(p2ps_nv_gate_name(P2PS_NV_GATE_BAR1_DISABLED), "bar1_disabled");
+	assert_non_null(strstr(p2ps_nv_gate_source(P2PS_NV_GATE_BAR1_DISABLED), "bBar1Disabled"));
+}
+
 /* The GPUDirect RDMA guide, 4.2 ("Changes in CUDA 12.2"): R515 up to R535 race, except R525
  * from 525.105.17 and R535 from 535.14. */
 static void defects(void **state)
@@ -439,6 +514,7 @@ int main(int argc, char **argv)
 	        cmocka_unit_test(rows_complete), cmocka_unit_test(rm_layouts),
 	        cmocka_unit_test(fallback_rule), cmocka_unit_test(version_parser),
 	        cmocka_unit_test(vocabulary),    cmocka_unit_test(defects),
+	        cmocka_unit_test(chip_lists),
 	};
 	return p2ps_test_exit(cmocka_run_group_tests(tests, NULL, NULL));
 }

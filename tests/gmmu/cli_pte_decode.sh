@@ -239,8 +239,22 @@ bad "p2p unaligned bar1 for 2M" "not aligned to the page size" \
 bad "p2p 512M on turing" "page size 0x20000000" p2p --chip TU102 --mode bar1 --bar1 0 --page-size 512M
 bad "p2p unaligned offset names the page" "the page that contains it starts at offset 0x0" \
 	p2p --chip AD102 --mode bar1 --bar1 0x28800000000 --offset 0x1000 --page-size 2M
-bad "p2p stock bar1 form on v2" "path on Hopper and Blackwell (v3-gh, v3-gb) only" \
+bad "p2p stock bar1 form on v2" "path on Hopper, Blackwell and Rubin (v3-gh, v3-gb) only" \
 	p2p --chip AD102 --mode bar1 --bar1-form stock --bar1 0x28800000000
+# GR100 (Rubin): the driver's GMMU HAL assigns it v3 (kgmmuFmtInitPte_GH10X,
+# kgmmuFmtInitLevels_GB10X, 615.71.09); its own dev_mmu.h is not public, so every command
+# with --chip GR100 says so on stderr and stdout stays the entry: VALID 0:0, ADDRESS 51:12
+# (hopper/gh100 dev_mmu.h NV_MMU_VER3_PTE_*) give 0x1001 for a video page at 0x1000.
+"$P" encode --chip GR100 VALID=TRUE APERTURE=VIDEO_MEMORY ADDRESS=0x1000 >"$tmp/out" 2>"$tmp/err"
+check "encode --chip GR100 (v3 bits)" 0x0000000000001001 "$(cat "$tmp/out")"
+check "--chip GR100 notes the header" 1 \
+	"$(grep -c "note: GR100: the formats are the driver's assignment.*dev_mmu.h is not public" "$tmp/err")"
+check "--chip GB10C has no note" "0x0000000000001001" \
+	"$("$P" encode --chip GB10C VALID=TRUE APERTURE=VIDEO_MEMORY ADDRESS=0x1000 2>&1)"
+check "formats: the 615 chips under v3-gb" 1 \
+	"$("$P" formats | grep -A1 '^v3-gb' | grep -c 'GB10B GB10C .* GB20C GR100 GR102$')"
+check "formats --json: GR100's and GR102's notes" 2 \
+	"$("$P" formats --json | grep -c '"note": "the formats are the driver')"
 # The generations and formats those messages name come from the tables (the formats' flags).
 bad "p2p nvswitch on v3" "mappings on Turing, Ampere and Ada (v2-tu, v2-ga) only" \
 	p2p --chip GH100 --mode nvlink --nvswitch --fabric-base 0

@@ -186,19 +186,21 @@ static void values_match_headers(void **state)
 	assert_true(checked > 100);
 }
 
+/* The HAL classes: PTE init, comptag-line init and level init together name the format. */
+static const struct {
+	const char *pte, *ctl, *levels, *format;
+} classes[] = {
+        {"GP10X", "TU10X", "GP10X", "v2-tu"},
+        {"GP10X", "TU10X", "GA10X", "v2-ga"},
+        {"GH10X", "none", "GH10X", "v3-gh"},
+        {"GH10X", "none", "GB10X", "v3-gb"},
+};
+
 /* The chip map agrees with the HAL dispatch: PTE init, comptag-line init and level init
  * together name the class. */
 static void chips_match_hal(void **state)
 {
 	(void)state;
-	static const struct {
-		const char *pte, *ctl, *levels, *format;
-	} classes[] = {
-	        {"GP10X", "TU10X", "GP10X", "v2-tu"},
-	        {"GP10X", "TU10X", "GA10X", "v2-ga"},
-	        {"GH10X", "none", "GH10X", "v3-gh"},
-	        {"GH10X", "none", "GB10X", "v3-gb"},
-	};
 	size_t hal_chips = 0;
 	for (size_t i = 0; i < n_facts; i++) {
 		const struct fact *x = &facts[i];
@@ -229,7 +231,63 @@ static void chips_match_hal(void **state)
 	/* Pascal/Volta are outside the current HAL: the gp100/gv100 comptag line (53:36). */
 	assert_string_equal(gt_chip("GP100")->name, "v2-gp");
 	assert_string_equal(gt_chip("GV100")->name, "v2-gp");
-	assert_int_equal(gmmu_chip_count(), 36);
+	assert_int_equal(gmmu_chip_count(), 39);
+}
+
+/* The chips 615.71.09 added (NVIDIA/open-gpu-kernel-modules commit
+ * 61dcc93722ecb418bb5f2e00923f05b4b8051dd1), from src/nvidia/generated/g_kern_gmmu_nvoc.c
+ * there: kgmmuFmtInitLevels gives GH100 _GH10X, TU10x _GP10X, GA10x/AD10x _GA10X and every
+ * other chip (GB10C, GR100, GR102 among them) _GB10X; kgmmuFmtInitPte/Pde/PdeMulti give
+ * every chip after AD10x _GH10X, with no comptag-line init. No dev_mmu.h of GR100/GR102 is
+ * published (src/common/inc/swref/published/rubin/ there has none): their bits are the ones
+ * the driver builds their entries from, hopper/gh100's NV_MMU_VER3_*, checked here against
+ * the facts of that header (golden/dev_mmu-595.45.04.txt). */
+static void chips_of_615(void **state)
+{
+	(void)state;
+	static const char *const chips[] = {"GB10C", "GR100", "GR102"};
+	static const char *const pte_fields[] = {"VALID", "APERTURE", "PCF",
+	                                         "KIND",  "ADDRESS",  "PEER_ID"};
+	const char *want = NULL;
+	for (size_t c = 0; c < sizeof(classes) / sizeof(classes[0]); c++)
+		if (!strcmp(classes[c].pte, "GH10X") && !strcmp(classes[c].ctl, "none") &&
+		    !strcmp(classes[c].levels, "GB10X"))
+			want = classes[c].format;
+	assert_non_null(want);
+	for (size_t i = 0; i < sizeof(chips) / sizeof(chips[0]); i++) {
+		const struct gmmu_chip *chip = gmmu_chip_find(chips[i]);
+		assert_non_null(chip);
+		assert_string_equal(chip->format->name, want);
+		/* kgmmuFmtInitLevels_GB10X: 57-bit VA, 256 GB pages at PD2, 512 MB at PD1, 2 MB
+		 * at PD0, 64 KB and 4 KB page tables. */
+		const struct gmmu_format *f = chip->format;
+		assert_int_equal(f->va_bits, 57);
+		assert_string_equal(gmmu_level_for_page(f, 38)->name, "PD2");
+		assert_string_equal(gmmu_level_for_page(f, 29)->name, "PD1");
+		assert_string_equal(gmmu_level_for_page(f, 21)->name, "PD0");
+		assert_string_equal(gmmu_level_for_page(f, 16)->name, "PT_BIG");
+		assert_string_equal(gmmu_level_for_page(f, 12)->name, "PT_SMALL");
+		const struct gmmu_entry_format *pte = gmmu_format_entry(f, GMMU_ENTRY_PTE);
+		for (size_t k = 0; k < sizeof(pte_fields) / sizeof(pte_fields[0]); k++) {
+			char name[64];
+			snprintf(name, sizeof(name), "NV_MMU_VER3_PTE_%s", pte_fields[k]);
+			const struct fact *x = find_fact("field", "hopper/gh100", name);
+			const struct gmmu_field *fd = gmmu_field_find(pte, pte_fields[k]);
+			assert_non_null(x);
+			assert_non_null(fd);
+			assert_int_equal(fd->hi, x->v1);
+			assert_int_equal(fd->lo, x->v2);
+		}
+		const struct fact *size =
+		        find_fact("const", "hopper/gh100", "NV_MMU_VER3_PTE__SIZE");
+		assert_non_null(size);
+		assert_int_equal(pte->size, size->v1);
+	}
+	/* Rubin's rows say that its header is not public; Blackwell's GB10C has its family's. */
+	assert_non_null(strstr(gmmu_chip_find("GR100")->source, "no dev_mmu.h"));
+	assert_non_null(gmmu_chip_find("GR102")->note);
+	assert_null(gmmu_chip_find("GB10C")->note);
+	assert_null(gmmu_chip_find("GB202")->note);
 }
 
 /* Fields fit the entry, never straddle a 64-bit word, DESC32 fields sit in one 32-bit word
@@ -447,6 +505,7 @@ int main(void)
 	        cmocka_unit_test(partial_headers_agree),
 	        cmocka_unit_test(values_match_headers),
 	        cmocka_unit_test(chips_match_hal),
+	        cmocka_unit_test(chips_of_615),
 	        cmocka_unit_test(fields_are_well_formed),
 	        cmocka_unit_test(no_overlap_and_unnamed_bits),
 	        cmocka_unit_test(fast_paths_match_rows),

@@ -27,6 +27,9 @@ static const struct {
         {"GB20C", "Tegra iGPU, not a PCI device"},
         {"GB102", "no board with a public device id"},
         {"GB112", "no board with a public device id"},
+        {"GB10C", "new in 615.71.09: no board with a public device id"},
+        {"GR100", "Rubin, new in 615.71.09: no board with a public device id"},
+        {"GR102", "Rubin, new in 615.71.09: no board with a public device id"},
 };
 
 static bool allowed_without_ids(const char *chip)
@@ -134,9 +137,48 @@ static void newest_boards(void **state)
 	/* Generations compare in release order. */
 	assert_true(P2PS_NV_GEN_PASCAL < P2PS_NV_GEN_TURING);
 	assert_true(P2PS_NV_GEN_HOPPER < P2PS_NV_GEN_BLACKWELL);
+	assert_true(P2PS_NV_GEN_BLACKWELL < P2PS_NV_GEN_RUBIN);
+	assert_string_equal(p2ps_nv_generation_name(P2PS_NV_GEN_RUBIN), "Rubin");
 	assert_string_equal(p2ps_nv_generation_name(P2PS_NV_GEN_ADA), "Ada");
 	assert_null(p2ps_nv_generation_name(P2PS_NV_GEN_UNKNOWN));
 	assert_null(p2ps_nvidia_chip_lookup(0x13ba)); /* a Maxwell board stays unknown */
+}
+
+/* The chips 615.71.09 added, by their BOOT_42 ids: nv_arch.h and ctrl2080mc.h at commit
+ * 61dcc93722ecb418bb5f2e00923f05b4b8051dd1 (GPU_ARCHITECTURE_BLACKWELL_GB1XX 0x1A0
+ * implementation 0xC; NV2080_CTRL_MC_ARCH_INFO_ARCHITECTURE_GR100 0x1C0, implementations
+ * GR100 0x0, GR102 0x2). None has a public device id: no 10de:xxxx names them, so an id the
+ * table does not hold stays unknown instead of being guessed from a neighbouring block. */
+static void chips_of_615(void **state)
+{
+	(void)state;
+	static const struct {
+		const char *chip;
+		uint16_t boot42;
+		enum p2ps_nv_generation gen;
+	} rows[] = {
+	        {"GB10C", 0x1ac, P2PS_NV_GEN_BLACKWELL},
+	        {"GR100", 0x1c0, P2PS_NV_GEN_RUBIN},
+	        {"GR102", 0x1c2, P2PS_NV_GEN_RUBIN},
+	};
+	for (size_t i = 0; i < sizeof(rows) / sizeof(rows[0]); i++) {
+		const struct p2ps_nvidia_chip *c = p2ps_nvidia_chip_find(rows[i].chip);
+		assert_non_null(c);
+		assert_int_equal(c->boot0_id, rows[i].boot42);
+		assert_int_equal(c->generation, rows[i].gen);
+		assert_int_equal(c->ids[0].last, 0);
+		assert_non_null(strstr(c->no_ids, "no public device id"));
+		/* knvlinkValidateFabricBaseAddress_GB100 for all three: 4 TB slots */
+		assert_int_equal(c->nvlink_fabric_align, 42);
+	}
+	struct p2ps_nv_boot0 b;
+	p2ps_nv_boot0_decode(0x1c2000a1, &b); /* ARCHITECTURE_0 0x1c, IMPLEMENTATION 2 */
+	assert_string_equal(b.chip_name, "GR102");
+	assert_string_equal(b.arch_name, "Rubin (GR10x)");
+	/* Ids no row holds: neither the 0x3200 block after GB110's nor the 0x2e80 block after
+	 * GB20B's names a chip. */
+	assert_null(p2ps_nvidia_chip_lookup(0x3200));
+	assert_null(p2ps_nvidia_chip_lookup(0x2e80));
 }
 
 int main(void)
@@ -144,6 +186,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 	        cmocka_unit_test(every_column),
 	        cmocka_unit_test(newest_boards),
+	        cmocka_unit_test(chips_of_615),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -56,7 +56,11 @@ static int set_format(void *ctx, const char *arg,
 
 int pd_opt_chip(void *ctx, const char *arg, char *err, size_t err_size)
 {
-	return set_format(ctx, arg, gmmu_chip_lookup, err, err_size);
+	struct pd_common *c = ctx;
+	if (set_format(ctx, arg, gmmu_chip_lookup, err, err_size))
+		return -1;
+	c->chip = gmmu_chip_find(arg);
+	return 0;
 }
 
 int pd_opt_format(void *ctx, const char *arg, char *err, size_t err_size)
@@ -128,6 +132,9 @@ void pd_usage(const struct p2ps_opts *opts, const char *usage)
 
 int pd_need_format(const struct pd_common *c)
 {
+	if (c->chip && c->chip->note)
+		fprintf(stderr, "pte-decode %s: note: %s: %s\n", c->cmd, c->chip->name,
+		        c->chip->note);
 	if (c->fmt)
 		return 0;
 	pd_fail_in(c, "--chip CHIP or --format v2|v3 is required");

@@ -26,6 +26,7 @@ struct pd_common {
 	const char *cmd; /* "encode", "decode", ... */
 	bool dump;       /* errors say "pte-decode: CMD: ..." (the dump commands' style) */
 	const struct gmmu_format *fmt;
+	const struct gmmu_chip *chip; /* --chip's row (NULL with --format) */
 	enum gmmu_entry_type entry;
 	bool entry_set;
 	bool json;
@@ -79,7 +80,9 @@ int pd_lib_err(int rc, const struct p2ps_error *e, char *err, size_t err_size);
 /* A command's --help: its usage text, then its options. */
 void pd_usage(const struct p2ps_opts *opts, const char *usage);
 
-/* The format from --chip or --format, or -1 after printing that one is needed. */
+/* The format from --chip or --format, or -1 after printing that one is needed. A chip
+ * whose row carries a note (its formats are the driver's assignment, its own header not
+ * public) has it printed on standard error, so that outputs stay as they are. */
 int pd_need_format(const struct pd_common *c);
 
 /* "pte-decode CMD: MSG" (cmd NULL: "pte-decode: MSG") on stderr; returns PD_EXIT_BAD. */

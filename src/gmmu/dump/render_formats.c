@@ -310,6 +310,8 @@ static int formats_json(struct gmmu_out *o, struct p2ps_error *err)
 		json_object_object_add(jc, "family", json_object_new_string(ch->family));
 		json_object_object_add(jc, "format", json_object_new_string(ch->format->name));
 		json_object_object_add(jc, "source", json_object_new_string(ch->source));
+		if (ch->note)
+			json_object_object_add(jc, "note", json_object_new_string(ch->note));
 		json_object_array_add(cs, jc);
 	}
 	json_object_object_add(root, "chips", cs);

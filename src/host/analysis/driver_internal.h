@@ -33,9 +33,6 @@ bool p2ps_drv_intel_ioh_port(uint16_t vendor, uint16_t device);
 /* A switch clFindCommonDownstreamBR accepts (IS_SUPPORTED_PCIE_SWITCH). */
 bool p2ps_drv_supported_switch(uint16_t vendor, uint16_t device);
 
-/* Chips whose bus HAL sets PDB_PROP_KBUS_SUPPORT_BAR1_P2P_BY_DEFAULT (GB20x). */
-bool p2ps_drv_bar1_by_default(const struct p2ps_nvidia_chip *chip);
-
 struct p2ps_pair;
 /* One pair through p2pGetCapsStatus (driver_model.c); r holds the GPUs' static BAR1. */
 void p2ps_drv_pair_model(const struct p2ps_analysis *a, const struct p2ps_drv_config *cfg,

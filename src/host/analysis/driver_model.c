@@ -238,6 +238,49 @@ static void mailbox(struct pair_ctx *c, bool *common)
 	         c->a->host->vm.in_vm ? "; in a VM a hypervisor P2P clique would say OK" : "");
 }
 
+/* Whether the series' row (s) gives the chip the GH100 BAR1-P2P HAL: the chips the
+ * bus HAL lists at the series, and in a patched row every chip of the generations from
+ * bar1_hal_min up to the listed ones (the patches route every chip to the GH100 function). */
+static bool has_bar1_hal(const struct p2ps_nv_driver *s, const struct p2ps_nvidia_chip *chip)
+{
+	if (chip->generation < s->bar1_hal_min)
+		return false;
+	return chip->generation < P2PS_NV_GEN_HOPPER ||
+	       p2ps_nv_chip_listed(P2PS_NV_LIST_BAR1_HAL, s->series, chip->gmmu.name);
+}
+
+/* Whether the row has the optional gate g and the chip is in the series' list of it. */
+static bool listed_gate(const struct p2ps_nv_driver *s, enum p2ps_nv_gate g,
+                        enum p2ps_nv_chip_list l, const struct p2ps_nvidia_chip *chip)
+{
+	return (s->gates & P2PS_NV_GATE_BIT(g)) &&
+	       p2ps_nv_chip_listed(l, s->series, chip->gmmu.name);
+}
+
+/* The per-chip checks of kbusIsPcieBar1P2PMappingSupported for one GPU; NONE when passed. */
+static enum p2ps_nv_gate bar1_chip(struct pair_ctx *c, const struct p2ps_nvidia_chip *chip,
+                                   char *why, size_t n)
+{
+	if (!has_bar1_hal(c->s, chip)) {
+		snprintf(why, n, "%s has no BAR1 P2P mapping in this driver", chip->gmmu.name);
+		return P2PS_NV_GATE_BAR1_HAL;
+	}
+	if ((c->s->gates & P2PS_NV_GATE_BIT(P2PS_NV_GATE_BAR1_BY_DEFAULT)) && c->pcie_type != 1 &&
+	    !p2ps_nv_chip_listed(P2PS_NV_LIST_BAR1_BY_DEFAULT, c->s->series, chip->gmmu.name)) {
+		snprintf(why, n, "AUTO needs a chip with BAR1 P2P by default; %s is not",
+		         chip->gmmu.name);
+		return P2PS_NV_GATE_BAR1_BY_DEFAULT;
+	}
+	/* bBar1Disabled: kbusInitBarsSize sizes BAR1 0, so kbusIsStaticBar1Supported_TU102
+	 * refuses static BAR1, which the mapping needs on both GPUs. */
+	if (listed_gate(c->s, P2PS_NV_GATE_BAR1_DISABLED, P2PS_NV_LIST_BAR1_DISABLED, chip)) {
+		snprintf(why, n, "the driver disables BAR1 on %s (bBar1Disabled): no BAR1 P2P",
+		         chip->gmmu.name);
+		return P2PS_NV_GATE_BAR1_DISABLED;
+	}
+	return P2PS_NV_GATE_NONE;
+}
+
 /* kbusIsPcieBar1P2PMappingSupported for both GPUs; NONE when supported. */
 static enum p2ps_nv_gate bar1_mapping(struct pair_ctx *c, char *why, size_t n)
 {
@@ -247,17 +290,9 @@ static enum p2ps_nv_gate bar1_mapping(struct pair_ctx *c, char *why, size_t n)
 			snprintf(why, n, "unknown: needs the chip of %s", c->d[k]->bdf_str);
 			return P2PS_NV_GATE_UNKNOWN_FACT;
 		}
-		if (chip->generation < c->s->bar1_hal_min) {
-			snprintf(why, n, "%s has no BAR1 P2P mapping in this driver",
-			         chip->gmmu.name);
-			return P2PS_NV_GATE_BAR1_HAL;
-		}
-		if ((c->s->gates & P2PS_NV_GATE_BIT(P2PS_NV_GATE_BAR1_BY_DEFAULT)) &&
-		    c->pcie_type != 1 && !p2ps_drv_bar1_by_default(chip)) {
-			snprintf(why, n, "AUTO needs a chip with BAR1 P2P by default; %s is not",
-			         chip->gmmu.name);
-			return P2PS_NV_GATE_BAR1_BY_DEFAULT;
-		}
+		enum p2ps_nv_gate g = bar1_chip(c, chip, why, n);
+		if (g != P2PS_NV_GATE_NONE)
+			return g;
 	}
 	for (int k = 0; k < 2; k++) {
 		const struct p2ps_drv_static_bar1 *sb = &c->r->bar1[k ? c->out->b : c->out->a];

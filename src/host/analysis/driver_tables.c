@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /* The driver model's own data, the same in every series it models: the CPU types, the
- * Intel I/O-hub root ports, the PCIe switches the driver accepts, the chips with BAR1 P2P
- * by default. Each names the function and the tags of NVIDIA/open-gpu-kernel-modules it
- * was read from. What differs between series is a row of the driver table
- * (src/gmmu/nvidia_drivers.c). */
+ * Intel I/O-hub root ports, the PCIe switches the driver accepts. Each names the function
+ * and the tags of NVIDIA/open-gpu-kernel-modules it was read from. What differs between
+ * series is a row of the driver table (src/gmmu/nvidia_drivers.c), and so are the bus HAL's
+ * chip lists (BAR1 HAL, BAR1 P2P by default, bBar1Disabled), which change with the series. */
 #include <string.h>
 
 #include "driver_internal.h"
@@ -78,11 +78,4 @@ bool p2ps_drv_supported_switch(uint16_t vendor, uint16_t device)
 	case 0x15b3: return device == 0x1976;
 	default: return false;
 	}
-}
-
-/* g_kern_bus_nvoc.c PDB_PROP_KBUS_SUPPORT_BAR1_P2P_BY_DEFAULT: GB202 GB203 GB205 GB206
- * GB207 GB20B GB20C (590.44.01, 595.45.04). */
-bool p2ps_drv_bar1_by_default(const struct p2ps_nvidia_chip *chip)
-{
-	return chip && chip->arch && !strcmp(chip->arch, "gb20x");
 }

@@ -435,8 +435,9 @@ static void gpu_misc(struct p2ps_an_ctx *c, struct p2ps_gpu_report *g, int gi)
 		return; /* chip, driver and display checks are about NVIDIA GPUs */
 	if (!d->chip) {
 		p2ps_an_add(c, &g->reasons, P2PS_R_CHIP_UNKNOWN, P2PS_SEV_INFO, g->dev_idx,
-		            "%s: device id %04x is not in the chip table; generation unknown", lbl,
-		            d->device_id);
+		            "%s: unknown device id 10de:%04x (no chip-table block holds it; chips "
+		            "without public device ids are known by name only); generation unknown",
+		            lbl, d->device_id);
 	} else {
 		if (d->chip->generation != P2PS_NV_GEN_UNKNOWN &&
 		    d->chip->generation < P2PS_NV_GEN_TURING)
