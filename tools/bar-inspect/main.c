@@ -61,7 +61,7 @@ struct cli {
 	char **inputs;              /* the non-option arguments (--fleet only) */
 	size_t n_inputs;
 	const char *driver;        /* --driver SERIES[-FLAVOR]|auto */
-	const char *driver_flavor; /* --driver-flavor stock|tinygrad|aikitoria */
+	const char *driver_flavor; /* --driver-flavor stock|tinygrad|aikitoria|duanyll */
 	char nfd_expiry[32];       /* --nfd-expiry: when the labels expire (RFC 3339, UTC) */
 	char err[256];             /* what went wrong with the command line */
 };
@@ -282,10 +282,11 @@ static const struct p2ps_opt options[] = {
          CALL(opt_peers)},
         {"driver", 0, "SERIES[-FLAVOR]|auto",
          "model what this NVIDIA driver decides per GPU pair and why (SERIES: the first\n"
-         "number of its version, FLAVOR: stock, tinygrad, aikitoria; auto: the installed\n"
-         "one), beside what the driver reports",
+         "number of its version, FLAVOR: stock, tinygrad, aikitoria, duanyll, or a fork's\n"
+         "branch suffix such as p2p, p2p-48g; auto: the installed one), beside what the\n"
+         "driver reports",
          P2PS_OPT_STRING(struct cli, driver)},
-        {"driver-flavor", 0, "stock|tinygrad|aikitoria",
+        {"driver-flavor", 0, "stock|tinygrad|aikitoria|duanyll",
          "the driver's flavor for --driver (default: recognised, else stock)",
          P2PS_OPT_STRING(struct cli, driver_flavor)},
         {"json", 'j', NULL, "JSON output (schema in docs/bar-inspect.md)", CALL(opt_json)},

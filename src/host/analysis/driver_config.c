@@ -110,7 +110,8 @@ static int spec_parse(const char *spec, struct p2ps_drv_config *cfg, char *err, 
 		return -1;
 	case P2PS_NV_VERSION_FLAVOR:
 	default:
-		snprintf(err, es, "--driver %s: unknown flavor (stock, tinygrad, aikitoria)", spec);
+		snprintf(err, es, "--driver %s: unknown flavor or branch (%s; or a branch suffix "
+		         "such as -p2p, -p2p-48g)", spec, p2ps_nv_flavor_list(eg, sizeof(eg)));
 		return -1;
 	}
 	cfg->series = (int)v.series;
@@ -139,16 +140,17 @@ static void from_host(const struct p2ps_host *h, struct p2ps_drv_config *cfg)
 	         h->nvidia.proc_driver_version[0]   ? "/proc/driver/nvidia/version"
 	         : h->nvidia.nvml_driver_version[0] ? "NVML"
 	                                            : "/sys/module/nvidia/version");
-	/* The patched modules keep NVIDIA's version string; a "-p2p" or a patch name in the
-	 * build line is the only sign the driver gives. */
-	bool p2p = strstr(h->nvidia.proc_version, "p2p") != NULL;
-	enum p2ps_nv_flavor named = P2PS_NV_FLAVOR_TINYGRAD; /* "-p2p": tinygrad's naming */
-	for (int f = P2PS_NV_FLAVOR_STOCK + 1; f < P2PS_NV_FLAVOR_COUNT; f++)
-		if (strstr(h->nvidia.proc_version, p2ps_nv_flavor_name((enum p2ps_nv_flavor)f))) {
+	/* The patched modules keep NVIDIA's version number; the build line may still name
+	 * the branch the module was built from (a fork's branch suffix, "-p2p-48g", in the
+	 * source path) or the fork by name. Nothing else is a sign: no fork is guessed. */
+	enum p2ps_nv_flavor named;
+	bool seen = p2ps_nv_branch_find(h->nvidia.proc_version, ver.series, &named) != NULL;
+	for (int f = P2PS_NV_FLAVOR_STOCK + 1; !seen && f < P2PS_NV_FLAVOR_COUNT; f++)
+		if (strcasestr(h->nvidia.proc_version, p2ps_nv_flavor_name((enum p2ps_nv_flavor)f))) {
 			named = (enum p2ps_nv_flavor)f;
-			p2p = true;
+			seen = true;
 		}
-	if (p2p) {
+	if (seen) {
 		cfg->flavor = named;
 		cfg->flavor_guessed = false;
 	}
@@ -189,9 +191,9 @@ int p2ps_drv_config_make(const struct p2ps_host *host, const char *spec, const c
 	if (flavor) {
 		int f = flavor_parse(flavor);
 		if (f < 0) {
-			snprintf(err, es,
-			         "--driver-flavor %s: expected stock, tinygrad or aikitoria",
-			         flavor);
+			char list[96];
+			snprintf(err, es, "--driver-flavor %s: expected one of %s", flavor,
+			         p2ps_nv_flavor_list(list, sizeof(list)));
 			return -1;
 		}
 		cfg->flavor = (enum p2ps_nv_flavor)f;
