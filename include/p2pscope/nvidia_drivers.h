@@ -395,6 +395,32 @@ const struct p2ps_nv_defect *p2ps_nv_defect_at(size_t i);
 /* Whether d affects the driver of version v. */
 bool p2ps_nv_defect_affects(const struct p2ps_nv_defect *d, const struct p2ps_nv_version *v);
 
+/* ---- libcuda: the user-space half of a mixed-generation pair ------------------------------ */
+
+/* CUDA's libcuda compares the two devices' architecture before it allows peer access: a pair
+ * of two generations is refused (cudaDeviceCanAccessPeer 0) even where the driver says OK,
+ * unless the library is patched (aikitoria's patch-libcuda-p2p.py, commit 2a8c369b). The
+ * patch leaves no marker: a library is known only by its SHA-256. */
+enum p2ps_nv_libcuda_state {
+	P2PS_NV_LIBCUDA_UNKNOWN = 0, /* not hashed, or a digest the table does not hold */
+	P2PS_NV_LIBCUDA_UNPATCHED,   /* a release as NVIDIA ships it */
+	P2PS_NV_LIBCUDA_PATCHED,     /* with the peer-access changes */
+};
+struct p2ps_nv_libcuda {
+	const char *release; /* "615.71.09" */
+	const char *sha256;  /* 64 lowercase hex digits */
+	enum p2ps_nv_libcuda_state state;
+	const char *what; /* "NVIDIA's libcuda.so.615.71.09 (Debian 615.71.09-1, -2)" */
+	const char *source;
+};
+/* The state of the library whose digest is sha256_hex (any case); *which (may be NULL) the
+ * row that said so, NULL when unknown. */
+enum p2ps_nv_libcuda_state p2ps_nv_libcuda_state(const char *sha256_hex,
+                                                 const struct p2ps_nv_libcuda **which);
+const char *p2ps_nv_libcuda_state_name(enum p2ps_nv_libcuda_state s); /* "patched", ... */
+size_t p2ps_nv_libcuda_count(void);
+const struct p2ps_nv_libcuda *p2ps_nv_libcuda_at(size_t i);
+
 /* ---- BAR1-P2P entry rows (src/gmmu/bar1_rows.c) ------------------------------------------ */
 
 /* The BAR1-P2P entry as a driver writes it: one row per era range, path and generation,

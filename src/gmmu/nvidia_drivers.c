@@ -897,3 +897,53 @@ bool p2ps_nv_defect_affects(const struct p2ps_nv_defect *d, const struct p2ps_nv
 	return !d->fixed_in || !p2ps_nv_version_scan(d->fixed_in, &fixed) ||
 	       version_cmp(v, &fixed) < 0;
 }
+
+/* ---- libcuda ------------------------------------------------------------------------------ */
+
+/* Duanyll/open-gpu-kernel-modules docs/libcuda-gdr-615.md (commit b6aa7da4): the original
+ * library and the outputs of its patch (four P2P changes at 0x31ce26, 0x31cf2b, 0x31d031,
+ * 0x4b8664; the GDR-only output leaves them alone: it is not counted as patched for peer
+ * access, nor as a release); packaging/libcuda/README.md (commit 02413faf): the library
+ * libcuda1-villa installs. */
+#define LIBCUDA_DOC "Duanyll/open-gpu-kernel-modules docs/libcuda-gdr-615.md (b6aa7da4)"
+static const struct p2ps_nv_libcuda libcudas[] = {
+        {"615.71.09", "85a8cc8cf00419ceb295ec62c481d05b4cdbdab10f25c5375d6d24bdbe00b4d9",
+         P2PS_NV_LIBCUDA_UNPATCHED,
+         "NVIDIA's libcuda.so.615.71.09 (Debian 615.71.09-1 and -2)", LIBCUDA_DOC},
+        {"615.71.09", "db526c80bc77e510c6ef11bc5fc283240971ee657596407cdeefcb2c1bf579ad",
+         P2PS_NV_LIBCUDA_PATCHED, "libcuda.so.615.71.09 with the P2P and GDR changes",
+         LIBCUDA_DOC},
+        {"615.71.09", "d1c67b4611680afc093d8d364edd82ca7e56c98fed02c3b8efaa2d96f664eb4a",
+         P2PS_NV_LIBCUDA_PATCHED, "libcuda1-villa 615.71.09-2+villa1",
+         "Duanyll/open-gpu-kernel-modules packaging/libcuda/README.md (02413faf)"},
+};
+
+enum p2ps_nv_libcuda_state p2ps_nv_libcuda_state(const char *sha256_hex,
+                                                 const struct p2ps_nv_libcuda **which)
+{
+	if (which)
+		*which = NULL;
+	for (size_t i = 0; sha256_hex && i < GMMU_ARRAY_SIZE(libcudas); i++)
+		if (!strcasecmp(libcudas[i].sha256, sha256_hex)) {
+			if (which)
+				*which = &libcudas[i];
+			return libcudas[i].state;
+		}
+	return P2PS_NV_LIBCUDA_UNKNOWN;
+}
+
+const char *p2ps_nv_libcuda_state_name(enum p2ps_nv_libcuda_state s)
+{
+	static const char *const names[] = {"unknown", "unpatched", "patched"};
+	return (unsigned)s < GMMU_ARRAY_SIZE(names) ? names[s] : "?";
+}
+
+size_t p2ps_nv_libcuda_count(void)
+{
+	return GMMU_ARRAY_SIZE(libcudas);
+}
+
+const struct p2ps_nv_libcuda *p2ps_nv_libcuda_at(size_t i)
+{
+	return i < GMMU_ARRAY_SIZE(libcudas) ? &libcudas[i] : NULL;
+}

@@ -156,6 +156,25 @@ static void from_host(const struct p2ps_host *h, struct p2ps_drv_config *cfg)
 	}
 }
 
+/* The value of module parameter name in the host's params, -1 when absent or not read. */
+static long param_value(const struct p2ps_host *h, const char *name)
+{
+	for (int i = 0; h && name && h->nvidia.params_known && i < h->nvidia.n_params; i++)
+		if (!strcmp(h->nvidia.params[i].name, name))
+			return h->nvidia.params[i].value;
+	return -1;
+}
+
+/* What the row adds beyond NVIDIA's: its parameters' values, and libcuda by its digest. */
+static void fork_facts(const struct p2ps_host *h, struct p2ps_drv_config *cfg)
+{
+	cfg->dmabuf_p2p = param_value(h, cfg->row->dmabuf_key);
+	cfg->pcie_p2p = param_value(h, cfg->row->pcie_p2p_key);
+	cfg->libcuda = h && h->nvidia.libcuda_sha256[0]
+	                       ? p2ps_nv_libcuda_state(h->nvidia.libcuda_sha256, &cfg->libcuda_row)
+	                       : P2PS_NV_LIBCUDA_UNKNOWN;
+}
+
 /* The row the model reads: the series' own or the fallback rule's, said in the note. */
 static void pick_row(struct p2ps_drv_config *cfg)
 {
@@ -200,5 +219,6 @@ int p2ps_drv_config_make(const struct p2ps_host *host, const char *spec, const c
 		cfg->flavor_guessed = false;
 	}
 	pick_row(cfg);
+	fork_facts(host, cfg);
 	return 0;
 }
