@@ -342,6 +342,9 @@ struct p2ps_nv_driver {
 	const char *dmabuf_key;   /* DMA-BUF P2P export ("EnableDmaBufP2P") */
 	const char *pcie_p2p_key; /* PCIe P2P on/off ("EnablePcieP2P"; 0: DISABLED_BY_REGKEY) */
 	const char *uvm_managed_param; /* nvidia_uvm: managed memory over BAR1 peers, opt-in */
+	/* The repository ref is a branch of, where it is not the flavor's (a descendant's
+	 * branch modelled under its flavor); NULL: the flavor's. */
+	const char *repo;
 	/* Columns not read at ref (its branch not stored): which, and the row they were taken
 	 * from; every output that shows the row says so. NULL: all read. */
 	const char *assumed;

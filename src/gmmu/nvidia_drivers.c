@@ -728,7 +728,7 @@ static const struct p2ps_nv_driver rows[] = {
 	 FORK_RM,
 	 .bar1 = P2PS_NV_BAR1_NONE, .sources = method3_sources,
 	 .props = P2PS_NV_FP_BAR1_ON_DEMAND | P2PS_NV_FP_LIBCUDA_MIXED_GEN,
-	 .uvm_managed_param = "uvm_bar1_p2p_managed",
+	 .uvm_managed_param = "uvm_bar1_p2p_managed", .repo = "LingzheZhao/open-gpu-kernel-modules",
 	 .assumed = "the static BAR1 rule and the tail reserve: taken from aikitoria 610 "
 	            "(610.43.03-p2p; LingzheZhao's base is 610.57.04-p2p-v2)"},
 	{.series = 615, .flavor = P2PS_NV_FLAVOR_DUANYLL, .ref = "615.71.09-p2p-48g",

@@ -93,6 +93,8 @@ static struct json_object *fork_json(const struct p2ps_drv_config *c, const stru
 		return NULL;
 	struct json_object *o = json_object_new_object(), *props = json_object_new_array();
 	p2ps_json_put(o, "ref", json_object_new_string(r->ref));
+	p2ps_json_put(o, "repo", json_object_new_string(r->repo ? r->repo
+	                                                        : p2ps_nv_flavor_row(r->flavor)->repo));
 	for (unsigned k = 0; k < P2PS_NV_FP_COUNT; k++)
 		if (r->props & (1u << k))
 			json_object_array_add(props, json_object_new_string(

@@ -28,7 +28,7 @@ static void fork_lines(struct p2ps_strbuf *b, const struct p2ps_drv_config *c,
 	if (!r || r->flavor == P2PS_NV_FLAVOR_STOCK)
 		return;
 	p2ps_strbuf_printf(b, "\tfork: %s %s (%s)", p2ps_nv_flavor_name(r->flavor), r->ref,
-	                   p2ps_nv_flavor_row(r->flavor)->repo);
+	                   r->repo ? r->repo : p2ps_nv_flavor_row(r->flavor)->repo);
 	for (unsigned k = 0; k < P2PS_NV_FP_COUNT; k++)
 		if (r->props & (1u << k))
 			p2ps_strbuf_printf(b, ", %s", p2ps_nv_flavor_prop_name(k));
