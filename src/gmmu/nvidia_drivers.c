@@ -908,11 +908,10 @@ bool p2ps_nv_defect_affects(const struct p2ps_nv_defect *d, const struct p2ps_nv
 #define LIBCUDA_DOC "Duanyll/open-gpu-kernel-modules docs/libcuda-gdr-615.md (b6aa7da4)"
 static const struct p2ps_nv_libcuda libcudas[] = {
         {"615.71.09", "85a8cc8cf00419ceb295ec62c481d05b4cdbdab10f25c5375d6d24bdbe00b4d9",
-         P2PS_NV_LIBCUDA_UNPATCHED,
-         "NVIDIA's libcuda.so.615.71.09 (Debian 615.71.09-1 and -2)", LIBCUDA_DOC},
-        {"615.71.09", "db526c80bc77e510c6ef11bc5fc283240971ee657596407cdeefcb2c1bf579ad",
-         P2PS_NV_LIBCUDA_PATCHED, "libcuda.so.615.71.09 with the P2P and GDR changes",
+         P2PS_NV_LIBCUDA_UNPATCHED, "NVIDIA's libcuda.so.615.71.09 (Debian 615.71.09-1 and -2)",
          LIBCUDA_DOC},
+        {"615.71.09", "db526c80bc77e510c6ef11bc5fc283240971ee657596407cdeefcb2c1bf579ad",
+         P2PS_NV_LIBCUDA_PATCHED, "libcuda.so.615.71.09 with the P2P and GDR changes", LIBCUDA_DOC},
         {"615.71.09", "d1c67b4611680afc093d8d364edd82ca7e56c98fed02c3b8efaa2d96f664eb4a",
          P2PS_NV_LIBCUDA_PATCHED, "libcuda1-villa 615.71.09-2+villa1",
          "Duanyll/open-gpu-kernel-modules packaging/libcuda/README.md (02413faf)"},

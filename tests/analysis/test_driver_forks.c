@@ -192,7 +192,8 @@ static void mixed_generations(void **state)
 		enum p2ps_severity sev;
 	} cases[] = {
 	        {"", P2PS_SEV_UNKNOWN},
-	        {"85a8cc8cf00419ceb295ec62c481d05b4cdbdab10f25c5375d6d24bdbe00b4d9", P2PS_SEV_BLOCKER},
+	        {"85a8cc8cf00419ceb295ec62c481d05b4cdbdab10f25c5375d6d24bdbe00b4d9",
+	         P2PS_SEV_BLOCKER},
 	        {"DB526C80BC77E510C6EF11BC5FC283240971EE657596407CDEEFCB2C1BF579AD", P2PS_SEV_INFO},
 	        {"0000000000000000000000000000000000000000000000000000000000000000",
 	         P2PS_SEV_UNKNOWN},
@@ -227,8 +228,7 @@ static void recognised(void **state)
 	snprintf(h->nvidia.proc_version, sizeof(h->nvidia.proc_version),
 	         "NVRM version: NVIDIA UNIX Open Kernel Module for x86_64  610.43.03  Release "
 	         "Build  (u@n1:/src/open-gpu-kernel-modules-610.43.03-p2p)");
-	snprintf(h->nvidia.proc_driver_version, sizeof(h->nvidia.proc_driver_version),
-	         "610.43.03");
+	snprintf(h->nvidia.proc_driver_version, sizeof(h->nvidia.proc_driver_version), "610.43.03");
 	h->nvidia.params_known = true;
 	h->nvidia.n_params = 1;
 	snprintf(h->nvidia.params[0].name, sizeof(h->nvidia.params[0].name),
@@ -276,8 +276,8 @@ static int dm_teardown(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-	        CASE(method3_48g),      CASE(method3_mixed), CASE(partial_window),
-	        CASE(iommu_pt),         CASE(mixed_generations), CASE(recognised),
+	        CASE(method3_48g), CASE(method3_mixed),     CASE(partial_window),
+	        CASE(iommu_pt),    CASE(mixed_generations), CASE(recognised),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

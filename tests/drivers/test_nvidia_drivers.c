@@ -356,8 +356,7 @@ static void vocabulary(void **state)
 	struct p2ps_error e = {0};
 	enum p2ps_nv_flavor got;
 	assert_int_equal(p2ps_nv_flavor_parse("nvidia", 6, &got, &e), P2PS_EINVAL);
-	assert_string_equal(e.msg,
-	                    "unknown flavor 'nvidia' (stock, tinygrad, aikitoria, duanyll)");
+	assert_string_equal(e.msg, "unknown flavor 'nvidia' (stock, tinygrad, aikitoria, duanyll)");
 	for (unsigned b = 0; b < P2PS_NV_FP_COUNT; b++)
 		assert_non_null(p2ps_nv_flavor_prop_name(b));
 	assert_null(p2ps_nv_flavor_prop_name(P2PS_NV_FP_COUNT));
@@ -451,8 +450,8 @@ static void fork_rows(void **state)
 	assert_null(d->uvm_managed_param);
 	/* the 590 and 615 branches were not stored: every row taken from another says so */
 	for (unsigned series = 590; series <= 615; series += 25) {
-		const struct p2ps_nv_driver *r = p2ps_nv_driver_exact(series,
-		                                                      P2PS_NV_FLAVOR_AIKITORIA);
+		const struct p2ps_nv_driver *r =
+		        p2ps_nv_driver_exact(series, P2PS_NV_FLAVOR_AIKITORIA);
 		assert_non_null(r);
 		assert_non_null(r->assumed);
 	}

@@ -156,8 +156,8 @@ static bool display_window(const struct p2ps_nv_driver *s, const struct p2ps_dev
 		return false;
 	uint64_t window = fb < room ? fb : room, dynamic = EST_USERD + DOORBELL_MMIO;
 	uint64_t padding = start - (con + mbx);
-	uint64_t need = window + start + (con + mbx ? (dynamic > padding ? dynamic - padding : 0)
-	                                            : dynamic);
+	uint64_t need = window + start +
+	                (con + mbx ? (dynamic > padding ? dynamic - padding : 0) : dynamic);
 	snprintf(o->rule, sizeof(o->rule), "AUTO (display-aware window after console+mailbox)");
 	o->start = start;
 	o->map_size = window;
@@ -249,7 +249,8 @@ void p2ps_drv_static_bar1(const struct p2ps_analysis *a, size_t gi,
 		snprintf(o->why, sizeof(o->why), "static BAR1 off: policy %s", o->rule);
 	} else if (o->bar1 >= o->required) {
 		o->st = P2PS_NV_ST_OK;
-		snprintf(o->why, sizeof(o->why), "BAR1 %s >= %s needed (%s), mapped from offset %s%s%s",
+		snprintf(o->why, sizeof(o->why),
+		         "BAR1 %s >= %s needed (%s), mapped from offset %s%s%s",
 		         p2ps_size_format(o->bar1, s1, sizeof(s1)),
 		         p2ps_size_format(o->required, s2, sizeof(s2)), o->rule,
 		         p2ps_size_format(o->start, s3, sizeof(s3)),

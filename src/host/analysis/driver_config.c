@@ -110,8 +110,10 @@ static int spec_parse(const char *spec, struct p2ps_drv_config *cfg, char *err, 
 		return -1;
 	case P2PS_NV_VERSION_FLAVOR:
 	default:
-		snprintf(err, es, "--driver %s: unknown flavor or branch (%s; or a branch suffix "
-		         "such as -p2p, -p2p-48g)", spec, p2ps_nv_flavor_list(eg, sizeof(eg)));
+		snprintf(err, es,
+		         "--driver %s: unknown flavor or branch (%s; or a branch suffix "
+		         "such as -p2p, -p2p-48g)",
+		         spec, p2ps_nv_flavor_list(eg, sizeof(eg)));
 		return -1;
 	}
 	cfg->series = (int)v.series;
@@ -146,7 +148,8 @@ static void from_host(const struct p2ps_host *h, struct p2ps_drv_config *cfg)
 	enum p2ps_nv_flavor named;
 	bool seen = p2ps_nv_branch_find(h->nvidia.proc_version, ver.series, &named) != NULL;
 	for (int f = P2PS_NV_FLAVOR_STOCK + 1; !seen && f < P2PS_NV_FLAVOR_COUNT; f++)
-		if (strcasestr(h->nvidia.proc_version, p2ps_nv_flavor_name((enum p2ps_nv_flavor)f))) {
+		if (strcasestr(h->nvidia.proc_version,
+		               p2ps_nv_flavor_name((enum p2ps_nv_flavor)f))) {
 			named = (enum p2ps_nv_flavor)f;
 			seen = true;
 		}

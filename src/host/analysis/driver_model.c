@@ -244,7 +244,8 @@ static void mailbox(struct pair_ctx *c, bool *common)
  * reports NS where a GPU has no mailbox area, which a BAR1-forced GPU never has). */
 static enum p2ps_nv_gate on_demand_pair(struct pair_ctx *c, char *why, size_t n)
 {
-	const struct p2ps_drv_static_bar1 *sa = &c->r->bar1[c->out->a], *sb = &c->r->bar1[c->out->b];
+	const struct p2ps_drv_static_bar1 *sa = &c->r->bar1[c->out->a],
+	                                  *sb = &c->r->bar1[c->out->b];
 	if (sa->st == P2PS_NV_ST_UNKNOWN || sb->st == P2PS_NV_ST_UNKNOWN) {
 		snprintf(why, n, "unknown: static or on-demand BAR1 needs the BAR1 and VRAM sizes");
 		return P2PS_NV_GATE_UNKNOWN_FACT;

@@ -93,12 +93,13 @@ static struct json_object *fork_json(const struct p2ps_drv_config *c, const stru
 		return NULL;
 	struct json_object *o = json_object_new_object(), *props = json_object_new_array();
 	p2ps_json_put(o, "ref", json_object_new_string(r->ref));
-	p2ps_json_put(o, "repo", json_object_new_string(r->repo ? r->repo
-	                                                        : p2ps_nv_flavor_row(r->flavor)->repo));
+	p2ps_json_put(
+	        o, "repo",
+	        json_object_new_string(r->repo ? r->repo : p2ps_nv_flavor_row(r->flavor)->repo));
 	for (unsigned k = 0; k < P2PS_NV_FP_COUNT; k++)
 		if (r->props & (1u << k))
-			json_object_array_add(props, json_object_new_string(
-			                                     p2ps_nv_flavor_prop_name(k)));
+			json_object_array_add(props,
+			                      json_object_new_string(p2ps_nv_flavor_prop_name(k)));
 	p2ps_json_put(o, "props", props);
 	p2ps_json_put(o, "assumed", p2ps_json_str_or_null(r->assumed));
 	p2ps_json_put(o, "dmabuf_key", p2ps_json_str_or_null(r->dmabuf_key));
@@ -108,7 +109,7 @@ static struct json_object *fork_json(const struct p2ps_drv_config *c, const stru
 	p2ps_json_put(o, "libcuda", json_object_new_string(p2ps_nv_libcuda_state_name(c->libcuda)));
 	p2ps_json_put(o, "libcuda_sha256",
 	              p2ps_json_str_or_null(h->nvidia.libcuda_sha256[0] ? h->nvidia.libcuda_sha256
-	                                                                 : NULL));
+	                                                                : NULL));
 	return o;
 }
 

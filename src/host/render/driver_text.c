@@ -37,11 +37,13 @@ static void fork_lines(struct p2ps_strbuf *b, const struct p2ps_drv_config *c,
 		p2ps_strbuf_printf(b, "\t  assumed: %s\n", r->assumed);
 	if (r->dmabuf_key) {
 		if (c->dmabuf_p2p >= 0)
-			p2ps_strbuf_printf(b, "\t  DMA-BUF P2P: %s: %ld (/proc/driver/nvidia/params)\n",
-			                   r->dmabuf_key, c->dmabuf_p2p);
+			p2ps_strbuf_printf(
+			        b, "\t  DMA-BUF P2P: %s: %ld (/proc/driver/nvidia/params)\n",
+			        r->dmabuf_key, c->dmabuf_p2p);
 		else
-			p2ps_strbuf_printf(b, "\t  DMA-BUF P2P: %s: unknown (not in the params read)\n",
-			                   r->dmabuf_key);
+			p2ps_strbuf_printf(
+			        b, "\t  DMA-BUF P2P: %s: unknown (not in the params read)\n",
+			        r->dmabuf_key);
 	}
 	if (r->uvm_managed_param)
 		p2ps_strbuf_printf(b,
@@ -55,7 +57,8 @@ static void fork_lines(struct p2ps_strbuf *b, const struct p2ps_drv_config *c,
 		                   h->nvidia.libcuda_path);
 	else
 		p2ps_strbuf_printf(b, "\t  libcuda: unknown%s%s\n",
-		                   h->nvidia.libcuda_sha256[0] ? ": no known digest: " : " (not hashed)",
+		                   h->nvidia.libcuda_sha256[0] ? ": no known digest: "
+		                                               : " (not hashed)",
 		                   h->nvidia.libcuda_sha256);
 }
 
