@@ -9,8 +9,8 @@ a condition negated or narrowed, a supported switch or I/O hub dropped, a consta
 changed). The file is compiled with the build's own command, linked in front of the
 libraries into the driver model's tests (test_driver_rows, test_driver_model,
 test_nvidia_drivers, test_driver_forks), and the mutant is killed when one of them fails.
-A mutant that no
-test notices is a survivor: a column or a check the tests never hold to the driver's code.
+A mutant that no test notices is a survivor: a column or a check the tests never hold to
+the driver's code.
 
     scripts/driver-mutation.py [--build DIR] [--jobs N] [--min PERCENT] [--only TEXT]
 
