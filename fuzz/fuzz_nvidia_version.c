@@ -40,6 +40,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		check(text, &v);
 	if (p2ps_nv_version_parse(text, &v) == P2PS_NV_VERSION_OK)
 		check(text, &v);
+	/* a branch suffix found is one the text holds, of a flavor that exists */
+	enum p2ps_nv_flavor f;
+	const struct p2ps_nv_branch *b = p2ps_nv_branch_find(text, 0, &f);
+	if (b && (!strcasestr(text, b->suffix) || (unsigned)f >= P2PS_NV_FLAVOR_COUNT))
+		abort();
 	struct p2ps_rm_driver drv;
 	struct p2ps_error err;
 	int rc = p2ps_rm_driver_parse(text, &drv, &err);

@@ -8,12 +8,13 @@ an enum or a patch value changed), or to one of the model's predicates (MUTATION
 a condition negated or narrowed, a supported switch or I/O hub dropped, a constant
 changed). The file is compiled with the build's own command, linked in front of the
 libraries into the driver model's tests (test_driver_rows, test_driver_model,
-test_nvidia_drivers), and the mutant is killed when one of them fails. A mutant that no
-test notices is a survivor: a column or a check the tests never hold to the driver's code.
+test_nvidia_drivers, test_driver_forks), and the mutant is killed when one of them fails.
+A mutant that no test notices is a survivor: a column or a check the tests never hold to
+the driver's code.
 
     scripts/driver-mutation.py [--build DIR] [--jobs N] [--min PERCENT] [--only TEXT]
 
-The build folder (default build-mutation/) is configured and its three tests built once.
+The build folder (default build-mutation/) is configured and its four tests built once.
 Prints one line per mutant and the kill rate; exits 1 when the rate is below --min
 (default 90), 2 when it cannot run.
 """
@@ -35,9 +36,11 @@ TESTS = {  # test target -> its folder under the build
     "test_driver_rows": "tests/analysis",
     "test_driver_model": "tests/analysis",
     "test_nvidia_drivers": "tests/drivers",
+    "test_driver_forks": "tests/analysis",
 }
 # Which tests link which source (the table is in libgmmu: all three).
-LINKED = {TABLE: list(TESTS), "src/host/analysis": ["test_driver_rows", "test_driver_model"]}
+LINKED = {TABLE: list(TESTS),
+          "src/host/analysis": ["test_driver_rows", "test_driver_model", "test_driver_forks"]}
 
 BOOLS = ["bar1_needs_force", "bar1_map_first", "override_atomics", "pcie_type_key",
          "static_bar1_key", "tail_reserve", "amd_default_ryzen", "sb_start_512m",

@@ -61,6 +61,13 @@ struct p2ps_drv_config {
 	char note[224];      /* p2ps_nv_driver_assumed()'s line, or a registry note */
 	struct p2ps_drv_regkeys reg;
 	char reg_source[64]; /* where the keys came from ("" = defaults) */
+	/* The row's module parameters as /proc/driver/nvidia/params shows them: -1 where the row
+	 * has no such key or the params were not read. */
+	long dmabuf_p2p; /* row->dmabuf_key */
+	long pcie_p2p;   /* row->pcie_p2p_key */
+	/* libcuda, where it was hashed: patched, unpatched, or unknown (never guessed) */
+	enum p2ps_nv_libcuda_state libcuda;
+	const struct p2ps_nv_libcuda *libcuda_row; /* the digest's row; NULL: unknown */
 };
 
 /* Fills cfg from the host (driver version, RegistryDwords, module parameters), then
@@ -94,6 +101,8 @@ struct p2ps_drv_static_bar1 {
 	uint64_t required;      /* what the rule asks for (0 when no rule applies) */
 	uint64_t start;         /* start offset of the static mapping in BAR1 */
 	uint64_t map_size;      /* bytes mapped (client FB aligned down to 2 MiB) */
+	bool partial;           /* a window over the first map_size bytes of FB only (a fork's
+	                         * display-aware rule): peer memory beyond it is refused */
 	bool resized;           /* the driver resizes BAR1 at load (rebar_to) */
 	uint64_t rebar_to;
 	bool console;   /* a boot console is preserved at BAR1 offset 0 */

@@ -413,6 +413,17 @@ struct p2ps_host_nvidia {
 	bool params_known;
 	char registry_dwords[512]; /* RegistryDwords: "Key=value;Key=value" ("" none) */
 	int enable_resizable_bar;  /* EnableResizableBar: 0/1 (valid when params_known) */
+	/* Every other numeric line of params ("EnableDmaBufP2P: 1"), in file order: what a
+	 * fork's row names (struct p2ps_nv_driver dmabuf_key, pcie_p2p_key) is looked up here. */
+#define P2PS_HOST_MAX_PARAMS 96
+	int n_params;
+	struct p2ps_host_param {
+		char name[40];
+		long value;
+	} params[P2PS_HOST_MAX_PARAMS];
+	/* libcuda as hashed (bar-inspect --libcuda FILE): its path and SHA-256 ("" not hashed). */
+	char libcuda_path[160];
+	char libcuda_sha256[65];
 	/* Where the per-GPU facts came from on a live host or a replay: "rm", "nvml", "none"
 	 * ("" for snapshots and dumps, whose facts are their nvidia-smi files), and, when the
 	 * RM API was not used, why (the one line the report prints). */

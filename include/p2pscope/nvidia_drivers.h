@@ -45,6 +45,10 @@ enum p2ps_nv_flavor {
 	P2PS_NV_FLAVOR_STOCK = 0, /* NVIDIA/open-gpu-kernel-modules as tagged */
 	P2PS_NV_FLAVOR_TINYGRAD,  /* tinygrad/open-gpu-kernel-modules *-p2p branches */
 	P2PS_NV_FLAVOR_AIKITORIA, /* aikitoria/open-gpu-kernel-modules *-p2p branches and ports */
+	/* Duanyll/open-gpu-kernel-modules *-p2p-48g ("Method 3") and its descendants
+	 * (LingzheZhao's 610.57.04-p2p-48g): aikitoria's ports with peer BAR1 windows mapped
+	 * per allocation where BAR1 is smaller than VRAM */
+	P2PS_NV_FLAVOR_DUANYLL,
 	P2PS_NV_FLAVOR_COUNT,
 };
 
@@ -69,6 +73,27 @@ const struct p2ps_nv_flavor_row *p2ps_nv_flavor_row(enum p2ps_nv_flavor f); /* N
 const char *p2ps_nv_flavor_name(enum p2ps_nv_flavor f); /* "stock", ...; "?" out of range */
 /* A flavor by name (case-insensitive, n characters of s): 0, or P2PS_EINVAL naming them. */
 int p2ps_nv_flavor_parse(const char *s, size_t n, enum p2ps_nv_flavor *out, struct p2ps_error *err);
+/* Every flavor name, ", "-separated, into buf (for messages). */
+const char *p2ps_nv_flavor_list(char *buf, size_t len);
+
+/* The forks' branch names: VERSION-SUFFIX ("610.57.04-p2p-48g"). A suffix names the flavor
+ * whose branch it is within a range of series (the same suffix, "p2p", names tinygrad's
+ * branches up to its last one and aikitoria's after). */
+struct p2ps_nv_branch {
+	const char *suffix;         /* "p2p-48g" (no leading '-') */
+	unsigned first, last;       /* the series it names that flavor in */
+	enum p2ps_nv_flavor flavor; /* whose branches carry it */
+	const char *example;        /* a branch of that name, with its repository */
+};
+/* The flavor a branch suffix names at series (0: any): 0, or -1 for no such suffix. */
+int p2ps_nv_branch_flavor(const char *suffix, size_t n, unsigned series, enum p2ps_nv_flavor *out);
+/* The longest branch suffix that text holds as "-SUFFIX" after a version or alone as a word
+ * (a build line, a module path): its flavor and the suffix, or NULL. Never a guess: text
+ * without one of the table's suffixes or a flavor name gives NULL. */
+const struct p2ps_nv_branch *p2ps_nv_branch_find(const char *text, unsigned series,
+                                                 enum p2ps_nv_flavor *out);
+size_t p2ps_nv_branch_count(void);
+const struct p2ps_nv_branch *p2ps_nv_branch_at(size_t i);
 
 /* ---- the driver's P2P vocabulary (ctrl0000system.h, p2p_caps.c) -------------------------- */
 
@@ -195,7 +220,8 @@ struct p2ps_nv_version {
 	int parts;                     /* numbers given: 1..3 */
 	char text[24];                 /* the numbers as written: "580.159.04" */
 	bool has_flavor;               /* a -FLAVOR suffix was given */
-	enum p2ps_nv_flavor flavor;    /* its flavor ("-p2p", tinygrad's branch naming: tinygrad) */
+	enum p2ps_nv_flavor flavor;    /* its flavor (a flavor's name, or a branch suffix of
+	                                * p2ps_nv_branch_flavor: "-p2p", "-p2p-48g") */
 };
 /* Reads a version at the start of s (no flavor): the characters it took, 0 when s does not
  * start with one; what follows is the caller's. */
@@ -339,6 +365,20 @@ struct p2ps_nv_driver {
 	enum p2ps_nv_bar1_era bar1;
 	/* where each column group was read ([P2PS_NV_SRC_COUNT]) */
 	const struct p2ps_nv_source *sources;
+	/* What this row's code does beyond NVIDIA's (enum p2ps_nv_flavor_prop bits, a subset of
+	 * its flavor's and its ancestors' props): the verdicts follow these, not the flavor. */
+	unsigned props;
+	/* Module parameters the row adds, as /proc/driver/nvidia/params (or
+	 * /sys/module/nvidia_uvm/parameters) names them; NULL: none. */
+	const char *dmabuf_key;   /* DMA-BUF P2P export ("EnableDmaBufP2P") */
+	const char *pcie_p2p_key; /* PCIe P2P on/off ("EnablePcieP2P"; 0: DISABLED_BY_REGKEY) */
+	const char *uvm_managed_param; /* nvidia_uvm: managed memory over BAR1 peers, opt-in */
+	/* The repository ref is a branch of, where it is not the flavor's (a descendant's
+	 * branch modelled under its flavor); NULL: the flavor's. */
+	const char *repo;
+	/* Columns not read at ref (its branch not stored): which, and the row they were taken
+	 * from; every output that shows the row says so. NULL: all read. */
+	const char *assumed;
 };
 
 /* The whole table, for listings and tests; *count receives the number of rows. */
@@ -388,6 +428,32 @@ size_t p2ps_nv_defect_count(void);
 const struct p2ps_nv_defect *p2ps_nv_defect_at(size_t i);
 /* Whether d affects the driver of version v. */
 bool p2ps_nv_defect_affects(const struct p2ps_nv_defect *d, const struct p2ps_nv_version *v);
+
+/* ---- libcuda: the user-space half of a mixed-generation pair ------------------------------ */
+
+/* CUDA's libcuda compares the two devices' architecture before it allows peer access: a pair
+ * of two generations is refused (cudaDeviceCanAccessPeer 0) even where the driver says OK,
+ * unless the library is patched (aikitoria's patch-libcuda-p2p.py, commit 2a8c369b). The
+ * patch leaves no marker: a library is known only by its SHA-256. */
+enum p2ps_nv_libcuda_state {
+	P2PS_NV_LIBCUDA_UNKNOWN = 0, /* not hashed, or a digest the table does not hold */
+	P2PS_NV_LIBCUDA_UNPATCHED,   /* a release as NVIDIA ships it */
+	P2PS_NV_LIBCUDA_PATCHED,     /* with the peer-access changes */
+};
+struct p2ps_nv_libcuda {
+	const char *release; /* "615.71.09" */
+	const char *sha256;  /* 64 lowercase hex digits */
+	enum p2ps_nv_libcuda_state state;
+	const char *what; /* "NVIDIA's libcuda.so.615.71.09 (Debian 615.71.09-1, -2)" */
+	const char *source;
+};
+/* The state of the library whose digest is sha256_hex (any case); *which (may be NULL) the
+ * row that said so, NULL when unknown. */
+enum p2ps_nv_libcuda_state p2ps_nv_libcuda_state(const char *sha256_hex,
+                                                 const struct p2ps_nv_libcuda **which);
+const char *p2ps_nv_libcuda_state_name(enum p2ps_nv_libcuda_state s); /* "patched", ... */
+size_t p2ps_nv_libcuda_count(void);
+const struct p2ps_nv_libcuda *p2ps_nv_libcuda_at(size_t i);
 
 /* ---- BAR1-P2P entry rows (src/gmmu/bar1_rows.c) ------------------------------------------ */
 

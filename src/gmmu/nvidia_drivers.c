@@ -24,9 +24,19 @@ static const struct p2ps_nv_flavor_row flavors[P2PS_NV_FLAVOR_COUNT] = {
                                      P2PS_NV_FLAVOR_STOCK, 0,
                                      "the P2P patch: BAR1 P2P forced on for every chip"},
         [P2PS_NV_FLAVOR_AIKITORIA] = {"aikitoria", "aikitoria/open-gpu-kernel-modules",
-                                      P2PS_NV_FLAVOR_STOCK, 0,
+                                      P2PS_NV_FLAVOR_STOCK,
+                                      P2PS_NV_FP_DISPLAY_PARTIAL_BAR1 |
+                                              P2PS_NV_FP_LIBCUDA_MIXED_GEN |
+                                              P2PS_NV_FP_NEEDS_IOMMU_PT,
                                       "tinygrad's patch carried to newer series, then ports "
                                       "onto NVIDIA's own BAR1 P2P"},
+        /* Duanyll 595.71.05-p2p-48g (README 23b7fb82, docs/48g-4090-p2p/method3-*.md at
+         * 12870848): forked from aikitoria's 595.71.05-p2p; LingzheZhao 610.57.04-p2p-48g
+         * forks aikitoria's 610.57.04-p2p-v2 and takes Method 3 from Duanyll. */
+        [P2PS_NV_FLAVOR_DUANYLL] = {"duanyll", "Duanyll/open-gpu-kernel-modules",
+                                    P2PS_NV_FLAVOR_AIKITORIA, P2PS_NV_FP_BAR1_ON_DEMAND,
+                                    "aikitoria's ports with peer BAR1 windows mapped per "
+                                    "allocation where BAR1 is smaller than VRAM (Method 3)"},
 };
 
 static const char *const prop_names[P2PS_NV_FP_COUNT] = {
@@ -47,6 +57,17 @@ const char *p2ps_nv_flavor_name(enum p2ps_nv_flavor f)
 	return (unsigned)f < P2PS_NV_FLAVOR_COUNT ? flavors[f].name : "?";
 }
 
+const char *p2ps_nv_flavor_list(char *buf, size_t len)
+{
+	if (len)
+		buf[0] = '\0';
+	for (int f = 0; len && f < P2PS_NV_FLAVOR_COUNT; f++) {
+		size_t used = strlen(buf);
+		snprintf(buf + used, len - used, "%s%s", f ? ", " : "", flavors[f].name);
+	}
+	return buf;
+}
+
 int p2ps_nv_flavor_parse(const char *s, size_t n, enum p2ps_nv_flavor *out, struct p2ps_error *err)
 {
 	for (int f = 0; s && f < P2PS_NV_FLAVOR_COUNT; f++)
@@ -54,13 +75,84 @@ int p2ps_nv_flavor_parse(const char *s, size_t n, enum p2ps_nv_flavor *out, stru
 			*out = (enum p2ps_nv_flavor)f;
 			return 0;
 		}
-	char list[96] = "";
-	for (int f = 0; f < P2PS_NV_FLAVOR_COUNT; f++) {
-		size_t used = strlen(list);
-		snprintf(list + used, sizeof(list) - used, "%s%s", f ? ", " : "", flavors[f].name);
-	}
+	char list[96];
 	return p2ps_error_set(err, P2PS_EINVAL, "unknown flavor '%.*s' (%s)", s ? (int)n : 0,
-	                      s ? s : "", list);
+	                      s ? s : "", p2ps_nv_flavor_list(list, sizeof(list)));
+}
+
+/* The forks' branch suffixes. tinygrad's newest branch is 565.57.01-p2p (9e39420b, its
+ * repository stalled since); aikitoria names its branches VERSION-p2p from 570.86.16-p2p to
+ * 615.71.09-p2p (c8bff540), with 610.57.04-p2p-v2 and -p2p-v3 (461d638b) beside
+ * 610.57.04-p2p. Duanyll's Method 3 branches are 595.71.05-p2p-48g and 615.71.09-p2p-48g;
+ * LingzheZhao's 610.57.04-p2p-48g; 615.71.09-p2p-3080-20g carries the same method (its
+ * usage guide: aikitoria's P2P, then Duanyll's Method 3). */
+static const struct p2ps_nv_branch branches[] = {
+        {"p2p", 0, 565, P2PS_NV_FLAVOR_TINYGRAD, "tinygrad/open-gpu-kernel-modules 565.57.01-p2p"},
+        {"p2p", 566, 9999, P2PS_NV_FLAVOR_AIKITORIA,
+         "aikitoria/open-gpu-kernel-modules 615.71.09-p2p"},
+        {"p2p-v2", 0, 9999, P2PS_NV_FLAVOR_AIKITORIA,
+         "aikitoria/open-gpu-kernel-modules 610.57.04-p2p-v2"},
+        {"p2p-v3", 0, 9999, P2PS_NV_FLAVOR_AIKITORIA,
+         "aikitoria/open-gpu-kernel-modules 610.57.04-p2p-v3"},
+        {"p2p-48g", 0, 9999, P2PS_NV_FLAVOR_DUANYLL,
+         "Duanyll/open-gpu-kernel-modules 595.71.05-p2p-48g, LingzheZhao/open-gpu-kernel-modules "
+         "610.57.04-p2p-48g"},
+        {"p2p-3080-20g", 0, 9999, P2PS_NV_FLAVOR_DUANYLL, "615.71.09-p2p-3080-20g"},
+};
+
+size_t p2ps_nv_branch_count(void)
+{
+	return GMMU_ARRAY_SIZE(branches);
+}
+
+const struct p2ps_nv_branch *p2ps_nv_branch_at(size_t i)
+{
+	return i < GMMU_ARRAY_SIZE(branches) ? &branches[i] : NULL;
+}
+
+static const struct p2ps_nv_branch *branch_of(const char *s, size_t n, unsigned series)
+{
+	for (size_t i = 0; s && i < GMMU_ARRAY_SIZE(branches); i++) {
+		const struct p2ps_nv_branch *b = &branches[i];
+		if (strlen(b->suffix) == n && !strncasecmp(b->suffix, s, n) &&
+		    (!series || (b->first <= series && series <= b->last)))
+			return b;
+	}
+	return NULL;
+}
+
+int p2ps_nv_branch_flavor(const char *suffix, size_t n, unsigned series, enum p2ps_nv_flavor *out)
+{
+	const struct p2ps_nv_branch *b = branch_of(suffix, n, series);
+	if (!b)
+		return -1;
+	*out = b->flavor;
+	return 0;
+}
+
+/* Whether c ends a word (a suffix is followed by none of these). */
+static bool word_end(char c)
+{
+	return !isalnum((unsigned char)c) && c != '-' && c != '_';
+}
+
+const struct p2ps_nv_branch *p2ps_nv_branch_find(const char *text, unsigned series,
+                                                 enum p2ps_nv_flavor *out)
+{
+	const struct p2ps_nv_branch *best = NULL;
+	for (size_t i = 0; text && i < GMMU_ARRAY_SIZE(branches); i++) {
+		const struct p2ps_nv_branch *b = &branches[i];
+		if (series && (series < b->first || series > b->last))
+			continue;
+		size_t n = strlen(b->suffix);
+		for (const char *p = text; (p = strchr(p, '-')) != NULL; p++)
+			if (!strncasecmp(p + 1, b->suffix, n) && word_end(p[1 + n]) &&
+			    (!best || n > strlen(best->suffix)))
+				best = b;
+	}
+	if (best)
+		*out = best->flavor;
+	return best;
 }
 
 /* ---- the driver's P2P vocabulary ---------------------------------------------------------- */
@@ -300,13 +392,11 @@ size_t p2ps_nv_version_scan(const char *s, struct p2ps_nv_version *out)
 	return n;
 }
 
-static bool flavor_suffix(const char *s, enum p2ps_nv_flavor *out)
+static bool flavor_suffix(const char *s, unsigned series, enum p2ps_nv_flavor *out)
 {
-	/* "-p2p": the branch naming of the P2P forks, tinygrad's first. */
-	if (!strcasecmp(s, "p2p")) {
-		*out = P2PS_NV_FLAVOR_TINYGRAD;
+	/* A fork's branch name ("-p2p", "-p2p-48g"), else a flavor's name. */
+	if (!p2ps_nv_branch_flavor(s, strlen(s), series, out))
 		return true;
-	}
 	return p2ps_nv_flavor_parse(s, strlen(s), out, NULL) == 0;
 }
 
@@ -322,7 +412,7 @@ enum p2ps_nv_version_error p2ps_nv_version_parse(const char *s, struct p2ps_nv_v
 		return P2PS_NV_VERSION_OK;
 	if (*rest != '-')
 		return P2PS_NV_VERSION_MALFORMED;
-	if (!flavor_suffix(rest + 1, &out->flavor))
+	if (!flavor_suffix(rest + 1, out->series, &out->flavor))
 		return P2PS_NV_VERSION_FLAVOR;
 	out->has_flavor = true;
 	return P2PS_NV_VERSION_OK;
@@ -444,6 +534,32 @@ static const struct p2ps_nv_source port_sources[P2PS_NV_SRC_COUNT] = {
         [P2PS_NV_SRC_BAR1_ENTRY] = {SRC_UVM " (595.71.05 port, commit 08b4e9b5)",
                                     "nvGpuOpsGetExternalAllocAperture, "
                                     "_nvGpuOpsIsBar1P2pAtomicEnabled"},
+};
+
+/* aikitoria's 610.43.03-p2p: the display-aware static BAR1 of PRs #31/#35/#36
+ * (kern_bus_tu102.c and bar1_p2p_policy.h at production/runtime-bar1-coverage d682adc5, the
+ * predicate as tests/bar1_p2p_policy_test.c asserts it at 26e1ff53), BAR1 across models and
+ * generations (p2p_caps.c at 3228cfd8), the window check of each encoded peer address. */
+static const struct p2ps_nv_source aikitoria_window_sources[P2PS_NV_SRC_COUNT] = {
+        SRC_CAPS,
+        SRC_PATCH,
+        [P2PS_NV_SRC_STATIC_BAR1] = {BUS "turing/kern_bus_tu102.c, " BUS
+                                         "turing/bar1_p2p_policy.h, tests/bar1_p2p_policy_test.c",
+                                     "kbusIsStaticBar1Supported_TU102, "
+                                     "kbusEnableStaticBar1Mapping_TU102 (commits d682adc5, "
+                                     "26e1ff53)"},
+        [P2PS_NV_SRC_BAR1_ENTRY] = {SRC_UVM " (PR #31)", "_nvGpuOpsEncodeBar1P2PAddrs (each "
+                                                         "address checked against the window)"},
+};
+/* Method 3 (Duanyll docs/48g-4090-p2p/method3-dynamic-bar1-p2p.md and method3-impl-notes.md
+ * at 12870848; LingzheZhao's p2p_caps.c at 12c62bb6 and uvm_gpu.c at 29eae1b6). */
+static const struct p2ps_nv_source method3_sources[P2PS_NV_SRC_COUNT] = {
+        SRC_CAPS,
+        SRC_PATCH,
+        [P2PS_NV_SRC_STATIC_BAR1] = {BUS "hopper/kern_bus_gh100.c, src/nvidia/src/kernel/rmapi/"
+                                         "nv_gpu_ops.c",
+                                     "kbusIsPcieBar1P2PMappingSupported_GH100 (no static BAR1 "
+                                     "needed), _nvGpuOpsDynBar1Create"},
 };
 
 /* ---- the rows ----------------------------------------------------------------------------- */
@@ -594,6 +710,117 @@ static const struct p2ps_nv_driver rows[] = {
 	 .patch_override = 0x11, .patch_force = NA, .patch_pcie_type = 1, .patch_rebar = true,
 	 FORK_RM,
 	 .bar1 = P2PS_NV_BAR1_AIKITORIA_PORT, .sources = port_sources},
+	/* aikitoria's branches after the 580 port, each a port of the same patch: p2pOverride
+	 * 0x11 and pcieP2PType BAR1 built in, the GH100 BAR1 HAL for every chip (g_kern_bus_nvoc.c
+	 * at 70a4d6ad), ReBAR without the module parameter. 590 (base b4707703, named in Duanyll's
+	 * 615-port.md) was not stored: its columns are the 595 row's. 595.71.05-p2p: stock 595's
+	 * AUTO rule (assumed), BAR1 across generations (3228cfd8), iommu=pt (README). 610.43.03-p2p
+	 * (README 26e1ff53): the display-aware window for chips with BAR1 P2P by default, the
+	 * client-FB rule elsewhere, RMP2PFbTailReserveMb (mem_mgr_gsp_client.c at 3228cfd8),
+	 * NVreg_ExperimentalDmaBufP2P; its 610.57.04-p2p-v3 successor (461d638b) defaults to
+	 * RMPcieP2PType AUTO without ForceP2P and renames the DMA-BUF key EnableDmaBufP2P (with
+	 * EnablePcieP2P): read from its policy document only, not modelled. 615.71.09-p2p
+	 * (c8bff540, not stored): the 610 row's columns; Duanyll's 615-port.md says it keeps
+	 * cross-generation P2P and its libcuda patch. */
+	{.series = 590, .flavor = P2PS_NV_FLAVOR_AIKITORIA, .ref = "590 base (commit b4707703)",
+	 .gates = C2C | BY_DEF, .bar1_needs_force = false, .bar1_map_first = true, .override_atomics = true,
+	 .ft_bar1 = 0, .ft_pcie = 1, .ft_nvlink = 2, .ft_c2c = 3,
+	 .pcie_type_key = true, .static_bar1_key = true, .tail_reserve = false,
+	 .amd_default_ryzen = true,
+	 .sb_default = P2PS_NV_SB_AUTO, .sb_auto = P2PS_NV_AUTO_RESERVES_512M, .sb_start_512m = true,
+	 .iommu_512m = true, .mailbox_bar1 = true, .bar1_hal_min = TURING,
+	 .patch_override = 0x11, .patch_force = NA, .patch_pcie_type = 1, .patch_rebar = true,
+	 FORK_RM,
+	 .bar1 = P2PS_NV_BAR1_AIKITORIA_PORT, .sources = port_sources,
+	 .props = P2PS_NV_FP_LIBCUDA_MIXED_GEN | P2PS_NV_FP_NEEDS_IOMMU_PT,
+	 .assumed = "every column: the branch was not stored; taken from aikitoria 595 "
+	            "(595.71.05-p2p)"},
+	{.series = 595, .flavor = P2PS_NV_FLAVOR_AIKITORIA, .ref = "595.71.05-p2p",
+	 .gates = C2C | BY_DEF, .bar1_needs_force = false, .bar1_map_first = true, .override_atomics = true,
+	 .ft_bar1 = 0, .ft_pcie = 1, .ft_nvlink = 2, .ft_c2c = 3,
+	 .pcie_type_key = true, .static_bar1_key = true, .tail_reserve = false,
+	 .amd_default_ryzen = true,
+	 .sb_default = P2PS_NV_SB_AUTO, .sb_auto = P2PS_NV_AUTO_RESERVES_512M, .sb_start_512m = true,
+	 .iommu_512m = true, .mailbox_bar1 = true, .bar1_hal_min = TURING,
+	 .patch_override = 0x11, .patch_force = NA, .patch_pcie_type = 1, .patch_rebar = true,
+	 FORK_RM,
+	 .bar1 = P2PS_NV_BAR1_AIKITORIA_PORT, .sources = port_sources,
+	 .props = P2PS_NV_FP_LIBCUDA_MIXED_GEN | P2PS_NV_FP_NEEDS_IOMMU_PT,
+	 .assumed = "the static BAR1 rule and ReBAR: taken from stock 595 (595.45.04)"},
+	{.series = 610, .flavor = P2PS_NV_FLAVOR_AIKITORIA, .ref = "610.43.03-p2p",
+	 .gates = C2C | BY_DEF, .bar1_needs_force = false, .bar1_map_first = true, .override_atomics = true,
+	 .ft_bar1 = 0, .ft_pcie = 1, .ft_nvlink = 2, .ft_c2c = 3,
+	 .pcie_type_key = true, .static_bar1_key = true, .tail_reserve = true,
+	 .amd_default_ryzen = true,
+	 .sb_default = P2PS_NV_SB_AUTO, .sb_auto = P2PS_NV_AUTO_CLIENT_FLOOR, .sb_start_512m = true,
+	 .iommu_512m = true, .mailbox_bar1 = true, .bar1_hal_min = TURING,
+	 .patch_override = 0x11, .patch_force = NA, .patch_pcie_type = 1, .patch_rebar = true,
+	 FORK_RM,
+	 .bar1 = P2PS_NV_BAR1_AIKITORIA_PORT, .sources = aikitoria_window_sources,
+	 .props = P2PS_NV_FP_DISPLAY_PARTIAL_BAR1 | P2PS_NV_FP_LIBCUDA_MIXED_GEN |
+	          P2PS_NV_FP_NEEDS_IOMMU_PT,
+	 .dmabuf_key = "ExperimentalDmaBufP2P",
+	 .assumed = "p2pOverride 0x11: taken from aikitoria 595 (595.71.05-p2p)"},
+	{.series = 615, .flavor = P2PS_NV_FLAVOR_AIKITORIA, .ref = "615.71.09-p2p",
+	 .gates = C2C | BY_DEF, .bar1_needs_force = false, .bar1_map_first = true, .override_atomics = true,
+	 .ft_bar1 = 0, .ft_pcie = 1, .ft_nvlink = 2, .ft_c2c = 3,
+	 .pcie_type_key = true, .static_bar1_key = true, .tail_reserve = true,
+	 .amd_default_ryzen = true,
+	 .sb_default = P2PS_NV_SB_AUTO, .sb_auto = P2PS_NV_AUTO_CLIENT_FLOOR, .sb_start_512m = true,
+	 .iommu_512m = true, .mailbox_bar1 = true, .bar1_hal_min = TURING,
+	 .patch_override = 0x11, .patch_force = NA, .patch_pcie_type = 1, .patch_rebar = true,
+	 FORK_RM,
+	 .bar1 = P2PS_NV_BAR1_AIKITORIA_PORT, .sources = aikitoria_window_sources,
+	 .props = P2PS_NV_FP_DISPLAY_PARTIAL_BAR1 | P2PS_NV_FP_LIBCUDA_MIXED_GEN |
+	          P2PS_NV_FP_NEEDS_IOMMU_PT,
+	 .assumed = "every column but cross-generation BAR1 and the libcuda patch: the branch was "
+	            "not stored; taken from aikitoria 610 (610.43.03-p2p)"},
+	/* Method 3: the rows of the aikitoria branch each forks, with kbusIsPcieBar1P2PMapping-
+	 * Supported_GH100 no longer asking for static BAR1 (a peer's allocation is mapped into its
+	 * BAR1 per mapping, kbusMapFbAperture_HAL) and a pair with one static and one dynamic
+	 * side refused (615 port; LingzheZhao's "no false P2P" mailbox-area check in
+	 * p2pGetCapsStatus). IOMMU pass-through recommended, not required; the libcuda patch
+	 * optional (Duanyll's packaging). LingzheZhao's uvm_bar1_p2p_managed (uvm_gpu.c, default
+	 * 0) keeps managed memory off BAR1 peers before Hopper. */
+	{.series = 595, .flavor = P2PS_NV_FLAVOR_DUANYLL, .ref = "595.71.05-p2p-48g",
+	 .gates = C2C | BY_DEF, .bar1_needs_force = false, .bar1_map_first = true, .override_atomics = true,
+	 .ft_bar1 = 0, .ft_pcie = 1, .ft_nvlink = 2, .ft_c2c = 3,
+	 .pcie_type_key = true, .static_bar1_key = true, .tail_reserve = false,
+	 .amd_default_ryzen = true,
+	 .sb_default = P2PS_NV_SB_AUTO, .sb_auto = P2PS_NV_AUTO_RESERVES_512M, .sb_start_512m = true,
+	 .iommu_512m = true, .mailbox_bar1 = true, .bar1_hal_min = TURING,
+	 .patch_override = 0x11, .patch_force = NA, .patch_pcie_type = 1, .patch_rebar = true,
+	 FORK_RM,
+	 .bar1 = P2PS_NV_BAR1_NONE, .sources = method3_sources,
+	 .props = P2PS_NV_FP_BAR1_ON_DEMAND | P2PS_NV_FP_LIBCUDA_MIXED_GEN,
+	 .assumed = "the static BAR1 rule: taken from aikitoria 595 (595.71.05-p2p)"},
+	{.series = 610, .flavor = P2PS_NV_FLAVOR_DUANYLL, .ref = "610.57.04-p2p-48g",
+	 .gates = C2C | BY_DEF, .bar1_needs_force = false, .bar1_map_first = true, .override_atomics = true,
+	 .ft_bar1 = 0, .ft_pcie = 1, .ft_nvlink = 2, .ft_c2c = 3,
+	 .pcie_type_key = true, .static_bar1_key = true, .tail_reserve = true,
+	 .amd_default_ryzen = true,
+	 .sb_default = P2PS_NV_SB_AUTO, .sb_auto = P2PS_NV_AUTO_CLIENT_FLOOR, .sb_start_512m = true,
+	 .iommu_512m = true, .mailbox_bar1 = true, .bar1_hal_min = TURING,
+	 .patch_override = 0x11, .patch_force = NA, .patch_pcie_type = 1, .patch_rebar = true,
+	 FORK_RM,
+	 .bar1 = P2PS_NV_BAR1_NONE, .sources = method3_sources,
+	 .props = P2PS_NV_FP_BAR1_ON_DEMAND | P2PS_NV_FP_LIBCUDA_MIXED_GEN,
+	 .uvm_managed_param = "uvm_bar1_p2p_managed", .repo = "LingzheZhao/open-gpu-kernel-modules",
+	 .assumed = "the static BAR1 rule and the tail reserve: taken from aikitoria 610 "
+	            "(610.43.03-p2p; LingzheZhao's base is 610.57.04-p2p-v2)"},
+	{.series = 615, .flavor = P2PS_NV_FLAVOR_DUANYLL, .ref = "615.71.09-p2p-48g",
+	 .gates = C2C | BY_DEF, .bar1_needs_force = false, .bar1_map_first = true, .override_atomics = true,
+	 .ft_bar1 = 0, .ft_pcie = 1, .ft_nvlink = 2, .ft_c2c = 3,
+	 .pcie_type_key = true, .static_bar1_key = true, .tail_reserve = true,
+	 .amd_default_ryzen = true,
+	 .sb_default = P2PS_NV_SB_AUTO, .sb_auto = P2PS_NV_AUTO_CLIENT_FLOOR, .sb_start_512m = true,
+	 .iommu_512m = true, .mailbox_bar1 = true, .bar1_hal_min = TURING,
+	 .patch_override = 0x11, .patch_force = NA, .patch_pcie_type = 1, .patch_rebar = true,
+	 FORK_RM,
+	 .bar1 = P2PS_NV_BAR1_NONE, .sources = method3_sources,
+	 .props = P2PS_NV_FP_BAR1_ON_DEMAND | P2PS_NV_FP_LIBCUDA_MIXED_GEN,
+	 .assumed = "the static BAR1 rule and the tail reserve: taken from aikitoria 615 "
+	            "(615.71.09-p2p)"},
 };
 /* clang-format on */
 
@@ -746,4 +973,53 @@ bool p2ps_nv_defect_affects(const struct p2ps_nv_defect *d, const struct p2ps_nv
 	struct p2ps_nv_version fixed;
 	return !d->fixed_in || !p2ps_nv_version_scan(d->fixed_in, &fixed) ||
 	       version_cmp(v, &fixed) < 0;
+}
+
+/* ---- libcuda ------------------------------------------------------------------------------ */
+
+/* Duanyll/open-gpu-kernel-modules docs/libcuda-gdr-615.md (commit b6aa7da4): the original
+ * library and the outputs of its patch (four P2P changes at 0x31ce26, 0x31cf2b, 0x31d031,
+ * 0x4b8664; the GDR-only output leaves them alone: it is not counted as patched for peer
+ * access, nor as a release); packaging/libcuda/README.md (commit 02413faf): the library
+ * libcuda1-villa installs. */
+#define LIBCUDA_DOC "Duanyll/open-gpu-kernel-modules docs/libcuda-gdr-615.md (b6aa7da4)"
+static const struct p2ps_nv_libcuda libcudas[] = {
+        {"615.71.09", "85a8cc8cf00419ceb295ec62c481d05b4cdbdab10f25c5375d6d24bdbe00b4d9",
+         P2PS_NV_LIBCUDA_UNPATCHED, "NVIDIA's libcuda.so.615.71.09 (Debian 615.71.09-1 and -2)",
+         LIBCUDA_DOC},
+        {"615.71.09", "db526c80bc77e510c6ef11bc5fc283240971ee657596407cdeefcb2c1bf579ad",
+         P2PS_NV_LIBCUDA_PATCHED, "libcuda.so.615.71.09 with the P2P and GDR changes", LIBCUDA_DOC},
+        {"615.71.09", "d1c67b4611680afc093d8d364edd82ca7e56c98fed02c3b8efaa2d96f664eb4a",
+         P2PS_NV_LIBCUDA_PATCHED, "libcuda1-villa 615.71.09-2+villa1",
+         "Duanyll/open-gpu-kernel-modules packaging/libcuda/README.md (02413faf)"},
+};
+
+enum p2ps_nv_libcuda_state p2ps_nv_libcuda_state(const char *sha256_hex,
+                                                 const struct p2ps_nv_libcuda **which)
+{
+	if (which)
+		*which = NULL;
+	for (size_t i = 0; sha256_hex && i < GMMU_ARRAY_SIZE(libcudas); i++)
+		if (!strcasecmp(libcudas[i].sha256, sha256_hex)) {
+			if (which)
+				*which = &libcudas[i];
+			return libcudas[i].state;
+		}
+	return P2PS_NV_LIBCUDA_UNKNOWN;
+}
+
+const char *p2ps_nv_libcuda_state_name(enum p2ps_nv_libcuda_state s)
+{
+	static const char *const names[] = {"unknown", "unpatched", "patched"};
+	return (unsigned)s < GMMU_ARRAY_SIZE(names) ? names[s] : "?";
+}
+
+size_t p2ps_nv_libcuda_count(void)
+{
+	return GMMU_ARRAY_SIZE(libcudas);
+}
+
+const struct p2ps_nv_libcuda *p2ps_nv_libcuda_at(size_t i)
+{
+	return i < GMMU_ARRAY_SIZE(libcudas) ? &libcudas[i] : NULL;
 }

@@ -264,7 +264,26 @@ static const struct row rows[] = {
 	{"575-aikitoria", ASK_PORT, ASK_PORT_X, DR, OVR, OK, false, FT, MBX, NS, NONV, B1, NULL, F_SB1,
 	 OK, R_AUTO, START(0), NEEDS_PORT, B1, B1, true, true, true, F_SB2, true, false, NEEDS_PORTC},
 	{"580-aikitoria", ASK_PORT, ASK_PORT_X, DR, OVR, OK, true, FT, MBX, NS, NONV, B1, NULL, F_TAIL,
-	 OK, R_AUTO, S512, NEEDS_PORT, B1, B1, true, true, false, F_SB2, true, false, NEEDS_PORTC},};
+	 OK, R_AUTO, S512, NEEDS_PORT, B1, B1, true, true, false, F_SB2, true, false, NEEDS_PORTC},
+	/* aikitoria's 590/595 ports: the 580 port's patch on stock 595's static BAR1 rule (no
+	 * mailbox space: pcieP2PType BAR1), with 590.44.01's BAR1-by-default gate; 610/615: the
+	 * client-FB rule and RMP2PFbTailReserveMb (the display-aware window needs a GB20x). */
+	{"590-aikitoria", ASK_PORT, ASK_PORT_X, DR, OVR, OK, true, FT, MBX, NS, NONV, B1, NULL, F_SB1,
+	 OK, R_AUTO, S512, NEEDS_570F, B1, MBX, true, true, false, F_SB2, true, false, NEEDS_580},
+	{"595-aikitoria", ASK_PORT, ASK_PORT_X, DR, OVR, OK, true, FT, MBX, NS, NONV, B1, NULL, F_SB1,
+	 OK, R_AUTO, S512, NEEDS_570F, B1, MBX, true, true, false, F_SB2, true, false, NEEDS_580},
+	{"610-aikitoria", ASK_PORT, ASK_PORT_X, DR, OVR, OK, true, FT, MBX, NS, NONV, B1, NULL, F_TAIL,
+	 OK, R_AUTO, S512, NEEDS_PORT, B1, MBX, true, true, false, F_SB2, true, false, NEEDS_PORTC},
+	{"615-aikitoria", ASK_PORT, ASK_PORT_X, DR, OVR, OK, true, FT, MBX, NS, NONV, B1, NULL, F_TAIL,
+	 OK, R_AUTO, S512, NEEDS_PORT, B1, MBX, true, true, false, F_SB2, true, false, NEEDS_PORTC},
+	/* Method 3: the same, but BAR1 without static BAR1 (ForceP2P=0x111 takes it, atomics
+	 * on the override's word). */
+	{"595-duanyll", ASK_PORT, ASK_PORT_X, DR, OVR, OK, true, FT, B1, OK, NONV, B1, NULL, F_SB1,
+	 OK, R_AUTO, S512, NEEDS_570F, B1, MBX, true, true, false, F_SB2, true, false, NEEDS_580},
+	{"610-duanyll", ASK_PORT, ASK_PORT_X, DR, OVR, OK, true, FT, B1, OK, NONV, B1, NULL, F_TAIL,
+	 OK, R_AUTO, S512, NEEDS_PORT, B1, MBX, true, true, false, F_SB2, true, false, NEEDS_PORTC},
+	{"615-duanyll", ASK_PORT, ASK_PORT_X, DR, OVR, OK, true, FT, B1, OK, NONV, B1, NULL, F_TAIL,
+	 OK, R_AUTO, S512, NEEDS_PORT, B1, MBX, true, true, false, F_SB2, true, false, NEEDS_PORTC},};
 /* clang-format on */
 
 #define ROWS_END (rows + sizeof(rows) / sizeof(rows[0]))

@@ -58,11 +58,12 @@ static void row_tags(const struct p2ps_nv_driver *r)
 		assert_true(k >= 1);
 		assert_string_equal(r->ref, r->tags[0]);
 	} else {
-		/* A fork's ref is its branch (VERSION-p2p) or a port named by its PRs. */
+		/* A fork's ref is its branch (VERSION-p2p, VERSION-p2p-48g: naming the row's
+		 * flavor), or a port named by its PRs or commit. */
 		struct p2ps_nv_version v;
 		assert_true((p2ps_nv_version_parse(r->ref, &v) == P2PS_NV_VERSION_OK &&
-		             v.has_flavor && v.series == r->series) ||
-		            strstr(r->ref, "PR"));
+		             v.has_flavor && v.series == r->series && v.flavor == r->flavor) ||
+		            strstr(r->ref, "PR") || strstr(r->ref, "commit"));
 	}
 }
 
@@ -147,7 +148,9 @@ static void rm_layouts(void **state)
 			assert_true(r->rm_why && r->rm_why[0]);
 			const struct p2ps_nv_driver *s =
 			        p2ps_nv_driver_exact(r->series, P2PS_NV_FLAVOR_STOCK);
-			if (r->flavor != P2PS_NV_FLAVOR_STOCK && (!s || !s->rm))
+			/* (a fork of a series without a stock row: the RM client refuses the
+			 * series, as it refuses stock's) */
+			if (r->flavor != P2PS_NV_FLAVOR_STOCK && s && !s->rm)
 				fail_msg("%u %s: no stock row with a layout for the RM client",
 				         r->series, p2ps_nv_flavor_name(r->flavor));
 			continue;
@@ -237,8 +240,22 @@ static void version_parser(void **state)
 	        {"580.159.04", P2PS_NV_VERSION_OK, 580, 159, 4, 3, "580.159.04", -1},
 	        {"550.54", P2PS_NV_VERSION_OK, 550, 54, 0, 2, "550.54", -1},
 	        {"580", P2PS_NV_VERSION_OK, 580, 0, 0, 1, "580", -1},
+	        /* "-p2p" is tinygrad's branch naming up to its last branch (565.57.01-p2p),
+	         * aikitoria's after (570.86.16-p2p .. 615.71.09-p2p); Method 3 branches end
+	         * in -p2p-48g (Duanyll 595.71.05-p2p-48g, LingzheZhao 610.57.04-p2p-48g) or
+	         * -p2p-3080-20g; aikitoria's 610.57.04-p2p-v3. */
 	        {"595.71.05-p2p", P2PS_NV_VERSION_OK, 595, 71, 5, 3, "595.71.05",
+	         P2PS_NV_FLAVOR_AIKITORIA},
+	        {"565.57.01-p2p", P2PS_NV_VERSION_OK, 565, 57, 1, 3, "565.57.01",
 	         P2PS_NV_FLAVOR_TINYGRAD},
+	        {"610.57.04-p2p-48g", P2PS_NV_VERSION_OK, 610, 57, 4, 3, "610.57.04",
+	         P2PS_NV_FLAVOR_DUANYLL},
+	        {"615.71.09-p2p-3080-20g", P2PS_NV_VERSION_OK, 615, 71, 9, 3, "615.71.09",
+	         P2PS_NV_FLAVOR_DUANYLL},
+	        {"610.57.04-P2P-V3", P2PS_NV_VERSION_OK, 610, 57, 4, 3, "610.57.04",
+	         P2PS_NV_FLAVOR_AIKITORIA},
+	        {"610-duanyll", P2PS_NV_VERSION_OK, 610, 0, 0, 1, "610", P2PS_NV_FLAVOR_DUANYLL},
+	        {"610.57.04-p2p-49g", P2PS_NV_VERSION_FLAVOR, 0, 0, 0, 0, "", -1},
 	        {"565-tinygrad", P2PS_NV_VERSION_OK, 565, 0, 0, 1, "565", P2PS_NV_FLAVOR_TINYGRAD},
 	        {"590.44.01-AIKITORIA", P2PS_NV_VERSION_OK, 590, 44, 1, 3, "590.44.01",
 	         P2PS_NV_FLAVOR_AIKITORIA},
@@ -339,7 +356,7 @@ static void vocabulary(void **state)
 	struct p2ps_error e = {0};
 	enum p2ps_nv_flavor got;
 	assert_int_equal(p2ps_nv_flavor_parse("nvidia", 6, &got, &e), P2PS_EINVAL);
-	assert_string_equal(e.msg, "unknown flavor 'nvidia' (stock, tinygrad, aikitoria)");
+	assert_string_equal(e.msg, "unknown flavor 'nvidia' (stock, tinygrad, aikitoria, duanyll)");
 	for (unsigned b = 0; b < P2PS_NV_FP_COUNT; b++)
 		assert_non_null(p2ps_nv_flavor_prop_name(b));
 	assert_null(p2ps_nv_flavor_prop_name(P2PS_NV_FP_COUNT));
@@ -447,6 +464,109 @@ static void defects(void **state)
 	assert_null(p2ps_nv_defect_at(p2ps_nv_defect_count()));
 }
 
+/* A row's props are its flavor's or an ancestor's; each flavor's props are some row's. */
+static void row_props(void **state)
+{
+	(void)state;
+	size_t n;
+	const struct p2ps_nv_driver *t = table(&n);
+	unsigned used[P2PS_NV_FLAVOR_COUNT] = {0};
+	for (size_t i = 0; i < n; i++) {
+		unsigned allowed = 0;
+		enum p2ps_nv_flavor f = t[i].flavor;
+		for (int depth = 0; depth < P2PS_NV_FLAVOR_COUNT; depth++) {
+			allowed |= p2ps_nv_flavor_row(f)->props;
+			f = p2ps_nv_flavor_row(f)->parent;
+		}
+		if (t[i].props & ~allowed)
+			fail_msg("%u %s: props 0x%x beyond its flavors' 0x%x", t[i].series,
+			         p2ps_nv_flavor_name(t[i].flavor), t[i].props, allowed);
+		used[t[i].flavor] |= t[i].props;
+		/* an assumed column names the row it came from */
+		assert_true(!t[i].assumed || strstr(t[i].assumed, "taken from"));
+	}
+	for (int f = 0; f < P2PS_NV_FLAVOR_COUNT; f++)
+		assert_int_equal(p2ps_nv_flavor_row((enum p2ps_nv_flavor)f)->props & ~used[f], 0);
+	assert_int_equal(p2ps_nv_flavor_row(P2PS_NV_FLAVOR_DUANYLL)->parent,
+	                 P2PS_NV_FLAVOR_AIKITORIA);
+}
+
+/* The fork rows' columns from their branches. aikitoria 610.43.03-p2p: the display-aware
+ * window (kern_bus_tu102.c at d682adc5, bar1_p2p_policy_test.c at 26e1ff53), iommu=pt and
+ * cross-model P2P (README at 26e1ff53), RMP2PFbTailReserveMb (mem_mgr_gsp_client.c
+ * _p2pApplyFbTailReserve at 3228cfd8), NVreg_ExperimentalDmaBufP2P (its validation note
+ * nccl-same-host-gdr-transport-2026-08-06.md). LingzheZhao 610.57.04-p2p-48g: Method 3
+ * (kern_bus_gh100.c), uvm_bar1_p2p_managed (kernel-open/nvidia-uvm/uvm_gpu.c at 29eae1b6).
+ * Duanyll 595.71.05-p2p-48g: Method 3 without a module parameter (method3-impl-notes.md at
+ * 12870848). */
+static void fork_rows(void **state)
+{
+	(void)state;
+	const struct p2ps_nv_driver *a = p2ps_nv_driver_exact(610, P2PS_NV_FLAVOR_AIKITORIA);
+	assert_non_null(a);
+	assert_string_equal(a->ref, "610.43.03-p2p");
+	assert_true(a->props & P2PS_NV_FP_DISPLAY_PARTIAL_BAR1);
+	assert_true(a->props & P2PS_NV_FP_NEEDS_IOMMU_PT);
+	assert_true(a->props & P2PS_NV_FP_LIBCUDA_MIXED_GEN);
+	assert_false(a->props & P2PS_NV_FP_BAR1_ON_DEMAND);
+	assert_true(a->tail_reserve);
+	assert_int_equal(a->patch_pcie_type, 1);
+	assert_int_equal(a->bar1_hal_min, P2PS_NV_GEN_TURING);
+	assert_string_equal(a->dmabuf_key, "ExperimentalDmaBufP2P");
+	assert_null(a->uvm_managed_param);
+	const struct p2ps_nv_driver *l = p2ps_nv_driver_exact(610, P2PS_NV_FLAVOR_DUANYLL);
+	assert_non_null(l);
+	assert_string_equal(l->ref, "610.57.04-p2p-48g");
+	assert_true(l->props & P2PS_NV_FP_BAR1_ON_DEMAND);
+	assert_string_equal(l->uvm_managed_param, "uvm_bar1_p2p_managed");
+	const struct p2ps_nv_driver *d = p2ps_nv_driver_exact(595, P2PS_NV_FLAVOR_DUANYLL);
+	assert_non_null(d);
+	assert_true(d->props & P2PS_NV_FP_BAR1_ON_DEMAND);
+	assert_null(d->uvm_managed_param);
+	/* the 590 and 615 branches were not stored: every row taken from another says so */
+	for (unsigned series = 590; series <= 615; series += 25) {
+		const struct p2ps_nv_driver *r =
+		        p2ps_nv_driver_exact(series, P2PS_NV_FLAVOR_AIKITORIA);
+		assert_non_null(r);
+		assert_non_null(r->assumed);
+	}
+	/* a Method 3 series without a row of its own: the newest not newer, then aikitoria */
+	bool exact;
+	assert_ptr_equal(p2ps_nv_driver_find(612, P2PS_NV_FLAVOR_DUANYLL, &exact), l);
+	assert_false(exact);
+	assert_int_equal(p2ps_nv_driver_find(590, P2PS_NV_FLAVOR_DUANYLL, &exact)->flavor,
+	                 P2PS_NV_FLAVOR_DUANYLL); /* older than every row: its oldest */
+}
+
+/* Branch names in a build line: the longest suffix, at a word's end; nothing else. */
+static void branch_names(void **state)
+{
+	(void)state;
+	enum p2ps_nv_flavor f = P2PS_NV_FLAVOR_STOCK;
+	const struct p2ps_nv_branch *b = p2ps_nv_branch_find(
+	        "NVRM version: NVIDIA UNIX Open Kernel Module for x86_64  610.57.04  Release Build "
+	        " (root@n6:/src/open-gpu-kernel-modules-610.57.04-p2p-48g)",
+	        610, &f);
+	assert_non_null(b);
+	assert_string_equal(b->suffix, "p2p-48g");
+	assert_int_equal(f, P2PS_NV_FLAVOR_DUANYLL);
+	assert_non_null(p2ps_nv_branch_find("/usr/src/nvidia-615.71.09-p2p/", 615, &f));
+	assert_int_equal(f, P2PS_NV_FLAVOR_AIKITORIA);
+	assert_non_null(p2ps_nv_branch_find("/usr/src/nvidia-565.57.01-p2p/", 565, &f));
+	assert_int_equal(f, P2PS_NV_FLAVOR_TINYGRAD);
+	assert_null(p2ps_nv_branch_find("NVIDIA UNIX Open Kernel Module  610.57.04  Release Build",
+	                                610, &f));
+	assert_null(p2ps_nv_branch_find("kernel-p2pmem 610.57.04", 610, &f));
+	assert_null(p2ps_nv_branch_find("610.57.04-p2p-48gb", 610, &f));
+	assert_null(p2ps_nv_branch_find(NULL, 610, &f));
+	for (size_t i = 0; i < p2ps_nv_branch_count(); i++) {
+		const struct p2ps_nv_branch *r = p2ps_nv_branch_at(i);
+		assert_true(r->first <= r->last && r->suffix[0] && r->example[0]);
+		assert_true((unsigned)r->flavor < P2PS_NV_FLAVOR_COUNT);
+	}
+	assert_null(p2ps_nv_branch_at(p2ps_nv_branch_count()));
+}
+
 /* ---- --markdown: docs/bar-inspect.md's table --------------------------------------------- */
 
 static const char *const policies[] = {"DISABLE", "ENABLE", "AUTO", "ONLY_GPU", "no key"};
@@ -456,17 +576,37 @@ static const char *const bar1_eras[] = {"not read",      "stock 550",     "stock
                                         "stock 580",     "tinygrad 550",  "tinygrad 565",
                                         "aikitoria 570", "aikitoria port"};
 
+/* The row's fork props ("display_partial_bar1, needs_iommu_pt") and the module parameters
+ * it adds, into buf; "-" for none. */
+static const char *props_text(const struct p2ps_nv_driver *r, char *buf, size_t len)
+{
+	buf[0] = '\0';
+	for (unsigned b = 0; b < P2PS_NV_FP_COUNT; b++)
+		if (r->props & (1u << b))
+			snprintf(buf + strlen(buf), len - strlen(buf), "%s%s", buf[0] ? ", " : "",
+			         p2ps_nv_flavor_prop_name(b));
+	const char *keys[] = {r->tail_reserve ? "RMP2PFbTailReserveMb" : NULL, r->dmabuf_key,
+	                      r->pcie_p2p_key, r->uvm_managed_param};
+	for (size_t k = 0; k < sizeof(keys) / sizeof(keys[0]); k++)
+		if (keys[k])
+			snprintf(buf + strlen(buf), len - strlen(buf), "%s`%s`", buf[0] ? ", " : "",
+			         keys[k]);
+	if (!buf[0])
+		snprintf(buf, len, "-");
+	return buf;
+}
+
 static void markdown_row(const struct p2ps_nv_driver *r, int set)
 {
-	char tags[96] = "";
+	char tags[96] = "", props[192];
 	for (size_t k = 0; k < P2PS_NV_MAX_TAGS && r->tags[k]; k++)
 		snprintf(tags + strlen(tags), sizeof(tags) - strlen(tags), "%s%s", k ? ", " : "",
 		         r->tags[k]);
-	printf("| %u | %s | %s | %s | %s | %s | %s | %s | %c |\n", r->series,
+	printf("| %u | %s | %s | %s | %s | %s | %s | %s | %s | %s | %c |\n", r->series,
 	       p2ps_nv_flavor_name(r->flavor), r->ref, r->rm ? tags : "-",
 	       r->rm ? p2ps_nv_rm_era_name(r->rm->era) : "stock's", policies[r->sb_default],
 	       r->sb_default == P2PS_NV_SB_NONE ? "-" : autos[r->sb_auto], bar1_eras[r->bar1],
-	       'A' + set);
+	       props_text(r, props, sizeof(props)), r->assumed ? r->assumed : "-", 'A' + set);
 }
 
 /* The distinct source lists, in the order rows first use them. */
@@ -498,8 +638,9 @@ static int markdown(void)
 	const struct p2ps_nv_source *sets[16];
 	int n_sets = 0;
 	printf("| series | flavor | read at | RM layout verified at | RM era | static BAR1 "
-	       "default | AUTO rule | BAR1-P2P era | sources |\n");
-	printf("|---|---|---|---|---|---|---|---|---|\n");
+	       "default | AUTO rule | BAR1-P2P era | fork props, parameters | assumed | "
+	       "sources |\n");
+	printf("|---|---|---|---|---|---|---|---|---|---|---|\n");
 	for (size_t i = 0; i < n && n_sets < 16; i++)
 		markdown_row(&t[i], source_set(sets, &n_sets, t[i].sources));
 	markdown_sources(sets, n_sets);
@@ -514,7 +655,8 @@ int main(int argc, char **argv)
 	        cmocka_unit_test(rows_complete), cmocka_unit_test(rm_layouts),
 	        cmocka_unit_test(fallback_rule), cmocka_unit_test(version_parser),
 	        cmocka_unit_test(vocabulary),    cmocka_unit_test(defects),
-	        cmocka_unit_test(chip_lists),
+	        cmocka_unit_test(chip_lists),    cmocka_unit_test(row_props),
+	        cmocka_unit_test(fork_rows),     cmocka_unit_test(branch_names),
 	};
 	return p2ps_test_exit(cmocka_run_group_tests(tests, NULL, NULL));
 }

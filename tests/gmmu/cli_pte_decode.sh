@@ -215,7 +215,7 @@ check "p2p --driver without a row: JSON" 1 \
 check "p2p --driver nvlink: the patched PEER field clears the v2 peer index" 0x060000001234000b \
 	"$("$P" p2p --chip AD102 --mode nvlink --fabric-base 0 --peer 3 --driver 565 --flavor tinygrad --offset 0x123400000 --page-size 2M -q)"
 bad "--flavor without --driver" "need --driver SERIES" p2p --chip AD102 --mode bar1 --bar1 0 --flavor tinygrad
-bad "unknown flavor" "unknown flavor 'nvidia' (stock, tinygrad, aikitoria)" p2p --chip AD102 --mode bar1 --bar1 0 --driver 565 --flavor nvidia
+bad "unknown flavor" "unknown flavor 'nvidia' (stock, tinygrad, aikitoria, duanyll)" p2p --chip AD102 --mode bar1 --bar1 0 --driver 565 --flavor nvidia
 bad "unknown path" "unknown path 'cuda' (uvm, rm)" p2p --chip AD102 --mode bar1 --bar1 0 --driver 565 --path cuda
 bad "entries not read" "driver 575 aikitoria (575 port (PR #31)): its BAR1-P2P entries were not read" p2p --chip AD102 --mode bar1 --bar1 0 --driver 575 --flavor aikitoria
 bad "stock has no v2 BAR1-P2P" "the stock driver has no BAR1-P2P on Turing..Ada" p2p --chip AD102 --mode bar1 --bar1 0 --driver 595

@@ -141,7 +141,7 @@ run 0 "$F/h200-580.159.04-peer.json"
 
 # ---- bad options ------------------------------------------------------------------------
 "$T" --flavor nvidia >/dev/null 2>"$W/err" && fail "--flavor nvidia accepted"
-grep -q "^pte-probe: --flavor: unknown flavor 'nvidia' (stock, tinygrad, aikitoria)" "$W/err" || fail "flavor error: $(cat "$W/err")"
+grep -q "^pte-probe: --flavor: unknown flavor 'nvidia' (stock, tinygrad, aikitoria, duanyll)" "$W/err" || fail "flavor error: $(cat "$W/err")"
 "$T" --series x >/dev/null 2>"$W/err" && fail "--series x accepted"
 grep -q "^pte-probe: --series: 'x' is not a driver series" "$W/err" || fail "series error: $(cat "$W/err")"
 

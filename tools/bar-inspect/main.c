@@ -14,6 +14,7 @@
 #include <stddef.h>
 #include <pci/pci.h>
 #include <stdbool.h>
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -25,6 +26,7 @@
 #include "p2pscope/analysis.h"
 #include "p2pscope/driver_model.h"
 #include "p2pscope/host_load.h"
+#include "p2pscope/sha256.h"
 #include "p2pscope/parse.h"
 #include "p2pscope/render.h"
 #include "rm_opts.h"
@@ -61,7 +63,8 @@ struct cli {
 	char **inputs;              /* the non-option arguments (--fleet only) */
 	size_t n_inputs;
 	const char *driver;        /* --driver SERIES[-FLAVOR]|auto */
-	const char *driver_flavor; /* --driver-flavor stock|tinygrad|aikitoria */
+	const char *driver_flavor; /* --driver-flavor stock|tinygrad|aikitoria|duanyll */
+	const char *libcuda;       /* --libcuda FILE: hashed to tell a patched one */
 	char nfd_expiry[32];       /* --nfd-expiry: when the labels expire (RFC 3339, UTC) */
 	char err[256];             /* what went wrong with the command line */
 };
@@ -282,12 +285,17 @@ static const struct p2ps_opt options[] = {
          CALL(opt_peers)},
         {"driver", 0, "SERIES[-FLAVOR]|auto",
          "model what this NVIDIA driver decides per GPU pair and why (SERIES: the first\n"
-         "number of its version, FLAVOR: stock, tinygrad, aikitoria; auto: the installed\n"
-         "one), beside what the driver reports",
+         "number of its version, FLAVOR: stock, tinygrad, aikitoria, duanyll, or a fork's\n"
+         "branch suffix such as p2p, p2p-48g; auto: the installed one), beside what the\n"
+         "driver reports",
          P2PS_OPT_STRING(struct cli, driver)},
-        {"driver-flavor", 0, "stock|tinygrad|aikitoria",
+        {"driver-flavor", 0, "stock|tinygrad|aikitoria|duanyll",
          "the driver's flavor for --driver (default: recognised, else stock)",
          P2PS_OPT_STRING(struct cli, driver_flavor)},
+        {"libcuda", 0, "FILE",
+         "hash this libcuda (SHA-256) to tell a known release from one patched for peers of\n"
+         "two generations; without it the patch state is unknown",
+         P2PS_OPT_STRING(struct cli, libcuda)},
         {"json", 'j', NULL, "JSON output (schema in docs/bar-inspect.md)", CALL(opt_json)},
         {"dot", 0, NULL, "Graphviz output: PCI tree, ACS marks, verdict edges", CALL(opt_dot)},
         {"prometheus", 0, NULL,
@@ -437,6 +445,32 @@ static int render(const struct cli *c, const struct p2ps_analysis *an, struct p2
 }
 
 /* Load, analyse, render, write; then the exit status the VFIO facts call for. */
+/* --libcuda FILE: its SHA-256 into the host model (the driver table knows releases and
+ * patched builds by digest: the patch leaves no other mark). */
+static int hash_libcuda(const char *path, struct p2ps_host_nvidia *nv, char *err, size_t es)
+{
+	FILE *f = fopen(path, "rb");
+	if (!f) {
+		snprintf(err, es, "--libcuda %s: %s", path, strerror(errno));
+		return -1;
+	}
+	struct p2ps_sha256 h;
+	p2ps_sha256_init(&h);
+	static unsigned char buf[1 << 16];
+	size_t n;
+	while ((n = fread(buf, 1, sizeof(buf), f)) > 0)
+		p2ps_sha256_update(&h, buf, n);
+	bool bad = ferror(f);
+	fclose(f);
+	if (bad) {
+		snprintf(err, es, "--libcuda %s: read error", path);
+		return -1;
+	}
+	p2ps_sha256_hex(&h, nv->libcuda_sha256);
+	snprintf(nv->libcuda_path, sizeof(nv->libcuda_path), "%s", path);
+	return 0;
+}
+
 static int run(struct cli *c, struct p2ps_timings *tm, uint64_t lap)
 {
 	struct p2ps_vfio_request req;
@@ -458,6 +492,10 @@ static int run(struct cli *c, struct p2ps_timings *tm, uint64_t lap)
 	if (lrc < 0)
 		return bi_die(err.msg);
 	lap = p2ps_clock_ns();
+	if (c->libcuda && hash_libcuda(c->libcuda, &host.nvidia, c->err, sizeof(c->err)) < 0) {
+		p2ps_host_free(&host);
+		return bi_die(c->err);
+	}
 	struct p2ps_drv_config dcfg;
 	bool model = c->driver || c->driver_flavor;
 	const char *spec = c->driver && strcmp(c->driver, "auto") ? c->driver : NULL;

@@ -311,7 +311,8 @@ static const struct p2ps_opt p2p_rows[] = {
          "flavor's gmmuFmtPtePhysAddrFld(PEER) patch where it has one",
          P2PS_OPT_CALL(opt_driver)},
         {"flavor", 0, "FLAVOR",
-         "with --driver: stock (default), tinygrad, aikitoria (the P2P forks' branches)",
+         "with --driver: stock (default), tinygrad, aikitoria, duanyll (the P2P forks'\n"
+         "branches)",
          P2PS_OPT_CALL(opt_flavor)},
         {"path", 0, "uvm|rm",
          "with --driver: uvm (default: CUDA's peer mappings, nvGpuOpsBuildExternalAllocPtes)\n"

@@ -125,8 +125,8 @@ static const struct p2ps_opt options[] = {
          CALL(opt_page_sizes)},
         {"chip", 0, "NAME", "libgmmu chip name when the driver's is not known", STRING(chip)},
         {"flavor", 0, "FLAVOR",
-         "whose driver wrote the peer entries: stock (default), tinygrad, aikitoria\n"
-         "(picks libgmmu's BAR1-P2P row and the PEER-field patch)",
+         "whose driver wrote the peer entries: stock (default), tinygrad, aikitoria,\n"
+         "duanyll (picks libgmmu's BAR1-P2P row and the PEER-field patch)",
          CALL(opt_flavor)},
         {"series", 0, "N",
          "judge the peer entries by driver series N's row (default: the loaded\n"

@@ -73,6 +73,12 @@ void p2ps_an_path_acs(struct p2ps_an_ctx *c, struct p2ps_reasons *reasons, int l
 enum p2ps_verdict p2ps_an_verdict(const struct p2ps_reasons *r);
 const char *p2ps_an_iommu_fix(const char *kind); /* h->iommu.kind: "intel", "amd", ... */
 
+/* The driver row the host was said or seen to run (--driver, --driver-flavor, the version
+ * line), NULL when neither a series nor a flavor is known: the verdicts that follow a
+ * fork's props read it, and never assume a fork. "as 610 duanyll" into as (with
+ * "assumed" when the row is another series'). */
+const struct p2ps_nv_driver *p2ps_an_driver_row(const struct p2ps_an_ctx *c, char *as, size_t n);
+
 /* The NCCL path type (enum p2ps_nccl_path) of a pair of this topology class; nvidia-smi's
  * NODE is NCCL's PHB. -1 for UNKNOWN. */
 int p2ps_an_nccl_rank(enum p2ps_topo t);

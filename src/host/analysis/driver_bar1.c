@@ -13,6 +13,13 @@
  *          and mailbox; kern_bus_gm107.c kbusInitBar1_GM107 starts the mapping at
  *          ALIGN_UP(console + mailbox, 512 MiB).
  *   ENABLE (565+): BAR1 VA >= client FB (2 MiB aligned).
+ *   A fork row with a display-aware window (aikitoria 610.43.03-p2p, kern_bus_tu102.c at
+ *          d682adc5, the predicate bar1_p2p_policy_test.c asserts at 26e1ff53), on a chip
+ *          with BAR1 P2P by default: the window starts at ALIGN_UP(console + mailbox,
+ *          512 MiB) and maps min(client FB, BAR1 VA - start), both 2 MiB aligned down;
+ *          AUTO needs window + start + what of UserD/MMIO/doorbell the padding does not
+ *          hold. A window shorter than client FB is partial: CUDA refuses peer memory past
+ *          it (README at 26e1ff53).
  * The AUTO and ENABLE checks compare the BAR1 VA aligned down to 2 MiB (bar1VASizeAligned:
  * kbusInitBar1_GM107's mappableLength, BAR1 - 1 - 4 KiB): the BAR1 they need is the
  * requirement aligned up to 2 MiB plus 2 MiB. The ONLY_GPU and 550 checks take the VA as
@@ -134,6 +141,32 @@ static uint64_t required(const struct p2ps_nv_driver *s, long policy, long force
 	}
 }
 
+/* The display-aware window (see above); false when the rule does not apply to this GPU. */
+static bool display_window(const struct p2ps_nv_driver *s, const struct p2ps_dev *d, long policy,
+                           uint64_t client, struct p2ps_drv_static_bar1 *o)
+{
+	if (!(s->props & P2PS_NV_FP_DISPLAY_PARTIAL_BAR1) || policy != P2PS_NV_SB_AUTO ||
+	    !d->chip ||
+	    !p2ps_nv_chip_listed(P2PS_NV_LIST_BAR1_BY_DEFAULT, s->series, d->chip->gmmu.name))
+		return false;
+	uint64_t con = o->console ? EST_CONSOLE : 0, mbx = o->mailbox ? EST_MAILBOX : 0;
+	uint64_t start = ALIGN_UP(con + mbx, SZ_512M);
+	uint64_t va = o->bar1 > BAR1_VA_GUARD ? ALIGN_DN(o->bar1 - 1 - BAR1_VA_GUARD, SZ_2M) : 0;
+	uint64_t room = va > start ? ALIGN_DN(va - start, SZ_2M) : 0, fb = ALIGN_DN(client, SZ_2M);
+	if (!room || !fb)
+		return false;
+	uint64_t window = fb < room ? fb : room, dynamic = EST_USERD + DOORBELL_MMIO;
+	uint64_t padding = start - (con + mbx);
+	uint64_t need = window + start +
+	                (con + mbx ? (dynamic > padding ? dynamic - padding : 0) : dynamic);
+	snprintf(o->rule, sizeof(o->rule), "AUTO (display-aware window after console+mailbox)");
+	o->start = start;
+	o->map_size = window;
+	o->partial = window < fb;
+	o->required = bar1_for_aligned_va(need);
+	return true;
+}
+
 static void static_fix(const struct p2ps_nv_driver *s, struct p2ps_drv_static_bar1 *o, long policy)
 {
 	size_t n = strlen(o->fix);
@@ -205,19 +238,25 @@ void p2ps_drv_static_bar1(const struct p2ps_analysis *a, size_t gi,
 	o->estimated = true;
 	uint64_t client = d->gpu.vram_bytes, fb = ALIGN_UP(client, SZ_512M);
 	o->map_size = ALIGN_DN(client, SZ_2M);
-	o->required = required(s, policy, force_type, fb, client, o, cfg->reg.tail_reserve_mb);
-	uint64_t con = o->console ? EST_CONSOLE : 0, mbx = o->mailbox ? EST_MAILBOX : 0;
-	o->start = s->sb_start_512m ? ALIGN_UP(con + mbx, SZ_512M) : con + mbx;
-	char s1[24], s2[24], s3[24];
+	if (!display_window(s, d, policy, client, o)) {
+		o->required =
+		        required(s, policy, force_type, fb, client, o, cfg->reg.tail_reserve_mb);
+		uint64_t con = o->console ? EST_CONSOLE : 0, mbx = o->mailbox ? EST_MAILBOX : 0;
+		o->start = s->sb_start_512m ? ALIGN_UP(con + mbx, SZ_512M) : con + mbx;
+	}
+	char s1[24], s2[24], s3[24], s4[24];
 	if (!o->required) {
 		o->st = P2PS_NV_ST_NOT_SUPPORTED;
 		snprintf(o->why, sizeof(o->why), "static BAR1 off: policy %s", o->rule);
 	} else if (o->bar1 >= o->required) {
 		o->st = P2PS_NV_ST_OK;
-		snprintf(o->why, sizeof(o->why), "BAR1 %s >= %s needed (%s), mapped from offset %s",
+		snprintf(o->why, sizeof(o->why),
+		         "BAR1 %s >= %s needed (%s), mapped from offset %s%s%s",
 		         p2ps_size_format(o->bar1, s1, sizeof(s1)),
 		         p2ps_size_format(o->required, s2, sizeof(s2)), o->rule,
-		         p2ps_size_format(o->start, s3, sizeof(s3)));
+		         p2ps_size_format(o->start, s3, sizeof(s3)),
+		         o->partial ? "; a partial window over the first " : "",
+		         o->partial ? p2ps_size_format(o->map_size, s4, sizeof(s4)) : "");
 	} else {
 		o->st = P2PS_NV_ST_NOT_SUPPORTED;
 		snprintf(o->why, sizeof(o->why), "BAR1 %s < %s needed (%s%s%s)",

@@ -110,7 +110,10 @@ static int spec_parse(const char *spec, struct p2ps_drv_config *cfg, char *err, 
 		return -1;
 	case P2PS_NV_VERSION_FLAVOR:
 	default:
-		snprintf(err, es, "--driver %s: unknown flavor (stock, tinygrad, aikitoria)", spec);
+		snprintf(err, es,
+		         "--driver %s: unknown flavor or branch (%s; or a branch suffix "
+		         "such as -p2p, -p2p-48g)",
+		         spec, p2ps_nv_flavor_list(eg, sizeof(eg)));
 		return -1;
 	}
 	cfg->series = (int)v.series;
@@ -139,19 +142,40 @@ static void from_host(const struct p2ps_host *h, struct p2ps_drv_config *cfg)
 	         h->nvidia.proc_driver_version[0]   ? "/proc/driver/nvidia/version"
 	         : h->nvidia.nvml_driver_version[0] ? "NVML"
 	                                            : "/sys/module/nvidia/version");
-	/* The patched modules keep NVIDIA's version string; a "-p2p" or a patch name in the
-	 * build line is the only sign the driver gives. */
-	bool p2p = strstr(h->nvidia.proc_version, "p2p") != NULL;
-	enum p2ps_nv_flavor named = P2PS_NV_FLAVOR_TINYGRAD; /* "-p2p": tinygrad's naming */
-	for (int f = P2PS_NV_FLAVOR_STOCK + 1; f < P2PS_NV_FLAVOR_COUNT; f++)
-		if (strstr(h->nvidia.proc_version, p2ps_nv_flavor_name((enum p2ps_nv_flavor)f))) {
+	/* The patched modules keep NVIDIA's version number; the build line may still name
+	 * the branch the module was built from (a fork's branch suffix, "-p2p-48g", in the
+	 * source path) or the fork by name. Nothing else is a sign: no fork is guessed. */
+	enum p2ps_nv_flavor named;
+	bool seen = p2ps_nv_branch_find(h->nvidia.proc_version, ver.series, &named) != NULL;
+	for (int f = P2PS_NV_FLAVOR_STOCK + 1; !seen && f < P2PS_NV_FLAVOR_COUNT; f++)
+		if (strcasestr(h->nvidia.proc_version,
+		               p2ps_nv_flavor_name((enum p2ps_nv_flavor)f))) {
 			named = (enum p2ps_nv_flavor)f;
-			p2p = true;
+			seen = true;
 		}
-	if (p2p) {
+	if (seen) {
 		cfg->flavor = named;
 		cfg->flavor_guessed = false;
 	}
+}
+
+/* The value of module parameter name in the host's params, -1 when absent or not read. */
+static long param_value(const struct p2ps_host *h, const char *name)
+{
+	for (int i = 0; h && name && h->nvidia.params_known && i < h->nvidia.n_params; i++)
+		if (!strcmp(h->nvidia.params[i].name, name))
+			return h->nvidia.params[i].value;
+	return -1;
+}
+
+/* What the row adds beyond NVIDIA's: its parameters' values, and libcuda by its digest. */
+static void fork_facts(const struct p2ps_host *h, struct p2ps_drv_config *cfg)
+{
+	cfg->dmabuf_p2p = param_value(h, cfg->row->dmabuf_key);
+	cfg->pcie_p2p = param_value(h, cfg->row->pcie_p2p_key);
+	cfg->libcuda = h && h->nvidia.libcuda_sha256[0]
+	                       ? p2ps_nv_libcuda_state(h->nvidia.libcuda_sha256, &cfg->libcuda_row)
+	                       : P2PS_NV_LIBCUDA_UNKNOWN;
 }
 
 /* The row the model reads: the series' own or the fallback rule's, said in the note. */
@@ -189,14 +213,15 @@ int p2ps_drv_config_make(const struct p2ps_host *host, const char *spec, const c
 	if (flavor) {
 		int f = flavor_parse(flavor);
 		if (f < 0) {
-			snprintf(err, es,
-			         "--driver-flavor %s: expected stock, tinygrad or aikitoria",
-			         flavor);
+			char list[96];
+			snprintf(err, es, "--driver-flavor %s: expected one of %s", flavor,
+			         p2ps_nv_flavor_list(list, sizeof(list)));
 			return -1;
 		}
 		cfg->flavor = (enum p2ps_nv_flavor)f;
 		cfg->flavor_guessed = false;
 	}
 	pick_row(cfg);
+	fork_facts(host, cfg);
 	return 0;
 }

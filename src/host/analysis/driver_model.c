@@ -281,6 +281,27 @@ static enum p2ps_nv_gate bar1_chip(struct pair_ctx *c, const struct p2ps_nvidia_
 	return P2PS_NV_GATE_NONE;
 }
 
+/* Method 3 (Duanyll's kern_bus_gh100.c kbusIsPcieBar1P2PMappingSupported_GH100): no static
+ * BAR1 needed; a GPU without it gets a BAR1 window per peer allocation. A pair with one
+ * static and one dynamic side is refused (the 615 port; LingzheZhao's p2pGetCapsStatus
+ * reports NS where a GPU has no mailbox area, which a BAR1-forced GPU never has). */
+static enum p2ps_nv_gate on_demand_pair(struct pair_ctx *c, char *why, size_t n)
+{
+	const struct p2ps_drv_static_bar1 *sa = &c->r->bar1[c->out->a],
+	                                  *sb = &c->r->bar1[c->out->b];
+	if (sa->st == P2PS_NV_ST_UNKNOWN || sb->st == P2PS_NV_ST_UNKNOWN) {
+		snprintf(why, n, "unknown: static or on-demand BAR1 needs the BAR1 and VRAM sizes");
+		return P2PS_NV_GATE_UNKNOWN_FACT;
+	}
+	if (sa->st != sb->st) {
+		snprintf(why, n,
+		         "one GPU has static BAR1 and the other maps windows on demand: this fork "
+		         "refuses such a pair");
+		return P2PS_NV_GATE_STATIC_BAR1;
+	}
+	return P2PS_NV_GATE_NONE;
+}
+
 /* kbusIsPcieBar1P2PMappingSupported for both GPUs; NONE when supported. */
 static enum p2ps_nv_gate bar1_mapping(struct pair_ctx *c, char *why, size_t n)
 {
@@ -294,6 +315,8 @@ static enum p2ps_nv_gate bar1_mapping(struct pair_ctx *c, char *why, size_t n)
 		if (g != P2PS_NV_GATE_NONE)
 			return g;
 	}
+	if (c->s->props & P2PS_NV_FP_BAR1_ON_DEMAND)
+		return on_demand_pair(c, why, n);
 	for (int k = 0; k < 2; k++) {
 		const struct p2ps_drv_static_bar1 *sb = &c->r->bar1[k ? c->out->b : c->out->a];
 		if (sb->st != P2PS_NV_ST_OK) {

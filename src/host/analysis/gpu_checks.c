@@ -83,6 +83,41 @@ static void fix_firmware_and_vbios(struct p2ps_reason *x)
 	p2ps_an_fix(x, "%s (and a VBIOS with Resizable BAR support)", FIRMWARE_REBAR);
 }
 
+const struct p2ps_nv_driver *p2ps_an_driver_row(const struct p2ps_an_ctx *c, char *as, size_t n)
+{
+	const struct p2ps_drv_config *cfg = c->drv;
+	if (!cfg || (!cfg->known && cfg->flavor_guessed))
+		return NULL;
+	const struct p2ps_nv_driver *r = p2ps_drv_row(cfg);
+	bool own = cfg->known && r->series == (unsigned)cfg->series && r->flavor == cfg->flavor;
+	snprintf(as, n, "%u %s%s", r->series, p2ps_nv_flavor_name(r->flavor),
+	         own ? "" : ", assumed");
+	if (r->assumed && own)
+		snprintf(as + strlen(as), n - strlen(as), "; %s", r->assumed);
+	return r;
+}
+
+/* BAR1 smaller than VRAM under a fork that maps peer BAR1 windows per allocation (Method 3):
+ * not a blocker, but every peer mapping costs a BAR1 window and whole-device peer access
+ * (cudaDeviceEnablePeerAccess of all of VRAM) ends at BAR1. */
+static bool bar1_on_demand(struct p2ps_an_ctx *c, struct p2ps_gpu_report *g, const char *lbl)
+{
+	char as[224], s1[32], s2[32];
+	const struct p2ps_nv_driver *r = p2ps_an_driver_row(c, as, sizeof(as));
+	if (!r || !(r->props & P2PS_NV_FP_BAR1_ON_DEMAND))
+		return false;
+	const struct p2ps_dev *d = &c->host->devs[g->dev_idx];
+	p2ps_an_add(c, &g->reasons, P2PS_R_BAR1_SMALLER_THAN_VRAM, P2PS_SEV_INFO, g->dev_idx,
+	            "%s: BAR1 is %s, smaller than its %s of VRAM; %s (%s) maps a BAR1 window "
+	            "per peer allocation instead of all of VRAM: each mapping costs a window "
+	            "map and BAR1 space, and whole-device peer access reaches only the first %s",
+	            lbl, p2ps_size_format(g->bar1_size, s1, sizeof(s1)),
+	            p2ps_size_format(d->gpu.vram_bytes, s2, sizeof(s2)),
+	            p2ps_nv_flavor_name(r->flavor), as,
+	            p2ps_size_format(g->bar1_size, s1, sizeof(s1)));
+	return true;
+}
+
 /* BAR1 smaller than the known VRAM: a blocker, with the Resizable BAR size that would
  * fit. resize_sizes is the BAR's ReBAR bitmap (bit n => 2^n MiB), 0 when it has none. */
 static void bar1_below_vram(struct p2ps_an_ctx *c, struct p2ps_gpu_report *g, const char *lbl,
@@ -90,6 +125,8 @@ static void bar1_below_vram(struct p2ps_an_ctx *c, struct p2ps_gpu_report *g, co
 {
 	const struct p2ps_dev *d = &c->host->devs[g->dev_idx];
 	char s1[32], s2[32];
+	if (bar1_on_demand(c, g, lbl))
+		return;
 	struct p2ps_reason *x =
 	        p2ps_an_add(c, &g->reasons, P2PS_R_BAR1_SMALLER_THAN_VRAM, P2PS_SEV_BLOCKER,
 	                    g->dev_idx, "%s: BAR1 is %s, smaller than its %s of VRAM", lbl,
@@ -176,6 +213,22 @@ static void static_bar1_rule(struct p2ps_an_ctx *c, struct p2ps_gpu_report *g, c
 		cfg.row = p2ps_nv_driver_find(cfg.row->series, cfg.flavor, &cfg.row_exact);
 		cfg.row_exact = cfg.row_exact && own_series;
 		p2ps_drv_static_bar1(c->a, gi, &cfg, &sb);
+	}
+	if (sb.st == P2PS_NV_ST_OK && sb.partial) {
+		char s1[32], s2[32], s3[32];
+		struct p2ps_reason *x = p2ps_an_add(
+		        c, &g->reasons, P2PS_R_STATIC_BAR1, P2PS_SEV_WARNING, g->dev_idx,
+		        "%s: under %s %u%s static BAR1 is a partial window: FB offsets 0..%s of %s "
+		        "(mapped from BAR1 offset %s, after the console and mailbox); CUDA refuses "
+		        "peer memory that lies beyond or across its end",
+		        lbl, p2ps_nv_flavor_name(cfg.row->flavor), cfg.row->series,
+		        cfg.row_exact ? "" : " (assumed)",
+		        p2ps_size_format(sb.map_size, s1, sizeof(s1)),
+		        p2ps_size_format(c->host->devs[g->dev_idx].gpu.vram_bytes, s2, sizeof(s2)),
+		        p2ps_size_format(sb.start, s3, sizeof(s3)));
+		p2ps_an_fix(x, "drive the display from another GPU or the iGPU for a window over "
+		               "all of VRAM");
+		return;
 	}
 	if (sb.st != P2PS_NV_ST_NOT_SUPPORTED || !sb.required || sb.bar1 >= sb.required)
 		return;

@@ -3,6 +3,7 @@
  * on the path, ACS redirects at the ports where the traffic turns, the path class,
  * mixed models, NCCL's own choice — plus every non-info finding of either GPU. */
 #include "analysis_internal.h"
+#include "p2pscope/driver_model.h"
 
 #include <stdint.h>
 #include <stdio.h>
@@ -56,6 +57,29 @@ static bool stays_below_lca(const struct p2ps_host *h, const struct p2ps_pair *p
 	return true;
 }
 
+/* A fork that needs the IOMMU in pass-through (aikitoria's README at 26e1ff53: its hugetlb
+ * registration does not handle the scatterlist entries a translating IOMMU merges): a
+ * translating IOMMU is a blocker whatever path the peer requests take. */
+static bool iommu_pt_required(struct p2ps_an_ctx *c, struct p2ps_pair *p, int k)
+{
+	char as[224];
+	const struct p2ps_nv_driver *r = p2ps_an_driver_row(c, as, sizeof(as));
+	const struct p2ps_gpu_report *g = &c->a->gpus[k ? p->b : p->a];
+	if (!r || !(r->props & P2PS_NV_FP_NEEDS_IOMMU_PT) || g->iommu != P2PS_IOMMU_TRANSLATING)
+		return false;
+	char lbl[48];
+	p2ps_an_label(c->a, k ? p->b : p->a, lbl, sizeof(lbl));
+	struct p2ps_reason *x = p2ps_an_add(
+	        c, &p->reasons, P2PS_R_IOMMU_TRANSLATING, P2PS_SEV_BLOCKER, g->dev_idx,
+	        "%s: the IOMMU translates its DMA (default domain %s), and %s (%s) needs it in "
+	        "pass-through",
+	        lbl, c->host->devs[g->dev_idx].iommu_domain_type, p2ps_nv_flavor_name(r->flavor),
+	        as);
+	p2ps_an_fix(x, "iommu=pt on the kernel command line (with %s_iommu=on)",
+	            strcmp(c->host->iommu.kind, "amd") ? "intel" : "amd");
+	return true;
+}
+
 static void pair_iommu(struct p2ps_an_ctx *c, struct p2ps_pair *p)
 {
 	const struct p2ps_host *h = c->host;
@@ -66,6 +90,8 @@ static void pair_iommu(struct p2ps_an_ctx *c, struct p2ps_pair *p)
 		char lbl[48];
 		p2ps_an_label(c->a, k ? p->b : p->a, lbl, sizeof(lbl));
 		struct p2ps_reason *x = NULL;
+		if (iommu_pt_required(c, p, k))
+			continue;
 		switch (g->iommu) {
 		case P2PS_IOMMU_TRANSLATING:
 			if (below) {
@@ -416,6 +442,53 @@ static void pair_nccl(struct p2ps_an_ctx *c, struct p2ps_pair *p)
 	            r <= level ? "" : "; it copies through host memory instead");
 }
 
+/* A fork whose BAR1 path skips the chip check (aikitoria's p2p_caps.c at 3228cfd8: BAR1 with
+ * fresh statuses, compatibility gating the mailbox only) and that ships a libcuda patch:
+ * two chips of one generation peer; two generations only with libcuda patched, as CUDA
+ * compares the architectures itself. Returns true when it judged the pair. */
+static bool fork_mixed(struct p2ps_an_ctx *c, struct p2ps_pair *p, const struct p2ps_dev *da,
+                       const struct p2ps_dev *db)
+{
+	char as[224];
+	const struct p2ps_nv_driver *r = p2ps_an_driver_row(c, as, sizeof(as));
+	if (!r || !(r->props & P2PS_NV_FP_LIBCUDA_MIXED_GEN) || !da->chip || !db->chip ||
+	    da->chip == db->chip)
+		return false;
+	const char *fl = p2ps_nv_flavor_name(r->flavor);
+	const char *na = p2ps_nvidia_chip_name(da->chip), *nb = p2ps_nvidia_chip_name(db->chip);
+	if (da->chip->generation == db->chip->generation) {
+		p2ps_an_add(c, &p->reasons, P2PS_R_MIXED_CHIPS, P2PS_SEV_INFO, -1,
+		            "different chips of one generation (%s, %s): %s (%s) maps BAR1 peers "
+		            "across models",
+		            na, nb, fl, as);
+		return true;
+	}
+	const struct p2ps_drv_config *cfg = c->drv;
+	const char *gens = p2ps_nv_generation_name(da->chip->generation);
+	const char *genb = p2ps_nv_generation_name(db->chip->generation);
+	if (cfg->libcuda == P2PS_NV_LIBCUDA_PATCHED) {
+		p2ps_an_add(c, &p->reasons, P2PS_R_MIXED_GENERATIONS, P2PS_SEV_INFO, -1,
+		            "different generations (%s %s, %s %s): %s (%s) maps them, and libcuda "
+		            "is patched (%s)",
+		            na, gens, nb, genb, fl, as, cfg->libcuda_row->what);
+		return true;
+	}
+	bool unpatched = cfg->libcuda == P2PS_NV_LIBCUDA_UNPATCHED;
+	struct p2ps_reason *x = p2ps_an_add(
+	        c, &p->reasons, P2PS_R_MIXED_GENERATIONS,
+	        unpatched ? P2PS_SEV_BLOCKER : P2PS_SEV_UNKNOWN, -1,
+	        "different generations (%s %s, %s %s): %s (%s) maps them, but CUDA refuses peers "
+	        "of two generations unless libcuda is patched; libcuda: %s",
+	        na, gens, nb, genb, fl, as,
+	        unpatched ? cfg->libcuda_row->what
+	        : c->host->nvidia.libcuda_sha256[0]
+	                ? "a digest no known release or patch has (unknown)"
+	                : "not hashed (bar-inspect --libcuda FILE hashes it)");
+	p2ps_an_fix(x, "patch libcuda for mixed generations (aikitoria's patch-libcuda-p2p.py), "
+	               "or pair GPUs of one generation");
+	return true;
+}
+
 static void pair_models(struct p2ps_an_ctx *c, struct p2ps_pair *p)
 {
 	const struct p2ps_host *h = c->host;
@@ -425,6 +498,8 @@ static void pair_models(struct p2ps_an_ctx *c, struct p2ps_pair *p)
 	bool ids = da->device_id && db->device_id;
 	if (!c->a->gpus[p->a].is_gpu || !c->a->gpus[p->b].is_gpu ||
 	    (ids && da->device_id == db->device_id))
+		return;
+	if (fork_mixed(c, p, da, db))
 		return;
 	if (da->chip && db->chip && da->chip->generation != db->chip->generation) {
 		p2ps_an_add(c, &p->reasons, P2PS_R_MIXED_GENERATIONS, P2PS_SEV_BLOCKER, -1,

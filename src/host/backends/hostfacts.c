@@ -173,11 +173,41 @@ static void read_rdma(struct p2ps_host *host, const char *root)
 	qsort(r->devs, (size_t)r->n_devs, sizeof(r->devs[0]), rdma_by_name);
 }
 
-/* /proc/driver/nvidia/params: "RegistryDwords: \"...\"" and "EnableResizableBar: N". */
+/* "Name: 123" (a name of letters, digits and '_', then a decimal or 0x number): kept. */
+static void params_numeric(struct p2ps_host_nvidia *nv, const char *l, size_t len)
+{
+	const char *colon = memchr(l, ':', len);
+	size_t kn = colon ? (size_t)(colon - l) : 0;
+	if (!kn || kn >= sizeof(nv->params[0].name) || nv->n_params >= P2PS_HOST_MAX_PARAMS)
+		return;
+	for (size_t i = 0; i < kn; i++)
+		if (!isalnum((unsigned char)l[i]) && l[i] != '_')
+			return;
+	char val[24];
+	size_t vn = len - kn - 1;
+	const char *v = colon + 1;
+	while (vn && *v == ' ')
+		v++, vn--;
+	if (!vn || vn >= sizeof(val))
+		return;
+	memcpy(val, v, vn);
+	val[vn] = '\0';
+	uint64_t x;
+	if (p2ps_parse_uint(val, UINT32_MAX, &x) < 0)
+		return;
+	struct p2ps_host_param *p = &nv->params[nv->n_params++];
+	memcpy(p->name, l, kn);
+	p->name[kn] = '\0';
+	p->value = (long)x;
+}
+
+/* /proc/driver/nvidia/params: "RegistryDwords: \"...\"", "EnableResizableBar: N", and the
+ * other numeric parameters. */
 void p2ps_nvidia_params_parse(struct p2ps_host_nvidia *nv, const char *text)
 {
 	nv->params_known = true;
 	nv->enable_resizable_bar = -1;
+	nv->n_params = 0;
 	for (const char *l = text; l && *l; l = strchr(l, '\n'), l = l ? l + 1 : NULL) {
 		const char *eol = strchr(l, '\n');
 		size_t len = eol ? (size_t)(eol - l) : strlen(l);
@@ -194,6 +224,8 @@ void p2ps_nvidia_params_parse(struct p2ps_host_nvidia *nv, const char *text)
 			nv->registry_dwords[n] = '\0';
 		} else if (len > 20 && !strncmp(l, "EnableResizableBar: ", 20)) {
 			nv->enable_resizable_bar = l[20] == '1' ? 1 : l[20] == '0' ? 0 : -1;
+		} else {
+			params_numeric(nv, l, len);
 		}
 	}
 }

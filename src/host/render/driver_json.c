@@ -72,6 +72,8 @@ static struct json_object *bar1_json(const struct p2ps_analysis *a, size_t gi,
 	p2ps_json_put(o, "bar1", json_object_new_int64((int64_t)sb->bar1));
 	p2ps_json_put(o, "required", json_object_new_int64((int64_t)sb->required));
 	p2ps_json_put(o, "start", json_object_new_int64((int64_t)sb->start));
+	p2ps_json_put(o, "partial_window",
+	              sb->partial ? json_object_new_int64((int64_t)sb->map_size) : NULL);
 	p2ps_json_put(o, "resize_to",
 	              sb->resized ? json_object_new_int64((int64_t)sb->rebar_to) : NULL);
 	p2ps_json_put(o, "console", json_object_new_boolean(sb->console));
@@ -80,6 +82,34 @@ static struct json_object *bar1_json(const struct p2ps_analysis *a, size_t gi,
 	p2ps_json_put(o, "rule", p2ps_json_str_or_null(sb->rule[0] ? sb->rule : NULL));
 	p2ps_json_put(o, "why", p2ps_json_str_or_null(sb->why));
 	p2ps_json_put(o, "fix", p2ps_json_str_or_null(sb->fix[0] ? sb->fix : NULL));
+	return o;
+}
+
+/* The row's fork facts, null for stock. */
+static struct json_object *fork_json(const struct p2ps_drv_config *c, const struct p2ps_host *h)
+{
+	const struct p2ps_nv_driver *r = c->row;
+	if (!r || r->flavor == P2PS_NV_FLAVOR_STOCK)
+		return NULL;
+	struct json_object *o = json_object_new_object(), *props = json_object_new_array();
+	p2ps_json_put(o, "ref", json_object_new_string(r->ref));
+	p2ps_json_put(
+	        o, "repo",
+	        json_object_new_string(r->repo ? r->repo : p2ps_nv_flavor_row(r->flavor)->repo));
+	for (unsigned k = 0; k < P2PS_NV_FP_COUNT; k++)
+		if (r->props & (1u << k))
+			json_object_array_add(props,
+			                      json_object_new_string(p2ps_nv_flavor_prop_name(k)));
+	p2ps_json_put(o, "props", props);
+	p2ps_json_put(o, "assumed", p2ps_json_str_or_null(r->assumed));
+	p2ps_json_put(o, "dmabuf_key", p2ps_json_str_or_null(r->dmabuf_key));
+	p2ps_json_put(o, "dmabuf_p2p",
+	              c->dmabuf_p2p >= 0 ? json_object_new_int64(c->dmabuf_p2p) : NULL);
+	p2ps_json_put(o, "uvm_managed_param", p2ps_json_str_or_null(r->uvm_managed_param));
+	p2ps_json_put(o, "libcuda", json_object_new_string(p2ps_nv_libcuda_state_name(c->libcuda)));
+	p2ps_json_put(o, "libcuda_sha256",
+	              p2ps_json_str_or_null(h->nvidia.libcuda_sha256[0] ? h->nvidia.libcuda_sha256
+	                                                                : NULL));
 	return o;
 }
 
@@ -99,6 +129,7 @@ void p2ps_render_driver_json(const struct p2ps_analysis *a, struct json_object *
 	p2ps_json_put(o, "source", p2ps_json_str_or_null(c->source[0] ? c->source : NULL));
 	p2ps_json_put(o, "note", p2ps_json_str_or_null(c->note[0] ? c->note : NULL));
 	p2ps_json_put(o, "cpu_type", json_object_new_string(r->cpu_type));
+	p2ps_json_put(o, "fork", fork_json(c, a->host));
 	struct json_object *bars = json_object_new_array();
 	for (size_t gi = 0; c->known && gi < r->n_gpus; gi++)
 		if (a->gpus[gi].is_gpu)

@@ -19,6 +19,49 @@ static void label(const struct p2ps_analysis *a, size_t gi, char *buf, size_t n)
 	         a->host->devs[a->gpus[gi].dev_idx].bdf_str);
 }
 
+/* What the row's fork adds: columns it took from another row, its module parameters as the
+ * params file shows them, and libcuda's patch state. */
+static void fork_lines(struct p2ps_strbuf *b, const struct p2ps_drv_config *c,
+                       const struct p2ps_host *h)
+{
+	const struct p2ps_nv_driver *r = c->row;
+	if (!r || r->flavor == P2PS_NV_FLAVOR_STOCK)
+		return;
+	p2ps_strbuf_printf(b, "\tfork: %s %s (%s)", p2ps_nv_flavor_name(r->flavor), r->ref,
+	                   r->repo ? r->repo : p2ps_nv_flavor_row(r->flavor)->repo);
+	for (unsigned k = 0; k < P2PS_NV_FP_COUNT; k++)
+		if (r->props & (1u << k))
+			p2ps_strbuf_printf(b, ", %s", p2ps_nv_flavor_prop_name(k));
+	p2ps_strbuf_puts(b, "\n");
+	if (r->assumed)
+		p2ps_strbuf_printf(b, "\t  assumed: %s\n", r->assumed);
+	if (r->dmabuf_key) {
+		if (c->dmabuf_p2p >= 0)
+			p2ps_strbuf_printf(
+			        b, "\t  DMA-BUF P2P: %s: %ld (/proc/driver/nvidia/params)\n",
+			        r->dmabuf_key, c->dmabuf_p2p);
+		else
+			p2ps_strbuf_printf(
+			        b, "\t  DMA-BUF P2P: %s: unknown (not in the params read)\n",
+			        r->dmabuf_key);
+	}
+	if (r->uvm_managed_param)
+		p2ps_strbuf_printf(b,
+		                   "\t  UVM managed memory over BAR1 peers: opt-in, nvidia_uvm "
+		                   "%s=1 (default 0; before Hopper a managed page over a BAR1 peer "
+		                   "faults with Xid 31)\n",
+		                   r->uvm_managed_param);
+	if (c->libcuda_row)
+		p2ps_strbuf_printf(b, "\t  libcuda: %s: %s (%s)\n",
+		                   p2ps_nv_libcuda_state_name(c->libcuda), c->libcuda_row->what,
+		                   h->nvidia.libcuda_path);
+	else
+		p2ps_strbuf_printf(b, "\t  libcuda: unknown%s%s\n",
+		                   h->nvidia.libcuda_sha256[0] ? ": no known digest: "
+		                                               : " (not hashed)",
+		                   h->nvidia.libcuda_sha256);
+}
+
 static void header(struct p2ps_strbuf *b, const struct p2ps_drv_report *r,
                    const struct p2ps_analysis *a)
 {
@@ -38,6 +81,7 @@ static void header(struct p2ps_strbuf *b, const struct p2ps_drv_report *r,
 	p2ps_strbuf_printf(b, "\tregistry: %s\n",
 	                   c->reg_source[0] ? c->reg_source
 	                                    : "not known (driver defaults assumed)");
+	fork_lines(b, c, a->host);
 	if (cpu->known)
 		p2ps_strbuf_printf(b, "\tCPU: %s family %d model %d: driver CPU type %s\n",
 		                   cpu->vendor, cpu->family, cpu->model, r->cpu_type);
