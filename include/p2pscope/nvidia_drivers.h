@@ -146,12 +146,18 @@ enum p2ps_nv_gate {
 	P2PS_NV_GATE_HOST_READ,       /* BAR1 reads need a common switch or a Ryzen / Xeon SPR */
 	P2PS_NV_GATE_BAR1_ATOMICS,    /* BAR1 atomics: topology discovery not implemented */
 	P2PS_NV_GATE_UNKNOWN_FACT,    /* a fact the gate needs is missing (see the text) */
+	P2PS_NV_GATE_SELF_HOSTED,  /* a self-hosted GPU (Grace superchip): no PCIe P2P (optional) */
+	P2PS_NV_GATE_CHIPSET,      /* the CPU-side chipset check replaces GSP's per-pair answer
+	                            * (optional) */
+	P2PS_NV_GATE_CHIPSET_SKIP, /* GSP's per-GPU bSkipChipsetCheck may waive it (optional) */
 	P2PS_NV_GATE_COUNT
 };
 #define P2PS_NV_GATE_BIT(g) (1u << (unsigned)(g))
 /* The gates a row may enable (the others every series has). */
 #define P2PS_NV_OPTIONAL_GATES                                                                     \
-	(P2PS_NV_GATE_BIT(P2PS_NV_GATE_NO_C2C) | P2PS_NV_GATE_BIT(P2PS_NV_GATE_BAR1_BY_DEFAULT))
+	(P2PS_NV_GATE_BIT(P2PS_NV_GATE_NO_C2C) | P2PS_NV_GATE_BIT(P2PS_NV_GATE_BAR1_BY_DEFAULT) |  \
+	 P2PS_NV_GATE_BIT(P2PS_NV_GATE_SELF_HOSTED) | P2PS_NV_GATE_BIT(P2PS_NV_GATE_CHIPSET) |     \
+	 P2PS_NV_GATE_BIT(P2PS_NV_GATE_CHIPSET_SKIP))
 const char *p2ps_nv_gate_name(unsigned g);   /* "ioh_topology", ...; "?" */
 const char *p2ps_nv_gate_source(unsigned g); /* "p2p_caps.c _kp2p... (595.45.04)"; "" */
 
@@ -207,6 +213,7 @@ enum p2ps_nv_rm_era {
 	P2PS_NV_RM_570,     /* NVLink 64 x 208; STATIC_BAR1_INFO with its start offset */
 	P2PS_NV_RM_580,     /* FB 128; NVLink enabledLinks */
 	P2PS_NV_RM_590,     /* NVLink link info 216 bytes; NV503B fabric P2P info */
+	P2PS_NV_RM_615,     /* GET_CHIPSET_INFO gained chipsetId (152 -> 156 bytes) */
 	P2PS_NV_RM_ERA_COUNT,
 	P2PS_NV_RM_NEWEST = P2PS_NV_RM_ERA_COUNT - 1,
 };
@@ -308,6 +315,10 @@ struct p2ps_nv_driver {
 	enum p2ps_nv_bar1_era bar1;
 	/* where each column group was read ([P2PS_NV_SRC_COUNT]) */
 	const struct p2ps_nv_source *sources;
+	/* NULL: every column was read at ref. Else which releases the row covers without a
+	 * tree of their own and which columns were taken from another tree: "assumed", and
+	 * every output that shows the row says so (the driver model's note). */
+	const char *assumed;
 };
 
 /* The whole table, for listings and tests; *count receives the number of rows. */

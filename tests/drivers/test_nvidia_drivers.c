@@ -54,9 +54,17 @@ static void row_tags(const struct p2ps_nv_driver *r)
 			fail_msg("%u: tag %s has no facts file derived from it", r->series,
 			         r->tags[k]);
 	}
-	if (r->flavor == P2PS_NV_FLAVOR_STOCK) {
+	if (r->flavor == P2PS_NV_FLAVOR_STOCK && (k || r->rm)) {
 		assert_true(k >= 1);
 		assert_string_equal(r->ref, r->tags[0]);
+	} else if (r->flavor == P2PS_NV_FLAVOR_STOCK) {
+		/* A series with no stored tree: its release, no RM layout, and the row says
+		 * which columns it assumed. */
+		struct p2ps_nv_version v;
+		assert_int_equal(p2ps_nv_version_parse(r->ref, &v), P2PS_NV_VERSION_OK);
+		assert_true(v.parts == 3 && v.series == r->series && !v.has_flavor);
+		assert_non_null(r->rm_why);
+		assert_non_null(r->assumed);
 	} else {
 		/* A fork's ref is its branch (VERSION-p2p) or a port named by its PRs. */
 		struct p2ps_nv_version v;
