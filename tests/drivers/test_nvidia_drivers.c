@@ -389,6 +389,57 @@ static const char *const bar1_eras[] = {"not read",      "stock 550",     "stock
                                         "stock 580",     "tinygrad 550",  "tinygrad 565",
                                         "aikitoria 570", "aikitoria port"};
 
+/* The stock rows after 595.45.04, from the driver's code:
+ *   - p2p_caps.c _kp2pCapsGetStatusOverPcie: 595.45.04 asks GSP per pair
+ *     (NV2080_CTRL_CMD_INTERNAL_GET_PCIE_P2P_CAPS); the 610.57.04 forks (LingzheZhao
+ *     12c62bb6) check the chipset on the CPU (bPciePeerReadCapable/WriteCapable, common
+ *     switch) and have no self-hosted gate; 615.71.09 (61dcc937) adds gpuIsSelfHosted after
+ *     the ForceP2P override and gpuGetPcieP2PSkipChipsetCheck to the chipset check;
+ *   - ctrl0000system.h NV0000_CTRL_SYSTEM_GET_CHIPSET_INFO_PARAMS: chipsetId after flags at
+ *     615.71.09 (a new RM era); nvos.h and cl503b.h as 590's;
+ *   - no NVIDIA 610 tree is stored: the 610 row has no RM layout and says what it assumed,
+ *     as the 595 row does for 595.58.03 and 595.71.05. */
+static void stock_after_595(void **state)
+{
+	(void)state;
+	const unsigned sh = P2PS_NV_GATE_BIT(P2PS_NV_GATE_SELF_HOSTED),
+	               cs = P2PS_NV_GATE_BIT(P2PS_NV_GATE_CHIPSET),
+	               skip = P2PS_NV_GATE_BIT(P2PS_NV_GATE_CHIPSET_SKIP);
+	const struct p2ps_nv_driver *r595 = p2ps_nv_driver_exact(595, P2PS_NV_FLAVOR_STOCK),
+	                            *r610 = p2ps_nv_driver_exact(610, P2PS_NV_FLAVOR_STOCK),
+	                            *r615 = p2ps_nv_driver_exact(615, P2PS_NV_FLAVOR_STOCK);
+	assert_non_null(r595);
+	assert_non_null(r610);
+	assert_non_null(r615);
+	assert_int_equal(r595->gates & (sh | cs | skip), 0);
+	assert_int_equal(r610->gates & (sh | cs | skip), cs);
+	assert_int_equal(r615->gates & (sh | cs | skip), sh | cs | skip);
+	assert_non_null(strstr(r595->assumed, "595.71.05"));
+	assert_null(r610->rm);
+	assert_non_null(r610->assumed);
+	assert_string_equal(r615->tags[0], "615.71.09");
+	assert_int_equal(r615->rm->era, P2PS_NV_RM_615);
+	assert_string_equal(p2ps_nv_rm_era_name(P2PS_NV_RM_615), "615");
+	assert_int_equal(r615->rm->p2p_size, 88);
+	assert_true(r615->rm->p2p_fabric_info);
+	/* What did not change: the BAR1 path and static BAR1 rule of 595.45.04. */
+	assert_int_equal(r615->sb_auto, P2PS_NV_AUTO_RESERVES_512M);
+	assert_int_equal(r610->sb_auto, P2PS_NV_AUTO_RESERVES_512M);
+	assert_true(r615->sb_start_512m && r615->iommu_512m && r615->bar1_map_first);
+	assert_int_equal(r615->bar1_hal_min, P2PS_NV_GEN_HOPPER);
+	/* The gates' names and their sources' tags. */
+	assert_string_equal(p2ps_nv_gate_name(P2PS_NV_GATE_SELF_HOSTED), "self_hosted");
+	assert_non_null(strstr(p2ps_nv_gate_source(P2PS_NV_GATE_SELF_HOSTED), "615.71.09"));
+	assert_non_null(strstr(p2ps_nv_gate_source(P2PS_NV_GATE_CHIPSET), "610.57.04"));
+	assert_non_null(strstr(p2ps_nv_gate_source(P2PS_NV_GATE_CHIPSET_SKIP), "615.71.09"));
+	/* Between 610 and 615 the rule picks 610's row, assumed. */
+	bool exact;
+	assert_ptr_equal(p2ps_nv_driver_find(612, P2PS_NV_FLAVOR_STOCK, &exact), r610);
+	assert_false(exact);
+	assert_ptr_equal(p2ps_nv_driver_find(610, P2PS_NV_FLAVOR_STOCK, &exact), r610);
+	assert_true(exact);
+}
+
 static void markdown_row(const struct p2ps_nv_driver *r, int set)
 {
 	char tags[96] = "";
@@ -444,9 +495,10 @@ int main(int argc, char **argv)
 	if (argc > 1 && !strcmp(argv[1], "--markdown"))
 		return markdown();
 	const struct CMUnitTest tests[] = {
-	        cmocka_unit_test(rows_complete), cmocka_unit_test(rm_layouts),
-	        cmocka_unit_test(fallback_rule), cmocka_unit_test(version_parser),
-	        cmocka_unit_test(vocabulary),    cmocka_unit_test(defects),
+	        cmocka_unit_test(rows_complete),   cmocka_unit_test(rm_layouts),
+	        cmocka_unit_test(fallback_rule),   cmocka_unit_test(version_parser),
+	        cmocka_unit_test(vocabulary),      cmocka_unit_test(defects),
+	        cmocka_unit_test(stock_after_595),
 	};
 	return p2ps_test_exit(cmocka_run_group_tests(tests, NULL, NULL));
 }

@@ -121,7 +121,7 @@ enum p2ps_drv_tri p2ps_drv_self_hosted(const struct p2ps_dev *d, const struct p2
 		}
 	/* Self-hosted mode is a GPU whose host is the Grace CPU it is coupled to (C2C): an
 	 * Arm host. Any other CPU the snapshot names rules it out. */
-	if (cpu->known && strcmp(cpu->arch, "arm64")) {
+	if (cpu->known && cpu->arch[0] && strcmp(cpu->arch, "arm64")) {
 		snprintf(why, n, "%s: a %s host has no Grace CPU", d->bdf_str, cpu->arch);
 		return P2PS_DRV_NO;
 	}
