@@ -492,7 +492,7 @@ static const struct p2ps_nv_driver rows[] = {
 	 .iommu_512m = true, .mailbox_bar1 = true, .bar1_hal_min = HOPPER,
 	 .patch_override = NA, .patch_force = NA, .patch_pcie_type = NA, .patch_rebar = false,
 	 .rm = &rm_590, .bar1 = P2PS_NV_BAR1_STOCK_580, .sources = stock_sources,
-	 .assumed = "595.58.03 and 595.71.05 are not stored: modelled as 595.45.04"},
+	 .assumed = "595.58.03 and 595.71.05 not read: modelled as 595.45.04"},
 	/* 610.43.02, 610.43.03, 610.57.04: no NVIDIA tree stored. p2p_caps.c as two forks of
 	 * 610.57.04 have it (LingzheZhao 12c62bb6 and a second fork): the CPU-side chipset check
 	 * and per-GPU caps instead of GSP's per-pair answer, no self-hosted gate; the rest as
@@ -506,9 +506,9 @@ static const struct p2ps_nv_driver rows[] = {
 	 .iommu_512m = true, .mailbox_bar1 = true, .bar1_hal_min = HOPPER,
 	 .patch_override = NA, .patch_force = NA, .patch_pcie_type = NA, .patch_rebar = false,
 	 .rm = NULL,
-	 .rm_why = "no NVIDIA 610 tree is stored, so its RM headers were never compiled against",
+	 .rm_why = "NVIDIA's 610 RM headers were not read, so no layout was compiled against them",
 	 .bar1 = P2PS_NV_BAR1_STOCK_580, .sources = stock_610_sources,
-	 .assumed = "no NVIDIA 610 tree stored: gates read in forks of 610.57.04; registry, CPU, "
+	 .assumed = "NVIDIA's 610 sources not read: gates read in forks of 610.57.04; registry, CPU, "
 	            "static BAR1 and BAR1 HAL as 615.71.09 and 595.45.04"},
 	{.series = 615, .flavor = P2PS_NV_FLAVOR_STOCK, .ref = "615.71.09",
 	 .tags = {"615.71.09"},
