@@ -612,6 +612,18 @@ static void chipset_check(void **state)
 	assert_int_equal(p->st[P2PS_NV_CAPS_READ], CNS);
 	assert_int_equal(p->st[P2PS_NV_CAPS_PCI], NS);
 	assert_int_equal(p->st[P2PS_NV_CAPS_PCI_BAR1], NS);
+	/* The same with two RTX 3090s (GA102) in a QEMU q35 guest without a clique: CNS, as
+	 * nvidia-smi topo -p2p showed there with 610.57.04 (noonghunna/club-3090
+	 * docs/PCIE_P2P.md, e8581033). */
+	const struct host_spec rtx3090 = {.chip = GA102,
+	                                  .bar1 = 32 * GIB,
+	                                  .vram = 24 * GIB,
+	                                  .no_clique = true,
+	                                  .switch_d = 0x8600,
+	                                  .hb = 0x29c0};
+	p = model(m, "610.57.04", &rtx3090);
+	assert_int_equal(p->st[P2PS_NV_CAPS_READ], CNS);
+	assert_int_equal(p->st[P2PS_NV_CAPS_WRITE], CNS);
 	/* A common supported switch (PLX 8747) passes the check: the per-GPU caps GSP
 	 * reported at init decide (unknown for a non-GeForce board). */
 	const struct host_spec plx = {H100, .no_clique = true, .hb = 0x29c0};
