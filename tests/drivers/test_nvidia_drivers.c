@@ -426,6 +426,7 @@ static void stock_after_595(void **state)
 	assert_int_equal(r615->sb_auto, P2PS_NV_AUTO_RESERVES_512M);
 	assert_int_equal(r610->sb_auto, P2PS_NV_AUTO_RESERVES_512M);
 	assert_true(r615->sb_start_512m && r615->iommu_512m && r615->bar1_map_first);
+	assert_true(r610->sb_start_512m && r610->iommu_512m && r610->bar1_map_first);
 	assert_int_equal(r615->bar1_hal_min, P2PS_NV_GEN_HOPPER);
 	/* The gates' names and their sources' tags. */
 	assert_string_equal(p2ps_nv_gate_name(P2PS_NV_GATE_SELF_HOSTED), "self_hosted");
