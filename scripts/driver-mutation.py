@@ -43,10 +43,10 @@ BOOLS = ["bar1_needs_force", "bar1_map_first", "override_atomics", "pcie_type_ke
          "static_bar1_key", "tail_reserve", "amd_default_ryzen", "sb_start_512m",
          "iommu_512m", "mailbox_bar1", "patch_rebar"]
 GATE_BITS = {"NO_C2C": "P2PS_NV_GATE_BIT(P2PS_NV_GATE_NO_C2C)",
-             "BAR1_BY_DEFAULT": "P2PS_NV_GATE_BIT(P2PS_NV_GATE_BAR1_BY_DEFAULT)",
-             "SELF_HOSTED": "P2PS_NV_GATE_BIT(P2PS_NV_GATE_SELF_HOSTED)",
-             "CHIPSET": "P2PS_NV_GATE_BIT(P2PS_NV_GATE_CHIPSET)",
-             "CHIPSET_SKIP": "P2PS_NV_GATE_BIT(P2PS_NV_GATE_CHIPSET_SKIP)"}
+             "BAR1_BY_DEFAULT": "P2PS_NV_GATE_BIT(P2PS_NV_GATE_BAR1_BY_DEFAULT)"}
+# The self_hosted, chipset and chipset_skip bits are not toggled in every row: in the forks'
+# rows ForceP2P (built in) decides before them, so such a mutant changes nothing; the rows
+# that have them are held by test_nvidia_drivers (stock_after_595) and test_driver_rows.
 FORCE_TYPES = ["ft_bar1", "ft_pcie", "ft_nvlink", "ft_c2c"]
 ENUMS = {
     "sb_default": ["P2PS_NV_SB_DISABLE", "P2PS_NV_SB_ENABLE", "P2PS_NV_SB_AUTO",
