@@ -47,6 +47,9 @@ BOOLS = ["bar1_needs_force", "bar1_map_first", "override_atomics", "pcie_type_ke
          "iommu_512m", "mailbox_bar1", "patch_rebar"]
 GATE_BITS = {"NO_C2C": "P2PS_NV_GATE_BIT(P2PS_NV_GATE_NO_C2C)",
              "BAR1_BY_DEFAULT": "P2PS_NV_GATE_BIT(P2PS_NV_GATE_BAR1_BY_DEFAULT)"}
+# The self_hosted, chipset and chipset_skip bits are not toggled in every row: in the forks'
+# rows ForceP2P (built in) decides before them, so such a mutant changes nothing; the rows
+# that have them are held by test_nvidia_drivers (stock_after_595) and test_driver_rows.
 FORCE_TYPES = ["ft_bar1", "ft_pcie", "ft_nvlink", "ft_c2c"]
 ENUMS = {
     "sb_default": ["P2PS_NV_SB_DISABLE", "P2PS_NV_SB_ENABLE", "P2PS_NV_SB_AUTO",
@@ -131,6 +134,17 @@ MUTATION_POINTS = [
     (TABLE, 'GB_DEFAULT "GR100 GR102 ",', 'GB_DEFAULT,', "GR100/GR102 not BAR1 P2P by default"),
     (TABLE, '"GB10B GB10C GB20B GB20C ",', '"GB10B GB20B GB20C ",', "GB10C's BAR1 not disabled"),
     (TABLE, 'GB_HAL "GB10C GR100 GR102 "', 'GB_HAL', "615's chips without the BAR1 HAL"),
+    (A + "driver_model.c", "\tif (yes >= 0) {\n", "\tif (yes > 0) {\n",
+     "self-hosted only when the second GPU is"),
+    (A + "driver_model.c", "if (!has_gate(c, P2PS_NV_GATE_CHIPSET) || common)",
+     "if (!has_gate(c, P2PS_NV_GATE_CHIPSET))", "the chipset check ignores a common switch"),
+    (A + "driver_tables.c", "{0x8086, 0x29c0, \"QEMU q35\",", "{0x8086, 0x29c1, \"QEMU q35\",",
+     "q35's host bridge dropped"),
+    (A + "driver_tables.c", "{0x2342, 0x2348,", "{0x2348,", "GH200 120GB dropped"),
+    (A + "driver_tables.c", "{\"GH100\", \"GB100\",", "{\"GB100\",",
+     "GH100 never self-hosted"),
+    (A + "driver_tables.c", "cpu->known && cpu->arch[0] && strcmp(cpu->arch, \"arm64\")",
+     "cpu->known && cpu->arch[0]", "an Arm CPU rules self-hosting out"),
     (A + "driver_bar1.c", "return ALIGN_UP(r, SZ_2M) + SZ_2M;", "return r + BAR1_VA_GUARD;",
      "the BAR1 VA not aligned down"),
     (A + "driver_bar1.c", "con + mbx ? need + SZ_512M - (con + mbx) % SZ_512M", "con + mbx ? need",

@@ -174,13 +174,19 @@ enum p2ps_nv_gate {
 	/* the chip's bus HAL sets bBar1Disabled: BAR1 is sized 0, so static BAR1 and the BAR1
 	 * P2P mapping are off (optional; checked after BAR1_BY_DEFAULT) */
 	P2PS_NV_GATE_BAR1_DISABLED,
+	P2PS_NV_GATE_SELF_HOSTED,  /* a self-hosted GPU (Grace superchip): no PCIe P2P (optional) */
+	P2PS_NV_GATE_CHIPSET,      /* the CPU-side chipset check replaces GSP's per-pair answer
+	                            * (optional) */
+	P2PS_NV_GATE_CHIPSET_SKIP, /* GSP's per-GPU bSkipChipsetCheck may waive it (optional) */
 	P2PS_NV_GATE_COUNT
 };
 #define P2PS_NV_GATE_BIT(g) (1u << (unsigned)(g))
 /* The gates a row may enable (the others every series has). */
 #define P2PS_NV_OPTIONAL_GATES                                                                     \
 	(P2PS_NV_GATE_BIT(P2PS_NV_GATE_NO_C2C) | P2PS_NV_GATE_BIT(P2PS_NV_GATE_BAR1_BY_DEFAULT) |  \
-	 P2PS_NV_GATE_BIT(P2PS_NV_GATE_BAR1_DISABLED))
+	 P2PS_NV_GATE_BIT(P2PS_NV_GATE_BAR1_DISABLED) |                                            \
+	 P2PS_NV_GATE_BIT(P2PS_NV_GATE_SELF_HOSTED) | P2PS_NV_GATE_BIT(P2PS_NV_GATE_CHIPSET) |     \
+	 P2PS_NV_GATE_BIT(P2PS_NV_GATE_CHIPSET_SKIP))
 const char *p2ps_nv_gate_name(unsigned g);   /* "ioh_topology", ...; "?" */
 const char *p2ps_nv_gate_source(unsigned g); /* "p2p_caps.c _kp2p... (595.45.04)"; "" */
 
@@ -264,6 +270,7 @@ enum p2ps_nv_rm_era {
 	P2PS_NV_RM_570,     /* NVLink 64 x 208; STATIC_BAR1_INFO with its start offset */
 	P2PS_NV_RM_580,     /* FB 128; NVLink enabledLinks */
 	P2PS_NV_RM_590,     /* NVLink link info 216 bytes; NV503B fabric P2P info */
+	P2PS_NV_RM_615,     /* GET_CHIPSET_INFO gained chipsetId (152 -> 156 bytes) */
 	P2PS_NV_RM_ERA_COUNT,
 	P2PS_NV_RM_NEWEST = P2PS_NV_RM_ERA_COUNT - 1,
 };

@@ -6,7 +6,7 @@
  * UVM (nvGpuOpsBuildExternalAllocPtes, CUDA's peer mappings):
  *   - stock 550-575: nvGpuOpsGetExternalAllocAperture has no BAR1-P2P case (PEER, VIDEO or
  *     SYS_COH for indirect peers only);
- *   - stock 580-595: a BAR1-P2P peer is SYS_COH where BAR1-P2P atomics are on (580.142:
+ *   - stock 580-615: a BAR1-P2P peer is SYS_COH where BAR1-P2P atomics are on (580.142:
  *     arch >= BLACKWELL_GB1XX; 590/595: _nvGpuOpsIsBar1P2pAtomicEnabled, the same test),
  *     else SYS_NONCOH; the address is _nvGpuOpsEncodeBar1P2PAddrs: kbusGetBar1P2PDmaInfo's
  *     base (the static BAR1's DMA address as the mapping GPU sees it: bus address + start,

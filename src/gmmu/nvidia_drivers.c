@@ -270,6 +270,14 @@ static const struct {
         {"unknown_fact", "a fact the gate needs is missing"},
         {"bar1_disabled", "g_kern_bus_nvoc.c __nvoc_init_dataField_KernelBus (bBar1Disabled), "
                           "kern_bus_gm107.c kbusInitBarsSize (BAR1 sized 0), 615.71.09"},
+        {"self_hosted", CAPS "_kp2pCapsGetStatusOverPcie (gpuIsSelfHosted on any GPU of the "
+                             "mask: NOT_SUPPORTED, after the ForceP2P override and before the "
+                             "GSP cache), 615.71.09"},
+        {"chipset", CAPS "_kp2pCapsGetStatusOverPcie (bPciePeerReadCapable/WriteCapable of "
+                         "the host bridge, no common switch: CHIPSET_NOT_SUPPORTED; replaces "
+                         "INTERNAL_GET_PCIE_P2P_CAPS per pair), 610.57.04 forks, 615.71.09"},
+        {"chipset_skip", CAPS "_kp2pCapsGetStatusOverPcie (gpuGetPcieP2PSkipChipsetCheck: GSP's "
+                              "bSkipChipsetCheck per GPU), 615.71.09"},
 };
 _Static_assert(GMMU_ARRAY_SIZE(gates) == P2PS_NV_GATE_COUNT, "a gate without a name");
 _Static_assert(P2PS_NV_GATE_COUNT <= 32, "gates are bits of an unsigned");
@@ -430,7 +438,8 @@ static int version_cmp(const struct p2ps_nv_version *a, const struct p2ps_nv_ver
 
 /* ---- RM layouts, eras, sources ---------------------------------------------------------- */
 
-static const char *const rm_era_names[P2PS_NV_RM_ERA_COUNT] = {"550", "565", "570", "580", "590"};
+static const char *const rm_era_names[P2PS_NV_RM_ERA_COUNT] = {"550", "565", "570",
+                                                               "580", "590", "615"};
 
 const char *p2ps_nv_rm_era_name(enum p2ps_nv_rm_era e)
 {
@@ -469,6 +478,7 @@ static const struct p2ps_nv_rm_layout rm_565 = {P2PS_NV_RM_565, 56, 40, 48, 48, 
 static const struct p2ps_nv_rm_layout rm_570 = {P2PS_NV_RM_570, 56, 40, 48, 48, 72, false};
 static const struct p2ps_nv_rm_layout rm_580 = {P2PS_NV_RM_580, 64, 48, 56, 56, 72, false};
 static const struct p2ps_nv_rm_layout rm_590 = {P2PS_NV_RM_590, 64, 48, 56, 56, 88, true};
+static const struct p2ps_nv_rm_layout rm_615 = {P2PS_NV_RM_615, 64, 48, 56, 56, 88, true};
 /* clang-format on */
 
 static const char fork_rm[] =
@@ -516,6 +526,25 @@ static const struct p2ps_nv_source stock_sources[P2PS_NV_SRC_COUNT] = {
         [P2PS_NV_SRC_BAR1_ENTRY] = {SRC_RM_ENTRY ", " SRC_UVM, "dmaAllocBar1P2PMapping_GH100, "
                                                                "nvGpuOpsGetExternalAllocAperture, "
                                                                "_nvGpuOpsEncodeBar1P2PAddrs"},
+};
+/* No NVIDIA 610 tree is stored: p2p_caps.c was read in a fork of 610.57.04 whose diff does
+ * not touch _kp2pCapsGetStatusOverPcie; the other groups are 615.71.09's (the row says so). */
+static const struct p2ps_nv_source stock_610_sources[P2PS_NV_SRC_COUNT] = {
+        [P2PS_NV_SRC_CAPS] = {"src/nvidia/src/kernel/platform/p2p/p2p_caps.c "
+                              "(LingzheZhao/open-gpu-kernel-modules 12c62bb6, on 610.57.04)",
+                              "_kp2pCapsGetStatusOverPcie, p2pGetCapsStatus"},
+        [P2PS_NV_SRC_REGISTRY] = {"src/nvidia/interface/nvrm_registry.h (not read at 610)",
+                                  "as 595.45.04"},
+        [P2PS_NV_SRC_CPU] = {"src/nvidia/src/kernel/platform/cpu.c (not read at 610)",
+                             "as 595.45.04"},
+        [P2PS_NV_SRC_STATIC_BAR1] = {BUS "turing/kern_bus_tu102.c, " BUS
+                                         "maxwell/kern_bus_gm107.c, " BUS "hopper/kern_bus_gh100.c "
+                                         "(615.71.09)",
+                                     "kbusIsStaticBar1Supported_TU102, kbusInitBar1_GM107, "
+                                     "_kbusCreateStaticBar1IOMMUMapping"},
+        [P2PS_NV_SRC_BAR1_HAL] = {"src/nvidia/generated/g_kern_bus_nvoc.c (615.71.09)",
+                                  "kbusIsPcieBar1P2PMappingSupported (the HAL per chip)"},
+        [P2PS_NV_SRC_BAR1_ENTRY] = {SRC_UVM " (595.45.04)", "_nvGpuOpsEncodeBar1P2PAddrs"},
 };
 static const struct p2ps_nv_source patch_sources[P2PS_NV_SRC_COUNT] = {
         SRC_CAPS,
@@ -568,13 +597,15 @@ static const struct p2ps_nv_source method3_sources[P2PS_NV_SRC_COUNT] = {
 #define NO_C2C  0u
 #define C2C     P2PS_NV_GATE_BIT(P2PS_NV_GATE_NO_C2C)
 #define BY_DEF  P2PS_NV_GATE_BIT(P2PS_NV_GATE_BAR1_BY_DEFAULT)
+#define SELF_H  P2PS_NV_GATE_BIT(P2PS_NV_GATE_SELF_HOSTED)
+#define CHIPSET P2PS_NV_GATE_BIT(P2PS_NV_GATE_CHIPSET)
+#define SKIP_CS P2PS_NV_GATE_BIT(P2PS_NV_GATE_CHIPSET_SKIP)
 #define HOPPER  P2PS_NV_GEN_HOPPER
 #define TURING  P2PS_NV_GEN_TURING
 #define FORK_RM .rm = NULL, .rm_why = fork_rm
 
-/* bBar1Disabled (GB10B, GB10C, GB20B, GB20C): for the stock 615 row's gates (615.71.09).
- * TODO(integration): the stock 615 row sets .gates = C2C | BY_DEF | BAR1_DIS; no other row
- * has it yet (tests/analysis/test_driver_rows.c stock_615() requires it of that row). */
+/* bBar1Disabled (GB10B, GB10C, GB20B, GB20C at 615.71.09): the stock 610 and 615 rows have
+ * the gate (tests/analysis/test_driver_rows.c stock_615() holds it). */
 #define BAR1_DIS P2PS_NV_GATE_BIT(P2PS_NV_GATE_BAR1_DISABLED)
 
 /* A row: series, flavor, ref, tags; gates; the p2p_caps.c switches; the RMForceP2PType
@@ -652,7 +683,38 @@ static const struct p2ps_nv_driver rows[] = {
 	 .sb_default = P2PS_NV_SB_AUTO, .sb_auto = P2PS_NV_AUTO_RESERVES_512M, .sb_start_512m = true,
 	 .iommu_512m = true, .mailbox_bar1 = true, .bar1_hal_min = HOPPER,
 	 .patch_override = NA, .patch_force = NA, .patch_pcie_type = NA, .patch_rebar = false,
-	 .rm = &rm_590, .bar1 = P2PS_NV_BAR1_STOCK_580, .sources = stock_sources},
+	 .rm = &rm_590, .bar1 = P2PS_NV_BAR1_STOCK_580, .sources = stock_sources,
+	 .assumed = "595.58.03 and 595.71.05 not read: every column taken from 595.45.04"},
+	/* 610.43.02, 610.43.03, 610.57.04: no NVIDIA tree stored. p2p_caps.c as two forks of
+	 * 610.57.04 have it (LingzheZhao 12c62bb6 and a second fork): the CPU-side chipset check
+	 * and per-GPU caps instead of GSP's per-pair answer, no self-hosted gate; the rest as
+	 * 615.71.09 (kern_bus_*.c unchanged from 595.45.04 to 615.71.09, so between them too). */
+	{.series = 610, .flavor = P2PS_NV_FLAVOR_STOCK, .ref = "610.57.04",
+	 .gates = C2C | BY_DEF | CHIPSET | BAR1_DIS, .bar1_needs_force = false, .bar1_map_first = true, .override_atomics = true,
+	 .ft_bar1 = 0, .ft_pcie = 1, .ft_nvlink = 2, .ft_c2c = 3,
+	 .pcie_type_key = true, .static_bar1_key = true, .tail_reserve = false,
+	 .amd_default_ryzen = true,
+	 .sb_default = P2PS_NV_SB_AUTO, .sb_auto = P2PS_NV_AUTO_RESERVES_512M, .sb_start_512m = true,
+	 .iommu_512m = true, .mailbox_bar1 = true, .bar1_hal_min = HOPPER,
+	 .patch_override = NA, .patch_force = NA, .patch_pcie_type = NA, .patch_rebar = false,
+	 .rm = NULL,
+	 .rm_why = "NVIDIA's 610 RM headers were not read, so no layout was compiled against them",
+	 .bar1 = P2PS_NV_BAR1_STOCK_580, .sources = stock_610_sources,
+	 .assumed = "NVIDIA's 610 sources not read: gates read in forks of 610.57.04; registry, CPU, "
+	            "static BAR1 and BAR1 HAL taken from stock 615 (615.71.09) and 595 (595.45.04)"},
+	{.series = 615, .flavor = P2PS_NV_FLAVOR_STOCK, .ref = "615.71.09",
+	 .tags = {"615.71.09"},
+	 .gates = C2C | BY_DEF | SELF_H | CHIPSET | SKIP_CS | BAR1_DIS, .bar1_needs_force = false, .bar1_map_first = true,
+	 .override_atomics = true,
+	 .ft_bar1 = 0, .ft_pcie = 1, .ft_nvlink = 2, .ft_c2c = 3,
+	 .pcie_type_key = true, .static_bar1_key = true, .tail_reserve = false,
+	 .amd_default_ryzen = true,
+	 .sb_default = P2PS_NV_SB_AUTO, .sb_auto = P2PS_NV_AUTO_RESERVES_512M, .sb_start_512m = true,
+	 .iommu_512m = true, .mailbox_bar1 = true, .bar1_hal_min = HOPPER,
+	 .patch_override = NA, .patch_force = NA, .patch_pcie_type = NA, .patch_rebar = false,
+	 .rm = &rm_615, .bar1 = P2PS_NV_BAR1_STOCK_580, .sources = stock_sources,
+	 .assumed = "nvrm_registry.h and cpu.c not read at 615.71.09: RMForceP2PType values and "
+	            "the AMD rule taken from stock 595 (595.45.04)"},
 	/* tinygrad 550.54.15-p2p, 565.57.01-p2p: p2pOverride 0x11, forceP2PType BAR1P2P (2),
 	 * the GH100 BAR1 HAL for every chip, ReBAR resize without the module parameter. */
 	{.series = 550, .flavor = P2PS_NV_FLAVOR_TINYGRAD, .ref = "550.54.15-p2p",

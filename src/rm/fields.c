@@ -15,7 +15,8 @@
  *   - GET_CPU_INFO gained selfHostedSocType (565);
  *   - FB_GET_STATIC_BAR1_INFO exists from 565, its staticBar1StartOffset from 570 (565's
  *     static BAR1 sits at offset 0: the control reads start 0 there);
- *   - NV503B_ALLOC_PARAMETERS gained the fabric P2P info (590). */
+ *   - NV503B_ALLOC_PARAMETERS gained the fabric P2P info (590);
+ *   - GET_CHIPSET_INFO gained chipsetId after flags: 152 -> 156 bytes (615). */
 #include "rm_internal.h"
 
 #include "p2pscope/rm_ctrl.h"
@@ -25,6 +26,7 @@
 #define E570   P2PS_NV_RM_570
 #define E580   P2PS_NV_RM_580
 #define E590   P2PS_NV_RM_590
+#define E615   P2PS_NV_RM_615
 #define NEWEST P2PS_NV_RM_NEWEST
 #define ALL    E550, NEWEST
 
@@ -117,7 +119,8 @@ static const struct p2ps_rm_field fields[] = {
 	{P2PS_RMF_CPU_FAMILY, "NV0000_CTRL_SYSTEM_GET_CPU_INFO_PARAMS", "family", ALL, 84, 4, "580.142"},
 	{P2PS_RMF_CPU_MODEL, "NV0000_CTRL_SYSTEM_GET_CPU_INFO_PARAMS", "model", ALL, 88, 4, "580.142"},
 
-	{P2PS_RMF_CHIPSET_SIZE, "NV0000_CTRL_SYSTEM_GET_CHIPSET_INFO_PARAMS", "sizeof", ALL, 0, 152, "580.142"},
+	{P2PS_RMF_CHIPSET_SIZE, "NV0000_CTRL_SYSTEM_GET_CHIPSET_INFO_PARAMS", "sizeof", E550, E590, 0, 152, "580.142"},
+	{P2PS_RMF_CHIPSET_SIZE, "NV0000_CTRL_SYSTEM_GET_CHIPSET_INFO_PARAMS", "sizeof", E615, NEWEST, 0, 156, "615.71.09"},
 	{P2PS_RMF_CHIPSET_VENDOR, "NV0000_CTRL_SYSTEM_GET_CHIPSET_INFO_PARAMS", "vendorId", ALL, 0, 2, "580.142"},
 	{P2PS_RMF_CHIPSET_DEVICE, "NV0000_CTRL_SYSTEM_GET_CHIPSET_INFO_PARAMS", "deviceId", ALL, 2, 2, "580.142"},
 	{P2PS_RMF_CHIPSET_HB_VENDOR, "NV0000_CTRL_SYSTEM_GET_CHIPSET_INFO_PARAMS", "HBvendorId", ALL, 8, 2, "580.142"},

@@ -29,9 +29,28 @@ grep -q '"agrees":true' "$tmp/json" || grep -q '"agrees": true' "$tmp/json" || f
 # Outputs go to files first: grep -q would end a pipe early (SIGPIPE under pipefail).
 "$bi" --root "$snap" --driver auto --dot >"$tmp/dot"
 grep -q 'driver: nvlink' "$tmp/dot" || fail "dot edge"
-"$bi" --root "$snap" --driver 610 >"$tmp/610"
-grep -q 'note: 610 stock has no row in the driver table: modelled as stock 595 (595.45.04), the newest stock row not newer than it (assumed)' "$tmp/610" ||
+"$bi" --root "$snap" --driver 620 >"$tmp/620"
+grep -q 'note: 620 stock has no row in the driver table: modelled as stock 615 (615.71.09), the newest stock row not newer than it (assumed)' "$tmp/620" ||
 	fail "a newer series is named and modelled as the nearest, assumed"
+# 615.71.09 and 610.57.04 have rows; 610's columns come from forks and 615.71.09 (no NVIDIA
+# 610 tree is stored): text and JSON say "assumed". 615's own row also says which columns
+# were not re-read at its tag.
+for v in 615.71.09 610.57.04; do
+	"$bi" --root "$snap" --driver "$v" >"$tmp/$v.txt" || fail "--driver $v exit status"
+	grep -q "^Driver model: NVIDIA $v stock (assumed) (from --driver), modelled as ${v%%.*}\$" \
+		"$tmp/$v.txt" || fail "--driver $v: modelled as its own row"
+	grep -q 'topo -p2p (snapshot)): r OK  w OK  n OK  a OK  p NS : agrees' "$tmp/$v.txt" ||
+		fail "--driver $v: the H200 pair"
+	"$bi" --root "$snap" --driver "$v" --json >"$tmp/$v.json" || fail "--driver $v --json exit status"
+	python3 - "$tmp/$v.json" "$v" <<'PY' || fail "--driver $v --json: model_series and note"
+import json, sys
+d = json.load(open(sys.argv[1]))["driver_model"]
+assert d["model_series"] == int(sys.argv[2].split(".")[0]), d["model_series"]
+assert d["note"] and d["note"].endswith("(assumed)"), d["note"]
+PY
+done
+grep -q "note: NVIDIA's 610 sources not read: .*(assumed)\$" "$tmp/610.57.04.txt" ||
+	fail "610: the row's assumed columns are not said"
 "$bi" --root "$snap" >"$tmp/plain"
 grep -q '^Driver model' "$tmp/plain" && fail "the model printed without --driver"
 

@@ -66,6 +66,9 @@ struct host_spec {
 	int cpu_family;    /* Linux "cpu family"; 0: Intel 6 model 143 */
 	const char *keys;  /* NVreg_RegistryDwords */
 	uint16_t switch_d; /* the switch ports' device id (vendor PLX); 0: 0x8747 */
+	bool arm;          /* an Arm host (a Grace CPU's /proc/cpuinfo) */
+	bool no_clique;    /* no hypervisor P2P clique: the host checks decide */
+	uint16_t hb;       /* the Intel host bridge 00:00.0's device id; 0: none */
 };
 
 static void host(struct dm *m, const struct host_spec *s)
@@ -77,10 +80,14 @@ static void host(struct dm *m, const struct host_spec *s)
 		h->devs[f->usp].device_id = h->devs[f->dsp0].device_id =
 		        h->devs[f->dsp1].device_id = s->switch_d;
 	h->vm.in_vm = true;
-	h->cpu = (struct p2ps_host_cpu){
-	        .known = true, .vendor = "GenuineIntel", .family = 6, .model = 143};
+	h->cpu = (struct p2ps_host_cpu){.known = true,
+	                                .arch = "x86_64",
+	                                .vendor = "GenuineIntel",
+	                                .family = 6,
+	                                .model = 143};
 	if (s->cpu_family)
 		h->cpu = (struct p2ps_host_cpu){.known = true,
+		                                .arch = "x86_64",
 		                                .vendor = "AuthenticAMD",
 		                                .family = s->cpu_family,
 		                                .model = 1};
@@ -100,11 +107,18 @@ static void host(struct dm *m, const struct host_spec *s)
 		d->rebar.e[0].current = (uint8_t)(log2 - 20);
 		d->rebar.e[0].sizes = (1ull << (log2 - 20)) | (s->grow ? 1ull << (log2 - 19) : 0);
 		/* the hypervisor's P2P clique 1 (objClLoadPcieVirtualP2PApproval, nvpcie.h) */
+		if (s->no_clique)
+			continue;
 		d->config[0x34] = 0xc8;
 		const uint8_t cap[8] = {0x09, 0x00, 0x08, 0x50, 0x32, 0x50, 1 << 3, 0x00};
 		memcpy(d->config + 0xc8, cap, sizeof(cap));
 	}
 	h->devs[f->g0].boot_vga = s->console;
+	if (s->arm)
+		h->cpu = (struct p2ps_host_cpu){
+		        .known = true, .arch = "arm64", .family = -1, .model = -1};
+	if (s->hb)
+		tm_dev(h, "0000:00:00.0", 0x8086, s->hb, 0x060000, -1);
 }
 
 /* The model of spec's row, or of row where one is given (a row the table has not yet),
@@ -254,6 +268,12 @@ static const struct row rows[] = {
 	{"590", ASK_575, ASK_575_X, NS, HYP, OK, true, FT, MBX, NS, NONV, MBX, F_PT1, F_SB1,
 	 OK, R_AUTO, S512, NEEDS_580, MBX, MBX, false, true, false, F_SB2, true, true, NEEDS_580},
 	{"595", ASK_575, ASK_575_X, NS, HYP, OK, true, FT, MBX, NS, NONV, MBX, F_PT1, F_SB1,
+	 OK, R_AUTO, S512, NEEDS_580, MBX, MBX, false, true, false, F_SB2, true, true, NEEDS_580},
+	/* 610.57.04 (p2p_caps.c of its forks) and 615.71.09: the gates these hosts meet are
+	 * 595.45.04's (the clique decides before the chipset check; no GPU here is self-hosted). */
+	{"610", ASK_575, ASK_575_X, NS, HYP, OK, true, FT, MBX, NS, NONV, MBX, F_PT1, F_SB1,
+	 OK, R_AUTO, S512, NEEDS_580, MBX, MBX, false, true, false, F_SB2, true, true, NEEDS_580},
+	{"615", ASK_575, ASK_575_X, NS, HYP, OK, true, FT, MBX, NS, NONV, MBX, F_PT1, F_SB1,
 	 OK, R_AUTO, S512, NEEDS_580, MBX, MBX, false, true, false, F_SB2, true, true, NEEDS_580},
 	{"550-tinygrad", NULL, ASK_FORK_X, NS, OVR, NS, false, NONV, B1, NS, FT, B1, NULL, "",
 	 OK, R_550, START(0), NEEDS_550P, B1, B1, true, false, false, "", false, false, NEEDS_550P},
@@ -616,6 +636,131 @@ static void gr100_by_default(void **state)
 	assert_int_equal(p->path[B1].read.gate, P2PS_NV_GATE_BAR1_HAL);
 }
 
+#define GH200 0x2342 /* GH200 120GB: README.md's supported GPUs, 615.71.09 */
+#define CNS   P2PS_NV_ST_CHIPSET_NOT_SUPPORTED
+#define U     P2PS_NV_ST_UNKNOWN
+
+/* A Grace-Hopper pair (GH200, GH100 chip) on its Arm host. 615.71.09 p2p_caps.c
+ * _kp2pCapsGetStatusOverPcie: after the ForceP2P override, gpuIsSelfHosted on any GPU of
+ * the mask gives read = write = NOT_SUPPORTED, before the GSP cache and the hypervisor
+ * check; nothing is OK, so BAR1 is not tried and the connectivity is UNKNOWN
+ * (p2pGetCapsStatus): every index NS (client_resource.c). With ForceP2P=0x11 the override
+ * returns OK first: PCIE_PROPRIETARY. 595.45.04 and the 610.57.04 forks have no such gate:
+ * the hypervisor's clique answers OK. */
+static void self_hosted(void **state)
+{
+	struct dm *m = *state;
+	const struct host_spec s = {
+	        .chip = GH200, .bar1 = 128 * GIB, .vram = 96 * GIB, .arm = true};
+	const struct p2ps_drv_pair *p = model(m, "615.71.09", &s);
+	const struct p2ps_drv_path_result *mb = &p->path[MBX];
+	assert_int_equal(mb->read.st, NS);
+	assert_int_equal(mb->read.gate, P2PS_NV_GATE_SELF_HOSTED);
+	assert_int_equal(mb->write.gate, P2PS_NV_GATE_SELF_HOSTED);
+	assert_int_equal(p->chosen, P2PS_NV_PATH_NONE);
+	assert_false(p->path[B1].tried);
+	for (int k = 0; k < P2PS_NV_CAPS_COUNT; k++)
+		if (p->st[k] != NS)
+			fail_msg("615 self-hosted: %s is %s, wanted NS", p2ps_nv_caps_index_name(k),
+			         p2ps_nv_status_code(p->st[k]));
+	assert_int_equal(p->gate[P2PS_NV_CAPS_READ], P2PS_NV_GATE_SELF_HOSTED);
+
+	const struct host_spec forced = {.chip = GH200,
+	                                 .bar1 = 128 * GIB,
+	                                 .vram = 96 * GIB,
+	                                 .arm = true,
+	                                 .keys = "ForceP2P=0x11"};
+	p = model(m, "615.71.09", &forced);
+	assert_int_equal(p->chosen, MBX);
+	assert_int_equal(p->st[P2PS_NV_CAPS_READ], OK);
+	assert_int_equal(p->st[P2PS_NV_CAPS_WRITE], OK);
+	assert_int_equal(p->st[P2PS_NV_CAPS_PROP], OK);
+	assert_int_equal(p->path[MBX].read.gate, OVR);
+
+	for (const char *const *v = (const char *const[]){"595.45.04", "610.57.04", NULL}; *v;
+	     v++) {
+		p = model(m, *v, &s);
+		if (p->path[MBX].read.gate != HYP || p->st[P2PS_NV_CAPS_READ] != OK)
+			fail_msg("%s: read %s [%s], wanted OK [hypervisor]", *v,
+			         p2ps_nv_status_code(p->st[P2PS_NV_CAPS_READ]),
+			         p2ps_nv_gate_name(p->path[MBX].read.gate));
+	}
+}
+
+/* H100 PCIe boards (GH100, a chip whose HAL can be self-hosted: g_gpu_nvoc.c
+ * gpuDetermineSelfHostedMode, 615.71.09) on an Arm host: a Grace server may hold PCIe GPUs
+ * or be the superchip itself, which the snapshot does not tell: unknown on 615, never a
+ * guess. On an x86 host they are not self-hosted (the rows above). */
+static void self_hosted_unknown(void **state)
+{
+	struct dm *m = *state;
+	const struct host_spec s = {H100, .arm = true};
+	const struct p2ps_drv_pair *p = model(m, "615.71.09", &s);
+	assert_int_equal(p->path[MBX].read.st, U);
+	assert_int_equal(p->path[MBX].read.gate, P2PS_NV_GATE_UNKNOWN_FACT);
+	assert_non_null(strstr(p->path[MBX].why, "self-hosted"));
+	assert_int_equal(p->st[P2PS_NV_CAPS_READ], U);
+	/* 595.45.04 has no self-hosted gate: the clique decides. */
+	assert_int_equal(model(m, "595.45.04", &s)->st[P2PS_NV_CAPS_READ], OK);
+}
+
+/* No hypervisor clique, switch ports the driver does not accept (PLX 0x8600 is not in
+ * IS_SUPPORTED_PCIE_SWITCH), QEMU q35's host bridge 8086:29c0, which chipset_pcie.c's table
+ * does not list as peer-capable. 610.57.04 (p2p_caps.c of its forks,
+ * _kp2pCapsGetStatusOverPcie): no common switch and the chipset not peer read/write capable:
+ * CHIPSET_NOT_SUPPORTED. 615.71.09: the same unless GSP set the GPU's bSkipChipsetCheck
+ * (gpuGetPcieP2PSkipChipsetCheck), which the open source does not show: unknown. 595.45.04:
+ * GSP's per-pair INTERNAL_GET_PCIE_P2P_CAPS decides: unknown. */
+static void chipset_check(void **state)
+{
+	struct dm *m = *state;
+	const struct host_spec q35 = {H100, .no_clique = true, .switch_d = 0x8600, .hb = 0x29c0};
+	const struct {
+		const char *spec;
+		enum p2ps_nv_status st;
+		enum p2ps_nv_gate gate;
+	} want[] = {
+	        {"610.57.04", CNS, P2PS_NV_GATE_CHIPSET},
+	        {"615.71.09", U, P2PS_NV_GATE_CHIPSET_SKIP},
+	        {"595.45.04", U, P2PS_NV_GATE_GSP},
+	};
+	for (size_t i = 0; i < sizeof(want) / sizeof(want[0]); i++) {
+		const struct p2ps_drv_pair *p = model(m, want[i].spec, &q35);
+		const struct p2ps_drv_path_result *mb = &p->path[MBX];
+		if (mb->read.st != want[i].st || mb->read.gate != want[i].gate ||
+		    mb->write.st != want[i].st)
+			fail_msg("%s: read %s [%s], wanted %s [%s]", want[i].spec,
+			         p2ps_nv_status_code(mb->read.st), p2ps_nv_gate_name(mb->read.gate),
+			         p2ps_nv_status_code(want[i].st), p2ps_nv_gate_name(want[i].gate));
+	}
+	const struct p2ps_drv_pair *p = model(m, "610.57.04", &q35);
+	assert_int_equal(p->st[P2PS_NV_CAPS_READ], CNS);
+	assert_int_equal(p->st[P2PS_NV_CAPS_PCI], NS);
+	assert_int_equal(p->st[P2PS_NV_CAPS_PCI_BAR1], NS);
+	/* The same with two RTX 3090s (GA102) in a QEMU q35 guest without a clique: CNS, as
+	 * nvidia-smi topo -p2p showed there with 610.57.04 (noonghunna/club-3090
+	 * docs/PCIE_P2P.md, e8581033). */
+	const struct host_spec rtx3090 = {.chip = GA102,
+	                                  .bar1 = 32 * GIB,
+	                                  .vram = 24 * GIB,
+	                                  .no_clique = true,
+	                                  .switch_d = 0x8600,
+	                                  .hb = 0x29c0};
+	p = model(m, "610.57.04", &rtx3090);
+	assert_int_equal(p->st[P2PS_NV_CAPS_READ], CNS);
+	assert_int_equal(p->st[P2PS_NV_CAPS_WRITE], CNS);
+	/* A common supported switch (PLX 8747) passes the check: the per-GPU caps GSP
+	 * reported at init decide (unknown for a non-GeForce board). */
+	const struct host_spec plx = {H100, .no_clique = true, .hb = 0x29c0};
+	p = model(m, "610.57.04", &plx);
+	assert_int_equal(p->path[MBX].read.gate, P2PS_NV_GATE_GSP);
+	/* A host bridge the model does not know: whether it is peer-capable is unknown. */
+	const struct host_spec other = {H100, .no_clique = true, .switch_d = 0x8600, .hb = 0x1234};
+	p = model(m, "610.57.04", &other);
+	assert_int_equal(p->path[MBX].read.st, U);
+	assert_int_equal(p->path[MBX].read.gate, P2PS_NV_GATE_CHIPSET);
+}
+
 static int dm_setup(void **state)
 {
 	struct dm *m = calloc(1, sizeof(struct dm));
@@ -645,7 +790,8 @@ int main(void)
 	        CASE(no_keys),          CASE(console_defaults), CASE(auto_needs),
 	        CASE(turing_hal),       CASE(pcie_type_auto),   CASE(resize_and_cpu),
 	        CASE(iommu_alignment),  CASE(static_disabled),  CASE(gb10_bar1_disabled),
-	        CASE(gr100_by_default),
+	        CASE(gr100_by_default), CASE(self_hosted),      CASE(self_hosted_unknown),
+	        CASE(chipset_check),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -54,9 +54,17 @@ static void row_tags(const struct p2ps_nv_driver *r)
 			fail_msg("%u: tag %s has no facts file derived from it", r->series,
 			         r->tags[k]);
 	}
-	if (r->flavor == P2PS_NV_FLAVOR_STOCK) {
+	if (r->flavor == P2PS_NV_FLAVOR_STOCK && (k || r->rm)) {
 		assert_true(k >= 1);
 		assert_string_equal(r->ref, r->tags[0]);
+	} else if (r->flavor == P2PS_NV_FLAVOR_STOCK) {
+		/* A series with no stored tree: its release, no RM layout, and the row says
+		 * which columns it assumed. */
+		struct p2ps_nv_version v;
+		assert_int_equal(p2ps_nv_version_parse(r->ref, &v), P2PS_NV_VERSION_OK);
+		assert_true(v.parts == 3 && v.series == r->series && !v.has_flavor);
+		assert_non_null(r->rm_why);
+		assert_non_null(r->assumed);
 	} else {
 		/* A fork's ref is its branch (VERSION-p2p, VERSION-p2p-48g: naming the row's
 		 * flavor), or a port named by its PRs or commit. */
@@ -148,9 +156,10 @@ static void rm_layouts(void **state)
 			assert_true(r->rm_why && r->rm_why[0]);
 			const struct p2ps_nv_driver *s =
 			        p2ps_nv_driver_exact(r->series, P2PS_NV_FLAVOR_STOCK);
-			/* (a fork of a series without a stock row: the RM client refuses the
-			 * series, as it refuses stock's) */
-			if (r->flavor != P2PS_NV_FLAVOR_STOCK && s && !s->rm)
+			/* (a fork of a series without a stock row, or whose stock row says why it
+			 * has no layout: the RM client refuses the series, as it refuses stock's) */
+			if (r->flavor != P2PS_NV_FLAVOR_STOCK && s && !s->rm &&
+			    !(s->rm_why && s->rm_why[0]))
 				fail_msg("%u %s: no stock row with a layout for the RM client",
 				         r->series, p2ps_nv_flavor_name(r->flavor));
 			continue;
@@ -596,6 +605,58 @@ static const char *props_text(const struct p2ps_nv_driver *r, char *buf, size_t 
 	return buf;
 }
 
+/* The stock rows after 595.45.04, from the driver's code:
+ *   - p2p_caps.c _kp2pCapsGetStatusOverPcie: 595.45.04 asks GSP per pair
+ *     (NV2080_CTRL_CMD_INTERNAL_GET_PCIE_P2P_CAPS); the 610.57.04 forks (LingzheZhao
+ *     12c62bb6) check the chipset on the CPU (bPciePeerReadCapable/WriteCapable, common
+ *     switch) and have no self-hosted gate; 615.71.09 (61dcc937) adds gpuIsSelfHosted after
+ *     the ForceP2P override and gpuGetPcieP2PSkipChipsetCheck to the chipset check;
+ *   - ctrl0000system.h NV0000_CTRL_SYSTEM_GET_CHIPSET_INFO_PARAMS: chipsetId after flags at
+ *     615.71.09 (a new RM era); nvos.h and cl503b.h as 590's;
+ *   - no NVIDIA 610 tree is stored: the 610 row has no RM layout and says what it assumed,
+ *     as the 595 row does for 595.58.03 and 595.71.05. */
+static void stock_after_595(void **state)
+{
+	(void)state;
+	const unsigned sh = P2PS_NV_GATE_BIT(P2PS_NV_GATE_SELF_HOSTED),
+	               cs = P2PS_NV_GATE_BIT(P2PS_NV_GATE_CHIPSET),
+	               skip = P2PS_NV_GATE_BIT(P2PS_NV_GATE_CHIPSET_SKIP);
+	const struct p2ps_nv_driver *r595 = p2ps_nv_driver_exact(595, P2PS_NV_FLAVOR_STOCK),
+	                            *r610 = p2ps_nv_driver_exact(610, P2PS_NV_FLAVOR_STOCK),
+	                            *r615 = p2ps_nv_driver_exact(615, P2PS_NV_FLAVOR_STOCK);
+	assert_non_null(r595);
+	assert_non_null(r610);
+	assert_non_null(r615);
+	assert_int_equal(r595->gates & (sh | cs | skip), 0);
+	assert_int_equal(r610->gates & (sh | cs | skip), cs);
+	assert_int_equal(r615->gates & (sh | cs | skip), sh | cs | skip);
+	assert_non_null(strstr(r595->assumed, "595.71.05"));
+	assert_null(r610->rm);
+	assert_non_null(r610->assumed);
+	assert_string_equal(r615->tags[0], "615.71.09");
+	assert_int_equal(r615->rm->era, P2PS_NV_RM_615);
+	assert_string_equal(p2ps_nv_rm_era_name(P2PS_NV_RM_615), "615");
+	assert_int_equal(r615->rm->p2p_size, 88);
+	assert_true(r615->rm->p2p_fabric_info);
+	/* What did not change: the BAR1 path and static BAR1 rule of 595.45.04. */
+	assert_int_equal(r615->sb_auto, P2PS_NV_AUTO_RESERVES_512M);
+	assert_int_equal(r610->sb_auto, P2PS_NV_AUTO_RESERVES_512M);
+	assert_true(r615->sb_start_512m && r615->iommu_512m && r615->bar1_map_first);
+	assert_true(r610->sb_start_512m && r610->iommu_512m && r610->bar1_map_first);
+	assert_int_equal(r615->bar1_hal_min, P2PS_NV_GEN_HOPPER);
+	/* The gates' names and their sources' tags. */
+	assert_string_equal(p2ps_nv_gate_name(P2PS_NV_GATE_SELF_HOSTED), "self_hosted");
+	assert_non_null(strstr(p2ps_nv_gate_source(P2PS_NV_GATE_SELF_HOSTED), "615.71.09"));
+	assert_non_null(strstr(p2ps_nv_gate_source(P2PS_NV_GATE_CHIPSET), "610.57.04"));
+	assert_non_null(strstr(p2ps_nv_gate_source(P2PS_NV_GATE_CHIPSET_SKIP), "615.71.09"));
+	/* Between 610 and 615 the rule picks 610's row, assumed. */
+	bool exact;
+	assert_ptr_equal(p2ps_nv_driver_find(612, P2PS_NV_FLAVOR_STOCK, &exact), r610);
+	assert_false(exact);
+	assert_ptr_equal(p2ps_nv_driver_find(610, P2PS_NV_FLAVOR_STOCK, &exact), r610);
+	assert_true(exact);
+}
+
 static void markdown_row(const struct p2ps_nv_driver *r, int set)
 {
 	char tags[96] = "", props[192];
@@ -652,11 +713,12 @@ int main(int argc, char **argv)
 	if (argc > 1 && !strcmp(argv[1], "--markdown"))
 		return markdown();
 	const struct CMUnitTest tests[] = {
-	        cmocka_unit_test(rows_complete), cmocka_unit_test(rm_layouts),
-	        cmocka_unit_test(fallback_rule), cmocka_unit_test(version_parser),
-	        cmocka_unit_test(vocabulary),    cmocka_unit_test(defects),
-	        cmocka_unit_test(chip_lists),    cmocka_unit_test(row_props),
-	        cmocka_unit_test(fork_rows),     cmocka_unit_test(branch_names),
+	        cmocka_unit_test(rows_complete),   cmocka_unit_test(rm_layouts),
+	        cmocka_unit_test(fallback_rule),   cmocka_unit_test(version_parser),
+	        cmocka_unit_test(vocabulary),      cmocka_unit_test(defects),
+	        cmocka_unit_test(chip_lists),      cmocka_unit_test(row_props),
+	        cmocka_unit_test(fork_rows),       cmocka_unit_test(branch_names),
+	        cmocka_unit_test(stock_after_595),
 	};
 	return p2ps_test_exit(cmocka_run_group_tests(tests, NULL, NULL));
 }

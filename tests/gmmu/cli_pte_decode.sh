@@ -200,7 +200,7 @@ check "p2p --driver 580 gb202 start 512M" 0x000002894340068d \
 	"$("$P" p2p --chip GB202 --mode bar1 --driver 580 --bar1 0x28800000000 --start-offset 512M --offset 0x123400000 --page-size 2M -q)"
 check "p2p --driver 580 gb202 --path rm" 0x000002894340068f \
 	"$("$P" p2p --chip GB202 --mode bar1 --driver 580 --path rm --bar1 0x28800000000 --start-offset 512M --offset 0x123400000 --page-size 2M -q)"
-check "p2p --driver JSON names the row" '"driver_row":{"name":"580-595 stock uvm Blackwell"' \
+check "p2p --driver JSON names the row" '"driver_row":{"name":"580-615 stock uvm Blackwell"' \
 	"$("$P" p2p --chip GB202 --mode bar1 --driver 580 --iova 0x4000000000 --json | grep -o '"driver_row":{"name":"[^"]*"')"
 check "p2p --driver JSON base and start" '"base":"0x28800000000","start_offset":"0x20000000"' \
 	"$("$P" p2p --chip GB202 --mode bar1 --driver 580 --bar1 0x28800000000 --start-offset 512M --json | grep -o '"base":"[^"]*","start_offset":"[^"]*"')"
@@ -221,7 +221,7 @@ bad "entries not read" "driver 575 aikitoria (575 port (PR #31)): its BAR1-P2P e
 bad "stock has no v2 BAR1-P2P" "the stock driver has no BAR1-P2P on Turing..Ada" p2p --chip AD102 --mode bar1 --bar1 0 --driver 595
 bad "--iova on a bus-address row" "takes the peer's BAR1 bus address (gpumgrGetGpuPhysFbAddr), never an IOVA" p2p --chip AD102 --mode bar1 --iova 0 --driver 565 --flavor tinygrad
 bad "--iova with --start-offset" "--start-offset goes with --bar1" p2p --chip GB202 --mode bar1 --iova 0 --start-offset 512M --driver 580
-bad "start not aligned as 580 places it" "is not aligned to 0x20000000 as series 580-595 places it" p2p --chip GB202 --mode bar1 --bar1 0 --start-offset 2M --driver 580
+bad "start not aligned as 580 places it" "is not aligned to 0x20000000 as series 580-615 places it" p2p --chip GB202 --mode bar1 --bar1 0 --start-offset 2M --driver 580
 bad "bad --driver" "bad --driver" p2p --chip GB202 --mode bar1 --bar1 0 --driver 58x
 bad "unknown chip" "unknown chip 'RTX4090'" encode --chip RTX4090 VALID=1
 bad "unknown format" "unknown format 'v4'" decode --format v4 0x1

@@ -34,7 +34,7 @@ command -v python3 >/dev/null || {
 	exit 1
 }
 ALL="36 entries read (8 tables): 36 agree, 0 differ, 0 not modelled, 0 pages without a PTE, 0 unexplained"
-ROW580="peer: BAR1-P2P row 580-595 stock rm Hopper: SYS_NONCOH (dmaAllocBar1P2PMapping_GH100"
+ROW580="peer: BAR1-P2P row 580-615 stock rm Hopper: SYS_NONCOH (dmaAllocBar1P2PMapping_GH100"
 
 # ---- each form as its driver writes it: agrees, base and start printed ----------------
 run 0 "$D/h200-580-start512m.json"
@@ -79,7 +79,7 @@ python3 - "$W/out" <<'PY' || fail "JSON peer fields"
 import json, sys
 pe = json.load(open(sys.argv[1]))["peer"]
 assert pe["mode"] == "bar1" and pe["bar1_source"] == "inferred", pe
-assert pe["bar1_row"] == "580-595 stock rm Hopper" and "dmaAllocBar1P2PMapping_GH100" in pe["bar1_row_source"]
+assert pe["bar1_row"] == "580-615 stock rm Hopper" and "dmaAllocBar1P2PMapping_GH100" in pe["bar1_row_source"]
 assert (pe["bar1_base"], pe["bar1_start"], pe["bar1_from"]) == ("0x108020000000", "0x20000000", "peer-4k"), pe
 PY
 

@@ -28,7 +28,7 @@ static void test_driver_versions(void **state)
 	} ok[] = {
 	        {"550.54.15", 56, 48, 72}, {"565.57.01", 56, 48, 72},  {"570.211.01", 56, 48, 72},
 	        {"575.64.05", 56, 48, 72}, {"580.159.04", 64, 56, 72}, {"590.48.01", 64, 56, 88},
-	        {"595.45.04", 64, 56, 88},
+	        {"595.45.04", 64, 56, 88}, {"615.71.09", 64, 56, 88},
 	};
 	for (size_t i = 0; i < sizeof(ok) / sizeof(ok[0]); i++) {
 		char text[160];
@@ -61,6 +61,14 @@ static void test_driver_versions(void **state)
 	assert_non_null(strstr(err.msg, "610.43.02"));
 	assert_non_null(strstr(err.msg, "550, 565, 570, 575, 580, 590, 595"));
 	assert_null(d.layout);
+	/* 610 has a row for the model, but no layout: refused, saying why. */
+	assert_non_null(strstr(err.msg, "610 RM headers were not read"));
+	/* 615.71.09: the era whose GET_CHIPSET_INFO gained chipsetId (ctrl0000system.h). */
+	assert_int_equal(p2ps_rm_driver_parse("NVRM version: NVIDIA UNIX Open Kernel Module for "
+	                                      "x86_64  615.71.09  Release Build\n",
+	                                      &d, &err),
+	                 0);
+	assert_int_equal(d.layout->era, P2PS_NV_RM_615);
 	/* No version at all; a version only on the second line does not count. */
 	assert_int_equal(p2ps_rm_driver_parse("hello world\n580.159.04\n", &d, &err), P2PS_EINVAL);
 	assert_int_equal(p2ps_rm_driver_parse("", &d, &err), P2PS_EINVAL);

@@ -186,6 +186,12 @@ static void pick_row(struct p2ps_drv_config *cfg)
 	cfg->model_series = (int)cfg->row->series;
 	if (cfg->known && !cfg->row_exact)
 		p2ps_nv_driver_assumed(want, cfg->flavor, cfg->row, cfg->note, sizeof(cfg->note));
+	else if (cfg->known && cfg->row->assumed) {
+		/* The series' own row, with columns taken from another tree: said as such. */
+		size_t used = strlen(cfg->note);
+		snprintf(cfg->note + used, sizeof(cfg->note) - used, "%s%s (assumed)",
+		         used ? "; " : "", cfg->row->assumed);
+	}
 }
 
 int p2ps_drv_config_make(const struct p2ps_host *host, const char *spec, const char *flavor,

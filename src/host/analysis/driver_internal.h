@@ -5,6 +5,7 @@
 #define P2PS_DRIVER_INTERNAL_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #include "p2pscope/driver_model.h"
@@ -32,6 +33,18 @@ bool p2ps_drv_intel_ioh_port(uint16_t vendor, uint16_t device);
 
 /* A switch clFindCommonDownstreamBR accepts (IS_SUPPORTED_PCIE_SWITCH). */
 bool p2ps_drv_supported_switch(uint16_t vendor, uint16_t device);
+
+/* A fact the model derives: yes, no, or the snapshot cannot tell. */
+enum p2ps_drv_tri { P2PS_DRV_NO = 0, P2PS_DRV_YES, P2PS_DRV_UNKNOWN };
+
+/* Whether GPU d is self-hosted (gpuIsSelfHosted: a Grace superchip's GPU), from its chip,
+ * board and the host's CPU; why gets the reason. */
+enum p2ps_drv_tri p2ps_drv_self_hosted(const struct p2ps_dev *d, const struct p2ps_host_cpu *cpu,
+                                       char *why, size_t n);
+
+/* Whether the chipset of host bridge hb (NULL: none seen) is peer read- and write-capable
+ * (bPciePeerReadCapable / bPciePeerWriteCapable, chipset_pcie.c); why gets the reason. */
+enum p2ps_drv_tri p2ps_drv_chipset_capable(const struct p2ps_dev *hb, char *why, size_t n);
 
 struct p2ps_pair;
 /* One pair through p2pGetCapsStatus (driver_model.c); r holds the GPUs' static BAR1. */

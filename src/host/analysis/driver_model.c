@@ -1,7 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /* The driver's P2P decision for one GPU pair, in the order p2pGetCapsStatus
  * (p2p_caps.c) takes it: MIG, C2C, NVLink, the NVSwitch no-fallback rule, NVLink
- * indirect, PCIe mailbox (_kp2pCapsGetStatusOverPcie), PCIe BAR1
+ * indirect, PCIe mailbox (_kp2pCapsGetStatusOverPcie: the ForceP2P override, the
+ * self-hosted gate (615), the hypervisor, I/O hubs, compatibility, the CPU-side chipset
+ * check (610+) or GSP's per-pair answer (before 610)), PCIe BAR1
  * (_kp2pCapsGetStatusOverPcieBar1); then the status array the control
  * NV0000_CTRL_CMD_SYSTEM_GET_P2P_CAPS fills from it (client_resource.c
  * _getP2PCapsStatus... : every index NOT_SUPPORTED, READ/WRITE from the decision,
@@ -195,6 +197,87 @@ static bool pcie_host_gates(struct pair_ctx *c, struct p2ps_drv_path_result *p)
 	return false;
 }
 
+static bool has_gate(const struct pair_ctx *c, enum p2ps_nv_gate g)
+{
+	return (c->s->gates & P2PS_NV_GATE_BIT(g)) != 0;
+}
+
+/* gpuIsSelfHosted on any GPU of the pair (615.71.09): PCIe P2P NOT_SUPPORTED. Returns true
+ * when it decided read and write (NS, or unknown when a GPU's mode cannot be told). */
+static bool self_hosted_gate(const struct pair_ctx *c, struct p2ps_drv_path_result *p)
+{
+	if (!has_gate(c, P2PS_NV_GATE_SELF_HOSTED))
+		return false;
+	char why[2][200];
+	int yes = -1, unknown = -1;
+	for (int k = 0; k < 2; k++) {
+		enum p2ps_drv_tri mode =
+		        p2ps_drv_self_hosted(c->d[k], &c->a->host->cpu, why[k], sizeof(why[k]));
+		if (mode == P2PS_DRV_YES && yes < 0)
+			yes = k;
+		if (mode == P2PS_DRV_UNKNOWN && unknown < 0)
+			unknown = k;
+	}
+	if (yes >= 0) {
+		p->read = p->write = (struct p2ps_drv_verdict){P2PS_NV_ST_NOT_SUPPORTED,
+		                                               P2PS_NV_GATE_SELF_HOSTED};
+		snprintf(p->why, sizeof(p->why), "no PCIe P2P on self-hosted platforms: %.150s",
+		         why[yes]);
+		return true;
+	}
+	if (unknown < 0)
+		return false;
+	p->read = p->write =
+	        (struct p2ps_drv_verdict){P2PS_NV_ST_UNKNOWN, P2PS_NV_GATE_UNKNOWN_FACT};
+	snprintf(p->why, sizeof(p->why), "%.150s (a self-hosted GPU gets no PCIe P2P)",
+	         why[unknown]);
+	return true;
+}
+
+/* The host bridge, 00:00.0 of the first domain's bus 0, or NULL. */
+static const struct p2ps_dev *host_bridge(const struct p2ps_host *h)
+{
+	for (size_t i = 0; i < h->n_devs; i++) {
+		const struct p2ps_dev *d = &h->devs[i];
+		if (d->bdf.bus == 0 && d->bdf.dev == 0 && d->bdf.fn == 0 &&
+		    (d->class_code >> 8) == 0x0600)
+			return d;
+	}
+	return NULL;
+}
+
+/* 610+: the CPU-side chipset check that replaced GSP's per-pair answer. Without a common
+ * switch, a chipset that is not peer read- and write-capable gives CHIPSET_NOT_SUPPORTED
+ * (615: unless GSP set bSkipChipsetCheck for the GPU). Returns true when it decided. */
+static bool chipset_gate(const struct pair_ctx *c, bool common, struct p2ps_drv_path_result *p)
+{
+	if (!has_gate(c, P2PS_NV_GATE_CHIPSET) || common)
+		return false;
+	char why[200];
+	enum p2ps_drv_tri t = p2ps_drv_chipset_capable(host_bridge(c->a->host), why, sizeof(why));
+	if (t == P2PS_DRV_YES)
+		return false;
+	if (t == P2PS_DRV_UNKNOWN) {
+		p->read = p->write =
+		        (struct p2ps_drv_verdict){P2PS_NV_ST_UNKNOWN, P2PS_NV_GATE_CHIPSET};
+		snprintf(p->why, sizeof(p->why), "%.150s; no common switch", why);
+		return true;
+	}
+	if (has_gate(c, P2PS_NV_GATE_CHIPSET_SKIP)) {
+		p->read = p->write =
+		        (struct p2ps_drv_verdict){P2PS_NV_ST_UNKNOWN, P2PS_NV_GATE_CHIPSET_SKIP};
+		snprintf(p->why, sizeof(p->why),
+		         "%.80s, no common switch: CNS unless GSP set bSkipChipsetCheck for "
+		         "the GPU (not in the open source)",
+		         why);
+		return true;
+	}
+	p->read = p->write =
+	        (struct p2ps_drv_verdict){P2PS_NV_ST_CHIPSET_NOT_SUPPORTED, P2PS_NV_GATE_CHIPSET};
+	snprintf(p->why, sizeof(p->why), "%.150s and no common switch", why);
+	return true;
+}
+
 static void mailbox(struct pair_ctx *c, bool *common)
 {
 	struct p2ps_drv_path_result *p = &c->out->path[P2PS_NV_PATH_PCIE_MAILBOX];
@@ -209,6 +292,8 @@ static void mailbox(struct pair_ctx *c, bool *common)
 		         c->override);
 		return;
 	}
+	if (self_hosted_gate(c, p))
+		return;
 	int q0 = c->a->host->vm.in_vm ? p2p_clique(c->d[0]) : -1;
 	int q1 = c->a->host->vm.in_vm ? p2p_clique(c->d[1]) : -1;
 	if (q0 >= 0 && q0 == q1) {
@@ -218,7 +303,7 @@ static void mailbox(struct pair_ctx *c, bool *common)
 		         q0);
 		return;
 	}
-	if (pcie_host_gates(c, p))
+	if (pcie_host_gates(c, p) || chipset_gate(c, *common, p))
 		return;
 	/* What is left is GSP's per-GPU answer (chipset allow-list, GeForce policy): not in
 	 * the open source. GeForce boards are answered GPU_NOT_SUPPORTED by stock drivers, as

@@ -1,9 +1,11 @@
 /* SPDX-License-Identifier: MIT */
 /* The driver model's own data, the same in every series it models: the CPU types, the
- * Intel I/O-hub root ports, the PCIe switches the driver accepts. Each names the function
- * and the tags of NVIDIA/open-gpu-kernel-modules it was read from. What differs between
- * series is a row of the driver table (src/gmmu/nvidia_drivers.c), and so are the bus HAL's
- * chip lists (BAR1 HAL, BAR1 P2P by default, bBar1Disabled), which change with the series. */
+ * Intel I/O-hub root ports, the PCIe switches the driver accepts, the chips and boards that
+ * can be self-hosted, the chipsets seen refused. Each names the function and the tags of
+ * NVIDIA/open-gpu-kernel-modules it was read from. What differs between series is a row of
+ * the driver table (src/gmmu/nvidia_drivers.c), and so are the bus HAL's chip lists (BAR1
+ * HAL, BAR1 P2P by default, bBar1Disabled), which change with the series. */
+#include <stdio.h>
 #include <string.h>
 
 #include "driver_internal.h"
@@ -78,4 +80,81 @@ bool p2ps_drv_supported_switch(uint16_t vendor, uint16_t device)
 	case 0x15b3: return device == 0x1976;
 	default: return false;
 	}
+}
+
+/* g_gpu_nvoc.c gpuDetermineSelfHostedMode (615.71.09): the chips whose HAL can set
+ * bIsSelfHosted (from GSP's static info bSelfHostedMode); every other chip has the stub and
+ * is never self-hosted. 595.45.04 has the same list without GR100 and GR102. */
+static const char *const self_hostable_chips[] = {"GH100", "GB100", "GB102", "GB110",
+                                                  "GB112", "GR100", "GR102"};
+
+/* Boards that are a Grace superchip's GPU, so self-hosted: README.md's supported-GPU list
+ * (615.71.09): GH200 120GB/480GB 0x2342, GH200 144G HBM3e 0x2348, GB200 0x2941, GB300
+ * 0x31C2 and 0x31C3. */
+static const uint16_t superchip_boards[] = {0x2342, 0x2348, 0x2941, 0x31c2, 0x31c3};
+
+enum p2ps_drv_tri p2ps_drv_self_hosted(const struct p2ps_dev *d, const struct p2ps_host_cpu *cpu,
+                                       char *why, size_t n)
+{
+	if (!d->chip) {
+		snprintf(why, n, "unknown: needs the chip of %s", d->bdf_str);
+		return P2PS_DRV_UNKNOWN;
+	}
+	bool hal = false;
+	for (size_t i = 0; i < sizeof(self_hostable_chips) / sizeof(self_hostable_chips[0]); i++)
+		hal = hal || !strcmp(d->chip->gmmu.name, self_hostable_chips[i]);
+	if (!hal) {
+		snprintf(why, n, "%s is never self-hosted", d->chip->gmmu.name);
+		return P2PS_DRV_NO;
+	}
+	for (size_t i = 0; i < sizeof(superchip_boards) / sizeof(superchip_boards[0]); i++)
+		if (d->vendor_id == 0x10de && d->device_id == superchip_boards[i]) {
+			snprintf(why, n, "%s (device %04x) is a Grace superchip's GPU: self-hosted",
+			         d->bdf_str, d->device_id);
+			return P2PS_DRV_YES;
+		}
+	/* Self-hosted mode is a GPU whose host is the Grace CPU it is coupled to (C2C): an
+	 * Arm host. Any other CPU the snapshot names rules it out. */
+	if (cpu->known && cpu->arch[0] && strcmp(cpu->arch, "arm64")) {
+		snprintf(why, n, "%s: a %s host has no Grace CPU", d->bdf_str, cpu->arch);
+		return P2PS_DRV_NO;
+	}
+	snprintf(why, n,
+	         "unknown: whether %s (%s, device %04x) is self-hosted (a Grace superchip's GPU) "
+	         "on %s",
+	         d->bdf_str, d->chip->gmmu.name, d->device_id,
+	         cpu->known ? "an Arm host" : "a host whose CPU is not known");
+	return P2PS_DRV_UNKNOWN;
+}
+
+/* Host bridges (00:00.0) the CPU-side chipset check of 610+ finds not peer read/write
+ * capable (chipset_pcie.c's table, matched on the host bridge, ends in "any: not
+ * capable"). The table itself is not modelled: only bridges seen refused are listed. */
+static const struct {
+	uint16_t vendor, device;
+	const char *name, *source;
+} chipsets_not_capable[] = {
+        {0x8086, 0x29c0, "QEMU q35",
+         "noonghunna/club-3090 docs/PCIE_P2P.md (e8581033), read on 610.43.02-p2p; CNS "
+         "observed in a 610.57.04 guest"},
+};
+
+enum p2ps_drv_tri p2ps_drv_chipset_capable(const struct p2ps_dev *hb, char *why, size_t n)
+{
+	if (!hb) {
+		snprintf(why, n, "unknown: needs the host bridge (00:00.0)");
+		return P2PS_DRV_UNKNOWN;
+	}
+	for (size_t i = 0; i < sizeof(chipsets_not_capable) / sizeof(chipsets_not_capable[0]); i++)
+		if (hb->vendor_id == chipsets_not_capable[i].vendor &&
+		    hb->device_id == chipsets_not_capable[i].device) {
+			snprintf(why, n, "host bridge %04x:%04x (%s) not peer-capable",
+			         hb->vendor_id, hb->device_id, chipsets_not_capable[i].name);
+			return P2PS_DRV_NO;
+		}
+	snprintf(why, n,
+	         "unknown: whether host bridge %04x:%04x is a peer read/write capable chipset "
+	         "(the driver's chipset table is not modelled)",
+	         hb->vendor_id, hb->device_id);
+	return P2PS_DRV_UNKNOWN;
 }
