@@ -157,7 +157,8 @@ static void rm_layouts(void **state)
 			const struct p2ps_nv_driver *s =
 			        p2ps_nv_driver_exact(r->series, P2PS_NV_FLAVOR_STOCK);
 			/* (a fork of a series without a stock row, or whose stock row says why it
-			 * has no layout: the RM client refuses the series, as it refuses stock's) */
+			 * has no layout: the RM client refuses the series, as it refuses stock's)
+			 */
 			if (r->flavor != P2PS_NV_FLAVOR_STOCK && s && !s->rm &&
 			    !(s->rm_why && s->rm_why[0]))
 				fail_msg("%u %s: no stock row with a layout for the RM client",
