@@ -232,8 +232,56 @@ static void gdr_asks(struct octx *c)
 	need(c, PO_F_ACS);
 }
 
+/* Whether every block read is an inventory: nvidia-smi's table or -q, the environment. */
+static bool inventory_only(const struct octx *c)
+{
+	const struct p2ps_evidence *ev = c->ev;
+	bool any = false;
+	for (size_t i = 0; i < ev->n_blocks; i++) {
+		enum p2ps_paste_kind k = ev->blocks[i].kind;
+		if (k == P2PS_PASTE_TEXT)
+			continue;
+		if (k != P2PS_PASTE_NVSMI_TABLE && k != P2PS_PASTE_NVSMI_Q &&
+		    k != P2PS_PASTE_ENVIRONMENT)
+			return false;
+		any = true;
+	}
+	return any && !ev->host.vm;
+}
+
+/* Whether the paste names GPUs and shows nothing gone wrong (no symptom, no failed test,
+ * no fault or assertion the driver logged, no blocker found) and no copy between them;
+ * and what it does show is P2P allowed (CUDA's grants, the driver's OK, NVLink in the
+ * topology) with no pair refused, or only an inventory of the GPUs. The driver's or
+ * CUDA's word is not a copy: whether peer copies complete and beat host copies is the
+ * first question. */
+static bool allowed_and_unmeasured(const struct octx *c)
+{
+	const struct p2ps_evidence *ev = c->ev;
+	static const enum p2ps_paste_event_kind faults[] = {
+	        P2PS_PE_PEER_DMA_UNALIGNED, P2PS_PE_IOMMU_MAP_FAILED, P2PS_PE_ASSERT, P2PS_PE_XID,
+	        P2PS_PE_IOMMU_FAULT,        P2PS_PE_BAR1_INVALID};
+	if (!ev->n_gpus || po_measured(c) || po_failure_seen(c) || po_gdr_paste(c))
+		return false;
+	for (int s = 0; s < P2PS_PS_COUNT; s++)
+		if (ev->sym.count[s])
+			return false;
+	for (size_t i = 0; i < sizeof(faults) / sizeof(faults[0]); i++)
+		if (ev->event_count[faults[i]])
+			return false;
+	for (size_t i = 0; i < c->r->findings.n; i++)
+		if (c->r->findings.v[i].sev == P2PS_SEV_BLOCKER)
+			return false;
+	bool allowed = false;
+	for (size_t i = 0; i < c->r->n_pairs; i++)
+		allowed |= c->r->pairs[i].works == 1;
+	return (allowed && !po_refused(c)) || inventory_only(c);
+}
+
 void po_symptom_asks(struct octx *c)
 {
+	if (allowed_and_unmeasured(c))
+		need(c, PO_F_DATA);
 	const struct p2ps_evidence *ev = c->ev;
 	const int *n = ev->sym.count;
 	bool wrong = n[P2PS_PS_WRONG_DATA] || ev->cuda.verify_errors || ev->cuda.result == 0 ||

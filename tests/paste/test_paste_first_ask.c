@@ -1,0 +1,123 @@
+/* SPDX-License-Identifier: MIT */
+/* The first ask of a paste that shows P2P allowed and nothing copied, nothing failed:
+ * whether peer copies complete and beat host copies (./p2pBandwidthLatencyTest), before
+ * the platform's facts. Two forms, from the dev set (tests/fixtures/pastes):
+ *  - CUDA's grants and the sample's output cut before its bandwidth rows (case 42,
+ *    tinygrad/open-gpu-kernel-modules, 2 x RTX 3090);
+ *  - the nvidia-smi table alone (case 76, vllm-project/vllm, 2 x RTX 3090).
+ * And the counter-form: the same grants beside a hang go by the hang's order. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "p2pscope/analysis.h"
+#include "p2pscope/evidence.h"
+#include "p2pscope/host.h"
+#include "p2pscope/host_load.h"
+#include "p2pscope/paste_report.h"
+
+struct run {
+	struct p2ps_host h;
+	struct p2ps_analysis a;
+	struct p2ps_paste_report r;
+};
+
+static void run(struct run *x, const char *text)
+{
+	struct p2ps_error err = {0};
+	struct p2ps_host_source src = {
+	        .kind = P2PS_HOST_PASTE, .path = "test", .text = text, .text_len = strlen(text)};
+	assert_int_equal(p2ps_host_load(&x->h, &src, &err), 0);
+	assert_int_equal(p2ps_analysis_run(&x->h, &x->a, &err), 0);
+	assert_int_equal(p2ps_paste_observe(&x->a, &x->r, &err), 0);
+}
+
+static void done(struct run *x)
+{
+	p2ps_paste_report_free(&x->r);
+	p2ps_analysis_free(&x->a);
+	p2ps_host_free(&x->h);
+}
+
+#define GRANTS                                                                                     \
+	"[P2P (Peer-to-Peer) GPU Bandwidth Latency Test]\n"                                        \
+	"Device: 0, NVIDIA GeForce RTX 3090, pciBusID: 41, pciDeviceID: 0, pciDomainID:0\n"        \
+	"Device: 1, NVIDIA GeForce RTX 3090, pciBusID: 61, pciDeviceID: 0, pciDomainID:0\n"        \
+	"Device=0 CAN Access Peer Device=1\n"                                                      \
+	"Device=1 CAN Access Peer Device=0\n"
+
+static void test_grants_cut(void **state)
+{
+	(void)state;
+	struct run x = {0};
+	run(&x, GRANTS "\nP2P Connectivity Matrix\n     D\\D     0     1\n");
+	assert_true(x.r.n_asks > 0);
+	assert_string_equal(x.r.asks[0].command, "./p2pBandwidthLatencyTest");
+	done(&x);
+}
+
+static void test_table_only(void **state)
+{
+	(void)state;
+	struct run x = {0};
+	run(&x, "+---------------------------------------------------------------------------------"
+	        "--------+\n"
+	        "| NVIDIA-SMI 610.43.02              KMD Version: 610.43.02     CUDA UMD Version: "
+	        "13.3     |\n"
+	        "+-----------------------------------------+------------------------+--------------"
+	        "--------+\n"
+	        "| GPU  Name                 Persistence-M | Bus-Id          Disp.A | Volatile "
+	        "Uncorr. ECC |\n"
+	        "| Fan  Temp   Perf          Pwr:Usage/Cap |           Memory-Usage | GPU-Util  "
+	        "Compute M. |\n"
+	        "|                                         |                        |              "
+	        " MIG M. |\n"
+	        "|=========================================+========================+=============="
+	        "========|\n"
+	        "|   0  NVIDIA GeForce RTX 3090        On  |   00000000:01:00.0 Off |              "
+	        "    N/A |\n"
+	        "|  0%   37C    P8             29W /  280W |   22698MiB /  24576MiB |      0%      "
+	        "Default |\n"
+	        "|                                         |                        |              "
+	        "    N/A |\n"
+	        "+-----------------------------------------+------------------------+--------------"
+	        "--------+\n"
+	        "|   1  NVIDIA GeForce RTX 3090        On  |   00000000:02:00.0 Off |              "
+	        "    N/A |\n"
+	        "|  0%   37C    P8             27W /  280W |   22698MiB /  24576MiB |      0%      "
+	        "Default |\n"
+	        "|                                         |                        |              "
+	        "    N/A |\n"
+	        "+-----------------------------------------+------------------------+--------------"
+	        "--------+\n");
+	assert_true(x.r.n_asks > 0);
+	assert_string_equal(x.r.asks[0].command, "./p2pBandwidthLatencyTest");
+	done(&x);
+}
+
+static void test_grants_with_hang(void **state)
+{
+	(void)state;
+	struct run x = {0};
+	run(&x, GRANTS "[Rank 0] Watchdog caught collective operation timeout: "
+	               "WorkNCCL(SeqNum=1, OpType=ALLREDUCE) ran for 1800000 milliseconds before "
+	               "timing out.\n");
+	assert_true(x.h.evidence->sym.count[P2PS_PS_HANG] > 0);
+	assert_true(x.r.n_asks > 0);
+	assert_string_not_equal(x.r.asks[0].command, "./p2pBandwidthLatencyTest");
+	done(&x);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+	        cmocka_unit_test(test_grants_cut),
+	        cmocka_unit_test(test_table_only),
+	        cmocka_unit_test(test_grants_with_hang),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
