@@ -4,7 +4,8 @@
  *  - the pair's driver word is the read path's code, not PROP's NS;
  *  - PROP's NS on NVLink pairs is normal (client_resource.c sets PROP OK only for the
  *    PCIe mailbox connectivity), never a blocker;
- *  - a matrix whose path the paste does not name gets every gate of its status.
+ *  - a matrix whose path the paste does not name gets every gate of its status;
+ *  - a prompt indented as markdown nests a code block names the path all the same.
  * Lines: the 4 x H200 capture of tests/fixtures/rm/h200x4 (topo-p2p-r.txt, topo-p2p-p.txt,
  * NVLink NV18 pairs, driver 580.159.04) and the dev case 26-topo-p2p-ok-ns (triton-lang/
  * triton pull request 209, a matrix without its command). */
@@ -134,6 +135,29 @@ static void test_path_not_named(void **state)
 	done(&x);
 }
 
+/* nvidia-smi's own layout (tests/fixtures/rm/h200x4), the prompt and the matrix indented
+ * by four spaces as a list item's code block is. */
+static void test_indented_prompt(void **state)
+{
+	(void)state;
+	struct run x = {0};
+	run(&x, "<details>\n"
+	        "\n"
+	        "    $ nvidia-smi topo -p2p w\n"
+	        "     \tGPU0\tGPU1\t\n"
+	        "     GPU0\tX\tGNS\t\n"
+	        "     GPU1\tGNS\tX\t\n"
+	        "</details>\n");
+	assert_int_equal(x.r.n_pairs, 1);
+	const struct p2ps_paste_p2p_code *w = code(&x.r.pairs[0], 'w');
+	assert_non_null(w);
+	assert_int_equal(w->status, P2PS_NV_ST_GPU_NOT_SUPPORTED);
+	assert_non_null(w->why);
+	assert_int_equal(w->gates, P2PS_NV_GATE_BIT(P2PS_NV_GATE_GSP));
+	assert_false(w->why->expected);
+	done(&x);
+}
+
 /* The table's rows against the driver: p2p_caps.c _kp2pCapsGetStatusOverPcie answers TNS
  * for root ports of two Intel I/O hubs, _p2pCapsGetHostSystemStatusOverPcieBar1 CNS for
  * BAR1 reads without a common switch or a RYZEN / XEON_SPR CPU; client_resource.c copies
@@ -162,6 +186,7 @@ int main(void)
 	        cmocka_unit_test(test_two_paths_kept),
 	        cmocka_unit_test(test_prop_ns_explained_not_blocking),
 	        cmocka_unit_test(test_path_not_named),
+	        cmocka_unit_test(test_indented_prompt),
 	        cmocka_unit_test(test_table_rows),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
