@@ -5,7 +5,11 @@
  *  - CUDA's grants and the sample's output cut before its bandwidth rows (case 42,
  *    tinygrad/open-gpu-kernel-modules, 2 x RTX 3090);
  *  - the nvidia-smi table alone (case 76, vllm-project/vllm, 2 x RTX 3090).
- * And the counter-form: the same grants beside a hang go by the hang's order. */
+ * And the counter-form: the same grants beside a hang go by the hang's order.
+ * nccl-tests stopped after its result header (a hang or a cut): on NVLink boards (case 72,
+ * NVIDIA/nccl-tests, 8 x A100-SXM4) whether the GPUs reach each other comes first, where
+ * ACS and the IOMMU do not reach; on PCIe boards (case 62, NVIDIA/nccl, 8 x Tesla M40)
+ * ACS of the ports between them. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -112,12 +116,54 @@ static void test_grants_with_hang(void **state)
 	done(&x);
 }
 
+static void test_header_only_nvlink_boards(void **state)
+{
+	(void)state;
+	struct run x = {0};
+	run(&x,
+	    " nThread 1 nGpus 1 minBytes 32 maxBytes 8589934592 step: 2(factor) warmup iters: 5 "
+	    "      iters: 20 validation: 1 single_test: 0 test_buffer_kind: 2\n"
+	    "\n"
+	    " Using devices\n"
+	    "   Rank  0 Pid 1821213 on AI-A100-Beethoven01 device  0 [0x00] NVIDIA A100-SXM4-40GB\n"
+	    "   Rank  1 Pid 1821214 on AI-A100-Beethoven01 device  1 [0x00] NVIDIA A100-SXM4-40GB\n"
+	    "\n"
+	    "                                                     out-of-place                     "
+	    "  in-place\n"
+	    "       size         count    type   redop     time   algbw   busbw  error     time   "
+	    "algbw   busbw  error\n");
+	assert_true(x.h.evidence->sym.count[P2PS_PS_HANG] > 0);
+	assert_true(x.r.n_asks > 0);
+	assert_string_equal(x.r.asks[0].command, "./p2pBandwidthLatencyTest");
+	done(&x);
+}
+
+static void test_header_only_pcie_boards(void **state)
+{
+	(void)state;
+	struct run x = {0};
+	run(&x,
+	    "> Using devices\n"
+	    "   Rank  0 uses device  0 [0x05] Tesla M40 24GB\n"
+	    "   Rank  1 uses device  1 [0x08] Tesla M40 24GB\n"
+	    ">\n"
+	    ">                                                 out-of-place                    "
+	    "in-place\n"
+	    ">      bytes             N    type      op     time  algbw  busbw      res     time  "
+	    "algbw  busbw      res\n");
+	assert_true(x.r.n_asks > 0);
+	assert_string_equal(x.r.asks[0].command, "sudo lspci -vvv");
+	done(&x);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 	        cmocka_unit_test(test_grants_cut),
 	        cmocka_unit_test(test_table_only),
 	        cmocka_unit_test(test_grants_with_hang),
+	        cmocka_unit_test(test_header_only_nvlink_boards),
+	        cmocka_unit_test(test_header_only_pcie_boards),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

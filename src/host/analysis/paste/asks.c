@@ -208,14 +208,29 @@ static void unmeasured_asks(struct octx *c)
 	need(c, po_switch_pairs(c) ? PO_F_ACS : PO_F_DATA);
 }
 
-/* A hang: on GeForce cards whose P2P depends on the driver, the driver first; where
- * peer access is granted and nothing measured the copies, unless the GPUs share a
+/* Whether every GPU the paste names is an NVLink board (SXM modules, superchips): their
+ * peer traffic runs over NVLink, which ACS and the IOMMU do not reach. */
+static bool nvlink_boards_only(const struct octx *c)
+{
+	for (size_t i = 0; i < c->ev->n_gpus; i++)
+		if (!po_nvlink_board(c->ev->gpus[i].name))
+			return false;
+	return c->ev->n_gpus > 0;
+}
+
+/* A hang: on GeForce cards whose P2P depends on the driver, the driver first; on NVLink
+ * boards whether the GPUs reach each other (the copies, NCCL's transport per channel);
+ * where peer access is granted and nothing measured the copies, unless the GPUs share a
  * switch, whether the copies complete; else the symptom's order (ACS, IOMMU). */
 static void hang_asks(struct octx *c)
 {
 	if (po_driver_dependent(c) && !po_driver_known(c)) {
 		need(c, PO_F_DRIVER);
 		need(c, PO_F_P2P_MATRIX);
+	}
+	if (nvlink_boards_only(c) && !po_measured(c)) {
+		need(c, PO_F_DATA);
+		need(c, PO_F_NCCL_LOG);
 	}
 	if (po_granted(c) && !po_measured(c) && !po_switch_pairs(c))
 		need(c, PO_F_DATA);
