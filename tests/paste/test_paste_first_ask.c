@@ -18,34 +18,13 @@
 
 #include <cmocka.h>
 
+#include "p2ps_paste_run.h"
+
 #include "p2pscope/analysis.h"
 #include "p2pscope/evidence.h"
 #include "p2pscope/host.h"
 #include "p2pscope/host_load.h"
 #include "p2pscope/paste_report.h"
-
-struct run {
-	struct p2ps_host h;
-	struct p2ps_analysis a;
-	struct p2ps_paste_report r;
-};
-
-static void run(struct run *x, const char *text)
-{
-	struct p2ps_error err = {0};
-	struct p2ps_host_source src = {
-	        .kind = P2PS_HOST_PASTE, .path = "test", .text = text, .text_len = strlen(text)};
-	assert_int_equal(p2ps_host_load(&x->h, &src, &err), 0);
-	assert_int_equal(p2ps_analysis_run(&x->h, &x->a, &err), 0);
-	assert_int_equal(p2ps_paste_observe(&x->a, &x->r, &err), 0);
-}
-
-static void done(struct run *x)
-{
-	p2ps_paste_report_free(&x->r);
-	p2ps_analysis_free(&x->a);
-	p2ps_host_free(&x->h);
-}
 
 #define GRANTS                                                                                     \
 	"[P2P (Peer-to-Peer) GPU Bandwidth Latency Test]\n"                                        \
@@ -57,18 +36,20 @@ static void done(struct run *x)
 static void test_grants_cut(void **state)
 {
 	(void)state;
-	struct run x = {0};
-	run(&x, GRANTS "\nP2P Connectivity Matrix\n     D\\D     0     1\n");
+	struct p2ps_paste_run x = {0};
+	p2ps_paste_run_text(&x, GRANTS "\nP2P Connectivity Matrix\n     D\\D     0     1\n");
 	assert_true(x.r.n_asks > 0);
 	assert_string_equal(x.r.asks[0].command, "./p2pBandwidthLatencyTest");
-	done(&x);
+	p2ps_paste_run_free(&x);
 }
 
 static void test_table_only(void **state)
 {
 	(void)state;
-	struct run x = {0};
-	run(&x, "+---------------------------------------------------------------------------------"
+	struct p2ps_paste_run x = {0};
+	p2ps_paste_run_text(
+	        &x,
+	        "+---------------------------------------------------------------------------------"
 	        "--------+\n"
 	        "| NVIDIA-SMI 610.43.02              KMD Version: 610.43.02     CUDA UMD Version: "
 	        "13.3     |\n"
@@ -100,60 +81,68 @@ static void test_table_only(void **state)
 	        "--------+\n");
 	assert_true(x.r.n_asks > 0);
 	assert_string_equal(x.r.asks[0].command, "./p2pBandwidthLatencyTest");
-	done(&x);
+	p2ps_paste_run_free(&x);
 }
 
 static void test_grants_with_hang(void **state)
 {
 	(void)state;
-	struct run x = {0};
-	run(&x, GRANTS "[Rank 0] Watchdog caught collective operation timeout: "
+	struct p2ps_paste_run x = {0};
+	p2ps_paste_run_text(
+	        &x,
+	        GRANTS "[Rank 0] Watchdog caught collective operation timeout: "
 	               "WorkNCCL(SeqNum=1, OpType=ALLREDUCE) ran for 1800000 milliseconds before "
 	               "timing out.\n");
 	assert_true(x.h.evidence->sym.count[P2PS_PS_HANG] > 0);
 	assert_true(x.r.n_asks > 0);
 	assert_string_not_equal(x.r.asks[0].command, "./p2pBandwidthLatencyTest");
-	done(&x);
+	p2ps_paste_run_free(&x);
 }
 
 static void test_header_only_nvlink_boards(void **state)
 {
 	(void)state;
-	struct run x = {0};
-	run(&x,
-	    " nThread 1 nGpus 1 minBytes 32 maxBytes 8589934592 step: 2(factor) warmup iters: 5 "
-	    "      iters: 20 validation: 1 single_test: 0 test_buffer_kind: 2\n"
-	    "\n"
-	    " Using devices\n"
-	    "   Rank  0 Pid 1821213 on AI-A100-Beethoven01 device  0 [0x00] NVIDIA A100-SXM4-40GB\n"
-	    "   Rank  1 Pid 1821214 on AI-A100-Beethoven01 device  1 [0x00] NVIDIA A100-SXM4-40GB\n"
-	    "\n"
-	    "                                                     out-of-place                     "
-	    "  in-place\n"
-	    "       size         count    type   redop     time   algbw   busbw  error     time   "
-	    "algbw   busbw  error\n");
+	struct p2ps_paste_run x = {0};
+	p2ps_paste_run_text(&x, " nThread 1 nGpus 1 minBytes 32 maxBytes 8589934592 step: "
+	                        "2(factor) warmup iters: 5 "
+	                        "      iters: 20 validation: 1 single_test: 0 test_buffer_kind: 2\n"
+	                        "\n"
+	                        " Using devices\n"
+	                        "   Rank  0 Pid 1821213 on AI-A100-Beethoven01 device  0 [0x00] "
+	                        "NVIDIA A100-SXM4-40GB\n"
+	                        "   Rank  1 Pid 1821214 on AI-A100-Beethoven01 device  1 [0x00] "
+	                        "NVIDIA A100-SXM4-40GB\n"
+	                        "\n"
+	                        "                                                     out-of-place "
+	                        "                    "
+	                        "  in-place\n"
+	                        "       size         count    type   redop     time   algbw   "
+	                        "busbw  error     time   "
+	                        "algbw   busbw  error\n");
 	assert_true(x.h.evidence->sym.count[P2PS_PS_HANG] > 0);
 	assert_true(x.r.n_asks > 0);
 	assert_string_equal(x.r.asks[0].command, "./p2pBandwidthLatencyTest");
-	done(&x);
+	p2ps_paste_run_free(&x);
 }
 
 static void test_header_only_pcie_boards(void **state)
 {
 	(void)state;
-	struct run x = {0};
-	run(&x,
-	    "> Using devices\n"
-	    "   Rank  0 uses device  0 [0x05] Tesla M40 24GB\n"
-	    "   Rank  1 uses device  1 [0x08] Tesla M40 24GB\n"
-	    ">\n"
-	    ">                                                 out-of-place                    "
-	    "in-place\n"
-	    ">      bytes             N    type      op     time  algbw  busbw      res     time  "
-	    "algbw  busbw      res\n");
+	struct p2ps_paste_run x = {0};
+	p2ps_paste_run_text(
+	        &x,
+	        "> Using devices\n"
+	        "   Rank  0 uses device  0 [0x05] Tesla M40 24GB\n"
+	        "   Rank  1 uses device  1 [0x08] Tesla M40 24GB\n"
+	        ">\n"
+	        ">                                                 out-of-place                    "
+	        "in-place\n"
+	        ">      bytes             N    type      op     time  algbw  busbw      res     "
+	        "time  "
+	        "algbw  busbw      res\n");
 	assert_true(x.r.n_asks > 0);
 	assert_string_equal(x.r.asks[0].command, "sudo lspci -vvv");
-	done(&x);
+	p2ps_paste_run_free(&x);
 }
 
 int main(void)

@@ -17,36 +17,14 @@
 
 #include <cmocka.h>
 
+#include "p2ps_paste_run.h"
+
 #include "p2pscope/analysis.h"
 #include "p2pscope/evidence.h"
 #include "p2pscope/host.h"
 #include "p2pscope/host_load.h"
 #include "p2pscope/nvidia_drivers.h"
 #include "p2pscope/paste_report.h"
-
-struct run {
-	struct p2ps_host h;
-	struct p2ps_analysis a;
-	struct p2ps_paste_report r;
-};
-
-static void run(struct run *x, const char *text)
-{
-	struct p2ps_error err = {0};
-	struct p2ps_host_source src = {
-	        .kind = P2PS_HOST_PASTE, .path = "test", .text = text, .text_len = strlen(text)};
-	assert_int_equal(p2ps_host_load(&x->h, &src, &err), 0);
-	assert_non_null(x->h.evidence);
-	assert_int_equal(p2ps_analysis_run(&x->h, &x->a, &err), 0);
-	assert_int_equal(p2ps_paste_observe(&x->a, &x->r, &err), 0);
-}
-
-static void done(struct run *x)
-{
-	p2ps_paste_report_free(&x->r);
-	p2ps_analysis_free(&x->a);
-	p2ps_host_free(&x->h);
-}
 
 static const struct p2ps_paste_p2p_code *code(const struct p2ps_paste_pair *x, char path)
 {
@@ -73,8 +51,8 @@ static const char h200_r_then_p[] = "$ nvidia-smi topo -p2p r\n"
 static void test_two_paths_kept(void **state)
 {
 	(void)state;
-	struct run x = {0};
-	run(&x, h200_r_then_p);
+	struct p2ps_paste_run x = {0};
+	p2ps_paste_run_text(&x, h200_r_then_p);
 	const struct p2ps_evidence *ev = x.h.evidence;
 	int g0 = p2ps_evidence_gpu_smi(ev, 0), g1 = p2ps_evidence_gpu_smi(ev, 1);
 	const struct p2ps_pair_obs *r = p2ps_evidence_obs_path(ev, g0, g1, 'r');
@@ -84,14 +62,14 @@ static void test_two_paths_kept(void **state)
 	assert_string_equal(r->text, "OK");
 	assert_string_equal(p->text, "NS");
 	assert_int_equal(p->from.line, 9); /* the second matrix's header */
-	done(&x);
+	p2ps_paste_run_free(&x);
 }
 
 static void test_prop_ns_explained_not_blocking(void **state)
 {
 	(void)state;
-	struct run x = {0};
-	run(&x, h200_r_then_p);
+	struct p2ps_paste_run x = {0};
+	p2ps_paste_run_text(&x, h200_r_then_p);
 	assert_int_equal(x.r.n_pairs, 6);
 	const struct p2ps_paste_pair *pr = &x.r.pairs[0];
 	assert_string_equal(pr->p2p_ab, "OK"); /* the read path speaks, not PROP */
@@ -107,19 +85,19 @@ static void test_prop_ns_explained_not_blocking(void **state)
 	assert_false(p->gates & P2PS_NV_GATE_BIT(P2PS_NV_GATE_HOST_READ));
 	assert_int_equal(x.r.n_causes, 0);
 	assert_int_not_equal(x.r.verdict, P2PS_VERDICT_NOT_READY);
-	done(&x);
+	p2ps_paste_run_free(&x);
 }
 
 static void test_path_not_named(void **state)
 {
 	(void)state;
-	struct run x = {0};
-	run(&x, "       GPU0    GPU1    GPU2    GPU3    GPU4\n"
-	        "GPU0   X       OK      OK      OK      NS\n"
-	        "GPU1   OK      X       OK      OK      NS\n"
-	        "GPU2   OK      OK      X       OK      NS\n"
-	        "GPU3   OK      OK      OK      X       NS\n"
-	        "GPU4   NS      NS      NS      NS      X\n");
+	struct p2ps_paste_run x = {0};
+	p2ps_paste_run_text(&x, "       GPU0    GPU1    GPU2    GPU3    GPU4\n"
+	                        "GPU0   X       OK      OK      OK      NS\n"
+	                        "GPU1   OK      X       OK      OK      NS\n"
+	                        "GPU2   OK      OK      X       OK      NS\n"
+	                        "GPU3   OK      OK      OK      X       NS\n"
+	                        "GPU4   NS      NS      NS      NS      X\n");
 	const struct p2ps_paste_pair *ns = NULL;
 	for (size_t i = 0; i < x.r.n_pairs; i++)
 		if (!strcmp(x.r.pairs[i].p2p_ab, "NS"))
@@ -132,7 +110,7 @@ static void test_path_not_named(void **state)
 	/* every index's gates of NS: read/write's and atomics' among them */
 	assert_true(c->gates & P2PS_NV_GATE_BIT(P2PS_NV_GATE_GPU_COMPAT));
 	assert_true(c->gates & P2PS_NV_GATE_BIT(P2PS_NV_GATE_MAILBOX_ATOMICS));
-	done(&x);
+	p2ps_paste_run_free(&x);
 }
 
 /* nvidia-smi's own layout (tests/fixtures/rm/h200x4), the prompt and the matrix indented
@@ -140,14 +118,14 @@ static void test_path_not_named(void **state)
 static void test_indented_prompt(void **state)
 {
 	(void)state;
-	struct run x = {0};
-	run(&x, "<details>\n"
-	        "\n"
-	        "    $ nvidia-smi topo -p2p w\n"
-	        "     \tGPU0\tGPU1\t\n"
-	        "     GPU0\tX\tGNS\t\n"
-	        "     GPU1\tGNS\tX\t\n"
-	        "</details>\n");
+	struct p2ps_paste_run x = {0};
+	p2ps_paste_run_text(&x, "<details>\n"
+	                        "\n"
+	                        "    $ nvidia-smi topo -p2p w\n"
+	                        "     \tGPU0\tGPU1\t\n"
+	                        "     GPU0\tX\tGNS\t\n"
+	                        "     GPU1\tGNS\tX\t\n"
+	                        "</details>\n");
 	assert_int_equal(x.r.n_pairs, 1);
 	const struct p2ps_paste_p2p_code *w = code(&x.r.pairs[0], 'w');
 	assert_non_null(w);
@@ -155,7 +133,7 @@ static void test_indented_prompt(void **state)
 	assert_non_null(w->why);
 	assert_int_equal(w->gates, P2PS_NV_GATE_BIT(P2PS_NV_GATE_GSP));
 	assert_false(w->why->expected);
-	done(&x);
+	p2ps_paste_run_free(&x);
 }
 
 /* The table's rows against the driver: p2p_caps.c _kp2pCapsGetStatusOverPcie answers TNS
