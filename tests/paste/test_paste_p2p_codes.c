@@ -84,6 +84,14 @@ static void test_prop_ns_explained_not_blocking(void **state)
 	assert_true(p->gates & P2PS_NV_GATE_BIT(P2PS_NV_GATE_GPU_COMPAT));
 	assert_false(p->gates & P2PS_NV_GATE_BIT(P2PS_NV_GATE_HOST_READ));
 	assert_int_equal(x.r.n_causes, 0);
+	/* PROP's finding is information and points at its own matrix (line 9). */
+	const struct p2ps_reason *prop = NULL;
+	for (size_t i = 0; i < x.r.findings.n; i++)
+		if (strstr(x.r.findings.v[i].text, "topo -p2p p reports NS"))
+			prop = &x.r.findings.v[i];
+	assert_non_null(prop);
+	assert_int_equal(prop->sev, P2PS_SEV_INFO);
+	assert_int_equal(prop->from.line, 9);
 	assert_int_not_equal(x.r.verdict, P2PS_VERDICT_NOT_READY);
 	p2ps_paste_run_free(&x);
 }

@@ -156,16 +156,17 @@ static const struct {
 };
 
 /* Directed cells of topo -p2p for one path ('r', ..., 0 not said) that print status st
- * (any status: st < 0). */
-static int p2p_cells(const struct octx *c, char path, int st)
+ * (any status: st < 0); where the first of them is into *at (when set). */
+static int p2p_cells(const struct octx *c, char path, int st, struct p2ps_paste_where *at)
 {
 	int n = 0;
 	for (size_t i = 0; i < c->ev->n_obs; i++) {
 		const struct p2ps_pair_obs *o = &c->ev->obs[i];
 		enum p2ps_nv_status v;
 		if (o->kind == P2PS_PM_P2P && o->path == path && o->a != o->b &&
-		    !p2ps_nv_status_from_code(o->text, &v) && (st < 0 || (int)v == st))
-			n++;
+		    !p2ps_nv_status_from_code(o->text, &v) && (st < 0 || (int)v == st) && !n++ &&
+		    at)
+			*at = o->from;
 	}
 	return n;
 }
@@ -175,13 +176,14 @@ static int p2p_cells(const struct octx *c, char path, int st)
  * NS is information, never a blocker. */
 static void p2p_path(struct octx *c, const struct p2ps_paste_matrix_info *m, char path)
 {
-	int cells = p2p_cells(c, path, -1), ok = p2p_cells(c, path, P2PS_NV_ST_OK);
+	struct p2ps_paste_where at = m->from;
+	int cells = p2p_cells(c, path, -1, &at), ok = p2p_cells(c, path, P2PS_NV_ST_OK, NULL);
 	int index = p2ps_nv_caps_index_from_mode(path);
 	char mode[12] = {' ', path, 0};
 	if (!path)
 		snprintf(mode, sizeof(mode), "%s%.8s", m->mode[0] ? " " : "", m->mode);
 	for (size_t s = 0; s < sizeof(p2p_status) / sizeof(p2p_status[0]); s++) {
-		int n = p2p_cells(c, path, (int)p2p_status[s].status);
+		int n = p2p_cells(c, path, (int)p2p_status[s].status, NULL);
 		if (!n)
 			continue;
 		const struct p2ps_nv_status_why *w =
@@ -196,9 +198,8 @@ static void p2p_path(struct octx *c, const struct p2ps_paste_matrix_info *m, cha
 		        normal      ? P2PS_SEV_INFO
 		        : beside_ok ? P2PS_SEV_WARNING
 		                    : P2PS_SEV_BLOCKER,
-		        m->from,
-		        "nvidia-smi topo -p2p%s reports %s for %d directed pair%s: %s%s%s%s", mode,
-		        p2ps_nv_status_code(p2p_status[s].status), n, n == 1 ? "" : "s",
+		        at, "nvidia-smi topo -p2p%s reports %s for %d directed pair%s: %s%s%s%s",
+		        mode, p2ps_nv_status_code(p2p_status[s].status), n, n == 1 ? "" : "s",
 		        p2p_status[s].meaning, normal ? "; " : "", normal ? w->fix : "",
 		        beside_ok && !normal
 		                ? "; the driver allows the other pairs (OK), so these are pairs "
@@ -207,7 +208,7 @@ static void p2p_path(struct octx *c, const struct p2ps_paste_matrix_info *m, cha
 		p2ps_an_fix(f, "%s", normal ? "" : p2p_status[s].fix);
 	}
 	if (cells && ok == cells)
-		po_add(c, P2PS_PF_NVIDIA_P2P_STATUS, P2PS_SEV_INFO, m->from,
+		po_add(c, P2PS_PF_NVIDIA_P2P_STATUS, P2PS_SEV_INFO, at,
 		       "nvidia-smi topo -p2p%s reports OK for all %d directed pairs (it checks "
 		       "chipset and GPU, not whether peer copies work)",
 		       mode, cells);
