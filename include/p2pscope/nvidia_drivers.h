@@ -217,6 +217,23 @@ const struct p2ps_nv_chip_list_row *p2ps_nv_chip_list_of(enum p2ps_nv_chip_list 
 /* Whether the chip named chip (case-insensitive) is in list l at series. */
 bool p2ps_nv_chip_listed(enum p2ps_nv_chip_list l, unsigned series, const char *chip);
 
+/* Why the driver can print a non-OK status on one index of a pair (the path letter of
+ * nvidia-smi topo -p2p): the gates of its decision that answer that status there, where
+ * the index takes the status from (the control that fills the array), and the fix. Rows
+ * in src/gmmu/nvidia_drivers.c; a status and index without a row: no gate gives it. */
+struct p2ps_nv_status_why {
+	enum p2ps_nv_status st;
+	enum p2ps_nv_caps_index index;
+	unsigned gates;     /* P2PS_NV_GATE_BIT()s */
+	const char *source; /* how the index gets the status ("client_resource.c ...") */
+	const char *fix;    /* what changes the answer, or why it needs no change */
+	bool expected;      /* the status is normal for a working pair without that path */
+};
+/* The row for status st on index, or NULL. */
+const struct p2ps_nv_status_why *p2ps_nv_status_why(unsigned st, unsigned index);
+/* nvidia-smi topo -p2p's mode letter ('r', 'w', 'n', 'a', 'p') to its index, or -1. */
+int p2ps_nv_caps_index_from_mode(char mode);
+
 /* ---- versions ---------------------------------------------------------------------------- */
 
 /* A driver version, or a spec naming a flavor: SERIES[.MINOR[.PATCH]][-FLAVOR]. SERIES is 3

@@ -106,6 +106,10 @@ struct p2ps_paste {
 	struct p2ps_paste_gpu gpus[P2PS_PASTE_MAX_GPUS];
 	size_t n_gpus;
 	struct p2ps_paste_matrix m[P2PS_PM_COUNT];
+	/* Further topo -p2p matrices, one per path the first (m[P2PS_PM_P2P]) does not
+	 * print: a paste with "topo -p2p r" then "topo -p2p p" keeps both. */
+	struct p2ps_paste_matrix p2p_more[5]; /* r, w, n, a, p */
+	size_t n_p2p_more;
 
 	struct p2ps_paste_event *events;
 	size_t n_events;

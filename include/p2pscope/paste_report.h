@@ -21,6 +21,7 @@
 
 #include "p2pscope/analysis.h"
 #include "p2pscope/evidence.h"
+#include "p2pscope/nvidia_drivers.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -33,6 +34,22 @@ extern "C" {
 const char *p2ps_paste_finding_name(enum p2ps_reason_code c); /* "iommu_fault", ... */
 
 #define P2PS_PASTE_TEXT_MAX 512
+
+/* One path of nvidia-smi topo -p2p for a pair, in the driver's terms. */
+struct p2ps_paste_p2p_code {
+	char path; /* 'r', 'w', 'n', 'a', 'p'; 0 when the paste does not say which */
+	char ab[P2PS_PASTE_CELL], ba[P2PS_PASTE_CELL]; /* as printed a->b, b->a; "" */
+	/* The driver's status of the first code of the two that is not OK (an enum
+	 * p2ps_nv_status); -1 when both read OK or neither is a code. */
+	int status;
+	/* The gates that answer it on this path (P2PS_NV_GATE_BIT()s): the driver table's row
+	 * (why), or with the path unknown every row of the status; 0 none. */
+	unsigned gates;
+	const struct p2ps_nv_status_why *why; /* NULL: path unknown, or no gate gives it */
+	struct p2ps_paste_where from;         /* the a->b cell, else the b->a cell */
+};
+
+#define P2PS_PASTE_P2P_PATHS 6 /* r, w, n, a, p and "not said" */
 
 /* One GPU pair as every source in the paste sees it. GPUs are numbered as nvidia-smi
  * numbers them where the paste allows (else by CUDA ordinal, else by address order). */
@@ -63,6 +80,9 @@ struct p2ps_paste_pair {
 	 * nccl-tests rows with no wrong value) or P2P measured faster than host copies (not
 	 * NCCL's choice of transport or NVLink in the topology alone). */
 	bool works_copied;
+	/* nvidia-smi topo -p2p per path the paste printed (p2p_ab/p2p_ba hold the first). */
+	struct p2ps_paste_p2p_code p2p_codes[P2PS_PASTE_P2P_PATHS];
+	size_t n_p2p_codes;
 };
 
 /* A blocking cause, from the analysis or from a finding; or a note (a blocker of the

@@ -362,6 +362,91 @@ bool p2ps_nv_chip_listed(enum p2ps_nv_chip_list l, unsigned series, const char *
 	return false;
 }
 
+/* Status x index -> the gates that answer it. The control NV0000_CTRL_CMD_SYSTEM_GET_P2P_CAPS
+ * (rmapi/client_resource.c) starts every index at NOT_SUPPORTED, copies READ and WRITE from
+ * p2pGetCapsStatus, sets NVLINK and PROP OK only for the connectivity chosen (NVLink, PCIe
+ * mailbox) and ATOMICS only when it is OK: so NVLINK, ATOMICS and PROP only ever read OK
+ * or NOT_SUPPORTED, and the other statuses come from the read/write decision. */
+#define GATE(x) P2PS_NV_GATE_BIT(P2PS_NV_GATE_##x)
+#define CTRL    "rmapi/client_resource.c NV0000_CTRL_CMD_SYSTEM_GET_P2P_CAPS: "
+#define RW_SRC  CTRL "READ and WRITE copied from p2pGetCapsStatus (p2p_caps.c)"
+#define FIX_CHIPSET                                                                                \
+	"the driver does not list this chipset for PCIe P2P: GPUs under one PCIe switch the "      \
+	"driver knows, or a platform it lists; ForceP2P (built into P2P-patched modules) "         \
+	"decides before the host checks"
+#define FIX_GPU                                                                                    \
+	"GSP firmware refuses PCIe P2P for this board (GeForce on stock drivers): NVLink where "   \
+	"the boards have it, a board the driver allows, or a P2P-patched open kernel module"
+#define FIX_IOH                                                                                    \
+	"the GPUs hang off root ports of two Intel I/O hubs: put both under one CPU socket's "     \
+	"root complex"
+#define FIX_REGKEY                                                                                 \
+	"ForceP2P in RegistryDwords disables this path: remove the entry, or set its field to 1"
+#define FIX_NONE                                                                                   \
+	"no path the driver allows joins the pair: RMForceP2PType at its default, the same chip "  \
+	"on both GPUs, on an NVSwitch system the NVLink fabric up (nvidia-fabricmanager)"
+static const struct p2ps_nv_status_why status_whys[] = {
+        {P2PS_NV_ST_CHIPSET_NOT_SUPPORTED, P2PS_NV_CAPS_READ, GATE(GSP) | GATE(HOST_READ), RW_SRC,
+         FIX_CHIPSET, false},
+        {P2PS_NV_ST_CHIPSET_NOT_SUPPORTED, P2PS_NV_CAPS_WRITE, GATE(GSP), RW_SRC, FIX_CHIPSET,
+         false},
+        {P2PS_NV_ST_GPU_NOT_SUPPORTED, P2PS_NV_CAPS_READ, GATE(GSP), RW_SRC, FIX_GPU, false},
+        {P2PS_NV_ST_GPU_NOT_SUPPORTED, P2PS_NV_CAPS_WRITE, GATE(GSP), RW_SRC, FIX_GPU, false},
+        {P2PS_NV_ST_IOH_TOPOLOGY_NOT_SUPPORTED, P2PS_NV_CAPS_READ, GATE(IOH), RW_SRC, FIX_IOH,
+         false},
+        {P2PS_NV_ST_IOH_TOPOLOGY_NOT_SUPPORTED, P2PS_NV_CAPS_WRITE, GATE(IOH), RW_SRC, FIX_IOH,
+         false},
+        {P2PS_NV_ST_DISABLED_BY_REGKEY, P2PS_NV_CAPS_READ, GATE(P2P_OVERRIDE), RW_SRC, FIX_REGKEY,
+         false},
+        {P2PS_NV_ST_DISABLED_BY_REGKEY, P2PS_NV_CAPS_WRITE, GATE(P2P_OVERRIDE), RW_SRC, FIX_REGKEY,
+         false},
+        {P2PS_NV_ST_NOT_SUPPORTED, P2PS_NV_CAPS_READ,
+         GATE(FORCE_P2P_TYPE) | GATE(NVSWITCH) | GATE(GPU_COMPAT) | GATE(GSP), RW_SRC, FIX_NONE,
+         false},
+        {P2PS_NV_ST_NOT_SUPPORTED, P2PS_NV_CAPS_WRITE,
+         GATE(FORCE_P2P_TYPE) | GATE(NVSWITCH) | GATE(GPU_COMPAT) | GATE(GSP), RW_SRC, FIX_NONE,
+         false},
+        {P2PS_NV_ST_NOT_SUPPORTED, P2PS_NV_CAPS_NVLINK, GATE(NO_NVLINK) | GATE(FORCE_P2P_TYPE),
+         CTRL "NVLINK OK only when the connectivity chosen is NVLink",
+         "no NVLink P2P between the pair: normal without an NVLink bridge; with one, see "
+         "nvidia-smi nvlink -s",
+         true},
+        {P2PS_NV_ST_NOT_SUPPORTED, P2PS_NV_CAPS_ATOMICS,
+         GATE(MAILBOX_ATOMICS) | GATE(BAR1_ATOMICS) | GATE(NO_NVLINK),
+         CTRL "ATOMICS copied only when OK",
+         "atomics go over NVLink or C2C only; over PCIe the driver never allows them: normal",
+         true},
+        {P2PS_NV_ST_NOT_SUPPORTED, P2PS_NV_CAPS_PROP,
+         GATE(FORCE_P2P_TYPE) | GATE(NVSWITCH) | GATE(GPU_COMPAT) | GATE(IOH) | GATE(GSP),
+         CTRL "PROP OK only when the connectivity chosen is the PCIe mailbox",
+         "normal when the pair uses NVLink, C2C or BAR1 P2P; otherwise read the r and w codes",
+         true},
+};
+#undef FIX_NONE
+#undef FIX_REGKEY
+#undef FIX_IOH
+#undef FIX_GPU
+#undef FIX_CHIPSET
+#undef RW_SRC
+#undef CTRL
+#undef GATE
+
+const struct p2ps_nv_status_why *p2ps_nv_status_why(unsigned st, unsigned index)
+{
+	for (size_t i = 0; i < GMMU_ARRAY_SIZE(status_whys); i++)
+		if ((unsigned)status_whys[i].st == st && (unsigned)status_whys[i].index == index)
+			return &status_whys[i];
+	return NULL;
+}
+
+int p2ps_nv_caps_index_from_mode(char mode)
+{
+	static const char letters[] = "rwnap"; /* READ, WRITE, NVLINK, ATOMICS, PROP */
+	_Static_assert(P2PS_NV_CAPS_READ == 0 && P2PS_NV_CAPS_PROP == 4, "letters are indices");
+	const char *p = mode ? strchr(letters, mode) : NULL;
+	return p ? (int)(p - letters) : -1;
+}
+
 /* ---- versions ---------------------------------------------------------------------------- */
 
 /* A run of 1..max digits at s: its length (0: none, or longer than max) and value. */

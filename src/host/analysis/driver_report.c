@@ -30,18 +30,6 @@ static int caps_index(const struct p2ps_host_driver_caps *dc, const struct p2ps_
 	return k >= 0 && k < dc->n_gpus && !dc->gpu_known[k] ? k : -1;
 }
 
-static int mode_index(char m)
-{
-	switch (m) {
-	case 'r': return P2PS_NV_CAPS_READ;
-	case 'w': return P2PS_NV_CAPS_WRITE;
-	case 'n': return P2PS_NV_CAPS_NVLINK;
-	case 'a': return P2PS_NV_CAPS_ATOMICS;
-	case 'p': return P2PS_NV_CAPS_PROP;
-	default: return -1;
-	}
-}
-
 /* A paste's topo -p2p codes for the pair, one per path the command printed ("r", "rw",
  * "rwna", ...). GPUn of the matrix is the n-th NVIDIA GPU in bus order. */
 static void from_paste(const struct p2ps_analysis *a, size_t gi, size_t gj,
@@ -54,7 +42,7 @@ static void from_paste(const struct p2ps_analysis *a, size_t gi, size_t gj,
 		return;
 	int ei = p2ps_evidence_gpu_smi(ev, i), ej = p2ps_evidence_gpu_smi(ev, j);
 	for (const char *c = m->mode; *c; c++) {
-		int k = mode_index(*c);
+		int k = p2ps_nv_caps_index_from_mode(*c);
 		const struct p2ps_pair_obs *o = p2ps_evidence_obs_path(ev, ei, ej, *c);
 		enum p2ps_nv_status st;
 		if (k >= 0 && o && p2ps_nv_status_parse(o->text, &st) >= 0) {

@@ -71,6 +71,42 @@ static struct json_object *access(int v)
 	return v < 0 ? NULL : json_object_new_boolean(v);
 }
 
+/* pairs[].p2p_codes: nvidia-smi topo -p2p per path, in the driver's terms. */
+static struct json_object *p2p_codes(const struct p2ps_paste_pair *x)
+{
+	struct json_object *arr = json_object_new_array();
+	for (size_t k = 0; k < x->n_p2p_codes; k++) {
+		const struct p2ps_paste_p2p_code *p = &x->p2p_codes[k];
+		struct json_object *o = json_object_new_object(), *gates = json_object_new_array();
+		char path[2] = {p->path, 0};
+		p2ps_json_put(o, "path", p2ps_json_str_or_null(path));
+		p2ps_json_put(o, "a_to_b", p2ps_json_str_or_null(p->ab));
+		p2ps_json_put(o, "b_to_a", p2ps_json_str_or_null(p->ba));
+		p2ps_json_put(o, "status",
+		              p->status >= 0 ? json_object_new_string(
+		                                       p2ps_nv_status_name((unsigned)p->status))
+		                             : NULL);
+		for (unsigned g = 0; g < P2PS_NV_GATE_COUNT; g++)
+			if (p->gates & P2PS_NV_GATE_BIT(g)) {
+				struct json_object *e = json_object_new_object();
+				p2ps_json_put(e, "gate",
+				              json_object_new_string(p2ps_nv_gate_name(g)));
+				p2ps_json_put(e, "source",
+				              json_object_new_string(p2ps_nv_gate_source(g)));
+				json_object_array_add(gates, e);
+			}
+		p2ps_json_put(o, "gates", gates);
+		p2ps_json_put(o, "status_source",
+		              p->why ? json_object_new_string(p->why->source) : NULL);
+		p2ps_json_put(o, "fix", p->why ? json_object_new_string(p->why->fix) : NULL);
+		p2ps_json_put(o, "normal_without_path",
+		              json_object_new_boolean(p->why && p->why->expected));
+		p2ps_json_put(o, "seen", where(p->from));
+		json_object_array_add(arr, o);
+	}
+	return arr;
+}
+
 static struct json_object *pairs(const struct p2ps_paste_report *r)
 {
 	struct json_object *arr = json_object_new_array();
@@ -90,6 +126,7 @@ static struct json_object *pairs(const struct p2ps_paste_report *r)
 		json_object_array_add(p2p, p2ps_json_str_or_null(x->p2p_ab));
 		json_object_array_add(p2p, p2ps_json_str_or_null(x->p2p_ba));
 		p2ps_json_put(o, "nvidia_smi_p2p", p2p);
+		p2ps_json_put(o, "p2p_codes", p2p_codes(x));
 		json_object_array_add(cuda, access(x->cuda_ab));
 		json_object_array_add(cuda, access(x->cuda_ba));
 		p2ps_json_put(o, "cuda_peer_access", cuda);

@@ -46,6 +46,85 @@ static const char *access_str(int v)
 	return v < 0 ? "-" : v ? "CAN" : "CANNOT";
 }
 
+static void gate_list(struct p2ps_strbuf *b, unsigned gates)
+{
+	const char *sep = "";
+	for (unsigned g = 0; g < P2PS_NV_GATE_COUNT; g++)
+		if (gates & P2PS_NV_GATE_BIT(g)) {
+			p2ps_strbuf_printf(b, "%s%s", sep, p2ps_nv_gate_name(g));
+			sep = ", ";
+		}
+	if (!sep[0])
+		p2ps_strbuf_puts(b, "none of the driver's gates");
+}
+
+/* "topo -p2p r: CNS = CHIPSET_NOT_SUPPORTED (gates: gsp, host_read)" per path not OK. */
+static void p2p_codes(struct p2ps_strbuf *b, const struct p2ps_paste_pair *x)
+{
+	for (size_t k = 0; k < x->n_p2p_codes; k++) {
+		const struct p2ps_paste_p2p_code *p = &x->p2p_codes[k];
+		if (p->status < 0)
+			continue;
+		p2ps_strbuf_printf(
+		        b, "\t\ttopo -p2p %c: %s%s%s = %s (gates: ", p->path ? p->path : '?',
+		        p->ab[0] ? p->ab : "-", strcmp(p->ab, p->ba) ? "/" : "",
+		        strcmp(p->ab, p->ba) ? (p->ba[0] ? p->ba : "-") : "",
+		        p2ps_nv_status_name((unsigned)p->status));
+		gate_list(b, p->gates);
+		p2ps_strbuf_printf(b, ")%s\n",
+		                   !p->path ? "; path not shown"
+		                   : p->why && p->why->expected
+		                           ? "; normal for a pair without this path"
+		                           : "");
+	}
+}
+
+/* Whether a code of an earlier pair or path has the same status and path. */
+static bool shown_before(const struct p2ps_paste_report *r, size_t i, size_t k)
+{
+	const struct p2ps_paste_p2p_code *p = &r->pairs[i].p2p_codes[k];
+	for (size_t j = 0; j <= i; j++)
+		for (size_t m = 0; m < (j == i ? k : r->pairs[j].n_p2p_codes); m++) {
+			const struct p2ps_paste_p2p_code *q = &r->pairs[j].p2p_codes[m];
+			if (q->status == p->status && q->path == p->path)
+				return true;
+		}
+	return false;
+}
+
+/* Each status and path the pairs show, once: where the index takes it from, its gates'
+ * sources, and the fix. */
+static void p2p_legend(struct p2ps_strbuf *b, const struct p2ps_paste_report *r)
+{
+	bool head = false;
+	for (size_t i = 0; i < r->n_pairs; i++)
+		for (size_t k = 0; k < r->pairs[i].n_p2p_codes; k++) {
+			const struct p2ps_paste_p2p_code *p = &r->pairs[i].p2p_codes[k];
+			bool seen = p->status < 0 || shown_before(r, i, k);
+			if (seen)
+				continue;
+			if (!head)
+				p2ps_strbuf_puts(
+				        b, "\nnvidia-smi topo -p2p codes in the driver's terms:\n");
+			head = true;
+			p2ps_strbuf_printf(
+			        b, "\t%s on %s: %s\n", p2ps_nv_status_name((unsigned)p->status),
+			        p->path ? p2ps_nv_caps_index_name(
+			                          (unsigned)p2ps_nv_caps_index_from_mode(p->path))
+			                : "a path the paste does not name",
+			        p->why    ? p->why->source
+			        : p->path ? "no gate of the driver gives it here"
+			                  : "send the command with its path letter");
+			for (unsigned g = 0; g < P2PS_NV_GATE_COUNT; g++)
+				if (p->gates & P2PS_NV_GATE_BIT(g))
+					p2ps_strbuf_printf(b, "\t\tgate %s: %s\n",
+					                   p2ps_nv_gate_name(g),
+					                   p2ps_nv_gate_source(g));
+			if (p->why)
+				p2ps_strbuf_printf(b, "\t\tfix: %s\n", p->why->fix);
+		}
+}
+
 static void pair(struct p2ps_strbuf *b, const struct p2ps_paste_pair *x)
 {
 	p2ps_strbuf_printf(b, "\t%s <-> %s\n\t\tours: %s", x->a, x->b,
@@ -78,6 +157,7 @@ static void pair(struct p2ps_strbuf *b, const struct p2ps_paste_pair *x)
 	if (x->nccl[0])
 		p2ps_strbuf_printf(b, "; NCCL: %s", x->nccl);
 	p2ps_strbuf_puts(b, "\n");
+	p2p_codes(b, x);
 	if (x->works)
 		p2ps_strbuf_printf(b, "\t\tworks: %s\n", x->works_why);
 	if (x->note[0])
@@ -101,6 +181,7 @@ static void p2ps_render_paste_text(const struct p2ps_evidence *p, const struct p
 		for (size_t i = 0; i < r->n_pairs; i++)
 			pair(b, &r->pairs[i]);
 	}
+	p2p_legend(b, r);
 	p2ps_strbuf_printf(b, "\nVerdict from the paste: %s (%s)\n", p2ps_verdict_name(r->verdict),
 	                   r->verdict_why);
 	for (size_t i = 0; i < r->n_causes; i++) {

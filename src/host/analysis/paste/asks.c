@@ -208,14 +208,29 @@ static void unmeasured_asks(struct octx *c)
 	need(c, po_switch_pairs(c) ? PO_F_ACS : PO_F_DATA);
 }
 
-/* A hang: on GeForce cards whose P2P depends on the driver, the driver first; where
- * peer access is granted and nothing measured the copies, unless the GPUs share a
+/* Whether every GPU the paste names is an NVLink board (SXM modules, superchips): their
+ * peer traffic runs over NVLink, which ACS and the IOMMU do not reach. */
+static bool nvlink_boards_only(const struct octx *c)
+{
+	for (size_t i = 0; i < c->ev->n_gpus; i++)
+		if (!po_nvlink_board(c->ev->gpus[i].name))
+			return false;
+	return c->ev->n_gpus > 0;
+}
+
+/* A hang: on GeForce cards whose P2P depends on the driver, the driver first; on NVLink
+ * boards whether the GPUs reach each other (the copies, NCCL's transport per channel);
+ * where peer access is granted and nothing measured the copies, unless the GPUs share a
  * switch, whether the copies complete; else the symptom's order (ACS, IOMMU). */
 static void hang_asks(struct octx *c)
 {
 	if (po_driver_dependent(c) && !po_driver_known(c)) {
 		need(c, PO_F_DRIVER);
 		need(c, PO_F_P2P_MATRIX);
+	}
+	if (nvlink_boards_only(c) && !po_measured(c)) {
+		need(c, PO_F_DATA);
+		need(c, PO_F_NCCL_LOG);
 	}
 	if (po_granted(c) && !po_measured(c) && !po_switch_pairs(c))
 		need(c, PO_F_DATA);
@@ -232,8 +247,56 @@ static void gdr_asks(struct octx *c)
 	need(c, PO_F_ACS);
 }
 
+/* Whether every block read is an inventory: nvidia-smi's table or -q, the environment. */
+static bool inventory_only(const struct octx *c)
+{
+	const struct p2ps_evidence *ev = c->ev;
+	bool any = false;
+	for (size_t i = 0; i < ev->n_blocks; i++) {
+		enum p2ps_paste_kind k = ev->blocks[i].kind;
+		if (k == P2PS_PASTE_TEXT)
+			continue;
+		if (k != P2PS_PASTE_NVSMI_TABLE && k != P2PS_PASTE_NVSMI_Q &&
+		    k != P2PS_PASTE_ENVIRONMENT)
+			return false;
+		any = true;
+	}
+	return any && !ev->host.vm;
+}
+
+/* Whether the paste names GPUs and shows nothing gone wrong (no symptom, no failed test,
+ * no fault or assertion the driver logged, no blocker found) and no copy between them;
+ * and what it does show is P2P allowed (CUDA's grants, the driver's OK, NVLink in the
+ * topology) with no pair refused, or only an inventory of the GPUs. The driver's or
+ * CUDA's word is not a copy: whether peer copies complete and beat host copies is the
+ * first question. */
+static bool allowed_and_unmeasured(const struct octx *c)
+{
+	const struct p2ps_evidence *ev = c->ev;
+	static const enum p2ps_paste_event_kind faults[] = {
+	        P2PS_PE_PEER_DMA_UNALIGNED, P2PS_PE_IOMMU_MAP_FAILED, P2PS_PE_ASSERT, P2PS_PE_XID,
+	        P2PS_PE_IOMMU_FAULT,        P2PS_PE_BAR1_INVALID};
+	if (!ev->n_gpus || po_measured(c) || po_failure_seen(c) || po_gdr_paste(c))
+		return false;
+	for (int s = 0; s < P2PS_PS_COUNT; s++)
+		if (ev->sym.count[s])
+			return false;
+	for (size_t i = 0; i < sizeof(faults) / sizeof(faults[0]); i++)
+		if (ev->event_count[faults[i]])
+			return false;
+	for (size_t i = 0; i < c->r->findings.n; i++)
+		if (c->r->findings.v[i].sev == P2PS_SEV_BLOCKER)
+			return false;
+	bool allowed = false;
+	for (size_t i = 0; i < c->r->n_pairs; i++)
+		allowed |= c->r->pairs[i].works == 1;
+	return (allowed && !po_refused(c)) || inventory_only(c);
+}
+
 void po_symptom_asks(struct octx *c)
 {
+	if (allowed_and_unmeasured(c))
+		need(c, PO_F_DATA);
 	const struct p2ps_evidence *ev = c->ev;
 	const int *n = ev->sym.count;
 	bool wrong = n[P2PS_PS_WRONG_DATA] || ev->cuda.verify_errors || ev->cuda.result == 0 ||

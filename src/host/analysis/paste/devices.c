@@ -155,51 +155,71 @@ static const struct {
         {P2PS_NV_ST_UNKNOWN, "unknown to the driver", ""},
 };
 
-/* A topo -p2p cell that prints status st. */
-static bool cell_is(const char *cell, enum p2ps_nv_status st)
+/* Directed cells of topo -p2p for one path ('r', ..., 0 not said) that print status st
+ * (any status: st < 0); where the first of them is into *at (when set). */
+static int p2p_cells(const struct octx *c, char path, int st, struct p2ps_paste_where *at)
 {
-	enum p2ps_nv_status v;
-	return cell && !p2ps_nv_status_from_code(cell, &v) && v == st;
+	int n = 0;
+	for (size_t i = 0; i < c->ev->n_obs; i++) {
+		const struct p2ps_pair_obs *o = &c->ev->obs[i];
+		enum p2ps_nv_status v;
+		if (o->kind == P2PS_PM_P2P && o->path == path && o->a != o->b &&
+		    !p2ps_nv_status_from_code(o->text, &v) && (st < 0 || (int)v == st) && !n++ &&
+		    at)
+			*at = o->from;
+	}
+	return n;
+}
+
+/* The findings of one path of topo -p2p. NVLINK, ATOMICS and PROP read NOT_SUPPORTED on
+ * every pair that does not use that path (the driver table says so: expected), so their
+ * NS is information, never a blocker. */
+static void p2p_path(struct octx *c, const struct p2ps_paste_matrix_info *m, char path)
+{
+	struct p2ps_paste_where at = m->from;
+	int cells = p2p_cells(c, path, -1, &at), ok = p2p_cells(c, path, P2PS_NV_ST_OK, NULL);
+	int index = p2ps_nv_caps_index_from_mode(path);
+	char mode[12] = {' ', path, 0};
+	if (!path)
+		snprintf(mode, sizeof(mode), "%s%.8s", m->mode[0] ? " " : "", m->mode);
+	for (size_t s = 0; s < sizeof(p2p_status) / sizeof(p2p_status[0]); s++) {
+		int n = p2p_cells(c, path, (int)p2p_status[s].status, NULL);
+		if (!n)
+			continue;
+		const struct p2ps_nv_status_why *w =
+		        index >= 0 ? p2ps_nv_status_why(p2p_status[s].status, (unsigned)index)
+		                   : NULL;
+		/* NS beside OK: pairs the driver has no peer path for (NVLink-only boards whose
+		 * pairs without a link, GPUs on other sockets), not a fault of the host. */
+		bool beside_ok = ok && p2p_status[s].status == P2PS_NV_ST_NOT_SUPPORTED;
+		bool normal = w && w->expected;
+		struct p2ps_reason *f = po_add(
+		        c, P2PS_PF_NVIDIA_P2P_STATUS,
+		        normal      ? P2PS_SEV_INFO
+		        : beside_ok ? P2PS_SEV_WARNING
+		                    : P2PS_SEV_BLOCKER,
+		        at, "nvidia-smi topo -p2p%s reports %s for %d directed pair%s: %s%s%s%s",
+		        mode, p2ps_nv_status_code(p2p_status[s].status), n, n == 1 ? "" : "s",
+		        p2p_status[s].meaning, normal ? "; " : "", normal ? w->fix : "",
+		        beside_ok && !normal
+		                ? "; the driver allows the other pairs (OK), so these are pairs "
+		                  "without a peer path rather than a fault of the host"
+		                : "");
+		p2ps_an_fix(f, "%s", normal ? "" : p2p_status[s].fix);
+	}
+	if (cells && ok == cells)
+		po_add(c, P2PS_PF_NVIDIA_P2P_STATUS, P2PS_SEV_INFO, at,
+		       "nvidia-smi topo -p2p%s reports OK for all %d directed pairs (it checks "
+		       "chipset and GPU, not whether peer copies work)",
+		       mode, cells);
 }
 
 void po_nvidia_smi(struct octx *c)
 {
 	const struct p2ps_paste_matrix_info *m = &c->ev->matrix[P2PS_PM_P2P];
-	int ok = 0, cells = 0;
-	for (int i = 0; m->present && i < m->n; i++)
-		for (int j = 0; j < m->n; j++)
-			if (i != j && po_cell(c, P2PS_PM_P2P, i, j)) {
-				cells++;
-				ok += cell_is(po_cell(c, P2PS_PM_P2P, i, j), P2PS_NV_ST_OK);
-			}
-	for (size_t s = 0; m->present && s < sizeof(p2p_status) / sizeof(p2p_status[0]); s++) {
-		int n = 0;
-		for (int i = 0; i < m->n; i++)
-			for (int j = 0; j < m->n; j++)
-				n += i != j &&
-				     cell_is(po_cell(c, P2PS_PM_P2P, i, j), p2p_status[s].status);
-		if (!n)
-			continue;
-		/* NS beside OK: pairs the driver has no peer path for (NVLink-only boards whose
-		 * pairs without a link, GPUs on other sockets), not a fault of the host. */
-		bool beside_ok = ok && p2p_status[s].status == P2PS_NV_ST_NOT_SUPPORTED;
-		struct p2ps_reason *f = po_add(
-		        c, P2PS_PF_NVIDIA_P2P_STATUS,
-		        beside_ok ? P2PS_SEV_WARNING : P2PS_SEV_BLOCKER, m->from,
-		        "nvidia-smi topo -p2p%s%s reports %s for %d directed pair%s: %s%s",
-		        m->mode[0] ? " " : "", m->mode, p2ps_nv_status_code(p2p_status[s].status),
-		        n, n == 1 ? "" : "s", p2p_status[s].meaning,
-		        beside_ok ? "; the driver allows the other pairs (OK), so these are pairs "
-		                    "without a peer path rather than a fault of the host"
-		                  : "");
-		p2ps_an_fix(f, "%s", p2p_status[s].fix);
-	}
-	if (cells && ok == cells)
-		po_add(c, P2PS_PF_NVIDIA_P2P_STATUS, P2PS_SEV_INFO, m->from,
-		       "nvidia-smi topo -p2p%s%s reports OK for all %d directed pairs (it checks "
-		       "chipset "
-		       "and GPU, not whether peer copies work)",
-		       m->mode[0] ? " " : "", m->mode, cells);
+	static const char paths[] = {0, 'r', 'w', 'n', 'a', 'p'};
+	for (size_t i = 0; m->present && i < sizeof(paths); i++)
+		p2p_path(c, m, paths[i]);
 	const struct p2ps_paste_matrix_info *t = &c->ev->matrix[P2PS_PM_TOPO];
 	int sys = 0;
 	for (int i = 0; t->present && i < t->n; i++)

@@ -311,6 +311,95 @@ static void bandwidth(const struct octx *c, struct p2ps_paste_pair *x, int a, in
 	x->bw_bidirectional = x->bw_off > 0 || x->bw_on > 0;
 }
 
+/* The driver's status of a non-OK code of a pair's path, -1 for OK or no code ("X"). */
+static int code_status(const char *ab, const char *ba)
+{
+	enum p2ps_nv_status st;
+	if (ab[0] && strcmp(ab, "OK") && !p2ps_nv_status_from_code(ab, &st))
+		return (int)st;
+	if (ba[0] && strcmp(ba, "OK") && !p2ps_nv_status_from_code(ba, &st))
+		return (int)st;
+	return -1;
+}
+
+/* The gates that answer status st on a path: its row's, or (path unknown) every row's. */
+static unsigned code_gates(int st, char path, const struct p2ps_nv_status_why **why)
+{
+	*why = NULL;
+	int k = p2ps_nv_caps_index_from_mode(path);
+	if (k >= 0) {
+		*why = p2ps_nv_status_why((unsigned)st, (unsigned)k);
+		return *why ? (*why)->gates : 0;
+	}
+	unsigned gates = 0;
+	for (unsigned i = 0; i < P2PS_NV_CAPS_COUNT; i++) {
+		const struct p2ps_nv_status_why *w = p2ps_nv_status_why((unsigned)st, i);
+		gates |= w ? w->gates : 0;
+	}
+	return gates;
+}
+
+/* One entry per topo -p2p path the paste printed for the pair. */
+static void p2p_codes(const struct octx *c, struct p2ps_paste_pair *x, int ea, int eb)
+{
+	const struct p2ps_evidence *ev = c->ev;
+	for (size_t i = 0; i < ev->n_obs && ea >= 0 && eb >= 0; i++) {
+		const struct p2ps_pair_obs *o = &ev->obs[i];
+		if (o->kind != P2PS_PM_P2P ||
+		    !((o->a == ea && o->b == eb) || (o->a == eb && o->b == ea)))
+			continue;
+		size_t k = 0;
+		while (k < x->n_p2p_codes && x->p2p_codes[k].path != o->path)
+			k++;
+		if (k == P2PS_PASTE_P2P_PATHS)
+			continue;
+		struct p2ps_paste_p2p_code *p = &x->p2p_codes[k];
+		if (k == x->n_p2p_codes) {
+			x->n_p2p_codes++;
+			p->path = o->path;
+			p->from = o->from;
+		}
+		snprintf(o->a == ea ? p->ab : p->ba, P2PS_PASTE_CELL, "%s", o->text);
+		if (o->a == ea)
+			p->from = o->from;
+	}
+	/* The driver's order of indices (r, w, n, a, p), the path not said first. */
+	for (size_t k = 1; k < x->n_p2p_codes; k++)
+		for (size_t j = k;
+		     j > 0 && p2ps_nv_caps_index_from_mode(x->p2p_codes[j].path) <
+		                      p2ps_nv_caps_index_from_mode(x->p2p_codes[j - 1].path);
+		     j--) {
+			struct p2ps_paste_p2p_code t = x->p2p_codes[j];
+			x->p2p_codes[j] = x->p2p_codes[j - 1];
+			x->p2p_codes[j - 1] = t;
+		}
+	for (size_t k = 0; k < x->n_p2p_codes; k++) {
+		struct p2ps_paste_p2p_code *p = &x->p2p_codes[k];
+		p->status = code_status(p->ab, p->ba);
+		p->gates = p->status >= 0 ? code_gates(p->status, p->path, &p->why) : 0;
+	}
+}
+
+/* The driver's word on the pair (p2p_ab, p2p_ba): the read path's codes, else the write
+ * path's, else a matrix whose path the paste does not name. NVLINK, ATOMICS and PROP read
+ * NOT_SUPPORTED on any pair that does not use that path (client_resource.c), so they speak
+ * only when OK: P2P granted over NVLink, with atomics, or over the PCIe mailbox. */
+static void p2p_word(struct p2ps_paste_pair *x)
+{
+	static const char order[] = {'r', 'w', 0, 'n', 'a', 'p'};
+	for (size_t i = 0; i < sizeof(order); i++)
+		for (size_t k = 0; k < x->n_p2p_codes; k++) {
+			const struct p2ps_paste_p2p_code *p = &x->p2p_codes[k];
+			bool speaks = i < 3 ||
+			              (!strcmp(p->ab, "OK") && (!p->ba[0] || !strcmp(p->ba, "OK")));
+			if (p->path != order[i] || !speaks)
+				continue;
+			snprintf(x->p2p_ab, sizeof(x->p2p_ab), "%s", p->ab);
+			snprintf(x->p2p_ba, sizeof(x->p2p_ba), "%s", p->ba);
+			return;
+		}
+}
+
 static void fill(const struct octx *c, struct p2ps_paste_pair *x, const struct ugpu *u,
                  const struct ugpu *v)
 {
@@ -322,8 +411,8 @@ static void fill(const struct octx *c, struct p2ps_paste_pair *x, const struct u
 	if (u->gi >= 0 && v->gi >= 0)
 		x->ours = p2ps_analysis_pair(c->a, (size_t)u->gi, (size_t)v->gi);
 	cell(c, P2PS_PM_TOPO, u->smi, v->smi, x->topo);
-	cell(c, P2PS_PM_P2P, u->smi, v->smi, x->p2p_ab);
-	cell(c, P2PS_PM_P2P, v->smi, u->smi, x->p2p_ba);
+	p2p_codes(c, x, po_gpu_of(c, P2PS_PM_P2P, u->smi), po_gpu_of(c, P2PS_PM_P2P, v->smi));
+	p2p_word(x);
 	x->nvlinks = nvlinks(x->topo);
 	x->cuda_ab = flag(c, P2PS_PM_CUDA_ACCESS, u->cuda, v->cuda);
 	x->cuda_ba = flag(c, P2PS_PM_CUDA_ACCESS, v->cuda, u->cuda);

@@ -186,6 +186,8 @@ int p2ps_paste_evidence(const struct p2ps_paste *p, struct p2ps_evidence *ev,
 		if (m->present)
 			matrix_obs(&b, m, (enum p2ps_paste_matrix_kind)k);
 	}
+	for (size_t k = 0; k < p->n_p2p_more && !b.oom; k++)
+		matrix_obs(&b, &p->p2p_more[k], P2PS_PM_P2P);
 	if (ev->n_obs)
 		qsort(ev->obs, ev->n_obs, sizeof(*ev->obs), obs_cmp);
 	for (size_t i = 0; i < ev->n_gpus; i++)

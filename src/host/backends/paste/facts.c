@@ -49,5 +49,9 @@ void p2ps_paste_free(struct p2ps_paste *p)
 		free(p->m[k].cell);
 		free(p->m[k].row_line);
 	}
+	for (size_t k = 0; k < p->n_p2p_more; k++) {
+		free(p->p2p_more[k].cell);
+		free(p->p2p_more[k].row_line);
+	}
 	memset(p, 0, sizeof(*p));
 }

@@ -81,6 +81,46 @@ static void p2p_mode(const char *cmd, char *mode, size_t size)
 	}
 }
 
+/* A topo -p2p matrix of another path than the ones read so far (same GPUs): kept beside
+ * them. Returns false when m is not one (then the caller treats it as the first). */
+static bool p2p_more(struct pctx *c, const struct p2ps_nvsmi_matrix *m, const char *cmd, int line)
+{
+	struct p2ps_paste *p = c->p;
+	const struct p2ps_paste_matrix *first = &p->m[P2PS_PM_P2P];
+	char mode[8] = "";
+	p2p_mode(cmd, mode, sizeof(mode));
+	if (!first->present || first->n != m->n || !mode[0] || strpbrk(first->mode, mode) ||
+	    !first->mode[0])
+		return false;
+	for (size_t k = 0; k < p->n_p2p_more; k++)
+		if (strpbrk(p->p2p_more[k].mode, mode))
+			return false;
+	if (p->n_p2p_more == sizeof(p->p2p_more) / sizeof(p->p2p_more[0]))
+		return false;
+	struct p2ps_paste_matrix *pm = &p->p2p_more[p->n_p2p_more];
+	size_t n = (size_t)m->n;
+	pm->cell = calloc(n * n, sizeof(*pm->cell));
+	pm->row_line = calloc(n, sizeof(*pm->row_line));
+	if (!pm->cell || !pm->row_line) {
+		free(pm->cell);
+		free(pm->row_line);
+		memset(pm, 0, sizeof(*pm));
+		c->oom = true;
+		return true;
+	}
+	p->n_p2p_more++;
+	memcpy(pm->cell, m->cell, n * n * sizeof(*m->cell));
+	memcpy(pm->mode, mode, sizeof(pm->mode));
+	pm->present = true;
+	pm->n = m->n;
+	pm->rows = m->rows;
+	pm->ragged = m->ragged;
+	pm->from = pt_where(c, line);
+	pt_summary(c, "%dx%d P2P status matrix (path %s), %d row%s", m->n, m->n, mode, m->rows,
+	           m->rows == 1 ? "" : "s");
+	return true;
+}
+
 void pt_parse_topo(struct pctx *c, const struct pl_span *sp, bool p2p)
 {
 	struct p2ps_nvsmi_matrix m;
@@ -96,6 +136,8 @@ void pt_parse_topo(struct pctx *c, const struct pl_span *sp, bool p2p)
 	struct p2ps_paste_matrix *pm = &c->p->m[k];
 	if (!m.n) {
 		pt_summary(c, "legend only (no GPU matrix)");
+	} else if (p2p && b && p2p_more(c, &m, b->command, sp->first + m.header_line)) {
+		/* kept beside the first */
 	} else if (pm->present && pm->n != m.n) {
 		c->p->several_hosts = true;
 		pt_summary(c, "a second %s matrix (%d GPUs, the first has %d): not used",

@@ -306,7 +306,10 @@ static const char *after_prompt(const char *s)
 
 const char *pt_command(const char *s)
 {
-	const char *c = after_prompt(s);
+	/* A prompt may be indented, as markdown indents a list item's or a nested code block's
+	 * lines; a command without a prompt only at the start of its line (an indented
+	 * "simpleP2P : Failed" is a test summary's row). */
+	const char *c = after_prompt(pt_skip_ws(s));
 	if (c) {
 		c = pt_skip_ws(c);
 		return *c ? c : NULL;
