@@ -118,6 +118,7 @@ enum p2ps_reason_code {
 	P2PS_R_BOOT_VGA,
 	P2PS_R_DRIVER_VERSION_MISMATCH,
 	P2PS_R_VM,
+	P2PS_R_VM_P2P_CLIQUE, /* the hypervisor's GPUDirect P2P clique of each GPU (in a VM) */
 	P2PS_R_NCCL_ENV,
 	P2PS_R_NEEDS_ROOT,
 	P2PS_R_IOMMU_STATE,     /* host summary: IOMMU off / pass-through / translating */

@@ -178,6 +178,38 @@ static void test_vm_p2p_clique(void **state)
 	finish(m);
 }
 
+/* The host finding that shows each GPU's clique as the driver reads it: clique 3 on both
+ * GPUs; then GPU1 without the capability (as the Firecracker guests of the GPU machines
+ * show: PM, MSI, Express, MSI-X and nothing else) reads "none", and the fix names QEMU's
+ * x-nv-gpudirect-clique. */
+static void test_vm_clique_finding(void **state)
+{
+	struct dm *m = *state;
+	vm_cliques(m, (const unsigned[2]){3, 3});
+	m->f.h.vm.known = true;
+	model(m, "595");
+	const struct p2ps_reason *x = tm_find(&m->f.a.host_reasons, P2PS_R_VM_P2P_CLIQUE, -1);
+	assert_non_null(x);
+	assert_int_equal(x->sev, P2PS_SEV_INFO);
+	const char *t = strstr(x->text, "clique 3");
+	assert_non_null(t);
+	assert_non_null(strstr(t + 1, "clique 3"));
+	assert_string_equal(x->fix, "");
+	finish(m);
+
+	vm_cliques(m, (const unsigned[2]){3, 3});
+	m->f.h.vm.known = true;
+	m->f.h.devs[m->f.g1].config[0x34] = 0;
+	model(m, "595");
+	x = tm_find(&m->f.a.host_reasons, P2PS_R_VM_P2P_CLIQUE, -1);
+	assert_non_null(x);
+	assert_non_null(strstr(x->text, "clique 3"));
+	assert_non_null(strstr(x->text, " none"));
+	assert_non_null(strstr(x->fix, "x-nv-gpudirect-clique"));
+	assert_int_equal(pair(m)->path[P2PS_NV_PATH_PCIE_MAILBOX].read.gate, P2PS_NV_GATE_GSP);
+	finish(m);
+}
+
 /* _hypervisorCheckVirtualPcieP2PApproval (hypervisor.c, 595.45.04): every GPU of the
  * pair must carry the same clique id; cliques 3 and 4 approve nothing, and the decision
  * falls to GSP (unknown here). */
@@ -732,6 +764,7 @@ int main(void)
 	        cmocka_unit_test_setup_teardown(test_one_hub_goes_to_gsp, dm_setup, dm_teardown),
 	        cmocka_unit_test_setup_teardown(test_geforce_stock_gns, dm_setup, dm_teardown),
 	        cmocka_unit_test_setup_teardown(test_vm_p2p_clique, dm_setup, dm_teardown),
+	        cmocka_unit_test_setup_teardown(test_vm_clique_finding, dm_setup, dm_teardown),
 	        cmocka_unit_test_setup_teardown(test_vm_two_cliques, dm_setup, dm_teardown),
 	        cmocka_unit_test_setup_teardown(test_bar1_host_read_cpu, dm_setup, dm_teardown),
 	        cmocka_unit_test(test_cpu_types),

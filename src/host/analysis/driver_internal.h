@@ -62,4 +62,8 @@ static inline bool p2ps_drv_cpu_known(const struct p2ps_host_cpu *c)
 	return c->vendor[0] && c->family >= 0 && c->model >= 0;
 }
 
+/* The GPUDirect P2P clique the hypervisor gave GPU d (its virtual P2P approval capability,
+ * QEMU's x-nv-gpudirect-clique): the clique id, -1 none, -2 config space not readable. */
+int p2ps_drv_p2p_clique(const struct p2ps_dev *d);
+
 #endif

@@ -149,28 +149,6 @@ static bool common_switch(const struct pair_ctx *c)
 	return false;
 }
 
-/* objClLoadPcieVirtualP2PApproval (chipset_pcie.c, 595.45.04): the hypervisor's virtual
- * P2P approval capability, a vendor-specific capability (id 0x09) whose signature is
- * 0x503250 ("P2P": bits 31:24 of its first dword, 15:0 of its second), version 0 (18:16),
- * peer clique id in bits 22:19 of the second dword. -1: none, -2: config not readable. */
-static int p2p_clique(const struct p2ps_dev *d)
-{
-	if (d->config_len < 256)
-		return -2;
-	const uint8_t *c = d->config;
-	unsigned cap = c[0x34], guard = 0;
-	while (cap >= 0x40 && cap <= 0xf8 && guard++ < 48) {
-		uint32_t w0 = (uint32_t)c[cap] | (uint32_t)c[cap + 1] << 8 |
-		              (uint32_t)c[cap + 2] << 16 | (uint32_t)c[cap + 3] << 24;
-		uint32_t w1 = (uint32_t)c[cap + 4] | (uint32_t)c[cap + 5] << 8 |
-		              (uint32_t)c[cap + 6] << 16 | (uint32_t)c[cap + 7] << 24;
-		if ((w0 & 0xff) == 0x09 && ((w0 >> 24) | (w1 & 0xffff) << 8) == 0x503250)
-			return ((w1 >> 16) & 7) ? -1 : (int)((w1 >> 19) & 0xf);
-		cap = (w0 >> 8) & 0xff;
-	}
-	return -1;
-}
-
 /* Host-side checks of _kp2pCapsGetStatusOverPcie before GSP is asked. Returns true when
  * one of them decided read and write. */
 static bool pcie_host_gates(struct pair_ctx *c, struct p2ps_drv_path_result *p)
@@ -294,8 +272,8 @@ static void mailbox(struct pair_ctx *c, bool *common)
 	}
 	if (self_hosted_gate(c, p))
 		return;
-	int q0 = c->a->host->vm.in_vm ? p2p_clique(c->d[0]) : -1;
-	int q1 = c->a->host->vm.in_vm ? p2p_clique(c->d[1]) : -1;
+	int q0 = c->a->host->vm.in_vm ? p2ps_drv_p2p_clique(c->d[0]) : -1;
+	int q1 = c->a->host->vm.in_vm ? p2ps_drv_p2p_clique(c->d[1]) : -1;
 	if (q0 >= 0 && q0 == q1) {
 		p->read = p->write =
 		        (struct p2ps_drv_verdict){P2PS_NV_ST_OK, P2PS_NV_GATE_HYPERVISOR};

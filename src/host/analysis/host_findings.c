@@ -3,6 +3,7 @@
  * need root, a driver version mismatch, a VM, NCCL_* variables; and the host facts the
  * pair verdicts share (CPU vendor, NCCL settings). */
 #include "analysis_internal.h"
+#include "driver_internal.h"
 
 #include <stdint.h>
 #include <stdio.h>
@@ -100,6 +101,46 @@ static void iommu_summary(struct p2ps_an_ctx *c)
 	}
 }
 
+/* In a VM, the GPUDirect P2P clique the hypervisor gave each NVIDIA GPU (the virtual P2P
+ * approval capability the driver's hypervisor branch reads, QEMU's x-nv-gpudirect-clique):
+ * GPUs of one clique get PCIe P2P approved there; without one the driver's other host
+ * checks decide (the pairs' driver model says which). */
+static void vm_cliques(struct p2ps_an_ctx *c, struct p2ps_reasons *r)
+{
+	const struct p2ps_analysis *a = c->a;
+	char list[400] = "";
+	int none = 0, n = 0;
+	for (size_t i = 0; i < a->n_gpus; i++) {
+		const struct p2ps_dev *d = &c->host->devs[a->gpus[i].dev_idx];
+		if (!a->gpus[i].is_gpu || d->vendor_id != 0x10de)
+			continue;
+		int q = p2ps_drv_p2p_clique(d);
+		char one[64];
+		if (q >= 0)
+			snprintf(one, sizeof(one), "%s clique %d", d->bdf_str, q);
+		else
+			snprintf(one, sizeof(one), "%s %s", d->bdf_str,
+			         q == -1 ? "none" : "unknown (config space past 64 bytes unread)");
+		none += q == -1;
+		n++;
+		snprintf(list + strlen(list), sizeof(list) - strlen(list), "%s%s",
+		         n > 1 ? ", " : "", one);
+	}
+	if (!n)
+		return;
+	struct p2ps_reason *x = p2ps_an_add(
+	        c, r, P2PS_R_VM_P2P_CLIQUE, P2PS_SEV_INFO, -1,
+	        "the hypervisor's GPUDirect P2P clique of each GPU (the capability the driver's "
+	        "hypervisor branch reads): %s",
+	        list);
+	if (none && n > 1)
+		p2ps_an_fix(
+		        x,
+		        "for PCIe P2P in a guest, put the GPUs that may peer in one clique: QEMU "
+		        "-device vfio-pci,...,x-nv-gpudirect-clique=N (libvirt: the same option "
+		        "through <qemu:override>); NVLink peers do not need it");
+}
+
 void p2ps_an_host_findings(struct p2ps_an_ctx *c)
 {
 	const struct p2ps_host *h = c->host;
@@ -139,6 +180,8 @@ void p2ps_an_host_findings(struct p2ps_an_ctx *c)
 		        "and ACS describe the virtual topology, not the host's",
 		        h->vm.hypervisor[0] ? h->vm.hypervisor : "hypervisor",
 		        h->vm.evidence[0] ? ", " : "", h->vm.evidence);
+	if (h->vm.known && h->vm.in_vm)
+		vm_cliques(c, r);
 	for (int i = 0; i < h->n_nccl_env && i < P2PS_HOST_MAX_NCCL_ENV; i++) {
 		const char *e = h->nccl_env[i];
 		bool disables =

@@ -85,6 +85,7 @@ static const struct {
         {"boot_vga", "GPU drives the boot display"},
         {"driver_version_mismatch", "loaded nvidia module differs from the installed one"},
         {"virtual_machine", "virtual machine: guest topology"},
+        {"vm_p2p_clique", "virtual machine: the GPUs' P2P cliques"},
         {"nccl_env", "NCCL variable set"},
         {"needs_root", "facts need root"},
         {"iommu_state", "IOMMU mode"},
