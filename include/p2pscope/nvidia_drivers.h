@@ -309,14 +309,15 @@ struct p2ps_nv_rm_layout {
 /* Eras of the BAR1-P2P entries: the code a set of src/gmmu/bar1_rows.c rows was read from.
  * Each era belongs to one flavor; a driver row names the era its code has. */
 enum p2ps_nv_bar1_era {
-	P2PS_NV_BAR1_NONE = 0,       /* not read: no BAR1-P2P rows */
-	P2PS_NV_BAR1_STOCK_550,      /* static BAR1 at offset 0; no UVM BAR1-P2P case */
-	P2PS_NV_BAR1_STOCK_570,      /* static BAR1 where BAR1's allocator puts it */
-	P2PS_NV_BAR1_STOCK_580,      /* UVM's BAR1-P2P case; start 512 MiB aligned */
-	P2PS_NV_BAR1_TINYGRAD_550,   /* the UVM rewrite; RM's static branch commented out */
-	P2PS_NV_BAR1_TINYGRAD_565,   /* the UVM rewrite */
-	P2PS_NV_BAR1_AIKITORIA_570,  /* the UVM rewrite on 570 */
-	P2PS_NV_BAR1_AIKITORIA_PORT, /* NVIDIA's BAR1-P2P case for every generation */
+	P2PS_NV_BAR1_NONE = 0,        /* not read: no BAR1-P2P rows */
+	P2PS_NV_BAR1_STOCK_550,       /* static BAR1 at offset 0; no UVM BAR1-P2P case */
+	P2PS_NV_BAR1_STOCK_570,       /* static BAR1 where BAR1's allocator puts it */
+	P2PS_NV_BAR1_STOCK_580,       /* UVM's BAR1-P2P case; start 512 MiB aligned */
+	P2PS_NV_BAR1_TINYGRAD_550,    /* the UVM rewrite; RM's static branch commented out */
+	P2PS_NV_BAR1_TINYGRAD_565,    /* the UVM rewrite */
+	P2PS_NV_BAR1_AIKITORIA_570,   /* the UVM rewrite on 570 */
+	P2PS_NV_BAR1_AIKITORIA_PORT,  /* NVIDIA's BAR1-P2P case for every generation */
+	P2PS_NV_BAR1_DUANYLL_METHOD3, /* windows mapped into the peer's BAR1 per allocation */
 	P2PS_NV_BAR1_ERA_COUNT,
 };
 enum p2ps_nv_flavor p2ps_nv_bar1_era_flavor(enum p2ps_nv_bar1_era e);

@@ -46,6 +46,7 @@
 #define T565   P2PS_NV_BAR1_TINYGRAD_565
 #define A570   P2PS_NV_BAR1_AIKITORIA_570
 #define APRT   P2PS_NV_BAR1_AIKITORIA_PORT
+#define DM3    P2PS_NV_BAR1_DUANYLL_METHOD3
 #define UVM    GMMU_BAR1_PATH_UVM
 #define RM     GMMU_BAR1_PATH_RM
 #define NONCOH GMMU_APERTURE_SYS_NONCOH
@@ -75,6 +76,10 @@ static const char rm_peer_v2_550[] =
 
 /* first era, last era, path, gens, refused, aperture, adds_start, iova,
  * start_align, dynamic_offset, peer_field_patched, nvlink_too, source */
+static const char m3_rm_not_read[] =
+        "Method 3 changes the UVM path (nv_gpu_ops.c) and the BAR1-P2P gate; its RM mapping "
+        "path (NVOS46 through NV50_P2P) was not read";
+
 static const struct gmmu_bar1_row rows[] = {
         /* ---- UVM: CUDA's peer mappings ---------------------------------------------- */
         {S550, S570, UVM, V2 | V3, no_uvm_case, NONCOH, false, false, 0, false, false, false,
@@ -110,6 +115,22 @@ static const struct gmmu_bar1_row rows[] = {
         {APRT, APRT, UVM, GB, NULL, COH, true, true, 21, false, false, false,
          "nvGpuOpsGetExternalAllocAperture (_nvGpuOpsIsBar1P2pAtomicEnabled: owning GPU >= "
          "BLACKWELL_GB1XX), aikitoria 595.71.05 port (08b4e9b5)"},
+        /* Method 3 (Duanyll's 595.71.05-p2p-48g and 615.71.09-p2p-48g, LingzheZhao's
+         * 610.57.04-p2p-48g; nv_gpu_ops.c _nvGpuOpsDynBar1Create, Duanyll's
+         * method3-impl-notes.md at 12870848): a peer without static BAR1 gets a window
+         * mapped into its BAR1 per allocation (kbusMapFbAperture_HAL), and each entry is the
+         * window's DMA base + the offset in the allocation; a peer with static BAR1 keeps
+         * the aikitoria port's base + FB offset. The window's BAR1 offset is the driver's
+         * choice per mapping, so only the aperture and the flags are held to the row. The
+         * aperture test is the port's (SYS_COH from Blackwell). */
+        {DM3, DM3, UVM, V2 | GH, NULL, NONCOH, false, true, 21, true, false, false,
+         "nvGpuOpsBuildExternalAllocPtes + _nvGpuOpsDynBar1Create (window DMA base + offset), "
+         "Duanyll 595.71.05-p2p-48g"},
+        {DM3, DM3, UVM, GB, NULL, COH, false, true, 21, true, false, false,
+         "nvGpuOpsBuildExternalAllocPtes + _nvGpuOpsDynBar1Create (window DMA base + offset), "
+         "Duanyll 595.71.05-p2p-48g"},
+        {DM3, DM3, RM, V2 | V3, m3_rm_not_read, NONCOH, false, false, 0, false, false, false,
+         "Duanyll 595.71.05-p2p-48g: nv_gpu_ops.c and kern_bus_gh100.c only"},
         /* ---- RM: NVOS46 maps through NV50_P2P (pte-probe) --------------------------------- */
         {S550, S580, RM, V2, no_stock_v2, NONCOH, false, false, 0, false, false, false,
          "dmaAllocBar1P2PMapping: a stub in the Turing..Ada HAL (g_virt_mem_allocator_nvoc.c), "

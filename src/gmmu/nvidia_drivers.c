@@ -539,6 +539,7 @@ static const enum p2ps_nv_flavor bar1_era_flavors[P2PS_NV_BAR1_ERA_COUNT] = {
         [P2PS_NV_BAR1_TINYGRAD_565] = P2PS_NV_FLAVOR_TINYGRAD,
         [P2PS_NV_BAR1_AIKITORIA_570] = P2PS_NV_FLAVOR_AIKITORIA,
         [P2PS_NV_BAR1_AIKITORIA_PORT] = P2PS_NV_FLAVOR_AIKITORIA,
+        [P2PS_NV_BAR1_DUANYLL_METHOD3] = P2PS_NV_FLAVOR_DUANYLL,
 };
 
 enum p2ps_nv_flavor p2ps_nv_bar1_era_flavor(enum p2ps_nv_bar1_era e)
@@ -674,6 +675,9 @@ static const struct p2ps_nv_source method3_sources[P2PS_NV_SRC_COUNT] = {
                                          "nv_gpu_ops.c",
                                      "kbusIsPcieBar1P2PMappingSupported_GH100 (no static BAR1 "
                                      "needed), _nvGpuOpsDynBar1Create"},
+        [P2PS_NV_SRC_BAR1_ENTRY] = {"src/nvidia/src/kernel/rmapi/nv_gpu_ops.c",
+                                    "nvGpuOpsBuildExternalAllocPtes, _nvGpuOpsDynBar1Create "
+                                    "(window DMA base + offset)"},
 };
 
 /* ---- the rows ----------------------------------------------------------------------------- */
@@ -938,7 +942,7 @@ static const struct p2ps_nv_driver rows[] = {
 	 .iommu_512m = true, .mailbox_bar1 = true, .bar1_hal_min = TURING,
 	 .patch_override = 0x11, .patch_force = NA, .patch_pcie_type = 1, .patch_rebar = true,
 	 FORK_RM,
-	 .bar1 = P2PS_NV_BAR1_NONE, .sources = method3_sources,
+	 .bar1 = P2PS_NV_BAR1_DUANYLL_METHOD3, .sources = method3_sources,
 	 .props = P2PS_NV_FP_BAR1_ON_DEMAND | P2PS_NV_FP_LIBCUDA_MIXED_GEN,
 	 .assumed = "the static BAR1 rule: taken from aikitoria 595 (595.71.05-p2p)"},
 	{.series = 610, .flavor = P2PS_NV_FLAVOR_DUANYLL, .ref = "610.57.04-p2p-48g",
@@ -950,7 +954,7 @@ static const struct p2ps_nv_driver rows[] = {
 	 .iommu_512m = true, .mailbox_bar1 = true, .bar1_hal_min = TURING,
 	 .patch_override = 0x11, .patch_force = NA, .patch_pcie_type = 1, .patch_rebar = true,
 	 FORK_RM,
-	 .bar1 = P2PS_NV_BAR1_NONE, .sources = method3_sources,
+	 .bar1 = P2PS_NV_BAR1_DUANYLL_METHOD3, .sources = method3_sources,
 	 .props = P2PS_NV_FP_BAR1_ON_DEMAND | P2PS_NV_FP_LIBCUDA_MIXED_GEN,
 	 .uvm_managed_param = "uvm_bar1_p2p_managed", .repo = "LingzheZhao/open-gpu-kernel-modules",
 	 .assumed = "the static BAR1 rule and the tail reserve: taken from aikitoria 610 "
@@ -964,7 +968,7 @@ static const struct p2ps_nv_driver rows[] = {
 	 .iommu_512m = true, .mailbox_bar1 = true, .bar1_hal_min = TURING,
 	 .patch_override = 0x11, .patch_force = NA, .patch_pcie_type = 1, .patch_rebar = true,
 	 FORK_RM,
-	 .bar1 = P2PS_NV_BAR1_NONE, .sources = method3_sources,
+	 .bar1 = P2PS_NV_BAR1_DUANYLL_METHOD3, .sources = method3_sources,
 	 .props = P2PS_NV_FP_BAR1_ON_DEMAND | P2PS_NV_FP_LIBCUDA_MIXED_GEN,
 	 .assumed = "the static BAR1 rule and the tail reserve: taken from aikitoria 615 "
 	            "(615.71.09-p2p)"},

@@ -582,9 +582,11 @@ static void branch_names(void **state)
 static const char *const policies[] = {"DISABLE", "ENABLE", "AUTO", "ONLY_GPU", "no key"};
 static const char *const autos[] = {"2 x FB", "FB + reserves", "FB + reserves, 512 MiB",
                                     "client FB + 512 MiB"};
-static const char *const bar1_eras[] = {"not read",      "stock 550",     "stock 570",
-                                        "stock 580",     "tinygrad 550",  "tinygrad 565",
-                                        "aikitoria 570", "aikitoria port"};
+static const char *const bar1_eras[] = {"not read",      "stock 550",      "stock 570",
+                                        "stock 580",     "tinygrad 550",   "tinygrad 565",
+                                        "aikitoria 570", "aikitoria port", "duanyll method 3"};
+_Static_assert(sizeof(bar1_eras) / sizeof(bar1_eras[0]) == P2PS_NV_BAR1_ERA_COUNT,
+               "one name per BAR1-P2P era");
 
 /* The row's fork props ("display_partial_bar1, needs_iommu_pt") and the module parameters
  * it adds, into buf; "-" for none. */

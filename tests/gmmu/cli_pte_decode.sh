@@ -212,6 +212,15 @@ check "p2p --driver without a row: assumed" "driver: 580 tinygrad has no row in 
 	"$(grep '^driver:' "$tmp/assumed")"
 check "p2p --driver without a row: JSON" 1 \
 	"$("$P" p2p --chip AD102 --mode bar1 --driver 580 --flavor tinygrad --bar1 0 --json | grep -c '"driver_assumed":"580 tinygrad has no row')"
+# On-demand windows (duanyll, Method 3: nv_gpu_ops.c _nvGpuOpsDynBar1Create): the entry is
+# the window's DMA base + the offset in the allocation, SYSTEM_NON_COHERENT on Ada; --bar1
+# gives the window base, and the output says the BAR1 offset is the driver's per mapping.
+"$P" p2p --chip AD102 --mode bar1 --driver 610 --flavor duanyll --bar1 0x28800000000 --offset 0x123400000 --page-size 2M >"$tmp/window"
+check "p2p duanyll window: the entry" 0x060000289234000f "$(head -1 "$tmp/window")"
+check "p2p duanyll window: the row" "row: 595-615 duanyll uvm Turing..Ada: SYS_NONCOH" \
+	"$(grep -o '^row: 595-615 duanyll uvm Turing..Ada: SYS_NONCOH' "$tmp/window")"
+check "p2p duanyll window: per-mapping offset" 1 \
+	"$(grep -c '^note: this row maps at a BAR1 offset allocated per mapping' "$tmp/window")"
 check "p2p --driver nvlink: the patched PEER field clears the v2 peer index" 0x060000001234000b \
 	"$("$P" p2p --chip AD102 --mode nvlink --fabric-base 0 --peer 3 --driver 565 --flavor tinygrad --offset 0x123400000 --page-size 2M -q)"
 bad "--flavor without --driver" "need --driver SERIES" p2p --chip AD102 --mode bar1 --bar1 0 --flavor tinygrad

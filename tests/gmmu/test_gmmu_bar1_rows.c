@@ -292,10 +292,49 @@ static void driver_rows_covered(void **state)
 	}
 }
 
+/* Method 3 (Duanyll's docs/48g-4090-p2p/method3-impl-notes.md at 12870848, nv_gpu_ops.c
+ * _nvGpuOpsDynBar1Create in 595.71.05-p2p-48g; LingzheZhao's 610.57.04-p2p-48g carries it):
+ * a peer without static BAR1 gets a window in its BAR1 per allocation and each entry is the
+ * window's DMA base + the offset in the allocation, so the BAR1 offset is the driver's per
+ * mapping; the aperture follows the port's test (SYSTEM_NON_COHERENT before Blackwell,
+ * SYSTEM_COHERENT from it). Every series of the flavor has the rows; the RM path was not
+ * read and says so. */
+static void method3_windows(void **state)
+{
+	(void)state;
+	static const unsigned series[] = {595, 610, 615};
+	for (size_t i = 0; i < sizeof(series) / sizeof(series[0]); i++) {
+		const struct p2ps_nv_driver *d =
+		        p2ps_nv_driver_exact(series[i], P2PS_NV_FLAVOR_DUANYLL);
+		assert_non_null(d);
+		const struct gmmu_bar1_row *ad =
+		        gmmu_bar1_row_of(d, GMMU_BAR1_PATH_UVM, GMMU_BAR1_GEN_V2);
+		const struct gmmu_bar1_row *gh =
+		        gmmu_bar1_row_of(d, GMMU_BAR1_PATH_UVM, GMMU_BAR1_GEN_HOPPER);
+		const struct gmmu_bar1_row *gb =
+		        gmmu_bar1_row_of(d, GMMU_BAR1_PATH_UVM, GMMU_BAR1_GEN_BLACKWELL);
+		const struct gmmu_bar1_row *rm =
+		        gmmu_bar1_row_of(d, GMMU_BAR1_PATH_RM, GMMU_BAR1_GEN_V2);
+		assert_non_null(ad);
+		assert_non_null(gh);
+		assert_non_null(gb);
+		assert_non_null(rm);
+		assert_null(ad->refused);
+		assert_true(ad->dynamic_offset && gh->dynamic_offset && gb->dynamic_offset);
+		assert_false(ad->adds_start);
+		assert_int_equal(ad->aperture, GMMU_APERTURE_SYS_NONCOH);
+		assert_int_equal(gh->aperture, GMMU_APERTURE_SYS_NONCOH);
+		assert_int_equal(gb->aperture, GMMU_APERTURE_SYS_COH);
+		assert_non_null(rm->refused);
+		assert_non_null(strstr(ad->source, "_nvGpuOpsDynBar1Create"));
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 	        cmocka_unit_test(v2_patched),
+	        cmocka_unit_test(method3_windows),
 	        cmocka_unit_test(v2_stock_has_none),
 	        cmocka_unit_test(v3_stock),
 	        cmocka_unit_test(v3_patched),

@@ -97,6 +97,11 @@ has "$W/out" "but series 565 places the static BAR1 at offset 0"
 # no row at all: aikitoria's port was read in nv_gpu_ops.c only
 run 3 "$D/h200-580-start512m.json" --flavor aikitoria
 has "$W/out" "peer: no BAR1-P2P model: aikitoria's 595.71.05 port was read in its nv_gpu_ops.c only"
+# on-demand windows (duanyll): the row says its RM path was not read, so unknown (3), not
+# flagged; its UVM rows hold the entries to the window's aperture and flags only
+run 3 "$D/h200-580-start512m.json" --flavor duanyll
+has "$W/out" "peer: BAR1-P2P row 595-615 duanyll rm Hopper"
+has "$W/out" "RM mapping path (NVOS46 through NV50_P2P) was not read"
 
 # ---- one field at a time, on peer-2m's first entry (PD0[8], vid 0x5080) ---------------
 # The entry as written: VALID | SYS_NONCOH 3 << 1 | PCF 0x11 << 3 | KIND 6 << 8 |
