@@ -5,10 +5,11 @@
 # as they are). Fails on any crash, sanitizer report, leak, timeout or memory blow-up;
 # the input that caused it is kept in build-fuzz/artifacts/.
 #
-# Environment: P2PS_FUZZ_SECONDS (per target, default 30), JOBS.
+# Environment: P2PS_FUZZ_SECONDS (per target, default 20: the whole CI stays within an
+# hour on two cores), JOBS.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
-secs=${P2PS_FUZZ_SECONDS:-30}
+secs=${P2PS_FUZZ_SECONDS:-20}
 jobs=${JOBS:-2}
 command -v clang >/dev/null || {
 	echo "40-fuzz: clang is not installed (scripts/deps.txt)" >&2
