@@ -19,18 +19,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "analysis_fx.h"
+#include "driver_dm.h"
 #include "p2pscope/driver_model.h"
 
 #define GB206 0x2d04 /* RTX 5060 Ti */
 #define GIB   TM_GIB
 #define B1    P2PS_NV_PATH_PCIE_BAR1
-
-struct dm {
-	struct fx f;
-	struct p2ps_drv_config cfg;
-	struct p2ps_drv_report r;
-};
 
 struct gpu_spec {
 	uint16_t chip;
@@ -250,28 +244,6 @@ static void recognised(void **state)
 	assert_true(m->cfg.flavor_guessed);
 	assert_int_equal(m->cfg.dmabuf_p2p, -1);
 }
-
-static int dm_setup(void **state)
-{
-	struct dm *m = calloc(1, sizeof(struct dm));
-	if (!m)
-		return -1;
-	build_switch(&m->f);
-	*state = m;
-	return 0;
-}
-
-static int dm_teardown(void **state)
-{
-	struct dm *m = *state;
-	p2ps_drv_report_free(&m->r);
-	p2ps_analysis_free(&m->f.a);
-	p2ps_host_free(&m->f.h);
-	free(m);
-	return 0;
-}
-
-#define CASE(t) cmocka_unit_test_setup_teardown(t, dm_setup, dm_teardown)
 
 int main(void)
 {

@@ -37,7 +37,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "analysis_fx.h"
+#include "driver_dm.h"
 #include "../../src/host/analysis/driver_internal.h"
 #include "p2pscope/driver_model.h"
 
@@ -50,12 +50,6 @@
 #define DR  P2PS_NV_ST_DISABLED_BY_REGKEY
 #define MBX P2PS_NV_PATH_PCIE_MAILBOX
 #define B1  P2PS_NV_PATH_PCIE_BAR1
-
-struct dm {
-	struct fx f;
-	struct p2ps_drv_config cfg;
-	struct p2ps_drv_report r;
-};
 
 /* What the model is asked about one row: the host, and what differs from the default. */
 struct host_spec {
@@ -760,28 +754,6 @@ static void chipset_check(void **state)
 	assert_int_equal(p->path[MBX].read.st, U);
 	assert_int_equal(p->path[MBX].read.gate, P2PS_NV_GATE_CHIPSET);
 }
-
-static int dm_setup(void **state)
-{
-	struct dm *m = calloc(1, sizeof(struct dm));
-	if (!m)
-		return -1;
-	build_switch(&m->f);
-	*state = m;
-	return 0;
-}
-
-static int dm_teardown(void **state)
-{
-	struct dm *m = *state;
-	p2ps_drv_report_free(&m->r);
-	p2ps_analysis_free(&m->f.a);
-	p2ps_host_free(&m->f.h);
-	free(m);
-	return 0;
-}
-
-#define CASE(t) cmocka_unit_test_setup_teardown(t, dm_setup, dm_teardown)
 
 int main(void)
 {
