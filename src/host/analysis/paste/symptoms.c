@@ -10,12 +10,13 @@
 #include "p2pscope/nvidia_chips.h"
 
 /* Symptoms that are P2P failing, not a question: the driver refused a peer mapping, CUDA
- * refused peer access, peer copies delivered wrong data. A hang or another error may have
- * other causes. */
+ * refused peer access, peer copies delivered wrong data, a NIC completed a transfer with
+ * an error (GPUDirect RDMA or the network path failing, not a slow one). A hang or
+ * another error may have other causes. */
 static bool fails_p2p(int s)
 {
 	return s == P2PS_PS_MAP_FAILED || s == P2PS_PS_PEER_UNSUPPORTED ||
-	       s == P2PS_PS_WRONG_DATA || s == P2PS_PS_P2P_DISABLED;
+	       s == P2PS_PS_WRONG_DATA || s == P2PS_PS_P2P_DISABLED || s == P2PS_PS_NET_ERROR;
 }
 
 static void symptom_findings(struct octx *c)
@@ -238,9 +239,11 @@ static void gdr(struct octx *c)
 		             : "no peer-memory module is loaded (neither nvidia_peermem nor "
 		               "nv_peer_mem in the module list): a NIC cannot map GPU memory "
 		               "unless the application uses dma-buf");
+	/* GPUDirect RDMA off on every NIC the log names is the path the paste asks about
+	 * refused: a blocker of GPUDirect RDMA, whatever P2P between the GPUs does. */
 	if (n->gdr_disabled && !n->gdr_enabled) {
 		struct p2ps_reason *f = po_add(
-		        c, P2PS_PF_GDR, P2PS_SEV_WARNING, n->gdr_disabled_from,
+		        c, P2PS_PF_GDR, P2PS_SEV_BLOCKER, n->gdr_disabled_from,
 		        "NCCL turned GPUDirect RDMA off on %d NIC%s (first: %.100s): data between "
 		        "the "
 		        "GPUs and the network goes through host memory%s",
