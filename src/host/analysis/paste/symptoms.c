@@ -11,12 +11,14 @@
 
 /* Symptoms that are P2P failing, not a question: the driver refused a peer mapping, CUDA
  * refused peer access, peer copies delivered wrong data, a NIC completed a transfer with
- * an error (GPUDirect RDMA or the network path failing, not a slow one). A hang or
- * another error may have other causes. */
-static bool fails_p2p(int s)
+ * an error (GPUDirect RDMA or the network path failing, not a slow one), an illegal
+ * access where peer access is in use (peer writes that the IOMMU or a port dropped). A
+ * hang or another error may have other causes. */
+static bool fails_p2p(const struct octx *c, int s)
 {
 	return s == P2PS_PS_MAP_FAILED || s == P2PS_PS_PEER_UNSUPPORTED ||
-	       s == P2PS_PS_WRONG_DATA || s == P2PS_PS_P2P_DISABLED || s == P2PS_PS_NET_ERROR;
+	       s == P2PS_PS_WRONG_DATA || s == P2PS_PS_P2P_DISABLED || s == P2PS_PS_NET_ERROR ||
+	       (s == P2PS_PS_ILLEGAL_ACCESS && po_granted(c));
 }
 
 static void symptom_findings(struct octx *c)
@@ -39,7 +41,7 @@ static void symptom_findings(struct octx *c)
 			        "or --ipc=host), or grow /dev/shm");
 			continue;
 		}
-		po_add(c, P2PS_PF_SYMPTOM, fails_p2p(s) ? P2PS_SEV_BLOCKER : P2PS_SEV_WARNING,
+		po_add(c, P2PS_PF_SYMPTOM, fails_p2p(c, s) ? P2PS_SEV_BLOCKER : P2PS_SEV_WARNING,
 		       ev->sym.first[s], "%s (%d line%s, first: %.160s): %s",
 		       p2ps_paste_symptom_name(s), ev->sym.count[s],
 		       ev->sym.count[s] == 1 ? "" : "s", ev->sym.text[s], po_symptom_meaning(s));
