@@ -80,6 +80,16 @@ static bool iommu_pt_required(struct p2ps_an_ctx *c, struct p2ps_pair *p, int k)
 	return true;
 }
 
+/* "group 12", or "group unknown" where only the domain type is known (a paste). */
+static const char *group_name(int group, char *buf, size_t size)
+{
+	if (group >= 0)
+		snprintf(buf, size, "group %d", group);
+	else
+		snprintf(buf, size, "group unknown");
+	return buf;
+}
+
 static void pair_iommu(struct p2ps_an_ctx *c, struct p2ps_pair *p)
 {
 	const struct p2ps_host *h = c->host;
@@ -87,8 +97,9 @@ static void pair_iommu(struct p2ps_an_ctx *c, struct p2ps_pair *p)
 	for (int k = 0; k < 2; k++) {
 		const struct p2ps_gpu_report *g = &c->a->gpus[k ? p->b : p->a];
 		const struct p2ps_dev *d = &h->devs[g->dev_idx];
-		char lbl[48];
+		char lbl[48], grp[32];
 		p2ps_an_label(c->a, k ? p->b : p->a, lbl, sizeof(lbl));
+		group_name(d->iommu_group, grp, sizeof(grp));
 		struct p2ps_reason *x = NULL;
 		if (iommu_pt_required(c, p, k))
 			continue;
@@ -97,7 +108,7 @@ static void pair_iommu(struct p2ps_an_ctx *c, struct p2ps_pair *p)
 			if (below) {
 				p2ps_an_add(c, &p->reasons, P2PS_R_IOMMU_TRANSLATING,
 				            P2PS_SEV_WARNING, g->dev_idx,
-				            "%s: the IOMMU translates its DMA (group %d, default "
+				            "%s: the IOMMU translates its DMA (%s, default "
 				            "domain "
 				            "%s), but "
 				            "this pair's peer requests turn at %s without an ACS "
@@ -106,18 +117,18 @@ static void pair_iommu(struct p2ps_an_ctx *c, struct p2ps_pair *p)
 				            "they never reach it (and the pair is not isolated "
 				            "from each "
 				            "other)",
-				            lbl, d->iommu_group, d->iommu_domain_type,
+				            lbl, grp, d->iommu_domain_type,
 				            h->devs[p->lca_idx].bdf_str);
 				break;
 			}
 			x = p2ps_an_add(
 			        c, &p->reasons, P2PS_R_IOMMU_TRANSLATING, P2PS_SEV_BLOCKER,
 			        g->dev_idx,
-			        "%s: the IOMMU translates its DMA (group %d, default domain %s), "
+			        "%s: the IOMMU translates its DMA (%s, default domain %s), "
 			        "so a "
 			        "peer BAR1 bus address reaching the root complex faults or lands "
 			        "elsewhere",
-			        lbl, d->iommu_group, d->iommu_domain_type);
+			        lbl, grp, d->iommu_domain_type);
 			p2ps_an_fix(x, "%s", p2ps_an_iommu_fix(h->iommu.kind));
 			break;
 		case P2PS_IOMMU_BLOCKED:

@@ -131,8 +131,16 @@ static void copy_device(const struct p2ps_paste *p, const struct p2ps_paste_dev 
                         struct p2ps_dev *d)
 {
 	*d = pd->d;
+	/* A device the paste knows only by its address (an IOMMU group line, a fault) that
+	 * NCCL, CUDA or nvidia-smi name as a GPU is that GPU. */
+	bool named = pd->gpu_named;
+	for (size_t i = 0; !pd->vendor_known && i < p->n_gpus; i++)
+		if (p->gpus[i].bdf_known && p2ps_bdf_equal(&p->gpus[i].bdf, &pd->d.bdf)) {
+			d->vendor_id = 0x10de;
+			named = true;
+		}
 	/* The driver itself named it a GPU (NVRM, nvidia-smi, CUDA): a display controller. */
-	if (d->vendor_id == 0x10de && !pd->class_known && pd->gpu_named)
+	if (d->vendor_id == 0x10de && !pd->class_known && named)
 		d->class_code = 0x030000;
 	if (d->vendor_id == 0x10de && !d->chip && pd->name[0])
 		d->chip = pt_chip_by_name(pd->name);
