@@ -246,7 +246,7 @@ static void gdr(struct octx *c)
 	if (n->gdr_disabled && !n->gdr_enabled) {
 		struct p2ps_reason *f = po_add(
 		        c, P2PS_PF_GDR, P2PS_SEV_BLOCKER, n->gdr_disabled_from,
-		        "NCCL turned GPUDirect RDMA off on %d NIC%s (first: %.100s): data between "
+		        "NCCL turned GPUDirect RDMA off (%d line%s, first: %.100s): data between "
 		        "the "
 		        "GPUs and the network goes through host memory%s",
 		        n->gdr_disabled, n->gdr_disabled == 1 ? "" : "s", n->gdr_disabled_text,
@@ -254,9 +254,17 @@ static void gdr(struct octx *c)
 		                    "recognise it (it looks for nv_peer_mem only)"
 		        : pm == 0 ? "; no peer-memory module is loaded"
 		                  : "; whether a peer-memory module is loaded is not in the paste");
-		p2ps_an_fix(f, pm == 1 ? "NCCL 2.23.4 or later, which recognises nvidia-peermem"
-		                       : "modprobe nvidia-peermem as root (or a dma-buf capable "
-		                         "stack: open kernel modules, kernel 5.12+)");
+		/* "(distance 3 >= 2)": NCCL's path rule, not the module, turned it off. */
+		if (strstr(n->gdr_disabled_text, "(distance "))
+			p2ps_an_fix(f, "the GPU reaches the NIC through more of the PCIe tree than "
+			               "NCCL's GPUDirect RDMA level allows: put GPU and NIC under "
+			               "one switch, or raise NCCL_NET_GDR_LEVEL (e.g. PHB or SYS) "
+			               "where the root complex forwards peer traffic");
+		else
+			p2ps_an_fix(f, pm == 1 ? "NCCL 2.23.4 or later, which recognises "
+			                         "nvidia-peermem"
+			                       : "modprobe nvidia-peermem as root (or a dma-buf "
+			                         "capable stack: open kernel modules, kernel 5.12+)");
 	} else if (n->gdr_enabled || n->via_gdr) {
 		po_add(c, P2PS_PF_GDR, P2PS_SEV_INFO, n->gdr_disabled_from,
 		       "NCCL uses GPUDirect RDMA%s (%d NIC%s on, %d network channel%s via GDRDMA)",

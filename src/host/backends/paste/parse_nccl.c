@@ -313,18 +313,19 @@ void pt_nccl_version(struct pctx *c, const char *version, int line)
 }
 
 /* "NET/IB : GPU Direct RDMA Disabled for HCA 0 'mlx5_0' (no module)", "... Enabled for
- * HCA 0 'mlx5_0'", "NET/IB : GPU Direct RDMA (DMABUF) enabled for HCA 0 'mlx5_0'". */
+ * HCA 0 'mlx5_0'", "NET/IB : GPU Direct RDMA (DMABUF) enabled for HCA 0 'mlx5_0'", and the
+ * per-GPU form of older releases, "... Disabled for GPU 2[2] / HCA 0 (distance 3 >= 2)". */
 static void gdr_line(struct p2ps_paste_nccl *nc, const char *m, struct p2ps_paste_where w)
 {
 	const char *g = strstr(m, "GPU Direct RDMA ");
-	if (strstr(g, "Disabled for HCA")) {
+	if (strstr(g, "Disabled for HCA") || strstr(g, "Disabled for GPU")) {
 		if (!nc->gdr_disabled++) {
 			nc->gdr_disabled_from = w;
 			const char *net = strstr(m, "NET/");
 			snprintf(nc->gdr_disabled_text, sizeof(nc->gdr_disabled_text), "%s",
 			         net ? net : g);
 		}
-	} else if (strstr(g, "nabled for HCA")) {
+	} else if (strstr(g, "nabled for HCA") || strstr(g, "nabled for GPU")) {
 		nc->gdr_enabled++;
 		nc->gdr_dmabuf |= strstr(g, "(DMABUF)") != NULL;
 	}
