@@ -228,6 +228,8 @@ static bool is_cuda(const char *t, enum pt_class prev)
 	/* What other tools print about peer access: TensorFlow's log, Python's queries,
 	 * nvbandwidth, a run's summary of the samples. */
 	if (strstr(t, "peer access from device ordinal ") || strstr(t, "] DMA: ") ||
+	    strstr(t, "StreamExecutor with strength ") || strstr(t, "-> physical GPU (device: ") ||
+	    strstr(t, "core/common_runtime/gpu/gpu_") || /* TensorFlow's GPU set-up log */
 	    strstr(t, "DeviceCanAccessPeer(") || strstr(t, "can_device_access_peer(") ||
 	    pt_starts(t, "nvbandwidth Version") || pt_starts(t, "Waiving device_to_device") ||
 	    p2p_sample_result(t))

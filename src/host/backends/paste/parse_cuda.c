@@ -474,8 +474,35 @@ static bool nvbandwidth(struct pctx *c, const char *t, int line)
 	return true;
 }
 
+/* TensorFlow's device line: "Created TensorFlow device (/job:...:GPU:0 with 9854 MB
+ * memory) -> physical GPU (device: 0, name: GeForce RTX 2080 Ti, pci bus id: 0000:05:00.0,
+ * compute capability: 7.5)". */
+static bool tensorflow_device(struct pctx *c, const char *t)
+{
+	const char *p = strstr(t, "physical GPU (device: ");
+	long idx;
+	if (!p || !pt_dec(p + 22, &idx, &p) || idx < 0 || idx >= P2PS_PASTE_MAX_GPUS)
+		return false;
+	const char *name = strstr(p, "name: "), *bus = strstr(p, "pci bus id: ");
+	struct p2ps_bdf bdf;
+	bool dom;
+	struct p2ps_paste_gpu *g = bus && pt_bdf(bus + 12, &bdf, &dom, NULL)
+	                                   ? pt_gpu_bdf(c, &bdf)
+	                                   : pt_gpu_cuda(c, (int)idx);
+	if (!g)
+		return true;
+	g->cuda = (int)idx;
+	if (name && !g->name[0]) {
+		size_t n = strcspn(name + 6, ",)");
+		snprintf(g->name, sizeof(g->name), "%.*s", (int)n, name + 6);
+	}
+	return true;
+}
+
 /* TensorFlow: "cannot enable peer access from device ordinal 0 to device ordinal 2", and
- * its DMA matrix ("DMA: 0 1 2 3", then "0:   Y Y N N"). */
+ * its matrix of peer access ("DMA: 0 1 2 3", or from TensorFlow 1.13 "Device interconnect
+ * StreamExecutor with strength 1 edge matrix:" and a header "0 1 2 3"; then rows "0:   Y Y
+ * N N"). */
 static bool tensorflow(struct cuda_state *st, const char *t, int line)
 {
 	const char *p = strstr(t, "peer access from device ordinal ");
@@ -486,7 +513,7 @@ static bool tensorflow(struct cuda_state *st, const char *t, int line)
 		return true;
 	}
 	const char *m = strstr(t, "] DMA: ");
-	if (m || (t[0] == 'D' && pt_starts(t, "DMA: "))) {
+	if (m || (t[0] == 'D' && pt_starts(t, "DMA: ")) || strstr(t, " edge matrix:")) {
 		st->tf_rows = 0;
 		return true;
 	}
@@ -538,7 +565,7 @@ static void cuda_line(struct pctx *c, struct cuda_state *st, const char *t, int 
 	while (*t == '>' || *t == '#')
 		t = pt_skip_ws(t + 1);
 	if (samples_summary(c, t, line) || nvbandwidth(c, t, line) || tensorflow(st, t, line) ||
-	    python_query(st, t, line))
+	    tensorflow_device(c, t) || python_query(st, t, line))
 		return;
 	if (pt_starts(t, "[P2P (Peer-to-Peer)") || pt_starts(t, "[p2pBandwidthLatencyTest]"))
 		snprintf(c->p->cuda.test, sizeof(c->p->cuda.test), "p2pBandwidthLatencyTest");
