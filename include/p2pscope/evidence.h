@@ -116,6 +116,9 @@ enum p2ps_paste_matrix_kind {
 	P2PS_PM_LAT_OFF, /* P2P=Disabled Latency (us), GPU part */
 	P2PS_PM_LAT_ON,
 	P2PS_PM_NCCL, /* NCCL's transport per CUDA device pair: "P2P", "SHM", "NET" */
+	/* nvbandwidth's copies between GPUs (its device_to_device tests, GB/s; "N/A" where it
+	 * copied nothing): it runs them only between GPUs with peer access. */
+	P2PS_PM_D2D,
 	P2PS_PM_COUNT
 };
 const char *p2ps_paste_matrix_name(enum p2ps_paste_matrix_kind k);

@@ -63,6 +63,7 @@ struct p2ps_paste_pair {
 	/* GB/s a->b, P2P off / on: unidirectional, or bidirectional where the paste has only
 	 * that (bw_bidirectional); 0 not in the paste. */
 	double bw_off, bw_on;
+	double d2d; /* GB/s nvbandwidth copied between the pair (a->b, else b->a); 0 none */
 	char nccl[P2PS_PASTE_CELL]; /* NCCL's transport a->b ("P2P", "SHM"), "" */
 	int works;                  /* 1: positive evidence that P2P works, nothing against it */
 	char works_why[160];        /* the evidence, "" */

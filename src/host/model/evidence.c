@@ -72,6 +72,7 @@ const char *p2ps_paste_matrix_name(enum p2ps_paste_matrix_kind k)
 	        "latency_p2p_off",
 	        "latency_p2p_on",
 	        "nccl_transport",
+	        "nvbandwidth_d2d",
 	};
 	return (unsigned)k < P2PS_PM_COUNT ? names[k] : "?";
 }

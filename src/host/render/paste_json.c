@@ -132,6 +132,7 @@ static struct json_object *pairs(const struct p2ps_paste_report *r)
 		p2ps_json_put(o, "cuda_peer_access", cuda);
 		p2ps_json_put(o, "bandwidth_p2p_off_gbps", p2ps_json_gbps(x->bw_off));
 		p2ps_json_put(o, "bandwidth_p2p_on_gbps", p2ps_json_gbps(x->bw_on));
+		p2ps_json_put(o, "nvbandwidth_d2d_gbps", p2ps_json_gbps(x->d2d));
 		p2ps_json_put(o, "disagreement", p2ps_json_str_or_null(x->note));
 		p2ps_json_put(o, "nccl_transport", p2ps_json_str_or_null(x->nccl));
 		p2ps_json_put(o, "p2p_works", json_object_new_boolean(x->works == 1));

@@ -167,6 +167,12 @@ static bool strong(const struct octx *c, struct p2ps_paste_pair *x, const struct
 		         x->bw_bidirectional ? "bidirectional: " : "", x->bw_on, x->bw_off);
 		append(why, size, t);
 	}
+	/* nvbandwidth copies between two GPUs only where CUDA grants peer access: a figure
+	 * in its device-to-device matrix is a copy that completed peer to peer. */
+	if (x->d2d > 0) {
+		snprintf(t, sizeof(t), "nvbandwidth copied device to device at %.1f GB/s", x->d2d);
+		append(why, size, t);
+	}
 	x->works_copied = why[0] != 0;
 	/* NCCL_P2P_LEVEL set by hand makes NCCL use P2P where it would not: no evidence. */
 	bool forced = false;
@@ -421,6 +427,9 @@ static void fill(const struct octx *c, struct p2ps_paste_pair *x, const struct u
 	bandwidth(c, x, u->cuda, v->cuda);
 	x->lat_off = po_cell_num(c, P2PS_PM_LAT_OFF, u->cuda, v->cuda);
 	x->lat_on = po_cell_num(c, P2PS_PM_LAT_ON, u->cuda, v->cuda);
+	x->d2d = po_cell_num(c, P2PS_PM_D2D, u->cuda, v->cuda);
+	if (x->d2d <= 0)
+		x->d2d = po_cell_num(c, P2PS_PM_D2D, v->cuda, u->cuda);
 	cell(c, P2PS_PM_NCCL, u->cuda, v->cuda, x->nccl);
 	if (!x->nccl[0])
 		cell(c, P2PS_PM_NCCL, v->cuda, u->cuda, x->nccl);

@@ -268,6 +268,23 @@ static bool settled(const struct octx *c)
 	return true;
 }
 
+/* Whether the pairs the paste measured copy at clearly different rates (the fastest 15%
+ * above the slowest): pairs behind one switch against pairs across the root complex or
+ * the CPUs look like this. */
+static bool uneven(const struct octx *c)
+{
+	double lo = 0, hi = 0;
+	for (size_t i = 0; i < c->r->n_pairs; i++) {
+		const struct p2ps_paste_pair *x = &c->r->pairs[i];
+		double v = x->d2d > x->bw_on ? x->d2d : x->bw_on;
+		if (v <= 0)
+			continue;
+		lo = lo > 0 && lo < v ? lo : v;
+		hi = hi > v ? hi : v;
+	}
+	return lo > 0 && hi > 1.15 * lo;
+}
+
 void po_verdict(struct octx *c)
 {
 	struct p2ps_paste_report *r = c->r;
@@ -361,8 +378,15 @@ void po_verdict(struct octx *c)
 	lspci_asks(c, &lists);
 	paste_asks(c);
 	/* A host the paste shows working is not asked what a broken one would be. */
-	if (settled(c))
+	if (settled(c)) {
 		r->n_asks = 0;
+		/* Working, at uneven rates: where the slower pairs' traffic goes. */
+		if (uneven(c) && !c->ev->matrix[P2PS_PM_TOPO].present &&
+		    !po_block_read(c, P2PS_PASTE_LSPCI_TREE))
+			po_ask(c, "nvidia-smi topo -m",
+			       "which GPUs share a PCIe switch and which pairs cross the root "
+			       "complex or the CPUs: the path of the slower pairs");
+	}
 	if (r->verdict == P2PS_VERDICT_UNKNOWN)
 		po_ask(c, "sudo p2pscope-capture-host",
 		       "everything above at once: p2pscope's capture, which bar-inspect --root "

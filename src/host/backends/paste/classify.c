@@ -208,6 +208,10 @@ static bool is_cuda(const char *t, enum pt_class prev)
 	        "# Avg bus bandwidth",
 	        "# Out of bounds values",
 	        "# Using devices",
+	        "memcpy CE GPU(row)",
+	        "memcpy SM GPU(row)",
+	        "Running device_to_device",
+	        "SUM device_to_device",
 	};
 	if (any_prefix(t, marks, sizeof(marks) / sizeof(marks[0])))
 		return true;
@@ -260,7 +264,10 @@ static bool is_cuda(const char *t, enum pt_class prev)
 	if (pt_starts(t, "D\\D") ||
 	    ((pt_starts(t, "GPU") || pt_starts(t, "CPU")) && (t[3] == ' ' || t[3] == '\t')))
 		return true;
-	return strspn(t, "0123456789. \t") == strlen(t);
+	/* nvbandwidth's rows: a GPU's own cell is "N/A" ("0  N/A  26.34"). */
+	return strspn(t, "0123456789. \t") == strlen(t) ||
+	       (isdigit((unsigned char)t[0]) && strstr(t, "N/A") &&
+	        strspn(t, "0123456789. \tN/A") == strlen(t));
 }
 
 /* A token "GPUn" (n digits) at t, followed by white space or the end. */

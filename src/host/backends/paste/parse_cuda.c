@@ -172,6 +172,18 @@ static void untitled_line(struct cuda_state *st, char **tok, int n, int line)
 	u->rows++;
 }
 
+/* Whether tok[0..n) reads 0 1 2 ... n-1. */
+static bool counts_up(char *const *tok, int n)
+{
+	for (int i = 0; i < n; i++) {
+		long v;
+		const char *e;
+		if (!pt_dec(tok[i], &v, &e) || *e || v != i)
+			return false;
+	}
+	return n >= 2;
+}
+
 static void matrix_line(struct pctx *c, struct cuda_state *st, const char *t, int line)
 {
 	if (st->cpu_part)
@@ -193,6 +205,11 @@ static void matrix_line(struct pctx *c, struct cuda_state *st, const char *t, in
 	}
 	if (n >= 2 && (!strcmp(tok[0], "D\\D") || !strcmp(tok[0], "GPU"))) {
 		st->cols = n - 1;
+		st->header_line = line;
+		return;
+	}
+	if (st->mat == P2PS_PM_D2D && !st->cols && counts_up(tok, n)) {
+		st->cols = n; /* nvbandwidth's header: the column numbers alone */
 		st->header_line = line;
 		return;
 	}
@@ -453,11 +470,23 @@ static bool samples_summary(struct pctx *c, const char *t, int line)
 /* nvbandwidth ("nvbandwidth Version: v0.2"): its device list ("Device 0: NVIDIA GeForce
  * RTX 2080 Ti") and a device-to-device test it waives, which it does where the devices
  * have no peer access. */
-static bool nvbandwidth(struct pctx *c, const char *t, int line)
+static bool nvbandwidth(struct pctx *c, struct cuda_state *st, const char *t, int line)
 {
 	struct p2ps_paste_cuda *cu = &c->p->cuda;
 	long idx;
 	const char *p;
+	/* A matrix title: "memcpy CE GPU(row) -> GPU(column) bandwidth (GB/s)" (or SM, or
+	 * "<-"); between GPUs its rows follow, between CPU and GPU they are not P2P. */
+	if (pt_starts(t, "memcpy CE ") || pt_starts(t, "memcpy SM ")) {
+		bool gpus = pt_starts(t + 10, "GPU(row)") && strstr(t, "GPU(column)") &&
+		            strstr(t, "bandwidth");
+		st->mat = gpus ? P2PS_PM_D2D : P2PS_PM_COUNT;
+		st->cols = 0;
+		st->cpu_part = false;
+		if (!cu->test[0])
+			snprintf(cu->test, sizeof(cu->test), "nvbandwidth");
+		return true;
+	}
 	if (pt_starts(t, "nvbandwidth Version")) {
 		snprintf(cu->test, sizeof(cu->test), "nvbandwidth");
 	} else if (pt_starts(t, "Waiving device_to_device")) {
@@ -564,7 +593,7 @@ static void cuda_line(struct pctx *c, struct cuda_state *st, const char *t, int 
 	/* A quote's "> " and nccl-tests' "#" (present, doubled or taken away by markdown). */
 	while (*t == '>' || *t == '#')
 		t = pt_skip_ws(t + 1);
-	if (samples_summary(c, t, line) || nvbandwidth(c, t, line) || tensorflow(st, t, line) ||
+	if (samples_summary(c, t, line) || nvbandwidth(c, st, t, line) || tensorflow(st, t, line) ||
 	    tensorflow_device(c, t) || python_query(st, t, line))
 		return;
 	if (pt_starts(t, "[P2P (Peer-to-Peer)") || pt_starts(t, "[p2pBandwidthLatencyTest]"))
