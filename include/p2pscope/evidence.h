@@ -213,6 +213,7 @@ enum p2ps_paste_symptom {
 	P2PS_PS_SHM,              /* NCCL: a shared-memory segment could not be created */
 	P2PS_PS_CUDA_ERROR,       /* another CUDA or NCCL error */
 	P2PS_PS_NET_ERROR,        /* NCCL: the NIC completed a transfer with an error */
+	P2PS_PS_GDR_PIN,          /* gdrcopy: GPU memory could not be pinned for a device */
 	P2PS_PS_COUNT
 };
 const char *p2ps_paste_symptom_name(enum p2ps_paste_symptom s); /* "map_failed", ... */
@@ -243,6 +244,11 @@ struct p2ps_paste_nccl {
 	struct p2ps_paste_where gdr_disabled_from;
 	char gdr_disabled_text[128]; /* the first such line, from "NET/" on */
 	bool gdr_dmabuf;             /* "GPU Direct RDMA (DMABUF) enabled" */
+	/* Network connections that receive without GPUDirect RDMA ("[receive] via NET/IB/1"):
+	 * where others use it, the host they end on lacks it (NCCL writes into GPU memory
+	 * over GPUDirect RDMA by default; only its reads from GPU memory may be off). */
+	int recv_no_gdr;
+	struct p2ps_paste_where recv_no_gdr_from;
 	/* "ncclMaxSharedMem 82240 exceeds device/fn maxSharedMem 79856": this NCCL build
 	 * needs more shared memory per block than the GPU has (it cannot run its kernels). */
 	int shared_mem_short;

@@ -84,6 +84,11 @@ static const struct {
                                "vendor error 81: NVIDIA/nccl#928), or an IOMMU translating "
                                "them",
                                {PO_F_ACS, PO_F_CMDLINE, PO_F_PEERMEM, PO_F_NONE}},
+        [P2PS_PS_GDR_PIN] = {"GPU memory could not be pinned for a third-party device "
+                             "(gdrcopy's gdr_pin_buffer): the driver and the kernel module "
+                             "that pins (gdrdrv, a peer-memory module) out of step, or the "
+                             "driver refusing the pages",
+                             {PO_F_DRIVER, PO_F_NVRM, PO_F_PEERMEM, PO_F_NONE}},
 };
 
 const char *po_symptom_meaning(enum p2ps_paste_symptom s)
@@ -317,9 +322,12 @@ void po_symptom_asks(struct octx *c)
 	}
 	if (n[P2PS_PS_ILLEGAL_ACCESS])
 		symptom_order(c, P2PS_PS_ILLEGAL_ACCESS);
+	if (n[P2PS_PS_GDR_PIN])
+		symptom_order(c, P2PS_PS_GDR_PIN);
 	if (n[P2PS_PS_NET_ERROR])
 		symptom_order(c, P2PS_PS_NET_ERROR);
-	if (ev->nccl.gdr_disabled && !ev->nccl.gdr_enabled)
+	if ((ev->nccl.gdr_disabled && !ev->nccl.gdr_enabled) ||
+	    (ev->nccl.via_gdr && ev->nccl.recv_no_gdr))
 		gdr_asks(c);
 	if (po_refused(c))
 		refused_asks(c);

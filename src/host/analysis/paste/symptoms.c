@@ -11,13 +11,15 @@
 
 /* Symptoms that are P2P failing, not a question: the driver refused a peer mapping, CUDA
  * refused peer access, peer copies delivered wrong data, a NIC completed a transfer with
- * an error (GPUDirect RDMA or the network path failing, not a slow one), an illegal
+ * an error (GPUDirect RDMA or the network path failing, not a slow one), GPU memory that
+ * could not be pinned for a device (GPUDirect RDMA's first step), an illegal
  * access where peer access is in use (peer writes that the IOMMU or a port dropped). A
  * hang or another error may have other causes. */
 static bool fails_p2p(const struct octx *c, int s)
 {
 	return s == P2PS_PS_MAP_FAILED || s == P2PS_PS_PEER_UNSUPPORTED ||
 	       s == P2PS_PS_WRONG_DATA || s == P2PS_PS_P2P_DISABLED || s == P2PS_PS_NET_ERROR ||
+	       s == P2PS_PS_GDR_PIN ||
 	       (s == P2PS_PS_ILLEGAL_ACCESS && po_granted(c));
 }
 
@@ -265,6 +267,16 @@ static void gdr(struct octx *c)
 			                         "nvidia-peermem"
 			                       : "modprobe nvidia-peermem as root (or a dma-buf "
 			                         "capable stack: open kernel modules, kernel 5.12+)");
+	} else if (n->via_gdr && n->recv_no_gdr) {
+		struct p2ps_reason *f = po_add(
+		        c, P2PS_PF_GDR, P2PS_SEV_WARNING, n->recv_no_gdr_from,
+		        "NCCL receives over the network without GPUDirect RDMA on %d connection%s "
+		        "while %d use%s it: the host those connections end on has no GPUDirect "
+		        "RDMA (no peer-memory module loaded, or NCCL turned it off there)",
+		        n->recv_no_gdr, n->recv_no_gdr == 1 ? "" : "s", n->via_gdr,
+		        n->via_gdr == 1 ? "s" : "");
+		p2ps_an_fix(f, "modprobe nvidia-peermem as root on every node (or a dma-buf "
+		               "capable stack: open kernel modules, kernel 5.12+)");
 	} else if (n->gdr_enabled || n->via_gdr) {
 		po_add(c, P2PS_PF_GDR, P2PS_SEV_INFO, n->gdr_disabled_from,
 		       "NCCL uses GPUDirect RDMA%s (%d NIC%s on, %d network channel%s via GDRDMA)",

@@ -39,6 +39,7 @@ static const struct {
         {"cudaErrorPeerAccessNotEnabled", P2PS_PS_PEER_UNSUPPORTED},
         {"Got completion from peer", P2PS_PS_NET_ERROR},
         {"Got completion with error", P2PS_PS_NET_ERROR},
+        {"gdr_pin_buffer(", P2PS_PS_GDR_PIN}, /* gdrcopy's tests: an assertion on it */
         {"RuntimeError: CUDA error", P2PS_PS_CUDA_ERROR},
         {"CUDA error:", P2PS_PS_CUDA_ERROR},
         {"Cuda failure", P2PS_PS_CUDA_ERROR},
@@ -69,7 +70,7 @@ static bool zero_tensor(const char *t)
 /* The first bytes of the rows' texts: every line of a paste is read against the rows, so
  * the line is walked once, stopping only where a row's text may start (pt_error_rows_ok
  * checks the set against the rows). */
-static const char error_firsts[] = "mcCpiWPfEuGRn";
+static const char error_firsts[] = "mcCpiWPfEuGRng";
 
 bool pt_error_rows_ok(void)
 {
@@ -176,11 +177,25 @@ static const char *nccl_msg(const char *t, bool *warn)
 	return m ? pt_skip_ws(m + 10) : NULL;
 }
 
+/* A connection cut from its "Channel 00/0 : " start: "9[1a000] -> 2[6b000] [send] via
+ * NET/IB/0/GDRDMA". */
+static bool connection_start(const char *t)
+{
+	long v;
+	const char *p;
+	if (!pt_dec(t, &v, &p) || *p != '[')
+		return false;
+	const char *arrow = strstr(p, " -> "), *via = strstr(p, " via ");
+	return arrow && via && arrow < via && arrow - p < 24;
+}
+
 /* "Channel 00/0 : 0[0] -> 1[1] via P2P/IPC", "Ring 00 : 1 -> 2 via SHM", "NET/IB : ...":
  * what NCCL logs, with the "host:pid:tid [dev] NCCL INFO" prefix a grep or a log
- * collector took off. */
+ * collector took off, or the connection alone. */
 bool pt_nccl_bare(const char *t)
 {
+	if (connection_start(t))
+		return true;
 	if (pt_starts(t, "NET/"))
 		return strstr(t, " : ") && strstr(t, " : ") - t < 40;
 	const char *p = pt_starts(t, "Channel ") ? t + 8 : pt_starts(t, "Ring ") ? t + 5 : NULL;
@@ -244,7 +259,10 @@ static void nccl_channel(struct pctx *c, struct nccl_state *st, const char *m, i
 {
 	const char *via = strstr(m, " via ");
 	const char *colon = strstr(m, " : ");
-	if (!via || !colon || colon > via)
+	if (colon && via && colon > via)
+		colon = NULL;
+	const char *start = colon ? colon + 3 : connection_start(m) ? m : NULL;
+	if (!via || !start)
 		return;
 	const char *t = via + 5;
 	enum p2ps_paste_nccl_via k = pt_starts(t, "P2P") ? P2PS_NV_P2P
@@ -257,6 +275,8 @@ static void nccl_channel(struct pctx *c, struct nccl_state *st, const char *m, i
 	struct p2ps_paste_nccl *nc = &c->p->nccl;
 	if (k == P2PS_NV_NET && strstr(t, "/GDRDMA"))
 		nc->via_gdr++;
+	else if (k == P2PS_NV_NET && strstr(m, "[receive]") && !nc->recv_no_gdr++)
+		nc->recv_no_gdr_from = pt_where(c, line);
 	if (!nc->via[k]++)
 		nc->via_from[k] = pt_where(c, line);
 	if (k == P2PS_NV_P2P && !nc->p2p_how[0]) {
@@ -268,7 +288,7 @@ static void nccl_channel(struct pctx *c, struct nccl_state *st, const char *m, i
 	st->facts++;
 	if (st->multi_host)
 		return;
-	const char *p = pt_skip_ws(colon + 3), *e;
+	const char *p = pt_skip_ws(start), *e;
 	int a = nccl_dev(c, p, &e);
 	if (a < 0 || !pt_starts(e, " -> "))
 		return;
@@ -398,7 +418,8 @@ static void nccl_line(struct pctx *c, struct nccl_state *st, const char *t, int 
 	} else if (strstr(m, "GPU Direct RDMA ")) {
 		gdr_line(nc, m, pt_where(c, line));
 		st->facts++;
-	} else if ((pt_starts(m, "Channel ") || pt_starts(m, "Ring ")) && strstr(m, " via ")) {
+	} else if (((pt_starts(m, "Channel ") || pt_starts(m, "Ring ")) && strstr(m, " via ")) ||
+	           connection_start(m)) {
 		nccl_channel(c, st, m, line);
 	} else if (strstr(m, "cudaDev ") && strstr(m, "busId ")) {
 		nccl_init(c, m);

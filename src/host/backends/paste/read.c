@@ -314,6 +314,7 @@ static int parse_text(const char *text, size_t len, const char *source, struct p
 	out->cuda.enabled_a = out->cuda.enabled_b = out->cuda.nccl_wrong = -1;
 	out->cuda.enabled_from.block = out->cuda.result_from.block = -1;
 	out->nccl.gdr_disabled_from.block = out->nccl.shared_mem_from.block = -1;
+	out->nccl.recv_no_gdr_from.block = -1;
 	snprintf(out->source, sizeof(out->source), "%s", source ? source : "paste");
 	if (len > P2PS_PASTE_MAX_BYTES)
 		return p2ps_error_set(err, P2PS_EINVAL,
