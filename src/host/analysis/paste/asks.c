@@ -298,8 +298,24 @@ static bool allowed_and_unmeasured(const struct octx *c)
 	return (allowed && !po_refused(c)) || inventory_only(c);
 }
 
+/* P2P=Enabled figures without the P2P=Disabled ones they are measured against (an
+ * excerpt that kept only the matrices with P2P on). */
+static bool enabled_without_baseline(const struct octx *c)
+{
+	const struct p2ps_paste_matrix_info *m = c->ev->matrix;
+	bool on = m[P2PS_PM_BW_UNI_ON].present || m[P2PS_PM_BW_BI_ON].present ||
+	          m[P2PS_PM_LAT_ON].present;
+	bool off = m[P2PS_PM_BW_UNI_OFF].present || m[P2PS_PM_BW_BI_OFF].present ||
+	           m[P2PS_PM_LAT_OFF].present;
+	return on && !off && !po_failure_seen(c);
+}
+
 void po_symptom_asks(struct octx *c)
 {
+	if (enabled_without_baseline(c))
+		po_ask(c, fact_asks[PO_F_DATA].command,
+		       "the whole output: its P2P=Disabled matrices are the copies through host "
+		       "memory that the P2P=Enabled figures are measured against");
 	if (allowed_and_unmeasured(c))
 		need(c, PO_F_DATA);
 	const struct p2ps_evidence *ev = c->ev;
