@@ -380,12 +380,17 @@ void po_verdict(struct octx *c)
 	/* A host the paste shows working is not asked what a broken one would be. */
 	if (settled(c)) {
 		r->n_asks = 0;
-		/* Working, at uneven rates: where the slower pairs' traffic goes. */
-		if (uneven(c) && !c->ev->matrix[P2PS_PM_TOPO].present &&
+		/* Working: what is left is speed, which the path sets (NVLink, one switch, the
+		 * root complex, the CPUs' link); at uneven rates, the path of the slower pairs. */
+		if (!c->ev->matrix[P2PS_PM_TOPO].present &&
 		    !po_block_read(c, P2PS_PASTE_LSPCI_TREE))
-			po_ask(c, "nvidia-smi topo -m",
-			       "which GPUs share a PCIe switch and which pairs cross the root "
-			       "complex or the CPUs: the path of the slower pairs");
+			po_ask(c, "nvidia-smi topo -m", "%s",
+			       uneven(c) ? "which GPUs share a PCIe switch and which pairs cross "
+			                   "the root complex or the CPUs: the path of the slower "
+			                   "pairs"
+			                 : "the path of each pair's copies (NVLink, one PCIe "
+			                   "switch, the root complex, the CPUs' link): the "
+			                   "bandwidth to expect");
 	}
 	if (r->verdict == P2PS_VERDICT_UNKNOWN)
 		po_ask(c, "sudo p2pscope-capture-host",

@@ -244,6 +244,10 @@ static bool is_cuda(const char *t, enum pt_class prev)
 	/* A row of the sample's matrices whose title and header the excerpt cut off. */
 	if (matrix_row(t))
 		return true;
+	/* nccl-tests' result rows ("8  2  float  sum  -1 ..."), also where NCCL's log ran
+	 * between them and the header. */
+	if (pt_nccl_tests_row(t))
+		return true;
 	/* simpleP2P: "GPU0 = \"Tesla K80\" IS  capable of Peer-to-Peer (P2P)". */
 	if (pt_starts(t, "GPU") && isdigit((unsigned char)t[3]) && strstr(t, "capable of Peer"))
 		return true;

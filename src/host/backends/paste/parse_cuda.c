@@ -384,8 +384,14 @@ static void wrong_values(struct pctx *c, const struct cuda_state *st, const char
 	char buf[512], *tok[32];
 	int n = tokens(t, buf, sizeof(buf), tok, 32);
 	struct p2ps_paste_cuda *cu = &c->p->cuda;
-	for (int k = 0; k < st->n_wrong_cols; k++) {
-		int i = st->wrong_col[k];
+	/* Without the header (trimmed, or NCCL's log ran between): the row's own shape. Since
+	 * nccl-tests 2.x a row is size count type redop root, then time algbw busbw #wrong
+	 * out of place and in place (13 columns); before the root column, 12. */
+	int inferred[2] = {n == 13 ? 8 : 7, n == 13 ? 12 : 11};
+	bool shape = !st->n_wrong_cols && (n == 12 || n == 13);
+	int cols = shape ? 2 : st->n_wrong_cols;
+	for (int k = 0; k < cols; k++) {
+		int i = shape ? inferred[k] : st->wrong_col[k];
 		double v = 0;
 		if (i >= n || !p2ps_scan_double(tok[i], &v))
 			continue;
