@@ -213,16 +213,6 @@ static void unmeasured_asks(struct octx *c)
 	need(c, po_switch_pairs(c) ? PO_F_ACS : PO_F_DATA);
 }
 
-/* Whether every GPU the paste names is an NVLink board (SXM modules, superchips): their
- * peer traffic runs over NVLink, which ACS and the IOMMU do not reach. */
-static bool nvlink_boards_only(const struct octx *c)
-{
-	for (size_t i = 0; i < c->ev->n_gpus; i++)
-		if (!po_nvlink_board(c->ev->gpus[i].name))
-			return false;
-	return c->ev->n_gpus > 0;
-}
-
 /* A hang: on GeForce cards whose P2P depends on the driver, the driver first; on NVLink
  * boards whether the GPUs reach each other (the copies, NCCL's transport per channel);
  * where peer access is granted and nothing measured the copies, unless the GPUs share a
@@ -233,7 +223,7 @@ static void hang_asks(struct octx *c)
 		need(c, PO_F_DRIVER);
 		need(c, PO_F_P2P_MATRIX);
 	}
-	if (nvlink_boards_only(c) && !po_measured(c)) {
+	if (po_nvlink_boards_only(c) && !po_measured(c)) {
 		need(c, PO_F_DATA);
 		need(c, PO_F_NCCL_LOG);
 	}
@@ -329,6 +319,10 @@ void po_symptom_asks(struct octx *c)
 		po_ask_fact(c, PO_F_ACS);
 	if (n[P2PS_PS_MAP_FAILED])
 		symptom_order(c, P2PS_PS_MAP_FAILED);
+	/* Wrong data between NVLink boards: the copies never touch the PCIe path, the
+	 * driver's log (Xid, NVLink errors) comes first. */
+	if (wrong && po_nvlink_boards_only(c))
+		need(c, PO_F_NVRM);
 	if (wrong) {
 		need(c, PO_F_CMDLINE);
 		need(c, PO_F_IOMMU);

@@ -83,6 +83,9 @@ const struct po_geforce *po_geforce(const char *model);
 const char *po_geforce_family(const char *name);
 /* Whether a model is a board whose GPUs are joined by NVLink or NVSwitch (SXM modules). */
 bool po_nvlink_board(const char *model);
+/* Whether every GPU the paste names is such a board (and it names one): their peer traffic
+ * runs over NVLink, which ACS and the IOMMU do not reach. */
+bool po_nvlink_boards_only(const struct octx *c);
 /* Whether the paste shows a P2P-patched driver (its version or its BAR1-P2P log lines). */
 bool po_patched_driver(const struct octx *c);
 /* Whether the paste shows peer access refused: CUDA's CANNOT or 0, "peer access is not

@@ -105,6 +105,14 @@ bool po_nvlink_board(const char *model)
 	return false;
 }
 
+bool po_nvlink_boards_only(const struct octx *c)
+{
+	for (size_t i = 0; i < c->ev->n_gpus; i++)
+		if (!po_nvlink_board(c->ev->gpus[i].name))
+			return false;
+	return c->ev->n_gpus > 0;
+}
+
 bool po_patched_driver(const struct octx *c)
 {
 	const struct p2ps_evidence *ev = c->ev;

@@ -75,7 +75,7 @@ static void suspects(struct octx *c)
 		       "the driver refused a peer mapping (CUDA error 205) and BAR1 is not in the "
 		       "paste: a BAR1 smaller than VRAM (large BAR or Resizable BAR off in the "
 		       "firmware) is the first suspect");
-	if (wrong && !iommu_out_of_the_way(c))
+	if (wrong && !iommu_out_of_the_way(c) && !po_nvlink_boards_only(c))
 		po_add(c, P2PS_R_IOMMU_STATE, P2PS_SEV_WARNING,
 		       ev->sym.count[P2PS_PS_WRONG_DATA] ? ev->sym.first[P2PS_PS_WRONG_DATA]
 		                                         : ev->cuda.first_error,

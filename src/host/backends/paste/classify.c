@@ -244,6 +244,10 @@ static bool is_cuda(const char *t, enum pt_class prev)
 	/* A row of the sample's matrices whose title and header the excerpt cut off. */
 	if (matrix_row(t))
 		return true;
+	/* A device list's line naming an NVIDIA board by its CUDA ordinal: nvbandwidth's
+	 * "Device 0: NVIDIA A100-SXM4-80GB (00000000:34:00)". */
+	if (pt_starts(t, "Device ") && isdigit((unsigned char)t[7]) && strstr(t, ": NVIDIA "))
+		return true;
 	/* nccl-tests' result rows ("8  2  float  sum  -1 ..."), also where NCCL's log ran
 	 * between them and the header. */
 	if (pt_nccl_tests_row(t))

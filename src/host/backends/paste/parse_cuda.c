@@ -500,9 +500,20 @@ static bool nvbandwidth(struct pctx *c, struct cuda_state *st, const char *t, in
 		pt_outcome(c, false, line);
 	} else if (!strcmp(cu->test, "nvbandwidth") && pt_starts(t, "Device ") &&
 	           pt_dec(t + 7, &idx, &p) && p[0] == ':' && idx < P2PS_PASTE_MAX_GPUS) {
-		struct p2ps_paste_gpu *g = pt_gpu_cuda(c, (int)idx);
+		/* "Device 0: NVIDIA A100-SXM4-80GB (00000000:34:00)": the bus id, where given. */
+		const char *name = pt_skip_ws(p + 1), *open = strrchr(name, '(');
+		struct p2ps_bdf bdf;
+		bool dom;
+		bool addr = open && pt_bdf(open + 1, &bdf, &dom, NULL);
+		struct p2ps_paste_gpu *g = addr ? pt_gpu_bdf(c, &bdf) : pt_gpu_cuda(c, (int)idx);
+		if (g)
+			g->cuda = (int)idx;
+		st->devices++;
+		size_t n = addr ? (size_t)(open - name) : strlen(name);
+		while (n && name[n - 1] == ' ')
+			n--;
 		if (g && !g->name[0])
-			snprintf(g->name, sizeof(g->name), "%s", pt_skip_ws(p + 1));
+			snprintf(g->name, sizeof(g->name), "%.*s", (int)n, name);
 	} else {
 		return false;
 	}
@@ -701,8 +712,8 @@ void pt_parse_cuda(struct pctx *c, const struct pl_span *sp)
 		free(st);
 		return;
 	}
-	pt_summary(c, "%s: %d device%s, %d matrix%s",
+	pt_summary(c, "%s: %d device%s, %d matri%s",
 	           c->p->cuda.test[0] ? c->p->cuda.test : "CUDA sample output", st->devices,
-	           st->devices == 1 ? "" : "s", st->matrices, st->matrices == 1 ? "" : "es");
+	           st->devices == 1 ? "" : "s", st->matrices, st->matrices == 1 ? "x" : "ces");
 	free(st);
 }

@@ -40,6 +40,7 @@ static const struct {
         {"Got completion from peer", P2PS_PS_NET_ERROR},
         {"Got completion with error", P2PS_PS_NET_ERROR},
         {"gdr_pin_buffer(", P2PS_PS_GDR_PIN}, /* gdrcopy's tests: an assertion on it */
+        {"Invalid value when checking the pattern", P2PS_PS_WRONG_DATA}, /* nvbandwidth */
         {"RuntimeError: CUDA error", P2PS_PS_CUDA_ERROR},
         {"CUDA error:", P2PS_PS_CUDA_ERROR},
         {"Cuda failure", P2PS_PS_CUDA_ERROR},
@@ -70,7 +71,7 @@ static bool zero_tensor(const char *t)
 /* The first bytes of the rows' texts: every line of a paste is read against the rows, so
  * the line is walked once, stopping only where a row's text may start (pt_error_rows_ok
  * checks the set against the rows). */
-static const char error_firsts[] = "mcCpiWPfEuGRng";
+static const char error_firsts[] = "mcCpiWPfEuGRngI";
 
 bool pt_error_rows_ok(void)
 {
