@@ -412,7 +412,7 @@ static bool is_gpu_list(const char *t, enum pt_class prev)
 	};
 	if (any_prefix(t, marks, sizeof(marks) / sizeof(marks[0])))
 		return true;
-	if (pt_gpu_list_line(t, NULL, NULL, 0))
+	if (pt_gpu_list_line(t, NULL, NULL, 0) || pt_is_query_header(t) || pt_is_query_row(t))
 		return true;
 	if (prev != PT_GPU_LIST)
 		return false;

@@ -24,9 +24,6 @@ struct untitled {
 struct cuda_state {
 	int tf_rows;
 	int query_a, query_b, query_line; /* a Python peer-access query awaiting its answer */
-	/* nccl-tests: the columns of its result rows that count wrong values ("#wrong",
-	 * "error", "res"), from its header. */
-	int wrong_col[4], n_wrong_cols;
 	enum p2ps_paste_matrix_kind mat; /* matrix whose rows follow, P2PS_PM_COUNT none */
 	int cols;
 	int header_line;
@@ -305,6 +302,16 @@ static void result_line(struct pctx *c, const char *t, int line)
 	} else if (pt_starts(t, "cudaMemcpyPeer / cudaMemcpy") && (p = strrchr(t, ':'))) {
 		cu->memcpy_gbps = pt_number(p + 1);
 		simple_p2p(c);
+	} else if (pt_starts(t, "Out of bounds values") && (p = strchr(t, ':'))) {
+		/* nccl-tests' own summary: "Out of bounds values : 0 OK", "... : 50 FAILED". */
+		long bad = 0;
+		if (!pt_dec(pt_skip_ws(p + 1), &bad, NULL))
+			return;
+		if (cu->nccl_wrong < 0)
+			cu->nccl_wrong = 0;
+		cu->nccl_wrong += bad > 0 ? (int)(bad > 1000000 ? 1000000 : bad) : 0;
+		snprintf(cu->test, sizeof(cu->test), "nccl-tests");
+		pt_outcome(c, bad == 0, line);
 	} else if (pt_starts(t, "Avg bus bandwidth") && (p = strchr(t, ':'))) {
 		cu->nccl_busbw = pt_number(p + 1);
 		snprintf(cu->test, sizeof(cu->test), "nccl-tests");
@@ -366,38 +373,27 @@ static int tokens(const char *t, char *buf, size_t size, char **tok, int max)
 	return n;
 }
 
-/* Where nccl-tests' header puts the columns that count wrong values. */
-static void wrong_columns(struct cuda_state *st, const char *t)
-{
-	char buf[512], *tok[32];
-	int n = tokens(t, buf, sizeof(buf), tok, 32);
-	st->n_wrong_cols = 0;
-	for (int i = 0; i < n && st->n_wrong_cols < 4; i++)
-		if (!strcmp(tok[i], "#wrong") || !strcmp(tok[i], "wrong") ||
-		    !strcmp(tok[i], "error") || !strcmp(tok[i], "res"))
-			st->wrong_col[st->n_wrong_cols++] = i;
-}
-
-/* The wrong values a result row counts ("0", "0e+00"; "N/A" when it did not check). */
-static void wrong_values(struct pctx *c, const struct cuda_state *st, const char *t, int line)
+/* The wrong values a result row counts: the last column of its out-of-place group and of
+ * its in-place group (each is time, algbw, busbw, then the count), read from the row's end,
+ * so that rows with or without the redop and root columns, or with a column the copy lost,
+ * read the same. nccl-tests 2.x prints an integer count ("0"; "N/A" where it did not
+ * check); older releases the largest error ("0e+00", "2e-07" is rounding, not a wrong
+ * value). */
+static void wrong_values(struct pctx *c, const char *t, int line)
 {
 	char buf[512], *tok[32];
 	int n = tokens(t, buf, sizeof(buf), tok, 32);
 	struct p2ps_paste_cuda *cu = &c->p->cuda;
-	/* Without the header (trimmed, or NCCL's log ran between): the row's own shape. Since
-	 * nccl-tests 2.x a row is size count type redop root, then time algbw busbw #wrong
-	 * out of place and in place (13 columns); before the root column, 12. */
-	int inferred[2] = {n == 13 ? 8 : 7, n == 13 ? 12 : 11};
-	bool shape = !st->n_wrong_cols && (n == 12 || n == 13);
-	int cols = shape ? 2 : st->n_wrong_cols;
-	for (int k = 0; k < cols; k++) {
-		int i = shape ? inferred[k] : st->wrong_col[k];
+	if (n < 11)
+		return;
+	for (int i = n - 5; i < n; i += 4) {
 		double v = 0;
-		if (i >= n || !p2ps_scan_double(tok[i], &v))
+		if (!p2ps_scan_double(tok[i], &v))
 			continue;
 		if (cu->nccl_wrong < 0)
 			cu->nccl_wrong = 0;
-		if (v > 0) {
+		bool count = strspn(tok[i], "0123456789") == strlen(tok[i]);
+		if (count ? v > 0 : v >= 1e-2) {
 			cu->nccl_wrong++;
 			pt_outcome(c, false, line);
 		}
@@ -621,11 +617,10 @@ static void cuda_line(struct pctx *c, struct cuda_state *st, const char *t, int 
 		if (!c->p->cuda.nccl_header.line)
 			c->p->cuda.nccl_header = pt_where(c, line);
 		snprintf(c->p->cuda.test, sizeof(c->p->cuda.test), "nccl-tests");
-		wrong_columns(st, t);
 	} else if (pt_nccl_tests_row(t)) {
 		if (!c->p->cuda.nccl_rows++)
 			pt_outcome(c, true, line);
-		wrong_values(c, st, t, line);
+		wrong_values(c, t, line);
 	} else if (pt_starts(t, "Device: ")) {
 		device_line(c, st, t);
 	} else if ((can = access_line(t, &i, &j)) >= 0) {

@@ -228,6 +228,145 @@ void pt_parse_setpci(struct pctx *c, const struct pl_span *sp)
 	           values == 1 ? "" : "s", named);
 }
 
+/* ---- nvidia-smi --query-gpu=... --format=csv --------------------------------------- */
+
+/* The fields of a query's CSV a GPU's identity comes from; others are skipped. */
+enum csv_field { CSV_OTHER = 0, CSV_INDEX, CSV_NAME, CSV_BUS, CSV_MEMORY, CSV_DISPLAY };
+
+static enum csv_field csv_field_named(const char *f, size_t n)
+{
+	static const struct {
+		const char *name;
+		enum csv_field k;
+	} rows[] = {{"index", CSV_INDEX},
+	            {"name", CSV_NAME},
+	            {"gpu_name", CSV_NAME},
+	            {"pci.bus_id", CSV_BUS},
+	            {"gpu_bus_id", CSV_BUS},
+	            {"memory.total", CSV_MEMORY},
+	            {"display_active", CSV_DISPLAY}};
+	size_t k = strcspn(f, " [");
+	if (k > n)
+		k = n;
+	for (size_t i = 0; i < sizeof(rows) / sizeof(rows[0]); i++)
+		if (strlen(rows[i].name) == k && !strncmp(f, rows[i].name, k))
+			return rows[i].k;
+	return CSV_OTHER;
+}
+
+/* Whether t is a query's CSV header: comma-separated field names ("index, pci.bus_id,
+ * name, memory.total [MiB]"), one of them naming the GPU. */
+bool pt_is_query_header(const char *t)
+{
+	int fields = 0, named = 0;
+	for (const char *p = t; *p;) {
+		p = pt_skip_ws(p);
+		size_t n = strcspn(p, ",");
+		size_t w = strspn(p, "abcdefghijklmnopqrstuvwxyz_.");
+		if (!w || (w < n && p[w] != ' ' && p[w] != '['))
+			return false;
+		named += csv_field_named(p, n) != CSV_OTHER;
+		fields++;
+		p += n + (p[n] == ',');
+	}
+	return fields >= 2 && named >= 1;
+}
+
+/* The kind of a headerless CSV value, by its look: "0", "00000000:03:00.0", "24564 MiB",
+ * "NVIDIA GeForce RTX 4090", "Enabled". */
+static enum csv_field csv_value_kind(const char *v, size_t n)
+{
+	struct p2ps_bdf b;
+	const char *e;
+	if (pt_bdf(v, &b, NULL, &e) && (size_t)(e - v) == n)
+		return CSV_BUS;
+	if (strspn(v, "0123456789") == n)
+		return CSV_INDEX;
+	if (n > 4 && !strncmp(v + n - 4, " MiB", 4))
+		return CSV_MEMORY;
+	static const char *const makers[] = {"NVIDIA", "Tesla", "Quadro", "GeForce", "TITAN"};
+	for (size_t i = 0; i < sizeof(makers) / sizeof(makers[0]); i++)
+		if (pt_starts(v, makers[i]))
+			return CSV_NAME;
+	return CSV_OTHER;
+}
+
+/* Whether t is a row of a query's CSV without its header: an index, a GPU's name and its
+ * bus id among its values ("0, NVIDIA RTX PRO 6000 ..., 00000000:03:00.0"). */
+bool pt_is_query_row(const char *t)
+{
+	bool seen[CSV_DISPLAY + 1] = {false};
+	for (const char *p = t; *p;) {
+		p = pt_skip_ws(p);
+		size_t n = strcspn(p, ",");
+		size_t m = n;
+		while (m && p[m - 1] == ' ')
+			m--;
+		seen[csv_value_kind(p, m)] = true;
+		p += n + (p[n] == ',');
+	}
+	return seen[CSV_NAME] && (seen[CSV_BUS] || seen[CSV_INDEX]);
+}
+
+/* One row: the GPU it names (by bus id, else by index) and its name, memory, display. */
+static bool query_row(struct pctx *c, const enum csv_field *cols, int n_cols, const char *t,
+                      int line)
+{
+	const char *val[16];
+	size_t len[16];
+	int n = 0;
+	for (const char *p = t; *p && n < 16;) {
+		p = pt_skip_ws(p);
+		size_t k = strcspn(p, ",");
+		val[n] = p;
+		len[n] = k;
+		while (len[n] && p[len[n] - 1] == ' ')
+			len[n]--;
+		n++;
+		p += k + (p[k] == ',');
+	}
+	long idx = -1, mib = -1;
+	struct p2ps_bdf bdf;
+	bool bus = false;
+	const char *name = NULL;
+	size_t name_len = 0;
+	int display = -1;
+	for (int i = 0; i < n; i++) {
+		enum csv_field k = n_cols ? (i < n_cols ? cols[i] : CSV_OTHER)
+		                          : csv_value_kind(val[i], len[i]);
+		if (k == CSV_INDEX)
+			pt_dec(val[i], &idx, NULL);
+		else if (k == CSV_BUS)
+			bus = pt_bdf(val[i], &bdf, NULL, NULL);
+		else if (k == CSV_MEMORY)
+			pt_dec(val[i], &mib, NULL);
+		else if (k == CSV_NAME) {
+			name = val[i];
+			name_len = len[i];
+		} else if (k == CSV_DISPLAY)
+			display = pt_starts(val[i], "Enabled") ? 1 : pt_starts(val[i], "Disabled") ? 0 : -1;
+	}
+	if (idx >= P2PS_PASTE_MAX_GPUS || (!bus && idx < 0))
+		return false;
+	struct p2ps_paste_gpu *g = bus ? pt_gpu_bdf(c, &bdf) : pt_gpu_smi(c, (int)idx);
+	if (!g)
+		return false;
+	if (g->smi < 0 && idx >= 0)
+		g->smi = (int)idx;
+	if (name && !g->name[0])
+		snprintf(g->name, sizeof(g->name), "%.*s", (int)name_len, name);
+	if (!g->named_from.line)
+		g->named_from = pt_where(c, line);
+	if (mib > 0 && !g->vram_known) {
+		g->vram_known = true;
+		g->vram = (uint64_t)mib << 20;
+		g->vram_from = pt_where(c, line);
+	}
+	if (display >= 0)
+		g->display = display;
+	return true;
+}
+
 /* ---- collect_env / nvidia-smi -L --------------------------------------------------- */
 
 /* "GPU 0: NVIDIA GeForce RTX 4090 (UUID: ...)" (nvidia-smi -L, collect_env) or "GPU
@@ -262,10 +401,27 @@ void pt_parse_gpu_list(struct pctx *c, const struct pl_span *sp)
 	struct pl_iter it;
 	struct pl_line l;
 	int gpus = 0;
+	enum csv_field cols[16];
+	int n_cols = 0;
 	pl_iter_init(&it, sp);
 	while (pl_next(&it, &l) && !c->oom) {
 		const char *t = pt_skip_ws(l.s), *p;
 		int idx[P2PS_PASTE_MAX_GPUS], n;
+		if (pt_is_query_header(t)) {
+			n_cols = 0;
+			for (const char *q = t; *q && n_cols < 16;) {
+				q = pt_skip_ws(q);
+				size_t k = strcspn(q, ",");
+				cols[n_cols++] = csv_field_named(q, k);
+				q += k + (q[k] == ',');
+			}
+			continue;
+		}
+		if (strchr(t, ',') && (n_cols || pt_is_query_row(t)) &&
+		    !pt_gpu_list_line(t, NULL, NULL, 0)) {
+			gpus += query_row(c, cols, n_cols, t, l.no);
+			continue;
+		}
 		if (pt_starts(t, "Nvidia driver version:")) {
 			set_driver(c, pt_skip_ws(t + 22), l.no);
 			continue;

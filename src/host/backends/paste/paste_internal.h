@@ -193,6 +193,9 @@ void pt_parse_nccl(struct pctx *c, const struct pl_span *sp);
 void pt_parse_errors(struct pctx *c, const struct pl_span *sp);
 void pt_parse_setpci(struct pctx *c, const struct pl_span *sp);
 void pt_parse_gpu_list(struct pctx *c, const struct pl_span *sp);
+/* nvidia-smi --query-gpu=... --format=csv: its header, and a row without one. */
+bool pt_is_query_header(const char *t);
+bool pt_is_query_row(const char *t);
 
 /* A NCCL log line whose "host:pid:tid [dev] NCCL INFO" prefix is gone ("Channel 00/0 : 0[0]
  * -> 1[1] via P2P/IPC", "NET/IB : GPU Direct RDMA Disabled for HCA 0 'mlx5_0'"). */
