@@ -300,6 +300,15 @@ static bool enabled_without_baseline(const struct octx *c)
 	return on && !off && !po_failure_seen(c);
 }
 
+static bool no_gain(const struct octx *c)
+{
+	for (size_t i = 0; i < c->r->findings.n; i++)
+		if (c->r->findings.v[i].code == P2PS_PF_P2P_NO_GAIN &&
+		    c->r->findings.v[i].sev == P2PS_SEV_BLOCKER)
+			return true;
+	return false;
+}
+
 void po_symptom_asks(struct octx *c)
 {
 	if (enabled_without_baseline(c))
@@ -319,6 +328,12 @@ void po_symptom_asks(struct octx *c)
 		po_ask_fact(c, PO_F_ACS);
 	if (n[P2PS_PS_MAP_FAILED])
 		symptom_order(c, P2PS_PS_MAP_FAILED);
+	/* Peer copies slower than copies through host memory: the writes take a detour
+	 * through the root complex, which ACS redirect or the IOMMU send them on. */
+	if (no_gain(c)) {
+		need(c, PO_F_ACS);
+		need(c, PO_F_CMDLINE);
+	}
 	/* Wrong data between NVLink boards: the copies never touch the PCIe path, the
 	 * driver's log (Xid, NVLink errors) comes first. */
 	if (wrong && po_nvlink_boards_only(c))
