@@ -259,6 +259,25 @@ static void modules(struct p2ps_paste_host *h)
 	h->nv_peer_mem = h->nv_peer_mem == 1;
 }
 
+/* GPUs that all sit on the root bus of their segment, none at device 0 ("0000:00:09.0",
+ * "0000:00:1e.0"): a virtual machine's layout (a hypervisor's bus, a cloud instance). A
+ * discrete GPU on a physical host sits behind a root port, never on bus 0. */
+static void root_bus_gpus(struct p2ps_paste *p)
+{
+	int on_root = 0, addressed = 0;
+	for (size_t i = 0; i < p->n_gpus; i++) {
+		if (!p->gpus[i].bdf_known)
+			continue;
+		addressed++;
+		on_root += p->gpus[i].bdf.bus == 0 && p->gpus[i].bdf.dev != 0;
+	}
+	if (p->host.vm || !addressed || on_root != addressed)
+		return;
+	p->host.vm = true;
+	snprintf(p->host.hypervisor, sizeof(p->host.hypervisor), "%s",
+	         "unknown (GPUs on bus 0)");
+}
+
 /* nccl-tests that printed its result table's header and then nothing: it stopped there
  * (a hang, or the paste stops there; the symptom says both). */
 static void stalled(struct p2ps_paste *p)
@@ -350,6 +369,7 @@ static int parse_text(const char *text, size_t len, const char *source, struct p
 	join_listed(out);
 	modules(&out->host);
 	stalled(out);
+	root_bus_gpus(out);
 	return 0;
 }
 
