@@ -340,6 +340,12 @@ void po_verdict(struct octx *c)
 		cuda_ran |= ev->sym.count[s] > 0;
 	if (!gpus && cuda_ran)
 		po_ask_fact(c, PO_F_MODELS);
+	else if (!gpus && po_block_read(c, P2PS_PASTE_LSPCI))
+		/* An lspci excerpt that left the GPUs out (a grep for the switches): the whole
+		 * listing has them, their ports and the ports' ACS. */
+		po_ask(c, "sudo lspci -vvv",
+		       "every device with its capabilities: the GPUs, the switch and root ports "
+		       "above them and the ports' ACS: run lspci as root");
 	else if (!gpus)
 		po_ask(c, "lspci -nn | grep -i nvidia", "which NVIDIA GPUs the machine has");
 	r->verdict = r->n_causes                                      ? P2PS_VERDICT_NOT_READY
