@@ -309,8 +309,20 @@ static bool no_gain(const struct octx *c)
 	return false;
 }
 
+/* Whether the paste gives some GPU's BAR1 and not its VRAM: the one fact that says whether
+ * that BAR1 covers it. */
+static bool bar1_without_vram(const struct octx *c)
+{
+	for (size_t i = 0; i < c->ev->n_gpus; i++)
+		if (c->ev->gpus[i].bar1_known && !c->ev->gpus[i].vram_known)
+			return true;
+	return false;
+}
+
 void po_symptom_asks(struct octx *c)
 {
+	if (bar1_without_vram(c) && !po_failure_seen(c))
+		po_ask_fact(c, PO_F_MODELS);
 	if (enabled_without_baseline(c))
 		po_ask(c, fact_asks[PO_F_DATA].command,
 		       "the whole output: its P2P=Disabled matrices are the copies through host "
