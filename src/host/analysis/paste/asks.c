@@ -319,8 +319,25 @@ static bool bar1_without_vram(const struct octx *c)
 	return false;
 }
 
+/* p2pBandwidthLatencyTest's output that stops before its P2P=Enabled figures (the devices
+ * and access lines, perhaps the P2P=Disabled rows): the rest of the same run answers, unless
+ * GPUs share a switch, whose ACS comes first whatever the figures say. */
+static bool bandwidth_test_cut(const struct octx *c)
+{
+	const struct p2ps_paste_matrix_info *m = c->ev->matrix;
+	if (m[P2PS_PM_BW_UNI_ON].present || m[P2PS_PM_BW_BI_ON].present ||
+	    m[P2PS_PM_LAT_ON].present)
+		return false;
+	return !strcmp(c->ev->cuda.test, "p2pBandwidthLatencyTest") && !po_failure_seen(c) &&
+	       !po_switch_pairs(c);
+}
+
 void po_symptom_asks(struct octx *c)
 {
+	if (bandwidth_test_cut(c))
+		po_ask(c, fact_asks[PO_F_DATA].command,
+		       "the whole output: the paste stops before its P2P=Enabled matrices, which "
+		       "say whether peer copies beat copies through host memory");
 	if (bar1_without_vram(c) && !po_failure_seen(c))
 		po_ask_fact(c, PO_F_MODELS);
 	if (enabled_without_baseline(c))
