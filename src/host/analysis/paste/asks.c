@@ -84,6 +84,11 @@ static const struct {
                                "vendor error 81: NVIDIA/nccl#928), or an IOMMU translating "
                                "them",
                                {PO_F_ACS, PO_F_CMDLINE, PO_F_PEERMEM, PO_F_NONE}},
+        [P2PS_PS_TOO_MANY_PEERS] = {"a GPU ran out of peer mappings (CUDA error 711): CUDA "
+                                    "maps at most eight peers per GPU where no NVSwitch "
+                                    "joins them, so enabling peer access among more GPUs "
+                                    "fails",
+                                    {PO_F_MODELS, PO_F_P2P_MATRIX, PO_F_TREE, PO_F_NONE}},
         [P2PS_PS_GDR_PIN] = {"GPU memory could not be pinned for a third-party device "
                              "(gdrcopy's gdr_pin_buffer): the driver and the kernel module "
                              "that pins (gdrdrv, a peer-memory module) out of step, or the "
@@ -378,6 +383,8 @@ void po_symptom_asks(struct octx *c)
 		symptom_order(c, P2PS_PS_ILLEGAL_ACCESS);
 	if (n[P2PS_PS_GDR_PIN])
 		symptom_order(c, P2PS_PS_GDR_PIN);
+	if (n[P2PS_PS_TOO_MANY_PEERS])
+		symptom_order(c, P2PS_PS_TOO_MANY_PEERS);
 	if (n[P2PS_PS_NET_ERROR])
 		symptom_order(c, P2PS_PS_NET_ERROR);
 	if ((ev->nccl.gdr_disabled && !ev->nccl.gdr_enabled) ||

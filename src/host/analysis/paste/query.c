@@ -58,7 +58,7 @@ bool po_failure_seen(const struct octx *c)
 	        P2PS_PS_MAP_FAILED,     P2PS_PS_PEER_UNSUPPORTED,
 	        P2PS_PS_ILLEGAL_ACCESS, P2PS_PS_WRONG_DATA,
 	        P2PS_PS_HANG,           P2PS_PS_P2P_DISABLED,
-	        P2PS_PS_GDR_PIN};
+	        P2PS_PS_GDR_PIN,        P2PS_PS_TOO_MANY_PEERS};
 	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++)
 		if (ev->sym.count[bad[i]])
 			return true;
