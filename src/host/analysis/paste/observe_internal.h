@@ -98,8 +98,9 @@ bool po_granted(const struct octx *c);
 /* Whether the paste holds a measurement of the copies (bandwidth matrices, a test's
  * verdict, nccl-tests' checked results). */
 bool po_measured(const struct octx *c);
-/* Whether two GPUs sit on bus numbers within 4 of each other: behind one PCIe switch, as
- * a switch's downstream ports take consecutive buses. */
+/* Whether two GPUs share a PCIe switch: nvidia-smi topo -m says PIX or PXB, or they sit on
+ * bus numbers within 4 of each other (a switch's downstream ports take consecutive
+ * buses). */
 bool po_switch_pairs(const struct octx *c);
 /* Whether a GPU the paste names is a GeForce whose P2P depends on the driver. */
 bool po_driver_dependent(const struct octx *c);

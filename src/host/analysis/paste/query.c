@@ -176,6 +176,14 @@ bool po_measured(const struct octx *c)
 bool po_switch_pairs(const struct octx *c)
 {
 	const struct p2ps_evidence *ev = c->ev;
+	/* nvidia-smi's own word: PIX (one switch) or PXB (several) between two GPUs. */
+	int n = ev->matrix[P2PS_PM_TOPO].n;
+	for (int i = 0; i < n; i++)
+		for (int j = 0; j < n; j++) {
+			const char *s = i != j ? po_cell(c, P2PS_PM_TOPO, i, j) : NULL;
+			if (s && (!strcmp(s, "PIX") || !strcmp(s, "PXB")))
+				return true;
+		}
 	for (size_t i = 0; i < ev->n_gpus; i++)
 		for (size_t k = i + 1; k < ev->n_gpus; k++) {
 			const struct p2ps_paste_gpu *a = &ev->gpus[i], *b = &ev->gpus[k];
