@@ -127,6 +127,27 @@ static void from_analysis(struct octx *c, struct lists *lists, bool *unknown)
 	}
 }
 
+/* One lspci run for the BAR1 sizes and ACS registers the verdict needs. */
+static void lspci_asks(struct octx *c, const struct lists *l)
+{
+	const char *root = ": run lspci as root (without root, lspci prints its capabilities as "
+	                   "denied)";
+	char cmd[256];
+	if (l->bar1[0] && l->acs[0]) {
+		po_ask(c, "sudo lspci -vvv",
+		       "BAR1 sizes (the Region lines) of %s and ACS (the ACSCtl line) of %s%s",
+		       l->bar1, l->acs, root);
+	} else if (l->acs[0]) {
+		po_ask(c, "sudo lspci -vvv", "ACS (the ACSCtl line) of %s%s", l->acs, root);
+	} else if (l->bar1[0]) {
+		if (strchr(l->bar1, ','))
+			snprintf(cmd, sizeof(cmd), "sudo lspci -vvv -d 10de:");
+		else
+			snprintf(cmd, sizeof(cmd), "sudo lspci -vvv -s %s", l->bar1);
+		po_ask(c, cmd, "BAR1 size (the Region lines) of %s", l->bar1);
+	}
+}
+
 /* ACS and the IOMMU where the analysis judged no pair (one GPU with an address, or GPUs
  * the paste names only by nvidia-smi index): no pair asked for them, but a verdict will. */
 static void no_pairs(struct octx *c, struct lists *lists)
@@ -148,6 +169,10 @@ static void no_pairs(struct octx *c, struct lists *lists)
 	bool domains = false;
 	for (size_t gi = 0; gi < a->n_gpus; gi++)
 		domains |= a->gpus[gi].iommu != P2PS_IOMMU_UNKNOWN;
+	/* GPUs behind a switch: its ports' ACS turns their requests before the IOMMU sees
+	 * them, so it comes first. */
+	if (po_switch_pairs(c) && !po_nvlink_boards_only(c))
+		lspci_asks(c, lists);
 	if (!domains)
 		po_iommu_asks(c);
 	for (size_t gi = 0; gi < a->n_gpus; gi++)
@@ -208,27 +233,6 @@ static void paste_asks(struct octx *c)
 		po_ask(c, "lspci -nn | grep -i 'host bridge'",
 		       "the root complex the driver checked");
 		po_ask(c, "systemd-detect-virt", "whether this is a virtual machine");
-	}
-}
-
-/* One lspci run for the BAR1 sizes and ACS registers the verdict needs. */
-static void lspci_asks(struct octx *c, const struct lists *l)
-{
-	const char *root = ": run lspci as root (without root, lspci prints its capabilities as "
-	                   "denied)";
-	char cmd[256];
-	if (l->bar1[0] && l->acs[0]) {
-		po_ask(c, "sudo lspci -vvv",
-		       "BAR1 sizes (the Region lines) of %s and ACS (the ACSCtl line) of %s%s",
-		       l->bar1, l->acs, root);
-	} else if (l->acs[0]) {
-		po_ask(c, "sudo lspci -vvv", "ACS (the ACSCtl line) of %s%s", l->acs, root);
-	} else if (l->bar1[0]) {
-		if (strchr(l->bar1, ','))
-			snprintf(cmd, sizeof(cmd), "sudo lspci -vvv -d 10de:");
-		else
-			snprintf(cmd, sizeof(cmd), "sudo lspci -vvv -s %s", l->bar1);
-		po_ask(c, cmd, "BAR1 size (the Region lines) of %s", l->bar1);
 	}
 }
 
