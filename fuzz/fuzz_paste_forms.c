@@ -5,7 +5,9 @@
  * prefix and its GPUDirect RDMA lines, a module list, llama.cpp's device lines, an
  * environment list, nvidia-smi --version, lscpu, simpleP2P's lines without their quote
  * marks, latency and bidirectional matrices and their bare rows, collect_env, a bug
- * report's section lines), and the rest of the line follows it. The paste so built goes
+ * report's section lines, nvbandwidth's matrices and device lines, TensorFlow's GPU log,
+ * nvidia-smi's query CSV, bare NCCL connections, gdrcopy's and CUDA's peer errors,
+ * nccl-tests' rows and summary), and the rest of the line follows it. The paste so built goes
  * through the whole pipeline with the checks of fuzz_paste (fuzz_paste_checks.h). */
 #include <stddef.h>
 #include <stdint.h>
@@ -63,6 +65,22 @@ static const char *const openings[] = {
         "tensor([0., 0.], device='cuda:1')",
         "RuntimeError: CUDA error: ",
         "uname: Linux host ",
+        "memcpy CE GPU(row) -> GPU(column) bandwidth (GB/s)",
+        "           0         1 ",
+        " 0       N/A     ",
+        "Device 0: NVIDIA A100-SXM4-80GB (00000000:",
+        "Invalid value when checking the pattern at ",
+        "2019-01-03 07:07:31.374063: I tensorflow/core/common_runtime/gpu/gpu_device.cc:977] ",
+        "Device interconnect StreamExecutor with strength 1 edge matrix:",
+        "-> physical GPU (device: 0, name: ",
+        "index, pci.bus_id, name, memory.total [MiB]",
+        "0, NVIDIA GeForce RTX 4090, 00000000:",
+        "9[1a000] -> 2[6b000] [receive] via NET/IB/",
+        "NCCL INFO NET/IB : GPU Direct RDMA Disabled for GPU 2[2] / HCA 0 (distance ",
+        "Assertion \"(gdr_pin_buffer(",
+        "peer mapping resources exhausted",
+        "# Out of bounds values : ",
+        "           8             2     float     sum      -1 ",
 };
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
