@@ -263,10 +263,11 @@ static void gdr(struct octx *c)
 			               "one switch, or raise NCCL_NET_GDR_LEVEL (e.g. PHB or SYS) "
 			               "where the root complex forwards peer traffic");
 		else
-			p2ps_an_fix(f, pm == 1 ? "NCCL 2.23.4 or later, which recognises "
-			                         "nvidia-peermem"
-			                       : "modprobe nvidia-peermem as root (or a dma-buf "
-			                         "capable stack: open kernel modules, kernel 5.12+)");
+			p2ps_an_fix(f,
+			            pm == 1 ? "NCCL 2.23.4 or later, which recognises "
+			                      "nvidia-peermem"
+			                    : "modprobe nvidia-peermem as root (or a dma-buf "
+			                      "capable stack: open kernel modules, kernel 5.12+)");
 	} else if (n->via_gdr && n->recv_no_gdr) {
 		struct p2ps_reason *f = po_add(
 		        c, P2PS_PF_GDR, P2PS_SEV_WARNING, n->recv_no_gdr_from,

@@ -24,7 +24,7 @@ struct untitled {
 struct cuda_state {
 	int tf_rows;
 	int query_a, query_b, query_line; /* a Python peer-access query awaiting its answer */
-	enum p2ps_paste_matrix_kind mat; /* matrix whose rows follow, P2PS_PM_COUNT none */
+	enum p2ps_paste_matrix_kind mat;  /* matrix whose rows follow, P2PS_PM_COUNT none */
 	int cols;
 	int header_line;
 	bool cpu_part; /* past the "CPU" half of a latency matrix */
@@ -496,11 +496,16 @@ static bool nvbandwidth(struct pctx *c, struct cuda_state *st, const char *t, in
 		pt_outcome(c, false, line);
 	} else if (!strcmp(cu->test, "nvbandwidth") && pt_starts(t, "Device ") &&
 	           pt_dec(t + 7, &idx, &p) && p[0] == ':' && idx < P2PS_PASTE_MAX_GPUS) {
-		/* "Device 0: NVIDIA A100-SXM4-80GB (00000000:34:00)": the bus id, where given. */
+		/* "Device 0: NVIDIA A100-SXM4-80GB (00000000:34:00)": the bus id, where given
+		 * (domain, bus and device; the function is 0). */
 		const char *name = pt_skip_ws(p + 1), *open = strrchr(name, '(');
 		struct p2ps_bdf bdf;
 		bool dom;
-		bool addr = open && pt_bdf(open + 1, &bdf, &dom, NULL);
+		char id[24] = "";
+		if (open && strcspn(open + 1, ")") < 16)
+			snprintf(id, sizeof(id), "%.*s%s", (int)strcspn(open + 1, ")"), open + 1,
+			         strchr(open, '.') ? "" : ".0");
+		bool addr = id[0] && pt_bdf(id, &bdf, &dom, NULL);
 		struct p2ps_paste_gpu *g = addr ? pt_gpu_bdf(c, &bdf) : pt_gpu_cuda(c, (int)idx);
 		if (g)
 			g->cuda = (int)idx;

@@ -238,12 +238,9 @@ static enum csv_field csv_field_named(const char *f, size_t n)
 	static const struct {
 		const char *name;
 		enum csv_field k;
-	} rows[] = {{"index", CSV_INDEX},
-	            {"name", CSV_NAME},
-	            {"gpu_name", CSV_NAME},
-	            {"pci.bus_id", CSV_BUS},
-	            {"gpu_bus_id", CSV_BUS},
-	            {"memory.total", CSV_MEMORY},
+	} rows[] = {{"index", CSV_INDEX},           {"name", CSV_NAME},
+	            {"gpu_name", CSV_NAME},         {"pci.bus_id", CSV_BUS},
+	            {"gpu_bus_id", CSV_BUS},        {"memory.total", CSV_MEMORY},
 	            {"display_active", CSV_DISPLAY}};
 	size_t k = strcspn(f, " [");
 	if (k > n)
@@ -344,7 +341,9 @@ static bool query_row(struct pctx *c, const enum csv_field *cols, int n_cols, co
 			name = val[i];
 			name_len = len[i];
 		} else if (k == CSV_DISPLAY)
-			display = pt_starts(val[i], "Enabled") ? 1 : pt_starts(val[i], "Disabled") ? 0 : -1;
+			display = pt_starts(val[i], "Enabled")    ? 1
+			          : pt_starts(val[i], "Disabled") ? 0
+			                                          : -1;
 	}
 	if (idx >= P2PS_PASTE_MAX_GPUS || (!bus && idx < 0))
 		return false;
