@@ -133,15 +133,18 @@ def details(text):
     return "<details><summary>log</summary>\n\n" + joined(lines_of(text)) + "\n</details>\n"
 
 
-KERNEL_LINE = re.compile(r"^\s*(\[\s*\d+\.\d+\]|NVRM:|nvidia|pci |pcieport|DMAR|AMD-Vi|iommu|"
-                         r"vfio|Kernel command line|BOOT_IMAGE|ACPI|PCI)")
+KERNEL_STAMP = re.compile(r"^\[\s*\d+\.\d+\] ")
+KERNEL_TAG = re.compile(r"^(NVRM: |nvidia-nvlink: |pci 0000:|pci_bus 0|AMD-Vi: |DMAR: |DMAR-IR: |"
+                        r"iommu: |nvidia-modeset: |nvidia [0-9a-f]{4}:)")
 
 
 def log_prefix(text):
-    """A container log's timestamp on every line; kernel lines as journalctl shows them."""
+    """A container log's time stamp on every line; a kernel line as the system log writes it
+    ("Mar 01 10:00:00 host kernel: [   12.345] ...", /var/log/kern.log) or journalctl -k (the
+    kernel's own tag, no stamp)."""
     out = []
     for i, l in enumerate(lines_of(text)):
-        if KERNEL_LINE.match(l):
+        if KERNEL_STAMP.match(l) or KERNEL_TAG.match(l):
             out.append("Mar 01 10:00:%02d gpu-host kernel: %s" % (i % 60, l))
         else:
             out.append("2025-03-01T10:00:%02d.%06dZ %s" % (i % 60, 123456 + i, l))
