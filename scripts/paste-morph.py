@@ -168,11 +168,12 @@ def noise(text):
 
 
 def hash_eaten(text):
-    """Markdown turns "# text" into a heading: the line loses its "#" marks. Returns None when
-    the paste has no such line (nothing to damage)."""
+    """Markdown turns "# text" into a heading: the line loses its "#" marks, the blanks after
+    them stay (as pasted from the rendered page). Returns None when the paste has no such line
+    (nothing to damage)."""
     if not re.search(r"^#{1,6}( |$)", text, re.M):
         return None
-    return joined([re.sub(r"^#{1,6}( +|$)", "", l) for l in lines_of(text)])
+    return joined([re.sub(r"^#{1,6}( |$)", "", l) for l in lines_of(text)])
 
 
 TRANSFORMS = {f.__name__: f for f in (

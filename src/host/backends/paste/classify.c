@@ -216,7 +216,7 @@ static bool is_cuda(const char *t, enum pt_class prev)
 	static const char *const nccl_tests[] = {
 	        "nThread ",      "Rank ",        "Using devices",      "Avg bus bandwidth",
 	        "Out of bounds", "out-of-place", "size         count", "(B)"};
-	if (u != t && pt_nccl_tests_header(u))
+	if (pt_nccl_tests_header(u))
 		return true;
 	if (any_prefix(u, nccl_tests, sizeof(nccl_tests) / sizeof(nccl_tests[0])) &&
 	    (u != t || !pt_starts(u, "Rank ") || strstr(u, " device ")))
