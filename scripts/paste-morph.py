@@ -133,6 +133,13 @@ def details(text):
     return "<details><summary>log</summary>\n\n" + joined(lines_of(text)) + "\n</details>\n"
 
 
+def details_indent(text):
+    """A folded block whose output is an indented code block inside it (GitHub needs the blank
+    line after the summary), the summary naming the command."""
+    return ("<details>\n<summary>nvidia-smi and logs</summary>\n\n" + indent4(text) +
+            "\n</details>\n")
+
+
 KERNEL_STAMP = re.compile(r"^\[\s*\d+\.\d+\] ")
 KERNEL_TAG = re.compile(r"^(NVRM: |nvidia-nvlink: |pci 0000:|pci_bus 0|AMD-Vi: |DMAR: |DMAR-IR: |"
                         r"iommu: |nvidia-modeset: |nvidia [0-9a-f]{4}:)")
@@ -178,7 +185,7 @@ def hash_eaten(text):
 
 TRANSFORMS = {f.__name__: f for f in (
     quote, quote2, indent4, tabs, fence, fence_lang, crlf, trailing, blank_between, collapse_ws,
-    nbsp, html_entities, details, log_prefix, rank_prefix, noise, hash_eaten)}
+    nbsp, html_entities, details, details_indent, log_prefix, rank_prefix, noise, hash_eaten)}
 
 # Transformations that cannot keep the meaning of every syntax: run and reported, never asserted.
 KNOWN_LOSSY = {}

@@ -188,6 +188,47 @@ static size_t strip_log_prefix(char *s, size_t n)
 	return n - k;
 }
 
+/* GitHub's folding block and a page's preformatted block around the output:
+ * "<details><summary>nvidia-smi</summary>", "</details>", "<pre>", "</pre>" at the start
+ * of a line are the page's (the summary's words too) and come off; what follows stays. */
+static const struct {
+	const char *open, *close; /* close: where the tag ends ("" right after open) */
+} html_block_tags[] = {
+        {"<details", ">"}, {"</details>", ""}, {"<summary>", "</summary>"},
+        {"<pre>", ""},     {"</pre>", ""},
+};
+
+/* The length of the tag at s[0..n), or 0. */
+static size_t html_block_tag(const char *s, size_t n)
+{
+	for (size_t k = 0; k < sizeof(html_block_tags) / sizeof(html_block_tags[0]); k++) {
+		size_t o = strlen(html_block_tags[k].open), c = strlen(html_block_tags[k].close);
+		if (n < o || strncmp(s, html_block_tags[k].open, o))
+			continue;
+		size_t e = o;
+		while (c && e < n && (n - e < c || strncmp(s + e, html_block_tags[k].close, c)))
+			e++;
+		return e < n ? e + c : n;
+	}
+	return 0;
+}
+
+static size_t strip_html_block_tags(char *s, size_t n)
+{
+	size_t i = 0, k;
+	while (i < n && (s[i] == ' ' || s[i] == '\t'))
+		i++;
+	if (!html_block_tag(s + i, n - i))
+		return n;
+	while ((k = html_block_tag(s + i, n - i)) != 0) {
+		i += k;
+		while (i < n && (s[i] == ' ' || s[i] == '\t'))
+			i++;
+	}
+	memmove(s, s + i, n - i);
+	return n - i;
+}
+
 /* The common indentation of every non-empty line (a markdown code block indented by four
  * spaces or a tab, a list item's block) is the page's, not the program's: taken off. The
  * lines are the NUL-terminated strings in buf[0..len); returns their new length. */
@@ -249,6 +290,7 @@ int pt_normalize(char *buf, size_t len)
 		memmove(buf + w, buf + r, n);
 		n = strip_ansi(buf + w, n);
 		n = decode_web_chars(buf + w, n);
+		n = strip_html_block_tags(buf + w, n);
 		while (n &&
 		       (buf[w + n - 1] == '\r' || buf[w + n - 1] == ' ' || buf[w + n - 1] == '\t'))
 			n--;
