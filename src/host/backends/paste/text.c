@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /* The paste as lines: binary check, normalisation (CR, ANSI escapes, HTML entities and
- * Unicode spaces, markdown quotes, log prefixes, inline code marks, a code block's indentation) and the small scanners every parser shares. Everything here is
- * linear in the length of its input. */
+ * Unicode spaces, HTML block tags, markdown quotes, log prefixes, inline code marks, a code
+ * block's indentation) and the small scanners every parser shares. Everything here is linear
+ * in the length of its input. */
 #include <ctype.h>
 #include <limits.h>
 #include <stdint.h>
@@ -77,8 +78,8 @@ static const struct {
 	const char *from;
 	char to;
 } web_chars[] = {
-        {"&gt;", '>'},       {"&lt;", '<'},       {"&amp;", '&'},      {"&quot;", '"'},
-        {"&#39;", '\''},     {"&apos;", '\''},    {"&nbsp;", ' '},     {"\xc2\xa0", ' '},
+        {"&gt;", '>'},         {"&lt;", '<'},         {"&amp;", '&'},  {"&quot;", '"'},
+        {"&#39;", '\''},       {"&apos;", '\''},      {"&nbsp;", ' '}, {"\xc2\xa0", ' '},
         {"\xe2\x80\xaf", ' '}, {"\xe2\x80\x87", ' '},
 };
 
@@ -173,7 +174,8 @@ static size_t strip_log_prefix(char *s, size_t n)
 	}
 	if (!k)
 		k = syslog_prefix(s, n);
-	if (!k && n > 6 && s[0] == '[' && (!strncmp(s + 1, "rank", 4) || !strncmp(s + 1, "default", 7))) {
+	if (!k && n > 6 && s[0] == '[' &&
+	    (!strncmp(s + 1, "rank", 4) || !strncmp(s + 1, "default", 7))) {
 		size_t i = 1 + (s[1] == 'r' ? 4 : 7);
 		size_t d = i;
 		while (i < n && isdigit((unsigned char)s[i]))
