@@ -163,6 +163,11 @@ def rank_prefix(text):
     return joined(["[rank0]: " + l for l in lines_of(text)])
 
 
+def compose_prefix(text):
+    """docker compose's service column on every line."""
+    return joined(["vllm-worker-1  | " + l for l in lines_of(text)])
+
+
 NOISE_BEFORE = ["$ pip freeze", "certifi==2024.2.2", "filelock==3.13.1", "Jinja2==3.1.3",
                 "numpy==1.26.4", "packaging==24.0", "PyYAML==6.0.1", "requests==2.31.0",
                 "tqdm==4.66.2", ""]
@@ -185,7 +190,8 @@ def hash_eaten(text):
 
 TRANSFORMS = {f.__name__: f for f in (
     quote, quote2, indent4, tabs, fence, fence_lang, crlf, trailing, blank_between, collapse_ws,
-    nbsp, html_entities, details, details_indent, log_prefix, rank_prefix, noise, hash_eaten)}
+    nbsp, html_entities, details, details_indent, log_prefix, rank_prefix, compose_prefix, noise,
+    hash_eaten)}
 
 # Transformations that cannot keep the meaning of every syntax: run and reported, never asserted.
 KNOWN_LOSSY = {}

@@ -407,6 +407,11 @@ static void test_page_damage(void **state)
 	assert_int_equal(p2ps_paste_gpu_smi(&P, 0)->bar1, 256ull << 20);
 	assert_int_equal(p2ps_paste_gpu_smi(&P, 0)->vram, 24564ull << 20);
 	assert_int_equal(p2ps_paste_gpu_smi(&P, 1)->bar1, 32768ull << 20);
+	/* docker compose's service column before simpleP2P's lines. */
+	parse("app-1  | > Peer access from Tesla T4 (GPU0) -> Tesla T4 (GPU1) : No\n"
+	      "app-1  | > Peer access from Tesla T4 (GPU1) -> Tesla T4 (GPU0) : Yes\n");
+	assert_string_equal(p2ps_paste_cell(&P, P2PS_PM_CUDA_ACCESS, 0, 1), "0");
+	assert_string_equal(p2ps_paste_cell(&P, P2PS_PM_CUDA_ACCESS, 1, 0), "1");
 	/* TensorFlow's DMA rows with single blanks; a samples summary's row is no command. */
 	parse("I tensorflow/core/common_runtime/gpu/gpu_init.cc:126] DMA: 0 1\n"
 	      "I tensorflow/core/common_runtime/gpu/gpu_init.cc:136] 0: Y N\n"

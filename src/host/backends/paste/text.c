@@ -161,9 +161,42 @@ static size_t syslog_prefix(const char *s, size_t n)
 	return e < n && s[e] == ' ' ? e + 1 : e;
 }
 
+/* A launcher's rank: "[rank0]: " (torchrun), "[default0]:" (its --tee); the length or 0. */
+static size_t rank_prefix(const char *s, size_t n)
+{
+	size_t i;
+	if (n > 6 && !strncmp(s, "[rank", 5))
+		i = 5;
+	else if (n > 9 && !strncmp(s, "[default", 8))
+		i = 8;
+	else
+		return 0;
+	size_t d = i;
+	while (i < n && isdigit((unsigned char)s[i]))
+		i++;
+	return i > d && i + 1 < n && s[i] == ']' && s[i + 1] == ':' ? i + 2 : 0;
+}
+
+/* docker compose's service column: "vllm-1  | ", "proj_worker_1 | " (a name ending in its
+ * replica number, blanks, a bar); the length or 0. */
+static size_t compose_prefix(const char *s, size_t n)
+{
+	size_t i = 0;
+	while (i < n && i < 64 && (isalnum((unsigned char)s[i]) || strchr("_.-", s[i])))
+		i++;
+	size_t d = i;
+	while (d && isdigit((unsigned char)s[d - 1]))
+		d--;
+	if (d == i || d < 2 || (s[d - 1] != '-' && s[d - 1] != '_') || i >= n || s[i] != ' ')
+		return 0;
+	while (i < n && s[i] == ' ')
+		i++;
+	return i < n && s[i] == '|' && (i + 1 == n || s[i + 1] == ' ') ? i + 1 : 0;
+}
+
 /* A log collector's prefix on every line: a container log's or a CI runner's time stamp
  * ("2025-03-01T10:00:00.123Z ", "[2025-03-01 10:00:00] "), syslog's "Mar  1 10:00:00 host
- * prog[12]: ", a launcher's rank ("[rank0]: ", "[default0]:"). Taken off, as the program
+ * prog[12]: ", a launcher's rank, docker compose's service. Taken off, as the program
  * printed its line without it. */
 static size_t strip_log_prefix(char *s, size_t n)
 {
@@ -174,14 +207,10 @@ static size_t strip_log_prefix(char *s, size_t n)
 	}
 	if (!k)
 		k = syslog_prefix(s, n);
-	if (!k && n > 6 && s[0] == '[' &&
-	    (!strncmp(s + 1, "rank", 4) || !strncmp(s + 1, "default", 7))) {
-		size_t i = 1 + (s[1] == 'r' ? 4 : 7);
-		size_t d = i;
-		while (i < n && isdigit((unsigned char)s[i]))
-			i++;
-		k = i > d && i + 1 < n && s[i] == ']' && s[i + 1] == ':' ? i + 2 : 0;
-	}
+	if (!k)
+		k = rank_prefix(s, n);
+	if (!k)
+		k = compose_prefix(s, n);
 	if (!k)
 		return n;
 	if (k < n && s[k] == ' ')
