@@ -289,18 +289,20 @@ static size_t dedent(char *buf, size_t len)
 	return w;
 }
 
-/* The page's marks on each line of buf[0..len) (NUL-terminated strings): quote marks, a
- * log collector's prefix (inside or outside the quote), a whole-line code span. Returns the
- * lines' new length. */
+/* The page's marks on each line of buf[0..len) (NUL-terminated strings): quote marks, HTML
+ * block tags, log collectors' prefixes (inside or outside the quote, one or several), a
+ * whole-line code span. Returns the lines' new length. */
 static size_t strip_line_marks(char *buf, size_t len)
 {
 	size_t w = 0;
 	for (size_t r = 0; r < len;) {
 		size_t n0 = strlen(buf + r);
 		memmove(buf + w, buf + r, n0 + 1);
-		size_t n = strip_quote(buf + w, n0);
-		size_t k = strip_log_prefix(buf + w, n);
-		n = k < n ? strip_quote(buf + w, k) : k;
+		size_t n = strip_html_block_tags(buf + w, strip_quote(buf + w, n0)), k;
+		/* Collectors stack (compose's column, then the launcher's rank), and a quote or
+		 * a page's tags may stand inside them. */
+		for (int i = 0; i < 4 && (k = strip_log_prefix(buf + w, n)) < n; i++)
+			n = strip_html_block_tags(buf + w, strip_quote(buf + w, k));
 		n = strip_inline_code(buf + w, n);
 		buf[w + n] = '\0';
 		w += n + 1;
@@ -321,7 +323,6 @@ int pt_normalize(char *buf, size_t len)
 		memmove(buf + w, buf + r, n);
 		n = strip_ansi(buf + w, n);
 		n = decode_web_chars(buf + w, n);
-		n = strip_html_block_tags(buf + w, n);
 		while (n &&
 		       (buf[w + n - 1] == '\r' || buf[w + n - 1] == ' ' || buf[w + n - 1] == '\t'))
 			n--;
@@ -337,6 +338,9 @@ int pt_normalize(char *buf, size_t len)
 	w = dedent(buf, w);
 	w = strip_line_marks(buf, w);
 	w = dedent(buf, w);
+	/* The marks inside what was indented ("    > > Peer access from": a code block of a
+	 * quote's lines). */
+	w = strip_line_marks(buf, w);
 	buf[w] = '\0';
 	return lines;
 }
