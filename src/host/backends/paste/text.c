@@ -85,8 +85,11 @@ static const struct {
 
 static size_t decode_web_chars(char *s, size_t n)
 {
-	size_t w = 0;
-	for (size_t r = 0; r < n;) {
+	size_t r = 0;
+	while (r < n && s[r] != '&' && (unsigned char)s[r] < 0x80)
+		r++;
+	size_t w = r; /* most lines have nothing to decode: nothing is written */
+	while (r < n) {
 		size_t i = 0, k = 0;
 		if (s[r] == '&' || (unsigned char)s[r] >= 0x80)
 			for (; i < sizeof(web_chars) / sizeof(web_chars[0]); i++) {
@@ -181,6 +184,8 @@ static size_t rank_prefix(const char *s, size_t n)
  * replica number, blanks, a bar); the length or 0. */
 static size_t compose_prefix(const char *s, size_t n)
 {
+	if (!memchr(s, '|', n < 80 ? n : 80))
+		return 0;
 	size_t i = 0;
 	while (i < n && i < 64 && (isalnum((unsigned char)s[i]) || strchr("_.-", s[i])))
 		i++;
