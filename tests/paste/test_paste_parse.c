@@ -371,6 +371,54 @@ static void test_cuda(void **state)
 	assert_string_equal(P.cuda.test, "p2pBandwidthLatencyTest");
 }
 
+/* The damage a web page, a mail client or a log collector does: each form read as the
+ * tool printed it (scripts/paste-morph.py checks the same over the real pastes). */
+static void test_page_damage(void **state)
+{
+	(void)state;
+	/* <details> around an indented code block, HTML entities, no-break spaces, a container
+	 * log's time stamp before a quote mark, kern.log's prefix and stamp together. */
+	parse("<details><summary>simpleP2P</summary>\n"
+	      "\n"
+	      "    2025-03-01T10:00:00.123Z &gt; Peer access from NVIDIA GeForce RTX 4090 (GPU0) "
+	      "-&gt; NVIDIA GeForce RTX 4090 (GPU1) : No\n"
+	      "    [rank0]: &gt;\xc2\xa0Peer access from NVIDIA GeForce RTX 4090 (GPU1) -&gt; "
+	      "NVIDIA GeForce RTX 4090 (GPU0) : No\n"
+	      "    Mar  1 10:00:02 box kernel: [   12.345678] NVRM: loading NVIDIA UNIX x86_64 "
+	      "Kernel Module  550.54.14  Thu Feb 22 01:44:30 UTC 2024\n"
+	      "</details>\n");
+	assert_string_equal(p2ps_paste_cell(&P, P2PS_PM_CUDA_ACCESS, 0, 1), "0");
+	assert_string_equal(p2ps_paste_cell(&P, P2PS_PM_CUDA_ACCESS, 1, 0), "0");
+	assert_string_equal(P.host.driver_version, "550.54.14");
+	/* nvidia-smi -q whose indentation a page collapsed, and one indented with tabs. */
+	parse("nvidia-smi -q\n"
+	      "GPU 00000000:01:00.0\n"
+	      "Product Name : NVIDIA GeForce RTX 4090\n"
+	      "FB Memory Usage\n"
+	      "Total : 24564 MiB\n"
+	      "BAR1 Memory Usage\n"
+	      "Total : 256 MiB\n"
+	      "GPU 00000000:02:00.0\n"
+	      "\tBAR1 Memory Usage\n"
+	      "\t\tTotal : 32768 MiB\n"
+	      "\tFB Memory Usage\n"
+	      "\t\tTotal : 24564 MiB\n");
+	assert_int_equal(P.n_gpus, 2);
+	assert_int_equal(p2ps_paste_gpu_smi(&P, 0)->bar1, 256ull << 20);
+	assert_int_equal(p2ps_paste_gpu_smi(&P, 0)->vram, 24564ull << 20);
+	assert_int_equal(p2ps_paste_gpu_smi(&P, 1)->bar1, 32768ull << 20);
+	/* docker compose's service column before simpleP2P's lines. */
+	parse("app-1  | > Peer access from Tesla T4 (GPU0) -> Tesla T4 (GPU1) : No\n"
+	      "app-1  | > Peer access from Tesla T4 (GPU1) -> Tesla T4 (GPU0) : Yes\n");
+	assert_string_equal(p2ps_paste_cell(&P, P2PS_PM_CUDA_ACCESS, 0, 1), "0");
+	assert_string_equal(p2ps_paste_cell(&P, P2PS_PM_CUDA_ACCESS, 1, 0), "1");
+	/* TensorFlow's DMA rows with single blanks; a samples summary's row is no command. */
+	parse("I tensorflow/core/common_runtime/gpu/gpu_init.cc:126] DMA: 0 1\n"
+	      "I tensorflow/core/common_runtime/gpu/gpu_init.cc:136] 0: Y N\n"
+	      "I tensorflow/core/common_runtime/gpu/gpu_init.cc:136] 1: N Y\n");
+	assert_string_equal(p2ps_paste_cell(&P, P2PS_PM_CUDA_ACCESS, 0, 1), "0");
+}
+
 /* /proc/cmdline after its command, and the IOMMU listings. */
 static void test_host_blocks(void **state)
 {
@@ -434,6 +482,7 @@ int main(void)
 	        cmocka_unit_test_teardown(test_nvidia_smi, teardown),
 	        cmocka_unit_test_teardown(test_kernel_log, teardown),
 	        cmocka_unit_test_teardown(test_cuda, teardown),
+	        cmocka_unit_test_teardown(test_page_damage, teardown),
 	        cmocka_unit_test_teardown(test_host_blocks, teardown),
 	        cmocka_unit_test_teardown(test_bad_input, teardown),
 	};

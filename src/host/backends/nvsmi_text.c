@@ -50,7 +50,13 @@ struct q_state {
 	struct p2ps_nvsmi_rec r;
 	bool open;
 	int index;
+	/* The open sections, outermost first: name, indentation, and whether their lines
+	 * stand deeper than they do (fresh: the last line was a section's name). */
 	char sect[8][40];
+	int sect_indent[8];
+	bool nested[8];
+	int depth;
+	bool fresh;
 	p2ps_nvsmi_rec_fn fn;
 	void *arg;
 };
@@ -118,13 +124,32 @@ static void q_value(struct q_state *q, const char *parent, const char *key, cons
 	}
 }
 
-/* A section name at level: grep'd output ("BAR1 Memory Usage" runs without a GPU line)
- * starts a record per run. */
-static void q_section(struct q_state *q, int level, const char *t, int no)
+/* Closes the sections a line at indent stands outside of and returns the name of the
+ * one it belongs to: the innermost open section indented less than it. Where the paste
+ * lost the indentation (a web page collapses it), a section's lines stand at its own
+ * indentation: a section whose first line came at its indentation stays open for them. */
+static const char *q_enter(struct q_state *q, int indent)
 {
-	snprintf(q->sect[level], sizeof(q->sect[level]), "%s", t);
-	for (int k = level + 1; k < 8; k++)
-		q->sect[k][0] = '\0';
+	if (q->depth && q->fresh)
+		q->nested[q->depth - 1] = indent > q->sect_indent[q->depth - 1];
+	q->fresh = false;
+	while (q->depth && (q->sect_indent[q->depth - 1] > indent ||
+	                    (q->sect_indent[q->depth - 1] == indent && q->nested[q->depth - 1])))
+		q->depth--;
+	return q->depth ? q->sect[q->depth - 1] : "";
+}
+
+/* A section name: grep'd output ("BAR1 Memory Usage" runs without a GPU line) starts a
+ * record per run. */
+static void q_section(struct q_state *q, int indent, const char *t, int no)
+{
+	if (q->depth == 8)
+		q->depth--;
+	int d = q->depth++;
+	snprintf(q->sect[d], sizeof(q->sect[d]), "%s", t);
+	q->sect_indent[d] = indent;
+	q->nested[d] = false;
+	q->fresh = true;
 	bool fb = !strcmp(t, "FB Memory Usage"), bar1 = !strcmp(t, "BAR1 Memory Usage");
 	if ((fb || bar1) && (!q->open || (fb && q->r.fb_known) || (bar1 && q->r.bar1_known)))
 		start(q, no);
@@ -143,21 +168,23 @@ void p2ps_nvsmi_q_read(const char *text, size_t len, p2ps_nvsmi_rec_fn fn, void 
 	while (next_line(&ls, buf)) {
 		int no = ls.no - 1, indent = 0;
 		for (const char *s = buf; *s == ' ' || *s == '\t'; s++)
-			indent += *s == '\t' ? 4 : 1;
+			indent = *s == '\t' ? (indent / 8 + 1) * 8 : indent + 1;
 		char *t = buf + strspn(buf, " \t");
 		struct p2ps_bdf b;
 		if (!*t || !strcmp(t, "--"))
 			continue;
 		if (!indent && !strncmp(t, "GPU ", 4) && p2ps_bdf_parse(t + 4, &b) == 0) {
 			start(q, no);
+			q->depth = 0;
+			q->fresh = false;
 			q->r.bdf = b;
 			q->r.bdf_known = true;
 			continue;
 		}
-		int level = indent / 4 < 7 ? indent / 4 : 7;
+		const char *parent = q_enter(q, indent);
 		char *colon = strstr(t, " : ");
 		if (!colon) {
-			q_section(q, level, t, no);
+			q_section(q, indent, t, no);
 			continue;
 		}
 		char *k_end = colon;
@@ -166,10 +193,11 @@ void p2ps_nvsmi_q_read(const char *text, size_t len, p2ps_nvsmi_rec_fn fn, void 
 		*k_end = '\0';
 		const char *v = colon + 3;
 		v += strspn(v, " ");
-		if (!level && !strcmp(t, "Driver Version") && driver)
+		/* The report's own line, outside any section but its banner. */
+		if ((!*parent || parent[0] == '=') && !strcmp(t, "Driver Version") && driver)
 			snprintf(driver, size, "%s", v);
 		if (q->open)
-			q_value(q, level ? q->sect[level - 1] : "", t, v, no);
+			q_value(q, parent, t, v, no);
 	}
 	flush(q);
 	free(q);

@@ -130,6 +130,19 @@ static bool is_iommu(const char *t)
 }
 
 /* A run's summary line of a P2P sample: "simpleP2P : Failed (code 1)". */
+/* TensorFlow's DMA row ("I ...gpu_init.cc:136] 0:   Y Y N N"): a device, a colon and
+ * one Y or N per device, however many blanks stand between them. */
+static bool tf_dma_row(const char *t)
+{
+	const char *r = strstr(t, "] ");
+	r = pt_skip_ws(r ? r + 2 : t);
+	size_t n = strspn(r, "0123456789");
+	if (!n || r[n] != ':')
+		return false;
+	r = pt_skip_ws(r + n + 1);
+	return (*r == 'Y' || *r == 'N') && strspn(r, "YN \t") == strlen(r);
+}
+
 static bool p2p_sample_result(const char *t)
 {
 	const char *p = pt_starts(t, "simpleP2P")                 ? t + 9
@@ -220,7 +233,7 @@ static bool is_cuda(const char *t, enum pt_class prev)
 	static const char *const nccl_tests[] = {
 	        "nThread ",      "Rank ",        "Using devices",      "Avg bus bandwidth",
 	        "Out of bounds", "out-of-place", "size         count", "(B)"};
-	if (u != t && pt_nccl_tests_header(u))
+	if (pt_nccl_tests_header(u))
 		return true;
 	if (any_prefix(u, nccl_tests, sizeof(nccl_tests) / sizeof(nccl_tests[0])) &&
 	    (u != t || !pt_starts(u, "Rank ") || strstr(u, " device ")))
@@ -263,7 +276,7 @@ static bool is_cuda(const char *t, enum pt_class prev)
 	 * TensorFlow's DMA rows ("...] 0:   Y Y N N"). */
 	if (!strcmp(t, "True") || !strcmp(t, "False") || pt_starts(t, "print(") ||
 	    pt_starts(t, "cudaError_t.") || (pt_starts(t, "Device ") && strchr(t, ':')) ||
-	    (strstr(t, "] ") && strstr(t, ":   ") && (strstr(t, " Y") || strstr(t, " N"))))
+	    tf_dma_row(t))
 		return true;
 	if (pt_nccl_tests_row(t))
 		return true;

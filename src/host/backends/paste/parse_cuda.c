@@ -23,8 +23,10 @@ struct untitled {
 
 struct cuda_state {
 	int tf_rows;
-	int query_a, query_b, query_line; /* a Python peer-access query awaiting its answer */
-	enum p2ps_paste_matrix_kind mat;  /* matrix whose rows follow, P2PS_PM_COUNT none */
+	/* A Python peer-access query awaiting its answer, and how many more non-empty lines
+	 * it may come in (blank lines between them are a forum's double spacing). */
+	int query_a, query_b, query_line, query_left;
+	enum p2ps_paste_matrix_kind mat; /* matrix whose rows follow, P2PS_PM_COUNT none */
 	int cols;
 	int header_line;
 	bool cpu_part; /* past the "CPU" half of a latency matrix */
@@ -593,11 +595,12 @@ static bool python_query(struct cuda_state *st, const char *t, int line)
 		st->query_a = (int)a;
 		st->query_b = (int)b;
 		st->query_line = line;
+		st->query_left = 4;
 		return true;
 	}
 	bool yes = !strcmp(t, "1") || !strcmp(t, "True"),
 	     no = !strcmp(t, "0") || !strcmp(t, "False");
-	if (st->query_line && line - st->query_line <= 4 && (yes || no)) {
+	if (st->query_line && st->query_left-- > 0 && (yes || no)) {
 		access_set(st, st->query_a, st->query_b, yes, line);
 		st->query_line = 0;
 		return true;

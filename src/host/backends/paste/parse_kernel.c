@@ -15,17 +15,18 @@
 #include "paste_kernel.h"
 #include "p2pscope/parse.h"
 
-/* The message after the timestamp / "host kernel:" prefix. */
+/* The message after the "host kernel:" prefix and the timestamp: /var/log/kern.log has
+ * both ("Mar  1 10:00:00 host kernel: [   12.345678] NVRM: ..."). */
 static const char *message(const char *s)
 {
+	const char *k = s[0] == '[' ? NULL : strstr(s, " kernel: ");
+	if (k && k - s < 80)
+		s = pt_skip_ws(k + 9);
 	if (s[0] == '[') {
 		const char *e = strchr(s, ']');
 		if (e)
 			return pt_skip_ws(e + 1);
 	}
-	const char *k = strstr(s, " kernel: ");
-	if (k && k - s < 80)
-		return pt_skip_ws(k + 9);
 	return s;
 }
 
