@@ -368,10 +368,51 @@ static bool is_cmdline(const char *t)
 
 /* An lspci detail line: indented inside an lspci block, or a capability line pasted on
  * its own ("BAR 1: current size: 256MB", "LnkSta: ..."). */
+/* lspci's keys of a device's detail lines, for a page that took their indentation away. */
+static bool lspci_key(const char *t)
+{
+	static const char *const keys[] = {"Subsystem:",
+	                                   "Physical Slot:",
+	                                   "Control:",
+	                                   "Status:",
+	                                   "Latency:",
+	                                   "Interrupt:",
+	                                   "NUMA node:",
+	                                   "IOMMU group:",
+	                                   "Expansion ROM",
+	                                   "Kernel modules:",
+	                                   "Bus:",
+	                                   "I/O behind",
+	                                   "Memory behind",
+	                                   "Prefetchable memory behind",
+	                                   "Secondary status:",
+	                                   "BridgeCtl:",
+	                                   "DevCap:",
+	                                   "DevCtl:",
+	                                   "DevSta:",
+	                                   "LnkCtl:",
+	                                   "SltCap:",
+	                                   "SltCtl:",
+	                                   "SltSta:",
+	                                   "RootCap:",
+	                                   "RootCtl:",
+	                                   "RootSta:",
+	                                   "DevCap2:",
+	                                   "DevCtl2:",
+	                                   "LnkCap2:",
+	                                   "LnkCtl2:",
+	                                   "LnkSta2:",
+	                                   "Address:",
+	                                   "Vector table:",
+	                                   "PBA:"};
+	return any_prefix(t, keys, sizeof(keys) / sizeof(keys[0]));
+}
+
 static bool is_lspci_detail(const char *s, enum pt_class prev)
 {
 	const char *t = pt_skip_ws(s);
-	if (t != s && (prev == PT_LSPCI_DEV || prev == PT_LSPCI_DETAIL || prev == PT_HEX))
+	bool in_device = prev == PT_LSPCI_DEV || prev == PT_LSPCI_DETAIL || prev == PT_HEX;
+	if (in_device && (t != s || lspci_key(t)))
 		return true;
 	static const char *const marks[] = {
 	        "BAR ",       "Region ",  "LnkSta:",         "LnkCap:",
