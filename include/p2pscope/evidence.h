@@ -215,6 +215,7 @@ enum p2ps_paste_symptom {
 	P2PS_PS_NET_ERROR,        /* NCCL: the NIC completed a transfer with an error */
 	P2PS_PS_GDR_PIN,          /* gdrcopy: GPU memory could not be pinned for a device */
 	P2PS_PS_TOO_MANY_PEERS,   /* 'peer mapping resources exhausted' (CUDA error 711) */
+	P2PS_PS_GDR_REG,          /* a NIC could not register GPU memory (perftest --use_cuda) */
 	P2PS_PS_COUNT
 };
 const char *p2ps_paste_symptom_name(enum p2ps_paste_symptom s); /* "map_failed", ... */

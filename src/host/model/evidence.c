@@ -47,6 +47,7 @@ const char *p2ps_paste_symptom_name(enum p2ps_paste_symptom s)
 	        [P2PS_PS_NET_ERROR] = "net_error",
 	        [P2PS_PS_GDR_PIN] = "gdr_pin",
 	        [P2PS_PS_TOO_MANY_PEERS] = "too_many_peers",
+	        [P2PS_PS_GDR_REG] = "gdr_register",
 	};
 	return (unsigned)s < P2PS_PS_COUNT ? names[s] : "?";
 }

@@ -89,6 +89,10 @@ static const struct {
                                     "joins them, so enabling peer access among more GPUs "
                                     "fails",
                                     {PO_F_MODELS, PO_F_P2P_MATRIX, PO_F_TREE, PO_F_NONE}},
+        [P2PS_PS_GDR_REG] = {"the NIC could not register GPU memory: without a peer-memory "
+                             "module (nvidia-peermem) or dma-buf the RDMA stack cannot map "
+                             "it",
+                             {PO_F_PEERMEM, PO_F_DRIVER, PO_F_ACS, PO_F_NONE}},
         [P2PS_PS_GDR_PIN] = {"GPU memory could not be pinned for a third-party device "
                              "(gdrcopy's gdr_pin_buffer): the driver and the kernel module "
                              "that pins (gdrdrv, a peer-memory module) out of step, or the "
@@ -383,6 +387,8 @@ void po_symptom_asks(struct octx *c)
 		symptom_order(c, P2PS_PS_ILLEGAL_ACCESS);
 	if (n[P2PS_PS_GDR_PIN])
 		symptom_order(c, P2PS_PS_GDR_PIN);
+	if (n[P2PS_PS_GDR_REG])
+		symptom_order(c, P2PS_PS_GDR_REG);
 	if (n[P2PS_PS_TOO_MANY_PEERS])
 		symptom_order(c, P2PS_PS_TOO_MANY_PEERS);
 	if (n[P2PS_PS_NET_ERROR])

@@ -58,7 +58,8 @@ bool po_failure_seen(const struct octx *c)
 	        P2PS_PS_MAP_FAILED,     P2PS_PS_PEER_UNSUPPORTED,
 	        P2PS_PS_ILLEGAL_ACCESS, P2PS_PS_WRONG_DATA,
 	        P2PS_PS_HANG,           P2PS_PS_P2P_DISABLED,
-	        P2PS_PS_GDR_PIN,        P2PS_PS_TOO_MANY_PEERS};
+	        P2PS_PS_GDR_PIN,        P2PS_PS_TOO_MANY_PEERS,
+	        P2PS_PS_GDR_REG};
 	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++)
 		if (ev->sym.count[bad[i]])
 			return true;
@@ -145,7 +146,7 @@ bool po_gdr_paste(const struct octx *c)
 	const struct p2ps_evidence *ev = c->ev;
 	return ev->host.nvidia_peermem == 1 || ev->host.nv_peer_mem == 1 || ev->nccl.gdr_disabled ||
 	       ev->nccl.gdr_enabled || ev->nccl.via_gdr || ev->sym.count[P2PS_PS_NET_ERROR] ||
-	       ev->sym.count[P2PS_PS_GDR_PIN];
+	       ev->sym.count[P2PS_PS_GDR_PIN] || ev->sym.count[P2PS_PS_GDR_REG];
 }
 
 bool po_refused(const struct octx *c)

@@ -19,7 +19,7 @@ static bool fails_p2p(const struct octx *c, int s)
 {
 	return s == P2PS_PS_MAP_FAILED || s == P2PS_PS_PEER_UNSUPPORTED ||
 	       s == P2PS_PS_WRONG_DATA || s == P2PS_PS_P2P_DISABLED || s == P2PS_PS_NET_ERROR ||
-	       s == P2PS_PS_GDR_PIN || s == P2PS_PS_TOO_MANY_PEERS ||
+	       s == P2PS_PS_GDR_PIN || s == P2PS_PS_GDR_REG || s == P2PS_PS_TOO_MANY_PEERS ||
 	       (s == P2PS_PS_ILLEGAL_ACCESS && po_granted(c));
 }
 

@@ -42,7 +42,10 @@ static const struct {
         {"cudaErrorPeerAccessNotEnabled", P2PS_PS_PEER_UNSUPPORTED},
         {"Got completion from peer", P2PS_PS_NET_ERROR},
         {"Got completion with error", P2PS_PS_NET_ERROR},
-        {"gdr_pin_buffer(", P2PS_PS_GDR_PIN}, /* gdrcopy's tests: an assertion on it */
+        {"got completion with error", P2PS_PS_NET_ERROR}, /* the mlx5 provider */
+        {"Completion with error at ", P2PS_PS_NET_ERROR}, /* perftest */
+        {"Couldn't allocate MR", P2PS_PS_GDR_REG},        /* perftest --use_cuda */
+        {"gdr_pin_buffer(", P2PS_PS_GDR_PIN},             /* gdrcopy's tests: an assertion on it */
         {"Invalid value when checking the pattern", P2PS_PS_WRONG_DATA}, /* nvbandwidth */
         {"RuntimeError: CUDA error", P2PS_PS_CUDA_ERROR},
         {"CUDA error:", P2PS_PS_CUDA_ERROR},
