@@ -332,6 +332,11 @@ void po_verdict(struct octx *c)
 	const struct p2ps_paste_nccl *nc = &c->ev->nccl;
 	bool nccl_p2p = !ok && !gdr_open && nc->via[P2PS_NV_P2P] && !nc->via[P2PS_NV_SHM] &&
 	                !po_failure_seen(c) && !po_nccl_tuned(c);
+	/* nccl-tests' rows checked with no wrong value where no pair is named (rows cut from
+	 * their device list): the collective's data arrived, whatever path it took. */
+	const struct p2ps_paste_cuda *cu = &c->ev->cuda;
+	bool verified = !ok && !nccl_p2p && !gdr_open && !r->n_pairs && cu->nccl_rows > 0 &&
+	                cu->nccl_wrong == 0 && !po_failure_seen(c) && !po_nccl_tuned(c);
 	if (!gpus && !r->n_causes)
 		po_add(c, P2PS_PF_NO_GPU, P2PS_SEV_UNKNOWN, (struct p2ps_paste_where){-1, 0},
 		       "the paste names no NVIDIA GPU");
@@ -353,7 +358,7 @@ void po_verdict(struct octx *c)
 	else if (!gpus)
 		po_ask(c, "lspci -nn | grep -i nvidia", "which NVIDIA GPUs the machine has");
 	r->verdict = r->n_causes                                      ? P2PS_VERDICT_NOT_READY
-	             : ok || nccl_p2p                                 ? P2PS_VERDICT_READY
+	             : ok || nccl_p2p || verified                     ? P2PS_VERDICT_READY
 	             : unknown || !gpus || !c->a->n_pairs || gdr_open ? P2PS_VERDICT_UNKNOWN
 	                                                              : P2PS_VERDICT_READY;
 	if (!r->n_causes && ok)
@@ -363,6 +368,10 @@ void po_verdict(struct octx *c)
 		snprintf(r->verdict_why, sizeof(r->verdict_why),
 		         "NCCL connects the GPUs of each host via %s",
 		         nc->p2p_how[0] ? nc->p2p_how : "P2P");
+	else if (!r->n_causes && verified)
+		snprintf(r->verdict_why, sizeof(r->verdict_why),
+		         "nccl-tests checked %d result row%s with no wrong value", cu->nccl_rows,
+		         cu->nccl_rows == 1 ? "" : "s");
 	else if (r->n_causes)
 		snprintf(r->verdict_why, sizeof(r->verdict_why), "%zu blocking cause%s",
 		         r->n_causes, r->n_causes == 1 ? "" : "s");
