@@ -168,6 +168,20 @@ static void symptom_order(struct octx *c, enum p2ps_paste_symptom s)
 		need(c, sym_rows[s].order[k]);
 }
 
+/* Whether CUDA's peer access grants some pairs and refuses others. */
+static bool access_split(const struct octx *c)
+{
+	bool yes = false, no = false;
+	int n = c->ev->matrix[P2PS_PM_CUDA_ACCESS].n;
+	for (int i = 0; i < n; i++)
+		for (int j = 0; j < n; j++) {
+			const char *s = i != j ? po_cell(c, P2PS_PM_CUDA_ACCESS, i, j) : NULL;
+			yes |= s && s[0] == '1';
+			no |= s && s[0] == '0';
+		}
+	return yes && no;
+}
+
 /* Peer access refused. Refused outright (CUDA, NCCL's "could not enable P2P"): what the
  * cards are first (GeForce cards without P2P on the stock driver against a platform that
  * refuses it), then which driver runs where the cards' P2P depends on it (not in a VM:
@@ -176,6 +190,9 @@ static void symptom_order(struct octx *c, enum p2ps_paste_symptom s)
  * per pair and where the GPUs sit first. */
 static void refused_asks(struct octx *c)
 {
+	/* CUDA granting some pairs and refusing others (groups): where the GPUs sit first. */
+	if (access_split(c) && !c->ev->matrix[P2PS_PM_TOPO].present)
+		need(c, PO_F_TREE);
 	if (!po_refused_explicitly(c) || po_granted(c) || c->ev->matrix[P2PS_PM_TOPO].present) {
 		need(c, PO_F_P2P_MATRIX);
 		need(c, PO_F_TREE);
