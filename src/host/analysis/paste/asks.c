@@ -358,8 +358,25 @@ static bool bandwidth_test_cut(const struct octx *c)
 	       !po_switch_pairs(c);
 }
 
+/* Whether nvidia-smi topo -p2p prints the driver refusing a GPU or the chipset (GNS,
+ * CNS): the driver's own decision, which its release and build (stock, P2P-patched)
+ * decide first. */
+static bool driver_refuses(const struct octx *c)
+{
+	for (size_t i = 0; i < c->ev->n_obs; i++) {
+		const struct p2ps_pair_obs *o = &c->ev->obs[i];
+		enum p2ps_nv_status st;
+		if (o->kind == P2PS_PM_P2P && !p2ps_nv_status_from_code(o->text, &st) &&
+		    (st == P2PS_NV_ST_GPU_NOT_SUPPORTED || st == P2PS_NV_ST_CHIPSET_NOT_SUPPORTED))
+			return true;
+	}
+	return false;
+}
+
 void po_symptom_asks(struct octx *c)
 {
+	if (driver_refuses(c) && !po_driver_known(c))
+		need(c, PO_F_DRIVER);
 	if (bandwidth_test_cut(c))
 		po_ask(c, fact_asks[PO_F_DATA].command,
 		       "the whole output: the paste stops before its P2P=Enabled matrices, which "
