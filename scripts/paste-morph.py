@@ -163,6 +163,11 @@ def rank_prefix(text):
     return joined(["[rank0]: " + l for l in lines_of(text)])
 
 
+def mpi_tag(text):
+    """Open MPI's --tag-output on every line."""
+    return joined(["[1,0]<stdout>:" + l for l in lines_of(text)])
+
+
 def compose_prefix(text):
     """docker compose's service column on every line."""
     return joined(["vllm-worker-1  | " + l for l in lines_of(text)])
@@ -190,8 +195,8 @@ def hash_eaten(text):
 
 TRANSFORMS = {f.__name__: f for f in (
     quote, quote2, indent4, tabs, fence, fence_lang, crlf, trailing, blank_between, collapse_ws,
-    nbsp, html_entities, details, details_indent, log_prefix, rank_prefix, compose_prefix, noise,
-    hash_eaten)}
+    nbsp, html_entities, details, details_indent, log_prefix, rank_prefix, compose_prefix, mpi_tag,
+    noise, hash_eaten)}
 
 # Transformations that cannot keep the meaning of every syntax: run and reported, never asserted.
 KNOWN_LOSSY = {}

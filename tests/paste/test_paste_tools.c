@@ -136,9 +136,9 @@ static void test_query_csv(void **state)
 {
 	(void)state;
 	struct p2ps_paste_run x;
-	p2ps_paste_run_text(
-	        &x, "0, NVIDIA RTX PRO 6000 Blackwell Server Edition, 00000000:03:00.0\n"
-	            "1, NVIDIA RTX PRO 6000 Blackwell Server Edition, 00000000:04:00.0\n");
+	p2ps_paste_run_text(&x,
+	                    "0, NVIDIA RTX PRO 6000 Blackwell Server Edition, 00000000:03:00.0\n"
+	                    "1, NVIDIA RTX PRO 6000 Blackwell Server Edition, 00000000:04:00.0\n");
 	const struct p2ps_evidence *ev = x.h.evidence;
 	assert_int_equal(ev->n_gpus, 2);
 	const struct p2ps_paste_gpu *g = gpu_at(ev, 0x04);

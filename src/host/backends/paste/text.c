@@ -180,6 +180,28 @@ static size_t rank_prefix(const char *s, size_t n)
 	return i > d && i + 1 < n && s[i] == ']' && s[i + 1] == ':' ? i + 2 : 0;
 }
 
+/* Open MPI's --tag-output: "[1,0]<stdout>:", "[1,3]<stderr>:" (job, rank and stream); the
+ * length or 0. */
+static size_t mpi_tag_prefix(const char *s, size_t n)
+{
+	size_t i = 1, d;
+	if (n < 14 || s[0] != '[')
+		return 0;
+	for (int part = 0; part < 2; part++) {
+		d = i;
+		while (i < n && isdigit((unsigned char)s[i]))
+			i++;
+		if (i == d || i >= n || s[i] != (part ? ']' : ','))
+			return 0;
+		i++;
+	}
+	if (n - i >= 9 && !strncmp(s + i, "<stdout>:", 9))
+		return i + 9;
+	if (n - i >= 9 && !strncmp(s + i, "<stderr>:", 9))
+		return i + 9;
+	return 0;
+}
+
 /* docker compose's service column: "vllm-1  | ", "proj_worker_1 | " (a name ending in its
  * replica number, blanks, a bar); the length or 0. */
 static size_t compose_prefix(const char *s, size_t n)
@@ -201,7 +223,8 @@ static size_t compose_prefix(const char *s, size_t n)
 
 /* A log collector's prefix on every line: a container log's or a CI runner's time stamp
  * ("2025-03-01T10:00:00.123Z ", "[2025-03-01 10:00:00] "), syslog's "Mar  1 10:00:00 host
- * prog[12]: ", a launcher's rank, docker compose's service. Taken off, as the program
+ * prog[12]: ", a launcher's rank, docker compose's service, Open MPI's tag. Taken off, as
+ * the program
  * printed its line without it. */
 static size_t strip_log_prefix(char *s, size_t n)
 {
@@ -216,6 +239,8 @@ static size_t strip_log_prefix(char *s, size_t n)
 		k = rank_prefix(s, n);
 	if (!k)
 		k = compose_prefix(s, n);
+	if (!k)
+		k = mpi_tag_prefix(s, n);
 	if (!k)
 		return n;
 	if (k < n && s[k] == ' ')
