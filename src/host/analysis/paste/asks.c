@@ -168,9 +168,17 @@ static void symptom_order(struct octx *c, enum p2ps_paste_symptom s)
 		need(c, sym_rows[s].order[k]);
 }
 
-/* Whether CUDA's peer access grants some pairs and refuses others. */
+/* Whether CUDA's peer access grants some pairs and refuses others, and the GPUs' models do
+ * not explain the split (refusals exactly between different models are their own
+ * finding). */
 static bool access_split(const struct octx *c)
 {
+	for (size_t i = 0; i < c->r->findings.n; i++) {
+		enum p2ps_reason_code k = c->r->findings.v[i].code;
+		if (k == P2PS_R_MIXED_GENERATIONS || k == P2PS_R_MIXED_CHIPS ||
+		    k == P2PS_R_MIXED_MODELS)
+			return false;
+	}
 	bool yes = false, no = false;
 	int n = c->ev->matrix[P2PS_PM_CUDA_ACCESS].n;
 	for (int i = 0; i < n; i++)
