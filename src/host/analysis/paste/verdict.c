@@ -115,7 +115,13 @@ static void from_analysis(struct octx *c, struct lists *lists, bool *unknown)
 		                                           : &a->host_reasons;
 		for (size_t i = 0; i < r->n; i++) {
 			const struct p2ps_reason *x = &r->v[i];
-			if (x->sev == P2PS_SEV_BLOCKER && contradicted(c, x, pair, gpu))
+			/* A GPU older than Turing cannot run the open kernel modules that BAR1 P2P
+			 * patches, but P2P on it is the stock driver's own (NVLink, or PCIe where
+			 * the driver allows it): a note on the BAR1 path, never a cause of P2P
+			 * failing. */
+			if (x->sev == P2PS_SEV_BLOCKER &&
+			    (x->code == P2PS_R_GENERATION_UNSUPPORTED ||
+			     contradicted(c, x, pair, gpu)))
 				po_note(c, p2ps_reason_code_name(x->code), x->text, pair, gpu);
 			else if (x->sev == P2PS_SEV_BLOCKER)
 				po_cause(c, p2ps_reason_code_name(x->code), x->text, x->fix);

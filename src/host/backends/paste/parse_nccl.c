@@ -23,6 +23,10 @@ static const struct {
         {"CUDA_ERROR_MAP_FAILED", P2PS_PS_MAP_FAILED},
         {"peer access is not supported between these two devices", P2PS_PS_PEER_UNSUPPORTED},
         {"peer mapping resources exhausted", P2PS_PS_TOO_MANY_PEERS},
+        /* Applications that checked CUDA's peer access and report it missing: vLLM's custom
+         * all-reduce, LMDeploy's TurboMind. */
+        {"platform lacks GPU P2P capability", P2PS_PS_PEER_UNSUPPORTED},
+        {"peer access Device ", P2PS_PS_PEER_UNSUPPORTED},
         {"cudaErrorTooManyPeers", P2PS_PS_TOO_MANY_PEERS},
         {"CUDA_ERROR_TOO_MANY_PEERS", P2PS_PS_TOO_MANY_PEERS},
         {"cudaErrorPeerAccessUnsupported", P2PS_PS_PEER_UNSUPPORTED},
@@ -45,6 +49,7 @@ static const struct {
         {"got completion with error", P2PS_PS_NET_ERROR}, /* the mlx5 provider */
         {"Completion with error at ", P2PS_PS_NET_ERROR}, /* perftest */
         {"Couldn't allocate MR", P2PS_PS_GDR_REG},        /* perftest --use_cuda */
+        {"ibv_reg_dmabuf_mr failed", P2PS_PS_GDR_REG},    /* NCCL: dma-buf refused */
         {"gdr_pin_buffer(", P2PS_PS_GDR_PIN},             /* gdrcopy's tests: an assertion on it */
         {"Invalid value when checking the pattern", P2PS_PS_WRONG_DATA}, /* nvbandwidth */
         {"RuntimeError: CUDA error", P2PS_PS_CUDA_ERROR},
