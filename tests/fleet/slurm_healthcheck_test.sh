@@ -29,9 +29,12 @@ bad() {
 # The stand-ins: bar-inspect --check and a functional check, one exit code per node
 # (files rc/bi.NODE, rc/fn.NODE), and a logger that records its arguments.
 mkdir -p "$tmp/bin" "$tmp/rc"
+# slurmd runs its own health checks while a step runs: every file a stand-in writes, and every
+# file a step writes for them, is written aside and renamed into place, so that no reader
+# ever sees it half written.
 cat >"$tmp/bin/fake-bar-inspect" <<EOF
 #!/bin/sh
-echo "\$*" >"$tmp/bi-args"
+echo "\$*" >"$tmp/bi-args.\$\$" && mv -f "$tmp/bi-args.\$\$" "$tmp/bi-args"
 rc=\$(cat "$tmp/rc/bi.\$SLURMD_NODENAME" 2>/dev/null || echo 0)
 echo "bar-inspect 0.2.0: host \$SLURMD_NODENAME"
 case \$rc in
@@ -116,7 +119,9 @@ logged() { # STEP REGEX: the run logged a line through logger
 	grep -Eq -- "^-t p2ps-healthcheck -p daemon\.[a-z]+ -- $2" "$tmp/logger.log" ||
 		bad "step $1: logger got no line /$2/: $(cat "$tmp/logger.log")"
 }
-set_rc() { echo "$3" >"$tmp/rc/$1.$2"; } # bi|fn NODE CODE
+set_rc() { # bi|fn NODE CODE
+	echo "$3" >"$tmp/rc/.$1.$2.$$" && mv -f "$tmp/rc/.$1.$2.$$" "$tmp/rc/$1.$2"
+}
 
 blocker="GPU0 0000:18:00.0: BAR1 \(256M\) is smaller than VRAM \(80G\): a peer cannot reach all of it"
 
