@@ -72,6 +72,8 @@ static void test_nccl_log_odd_lines(void **state)
 	        "host:1:2 [0] NCCL INFO Channel 03/1 : 0[4] -> 99[5] via P2P/IPC\n"
 	        "host:1:2 [0] NCCL INFO Channel xx/1 : 0[4] -> 1[5] via P2P/IPC\n"
 	        "host:1:2 [0] NCCL INFO Channel 00/1 : 0[4] -> 1[5] via \n"
+	        /* Blanks after "via " (a fuzzer found this form looping): no transport. */
+	        "host:1:2 [0] NCCL INFO Channel 04/1 : 0[4] -> 1[5] via   \r\n"
 	        "host:1:2 [1] transport/p2p.cc:123 (p2pMap) NCCL WARN failed to peer with device "
 	        "0\n";
 	struct p2ps_chk_nccl n = {0};

@@ -54,6 +54,10 @@ static void add_transport(char *dst, size_t size, const char *t, size_t len)
 	char one[64];
 	p2ps_chk_setf(one, sizeof(one), "%.*s",
 	              (int)(len < sizeof(one) - 1 ? len : sizeof(one) - 1), t);
+	/* Nothing after "via " but blanks (or a NUL the line carried): no transport, and an empty
+	 * needle would match at every place without moving on. */
+	if (!one[0])
+		return;
 	/* Each transport once: the channels usually agree. */
 	for (const char *p = dst; (p = strstr(p, one)); p += strlen(one))
 		if ((p == dst || !strncmp(p - 3, " + ", 3)) &&
@@ -87,6 +91,8 @@ static int channel_line(const char *p, const char *end, struct p2ps_chk_nccl *n)
 	size_t len = (size_t)(end - p);
 	while (len && (p[len - 1] == ' ' || p[len - 1] == '\r'))
 		len--;
+	if (!len)
+		return 0;
 	if (r1 < P2PS_CHK_MAX_GPUS && r2 < P2PS_CHK_MAX_GPUS)
 		add_transport(n->transport[r1][r2], sizeof(n->transport[r1][r2]), p, len);
 	return 1;
