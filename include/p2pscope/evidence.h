@@ -281,8 +281,9 @@ struct p2ps_paste_host {
 	struct p2ps_paste_where driver_from;
 	int driver_open;  /* 1 open kernel modules, 0 proprietary, -1 unknown */
 	char kernel[128]; /* the kernel release (uname -a, a bug report's prologue), "" */
-	bool vm;          /* the log names a hypervisor */
+	bool vm;          /* a guest: the log names a hypervisor, WSL2, GPUs on bus 0 */
 	char hypervisor[32];
+	char vm_from[32];         /* what says so: "kernel log", "WSL2 in the paste", ... */
 	struct p2ps_host_cpu cpu; /* an NCCL topology's <cpu>, lscpu, /proc/cpuinfo */
 	/* Loaded kernel modules, where the paste lists them (lsmod, /proc/modules, a
 	 * bug report): 1 loaded, 0 listed without it, -1 no module list. */

@@ -40,14 +40,6 @@ static bool has_finding(const struct p2ps_paste_run *x, const char *code)
 	return false;
 }
 
-static bool has_cause(const struct p2ps_paste_run *x, const char *code)
-{
-	for (size_t i = 0; i < x->r.n_causes; i++)
-		if (!strcmp(x->r.causes[i].code, code))
-			return true;
-	return false;
-}
-
 static int ask_at(const struct p2ps_paste_run *x, const char *command)
 {
 	for (size_t i = 0; i < x->r.n_asks; i++)
@@ -293,7 +285,7 @@ static void test_latency(void **state)
 	         "     1 49188.55   2.07\n");
 	p2ps_paste_run_text(&x, text);
 	assert_true(has_finding(&x, "p2p_latency"));
-	assert_true(has_cause(&x, "p2p_latency"));
+	assert_true(p2ps_paste_run_has_cause(&x, "p2p_latency"));
 	assert_int_not_equal(x.r.verdict, P2PS_VERDICT_READY);
 	assert_int_equal(x.r.pairs[0].works, 0);
 	p2ps_paste_run_free(&x);
@@ -435,7 +427,7 @@ static void test_release_defect(void **state)
 	            "maxSharedMem 79856\n");
 	assert_int_equal(x.h.evidence->n_releases, 1);
 	assert_string_equal(x.h.evidence->releases[0].version, "2.25.1+cuda12.2");
-	assert_true(has_cause(&x, "release_defect"));
+	assert_true(p2ps_paste_run_has_cause(&x, "release_defect"));
 	p2ps_paste_run_free(&x);
 	/* The sign without the release: no accusation. */
 	p2ps_paste_run_text(
@@ -464,7 +456,7 @@ static void test_release_ab(void **state)
 	            "     1048576        262144     float     sum      -1    71.89   14.59   14.59"
 	            "      0    71.21   14.72   14.72      0\n");
 	assert_int_equal(x.h.evidence->n_releases, 2);
-	assert_true(has_cause(&x, "release_ab"));
+	assert_true(p2ps_paste_run_has_cause(&x, "release_ab"));
 	p2ps_paste_run_free(&x);
 }
 

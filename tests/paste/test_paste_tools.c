@@ -26,14 +26,6 @@
 #include "p2pscope/host.h"
 #include "p2pscope/paste_report.h"
 
-static bool has_cause(const struct p2ps_paste_run *x, const char *code)
-{
-	for (size_t i = 0; i < x->r.n_causes; i++)
-		if (!strcmp(x->r.causes[i].code, code))
-			return true;
-	return false;
-}
-
 static const char *first_ask(const struct p2ps_paste_run *x)
 {
 	return x->r.n_asks ? x->r.asks[0].command : "";
@@ -125,7 +117,7 @@ static void test_tensorflow_edge_matrix(void **state)
 	assert_non_null(g);
 	assert_string_equal(g->name, "GeForce RTX 2080 Ti");
 	assert_int_equal(g->cuda, 0);
-	assert_true(has_cause(&x, "cuda_no_peer_access"));
+	assert_true(p2ps_paste_run_has_cause(&x, "cuda_no_peer_access"));
 	assert_int_equal(x.r.verdict, P2PS_VERDICT_NOT_READY);
 	p2ps_paste_run_free(&x);
 }
@@ -191,7 +183,7 @@ static void test_gdr_distance(void **state)
 	            "for GPU 2[2] / HCA 0 (distance 3 >= 2)\n");
 	const struct p2ps_evidence *ev = x.h.evidence;
 	assert_int_equal(ev->nccl.gdr_disabled, 2);
-	assert_true(has_cause(&x, "gdr_disabled"));
+	assert_true(p2ps_paste_run_has_cause(&x, "gdr_disabled"));
 	assert_int_equal(x.r.verdict, P2PS_VERDICT_NOT_READY);
 	p2ps_paste_run_free(&x);
 }

@@ -28,6 +28,15 @@ static inline void p2ps_paste_run_text(struct p2ps_paste_run *x, const char *tex
 	assert_int_equal(p2ps_paste_observe(&x->a, &x->r, &err), 0);
 }
 
+/* Whether the verdict names cause `code`. */
+static inline bool p2ps_paste_run_has_cause(const struct p2ps_paste_run *x, const char *code)
+{
+	for (size_t i = 0; i < x->r.n_causes; i++)
+		if (!strcmp(x->r.causes[i].code, code))
+			return true;
+	return false;
+}
+
 static inline void p2ps_paste_run_free(struct p2ps_paste_run *x)
 {
 	p2ps_paste_report_free(&x->r);

@@ -76,9 +76,10 @@ static bool contradicted(const struct octx *c, const struct p2ps_reason *x, int 
 		return true;
 	if (pair < 0 && gpu < 0 && po_failure_seen(c))
 		return false;
-	/* A GPU's own reason (its generation, its chip): any pair of that GPU the driver
-	 * grants peer access shows the driver does not refuse the GPU. */
-	if (x->code == P2PS_R_GENERATION_UNSUPPORTED || x->code == P2PS_R_CHIP_UNKNOWN) {
+	/* A GPU's own reason (its chip): any pair of that GPU the driver grants peer access
+	 * shows the driver does not refuse the GPU. (A generation older than Turing is a note
+	 * before it gets here.) */
+	if (x->code == P2PS_R_CHIP_UNKNOWN) {
 		int gi = x->dev_idx >= 0 ? p2ps_analysis_gpu_of_dev(c->a, x->dev_idx) : gpu;
 		for (size_t i = 0; gi >= 0 && i < c->r->n_pairs; i++) {
 			const struct p2ps_pair *o = c->r->pairs[i].ours;

@@ -275,6 +275,7 @@ static void wsl(struct p2ps_paste *p, const char *s)
 		return;
 	p->host.vm = true;
 	snprintf(p->host.hypervisor, sizeof(p->host.hypervisor), "%s", "WSL2 (Windows)");
+	snprintf(p->host.vm_from, sizeof(p->host.vm_from), "WSL2 in the paste");
 }
 
 /* Whether the text is an nvidia-bug-report.log: its prologue within the first lines. */

@@ -194,6 +194,7 @@ static void one(struct pctx *c, const char *s, int line)
 		struct p2ps_paste_event *ev = pt_event(c, P2PS_PE_HYPERVISOR, line);
 		c->p->host.vm = true;
 		snprintf(c->p->host.hypervisor, sizeof(c->p->host.hypervisor), "%s", m + 21);
+		snprintf(c->p->host.vm_from, sizeof(c->p->host.vm_from), "kernel log");
 		if (ev)
 			snprintf(ev->detail, sizeof(ev->detail), "%s", m + 21);
 	}

@@ -247,7 +247,8 @@ static void host_facts(const struct p2ps_paste *p, struct p2ps_host *host)
 	host->vm.in_vm = ph->vm;
 	snprintf(host->vm.hypervisor, sizeof(host->vm.hypervisor), "%s", ph->hypervisor);
 	if (ph->vm)
-		snprintf(host->vm.evidence, sizeof(host->vm.evidence), "kernel log");
+		snprintf(host->vm.evidence, sizeof(host->vm.evidence), "%s",
+		         ph->vm_from[0] ? ph->vm_from : "kernel log");
 }
 
 /* The IOMMU domain of each device: a device the IOMMU faulted is translated; otherwise the

@@ -274,7 +274,8 @@ static void root_bus_gpus(struct p2ps_paste *p)
 	if (p->host.vm || !addressed || on_root != addressed)
 		return;
 	p->host.vm = true;
-	snprintf(p->host.hypervisor, sizeof(p->host.hypervisor), "%s", "unknown (GPUs on bus 0)");
+	snprintf(p->host.hypervisor, sizeof(p->host.hypervisor), "%s", "unknown");
+	snprintf(p->host.vm_from, sizeof(p->host.vm_from), "GPUs on bus 0");
 }
 
 /* nccl-tests that printed its result table's header and then nothing: it stopped there
